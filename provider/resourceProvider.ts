@@ -1,0 +1,112 @@
+import type * as dynamic from "@pulumi/pulumi/dynamic";
+import { checkInputs, type InputRules } from "./checks";
+import { diffProperties, type DiffKey } from "./diff";
+import { withoutSecrets } from "./errors";
+import { withoutUndefined } from "./outputs";
+import { configure, settings } from "./settings";
+
+/** Inputs and outputs as they cross the dynamic-provider boundary. */
+export type Props = Record<string, unknown>;
+
+/**
+ * What one resource type implements. The shared wrapper ({@link defineResourceProvider})
+ * adds configuration, input checking, diffing, output hygiene and secret scrubbing.
+ */
+export interface ResourceDefinition {
+  /** The type's name, e.g. `Vpc`. */
+  readonly kind: string;
+  /** How `check` validates the inputs. */
+  readonly rules: InputRules;
+  /** The properties `diff` compares, and which of them replace. */
+  readonly diffKeys: readonly DiffKey[];
+  /**
+   * The desired value of every diffed property: the inputs with the defaults the user
+   * did not write filled in, shaped like the outputs. `recorded` is the old outputs.
+   */
+  desired(news: Props, recorded: Props): Props;
+  /** Values that must never appear in an error message (passwords). */
+  secretsOf?(props: Props): Array<string | undefined>;
+  /**
+   * Makes the resource (or adopts one) and waits until it is ready. If the cloud
+   * accepted it but it never became ready, throws a `ResourceInitError` carrying the id.
+   * Any other error means nothing was made.
+   */
+  create(news: Props): Promise<{ id: string; outs: Props }>;
+  /** Reads the live resource; `undefined` when it is gone. */
+  read(id: string, props: Props): Promise<{ outs: Props; inputs: Props } | undefined>;
+  /** Converges the live resource to `news` and returns every output. */
+  update(id: string, olds: Props, news: Props): Promise<Props>;
+  /** Deletes the resource and waits until it is gone; a resource already gone is fine. */
+  delete(id: string, props: Props): Promise<void>;
+}
+
+/**
+ * Builds the dynamic provider of one resource type around its definition.
+ *
+ * - `configure` stores the stack configuration for every resource in this process.
+ * - `check` returns the inputs unchanged with one failure per bad property.
+ * - `diff` compares desired values with the recorded outputs: exact, per property.
+ * - `create`, `read`, `update`, `delete` delegate to the definition; their outputs never
+ *   hold `undefined`, and no error message holds the API key or a password.
+ * - The `timeouts` input is kept among the outputs, because `delete` and `read` receive
+ *   only the outputs.
+ */
+export function defineResourceProvider(definition: ResourceDefinition): Required<
+  Pick<dynamic.ResourceProvider, "configure" | "check" | "diff" | "read" | "update" | "delete">
+> &
+  dynamic.ResourceProvider {
+  const scrub = (error: unknown, ...props: Props[]): Error =>
+    withoutSecrets(error, [settings().apiKey, ...props.flatMap((p) => definition.secretsOf?.(p) ?? [])]);
+
+  return {
+    async configure(req: dynamic.ConfigureRequest): Promise<void> {
+      configure(req.config);
+    },
+
+    async check(_olds: Props, news: Props): Promise<dynamic.CheckResult> {
+      return { inputs: news, failures: checkInputs(definition.rules, news) };
+    },
+
+    async diff(_id: string, olds: Props, news: Props): Promise<dynamic.DiffResult> {
+      const { changes, replaces } = diffProperties(olds, definition.desired(news, olds), definition.diffKeys);
+      return { changes, replaces };
+    },
+
+    async create(news: Props): Promise<dynamic.CreateResult> {
+      try {
+        const { id, outs } = await definition.create(news);
+        return { id, outs: withoutUndefined({ ...outs, timeouts: news.timeouts }) };
+      } catch (e) {
+        throw scrub(e, news);
+      }
+    },
+
+    async read(id: string, props: Props): Promise<dynamic.ReadResult> {
+      try {
+        const found = await definition.read(id, props ?? {});
+        if (!found) return { id: "" };
+        const outs = { ...found.outs, timeouts: props?.timeouts };
+        return { id, props: withoutUndefined(outs), inputs: withoutUndefined(found.inputs) };
+      } catch (e) {
+        throw scrub(e, props ?? {});
+      }
+    },
+
+    async update(id: string, olds: Props, news: Props): Promise<dynamic.UpdateResult> {
+      try {
+        const outs = await definition.update(id, olds, news);
+        return { outs: withoutUndefined({ ...outs, timeouts: news.timeouts }) };
+      } catch (e) {
+        throw scrub(e, olds, news);
+      }
+    },
+
+    async delete(id: string, props: Props): Promise<void> {
+      try {
+        await definition.delete(id, props);
+      } catch (e) {
+        throw scrub(e, props);
+      }
+    },
+  };
+}

@@ -1,0 +1,140 @@
+import { ClouddbClient, ConfigurationError } from "./client";
+import { parseDuration } from "./durations";
+
+/** The subset of Pulumi's dynamic `Config` that the providers read. */
+export interface ConfigSource {
+  /** The value of a namespaced key such as `clouddb:apiUrl`, or undefined. */
+  get(key: string): string | undefined;
+}
+
+/** Default timeouts, in milliseconds, for the operations that wait. */
+export interface DefaultTimeouts {
+  /** @default 30 minutes (`clouddb:createTimeout`) */
+  readonly createMs: number;
+  /** @default 30 minutes (`clouddb:updateTimeout`) */
+  readonly updateMs: number;
+  /** @default 30 minutes (`clouddb:deleteTimeout`) */
+  readonly deleteMs: number;
+}
+
+/** What the providers know from the stack configuration and the environment. */
+export interface ProviderSettings {
+  /** `clouddb:apiUrl`, else `CLOUDDB_API_URL`. */
+  readonly apiUrl?: string;
+  /** `clouddb:apiKey` (a secret), else `CLOUDDB_API_KEY`. Never written to state or logs. */
+  readonly apiKey?: string;
+  /** `clouddb:projectId`, else `CLOUDDB_PROJECT_ID`: the project of resources that set none. */
+  readonly projectId?: string;
+  /** Defaults for each resource's `timeouts` input. */
+  readonly timeouts: DefaultTimeouts;
+  /** `clouddb:pollInterval` / `clouddb:pollMaxInterval`: the waiters' first and longest poll interval. */
+  readonly poll: { readonly initialMs?: number; readonly maxMs?: number };
+  /** `clouddb:readCache`: how old a shared list answer may be when refresh reads many resources. @default 2s */
+  readonly listCacheMs: number;
+}
+
+const THIRTY_MINUTES = 30 * 60_000;
+const DEFAULT_LIST_CACHE_MS = 2_000;
+
+/** Config keys the providers read, each with the environment variable it falls back to. */
+export const CONFIG_KEYS = {
+  apiUrl: { key: "clouddb:apiUrl", env: "CLOUDDB_API_URL" },
+  apiKey: { key: "clouddb:apiKey", env: "CLOUDDB_API_KEY" },
+  projectId: { key: "clouddb:projectId", env: "CLOUDDB_PROJECT_ID" },
+} as const;
+
+let configured: ProviderSettings | undefined;
+const clients = new Map<string, ClouddbClient>();
+
+function duration(source: ConfigSource, key: string): number | undefined {
+  const text = source.get(key);
+  if (text === undefined || text === "") return undefined;
+  try {
+    return parseDuration(text);
+  } catch (e) {
+    throw new ConfigurationError(`Config ${key}: ${(e as Error).message}`);
+  }
+}
+
+/**
+ * Reads the settings from the stack configuration, falling back to the environment for
+ * the endpoint, key and project. Pure: no state is changed.
+ */
+export function readSettings(source: ConfigSource, env: NodeJS.ProcessEnv = process.env): ProviderSettings {
+  const pick = (k: keyof typeof CONFIG_KEYS): string | undefined => {
+    const value = source.get(CONFIG_KEYS[k].key) ?? env[CONFIG_KEYS[k].env];
+    return value === "" ? undefined : value;
+  };
+  return {
+    apiUrl: pick("apiUrl"),
+    apiKey: pick("apiKey"),
+    projectId: pick("projectId"),
+    timeouts: {
+      createMs: duration(source, "clouddb:createTimeout") ?? THIRTY_MINUTES,
+      updateMs: duration(source, "clouddb:updateTimeout") ?? THIRTY_MINUTES,
+      deleteMs: duration(source, "clouddb:deleteTimeout") ?? THIRTY_MINUTES,
+    },
+    poll: { initialMs: duration(source, "clouddb:pollInterval"), maxMs: duration(source, "clouddb:pollMaxInterval") },
+    listCacheMs: duration(source, "clouddb:readCache") ?? DEFAULT_LIST_CACHE_MS,
+  };
+}
+
+/**
+ * Stores the settings for this provider process. Called from each provider's
+ * `configure`, which Pulumi runs once per resource type and process with the whole
+ * stack configuration.
+ */
+export function configure(source: ConfigSource): void {
+  configured = readSettings(source);
+}
+
+/** The settings in force: those given to {@link configure}, else the environment's alone. */
+export function settings(): ProviderSettings {
+  return configured ?? readSettings({ get: () => undefined });
+}
+
+/**
+ * The API client for the settings in force, one per endpoint, key and project in this
+ * process, so every resource shares its connection pool and read cache.
+ *
+ * @throws ConfigurationError naming the config key and the environment variable of a
+ *   missing setting.
+ */
+export function client(): ClouddbClient {
+  const s = settings();
+  const cacheKey = JSON.stringify([s.apiUrl, s.apiKey, s.projectId, s.poll, s.listCacheMs]);
+  let found = clients.get(cacheKey);
+  if (!found) {
+    for (const k of ["apiUrl", "apiKey"] as const) {
+      if (!s[k]) {
+        throw new ConfigurationError(
+          `No ${k}: set it with \`pulumi config set ${CONFIG_KEYS[k].key}${k === "apiKey" ? " --secret" : ""} <value>\` or the ${CONFIG_KEYS[k].env} environment variable`,
+        );
+      }
+    }
+    found = new ClouddbClient({
+      apiUrl: s.apiUrl,
+      apiKey: s.apiKey,
+      projectId: s.projectId,
+      listCacheMs: s.listCacheMs,
+      poll: s.poll,
+    });
+    clients.set(cacheKey, found);
+  }
+  return found;
+}
+
+/**
+ * The project a resource belongs to: its own `projectId` input, else the configured one.
+ *
+ * @throws ConfigurationError when neither is set.
+ */
+export function projectOf(inputProjectId: string | undefined): string {
+  const project = inputProjectId ?? settings().projectId;
+  if (!project) {
+    throw new ConfigurationError(
+      `No project: set the resource's projectId, \`pulumi config set ${CONFIG_KEYS.projectId.key} <id>\`, or the ${CONFIG_KEYS.projectId.env} environment variable`,
+    );
+  }
+  return project;
+}

@@ -1,0 +1,41 @@
+import type * as dynamic from "@pulumi/pulumi/dynamic";
+
+/** Which compiled provider module a trampoline forwards to (`provider/<kind>.ts`). */
+export type ProviderModule = "vpc" | "vpcPeering" | "service" | "readReplicaSet";
+
+/**
+ * A dynamic provider that only forwards each method to the compiled implementation in
+ * `pulumi-clouddb/provider/<kind>`, loaded with `require` when the method runs.
+ *
+ * Pulumi serializes this object into every resource's state (`__provider`) and runs the
+ * text in its dynamic-provider process. Kept this small, the text is well under 2 KB,
+ * holds no credential, and stays the same when the implementation changes, so code
+ * changes never show as diffs and old state always runs the installed code. The
+ * `require` resolves from the Pulumi program's directory: the package must be
+ * installed there (it is a dependency of any program that uses it).
+ */
+export function trampoline(kind: ProviderModule): dynamic.ResourceProvider {
+  const impl = (): Required<dynamic.ResourceProvider> =>
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    require(`pulumi-clouddb/provider/${kind}`).provider;
+  return {
+    configure: (req) => impl().configure(req),
+    check: (olds, news) => impl().check(olds, news),
+    diff: (id, olds, news) => impl().diff(id, olds, news),
+    create: (inputs) => impl().create(inputs),
+    read: (id, props) => impl().read(id, props),
+    update: (id, olds, news) => impl().update(id, olds, news),
+    delete: (id, props) => impl().delete(id, props),
+  };
+}
+
+/**
+ * One trampoline per resource type, created once: Pulumi caches a provider's
+ * serialization per object.
+ */
+export const providers = {
+  vpc: trampoline("vpc"),
+  vpcPeering: trampoline("vpcPeering"),
+  service: trampoline("service"),
+  readReplicaSet: trampoline("readReplicaSet"),
+} as const;

@@ -29,8 +29,9 @@ export interface VpcOutputs {
   readonly projectId: string;
 }
 
-function outputsOf(vpc: Vpc, projectId: string): VpcOutputs {
-  return { vpcId: vpc.id, name: vpc.name, cidr: vpc.cidr, regionCode: vpc.region_code, projectId };
+/** Outputs of a live VPC. */
+export function vpcOutputs(vpc: Vpc, projectId: string): VpcOutputs {
+  return { vpcId: vpc.id, name: vpc.name ?? "", cidr: vpc.cidr ?? "", regionCode: vpc.region_code ?? "", projectId };
 }
 
 function inputsOf(o: VpcOutputs): Props {
@@ -42,9 +43,9 @@ async function converge(id: string, news: VpcInputs, projectId: string): Promise
   const live = await api.getVpc(id, { projectId });
   if (live.name !== news.name) {
     await api.renameVpc(id, news.name, { projectId });
-    return outputsOf({ ...live, name: news.name }, projectId);
+    return vpcOutputs({ ...live, name: news.name }, projectId);
   }
-  return outputsOf(live, projectId);
+  return vpcOutputs(live, projectId);
 }
 
 async function attachmentsOf(vpcId: string, projectId: string): Promise<string> {
@@ -122,13 +123,13 @@ const definition: ResourceDefinition = {
       { name: news.name, cidr: news.cidr, region_code: news.regionCode },
       { projectId },
     );
-    return { id: vpc.id, outs: { ...outputsOf(vpc, projectId) } };
+    return { id: vpc.id, outs: { ...vpcOutputs(vpc, projectId) } };
   },
 
   async read(id, props) {
     const projectId = projectOf(props.projectId as string | undefined);
     try {
-      const outs = outputsOf(await client().getVpc(id, { projectId }), projectId);
+      const outs = vpcOutputs(await client().getVpc(id, { projectId }), projectId);
       return { outs: { ...outs }, inputs: inputsOf(outs) };
     } catch (e) {
       if (NotFoundError.isInstance(e)) return undefined;

@@ -38,7 +38,8 @@ export interface VpcPeeringOutputs {
 const text = (what: string) =>
   z.string({ error: `expected ${what}` }).min(1, { error: `expected ${what}` }).max(256, { error: `expected ${what}` });
 
-function outputsOf(p: Peering, vpcId: string, projectId: string): VpcPeeringOutputs {
+/** Outputs of a live peering. */
+export function peeringOutputs(p: Peering, vpcId: string, projectId: string): VpcPeeringOutputs {
   return {
     peeringId: p.id,
     vpcId,
@@ -60,11 +61,11 @@ async function settle(peeringId: string, news: VpcPeeringInputs, projectId: stri
   const limit = timeoutMs(news.timeouts, operation);
   try {
     const live = await client().waitForPeering(news.vpcId, peeringId, { until: ["active"], timeoutMs: limit, projectId });
-    return outputsOf(live, news.vpcId, projectId);
+    return peeringOutputs(live, news.vpcId, projectId);
   } catch (e) {
     if (ResourceFailedError.isInstance(e) || TimeoutError.isInstance(e)) {
       const last = (e as { lastSeen?: Peering }).lastSeen;
-      const known = last ? outputsOf(last, news.vpcId, projectId) : { peeringId, vpcId: news.vpcId, projectId };
+      const known = last ? peeringOutputs(last, news.vpcId, projectId) : { peeringId, vpcId: news.vpcId, projectId };
       const why =
         last?.status === "failed"
           ? `VPC peering ${peeringId} failed: ${last.error_message ?? "no error message"}`
@@ -155,7 +156,7 @@ const definition: ResourceDefinition = {
       throw new InputConflictError("vpcId", `reading VPC peering ${id} needs its vpcId: pass { vpcId } as the state of VpcPeering.get`);
     }
     try {
-      const outs = outputsOf(await client().getPeering(vpcId, id, { projectId }), vpcId, projectId);
+      const outs = peeringOutputs(await client().getPeering(vpcId, id, { projectId }), vpcId, projectId);
       const inputs: Props = {
         vpcId,
         peerAccountId: outs.peerAccountId,

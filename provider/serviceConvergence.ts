@@ -1,0 +1,127 @@
+/**
+ * Brings a live service to a desired state, one API action per difference, in an order
+ * the API accepts: settle, resume, resize, HA, environment, pooler, VPC (detach the old
+ * before attaching the new), password, pause. Each asynchronous action is followed by a
+ * wait for `READY` (or `PAUSED`). A difference that needs no action sends nothing.
+ */
+import { ResourceFailedError, type ClouddbClient, type Service, type ServiceStatus } from "./client";
+import { sameValue } from "./diff";
+import { attachedVpc, isPaused, serviceOutputs, type DesiredService } from "./serviceState";
+
+/** Statuses a service passes through on its own; convergence waits them out. */
+const SETTLING: readonly ServiceStatus[] = ["QUEUED", "CONFIGURING", "RESUMING", "PAUSING", "UPGRADING", "OPTIMIZING"];
+
+/** Where convergence happens and how long each wait may take. */
+export interface ConvergeContext {
+  readonly api: ClouddbClient;
+  readonly projectId: string;
+  /** Limit for each wait, in milliseconds. */
+  readonly timeoutMs: number;
+  /** The password recorded in state; a different desired one is applied. */
+  readonly recordedPassword?: string;
+}
+
+/** The service is in a state that only deletion can leave. */
+export class ServiceUnusableError extends Error {
+  /** @param service the service as last seen */
+  constructor(readonly service: Service) {
+    super(
+      `Service ${service.service_id} (${service.name ?? "unnamed"}) is ${service.status}: the API allows nothing but deleting it. ` +
+        `Replace it with \`pulumi up --replace <urn>\`, or delete it and run \`pulumi up\` again.`,
+    );
+    this.name = "ServiceUnusableError";
+  }
+
+  /** True for a ServiceUnusableError. */
+  static isUnusable(value: unknown): value is ServiceUnusableError {
+    return value instanceof ServiceUnusableError;
+  }
+}
+
+async function waitFor(ctx: ConvergeContext, id: string, until: ServiceStatus[]): Promise<Service> {
+  try {
+    return await ctx.api.waitForService(id, { until, timeoutMs: ctx.timeoutMs, projectId: ctx.projectId });
+  } catch (e) {
+    const last = (e as { lastSeen?: Service }).lastSeen;
+    if (ResourceFailedError.isInstance(e) && last) throw new ServiceUnusableError(last);
+    throw e;
+  }
+}
+
+/** Waits until a service is no longer moving between states on its own. */
+export async function settle(ctx: ConvergeContext, live: Service): Promise<Service> {
+  if (live.status === "UNSTABLE" || live.status === "DELETING" || live.status === "DELETED") {
+    throw new ServiceUnusableError(live);
+  }
+  if (!SETTLING.includes(live.status)) return live;
+  return waitFor(ctx, live.service_id, live.status === "PAUSING" ? ["PAUSED"] : ["READY", "PAUSED"]);
+}
+
+/**
+ * Applies every difference between `live` and `want`, and returns the service as it is
+ * at the end.
+ *
+ * @throws ServiceUnusableError when the service turns UNSTABLE; a client TimeoutError
+ *   when a wait exceeds `ctx.timeoutMs`; the API's error when an action is refused.
+ */
+export async function converge(ctx: ConvergeContext, live: Service, want: DesiredService): Promise<Service> {
+  const { api, projectId } = ctx;
+  const id = live.service_id;
+  const opts = { projectId };
+  let current = await settle(ctx, live);
+  const ready = async (): Promise<Service> => (current = await waitFor(ctx, id, ["READY"]));
+  const has = () => serviceOutputs(current, {});
+
+  if (isPaused(current)) {
+    const otherChanges =
+      !sameValue(has().cpuMillis, want.cpuMillis) ||
+      !sameValue(has().memoryGbs, want.memoryGbs) ||
+      !sameValue(has().haReplicas, want.haReplicas) ||
+      has().environment !== want.environment ||
+      has().connectionPooler !== want.connectionPooler ||
+      (attachedVpc(current) ?? null) !== want.vpcId ||
+      (want.password !== undefined && want.password !== ctx.recordedPassword);
+    if (!want.paused || otherChanges) {
+      await api.startService(id, opts);
+      await ready();
+    }
+  }
+  if (!sameValue(has().cpuMillis, want.cpuMillis) || !sameValue(has().memoryGbs, want.memoryGbs)) {
+    await api.resizeService(id, { cpu_millis: String(want.cpuMillis), memory_gbs: String(want.memoryGbs) }, opts);
+    await ready();
+  }
+  if (!sameValue(has().haReplicas, want.haReplicas)) {
+    await api.setServiceHA(
+      id,
+      { replica_count: want.haReplicas.replicaCount, sync_replica_count: want.haReplicas.syncReplicaCount },
+      opts,
+    );
+    await ready();
+  }
+  if (has().environment !== want.environment) {
+    await api.setServiceEnvironment(id, want.environment as "DEV" | "PROD", opts);
+  }
+  if (has().connectionPooler !== want.connectionPooler) {
+    await (want.connectionPooler ? api.enableServicePooler(id, opts) : api.disableServicePooler(id, opts));
+  }
+  const attached = attachedVpc(current) ?? null;
+  if (attached !== want.vpcId) {
+    if (attached !== null) {
+      await api.detachServiceFromVpc(id, attached, opts);
+      await ready();
+    }
+    if (want.vpcId !== null) {
+      await api.attachServiceToVpc(id, want.vpcId, opts);
+      await ready();
+    }
+  }
+  if (want.password !== undefined && want.password !== ctx.recordedPassword) {
+    await api.updateServicePassword(id, want.password, opts);
+  }
+  if (want.paused && !isPaused(current)) {
+    await api.stopService(id, opts);
+    current = await waitFor(ctx, id, ["PAUSED"]);
+  }
+  // Actions answered at once (environment, pooler) show in a fresh read.
+  return api.getService(id, opts);
+}

@@ -1,0 +1,161 @@
+/**
+ * Functions for programs: read what exists, without managing it. Each takes the same
+ * configuration as the resources (`clouddb:apiUrl`, `clouddb:apiKey`,
+ * `clouddb:projectId`, else the CLOUDDB_* environment variables), and has an
+ * `...Output` variant taking Inputs and returning an Output, in Pulumi's usual style.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { ClouddbClient, type AuthInfo } from "../provider/client";
+import { replicaSetOutputs, type ReadReplicaSetOutputs } from "../provider/readReplicaSet";
+import { serviceOutputs, type ServiceOutputs } from "../provider/serviceState";
+import { projectOf, readSettings } from "../provider/settings";
+import { vpcOutputs, type VpcOutputs } from "../provider/vpc";
+import { peeringOutputs, type VpcPeeringOutputs } from "../provider/vpcPeering";
+
+/** Overrides of the configuration for one call. */
+export interface FunctionOptions {
+  /** API base URL; default `clouddb:apiUrl` / CLOUDDB_API_URL. */
+  apiUrl?: string;
+  /** API key; default `clouddb:apiKey` / CLOUDDB_API_KEY. */
+  apiKey?: string;
+  /** Project; default `clouddb:projectId` / CLOUDDB_PROJECT_ID. */
+  projectId?: string;
+}
+
+/** Who the configured credential is. */
+export interface AuthInfoResult {
+  /** `apiKey` for a personal access token, `oauth` for an OAuth user. */
+  type: "apiKey" | "oauth";
+  /** The token's details, for `apiKey`. */
+  apiKey?: {
+    name: string;
+    created: string;
+    publicKey: string;
+    project: { id: string; name: string; planType: string };
+    issuingUser: { id: string; email: string; name: string };
+  };
+  /** The user, for `oauth`. */
+  oauth?: { user: { id: string; email: string; name: string } };
+}
+
+/** A service as the functions return it: the outputs of a `clouddb.Service`, without the password. */
+export type ServiceResult = Omit<ServiceOutputs, "password" | "forkFrom">;
+/** A VPC as the functions return it. */
+export type VpcResult = VpcOutputs;
+/** A peering as the functions return it. */
+export type VpcPeeringResult = VpcPeeringOutputs;
+/** A read replica set as the functions return it. */
+export type ReadReplicaSetResult = ReadReplicaSetOutputs;
+
+async function withClient<T>(opts: FunctionOptions | undefined, use: (api: ClouddbClient, projectId: () => string) => Promise<T>): Promise<T> {
+  const config = new pulumi.Config("clouddb");
+  const s = readSettings({ get: (key) => config.get(key.replace(/^clouddb:/, "")) });
+  const api = new ClouddbClient({
+    apiUrl: opts?.apiUrl ?? s.apiUrl,
+    apiKey: opts?.apiKey ?? s.apiKey,
+    projectId: opts?.projectId ?? s.projectId,
+  });
+  try {
+    return await use(api, () => opts?.projectId ?? s.projectId ?? projectOf(undefined));
+  } finally {
+    await api.close();
+  }
+}
+
+function service(s: Parameters<typeof serviceOutputs>[0]): ServiceResult {
+  const { password: _password, forkFrom: _forkFrom, ...rest } = serviceOutputs(s, {});
+  return rest;
+}
+
+function authInfo(info: AuthInfo): AuthInfoResult {
+  const k = info.apiKey;
+  const u = info.oauth?.user;
+  return info.type === "apiKey"
+    ? {
+        type: "apiKey",
+        apiKey: {
+          name: k?.name ?? "",
+          created: k?.created ?? "",
+          publicKey: k?.public_key ?? "",
+          project: { id: k?.project?.id ?? "", name: k?.project?.name ?? "", planType: k?.project?.plan_type ?? "" },
+          issuingUser: { id: k?.issuing_user?.id ?? "", email: k?.issuing_user?.email ?? "", name: k?.issuing_user?.name ?? "" },
+        },
+      }
+    : { type: "oauth", oauth: { user: { id: u?.id ?? "", email: u?.email ?? "", name: u?.name ?? "" } } };
+}
+
+/** Who the configured credential is (`GET /auth/info`). */
+export function getAuthInfo(opts?: FunctionOptions): Promise<AuthInfoResult> {
+  return withClient(opts, async (api) => authInfo(await api.getAuthInfo()));
+}
+
+/** One service of the project. @throws NotFoundError when there is none with that id. */
+export function getService(args: { serviceId: string; projectId?: string }, opts?: FunctionOptions): Promise<ServiceResult> {
+  return withClient({ ...opts, projectId: args.projectId ?? opts?.projectId }, async (api, project) =>
+    service(await api.getService(args.serviceId, { projectId: project() })),
+  );
+}
+
+/** Every service of the project. */
+export function getServices(args: { projectId?: string } = {}, opts?: FunctionOptions): Promise<ServiceResult[]> {
+  return withClient({ ...opts, projectId: args.projectId ?? opts?.projectId }, async (api, project) =>
+    (await api.listServices({ projectId: project() })).map(service),
+  );
+}
+
+/** One VPC of the project. @throws NotFoundError when there is none with that id. */
+export function getVpc(args: { vpcId: string; projectId?: string }, opts?: FunctionOptions): Promise<VpcResult> {
+  return withClient({ ...opts, projectId: args.projectId ?? opts?.projectId }, async (api, project) =>
+    vpcOutputs(await api.getVpc(args.vpcId, { projectId: project() }), project()),
+  );
+}
+
+/** Every VPC of the project. */
+export function getVpcs(args: { projectId?: string } = {}, opts?: FunctionOptions): Promise<VpcResult[]> {
+  return withClient({ ...opts, projectId: args.projectId ?? opts?.projectId }, async (api, project) =>
+    (await api.listVpcs({ projectId: project() })).map((v) => vpcOutputs(v, project())),
+  );
+}
+
+/** The peerings of a VPC. */
+export function getVpcPeerings(args: { vpcId: string; projectId?: string }, opts?: FunctionOptions): Promise<VpcPeeringResult[]> {
+  return withClient({ ...opts, projectId: args.projectId ?? opts?.projectId }, async (api, project) =>
+    (await api.listPeerings(args.vpcId, { projectId: project() })).map((p) => peeringOutputs(p, args.vpcId, project())),
+  );
+}
+
+/** The read replica sets of a service. */
+export function getReadReplicaSets(
+  args: { serviceId: string; projectId?: string },
+  opts?: FunctionOptions,
+): Promise<ReadReplicaSetResult[]> {
+  return withClient({ ...opts, projectId: args.projectId ?? opts?.projectId }, async (api, project) =>
+    (await api.listReplicaSets(args.serviceId, { projectId: project() })).map((rs) =>
+      replicaSetOutputs(rs, args.serviceId, project()),
+    ),
+  );
+}
+
+type Inputs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
+
+function lifted<A extends object, R>(fn: (args: A, opts?: FunctionOptions) => Promise<R>) {
+  return (args: Inputs<A>, opts?: FunctionOptions): pulumi.Output<R> =>
+    pulumi.output(args).apply((plain) => fn(plain as A, opts)) as pulumi.Output<R>;
+}
+
+/** {@link getAuthInfo} as an Output. */
+export function getAuthInfoOutput(opts?: FunctionOptions): pulumi.Output<AuthInfoResult> {
+  return pulumi.output(getAuthInfo(opts));
+}
+/** {@link getService} taking Inputs, as an Output. */
+export const getServiceOutput = lifted(getService);
+/** {@link getServices} taking Inputs, as an Output. */
+export const getServicesOutput = lifted(getServices);
+/** {@link getVpc} taking Inputs, as an Output. */
+export const getVpcOutput = lifted(getVpc);
+/** {@link getVpcs} taking Inputs, as an Output. */
+export const getVpcsOutput = lifted(getVpcs);
+/** {@link getVpcPeerings} taking Inputs, as an Output. */
+export const getVpcPeeringsOutput = lifted(getVpcPeerings);
+/** {@link getReadReplicaSets} taking Inputs, as an Output. */
+export const getReadReplicaSetsOutput = lifted(getReadReplicaSets);

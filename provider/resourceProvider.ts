@@ -5,6 +5,13 @@ import { withoutSecrets } from "./errors";
 import { withoutUndefined } from "./outputs";
 import { configure, settings } from "./settings";
 
+/**
+ * `timeouts` is diffed like any in-place property: a change alone is an update that
+ * sends no API request but records the new timeouts among the outputs, which is all
+ * that `delete` receives.
+ */
+const TIMEOUTS_KEY: DiffKey = { property: "timeouts", replace: false };
+
 /** Inputs and outputs as they cross the dynamic-provider boundary. */
 export type Props = Record<string, unknown>;
 
@@ -68,7 +75,8 @@ export function defineResourceProvider(definition: ResourceDefinition): Required
     },
 
     async diff(_id: string, olds: Props, news: Props): Promise<dynamic.DiffResult> {
-      const { changes, replaces } = diffProperties(olds, definition.desired(news, olds), definition.diffKeys);
+      const desired = { ...definition.desired(news, olds), timeouts: news.timeouts };
+      const { changes, replaces } = diffProperties(olds, desired, [...definition.diffKeys, TIMEOUTS_KEY]);
       return { changes, replaces };
     },
 

@@ -29,7 +29,10 @@ export interface ProviderSettings {
   readonly timeouts: DefaultTimeouts;
   /** `clouddb:pollInterval` / `clouddb:pollMaxInterval`: the waiters' first and longest poll interval. */
   readonly poll: { readonly initialMs?: number; readonly maxMs?: number };
-  /** `clouddb:readCache`: how old a shared list answer may be when refresh reads many resources. @default 2s */
+  /**
+   * `clouddb:readCache`: how old a shared list answer may be when refresh reads many
+   * resources (`0`, `0s` or `off` turn sharing off). @default 2s
+   */
   readonly listCacheMs: number;
 }
 
@@ -75,7 +78,9 @@ export function readSettings(source: ConfigSource, env: NodeJS.ProcessEnv = proc
       deleteMs: duration(source, "clouddb:deleteTimeout") ?? THIRTY_MINUTES,
     },
     poll: { initialMs: duration(source, "clouddb:pollInterval"), maxMs: duration(source, "clouddb:pollMaxInterval") },
-    listCacheMs: duration(source, "clouddb:readCache") ?? DEFAULT_LIST_CACHE_MS,
+    listCacheMs: /^(0|0s|off)$/.test(source.get("clouddb:readCache") ?? "")
+      ? 0
+      : (duration(source, "clouddb:readCache") ?? DEFAULT_LIST_CACHE_MS),
   };
 }
 

@@ -1,0 +1,50 @@
+/** An HTTP answer as a value, and how errors become answers. */
+import type { ServerResponse } from "node:http";
+import { EmulatorApiError } from "../model/errors";
+
+/** Status, JSON body (absent for 204 and bodiless 202) and extra headers. */
+export interface Answer {
+  /** HTTP status code. */
+  status: number;
+  /** JSON-serialisable body; omitted when undefined. */
+  body?: unknown;
+  /** Extra response headers. */
+  headers?: Record<string, string>;
+}
+
+/** A 2xx answer with a JSON body. */
+export function json(status: number, body: unknown): Answer {
+  return { status, body };
+}
+
+/** A 2xx answer without a body. */
+export function empty(status: number): Answer {
+  return { status };
+}
+
+/**
+ * The contract's error answer for any thrown value: {@link EmulatorApiError}s keep their
+ * status, code and headers; anything else is a 500 `INTERNAL`.
+ */
+export function errorAnswer(error: unknown): Answer {
+  if (EmulatorApiError.isInstance(error)) {
+    return { status: error.status, body: error.toBody(), headers: { ...error.headers } };
+  }
+  console.error("clouddb-emulator: unexpected error", error);
+  return { status: 500, body: { code: "INTERNAL", message: "Internal emulator error", details: String(error) } };
+}
+
+/** Writes an answer. */
+export function writeAnswer(res: ServerResponse, answer: Answer): void {
+  const headers: Record<string, string> = { ...answer.headers };
+  let payload: string | undefined;
+  if (answer.body !== undefined) {
+    payload = JSON.stringify(answer.body);
+    headers["Content-Type"] = "application/json";
+    headers["Content-Length"] = String(Buffer.byteLength(payload));
+  } else if (answer.status !== 204) {
+    headers["Content-Length"] = "0";
+  }
+  res.writeHead(answer.status, headers);
+  res.end(payload);
+}

@@ -1,0 +1,99 @@
+/** The emulator's control path, `/_emulator/...` (docs/INTERFACES.md). */
+import { z } from "zod";
+import type { ClouddbModel } from "../model/clouddb-model";
+import type { OffsetClock } from "../model/clock";
+import { InvalidRequestError } from "../model/errors";
+import { empty, json, type Answer } from "./answer";
+import type { Faults } from "./faults";
+import type { RateLimiter } from "./rate-limiter";
+import type { RequestLog } from "./request-log";
+import { Router } from "./router";
+
+/** Prefix of the control path. */
+export const CONTROL_PREFIX = "/_emulator";
+
+/** What the control path acts on. */
+export interface ControlTargets {
+  /** The domain model. */
+  model: ClouddbModel;
+  /** The emulator clock. */
+  clock: OffsetClock;
+  /** Fault rules. */
+  faults: Faults;
+  /** The API rate limiter. */
+  rateLimiter: RateLimiter;
+  /** The request log. */
+  log: RequestLog;
+  /** Sets the latency added to every API request. */
+  setLatency(ms: number): void;
+  /** Empties resources, faults, latency, rate limit and log. */
+  reset(): void;
+}
+
+/** What a control handler gets. */
+export interface ControlContext {
+  /** Path parameters. */
+  params: Record<string, string>;
+  /** The JSON body (`{}` when empty). @throws InvalidRequestError */
+  body(): unknown;
+}
+
+/** A control operation. */
+export type ControlHandler = (ctx: ControlContext) => Answer;
+
+function parse<T>(schema: z.ZodType<T>, body: unknown): T {
+  const result = schema.safeParse(body);
+  if (result.success) return result.data;
+  throw new InvalidRequestError(
+    "Invalid control request",
+    result.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; "),
+  );
+}
+
+const LatencyInput = z.object({ ms: z.number().int().min(0).max(600_000) });
+const RateLimitInput = z.object({ requestsPerSecond: z.number().min(0) });
+const ClockInput = z.object({ advanceMs: z.number().min(0) });
+const FailPeeringInput = z.object({ errorMessage: z.string().min(1).optional() });
+
+/** The router of the control path (patterns relative to {@link CONTROL_PREFIX}). */
+export function controlRouter(targets: ControlTargets): Router<ControlHandler> {
+  return new Router<ControlHandler>()
+    .on("POST", "/reset", () => {
+      targets.reset();
+      return empty(204);
+    })
+    .on("POST", "/faults", (c) => json(201, targets.faults.add(c.body())))
+    .on("DELETE", "/faults", () => {
+      targets.faults.clear();
+      return empty(204);
+    })
+    .on("POST", "/latency", (c) => {
+      targets.setLatency(parse(LatencyInput, c.body()).ms);
+      return empty(204);
+    })
+    .on("POST", "/rate-limit", (c) => {
+      targets.rateLimiter.setLimit(parse(RateLimitInput, c.body()).requestsPerSecond);
+      return empty(204);
+    })
+    .on("POST", "/clock", (c) => {
+      targets.clock.advance(parse(ClockInput, c.body()).advanceMs);
+      return empty(204);
+    })
+    .on("POST", "/services/:service_id/unstable", (c) => {
+      targets.model.injections.makeServiceUnstable(c.params.service_id!);
+      return empty(204);
+    })
+    .on("POST", "/replica-sets/:replica_set_id/error", (c) => {
+      targets.model.injections.failReplicaSet(c.params.replica_set_id!);
+      return empty(204);
+    })
+    .on("POST", "/peerings/:peering_id/fail", (c) => {
+      targets.model.injections.failPeering(c.params.peering_id!, parse(FailPeeringInput, c.body()).errorMessage);
+      return empty(204);
+    })
+    .on("GET", "/requests", () => json(200, targets.log.list()))
+    .on("DELETE", "/requests", () => {
+      targets.log.clear();
+      return empty(204);
+    });
+}

@@ -1,0 +1,39 @@
+/** State the emulator's control path injects: unstable services, failed replica sets and peerings. */
+import { ConflictError, NotFoundError } from "./errors";
+import type { ModelStore } from "./model-store";
+import { GONE, steady } from "./phase";
+
+/** Default `error_message` of a peering failed through the control path. */
+export const INJECTED_PEERING_ERROR = "The peer VPC could not be reached (injected failure)";
+
+/** Failures injected into resources of any project, by id. */
+export class Injections {
+  /** @param store - the shared model state. */
+  constructor(private readonly store: ModelStore) {}
+
+  /** Puts a service into `UNSTABLE`. @throws NotFoundError; ConflictError while `DELETING` */
+  makeServiceUnstable(serviceId: string): void {
+    const service = this.store.state.services.find((s) => s.id === serviceId);
+    const status = service ? this.store.serviceStatus(service) : GONE;
+    if (!service || status === GONE) throw new NotFoundError("service", serviceId);
+    if (status === "DELETING") throw new ConflictError("The service is being deleted", `service ${serviceId} is DELETING`);
+    service.phase = steady("UNSTABLE", this.store.now());
+  }
+
+  /** Puts a replica set into `error`. @throws NotFoundError; ConflictError while `deleting` */
+  failReplicaSet(replicaSetId: string): void {
+    const set = this.store.state.replicaSets.find((r) => r.id === replicaSetId);
+    const status = set ? this.store.replicaSetStatus(set) : GONE;
+    if (!set || status === GONE) throw new NotFoundError("replica set", replicaSetId);
+    if (status === "deleting") throw new ConflictError("The replica set is being deleted", `replica set ${replicaSetId} is deleting`);
+    set.phase = steady("error", this.store.now());
+  }
+
+  /** Fails a peering: status `failed` with `error_message`. @throws NotFoundError */
+  failPeering(peeringId: string, errorMessage: string = INJECTED_PEERING_ERROR): void {
+    const peering = this.store.state.peerings.find((p) => p.id === peeringId);
+    if (!peering) throw new NotFoundError("peering", peeringId);
+    peering.phase = steady("failed", this.store.now());
+    peering.errorMessage = errorMessage;
+  }
+}

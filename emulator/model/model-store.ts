@@ -1,0 +1,118 @@
+/**
+ * The model's state with its clock: lookups that hide finished deletions, computed
+ * statuses, and phase construction with the clock scale applied.
+ */
+import type { Clock } from "./clock";
+import { NotFoundError } from "./errors";
+import { GONE, statusAt, timedPhase, type Phase } from "./phase";
+import {
+  emptyState,
+  type ModelState,
+  type PeeringRecord,
+  type PeeringStatus,
+  type ReplicaSetRecord,
+  type ReplicaSetStatus,
+  type ServiceRecord,
+  type ServiceStatus,
+  type VpcRecord,
+} from "./records";
+
+/** State, clock and scale shared by the operation classes. */
+export class ModelStore {
+  /**
+   * @param state - the records (mutated in place by operations).
+   * @param clock - the emulator clock.
+   * @param clockScale - factor applied to every nominal duration (0 makes transitions instant).
+   */
+  constructor(
+    public state: ModelState,
+    readonly clock: Clock,
+    readonly clockScale: number,
+  ) {}
+
+  /** Current emulator time, epoch milliseconds. */
+  now(): number {
+    return this.clock.now();
+  }
+
+  /** A phase beginning now, with nominal durations scaled. */
+  phase<S extends string>(steps: ReadonlyArray<readonly [S, number]>, then: S | typeof GONE): Phase<S> {
+    return timedPhase(this.now(), this.clockScale, steps, then);
+  }
+
+  /** Status of a service now (or {@link GONE}). */
+  serviceStatus(service: ServiceRecord): ServiceStatus | typeof GONE {
+    return statusAt(service.phase, this.now());
+  }
+
+  /** Status of a replica set now (or {@link GONE}, also when its service is gone). */
+  replicaSetStatus(set: ReplicaSetRecord): ReplicaSetStatus | typeof GONE {
+    const service = this.state.services.find((s) => s.id === set.serviceId);
+    if (!service || this.serviceStatus(service) === GONE) return GONE;
+    return statusAt(set.phase, this.now());
+  }
+
+  /** Status of a peering now (or {@link GONE}). */
+  peeringStatus(peering: PeeringRecord): PeeringStatus | typeof GONE {
+    return statusAt(peering.phase, this.now());
+  }
+
+  /** Services of a project that still exist, oldest first. */
+  services(projectId: string): ServiceRecord[] {
+    return this.state.services.filter((s) => s.projectId === projectId && this.serviceStatus(s) !== GONE);
+  }
+
+  /** VPCs of a project. */
+  vpcs(projectId: string): VpcRecord[] {
+    return this.state.vpcs.filter((v) => v.projectId === projectId);
+  }
+
+  /** Peerings of a VPC. */
+  peerings(vpc: VpcRecord): PeeringRecord[] {
+    return this.state.peerings.filter((p) => p.vpcId === vpc.id && p.projectId === vpc.projectId);
+  }
+
+  /** Replica sets of a service that still exist, oldest first. */
+  replicaSets(service: ServiceRecord): ReplicaSetRecord[] {
+    return this.state.replicaSets.filter((r) => r.serviceId === service.id && this.replicaSetStatus(r) !== GONE);
+  }
+
+  /** @throws NotFoundError when the VPC is not in the project. */
+  vpc(projectId: string, vpcId: string): VpcRecord {
+    const vpc = this.state.vpcs.find((v) => v.id === vpcId && v.projectId === projectId);
+    if (!vpc) throw new NotFoundError("VPC", vpcId);
+    return vpc;
+  }
+
+  /** @throws NotFoundError when the peering is not under the VPC. */
+  peering(vpc: VpcRecord, peeringId: string): PeeringRecord {
+    const peering = this.peerings(vpc).find((p) => p.id === peeringId);
+    if (!peering) throw new NotFoundError("peering", peeringId);
+    return peering;
+  }
+
+  /** @throws NotFoundError when the service is not in the project or its deletion finished. */
+  service(projectId: string, serviceId: string): ServiceRecord {
+    const service = this.services(projectId).find((s) => s.id === serviceId);
+    if (!service) throw new NotFoundError("service", serviceId);
+    return service;
+  }
+
+  /** @throws NotFoundError when the replica set is not under the service or is gone. */
+  replicaSet(service: ServiceRecord, replicaSetId: string): ReplicaSetRecord {
+    const set = this.replicaSets(service).find((r) => r.id === replicaSetId);
+    if (!set) throw new NotFoundError("replica set", replicaSetId);
+    return set;
+  }
+
+  /** Drops records whose deletion has finished (they are hidden already; this frees them). */
+  purgeGone(): void {
+    this.state.services = this.state.services.filter((s) => this.serviceStatus(s) !== GONE);
+    this.state.replicaSets = this.state.replicaSets.filter((r) => this.replicaSetStatus(r) !== GONE);
+  }
+
+  /** Empties every record. */
+  clear(): void {
+    this.state = emptyState();
+  }
+}

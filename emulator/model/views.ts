@@ -1,0 +1,174 @@
+/**
+ * The API's response shapes (snake_case, as the contract shows them) and the functions
+ * that render stored records into them at the current time.
+ */
+import { DATABASE_PORT, HOST_DOMAIN, POOLER_PORT, VOLUME_TYPE } from "./catalog";
+import type { ModelStore } from "./model-store";
+import { GONE } from "./phase";
+import type {
+  PeeringRecord,
+  PeeringStatus,
+  ReplicaSetRecord,
+  ReplicaSetStatus,
+  ServiceRecord,
+  ServiceStatus,
+  VpcRecord,
+} from "./records";
+
+/** A host and port. */
+export interface EndpointBody {
+  host: string;
+  port: number;
+}
+
+/** A VPC as the API shows it. */
+export interface VpcBody {
+  id: string;
+  name: string;
+  cidr: string;
+  region_code: string;
+}
+
+/** A peering as the API shows it; `error_message` only while failed. */
+export interface PeeringBody {
+  id: string;
+  peer_account_id: string;
+  peer_region_code: string;
+  peer_vpc_id: string;
+  provisioned_id: string;
+  status: PeeringStatus;
+  error_message?: string;
+}
+
+/** A read replica set as the API shows it. */
+export interface ReplicaSetBody {
+  id: string;
+  name: string;
+  nodes: number;
+  cpu_millis: number;
+  memory_gbs: number;
+  endpoint: EndpointBody;
+  connection_pooler?: { endpoint: EndpointBody };
+  metadata: { environment: string };
+  status: ReplicaSetStatus;
+}
+
+/** A service as the API shows it. `initial_password` only in create and fork answers. */
+export interface ServiceBody {
+  service_id: string;
+  project_id: string;
+  name: string;
+  service_type: string;
+  status: ServiceStatus;
+  created: string;
+  region_code: string;
+  endpoint: EndpointBody;
+  connection_pooler?: { endpoint: EndpointBody };
+  initial_password?: string;
+  forked_from?: { is_standby: boolean; project_id: string; service_id: string };
+  ha_replicas: { replica_count: number; sync_replica_count: number };
+  metadata: { environment: string };
+  metrics: { memory_mb: number; milli_cpu: number; storage_mb: number };
+  read_replica_sets: ReplicaSetBody[];
+  resources: Array<{ id: string; spec: { cpu_millis: number; memory_gbs: number; volume_type: string } }>;
+  vpcEndpoint?: { vpc_id: string; host: string; port: number };
+}
+
+/** `{message}` answers. */
+export interface MessageBody {
+  message: string;
+}
+
+/** Host of a service or replica set: `<id>.<project_id>.clouddb.local`. */
+export function hostOf(id: string, projectId: string): string {
+  return `${id}.${projectId}.${HOST_DOMAIN}`;
+}
+
+/** Renders a VPC. */
+export function vpcView(vpc: VpcRecord): VpcBody {
+  return { id: vpc.id, name: vpc.name, cidr: vpc.cidr, region_code: vpc.regionCode };
+}
+
+/** Renders a peering at the current time. */
+export function peeringView(store: ModelStore, peering: PeeringRecord): PeeringBody {
+  const status = store.peeringStatus(peering);
+  const body: PeeringBody = {
+    id: peering.id,
+    peer_account_id: peering.peerAccountId,
+    peer_region_code: peering.peerRegionCode,
+    peer_vpc_id: peering.peerVpcId,
+    provisioned_id: peering.provisionedId,
+    status: status === GONE ? "failed" : status,
+  };
+  if (status === "failed") body.error_message = peering.errorMessage ?? "peering failed";
+  return body;
+}
+
+/** Renders a replica set at the current time. */
+export function replicaSetView(store: ModelStore, set: ReplicaSetRecord): ReplicaSetBody {
+  const status = store.replicaSetStatus(set);
+  const host = hostOf(set.id, set.projectId);
+  const body: ReplicaSetBody = {
+    id: set.id,
+    name: set.name,
+    nodes: set.nodes,
+    cpu_millis: set.cpuMillis,
+    memory_gbs: set.memoryGbs,
+    endpoint: { host, port: DATABASE_PORT },
+    metadata: { environment: set.environment },
+    status: status === GONE ? "deleting" : status,
+  };
+  if (set.poolerEnabled) body.connection_pooler = { endpoint: { host, port: POOLER_PORT } };
+  return body;
+}
+
+/** Plausible usage figures for a size; nothing runs while paused. */
+function metricsFor(service: ServiceRecord, status: ServiceStatus): ServiceBody["metrics"] {
+  const storage_mb = 1024 + (service.createdAt % 997);
+  if (status === "PAUSED") return { memory_mb: 0, milli_cpu: 0, storage_mb };
+  if (service.cpuMillis === 0) return { memory_mb: 180, milli_cpu: 40, storage_mb };
+  return {
+    memory_mb: Math.round(service.memoryGbs * 1024 * 0.35),
+    milli_cpu: Math.round(service.cpuMillis * 0.08),
+    storage_mb,
+  };
+}
+
+/** Renders a service at the current time (without `initial_password`). */
+export function serviceView(store: ModelStore, service: ServiceRecord): ServiceBody {
+  const computed = store.serviceStatus(service);
+  const status: ServiceStatus = computed === GONE ? "DELETED" : computed;
+  const host = hostOf(service.id, service.projectId);
+  const body: ServiceBody = {
+    service_id: service.id,
+    project_id: service.projectId,
+    name: service.name,
+    service_type: service.serviceType,
+    status,
+    created: new Date(service.createdAt).toISOString(),
+    region_code: service.regionCode,
+    endpoint: { host, port: DATABASE_PORT },
+    ha_replicas: { replica_count: service.replicaCount, sync_replica_count: service.syncReplicaCount },
+    metadata: { environment: service.environment },
+    metrics: metricsFor(service, status),
+    read_replica_sets: store.replicaSets(service).map((set) => replicaSetView(store, set)),
+    resources: [
+      {
+        id: service.resourceId,
+        spec: { cpu_millis: service.cpuMillis, memory_gbs: service.memoryGbs, volume_type: VOLUME_TYPE },
+      },
+    ],
+  };
+  if (service.poolerEnabled) body.connection_pooler = { endpoint: { host, port: POOLER_PORT } };
+  if (service.forkedFrom) {
+    body.forked_from = {
+      is_standby: service.forkedFrom.isStandby,
+      project_id: service.forkedFrom.projectId,
+      service_id: service.forkedFrom.serviceId,
+    };
+  }
+  if (service.vpcId !== undefined) {
+    body.vpcEndpoint = { vpc_id: service.vpcId, host: `${service.id}.${service.projectId}.vpc.${HOST_DOMAIN}`, port: DATABASE_PORT };
+  }
+  return body;
+}

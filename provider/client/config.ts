@@ -1,0 +1,191 @@
+/**
+ * Client options and how they are resolved: explicit options first, then the
+ * environment (`CLOUDDB_API_URL`, `CLOUDDB_API_KEY`, `CLOUDDB_PROJECT_ID`,
+ * `CLOUDDB_POLL_INITIAL_MS`, `CLOUDDB_POLL_MAX_MS`), then defaults.
+ */
+import * as fs from "fs";
+import * as path from "path";
+import { ConfigurationError } from "./errors";
+import { registerSecret } from "./redact";
+
+/** Polling of the waiters. */
+export interface PollOptions {
+  /** Delay before the first poll, and the shortest interval. Env: CLOUDDB_POLL_INITIAL_MS. @default 250 */
+  initialMs?: number;
+  /** Longest interval between polls. Env: CLOUDDB_POLL_MAX_MS. @default 10000 */
+  maxMs?: number;
+}
+
+/** Options of {@link ClouddbClient}. */
+export interface ClouddbClientOptions {
+  /** Base URL ending in `/public/api/v1`. Env: CLOUDDB_API_URL. Required (no default). */
+  apiUrl?: string;
+  /** Bearer token (personal access token or OAuth token). Env: CLOUDDB_API_KEY. Required. */
+  apiKey?: string;
+  /** Default project of project-scoped methods. Env: CLOUDDB_PROJECT_ID. Required only by project-scoped calls without `opts.projectId`. */
+  projectId?: string;
+  /** Extra product token appended to `User-Agent: pulumi-clouddb/<version>`. */
+  userAgent?: string;
+  /** Per-request limit for response headers and for gaps in the body (undici headersTimeout / bodyTimeout). @default 30000 */
+  requestTimeoutMs?: number;
+  /** Total time one call may spend retrying 429 / 5xx / network failures. @default 120000 */
+  retryDeadlineMs?: number;
+  /** Serve `getService` from one shared `listServices` answer at most this old; 0 turns it off. @default 0 */
+  listCacheMs?: number;
+  /** Waiter polling. */
+  poll?: PollOptions;
+}
+
+/** Options after resolution. */
+export interface ResolvedConfig {
+  /** Base URL without trailing slash. */
+  apiUrl: string;
+  /** The bearer token. */
+  apiKey: string;
+  /** Default project, when configured. */
+  projectId: string | undefined;
+  /** Full User-Agent header value. */
+  userAgent: string;
+  /** See {@link ClouddbClientOptions.requestTimeoutMs}. */
+  requestTimeoutMs: number;
+  /** See {@link ClouddbClientOptions.retryDeadlineMs}. */
+  retryDeadlineMs: number;
+  /** See {@link ClouddbClientOptions.listCacheMs}. */
+  listCacheMs: number;
+  /** Resolved polling. */
+  poll: { initialMs: number; maxMs: number };
+}
+
+/** Default per-request timeout. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/** Default retry deadline. */
+export const DEFAULT_RETRY_DEADLINE_MS = 120_000;
+/** Default first poll delay. */
+export const DEFAULT_POLL_INITIAL_MS = 250;
+/** Default longest poll interval. */
+export const DEFAULT_POLL_MAX_MS = 10_000;
+
+let cachedVersion: string | undefined;
+
+/**
+ * Version of this package, read from its package.json (found by walking up from this
+ * file, which works from the TypeScript sources and from `dist/`). Returns `0.0.0` when
+ * no package.json is found; never throws.
+ */
+export function packageVersion(): string {
+  if (cachedVersion !== undefined) return cachedVersion;
+  let dir = __dirname;
+  for (let i = 0; i < 6; i++) {
+    const file = path.join(dir, "package.json");
+    try {
+      const pkg = JSON.parse(fs.readFileSync(file, "utf8")) as { name?: unknown; version?: unknown };
+      if (pkg.name === "pulumi-clouddb" && typeof pkg.version === "string") {
+        cachedVersion = pkg.version;
+        return cachedVersion;
+      }
+    } catch {
+      // not here; keep walking up
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  cachedVersion = "0.0.0";
+  return cachedVersion;
+}
+
+function nonEmpty(v: string | undefined): string | undefined {
+  return v === undefined || v.trim() === "" ? undefined : v.trim();
+}
+
+function numberSetting(
+  option: number | undefined,
+  optionName: string,
+  envValue: string | undefined,
+  envName: string | undefined,
+  fallback: number,
+  min: number,
+): number {
+  if (option !== undefined) {
+    if (typeof option !== "number" || !Number.isFinite(option) || option < min) {
+      throw new ConfigurationError(`Invalid \`${optionName}\`: ${String(option)}; expected a number >= ${min}.`);
+    }
+    return option;
+  }
+  const env = nonEmpty(envValue);
+  if (env !== undefined && envName !== undefined) {
+    const n = Number(env);
+    if (!Number.isFinite(n) || n < min) {
+      throw new ConfigurationError(`Invalid ${envName}: "${env}"; expected a number >= ${min} (or pass \`${optionName}\`).`);
+    }
+    return n;
+  }
+  return fallback;
+}
+
+/**
+ * Resolves options against the environment and defaults.
+ *
+ * @throws ConfigurationError when the API URL or key is missing ("No API key: pass
+ * `apiKey` or set CLOUDDB_API_KEY"), the URL is not http(s), or a number is invalid.
+ * The API key is registered for redaction before anything else can fail.
+ */
+export function resolveConfig(
+  options: ClouddbClientOptions = {},
+  env: NodeJS.ProcessEnv = process.env,
+): ResolvedConfig {
+  const apiKey = nonEmpty(options.apiKey) ?? nonEmpty(env.CLOUDDB_API_KEY);
+  registerSecret(options.apiKey);
+  registerSecret(env.CLOUDDB_API_KEY);
+  if (apiKey === undefined) {
+    throw new ConfigurationError("No API key: pass `apiKey` or set CLOUDDB_API_KEY.");
+  }
+  registerSecret(apiKey);
+  const rawUrl = nonEmpty(options.apiUrl) ?? nonEmpty(env.CLOUDDB_API_URL);
+  if (rawUrl === undefined) {
+    throw new ConfigurationError(
+      "No API URL: pass `apiUrl` or set CLOUDDB_API_URL (the base URL ending in /public/api/v1).",
+    );
+  }
+  let url: URL;
+  try {
+    url = new URL(rawUrl);
+  } catch {
+    throw new ConfigurationError(`Invalid API URL "${rawUrl}" (from \`apiUrl\` or CLOUDDB_API_URL): not a URL.`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new ConfigurationError(`Invalid API URL "${rawUrl}" (from \`apiUrl\` or CLOUDDB_API_URL): use http or https.`);
+  }
+  if (url.search !== "" || url.hash !== "") {
+    throw new ConfigurationError(`Invalid API URL "${rawUrl}" (from \`apiUrl\` or CLOUDDB_API_URL): no query or fragment allowed.`);
+  }
+  const apiUrl = url.toString().replace(/\/+$/, "");
+  const projectId = nonEmpty(options.projectId) ?? nonEmpty(env.CLOUDDB_PROJECT_ID);
+  const extra = nonEmpty(options.userAgent);
+  const initialMs = numberSetting(options.poll?.initialMs, "poll.initialMs", env.CLOUDDB_POLL_INITIAL_MS, "CLOUDDB_POLL_INITIAL_MS", DEFAULT_POLL_INITIAL_MS, 1);
+  const maxMs = numberSetting(options.poll?.maxMs, "poll.maxMs", env.CLOUDDB_POLL_MAX_MS, "CLOUDDB_POLL_MAX_MS", Math.max(DEFAULT_POLL_MAX_MS, initialMs), 1);
+  return {
+    apiUrl,
+    apiKey,
+    projectId,
+    userAgent: `pulumi-clouddb/${packageVersion()}${extra === undefined ? "" : ` ${extra}`}`,
+    requestTimeoutMs: numberSetting(options.requestTimeoutMs, "requestTimeoutMs", undefined, undefined, DEFAULT_REQUEST_TIMEOUT_MS, 1),
+    retryDeadlineMs: numberSetting(options.retryDeadlineMs, "retryDeadlineMs", undefined, undefined, DEFAULT_RETRY_DEADLINE_MS, 0),
+    listCacheMs: numberSetting(options.listCacheMs, "listCacheMs", undefined, undefined, 0, 0),
+    poll: { initialMs, maxMs: Math.max(maxMs, initialMs) },
+  };
+}
+
+/**
+ * The project a call addresses: `opts.projectId`, else the client's.
+ * @throws ConfigurationError "No project ID: pass `projectId` or set CLOUDDB_PROJECT_ID".
+ */
+export function requireProjectId(config: ResolvedConfig, override: string | undefined): string {
+  const projectId = nonEmpty(override) ?? config.projectId;
+  if (projectId === undefined) {
+    throw new ConfigurationError(
+      "No project ID: pass `projectId` (to the client or the call) or set CLOUDDB_PROJECT_ID.",
+    );
+  }
+  return projectId;
+}

@@ -1,0 +1,67 @@
+/**
+ * Typed client of the CloudDB API: `import { ClouddbClient } from "pulumi-clouddb/provider/client"`.
+ */
+export { ClouddbClient } from "./client";
+export type { WaitOptions, WaitForServiceOptions, WaitForReplicaSetOptions, WaitForPeeringOptions } from "./client";
+export type { ClouddbClientOptions, PollOptions, ResolvedConfig } from "./config";
+export { resolveConfig, packageVersion } from "./config";
+export {
+  ClouddbError,
+  ApiError,
+  InvalidRequestError,
+  AuthenticationError,
+  PermissionError,
+  NotFoundError,
+  ConflictError,
+  RateLimitError,
+  ServerError,
+  ResponseValidationError,
+  TimeoutError,
+  ResourceFailedError,
+  ConfigurationError,
+  NetworkError,
+  ClientErrorCode,
+} from "./errors";
+export type { WatchedResource } from "./errors";
+export { redact, registerSecret } from "./redact";
+export type {
+  CreateVpcRequest,
+  CreatePeeringRequest,
+  CreateServiceRequest,
+  ForkServiceRequest,
+  ForkStrategy,
+  ResizeServiceRequest,
+  SetHARequest,
+  CreateReplicaSetRequest,
+  ResizeReplicaSetRequest,
+  ProjectOptions,
+  ReadOptions,
+} from "./requests";
+export {
+  AuthInfoSchema,
+  VpcSchema,
+  PeeringSchema,
+  ServiceSchema,
+  ReadReplicaSetSchema,
+  MessageResponseSchema,
+  ServiceStatusSchema,
+  ReplicaSetStatusSchema,
+  SERVICE_STATUSES,
+  REPLICA_SET_STATUSES,
+  SERVICE_TYPES,
+  ENVIRONMENTS,
+} from "./schemas";
+export type {
+  AuthInfo,
+  Vpc,
+  Peering,
+  Service,
+  ReadReplicaSet,
+  ServiceStatus,
+  ReplicaSetStatus,
+  ServiceType,
+  Environment,
+  Endpoint,
+  ConnectionPooler,
+  MessageResponse,
+} from "./schemas";

@@ -1,0 +1,71 @@
+/**
+ * The one place where secrets are scrubbed from text that leaves the client.
+ *
+ * Every {@link ClouddbError} passes its message and string fields through {@link redact}
+ * in its constructor, so no error raised by this package can carry the API key or a known
+ * password. The registry lives on `globalThis` under a `Symbol.for` key, so two copies of
+ * this package loaded into one process share it.
+ */
+
+const REGISTRY_KEY = Symbol.for("pulumi-clouddb.client.secrets");
+
+/** Secrets shorter than this are not registered: scrubbing them would mangle ordinary text. */
+const MIN_SECRET_LENGTH = 4;
+
+/** The text that replaces a secret in messages. */
+export const REDACTED = "[REDACTED]";
+
+function registry(): Set<string> {
+  const holder = globalThis as unknown as Record<symbol, Set<string> | undefined>;
+  let set = holder[REGISTRY_KEY];
+  if (set === undefined) {
+    set = new Set<string>();
+    holder[REGISTRY_KEY] = set;
+  }
+  return set;
+}
+
+/**
+ * Registers a secret (API key, password) so that {@link redact} scrubs it from now on.
+ * Values that are not strings, or shorter than 4 characters, are ignored. Never throws.
+ */
+export function registerSecret(secret: unknown): void {
+  if (typeof secret === "string" && secret.length >= MIN_SECRET_LENGTH) {
+    registry().add(secret);
+  }
+}
+
+/**
+ * Returns `text` with every registered secret (and anything that looks like a bearer
+ * token after `Bearer `) replaced by `[REDACTED]`. Never throws.
+ */
+export function redact(text: string): string {
+  let out = text;
+  // Longest first, so a secret that contains another is scrubbed whole.
+  const secrets = [...registry()].sort((a, b) => b.length - a.length);
+  for (const secret of secrets) {
+    if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+  }
+  return out.replace(/(Bearer\s+)[^\s"',;]+/gi, `$1${REDACTED}`);
+}
+
+const SECRET_KEY = /password|secret|token|authorization|api_?key$/i;
+
+/**
+ * Renders a value received from the server for an error message: keys that name secrets
+ * (`*password*`, `*secret*`, `*token*`, `authorization`, `api_key`) are masked, registered
+ * secrets are scrubbed, and the text is cut to `maxLength` characters. Never throws.
+ */
+export function describeReceived(value: unknown, maxLength = 300): string {
+  let text: string;
+  try {
+    const json = JSON.stringify(value, (key, v: unknown) =>
+      key !== "" && SECRET_KEY.test(key) && v !== null && typeof v !== "object" ? REDACTED : v,
+    );
+    text = json === undefined ? String(value) : json;
+  } catch {
+    text = String(value);
+  }
+  text = redact(text);
+  return text.length > maxLength ? `${text.slice(0, maxLength)}… (${text.length} chars)` : text;
+}

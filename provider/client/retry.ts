@@ -1,0 +1,153 @@
+/**
+ * The retry policy, in one place. p-retry runs the loop; this module decides what is
+ * retried and how long to wait:
+ * - 429: always (the server did not act), waiting at least `Retry-After`;
+ * - 500/502/503 and network failures: for reads and idempotent actions, with exponential
+ *   backoff and jitter; for creates only after `recover` found nothing (see createGuard.ts);
+ * - everything else (4xx, validation): never.
+ * All of it bounded by a deadline: a retry that could not start before the deadline is
+ * not made, and the last error is raised.
+ */
+import pRetry = require("p-retry");
+import { NetworkError, NotFoundError, RateLimitError, ServerError } from "./errors";
+
+/** How a call may be repeated. */
+export type CallKind =
+  /** GET: repeat freely. */
+  | "read"
+  /** An action whose repetition does no harm (rename, resize, start, ...). */
+  | "idempotent"
+  /** DELETE: repeat freely; a 404 after an ambiguous failure means the first attempt worked. */
+  | "delete"
+  /** A create: never blindly repeated; `recover` is consulted after an ambiguous failure. */
+  | "create";
+
+/** One call to run under the policy. */
+export interface RetryCall<T> {
+  /** Client method name. */
+  operation: string;
+  /** Retry class of the call. */
+  kind: CallKind;
+  /** Absolute time (epoch ms) after which no retry starts. */
+  deadline: number;
+  /** Makes one attempt. */
+  attempt: () => Promise<T>;
+  /**
+   * For creates: looks for what an attempt that failed ambiguously may have made; returns
+   * it, or undefined when nothing was made. Called before every retry that follows a 5xx
+   * or network failure, and once more if the retries run out.
+   */
+  recover?: () => Promise<T | undefined>;
+  /** For deletes: the value to resolve with when a retry finds the resource gone. */
+  goneValue?: T;
+}
+
+/** Tunables of the backoff (exposed for tests). */
+export const backoff = {
+  /** First backoff step in ms. */
+  baseMs: 200,
+  /** Longest backoff step in ms. */
+  maxMs: 5_000,
+  /** Added on top of `Retry-After`, so the retry is never early even with coarse clocks. */
+  retryAfterMarginMs: 25,
+};
+
+const RETRYABLE_5XX = new Set([500, 502, 503]);
+
+/** True for failures after which the request may or may not have taken effect (5xx, no answer). */
+export function isAmbiguousFailure(err: unknown): boolean {
+  if (ServerError.isInstance(err)) return RETRYABLE_5XX.has(err.status);
+  if (NetworkError.isInstance(err)) return err.retryable;
+  return false;
+}
+
+/** True for failures the policy retries (429, 500/502/503, retryable network failures). */
+export function isRetryableFailure(err: unknown): boolean {
+  return RateLimitError.isInstance(err) || isAmbiguousFailure(err);
+}
+
+/**
+ * Delay before retry number `attempt` (1 = first retry) after `err`: exponential with
+ * jitter (between half and all of `base * 2^(attempt-1)`, capped), and for a 429 never
+ * less than `Retry-After` plus a small margin. Never throws.
+ */
+export function retryDelayMs(err: unknown, attempt: number, random: () => number = Math.random): number {
+  const step = Math.min(backoff.maxMs, backoff.baseMs * 2 ** Math.max(0, attempt - 1));
+  const jittered = step / 2 + random() * (step / 2);
+  if (RateLimitError.isInstance(err)) {
+    const floor = err.retryAfterSeconds === undefined ? 1_000 : err.retryAfterSeconds * 1_000 + backoff.retryAfterMarginMs;
+    return Math.max(floor, jittered);
+  }
+  return jittered;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * Runs `call.attempt` under the retry policy.
+ *
+ * @returns the attempt's result; for a create, possibly the resource `recover` found; for a
+ * delete, `goneValue` when a retry after an ambiguous failure answers 404.
+ * @throws the last error when it is not retryable, or when the next retry could not start
+ * before `call.deadline` (a 429 whose `Retry-After` reaches past the deadline fails at once).
+ * For a create whose retries ran out after an ambiguous failure, `recover` is asked one
+ * last time before the error is raised, so a resource that does exist is returned.
+ */
+export async function withRetry<T>(call: RetryCall<T>): Promise<T> {
+  let checkBeforeNext = false;
+  let hadAmbiguous = false;
+  let lastError: unknown;
+  const retries = 1_000;
+  try {
+    return await pRetry(
+      async () => {
+        try {
+          if (checkBeforeNext && call.recover !== undefined) {
+            const found = await call.recover();
+            if (found !== undefined) return found;
+            checkBeforeNext = false;
+          }
+          return await call.attempt();
+        } catch (err) {
+          lastError = err;
+          if (hadAmbiguous && call.kind === "delete" && NotFoundError.isInstance(err) && "goneValue" in call) {
+            return call.goneValue as T;
+          }
+          if (!isRetryableFailure(err) || (call.kind === "create" && isAmbiguousFailure(err) && call.recover === undefined)) {
+            throw new pRetry.AbortError(err as Error);
+          }
+          if (isAmbiguousFailure(err)) {
+            hadAmbiguous = true;
+            if (call.kind === "create") checkBeforeNext = true;
+          }
+          throw err;
+        }
+      },
+      {
+        retries,
+        factor: 1,
+        minTimeout: 0,
+        maxTimeout: 0,
+        randomize: false,
+        onFailedAttempt: async (failure) => {
+          const delay = retryDelayMs(failure, failure.attemptNumber);
+          if (Date.now() + delay > call.deadline) throw failure;
+          await sleep(delay);
+        },
+      },
+    );
+  } catch (err) {
+    if (call.kind === "create" && call.recover !== undefined && isAmbiguousFailure(lastError)) {
+      let found: T | undefined;
+      try {
+        found = await call.recover();
+      } catch {
+        found = undefined;
+      }
+      if (found !== undefined) return found;
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,91 @@
+import { ClouddbClient, ConfigurationError, packageVersion, resolveConfig } from "../../provider/client";
+import { startFakeApi } from "./fakeApi";
+
+const URL_ = "http://127.0.0.1:1/public/api/v1";
+
+describe("configuration", () => {
+  it("fails without an API key, naming the option and the variable", () => {
+    expect(() => resolveConfig({ apiUrl: URL_ }, {})).toThrow(ConfigurationError);
+    expect(() => resolveConfig({ apiUrl: URL_ }, {})).toThrow(/`apiKey`.*CLOUDDB_API_KEY/);
+  });
+
+  it("fails without an API URL, naming the option and the variable", () => {
+    expect(() => resolveConfig({ apiKey: "k-123456" }, {})).toThrow(/`apiUrl`.*CLOUDDB_API_URL/);
+  });
+
+  it("rejects a URL that is not http(s)", () => {
+    expect(() => resolveConfig({ apiKey: "k-123456", apiUrl: "ftp://x/y" }, {})).toThrow(ConfigurationError);
+    expect(() => resolveConfig({ apiKey: "k-123456", apiUrl: "not a url" }, {})).toThrow(ConfigurationError);
+  });
+
+  it("takes explicit options before the environment", () => {
+    const cfg = resolveConfig(
+      { apiKey: "opt-key-1", apiUrl: "http://a.example/public/api/v1/", projectId: "optproj001" },
+      { CLOUDDB_API_KEY: "env-key-1", CLOUDDB_API_URL: "http://b.example/public/api/v1", CLOUDDB_PROJECT_ID: "envproj001" },
+    );
+    expect(cfg.apiKey).toBe("opt-key-1");
+    expect(cfg.apiUrl).toBe("http://a.example/public/api/v1");
+    expect(cfg.projectId).toBe("optproj001");
+  });
+
+  it("falls back to CLOUDDB_* variables and defaults", () => {
+    const cfg = resolveConfig(
+      {},
+      {
+        CLOUDDB_API_KEY: "env-key-1",
+        CLOUDDB_API_URL: "http://b.example/public/api/v1",
+        CLOUDDB_PROJECT_ID: "envproj001",
+        CLOUDDB_POLL_INITIAL_MS: "40",
+        CLOUDDB_POLL_MAX_MS: "400",
+      },
+    );
+    expect(cfg).toMatchObject({
+      apiKey: "env-key-1",
+      apiUrl: "http://b.example/public/api/v1",
+      projectId: "envproj001",
+      retryDeadlineMs: 120_000,
+      listCacheMs: 0,
+      poll: { initialMs: 40, maxMs: 400 },
+    });
+  });
+
+  it("uses poll options before the poll variables, and rejects bad numbers", () => {
+    const cfg = resolveConfig(
+      { apiKey: "k-123456", apiUrl: URL_, poll: { initialMs: 5, maxMs: 50 } },
+      { CLOUDDB_POLL_INITIAL_MS: "40" },
+    );
+    expect(cfg.poll).toEqual({ initialMs: 5, maxMs: 50 });
+    expect(() => resolveConfig({ apiKey: "k-123456", apiUrl: URL_ }, { CLOUDDB_POLL_MAX_MS: "soon" })).toThrow(
+      /CLOUDDB_POLL_MAX_MS/,
+    );
+  });
+
+  it("sends User-Agent pulumi-clouddb/<package version> and the bearer token", async () => {
+    const api = await startFakeApi(() => ({ body: { type: "oauth", oauth: { user: { id: "1" } } } }));
+    const client = new ClouddbClient({ apiUrl: api.baseUrl, apiKey: "tok-abcdef", userAgent: "tests/1" });
+    try {
+      await client.getAuthInfo();
+      const pkg = require("../../package.json") as { version: string };
+      expect(packageVersion()).toBe(pkg.version);
+      expect(api.requests[0]!.headers["user-agent"]).toBe(`pulumi-clouddb/${pkg.version} tests/1`);
+      expect(api.requests[0]!.headers.authorization).toBe("Bearer tok-abcdef");
+      expect(api.requests[0]!.path).toBe("/public/api/v1/auth/info");
+    } finally {
+      await client.close();
+      await api.close();
+    }
+  });
+
+  it("fails a project-scoped call without a project, naming option and variable", async () => {
+    const saved = process.env.CLOUDDB_PROJECT_ID;
+    delete process.env.CLOUDDB_PROJECT_ID;
+    const client = new ClouddbClient({ apiUrl: URL_, apiKey: "tok-abcdef" });
+    try {
+      await expect(client.listVpcs()).rejects.toThrow(/`projectId`.*CLOUDDB_PROJECT_ID/);
+      await expect(client.listVpcs()).rejects.toBeInstanceOf(ConfigurationError);
+    } finally {
+      if (saved !== undefined) process.env.CLOUDDB_PROJECT_ID = saved;
+      await client.close();
+    }
+  });
+});

@@ -1,0 +1,48 @@
+/** Helpers to drive the emulator's control path from client tests. */
+import { request } from "undici";
+import { startEmulator } from "../../emulator";
+
+/** The running emulator, as startEmulator returns it. */
+export type Emu = Awaited<ReturnType<typeof startEmulator>>;
+
+/** A logged API request. */
+export interface LoggedRequest {
+  method: string;
+  path: string;
+  status: number;
+  at: string;
+}
+
+/** Calls the control path and returns the parsed JSON body (or undefined). */
+export async function control(emu: Emu, method: "GET" | "POST" | "DELETE", path: string, body?: unknown): Promise<unknown> {
+  const res = await request(`${emu.url}/_emulator${path}`, {
+    method,
+    headers: { authorization: `Bearer ${emu.pat}`, "content-type": "application/json" },
+    body: body === undefined ? null : JSON.stringify(body),
+  });
+  const text = await res.body.text();
+  if (res.statusCode >= 300) throw new Error(`control ${method} ${path}: ${res.statusCode} ${text}`);
+  return text === "" ? undefined : JSON.parse(text);
+}
+
+/** The emulator's request log. */
+export async function requestLog(emu: Emu): Promise<LoggedRequest[]> {
+  return (await control(emu, "GET", "/requests")) as LoggedRequest[];
+}
+
+/** Injects a fault: the next `count` requests matching method and path regex answer `status`. */
+export async function fault(
+  emu: Emu,
+  f: { method: string; path: string; status: number; count: number; retryAfter?: number },
+): Promise<void> {
+  await control(emu, "POST", "/faults", f);
+}
+
+/** Asserts that an error's message and enumerable string fields contain none of the secrets. */
+export function expectNoSecrets(err: unknown, secrets: string[]): void {
+  const e = err as Record<string, unknown>;
+  const texts = [String(e.message), ...Object.values(e).filter((v): v is string => typeof v === "string")];
+  for (const t of texts) for (const s of secrets) expect(t).not.toContain(s);
+}
+
+export { startEmulator };

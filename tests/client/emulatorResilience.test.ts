@@ -1,0 +1,159 @@
+/**
+ * Retries, creates after a 5xx (both ways), and the read cache, checked against the
+ * emulator's request log.
+ */
+import { ClouddbClient, NotFoundError } from "../../provider/client";
+import { type Emu, control, fault, requestLog, startEmulator } from "./emulatorControl";
+import { type Proxy, startProxy } from "./fakeApi";
+
+const WAIT = { timeoutMs: 15_000 };
+
+describe("retries and create safety against the emulator", () => {
+  let emu: Emu;
+  let c: ClouddbClient;
+
+  beforeAll(async () => {
+    emu = await startEmulator({ port: 0, clockScale: 0.01 });
+    c = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId, retryDeadlineMs: 10_000, poll: { initialMs: 10, maxMs: 50 } });
+  });
+  afterAll(async () => {
+    await c.close();
+    await emu.close();
+  });
+  beforeEach(async () => {
+    await control(emu, "POST", "/reset");
+  });
+
+  it("retries a 429 no sooner than Retry-After (per the emulator's log)", async () => {
+    await fault(emu, { method: "GET", path: "/vpcs$", status: 429, count: 1, retryAfter: 1 });
+    await c.listVpcs();
+    const log = (await requestLog(emu)).filter((r) => r.path.endsWith("/vpcs"));
+    expect(log.map((r) => r.status)).toEqual([429, 200]);
+    expect(Date.parse(log[1]!.at) - Date.parse(log[0]!.at)).toBeGreaterThanOrEqual(1000);
+  });
+
+  it("rides out a 503 storm of three answers", async () => {
+    await fault(emu, { method: "GET", path: "/services$", status: 503, count: 3 });
+    await expect(c.listServices()).resolves.toEqual([]);
+    const log = (await requestLog(emu)).filter((r) => r.path.endsWith("/services"));
+    expect(log.map((r) => r.status)).toEqual([503, 503, 503, 200]);
+  });
+
+  it("retries an idempotent action and a delete through 503s", async () => {
+    const vpc = await c.createVpc({ name: "n", cidr: "10.2.0.0/16", region_code: "us-east-1" });
+    await fault(emu, { method: "POST", path: "/rename$", status: 502, count: 2 });
+    await c.renameVpc(vpc.id, "n2");
+    await fault(emu, { method: "DELETE", path: `/vpcs/${vpc.id}$`, status: 500, count: 1 });
+    await c.deleteVpc(vpc.id);
+    await expect(c.getVpc(vpc.id)).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it("creates exactly one service after an injected 503 that answered before acting", async () => {
+    await fault(emu, { method: "POST", path: "/services$", status: 503, count: 1 });
+    const s = await c.createService({ name: "plain-503" });
+    expect(typeof s.initial_password).toBe("string");
+    expect((await c.listServices()).filter((x) => x.name === "plain-503")).toHaveLength(1);
+    const posts = (await requestLog(emu)).filter((r) => r.method === "POST" && r.path.endsWith("/services"));
+    expect(posts.map((r) => r.status)).toEqual([503, 202]);
+  });
+
+  describe("when the create took effect but the answer was a 503 (proxy)", () => {
+    let proxy: Proxy;
+    let via: ClouddbClient;
+    let failNext: RegExp | undefined;
+
+    beforeAll(async () => {
+      proxy = await startProxy(emu.url, (method, path) => {
+        if (failNext !== undefined && method === "POST" && failNext.test(path)) {
+          failNext = undefined;
+          return { status: 503, body: { code: "UNAVAILABLE", message: "lost the answer" } };
+        }
+        return undefined;
+      });
+      via = new ClouddbClient({ apiUrl: proxy.baseUrl, apiKey: emu.pat, projectId: emu.projectId, retryDeadlineMs: 10_000, poll: { initialMs: 10, maxMs: 50 } });
+    });
+    afterAll(async () => {
+      await via.close();
+      await proxy.close();
+    });
+
+    async function posts(suffix: RegExp): Promise<number> {
+      return (await requestLog(emu)).filter((r) => r.method === "POST" && suffix.test(r.path)).length;
+    }
+
+    it("returns the service it made, without initial_password, and makes no second one", async () => {
+      failNext = /\/services$/;
+      const s = await via.createService({ name: "ghost" });
+      expect(s.name).toBe("ghost");
+      expect(s.initial_password).toBeUndefined();
+      expect((await c.listServices()).filter((x) => x.name === "ghost")).toHaveLength(1);
+      expect(await posts(/\/services$/)).toBe(1);
+    });
+
+    it("does the same for VPCs, peerings, replica sets and forks", async () => {
+      failNext = /\/vpcs$/;
+      const vpc = await via.createVpc({ name: "ghost-net", cidr: "10.3.0.0/16", region_code: "us-east-1" });
+      expect((await c.listVpcs()).filter((v) => v.name === "ghost-net")).toHaveLength(1);
+      expect(await posts(/\/vpcs$/)).toBe(1);
+
+      failNext = /\/peerings$/;
+      const p = await via.createPeering(vpc.id, { peer_account_id: "acct", peer_region_code: "us-east-1", peer_vpc_id: "pv" });
+      expect((await c.listPeerings(vpc.id)).map((x) => x.id)).toEqual([p.id]);
+
+      const svc = await c.createService({ name: "src" });
+      await c.waitForService(svc.service_id, { until: ["READY"], ...WAIT });
+      failNext = /\/replicaSets$/;
+      const rs = await via.createReplicaSet(svc.service_id, { name: "r1", nodes: 1, cpu_millis: 500, memory_gbs: 2 });
+      expect((await c.listReplicaSets(svc.service_id)).map((x) => x.id)).toEqual([rs.id]);
+
+      await c.waitForReplicaSet(svc.service_id, rs.id, WAIT);
+      failNext = /\/forkService$/;
+      const fork = await via.forkService(svc.service_id, { fork_strategy: "NOW" });
+      expect(fork.initial_password).toBeUndefined();
+      expect((await c.listServices()).filter((x) => x.forked_from?.service_id === svc.service_id)).toHaveLength(1);
+      expect(await posts(/\/forkService$/)).toBe(1);
+    });
+  });
+});
+
+describe("read cache against the emulator", () => {
+  let emu: Emu;
+  beforeAll(async () => {
+    emu = await startEmulator({ port: 0, clockScale: 0 });
+  });
+  afterAll(async () => {
+    await emu.close();
+  });
+
+  it("serves N getService calls from one list request, and drops it on a write", async () => {
+    const setup = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId });
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) ids.push((await setup.createService({ name: `cache-${i}` })).service_id);
+    await setup.close();
+
+    const c = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId, listCacheMs: 60_000 });
+    try {
+      await control(emu, "DELETE", "/requests");
+      const got = await Promise.all([...ids, ...ids].map((id) => c.getService(id)));
+      expect(got.map((s) => s.service_id)).toEqual([...ids, ...ids]);
+      let log = await requestLog(emu);
+      expect(log.map((r) => `${r.method} ${r.path.replace(/.*\/projects\/[^/]+/, "")}`)).toEqual(["GET /services"]);
+
+      await expect(c.getService("zzzzzzzzzz")).rejects.toBeInstanceOf(NotFoundError);
+      log = await requestLog(emu);
+      expect(log.filter((r) => r.path.endsWith("/zzzzzzzzzz"))).toHaveLength(1);
+
+      await c.setServiceEnvironment(ids[0]!, "PROD");
+      const after = await c.getService(ids[0]!);
+      expect(after.metadata?.environment).toBe("PROD");
+      log = await requestLog(emu);
+      expect(log.filter((r) => r.method === "GET" && r.path.endsWith("/services"))).toHaveLength(2);
+
+      await c.getService(ids[1]!, { fresh: true });
+      log = await requestLog(emu);
+      expect(log.filter((r) => r.path.endsWith(`/services/${ids[1]}`))).toHaveLength(1);
+    } finally {
+      await c.close();
+    }
+  });
+});

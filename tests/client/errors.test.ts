@@ -1,0 +1,64 @@
+import * as errors from "../../provider/client/errors";
+import {
+  ApiError,
+  ClouddbError,
+  ConflictError,
+  NotFoundError,
+  ServerError,
+  TimeoutError,
+  redact,
+  registerSecret,
+} from "../../provider/client";
+
+describe("error hierarchy", () => {
+  it("recognises errors from a second copy of the package by brand, not instanceof", () => {
+    let copy: typeof errors | undefined;
+    jest.isolateModules(() => {
+      copy = require("../../provider/client/errors") as typeof errors;
+    });
+    const foreign = new copy!.NotFoundError({ status: 404, code: "NOT_FOUND", apiMessage: "gone", operation: "getVpc" });
+    expect(foreign instanceof NotFoundError).toBe(false);
+    expect(NotFoundError.isInstance(foreign)).toBe(true);
+    expect(ApiError.isInstance(foreign)).toBe(true);
+    expect(ClouddbError.isInstance(foreign)).toBe(true);
+    expect(ConflictError.isInstance(foreign)).toBe(false);
+    expect(TimeoutError.isInstance(foreign)).toBe(false);
+    expect(ClouddbError.isInstance(new Error("x"))).toBe(false);
+    expect(ClouddbError.isInstance(undefined)).toBe(false);
+  });
+
+  it("maps statuses to classes with stable codes and actionable messages", () => {
+    const e = errors.apiErrorFromResponse(
+      400,
+      { code: "INVALID_REQUEST", message: "Invalid cidr", details: "cidr must be an IPv4 network" },
+      { operation: "createVpc", projectId: "p" },
+    );
+    expect(e).toBeInstanceOf(errors.InvalidRequestError);
+    expect(e.message).toBe(
+      "Invalid cidr (operation createVpc, 400 INVALID_REQUEST): cidr must be an IPv4 network. Check the request fields named above.",
+    );
+    expect(errors.apiErrorFromResponse(503, undefined, { operation: "x" })).toBeInstanceOf(ServerError);
+    expect(errors.apiErrorFromResponse(503, undefined, { operation: "x" }).code).toBe("UNAVAILABLE");
+    expect(errors.apiErrorFromResponse(418, "teapot", { operation: "x" }).constructor).toBe(ApiError);
+  });
+});
+
+describe("redaction", () => {
+  it("scrubs registered secrets and bearer tokens from text and error messages", () => {
+    registerSecret("sk-live-9f8e7d6c");
+    registerSecret("hunter2-password");
+    expect(redact("key sk-live-9f8e7d6c and hunter2-password")).toBe("key [REDACTED] and [REDACTED]");
+    expect(redact("Authorization: Bearer abc.def")).toBe("Authorization: Bearer [REDACTED]");
+    const err = new ServerError({
+      status: 500,
+      code: "INTERNAL",
+      apiMessage: "boom with sk-live-9f8e7d6c",
+      details: "password hunter2-password rejected",
+      operation: "updateServicePassword",
+    });
+    expect(err.message).not.toContain("sk-live-9f8e7d6c");
+    expect(err.message).not.toContain("hunter2-password");
+    expect(err.details).not.toContain("hunter2-password");
+    expect(err.apiMessage).not.toContain("sk-live-9f8e7d6c");
+  });
+});

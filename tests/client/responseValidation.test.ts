@@ -1,0 +1,98 @@
+import { ClouddbClient, ResponseValidationError } from "../../provider/client";
+import { type FakeAnswer, serviceBody, startFakeApi } from "./fakeApi";
+
+const KEY = "val-key-5d4c3b2a";
+
+async function withAnswer<T>(answer: FakeAnswer, run: (c: ClouddbClient) => Promise<T>): Promise<T> {
+  const api = await startFakeApi(() => answer);
+  const client = new ClouddbClient({ apiUrl: api.baseUrl, apiKey: KEY, projectId: "proj000001", retryDeadlineMs: 500 });
+  try {
+    return await run(client);
+  } finally {
+    await client.close();
+    await api.close();
+  }
+}
+
+async function validationError(answer: FakeAnswer, run: (c: ClouddbClient) => Promise<unknown>): Promise<ResponseValidationError> {
+  return withAnswer(answer, async (c) => {
+    const err = await run(c).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(ResponseValidationError.isInstance(err)).toBe(true);
+    return err as ResponseValidationError;
+  });
+}
+
+describe("response validation", () => {
+  it("names the operation, the field path and what came back for an unknown enum value", async () => {
+    const err = await validationError({ body: serviceBody({ status: "MELTING" }) }, (c) => c.getService("svc0000001"));
+    expect(err.operation).toBe("getService");
+    expect(err.path).toBe("status");
+    expect(err.received).toBe('"MELTING"');
+    expect(err.message).toContain("operation getService");
+    expect(err.message).toContain("`status`");
+    expect(err.message).toContain("READY");
+    expect(err.code).toBe("CLOUDDB_RESPONSE_VALIDATION");
+  });
+
+  it("gives nested paths inside arrays", async () => {
+    const err = await validationError(
+      { body: [serviceBody({ read_replica_sets: [{ id: "rs00000001", status: "active", nodes: "two" }] })] },
+      (c) => c.listServices(),
+    );
+    expect(err.path).toBe("[0].read_replica_sets[0].nodes");
+    expect(err.message).toContain("expected a number");
+  });
+
+  it("reports a missing identifier", async () => {
+    const err = await validationError({ status: 201, body: { name: "v", cidr: "10.0.0.0/16" } }, (c) =>
+      c.createVpc({ name: "v", cidr: "10.0.0.0/16", region_code: "us-east-1" }),
+    );
+    expect(err.operation).toBe("createVpc");
+    expect(err.path).toBe("id");
+    expect(err.received).toMatch(/absent/);
+  });
+
+  it("rejects a body that is not JSON, and an array where an object belongs", async () => {
+    const notJson = await validationError({ raw: "<html>oops</html>" }, (c) => c.getVpc("1"));
+    expect(notJson.path).toBe("(body)");
+    expect(notJson.received).toContain("<html>");
+    const arr = await validationError({ body: [] }, (c) => c.getAuthInfo());
+    expect(arr.operation).toBe("getAuthInfo");
+  });
+
+  it("checks that auth info carries the object its type names", async () => {
+    const err = await validationError({ body: { type: "apiKey" } }, (c) => c.getAuthInfo());
+    expect(err.path).toBe("apiKey");
+  });
+
+  it("never shows a password that came back in a malformed body", async () => {
+    const err = await validationError(
+      { status: 202, body: serviceBody({ status: "QUEUED", initial_password: "s3cret-initial-pw", created: 12 }) },
+      (c) => c.createService({ name: "db" }),
+    );
+    expect(err.path).toBe("created");
+    const err2 = await validationError(
+      { status: 202, body: { initial_password: "s3cret-initial-pw", service_id: 5 } },
+      (c) => c.createService({ name: "db" }),
+    );
+    expect(err2.message).not.toContain("s3cret-initial-pw");
+    expect(err2.message).not.toContain(KEY);
+  });
+
+  it("tolerates unknown fields, absent optional fields, and any vpcEndpoint", async () => {
+    const s = await withAnswer({ body: serviceBody({ brand_new_field: { x: 1 }, vpcEndpoint: null }) }, (c) =>
+      c.getService("svc0000001"),
+    );
+    expect(s.status).toBe("READY");
+    expect((s as Record<string, unknown>).brand_new_field).toEqual({ x: 1 });
+    const s2 = await withAnswer({ body: serviceBody({ vpcEndpoint: { vpc_id: "1", host: "h", port: 5432 } }) }, (c) =>
+      c.getService("svc0000001"),
+    );
+    expect(s2.vpcEndpoint).toEqual({ vpc_id: "1", host: "h", port: 5432 });
+    const msg = await withAnswer({ body: {} }, (c) => c.enableServicePooler("svc0000001"));
+    expect(msg).toEqual({});
+  });
+});

@@ -1,0 +1,158 @@
+import {
+  ClouddbClient,
+  ConflictError,
+  NetworkError,
+  RateLimitError,
+  ServerError,
+} from "../../provider/client";
+import { retryDelayMs } from "../../provider/client/retry";
+import { type FakeAnswer, serviceBody, startFakeApi } from "./fakeApi";
+
+const KEY = "retry-key-1a2b3c4d";
+
+function client(baseUrl: string, retryDeadlineMs = 5_000): ClouddbClient {
+  return new ClouddbClient({ apiUrl: baseUrl, apiKey: KEY, projectId: "proj000001", retryDeadlineMs });
+}
+
+describe("retry policy", () => {
+  it("retries a read through a 503 storm", async () => {
+    let n = 0;
+    const api = await startFakeApi(() =>
+      ++n <= 3 ? { status: 503, body: { code: "UNAVAILABLE", message: "busy" } } : { body: [] },
+    );
+    const c = client(api.baseUrl);
+    try {
+      await expect(c.listVpcs()).resolves.toEqual([]);
+      expect(api.requests).toHaveLength(4);
+    } finally {
+      await c.close();
+      await api.close();
+    }
+  });
+
+  it("waits at least Retry-After after a 429", async () => {
+    let n = 0;
+    const api = await startFakeApi(() =>
+      ++n === 1
+        ? { status: 429, headers: { "retry-after": "1" }, body: { code: "RATE_LIMITED", message: "slow down" } }
+        : { body: [] },
+    );
+    const c = client(api.baseUrl);
+    try {
+      await c.listServices();
+      expect(api.requests).toHaveLength(2);
+      expect(api.requests[1]!.at - api.requests[0]!.at).toBeGreaterThanOrEqual(1000);
+    } finally {
+      await c.close();
+      await api.close();
+    }
+  });
+
+  it("fails at once with RateLimitError when Retry-After reaches past the deadline", async () => {
+    const api = await startFakeApi(() => ({
+      status: 429,
+      headers: { "retry-after": "30" },
+      body: { code: "RATE_LIMITED", message: "slow down" },
+    }));
+    const c = client(api.baseUrl, 2_000);
+    try {
+      const started = Date.now();
+      const err = await c.listServices().catch((e: unknown) => e);
+      expect(RateLimitError.isInstance(err)).toBe(true);
+      expect((err as RateLimitError).retryAfterSeconds).toBe(30);
+      expect(Date.now() - started).toBeLessThan(1_000);
+    } finally {
+      await c.close();
+      await api.close();
+    }
+  });
+
+  it("gives up with the ServerError once the deadline is reached", async () => {
+    const api = await startFakeApi(() => ({ status: 500, body: { code: "INTERNAL", message: "down" } }));
+    const c = client(api.baseUrl, 600);
+    try {
+      const started = Date.now();
+      const err = await c.getVpc("1").catch((e: unknown) => e);
+      expect(ServerError.isInstance(err)).toBe(true);
+      expect(Date.now() - started).toBeLessThan(1_500);
+      expect(api.requests.length).toBeGreaterThan(1);
+    } finally {
+      await c.close();
+      await api.close();
+    }
+  });
+
+  it("does not retry a 409", async () => {
+    const api = await startFakeApi(() => ({ status: 409, body: { code: "CONFLICT", message: "not ready" } }));
+    const c = client(api.baseUrl);
+    try {
+      await expect(c.stopService("svc0000001")).rejects.toBeInstanceOf(ConflictError);
+      expect(api.requests).toHaveLength(1);
+    } finally {
+      await c.close();
+      await api.close();
+    }
+  });
+
+  it("retries a read after the connection drops, and reports NetworkError when it keeps dropping", async () => {
+    let n = 0;
+    const api = await startFakeApi((): FakeAnswer => (++n === 1 ? { destroy: true } : { body: serviceBody() }));
+    const c = client(api.baseUrl);
+    try {
+      await expect(c.getService("svc0000001")).resolves.toMatchObject({ service_id: "svc0000001" });
+    } finally {
+      await c.close();
+      await api.close();
+    }
+    const dead = client("http://127.0.0.1:9/public/api/v1", 300);
+    try {
+      const err = await dead.listVpcs().catch((e: unknown) => e);
+      expect(NetworkError.isInstance(err)).toBe(true);
+      expect((err as NetworkError).message).toMatch(/operation listVpcs/);
+      expect((err as NetworkError).message).not.toContain(KEY);
+    } finally {
+      await dead.close();
+    }
+  });
+
+  it("repeats a create after a 429 (the server did not act) without looking for it", async () => {
+    let n = 0;
+    const api = await startFakeApi((req) =>
+      req.method === "POST" && ++n === 1
+        ? { status: 429, headers: { "retry-after": "0" }, body: { code: "RATE_LIMITED", message: "slow" } }
+        : { status: 201, body: { id: "7", name: "v", cidr: "10.0.0.0/16", region_code: "us-east-1" } },
+    );
+    const c = client(api.baseUrl);
+    try {
+      await expect(c.createVpc({ name: "v", cidr: "10.0.0.0/16", region_code: "us-east-1" })).resolves.toMatchObject({ id: "7" });
+      expect(api.requests.map((r) => r.method)).toEqual(["POST", "POST"]);
+    } finally {
+      await c.close();
+      await api.close();
+    }
+  });
+
+  it("treats a 404 on a retried DELETE after a 503 as success", async () => {
+    let n = 0;
+    const api = await startFakeApi(() =>
+      ++n === 1 ? { status: 503, body: { code: "UNAVAILABLE", message: "x" } } : { status: 404, body: { code: "NOT_FOUND", message: "gone" } },
+    );
+    const c = client(api.baseUrl);
+    try {
+      await expect(c.deleteVpc("12")).resolves.toBeUndefined();
+      expect(api.requests.map((r) => r.method)).toEqual(["DELETE", "DELETE"]);
+    } finally {
+      await c.close();
+      await api.close();
+    }
+  });
+
+  it("computes backoff with jitter, and never less than Retry-After", () => {
+    const e500 = new ServerError({ status: 500, code: "INTERNAL", apiMessage: "x", operation: "o" });
+    expect(retryDelayMs(e500, 1, () => 0)).toBe(100);
+    expect(retryDelayMs(e500, 1, () => 1)).toBe(200);
+    expect(retryDelayMs(e500, 20, () => 1)).toBe(5_000);
+    const e429 = new RateLimitError({ status: 429, code: "RATE_LIMITED", apiMessage: "x", operation: "o", retryAfterSeconds: 2 });
+    expect(retryDelayMs(e429, 1, () => 0)).toBeGreaterThanOrEqual(2_000);
+  });
+});

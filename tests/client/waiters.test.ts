@@ -1,0 +1,128 @@
+/** The waiters against the emulator with a small clock scale, failure states and timeouts included. */
+import { ClouddbClient, ResourceFailedError, TimeoutError, type Service } from "../../provider/client";
+import { pollIntervalMs } from "../../provider/client/waiters";
+import { type Emu, control, expectNoSecrets, fault, requestLog, startEmulator } from "./emulatorControl";
+
+const WAIT = { timeoutMs: 15_000 };
+
+describe("poll schedule", () => {
+  it("starts at initialMs, grows to 10% of the elapsed time, and is capped at maxMs", () => {
+    expect(pollIntervalMs(0, 250, 10_000)).toBe(250);
+    expect(pollIntervalMs(2_000, 250, 10_000)).toBe(250);
+    expect(pollIntervalMs(30_000, 250, 10_000)).toBe(3_000);
+    expect(pollIntervalMs(600_000, 250, 10_000)).toBe(10_000);
+  });
+});
+
+describe("waiters against the emulator", () => {
+  let emu: Emu;
+  let c: ClouddbClient;
+  let ready: Service;
+
+  beforeAll(async () => {
+    emu = await startEmulator({ port: 0, clockScale: 0.02 });
+    c = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId, retryDeadlineMs: 300, poll: { initialMs: 10, maxMs: 40 } });
+    const s = await c.createService({ name: "w" });
+    ready = await c.waitForService(s.service_id, { until: ["READY"], ...WAIT });
+  });
+  afterAll(async () => {
+    await c.close();
+    await emu.close();
+  });
+
+  it("waits for a created service to be READY, polling a few times", async () => {
+    await control(emu, "DELETE", "/requests");
+    const s = await c.createService({ name: "w2" });
+    const started = Date.now();
+    const done = await c.waitForService(s.service_id, { until: ["READY"], ...WAIT });
+    expect(done.status).toBe("READY");
+    // nominal 2 s + 5 s at scale 0.02 = 140 ms; the overshoot stays under the poll interval
+    expect(Date.now() - started).toBeLessThan(140 + 400);
+    const gets = (await requestLog(emu)).filter((r) => r.method === "GET");
+    expect(gets.length).toBeGreaterThan(1);
+    expect(gets.length).toBeLessThan(40);
+  });
+
+  it("fails at once on UNSTABLE with the last service seen", async () => {
+    const s = await c.createService({ name: "shaky" });
+    await control(emu, "POST", `/services/${s.service_id}/unstable`);
+    const err = await c.waitForService(s.service_id, { until: ["READY"], ...WAIT }).catch((e: unknown) => e);
+    expect(ResourceFailedError.isInstance(err)).toBe(true);
+    const e = err as ResourceFailedError;
+    expect(e.state).toBe("UNSTABLE");
+    expect((e.lastSeen as Service).status).toBe("UNSTABLE");
+    expect(e.message).toContain(s.service_id);
+    expectNoSecrets(e, [emu.pat, s.initial_password!]);
+  });
+
+  it("fails with NOT_FOUND when the service must exist and does not", async () => {
+    const err = await c.waitForService("zzzzzzzzzz", { until: ["READY"], ...WAIT }).catch((e: unknown) => e);
+    expect(ResourceFailedError.isInstance(err)).toBe(true);
+    expect((err as ResourceFailedError).state).toBe("NOT_FOUND");
+  });
+
+  it("times out naming the resource, the awaited states, the last status and the timeout", async () => {
+    const started = Date.now();
+    const err = await c.waitForService(ready.service_id, { until: ["PAUSED"], timeoutMs: 300 }).catch((e: unknown) => e);
+    expect(TimeoutError.isInstance(err)).toBe(true);
+    const e = err as TimeoutError;
+    expect(e.lastStatus).toBe("READY");
+    expect(e.timeoutMs).toBe(300);
+    expect(e.message).toContain(`service ${ready.service_id}`);
+    expect(e.message).toContain("PAUSED");
+    expect(e.message).toContain("300 ms");
+    expect(Date.now() - started).toBeLessThan(300 + 200);
+  });
+
+  it("keeps polling through 503s that exhaust the retry deadline, until the state is reached", async () => {
+    const s = await c.createService({ name: "flaky" });
+    await fault(emu, { method: "GET", path: `/services/${s.service_id}$`, status: 503, count: 12 });
+    const done = await c.waitForService(s.service_id, { until: ["READY"], ...WAIT });
+    expect(done.status).toBe("READY");
+    await control(emu, "DELETE", "/faults");
+  });
+
+  it("waits for deletion of a service", async () => {
+    const s = await c.createService({ name: "gone" });
+    await c.deleteService(s.service_id);
+    await expect(c.waitForServiceDeleted(s.service_id, WAIT)).resolves.toBeUndefined();
+  });
+
+  it("waits for a replica set, fails on error, and waits for its deletion", async () => {
+    const rs = await c.createReplicaSet(ready.service_id, { name: "r", nodes: 1, cpu_millis: 500, memory_gbs: 2 });
+    expect((await c.waitForReplicaSet(ready.service_id, rs.id, WAIT)).status).toBe("active");
+    await control(emu, "POST", `/replica-sets/${rs.id}/error`);
+    const err = await c.waitForReplicaSet(ready.service_id, rs.id, WAIT).catch((e: unknown) => e);
+    expect(ResourceFailedError.isInstance(err)).toBe(true);
+    expect((err as ResourceFailedError).state).toBe("error");
+    await c.deleteReplicaSet(ready.service_id, rs.id);
+    await c.waitForReplicaSetDeleted(ready.service_id, rs.id, WAIT);
+    const missing = await c.waitForReplicaSet(ready.service_id, rs.id, WAIT).catch((e: unknown) => e);
+    expect((missing as ResourceFailedError).state).toBe("NOT_FOUND");
+  });
+
+  it("fails a peering to an unreachable peer, quoting error_message", async () => {
+    const vpc = await c.createVpc({ name: "pv", cidr: "10.4.0.0/16", region_code: "us-east-1" });
+    const bad = await c.createPeering(vpc.id, { peer_account_id: "invalid-acct", peer_region_code: "us-east-1", peer_vpc_id: "x" });
+    const err = await c.waitForPeering(vpc.id, bad.id, WAIT).catch((e: unknown) => e);
+    expect(ResourceFailedError.isInstance(err)).toBe(true);
+    const e = err as ResourceFailedError;
+    expect(e.state).toBe("failed");
+    const seen = e.lastSeen as { error_message?: string };
+    expect(typeof seen.error_message).toBe("string");
+    expect(e.message).toContain(`"${seen.error_message!}"`);
+
+    const good = await c.createPeering(vpc.id, { peer_account_id: "acct", peer_region_code: "us-east-1", peer_vpc_id: "y" });
+    await control(emu, "POST", `/peerings/${good.id}/fail`, { errorMessage: "peer rejected the request" });
+    const injected = await c.waitForPeering(vpc.id, good.id, WAIT).catch((x: unknown) => x);
+    expect((injected as Error).message).toContain('"peer rejected the request"');
+  });
+
+  it("times out a peering wait when the awaited state never comes", async () => {
+    const vpc = await c.createVpc({ name: "pv2", cidr: "10.5.0.0/16", region_code: "us-east-1" });
+    const p = await c.createPeering(vpc.id, { peer_account_id: "acct", peer_region_code: "us-east-1", peer_vpc_id: "z" });
+    const err = await c.waitForPeering(vpc.id, p.id, { until: ["deleted-never"], timeoutMs: 200 }).catch((e: unknown) => e);
+    expect(TimeoutError.isInstance(err)).toBe(true);
+    expect((err as TimeoutError).awaited).toEqual(["deleted-never"]);
+  });
+});

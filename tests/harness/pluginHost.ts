@@ -1,0 +1,333 @@
+/**
+ * The real dynamic-provider plugin (`@pulumi/pulumi/cmd/dynamic-provider`) as a child process,
+ * and a typed gRPC client for it. One concern: spawn, talk, kill.
+ */
+import { ChildProcess, spawn } from "child_process";
+import * as path from "path";
+import { fromStruct, grpc, JsonObject, provgrpc, provpb, pulumiDir, statuspb, toStruct } from "./protos";
+
+/** Details of an ErrorResourceInitFailed: the resource exists but did not initialize. */
+export interface InitFailure {
+  id: string;
+  properties: JsonObject;
+  reasons: string[];
+}
+
+const PROVIDER_ERROR_BRAND = "__harnessProviderError";
+
+/** An RPC to the plugin failed. `initFailure` is set when the error was ErrorResourceInitFailed. */
+export class ProviderError extends Error {
+  /** Brand so the error is recognised across module copies. */
+  public readonly [PROVIDER_ERROR_BRAND] = true;
+  constructor(
+    message: string,
+    /** gRPC status code. */
+    public readonly code: number,
+    /** Set when the provider threw an error carrying an `id`. */
+    public readonly initFailure?: InitFailure,
+  ) {
+    super(message);
+    this.name = "ProviderError";
+  }
+  /** True when `e` is a {@link ProviderError} (from any copy of this module). */
+  static isInstance(e: unknown): e is ProviderError {
+    return typeof e === "object" && e !== null && (e as Record<string, unknown>)[PROVIDER_ERROR_BRAND] === true;
+  }
+}
+
+/** Options of {@link PluginHost}. */
+export interface PluginHostOptions {
+  project: string;
+  stack: string;
+  /** Working directory of the plugin process. */
+  cwd: string;
+  /** Extra environment variables. */
+  env: Record<string, string>;
+}
+
+/** Result of Check. */
+export interface CheckResult {
+  inputs: JsonObject;
+  failures: { property: string; reason: string }[];
+}
+/** Result of Diff. `changes` is "none", "some" or "unknown" (the provider left `changes` undefined). */
+export interface DiffResult {
+  changes: "none" | "some" | "unknown";
+  replaces: string[];
+  deleteBeforeReplace: boolean;
+}
+/** Result of Read. Empty `id`: the resource is gone. */
+export interface ReadResult {
+  id: string;
+  properties: JsonObject;
+  /** Present only when the provider's read returned `inputs`. */
+  inputs?: JsonObject;
+}
+
+const INIT_FAILED_TYPE = "pulumirpc.ErrorResourceInitFailed";
+type ClientT = InstanceType<typeof provgrpc.ResourceProviderClient>;
+type Unary<Req, Res> = (req: Req, cb: (err: import("@grpc/grpc-js").ServiceError | null, res: Res) => void) => unknown;
+
+/** Decodes `grpc-status-details-bin` into an {@link InitFailure}, if it holds one. */
+export function decodeInitFailure(err: import("@grpc/grpc-js").ServiceError): InitFailure | undefined {
+  const raw = err.metadata?.get("grpc-status-details-bin") ?? [];
+  if (raw.length === 0) return undefined;
+  const bin = raw[0];
+  const bytes = typeof bin === "string" ? Buffer.from(bin, "base64") : bin;
+  const status = statuspb.Status.deserializeBinary(new Uint8Array(bytes));
+  for (const any of status.getDetailsList()) {
+    if (any.getTypeName() !== INIT_FAILED_TYPE) continue;
+    const detail = provpb.ErrorResourceInitFailed.deserializeBinary(any.getValue_asU8());
+    return { id: detail.getId(), properties: fromStruct(detail.getProperties()), reasons: detail.getReasonsList() };
+  }
+  return undefined;
+}
+
+/**
+ * Owns one plugin process at a time. `start` spawns it and reads the port it prints;
+ * `kill` ends it with SIGKILL; `restart` does both. Stdout and stderr of every process
+ * it started are kept.
+ */
+export class PluginHost {
+  private child?: ChildProcess;
+  private client?: ClientT;
+  private stderrText = "";
+  private stdoutText = "";
+  private configuredWith?: string;
+
+  constructor(private readonly opts: PluginHostOptions) {}
+
+  /** Path of the plugin's entry point. */
+  static pluginPath(): string {
+    return path.join(pulumiDir, "cmd", "dynamic-provider", "index.js");
+  }
+
+  /** True while a plugin process is running. */
+  get running(): boolean {
+    return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** Process id of the running plugin, if any. */
+  get pid(): number | undefined {
+    return this.running ? this.child?.pid : undefined;
+  }
+
+  /** Everything the plugin processes wrote to stderr (provider `console.error`, plugin stack traces). */
+  stderr(): string {
+    return this.stderrText;
+  }
+
+  /** Everything the plugin processes wrote to stdout after the port line (provider `console.log`). */
+  stdout(): string {
+    return this.stdoutText;
+  }
+
+  /** Spawns a fresh plugin and waits for its port. Throws if one is already running. */
+  async start(): Promise<void> {
+    if (this.running) throw new Error("plugin already running");
+    this.configuredWith = undefined;
+    const child = spawn(process.execPath, [PluginHost.pluginPath(), "127.0.0.1:1"], {
+      cwd: this.opts.cwd,
+      env: {
+        ...process.env,
+        PULUMI_NODEJS_PROJECT: this.opts.project,
+        PULUMI_NODEJS_STACK: this.opts.stack,
+        ...this.opts.env,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    this.child = child;
+    // A forgotten close() must not keep the test process alive.
+    child.unref();
+    for (const s of [child.stdout, child.stderr] as unknown as { unref?: () => void }[]) s.unref?.();
+    child.stderr!.setEncoding("utf8");
+    child.stderr!.on("data", (d: string) => (this.stderrText += d));
+    const port = await new Promise<number>((resolve, reject) => {
+      let buf = "";
+      let found = false;
+      child.stdout!.setEncoding("utf8");
+      child.stdout!.on("data", (d: string) => {
+        if (found) {
+          this.stdoutText += d;
+          return;
+        }
+        buf += d;
+        const nl = buf.indexOf("\n");
+        if (nl < 0) return;
+        found = true;
+        this.stdoutText += buf.slice(nl + 1);
+        const p = Number(buf.slice(0, nl).trim());
+        if (Number.isInteger(p) && p > 0) resolve(p);
+        else reject(new Error(`plugin printed no port: ${JSON.stringify(buf)}`));
+      });
+      child.once("exit", (code, sig) =>
+        reject(new Error(`plugin exited before printing its port (code ${code}, signal ${sig}): ${this.stderrText}`)),
+      );
+      child.once("error", reject);
+    });
+    this.client = new provgrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), {
+      "grpc.max_receive_message_length": 400 * 1024 * 1024,
+    });
+  }
+
+  /** Kills the plugin with SIGKILL (no cleanup in the plugin) and waits for it to exit. In-flight RPCs fail. */
+  async kill(): Promise<void> {
+    const child = this.child;
+    this.client?.close();
+    this.client = undefined;
+    this.configuredWith = undefined;
+    if (!child) return;
+    this.child = undefined;
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    await new Promise<void>((resolve) => {
+      child.once("exit", () => resolve());
+      child.kill("SIGKILL");
+    });
+  }
+
+  /** Kills the running plugin (if any) and starts a fresh one; it is configured on the next operation. */
+  async restart(): Promise<void> {
+    await this.kill();
+    await this.start();
+  }
+
+  /** Stops the plugin. */
+  async close(): Promise<void> {
+    await this.kill();
+  }
+
+  /**
+   * Makes sure a plugin is running and configured with `config`: starts one if none runs,
+   * and restarts it when the config differs from what it was configured with (the plugin
+   * configures each provider only once per process).
+   */
+  async ensure(config: Record<string, string>): Promise<void> {
+    const key = JSON.stringify(Object.entries(config).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    if (this.running && this.configuredWith !== undefined && this.configuredWith !== key) await this.kill();
+    if (!this.running) {
+      await this.kill();
+      await this.start();
+    }
+    if (this.configuredWith !== key) {
+      await this.configure(config);
+      this.configuredWith = key;
+    }
+  }
+
+  /** Configure: the stack config as the `args` struct (namespaced keys, string values). */
+  async configure(config: Record<string, string>): Promise<void> {
+    const req = new provpb.ConfigureRequest();
+    req.setArgs(toStruct({ ...config }));
+    const vars = req.getVariablesMap();
+    for (const [k, v] of Object.entries(config)) vars.set(k, v);
+    req.setAcceptsecrets(true);
+    req.setAcceptresources(true);
+    await this.call<typeof req, InstanceType<typeof provpb.ConfigureResponse>>("configure", req);
+  }
+
+  /** Check(urn, olds, news). */
+  async check(urn: string, olds: JsonObject, news: JsonObject): Promise<CheckResult> {
+    const req = new provpb.CheckRequest();
+    req.setUrn(urn);
+    setNameType(req, urn);
+    req.setOlds(toStruct(olds));
+    req.setNews(toStruct(news));
+    const res = await this.call<typeof req, InstanceType<typeof provpb.CheckResponse>>("check", req);
+    return {
+      inputs: fromStruct(res.getInputs()),
+      failures: res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })),
+    };
+  }
+
+  /** Diff(id, olds = old outputs, news = checked inputs, oldInputs). */
+  async diff(urn: string, id: string, olds: JsonObject, news: JsonObject, oldInputs: JsonObject): Promise<DiffResult> {
+    const req = new provpb.DiffRequest();
+    req.setUrn(urn);
+    setNameType(req, urn);
+    req.setId(id);
+    req.setOlds(toStruct(olds));
+    req.setNews(toStruct(news));
+    req.setOldInputs(toStruct(oldInputs));
+    const res = await this.call<typeof req, InstanceType<typeof provpb.DiffResponse>>("diff", req);
+    const C = provpb.DiffResponse.DiffChanges;
+    const c = res.getChanges();
+    return {
+      changes: c === C.DIFF_NONE ? "none" : c === C.DIFF_SOME ? "some" : "unknown",
+      replaces: res.getReplacesList(),
+      deleteBeforeReplace: res.getDeletebeforereplace(),
+    };
+  }
+
+  /** Create(properties). Rejects with {@link ProviderError} (with `initFailure` when the error carried an id). */
+  async create(urn: string, properties: JsonObject): Promise<{ id: string; properties: JsonObject }> {
+    const req = new provpb.CreateRequest();
+    req.setUrn(urn);
+    setNameType(req, urn);
+    req.setProperties(toStruct(properties));
+    const res = await this.call<typeof req, InstanceType<typeof provpb.CreateResponse>>("create", req);
+    return { id: res.getId(), properties: fromStruct(res.getProperties()) };
+  }
+
+  /** Update(id, olds = old outputs, news = checked inputs, oldInputs). */
+  async update(urn: string, id: string, olds: JsonObject, news: JsonObject, oldInputs: JsonObject): Promise<JsonObject> {
+    const req = new provpb.UpdateRequest();
+    req.setUrn(urn);
+    setNameType(req, urn);
+    req.setId(id);
+    req.setOlds(toStruct(olds));
+    req.setNews(toStruct(news));
+    req.setOldInputs(toStruct(oldInputs));
+    const res = await this.call<typeof req, InstanceType<typeof provpb.UpdateResponse>>("update", req);
+    return fromStruct(res.getProperties());
+  }
+
+  /** Read(id, properties = stored outputs incl. `__provider`, inputs). */
+  async read(urn: string, id: string, properties: JsonObject, inputs?: JsonObject): Promise<ReadResult> {
+    const req = new provpb.ReadRequest();
+    req.setUrn(urn);
+    setNameType(req, urn);
+    req.setId(id);
+    req.setProperties(toStruct(properties));
+    if (inputs) req.setInputs(toStruct(inputs));
+    const res = await this.call<typeof req, InstanceType<typeof provpb.ReadResponse>>("read", req);
+    const out: ReadResult = { id: res.getId(), properties: fromStruct(res.getProperties()) };
+    if (res.hasInputs()) out.inputs = fromStruct(res.getInputs());
+    return out;
+  }
+
+  /** Delete(id, properties = stored outputs, oldInputs). A rejection means the resource still exists. */
+  async delete(urn: string, id: string, properties: JsonObject, oldInputs: JsonObject): Promise<void> {
+    const req = new provpb.DeleteRequest();
+    req.setUrn(urn);
+    setNameType(req, urn);
+    req.setId(id);
+    req.setProperties(toStruct(properties));
+    req.setOldInputs(toStruct(oldInputs));
+    await this.call<typeof req, unknown>("delete", req);
+  }
+
+  private call<Req, Res>(method: string, req: Req): Promise<Res> {
+    const client = this.client;
+    if (!client) {
+      return Promise.reject(new ProviderError(`plugin is not running (${method})`, grpc.status.UNAVAILABLE));
+    }
+    const fn = (client as unknown as Record<string, Unary<Req, Res>>)[method]!.bind(client) as Unary<Req, Res>;
+    return new Promise<Res>((resolve, reject) => {
+      fn(req, (err, res) => {
+        if (err) {
+          const message = err.details || err.message;
+          reject(new ProviderError(message, err.code, decodeInitFailure(err)));
+        } else {
+          resolve(res);
+        }
+      });
+    });
+  }
+}
+
+function setNameType(req: { setName(n: string): void; setType(t: string): void }, urn: string): void {
+  const parts = urn.split("::");
+  const qualified = parts[2] ?? "";
+  req.setType(qualified.split("$").pop() ?? "");
+  req.setName(parts.slice(3).join("::"));
+}

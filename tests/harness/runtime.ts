@@ -1,0 +1,85 @@
+/**
+ * Runs a Pulumi program in this process's Pulumi runtime against a {@link HarnessMonitor}:
+ * resets the runtime, sets the config, runs the program inside the root stack resource,
+ * and waits until every registration has finished.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import * as vm from "vm";
+import { message } from "./engine";
+import { HarnessMonitor } from "./monitor";
+
+/** Options of {@link runProgram}. */
+export interface RunOptions {
+  project: string;
+  stack: string;
+  preview: boolean;
+  config: Record<string, string>;
+}
+
+/** The process of the outermost context (jest runs tests in a vm context with a copy of `process`). */
+const realProcess = vm.runInThisContext("process") as NodeJS.Process;
+
+const REGISTRATION_FAILURE = /^failed to (register new|read) resource /;
+
+/**
+ * Runs `program` as the engine's language host would: inside `runInPulumiStack`, so its return
+ * value becomes the stack outputs (sent through RegisterResourceOutputs). Returns program
+ * errors (a throw, or a rejection nobody handled that is not a failed registration, which the
+ * engine side reports already). Never throws.
+ */
+export async function runProgram(
+  program: () => unknown | Promise<unknown>,
+  monitor: HarnessMonitor,
+  opts: RunOptions,
+): Promise<string[]> {
+  const errors: string[] = [];
+  // setMockOptions resets the runtime's global state (stack resource, rpc queue, features).
+  pulumi.runtime.setMockOptions(monitor, opts.project, opts.stack, opts.preview);
+  pulumi.runtime.setAllConfig({ ...opts.config });
+
+  const onUnhandled = (reason: unknown): void => {
+    const msg = message(reason);
+    if (!REGISTRATION_FAILURE.test(msg)) errors.push(`unhandled rejection: ${msg}`);
+  };
+  // A failed registration rejects the resource's outputs and the SDK's internal promises, and
+  // nobody handles those rejections (the engine's language host just logs them). Under jest the
+  // listener that fails the running test sits on the real process (the sandbox's `process` is a
+  // copy), so for the duration of the run we take the real process's listeners aside.
+  const saved = realProcess.listeners("unhandledRejection");
+  realProcess.removeAllListeners("unhandledRejection");
+  realProcess.on("unhandledRejection", onUnhandled);
+  try {
+    try {
+      await pulumi.runtime.runInPulumiStack(async () => program());
+    } catch (e) {
+      // A failed registration surfacing through the program is reported by the engine side already.
+      if (!REGISTRATION_FAILURE.test(message(e))) errors.push(`program failed: ${message(e)}`);
+    }
+    // Drain the runtime's RPC queue (registrations still being prepared or in flight) and our
+    // own in-flight handlers; repeat until the queue did not grow across a macrotask turn
+    // (apply callbacks may register resources after an RPC's keep-alive was released).
+    for (;;) {
+      const before = rpcQueue();
+      await pulumi.runtime.disconnect();
+      await monitor.idle();
+      await new Promise<void>((r) => setImmediate(r));
+      if (rpcQueue() === before && monitor.quiet()) break;
+    }
+  } finally {
+    realProcess.off("unhandledRejection", onUnhandled);
+    for (const l of saved) realProcess.on("unhandledRejection", l as (...args: unknown[]) => void);
+  }
+  return errors;
+}
+
+interface RuntimeStore {
+  settings: { rpcDone: Promise<unknown> };
+}
+// The runtime's store (internal module of the same @pulumi/pulumi copy): its `rpcDone` promise
+// is replaced whenever a new RPC is queued.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const runtimeState = require("@pulumi/pulumi/runtime/state") as { getStore(): RuntimeStore };
+
+function rpcQueue(): Promise<unknown> {
+  return runtimeState.getStore().settings.rpcDone;
+}

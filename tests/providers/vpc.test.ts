@@ -1,0 +1,294 @@
+/**
+ * Vpc and VpcPeering through Pulumi's real dynamic-provider host, against the emulator.
+ */
+import * as clouddb from "pulumi-clouddb";
+import { expectNoErrors, TestStack, type UpResult } from "../harness";
+import { stackConfig, startCloud, writes, type Cloud } from "../support/cloud";
+
+const net = (args: Partial<clouddb.VpcArgs> = {}) => () => {
+  const vpc = new clouddb.Vpc("net", { name: "prod-net", cidr: "10.0.0.0/16", regionCode: "us-east-1", ...args });
+  return { vpcId: vpc.vpcId, name: vpc.name, cidr: vpc.cidr };
+};
+
+/** Each resource's steps in the run, e.g. `{ net: "replace,delete" }` for a replacement. */
+const ops = (r: UpResult) => {
+  const byName: Record<string, string[]> = {};
+  for (const s of r.steps) (byName[s.name] ??= []).push(s.op);
+  return Object.fromEntries(Object.entries(byName).map(([k, v]) => [k, v.join(",")]));
+};
+
+describe("Vpc", () => {
+  let cloud: Cloud;
+  beforeAll(async () => {
+    cloud = await startCloud();
+  });
+  afterAll(async () => {
+    await cloud.close();
+  });
+
+  it("creates a VPC and records its outputs", async () => {
+    const r = expectNoErrors(await cloud.stack.up(net()));
+    expect(ops(r)).toEqual({ net: "create" });
+    const live = await cloud.api.getVpc(String(r.outputs.vpcId));
+    expect(live).toMatchObject({ name: "prod-net", cidr: "10.0.0.0/16", region_code: "us-east-1" });
+    expect(cloud.stack.resource("net").outputs).toMatchObject({
+      vpcId: live.id,
+      name: "prod-net",
+      cidr: "10.0.0.0/16",
+      regionCode: "us-east-1",
+      projectId: cloud.emulator.projectId,
+    });
+  });
+
+  it("sends no write request on a second up without changes", async () => {
+    await cloud.clearRequests();
+    const r = expectNoErrors(await cloud.stack.up(net()));
+    expect(ops(r)).toEqual({ net: "same" });
+    expect(writes(await cloud.requests())).toEqual([]);
+  });
+
+  it("keeps the serialized provider small and free of credentials", () => {
+    const text = String(cloud.stack.resource("net").inputs.__provider);
+    expect(text.length).toBeLessThan(2048);
+    expect(text).not.toContain(cloud.emulator.pat);
+    expect(text).not.toContain(cloud.emulator.baseUrl);
+    expect(text).toContain("pulumi-clouddb/provider/");
+  });
+
+  it("renames in place", async () => {
+    const id = cloud.stack.resource("net").id;
+    await cloud.clearRequests();
+    const r = expectNoErrors(await cloud.stack.up(net({ name: "renamed-net" })));
+    expect(ops(r)).toEqual({ net: "update" });
+    expect(cloud.stack.resource("net").id).toBe(id);
+    expect((await cloud.api.getVpc(id)).name).toBe("renamed-net");
+    expect(writes(await cloud.requests()).map((w) => `${w.method} ${w.path.replace(/.*\/vpcs/, "/vpcs")}`)).toEqual([
+      `POST /vpcs/${id}/rename`,
+    ]);
+  });
+
+  it("replaces on a cidr change, creating the new VPC before deleting the old", async () => {
+    const oldId = cloud.stack.resource("net").id;
+    const r = expectNoErrors(await cloud.stack.up(net({ name: "renamed-net", cidr: "10.1.0.0/16" })));
+    expect(ops(r)).toEqual({ net: "replace,delete" });
+    const newId = cloud.stack.resource("net").id;
+    expect(newId).not.toBe(oldId);
+    expect((await cloud.api.getVpc(newId)).cidr).toBe("10.1.0.0/16");
+    await expect(cloud.api.getVpc(oldId)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("shows an out-of-band rename on refresh, and the next up puts the name back", async () => {
+    const id = cloud.stack.resource("net").id;
+    await cloud.api.renameVpc(id, "changed-by-hand");
+    const refreshed = expectNoErrors(await cloud.stack.refresh());
+    expect(refreshed.steps.map((s) => s.op)).toEqual(["refresh-update"]);
+    expect(cloud.stack.resource("net").outputs.name).toBe("changed-by-hand");
+    expect(cloud.stack.resource("net").inputs.name).toBe("changed-by-hand");
+    const preview = expectNoErrors(await cloud.stack.preview(net({ name: "renamed-net", cidr: "10.1.0.0/16" })));
+    expect(ops(preview)).toEqual({ net: "update" });
+    const r = expectNoErrors(await cloud.stack.up(net({ name: "renamed-net", cidr: "10.1.0.0/16" })));
+    expect(ops(r)).toEqual({ net: "update" });
+    expect((await cloud.api.getVpc(id)).name).toBe("renamed-net");
+  });
+
+  it("drops a VPC deleted out of band on refresh, and the next up creates it again", async () => {
+    const id = cloud.stack.resource("net").id;
+    await cloud.api.deleteVpc(id);
+    const refreshed = expectNoErrors(await cloud.stack.refresh());
+    expect(refreshed.steps.map((s) => s.op)).toEqual(["refresh-delete"]);
+    expect(cloud.stack.resources()).toEqual([]);
+    const r = expectNoErrors(await cloud.stack.up(net()));
+    expect(ops(r)).toEqual({ net: "create" });
+    expect(cloud.stack.resource("net").id).not.toBe(id);
+  });
+
+  it("looks a VPC up read-only with Vpc.get", async () => {
+    const id = cloud.stack.resource("net").id;
+    const r = expectNoErrors(
+      await cloud.stack.up(() => {
+        net()();
+        const found = clouddb.Vpc.get("found", id);
+        return { cidr: found.cidr, name: found.name };
+      }),
+    );
+    expect(r.outputs).toEqual({ cidr: "10.0.0.0/16", name: "prod-net" });
+    expect(cloud.stack.resources().map((x) => x.name)).toEqual(["net"]);
+  });
+
+  it("retries a delete refused while a service is attached, then names what is attached", async () => {
+    const id = cloud.stack.resource("net").id;
+    const svc = await cloud.api.createService({ name: "attached-db" });
+    await cloud.api.waitForService(svc.service_id, { until: ["READY"], timeoutMs: 10_000 });
+    await cloud.api.attachServiceToVpc(svc.service_id, id);
+    await cloud.stack.up(net({ timeouts: { delete: "1s" } }));
+    const r = await cloud.stack.destroy();
+    expect(r.errors).toHaveLength(1);
+    expect(r.errors[0]!.message).toContain(`VPC ${id}`);
+    expect(r.errors[0]!.message).toContain(svc.service_id);
+    expect(cloud.stack.resources().map((x) => x.name)).toEqual(["net"]);
+    await cloud.api.waitForService(svc.service_id, { until: ["READY"], timeoutMs: 10_000 });
+    await cloud.api.detachServiceFromVpc(svc.service_id, id);
+    await cloud.api.deleteService(svc.service_id);
+  });
+
+  it("destroys the VPC", async () => {
+    const id = cloud.stack.resource("net").id;
+    const r = expectNoErrors(await cloud.stack.destroy());
+    expect(ops(r)).toEqual({ net: "delete" });
+    expect(cloud.stack.resources()).toEqual([]);
+    await expect(cloud.api.getVpc(id)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("adopts an existing VPC with adoptId instead of creating one", async () => {
+    const existing = await cloud.api.createVpc({ name: "made-by-hand", cidr: "10.9.0.0/16", region_code: "us-east-1" });
+    const before = (await cloud.api.listVpcs()).length;
+    const r = expectNoErrors(
+      await cloud.stack.up(net({ adoptId: existing.id, name: "now-managed", cidr: "10.9.0.0/16" })),
+    );
+    expect(ops(r)).toEqual({ net: "create" });
+    expect(cloud.stack.resource("net").id).toBe(existing.id);
+    expect((await cloud.api.getVpc(existing.id)).name).toBe("now-managed");
+    expect((await cloud.api.listVpcs()).length).toBe(before);
+    expectNoErrors(await cloud.stack.destroy());
+  });
+
+  it("refuses to adopt a VPC whose cidr differs, naming the property", async () => {
+    const existing = await cloud.api.createVpc({ name: "other", cidr: "10.8.0.0/16", region_code: "us-east-1" });
+    const r = await cloud.stack.up(net({ adoptId: existing.id }));
+    expect(r.errors).toHaveLength(1);
+    expect(r.errors[0]!.message).toMatch(/cidr "10\.8\.0\.0\/16".*"10\.0\.0\.0\/16"/);
+    expect(cloud.stack.resources()).toEqual([]);
+    await cloud.api.deleteVpc(existing.id);
+  });
+});
+
+describe("VpcPeering", () => {
+  let cloud: Cloud;
+  beforeAll(async () => {
+    cloud = await startCloud();
+  });
+  afterAll(async () => {
+    await cloud.close();
+  });
+
+  const peered = (peerAccountId: string) => () => {
+    const vpc = new clouddb.Vpc("net", { name: "peered-net", cidr: "10.2.0.0/16", regionCode: "us-east-1" });
+    const peer = new clouddb.VpcPeering("peer", {
+      vpcId: vpc.vpcId,
+      peerAccountId,
+      peerRegionCode: "us-east-1",
+      peerVpcId: "vpc-0abc",
+    });
+    return { peeringId: peer.peeringId, status: peer.status };
+  };
+
+  it("previews a peering of a VPC not yet created, with its vpcId unknown, sending nothing", async () => {
+    await cloud.clearRequests();
+    const r = expectNoErrors(await cloud.stack.preview(peered("123456789012")));
+    expect(ops(r)).toEqual({ net: "create", peer: "create" });
+    expect(await cloud.requests()).toEqual([]);
+  });
+
+  it("creates a peering and waits until it is active", async () => {
+    const r = expectNoErrors(await cloud.stack.up(peered("123456789012")));
+    expect(ops(r)).toEqual({ net: "create", peer: "create" });
+    expect(r.outputs.status).toBe("active");
+    const vpcId = cloud.stack.resource("net").id;
+    const live = await cloud.api.getPeering(vpcId, String(r.outputs.peeringId));
+    expect(live).toMatchObject({ status: "active", peer_account_id: "123456789012", peer_vpc_id: "vpc-0abc" });
+  });
+
+  it("replaces the peering when an input changes", async () => {
+    const oldId = cloud.stack.resource("peer").id;
+    const r = expectNoErrors(await cloud.stack.up(peered("210987654321")));
+    expect(ops(r)).toEqual({ net: "same", peer: "replace,delete" });
+    const vpcId = cloud.stack.resource("net").id;
+    expect((await cloud.api.listPeerings(vpcId)).map((p) => p.id)).toEqual([cloud.stack.resource("peer").id]);
+    expect(cloud.stack.resource("peer").id).not.toBe(oldId);
+  });
+
+  it("keeps a failed peering in state with its id, and reports it again on the next up", async () => {
+    const r = await cloud.stack.up(peered("invalid-account"));
+    expect(r.errors).toHaveLength(1);
+    const peer = cloud.stack.resource("peer");
+    expect(peer.initFailed).toBe(true);
+    expect(peer.id).toMatch(/^[0-9]+$/);
+    expect(r.errors[0]!.message).toContain(`VPC peering ${peer.id} failed`);
+    const vpcId = cloud.stack.resource("net").id;
+    const live = await cloud.api.getPeering(vpcId, peer.id);
+    expect(live.status).toBe("failed");
+    expect(r.errors[0]!.message).toContain(String(live.error_message));
+
+    const again = await cloud.stack.up(peered("invalid-account"));
+    expect(again.errors).toHaveLength(1);
+    expect(again.errors[0]!.message).toContain(`VPC peering ${peer.id} failed`);
+    expect(cloud.stack.resource("peer").id).toBe(peer.id);
+    expect((await cloud.api.listPeerings(vpcId)).map((p) => p.id)).toEqual([peer.id]);
+  });
+
+  it("replaces the failed peering once the program fixes it", async () => {
+    const failedId = cloud.stack.resource("peer").id;
+    const r = expectNoErrors(await cloud.stack.up(peered("123456789012")));
+    expect(ops(r)).toEqual({ net: "same", peer: "replace,delete" });
+    const vpcId = cloud.stack.resource("net").id;
+    const peerings = await cloud.api.listPeerings(vpcId);
+    expect(peerings.map((p) => p.id)).toEqual([cloud.stack.resource("peer").id]);
+    expect(peerings[0]!.id).not.toBe(failedId);
+  });
+
+  it("destroys the peering before its VPC", async () => {
+    const r = expectNoErrors(await cloud.stack.destroy());
+    expect(r.steps.map((s) => `${s.op} ${s.name}`)).toEqual(["delete peer", "delete net"]);
+    expect(await cloud.api.listVpcs()).toEqual([]);
+  });
+});
+
+describe("check", () => {
+  let cloud: Cloud;
+  beforeAll(async () => {
+    cloud = await startCloud();
+  });
+  afterAll(async () => {
+    await cloud.close();
+  });
+
+  const cases: Array<[string, Partial<clouddb.VpcArgs>, string, RegExp]> = [
+    ["a cidr with host bits set", { cidr: "10.0.0.1/16" }, "cidr", /"10\.0\.0\.1\/16".*host bits zero/],
+    ["a cidr prefix out of range", { cidr: "10.0.0.0/8" }, "cidr", /prefix length of 16 to 28/],
+    ["an unknown region", { regionCode: "mars-1" }, "regionCode", /"mars-1".*us-east-1/],
+    ["an empty name", { name: "" }, "name", /1 to 128 characters/],
+    ["a project id of the wrong shape", { projectId: "Nope" }, "projectId", /10 characters/],
+    ["a bad timeout", { timeouts: { create: "soon" } }, "timeouts.create", /duration/],
+  ];
+  it.each(cases)("rejects %s naming the property, and sends nothing", async (_what, args, property, reason) => {
+    await cloud.clearRequests();
+    const r = await cloud.stack.up(net(args));
+    expect(r.checkFailures.map((f) => f.property)).toEqual([property]);
+    expect(r.checkFailures[0]!.reason).toMatch(reason);
+    expect(await cloud.requests()).toEqual([]);
+    expect(cloud.stack.resources()).toEqual([]);
+  });
+
+  it("rejects every bad peering input at once, one failure per property", async () => {
+    const vpcId = (await cloud.api.createVpc({ name: "n", cidr: "10.3.0.0/16", region_code: "us-east-1" })).id;
+    await cloud.clearRequests();
+    const r = await cloud.stack.up(() => {
+      new clouddb.VpcPeering("peer", { vpcId: "not-a-number", peerAccountId: "", peerRegionCode: "us-east-1", peerVpcId: vpcId });
+    });
+    expect(r.checkFailures.map((f) => f.property).sort()).toEqual(["peerAccountId", "vpcId"]);
+    expect(await cloud.requests()).toEqual([]);
+  });
+
+  it("fails without credentials with a message naming the config key and variable", async () => {
+    const { "clouddb:apiKey": _key, ...rest } = stackConfig(cloud.emulator);
+    const bare = await TestStack.create({ config: rest, env: { CLOUDDB_API_KEY: "" } });
+    try {
+      const r = await bare.up(net());
+      expect(r.errors).toHaveLength(1);
+      expect(r.errors[0]!.message).toContain("clouddb:apiKey");
+      expect(r.errors[0]!.message).toContain("CLOUDDB_API_KEY");
+    } finally {
+      await bare.close();
+    }
+  });
+});

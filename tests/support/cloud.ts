@@ -1,0 +1,94 @@
+/**
+ * A test cloud: the emulator over real HTTP, an API client for out-of-band changes, and
+ * a {@link TestStack} whose providers run in the real plugin host against the emulator.
+ */
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { ClouddbClient } from "../../provider/client";
+import { TestStack } from "../harness";
+
+/** One answered API request, from the emulator's log. */
+export interface LoggedRequest {
+  method: string;
+  path: string;
+  status: number;
+  at: string;
+}
+
+/** Options of {@link startCloud}. */
+export interface CloudOptions {
+  /** Factor on the emulator's nominal transition times. @default 0.02 (a create takes ~140 ms) */
+  clockScale?: number;
+  /** Extra stack config. */
+  config?: Record<string, string>;
+  /** Extra environment of the plugin process. */
+  env?: Record<string, string>;
+}
+
+/** What a provider test works with. */
+export interface Cloud {
+  readonly emulator: RunningEmulator;
+  /** A client on the emulator, for out-of-band changes and inspection. */
+  readonly api: ClouddbClient;
+  /** The stack under test. */
+  readonly stack: TestStack;
+  /** The emulator's log of answered API requests, oldest first. */
+  requests(): Promise<LoggedRequest[]>;
+  /** Empties the request log. */
+  clearRequests(): Promise<void>;
+  /** Calls the emulator's control path. */
+  control(method: string, path: string, body?: unknown): Promise<Response>;
+  /** Stops the plugin, the client and the emulator. */
+  close(): Promise<void>;
+}
+
+/** The requests of `log` that change something (anything but GET). */
+export function writes(log: LoggedRequest[]): LoggedRequest[] {
+  return log.filter((r) => r.method !== "GET");
+}
+
+/** The stack config that points the providers at `emu`, with fast polling. */
+export function stackConfig(emu: RunningEmulator): Record<string, string> {
+  return {
+    "clouddb:apiUrl": emu.baseUrl,
+    "clouddb:apiKey": emu.pat,
+    "clouddb:projectId": emu.projectId,
+    "clouddb:pollInterval": "20ms",
+    "clouddb:pollMaxInterval": "200ms",
+    "clouddb:readCache": "0s",
+  };
+}
+
+/** Starts an emulator and a stack against it. */
+export async function startCloud(opts: CloudOptions = {}): Promise<Cloud> {
+  const emulator = await startEmulator({ port: 0, clockScale: opts.clockScale ?? 0.02 });
+  const api = new ClouddbClient({
+    apiUrl: emulator.baseUrl,
+    apiKey: emulator.pat,
+    projectId: emulator.projectId,
+    poll: { initialMs: 20, maxMs: 200 },
+  });
+  const stack = await TestStack.create({ config: { ...stackConfig(emulator), ...opts.config }, env: opts.env });
+  const control = (method: string, path: string, body?: unknown): Promise<Response> =>
+    fetch(`${emulator.url}/_emulator${path}`, {
+      method,
+      headers: { authorization: `Bearer ${emulator.pat}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  return {
+    emulator,
+    api,
+    stack,
+    control,
+    async requests() {
+      return (await (await control("GET", "/requests")).json()) as LoggedRequest[];
+    },
+    async clearRequests() {
+      await control("DELETE", "/requests");
+    },
+    async close() {
+      await stack.close();
+      await api.close();
+      await emulator.close();
+    },
+  };
+}

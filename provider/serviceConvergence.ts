@@ -43,7 +43,7 @@ async function waitFor(ctx: ConvergeContext, id: string, until: ServiceStatus[])
     return await ctx.api.waitForService(id, { until, timeoutMs: ctx.timeoutMs, projectId: ctx.projectId });
   } catch (e) {
     const last = (e as { lastSeen?: Service }).lastSeen;
-    if (ResourceFailedError.isInstance(e) && last) throw new ServiceUnusableError(last);
+    if (ResourceFailedError.isInstance(e) && e.state === "UNSTABLE" && last) throw new ServiceUnusableError(last);
     throw e;
   }
 }
@@ -123,5 +123,5 @@ export async function converge(ctx: ConvergeContext, live: Service, want: Desire
     current = await waitFor(ctx, id, ["PAUSED"]);
   }
   // Actions answered at once (environment, pooler) show in a fresh read.
-  return api.getService(id, opts);
+  return api.getService(id, { ...opts, fresh: true });
 }

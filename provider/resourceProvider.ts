@@ -3,6 +3,7 @@ import { checkInputs, type InputRules } from "./checks";
 import { diffProperties, type DiffKey } from "./diff";
 import { withoutSecrets } from "./errors";
 import { withoutUndefined } from "./outputs";
+import { containsUnknown, UNKNOWN } from "./unknowns";
 import { configure, settings } from "./settings";
 
 /**
@@ -75,8 +76,11 @@ export function defineResourceProvider(definition: ResourceDefinition): Required
     },
 
     async diff(_id: string, olds: Props, news: Props): Promise<dynamic.DiffResult> {
-      const desired = { ...definition.desired(news, olds), timeouts: news.timeouts };
-      const { changes, replaces } = diffProperties(olds, desired, [...definition.diffKeys, TIMEOUTS_KEY]);
+      const keys = [...definition.diffKeys, TIMEOUTS_KEY];
+      const desired: Props = { ...definition.desired(news, olds), timeouts: news.timeouts };
+      // An input that is not known yet (preview) is a change, whatever defaults say.
+      for (const { property } of keys) if (containsUnknown(news[property])) desired[property] = UNKNOWN;
+      const { changes, replaces } = diffProperties(olds, desired, keys);
       return { changes, replaces };
     },
 

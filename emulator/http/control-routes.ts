@@ -83,6 +83,10 @@ export function controlRouter(targets: ControlTargets): Router<ControlHandler> {
       targets.model.injections.makeServiceUnstable(c.params.service_id!);
       return empty(204);
     })
+    .on("POST", "/services/:service_id/recover", (c) => {
+      targets.model.injections.recoverService(c.params.service_id!);
+      return empty(204);
+    })
     .on("POST", "/replica-sets/:replica_set_id/error", (c) => {
       targets.model.injections.failReplicaSet(c.params.replica_set_id!);
       return empty(204);

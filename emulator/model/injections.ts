@@ -20,6 +20,21 @@ export class Injections {
     service.phase = steady("UNSTABLE", this.store.now());
   }
 
+  /**
+   * Brings an `UNSTABLE` service back to `READY` (its settings unchanged), so a test can
+   * show that the next `pulumi up` resumes it.
+   * @throws NotFoundError; ConflictError unless the service is `UNSTABLE`
+   */
+  recoverService(serviceId: string): void {
+    const service = this.store.state.services.find((s) => s.id === serviceId);
+    const status = service ? this.store.serviceStatus(service) : GONE;
+    if (!service || status === GONE) throw new NotFoundError("service", serviceId);
+    if (status !== "UNSTABLE") {
+      throw new ConflictError("Only an UNSTABLE service can be recovered", `service ${serviceId} is ${status}`);
+    }
+    service.phase = steady("READY", this.store.now());
+  }
+
   /** Puts a replica set into `error`. @throws NotFoundError; ConflictError while `deleting` */
   failReplicaSet(replicaSetId: string): void {
     const set = this.store.state.replicaSets.find((r) => r.id === replicaSetId);

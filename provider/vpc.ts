@@ -3,7 +3,7 @@
  * region or project replaces it. Created, renamed and deleted at once by the API.
  */
 import { ConflictError, NotFoundError, type Vpc } from "./client";
-import { InputConflictError } from "./errors";
+import { assertAdoptable, nothingToAdopt } from "./adoption";
 import { retryPause, sleep } from "./pacing";
 import { defineResourceProvider, type Props, type ResourceDefinition } from "./resourceProvider";
 import { client, projectOf, settings } from "./settings";
@@ -101,22 +101,12 @@ const definition: ResourceDefinition = {
       const live = await client()
         .getVpc(news.adoptId, { projectId })
         .catch((e: unknown) => {
-          if (NotFoundError.isInstance(e)) {
-            throw new InputConflictError("adoptId", `adoptId: no VPC ${news.adoptId} in project ${projectId} to adopt`);
-          }
-          throw e;
+          throw NotFoundError.isInstance(e) ? nothingToAdopt(`no VPC ${news.adoptId} in project ${projectId}`) : e;
         });
-      for (const [property, want, got] of [
+      assertAdoptable(`VPC ${live.id}`, [
         ["cidr", news.cidr, live.cidr],
         ["regionCode", news.regionCode, live.region_code],
-      ] as const) {
-        if (want !== got) {
-          throw new InputConflictError(
-            property,
-            `adoptId: VPC ${live.id} has ${property} ${JSON.stringify(got)} but the program asks for ${JSON.stringify(want)}, which cannot change in place; make the program match the VPC to adopt it`,
-          );
-        }
-      }
+      ]);
       return { id: live.id, outs: { ...(await converge(live.id, news, projectId)) } };
     }
     const vpc = await client().createVpc(

@@ -4,6 +4,7 @@
  * `failed` stays in state and its `error_message` is reported on every `up`.
  */
 import { NotFoundError, ResourceFailedError, TimeoutError, type Peering } from "./client";
+import { assertAdoptable, nothingToAdopt } from "./adoption";
 import { InputConflictError, ResourceInitError } from "./errors";
 import { defineResourceProvider, type Props, type ResourceDefinition } from "./resourceProvider";
 import { client, projectOf, settings } from "./settings";
@@ -117,26 +118,15 @@ const definition: ResourceDefinition = {
       const live = await client()
         .getPeering(news.vpcId, news.adoptId, { projectId })
         .catch((e: unknown) => {
-          if (NotFoundError.isInstance(e)) {
-            throw new InputConflictError(
-              "adoptId",
-              `adoptId: no peering ${news.adoptId} under VPC ${news.vpcId} in project ${projectId} to adopt`,
-            );
-          }
-          throw e;
+          throw NotFoundError.isInstance(e)
+            ? nothingToAdopt(`no peering ${news.adoptId} under VPC ${news.vpcId} in project ${projectId}`)
+            : e;
         });
-      for (const [property, want, got] of [
+      assertAdoptable(`peering ${live.id}`, [
         ["peerAccountId", news.peerAccountId, live.peer_account_id],
         ["peerRegionCode", news.peerRegionCode, live.peer_region_code],
         ["peerVpcId", news.peerVpcId, live.peer_vpc_id],
-      ] as const) {
-        if (want !== got) {
-          throw new InputConflictError(
-            property,
-            `adoptId: peering ${live.id} has ${property} ${JSON.stringify(got)} but the program asks for ${JSON.stringify(want)}; a peering cannot change, so make the program match it to adopt it`,
-          );
-        }
-      }
+      ]);
       peeringId = live.id;
     } else {
       const made = await client().createPeering(

@@ -22,6 +22,8 @@ export interface CloudOptions {
   config?: Record<string, string>;
   /** Extra environment of the plugin process. */
   env?: Record<string, string>;
+  /** Project name of the stack (the prefix of a program's own config keys). @default the harness's, "test-project" */
+  project?: string;
 }
 
 /** What a provider test works with. */
@@ -67,7 +69,11 @@ export async function startCloud(opts: CloudOptions = {}): Promise<Cloud> {
     projectId: emulator.projectId,
     poll: { initialMs: 20, maxMs: 200 },
   });
-  const stack = await TestStack.create({ config: { ...stackConfig(emulator), ...opts.config }, env: opts.env });
+  const stack = await TestStack.create({
+    config: { ...stackConfig(emulator), ...opts.config },
+    env: opts.env,
+    project: opts.project,
+  });
   const control = (method: string, path: string, body?: unknown): Promise<Response> =>
     fetch(`${emulator.url}/_emulator${path}`, {
       method,

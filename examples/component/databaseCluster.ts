@@ -33,7 +33,7 @@ export interface DatabaseClusterArgs {
 
 /**
  * A service with its read replica sets and a pooler, as one component that other stacks
- * can instantiate. Its children inherit its options (`protect`, `provider`, ...).
+ * can instantiate. Its children inherit its `protect` option.
  */
 export class DatabaseCluster extends pulumi.ComponentResource {
   /** The primary service. */
@@ -50,7 +50,7 @@ export class DatabaseCluster extends pulumi.ComponentResource {
   /**
    * @param name the component's name
    * @param args what to build
-   * @param opts component options, passed to the children
+   * @param opts component options (`protect` is inherited by the children)
    */
   constructor(name: string, args: DatabaseClusterArgs, opts?: pulumi.ComponentResourceOptions) {
     super("clouddb-examples:index:DatabaseCluster", name, {}, opts);

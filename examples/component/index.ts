@@ -1,4 +1,7 @@
-/** Two stacks' worth of databases from one reusable component. */
+/**
+ * A whole database layout from one reusable component: a service with its pooler and two
+ * read replica sets (see databaseCluster.ts).
+ */
 import { DatabaseCluster } from "./databaseCluster";
 
 export = async () => {

@@ -16,7 +16,8 @@ export = async () => {
       vpcId: net.vpcId,
       connectionPooler: true,
     },
-    // The API cannot rename a service: a new name would replace it, with its data.
+    // The API cannot rename a service: a new name replaces it with an empty one. Set
+    // `protect: true` on a database whose data you keep (see examples/production).
     { protect: false },
   );
 

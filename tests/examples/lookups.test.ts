@@ -1,0 +1,56 @@
+/**
+ * examples/lookups through the real plugin host: the functions list what was made out of
+ * band; the program manages nothing, so destroy leaves it all.
+ */
+import lookups = require("../../examples/lookups");
+import { expectNoErrors } from "../harness";
+import type { Cloud } from "../support/cloud";
+import { inventory, previewWithoutWrites, startExampleCloud } from "./support";
+
+describe("examples/lookups", () => {
+  let cloud: Cloud;
+  let made: { services: string[]; vpcs: string[] };
+  beforeAll(async () => {
+    cloud = await startExampleCloud();
+    await cloud.api.createVpc({ name: "a", cidr: "10.1.0.0/16", region_code: "us-east-1" });
+    await cloud.api.createVpc({ name: "b", cidr: "10.2.0.0/16", region_code: "eu-west-1" });
+    const first = await cloud.api.createService({ name: "orders" });
+    const second = await cloud.api.createService({ name: "billing" });
+    for (const s of [first, second]) await cloud.api.waitForService(s.service_id, { until: ["READY"], timeoutMs: 10_000 });
+    const rs = await cloud.api.createReplicaSet(first.service_id, { name: "reporting", nodes: 1, cpu_millis: 500, memory_gbs: 2 });
+    await cloud.api.waitForReplicaSet(first.service_id, rs.id, { until: ["active"], timeoutMs: 10_000 });
+    made = await inventory(cloud);
+  });
+  afterAll(async () => {
+    await cloud.close();
+  });
+
+  it("exports the credential, the project's services and VPCs, and the first service's replica sets", async () => {
+    const r = expectNoErrors(await cloud.stack.up(lookups));
+    expect(r.steps).toEqual([]);
+    const me = await cloud.api.getAuthInfo();
+    expect(r.outputs).toEqual({
+      credential: "apiKey",
+      project: me.apiKey?.project?.name,
+      serviceNames: ["orders", "billing"],
+      vpcCidrs: ["10.1.0.0/16", "10.2.0.0/16"],
+      firstServiceReplicaSets: ["reporting"],
+    });
+    expect(typeof r.outputs.project).toBe("string");
+  });
+
+  it("previews what changed in the project since", async () => {
+    await cloud.api.createVpc({ name: "c", cidr: "10.3.0.0/16", region_code: "us-east-1" });
+    const r = await previewWithoutWrites(cloud, lookups);
+    expect(r.steps).toEqual([]);
+    expect(r.outputs.vpcCidrs).toEqual(["10.1.0.0/16", "10.2.0.0/16", "10.3.0.0/16"]);
+  });
+
+  it("destroys nothing: the program only reads", async () => {
+    const r = expectNoErrors(await cloud.stack.destroy());
+    expect(r.steps).toEqual([]);
+    const left = await inventory(cloud);
+    expect(left.services).toEqual(made.services);
+    expect(left.vpcs).toHaveLength(made.vpcs.length + 1);
+  });
+});

@@ -3,6 +3,8 @@
  * `./client/errors`).
  */
 
+import { withoutUndefined } from "./outputs";
+
 const INIT_BRAND = Symbol.for("pulumi-clouddb:ResourceInitError");
 
 /**
@@ -25,12 +27,18 @@ export class ResourceInitError extends Error {
    */
   constructor(
     readonly id: string,
-    readonly properties: Record<string, unknown>,
+    properties: Record<string, unknown>,
     message: string,
   ) {
     super(message);
     this.name = "ResourceInitError";
+    // The plugin cannot encode `undefined`: a properties object holding one makes it fail
+    // to answer the engine at all.
+    this.properties = withoutUndefined(properties);
   }
+
+  /** What the engine stores as the resource's outputs, without `undefined` anywhere. */
+  readonly properties: Record<string, unknown>;
 
   /** The reasons the engine shows under the resource. */
   get reasons(): string[] {

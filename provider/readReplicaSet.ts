@@ -7,6 +7,7 @@
 import { ConflictError, NotFoundError, ResourceFailedError, type ReadReplicaSet } from "./client";
 import { sameValue } from "./diff";
 import { InputConflictError, ResourceInitError } from "./errors";
+import { withoutUndefined } from "./outputs";
 import { retryPause, sleep } from "./pacing";
 import { defineResourceProvider, type Props, type ResourceDefinition } from "./resourceProvider";
 import { client, projectOf, settings } from "./settings";
@@ -211,9 +212,11 @@ const definition: ResourceDefinition = {
       const why = failed
         ? `Read replica set ${made.id} (${news.name}) is in status error`
         : `Read replica set ${made.id} (${news.name}) was created but is not active: ${(e as Error).message}`;
+      // withoutUndefined: the engine cannot carry undefined values (the plugin would fail
+      // to answer at all).
       throw new ResourceInitError(
         made.id,
-        { ...raw, ...replicaSetOutputs(last, news.serviceId, projectId) },
+        withoutUndefined({ ...raw, ...replicaSetOutputs(last, news.serviceId, projectId) }),
         `${why}. It is kept in state; the next \`pulumi up\` resumes it${failed ? " (and reports the error again while it lasts)" : ""}.`,
       );
     }

@@ -6,7 +6,9 @@
 import { randomBytes } from "crypto";
 import { ConflictError, NotFoundError, type Service } from "./client";
 import { InputConflictError, ResourceInitError } from "./errors";
+import { withoutUndefined } from "./outputs";
 import { retryPause, sleep } from "./pacing";
+import { createServiceOnce, createSettled } from "./pendingCreate";
 import { defineResourceProvider, type Props, type ResourceDefinition } from "./resourceProvider";
 import { converge, ServiceUnusableError } from "./serviceConvergence";
 import {
@@ -118,18 +120,18 @@ async function start(news: ServiceInputs, projectId: string, deadline: number): 
     );
   }
   const desired = desiredService(news, {});
-  return api.createService(
-    {
-      name: news.name,
-      service_type: news.serviceType ?? SERVICE_DEFAULTS.serviceType,
-      region_code: news.regionCode ?? SERVICE_DEFAULTS.regionCode,
-      cpu_millis: String(desired.cpuMillis),
-      memory_gbs: String(desired.memoryGbs),
-      replica_count: desired.haReplicas.replicaCount,
-      environment_tag: desired.environment as "DEV" | "PROD",
-    },
-    opts,
-  );
+  const req = {
+    name: news.name,
+    service_type: news.serviceType ?? SERVICE_DEFAULTS.serviceType,
+    region_code: news.regionCode ?? SERVICE_DEFAULTS.regionCode,
+    cpu_millis: String(desired.cpuMillis),
+    memory_gbs: String(desired.memoryGbs),
+    replica_count: desired.haReplicas.replicaCount,
+    environment_tag: desired.environment as "DEV" | "PROD",
+  };
+  // Takes over what an interrupted create of this program made, else creates (see pendingCreate.ts).
+  const intent = { apiUrl: settings().apiUrl ?? "", projectId, name: req.name, serviceType: req.service_type, regionCode: req.region_code };
+  return createServiceOnce(api, intent, () => api.createService(req, opts));
 }
 
 const definition: ResourceDefinition = {
@@ -243,11 +245,19 @@ const definition: ResourceDefinition = {
       );
       return { id, outs: outputs(live, { password, forkFrom: news.forkFrom }) };
     } catch (e) {
-      const known = { ...serviceOutputs(made, { password: initial, forkFrom: news.forkFrom }) };
+      // Record the service as last seen, and as password only the one it is known to
+      // have (the initial one): a given password not applied yet is applied on resume.
+      const last = ServiceUnusableError.isUnusable(e) ? e.service : ((e as { lastSeen?: Service }).lastSeen ?? made);
+      const { password: _given, ...inputs } = raw;
+      const known = serviceOutputs(last, { password: initial, forkFrom: news.forkFrom });
       const why = ServiceUnusableError.isUnusable(e)
-        ? (e as Error).message
+        ? `${(e as Error).message} The service is kept in state: once it is usable again, the next \`pulumi up\` resumes it.`
         : `Service ${id} (${news.name}) was created but is not ready: ${(e as Error).message}. It is kept in state; the next \`pulumi up\` resumes waiting for it.`;
-      throw new ResourceInitError(id, { ...raw, ...known, password: initial ?? news.password }, why);
+      // The engine cannot carry undefined values: a properties object holding one makes
+      // the plugin fail to answer at all.
+      throw new ResourceInitError(id, withoutUndefined({ ...inputs, ...known }), why);
+    } finally {
+      createSettled(id);
     }
   },
 
@@ -273,7 +283,8 @@ const definition: ResourceDefinition = {
         vpcId: o.vpcId,
         paused: o.paused,
         forkFrom: o.forkFrom,
-        password: o.password,
+        // No password: the engine stores these inputs as they are (not secret), and the
+        // diff reads the recorded password from the outputs, which are secret.
       };
       return { outs, inputs };
     } catch (e) {

@@ -80,10 +80,12 @@ export class ReadReplicaSet extends pulumi.dynamic.Resource {
     if (!opts?.id) requireArguments("clouddb.ReadReplicaSet", name, args, ["serviceId", "name", "nodes", "cpuMillis", "memoryGbs"]);
     const outputs = Object.fromEntries(
       [
-        "replicaSetId", "serviceId", "projectId", "name", "nodes", "cpuMillis", "memoryGbs", "environment",
+        "serviceId", "projectId", "name", "nodes", "cpuMillis", "memoryGbs", "environment",
         "connectionPooler", "status", "host", "port", "poolerHost", "poolerPort",
       ].map((k) => [k, undefined]),
     );
     super(providers.readReplicaSet, name, Object.assign(outputs, args), opts, "clouddb", "ReadReplicaSet");
+    // The resource's id, so it stays known while an update is only previewed (see Service).
+    (this as { replicaSetId: pulumi.Output<string> }).replicaSetId = this.id;
   }
 }

@@ -125,24 +125,30 @@ export class Service extends pulumi.dynamic.Resource {
   /**
    * @param name the resource's name in the program
    * @param args the service's arguments
-   * @param opts resource options; `password` is always added to `additionalSecretOutputs`
+   * @param opts resource options; `password` is always added to `additionalSecretOutputs`, and a
+   *   given `password` is sent as a secret input
    */
   constructor(name: string, args: ServiceArgs, opts?: pulumi.CustomResourceOptions) {
     if (!opts?.id) requireArguments("clouddb.Service", name, args, ["name"]);
     const outputs = Object.fromEntries(
       [
-        "serviceId", "projectId", "name", "serviceType", "regionCode", "status", "created", "host", "port",
+        "projectId", "name", "serviceType", "regionCode", "status", "created", "host", "port",
         "poolerHost", "poolerPort", "connectionPooler", "vpcId", "vpcEndpoint", "cpuMillis", "memoryGbs",
         "resources", "haReplicas", "environment", "paused", "forkedFrom", "password",
       ].map((k) => [k, undefined]),
     );
+    // The password is a secret input too, so state never holds it in plain text, even
+    // when the program passes a plain string.
+    const inputs = args?.password === undefined ? args : { ...args, password: pulumi.secret(args.password) };
     super(
       providers.service,
       name,
-      Object.assign(outputs, args),
+      Object.assign(outputs, inputs),
       { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "password"] },
       "clouddb",
       "Service",
     );
+    // The resource's id, so it stays known while an update is only previewed (see Vpc).
+    (this as { serviceId: pulumi.Output<string> }).serviceId = this.id;
   }
 }

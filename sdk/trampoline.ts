@@ -18,7 +18,9 @@ export type ProviderModule = "vpc" | "vpcPeering" | "service" | "readReplicaSet"
 export function trampoline(kind: ProviderModule): dynamic.ResourceProvider {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- forwarded untouched
   type Any = any;
-  const p = (): Any => require(`pulumi-clouddb/provider/${kind}`).provider;
+  // The module path as one captured string: shorter serialized text than capturing `kind`.
+  const m = `pulumi-clouddb/provider/${kind}`;
+  const p = (): Any => require(m).provider;
   return {
     configure: (...a: Any[]) => p().configure(...a),
     check: (...a: Any[]) => p().check(...a),

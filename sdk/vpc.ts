@@ -61,10 +61,14 @@ export class Vpc extends pulumi.dynamic.Resource {
     super(
       providers.vpc,
       name,
-      Object.assign({ vpcId: undefined, name: undefined, cidr: undefined, regionCode: undefined, projectId: undefined }, args),
+      Object.assign({ name: undefined, cidr: undefined, regionCode: undefined, projectId: undefined }, args),
       opts,
       "clouddb",
       "Vpc",
     );
+    // The resource's id, so it stays known while an update is only previewed (the engine
+    // previews a dynamic resource's update with its inputs as outputs): resources that
+    // depend on it are not shown as replaced when they are not.
+    (this as { vpcId: pulumi.Output<string> }).vpcId = this.id;
   }
 }

@@ -70,7 +70,6 @@ export class VpcPeering extends pulumi.dynamic.Resource {
       providers.vpcPeering,
       name,
       Object.assign({
-        peeringId: undefined,
         status: undefined,
         provisionedId: undefined,
         errorMessage: undefined,
@@ -84,5 +83,7 @@ export class VpcPeering extends pulumi.dynamic.Resource {
       "clouddb",
       "VpcPeering",
     );
+    // The resource's id, so it stays known while an update is only previewed (see Vpc).
+    (this as { peeringId: pulumi.Output<string> }).peeringId = this.id;
   }
 }

@@ -6,10 +6,10 @@ import { type Emu, control, expectNoSecrets, fault, requestLog, startEmulator } 
 const WAIT = { timeoutMs: 15_000 };
 
 describe("poll schedule", () => {
-  it("starts at initialMs, grows to 10% of the elapsed time, and is capped at maxMs", () => {
+  it("starts at initialMs, grows to 4% of the elapsed time, and is capped at maxMs", () => {
     expect(pollIntervalMs(0, 250, 10_000)).toBe(250);
-    expect(pollIntervalMs(2_000, 250, 10_000)).toBe(250);
-    expect(pollIntervalMs(30_000, 250, 10_000)).toBe(3_000);
+    expect(pollIntervalMs(6_000, 250, 10_000)).toBe(250);
+    expect(pollIntervalMs(30_000, 250, 10_000)).toBe(1_200);
     expect(pollIntervalMs(600_000, 250, 10_000)).toBe(10_000);
   });
 });

@@ -1,6 +1,6 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { checkInputs, type InputRules } from "./checks";
-import { diffProperties, type DiffKey } from "./diff";
+import { diffProperties, sameValue, type DiffKey } from "./diff";
 import { withoutSecrets } from "./errors";
 import { withoutUndefined } from "./outputs";
 import { containsUnknown, UNKNOWN } from "./unknowns";
@@ -40,7 +40,11 @@ export interface ResourceDefinition {
    * Any other error means nothing was made.
    */
   create(news: Props): Promise<{ id: string; outs: Props }>;
-  /** Reads the live resource; `undefined` when it is gone. */
+  /**
+   * Reads the live resource; `undefined` when it is gone. `inputs` are what the program
+   * would write to ask for the live state; they replace the stored inputs when the live
+   * resource drifted from the recorded outputs.
+   */
   read(id: string, props: Props): Promise<{ outs: Props; inputs: Props } | undefined>;
   /** Converges the live resource to `news` and returns every output. */
   update(id: string, olds: Props, news: Props): Promise<Props>;
@@ -97,8 +101,13 @@ export function defineResourceProvider(definition: ResourceDefinition): Required
       try {
         const found = await definition.read(id, props ?? {});
         if (!found) return { id: "" };
-        const outs = { ...found.outs, timeouts: props?.timeouts };
-        return { id, props: withoutUndefined(outs), inputs: withoutUndefined(found.inputs) };
+        const outs: Props = { ...found.outs, timeouts: props?.timeouts };
+        // Inputs are replaced only when something drifted, so the next `up` diffs against
+        // what is live; otherwise the inputs the program wrote stay as they are.
+        const drifted = definition.diffKeys.some(({ property }) => !sameValue(props?.[property] ?? null, outs[property] ?? null));
+        return drifted
+          ? { id, props: withoutUndefined(outs), inputs: withoutUndefined(found.inputs) }
+          : { id, props: withoutUndefined(outs) };
       } catch (e) {
         throw scrub(e, props ?? {});
       }

@@ -47,6 +47,13 @@ describe("Vpc", () => {
     expect(writes(await cloud.requests())).toEqual([]);
   });
 
+  it("finds no drift on a refresh when nothing changed, and keeps the inputs the program wrote", async () => {
+    const before = cloud.stack.resource("net").inputs;
+    const r = expectNoErrors(await cloud.stack.refresh());
+    expect(r.steps.map((s) => s.op)).toEqual(["same"]);
+    expect(cloud.stack.resource("net").inputs).toEqual(before);
+  });
+
   it("keeps the serialized provider small and free of credentials", () => {
     const text = String(cloud.stack.resource("net").inputs.__provider);
     expect(text.length).toBeLessThan(2048);

@@ -37,7 +37,7 @@ export interface VpcPeeringOutputs {
 }
 
 const text = (what: string) =>
-  z.string({ error: `expected ${what}` }).min(1, { error: `expected ${what}` }).max(256, { error: `expected ${what}` });
+  z.string({ error: `expected ${what}` }).min(1, { error: `expected ${what}` }).max(128, { error: `expected ${what}` });
 
 /** Outputs of a live peering. */
 export function peeringOutputs(p: Peering, vpcId: string, projectId: string): VpcPeeringOutputs {
@@ -86,9 +86,9 @@ const definition: ResourceDefinition = {
   rules: {
     schemas: {
       vpcId: v.numericId,
-      peerAccountId: text("the peer's cloud account id, 1 to 256 characters"),
-      peerRegionCode: text("the peer VPC's region code, 1 to 256 characters"),
-      peerVpcId: text("the peer VPC's id, 1 to 256 characters"),
+      peerAccountId: text("the peer's cloud account id, 1 to 128 characters"),
+      peerRegionCode: v.regionCode,
+      peerVpcId: text("the peer VPC's id, 1 to 128 characters"),
       projectId: v.projectId,
       adoptId: v.numericId,
       timeouts: v.timeouts,

@@ -3,8 +3,9 @@
  * poll comes after `initialMs`, then each interval is `max(initialMs, 4% of the time
  * elapsed)`, capped at `maxMs`, so the overshoot past the moment a state is reached stays
  * under that interval: at most max(initialMs, 4% of the wait) until the cap, which leaves
- * room for the request itself within a 5% budget (see bench/RESULTS.md). Transient failures of a poll (429, 5xx, network, after the retry
- * layer gave up on them) do not end the wait; only the timeout does.
+ * room for the request itself within a 5% budget (README, "Performance"). Transient
+ * failures of a poll (429, 5xx, network, after the retry layer gave up on them) do not end
+ * the wait; only the timeout does.
  */
 import {
   NetworkError,

@@ -280,9 +280,9 @@ describe("check", () => {
     const vpcId = (await cloud.api.createVpc({ name: "n", cidr: "10.3.0.0/16", region_code: "us-east-1" })).id;
     await cloud.clearRequests();
     const r = await cloud.stack.up(() => {
-      new clouddb.VpcPeering("peer", { vpcId: "not-a-number", peerAccountId: "", peerRegionCode: "us-east-1", peerVpcId: vpcId });
+      new clouddb.VpcPeering("peer", { vpcId: "not-a-number", peerAccountId: "", peerRegionCode: "mars-1", peerVpcId: vpcId });
     });
-    expect(r.checkFailures.map((f) => f.property).sort()).toEqual(["peerAccountId", "vpcId"]);
+    expect(r.checkFailures.map((f) => f.property).sort()).toEqual(["peerAccountId", "peerRegionCode", "vpcId"]);
     expect(await cloud.requests()).toEqual([]);
   });
 

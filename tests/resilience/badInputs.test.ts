@@ -1,0 +1,95 @@
+/**
+ * Bad inputs across the four resources: each is a check failure naming the property, and
+ * the emulator's request log shows that nothing was sent.
+ */
+import * as clouddb from "pulumi-clouddb";
+import { startCloud, type Cloud } from "../support/cloud";
+
+const SID = "abcde12345"; // a well-formed service id (check never calls the API)
+const long = "x".repeat(129);
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Loose = Record<string, any>;
+const vpc = (a: Loose) => () => void new clouddb.Vpc("r", { name: "n", cidr: "10.0.0.0/16", regionCode: "us-east-1", ...a } as clouddb.VpcArgs);
+const peering = (a: Loose) => () =>
+  void new clouddb.VpcPeering("r", { vpcId: "123", peerAccountId: "acct", peerRegionCode: "us-east-1", peerVpcId: "vpc-1", ...a } as clouddb.VpcPeeringArgs);
+const service = (a: Loose) => () => void new clouddb.Service("r", { name: "n", ...a } as clouddb.ServiceArgs);
+const replicas = (a: Loose) => () =>
+  void new clouddb.ReadReplicaSet("r", { serviceId: SID, name: "n", nodes: 1, cpuMillis: 500, memoryGbs: 2, ...a } as clouddb.ReadReplicaSetArgs);
+
+/** [what, program, the properties the check failures name] */
+const cases: Array<[string, () => void, string | string[]]> = [
+  ["Vpc: cidr with host bits set", vpc({ cidr: "10.0.0.1/16" }), "cidr"],
+  ["Vpc: cidr prefix /8", vpc({ cidr: "10.0.0.0/8" }), "cidr"],
+  ["Vpc: cidr prefix /29", vpc({ cidr: "10.0.0.0/29" }), "cidr"],
+  ["Vpc: cidr not an address", vpc({ cidr: "ten-dot-zero" }), "cidr"],
+  ["Vpc: unknown region", vpc({ regionCode: "mars-1" }), "regionCode"],
+  ["Vpc: empty name", vpc({ name: "" }), "name"],
+  ["Vpc: name of 129 characters", vpc({ name: long }), "name"],
+  ["Vpc: name with a control character", vpc({ name: "a\nb" }), "name"],
+  ["Vpc: project id of the wrong shape", vpc({ projectId: "Nope" }), "projectId"],
+  ["Vpc: timeout that is no duration", vpc({ timeouts: { create: "soon" } }), "timeouts.create"],
+  ["Vpc: adoptId not numeric", vpc({ adoptId: "vpc-1" }), "adoptId"],
+  ["VpcPeering: vpcId not numeric", peering({ vpcId: "main" }), "vpcId"],
+  ["VpcPeering: empty peer account", peering({ peerAccountId: "" }), "peerAccountId"],
+  ["VpcPeering: peer account of 257 characters", peering({ peerAccountId: "a".repeat(257) }), "peerAccountId"],
+  ["VpcPeering: empty peer region", peering({ peerRegionCode: "" }), "peerRegionCode"],
+  ["VpcPeering: empty peer VPC id", peering({ peerVpcId: "" }), "peerVpcId"],
+  ["VpcPeering: project id in capitals", peering({ projectId: "ABCDE12345" }), "projectId"],
+  ["VpcPeering: adoptId not numeric", peering({ adoptId: "pcx-1" }), "adoptId"],
+  ["Service: empty name", service({ name: "" }), "name"],
+  ["Service: unknown type", service({ serviceType: "NOSQL" }), "serviceType"],
+  ["Service: unknown region", service({ regionCode: "xx-1" }), "regionCode"],
+  ["Service: cpu that no plan has", service({ cpuMillis: 3000, memoryGbs: 12 }), ["cpuMillis", "memoryGbs"]],
+  ["Service: cpu and memory not a pair", service({ cpuMillis: 1000, memoryGbs: 8 }), "memoryGbs"],
+  ["Service: cpu without memory", service({ cpuMillis: 1000 }), "memoryGbs"],
+  ["Service: three HA replicas", service({ haReplicas: { replicaCount: 3 } }), "haReplicas.replicaCount"],
+  ["Service: more sync replicas than replicas", service({ haReplicas: { replicaCount: 1, syncReplicaCount: 2 } }), "haReplicas.syncReplicaCount"],
+  ["Service: unknown environment", service({ environment: "STAGING" }), "environment"],
+  ["Service: pooler not a boolean", service({ connectionPooler: "yes" }), "connectionPooler"],
+  ["Service: vpcId not numeric", service({ vpcId: "vpc-1" }), "vpcId"],
+  ["Service: password too short", service({ password: "short" }), "password"],
+  ["Service: password too long", service({ password: long }), "password"],
+  ["Service: paused not a boolean", service({ paused: "no" }), "paused"],
+  ["Service: fork of a malformed service id", service({ forkFrom: { serviceId: "abc", strategy: "NOW" } }), "forkFrom.serviceId"],
+  ["Service: PITR fork without targetTime", service({ forkFrom: { serviceId: SID, strategy: "PITR" } }), "forkFrom.targetTime"],
+  ["Service: unknown fork strategy", service({ forkFrom: { serviceId: SID, strategy: "LATER" } }), "forkFrom.strategy"],
+  ["Service: adoptId malformed", service({ adoptId: "UPPER" }), "adoptId"],
+  ["Service: unknown timeouts key", service({ timeouts: { forever: "1h" } }), "timeouts"],
+  ["ReadReplicaSet: malformed serviceId", replicas({ serviceId: "bad" }), "serviceId"],
+  ["ReadReplicaSet: zero nodes", replicas({ nodes: 0 }), "nodes"],
+  ["ReadReplicaSet: eleven nodes", replicas({ nodes: 11 }), "nodes"],
+  ["ReadReplicaSet: fractional nodes", replicas({ nodes: 1.5 }), "nodes"],
+  ["ReadReplicaSet: shared plan", replicas({ cpuMillis: "shared", memoryGbs: "shared" }), ["cpuMillis", "memoryGbs"]],
+  ["ReadReplicaSet: cpu and memory not a pair", replicas({ cpuMillis: 1000, memoryGbs: 2 }), "memoryGbs"],
+  ["ReadReplicaSet: unknown environment", replicas({ environment: "QA" }), "environment"],
+  ["ReadReplicaSet: pooler not a boolean", replicas({ connectionPooler: 1 }), "connectionPooler"],
+  ["ReadReplicaSet: name of 129 characters", replicas({ name: long }), "name"],
+  ["ReadReplicaSet: delete timeout negative", replicas({ timeouts: { delete: -5 } }), "timeouts.delete"],
+];
+
+describe("bad inputs", () => {
+  let cloud: Cloud;
+  beforeAll(async () => {
+    cloud = await startCloud();
+  });
+  afterAll(async () => {
+    await cloud.close();
+  });
+
+  it("covers at least 30 cases over the four resources", () => {
+    expect(cases.length).toBeGreaterThanOrEqual(30);
+    for (const kind of ["Vpc:", "VpcPeering:", "Service:", "ReadReplicaSet:"]) {
+      expect(cases.filter(([what]) => what.startsWith(kind)).length).toBeGreaterThanOrEqual(5);
+    }
+  });
+
+  it.each(cases)("%s: a check failure naming the property, nothing sent", async (_what, program, property) => {
+    await cloud.clearRequests();
+    const r = await cloud.stack.up(program);
+    expect(r.checkFailures.map((f) => f.property).sort()).toEqual([property].flat());
+    for (const f of r.checkFailures) expect(f.reason).toMatch(/expected|allowed|needs/);
+    expect(await cloud.requests()).toEqual([]);
+    expect(cloud.stack.resources()).toEqual([]);
+  });
+});

@@ -1,0 +1,115 @@
+/**
+ * 429 storms and 503 bursts on every class of operation (create, read/refresh, update
+ * actions, delete), through the real plugin host: the stack converges, nothing is made
+ * twice, and no retry comes sooner than the Retry-After the emulator sent.
+ */
+import * as clouddb from "pulumi-clouddb";
+import { expectNoErrors } from "../harness";
+import { startCloud, writes, type Cloud } from "../support/cloud";
+import { addFault, retriesAfter429 } from "./support/log";
+
+const RETRY_AFTER_S = 1;
+
+const program = (cpuMillis: number, memoryGbs: number) => () => {
+  const db = new clouddb.Service("db", { name: "stormy", cpuMillis, memoryGbs });
+  new clouddb.ReadReplicaSet("rs", { serviceId: db.serviceId, name: "stormy-rs", nodes: 1, cpuMillis: 500, memoryGbs: 2 });
+  return { id: db.serviceId };
+};
+
+describe("429 storms and 503 bursts", () => {
+  let cloud: Cloud;
+  beforeAll(async () => {
+    cloud = await startCloud();
+  });
+  afterAll(async () => {
+    await cloud.close();
+  });
+
+  /** Two 429s then two 503s on requests matching `path` (and `method`). */
+  async function storm(path: string, method?: string): Promise<void> {
+    await addFault(cloud.control, { method, path, status: 429, count: 2, retryAfter: RETRY_AFTER_S });
+    await addFault(cloud.control, { method, path, status: 503, count: 2 });
+  }
+
+  /** The log since the last clear: every fault was used, and no retry came before Retry-After. */
+  async function checkLog(): Promise<void> {
+    const log = await cloud.requests();
+    expect(log.filter((r) => r.status === 429).length).toBeGreaterThanOrEqual(2);
+    expect(log.filter((r) => r.status === 503).length).toBeGreaterThanOrEqual(2);
+    const retries = retriesAfter429(log);
+    expect(retries.length).toBeGreaterThanOrEqual(2);
+    for (const r of retries) expect(r).toEqual({ request: r.request, gapMs: expect.any(Number) });
+    const early = retries.filter((r) => r.gapMs < RETRY_AFTER_S * 1000);
+    expect(early).toEqual([]);
+  }
+
+  it("create: converges, one service and one replica set made", async () => {
+    await cloud.clearRequests();
+    await storm("/services$", "POST");
+    await storm("/replicaSets$", "POST");
+    await storm("/services/[a-z0-9]+$", "GET");
+    const r = expectNoErrors(await cloud.stack.up(program(500, 2)));
+    expect(r.steps.map((s) => s.op).sort()).toEqual(["create", "create"]);
+    await checkLog();
+    const posts = (await cloud.requests()).filter((x) => x.method === "POST" && /\/services$/.test(x.path) && x.status === 202);
+    expect(posts).toHaveLength(1);
+    const services = await cloud.api.listServices();
+    expect(services.map((s) => s.name)).toEqual(["stormy"]);
+    expect(services[0]!.read_replica_sets ?? []).toHaveLength(1);
+  });
+
+  it("refresh: reads through the storm, nothing changes", async () => {
+    await cloud.clearRequests();
+    const ids = cloud.stack.resources().map((x) => x.id);
+    await storm("/services", "GET");
+    const r = expectNoErrors(await cloud.stack.refresh());
+    // The first refresh stores the inputs read back (defaults filled in): an update, not a delete.
+    expect(r.steps.map((s) => s.name).sort()).toEqual(["db", "rs"]);
+    expect(r.steps.filter((s) => s.op === "refresh-delete")).toEqual([]);
+    expect(cloud.stack.resources().map((x) => x.id)).toEqual(ids);
+    await checkLog();
+    expect(writes(await cloud.requests())).toEqual([]);
+  });
+
+  it("update actions: a resize converges", async () => {
+    await cloud.clearRequests();
+    await storm("/resize$", "POST");
+    const r = expectNoErrors(await cloud.stack.up(program(1000, 4)));
+    expect(r.steps.map((s) => `${s.op} ${s.name}`).sort()).toEqual(["same rs", "update db"]);
+    await checkLog();
+    const live = await cloud.api.getService(cloud.stack.resource("db").id);
+    expect(live.resources?.[0]?.spec).toMatchObject({ cpu_millis: 1000, memory_gbs: 4 });
+    expect(live.status).toBe("READY");
+  });
+
+  it("delete: destroy converges and everything is gone", async () => {
+    await cloud.clearRequests();
+    await storm(".*", "DELETE");
+    const r = expectNoErrors(await cloud.stack.destroy());
+    expect(r.steps.map((s) => `${s.op} ${s.name}`)).toEqual(["delete rs", "delete db"]);
+    await checkLog();
+    expect(await cloud.api.listServices()).toEqual([]);
+    expect(cloud.stack.resources()).toEqual([]);
+  });
+
+  it("a sustained rate limit: a stack of five services converges at 3 requests/s", async () => {
+    await cloud.clearRequests();
+    await cloud.control("POST", "/rate-limit", { requestsPerSecond: 3 });
+    try {
+      const five = () => {
+        for (let i = 0; i < 5; i++) new clouddb.Service(`s${i}`, { name: `limited-${i}` });
+      };
+      const r = expectNoErrors(await cloud.stack.up(five));
+      expect(r.steps.filter((s) => s.op === "create")).toHaveLength(5);
+      const log = await cloud.requests();
+      expect(log.filter((x) => x.status === 429).length).toBeGreaterThan(0);
+      // Five creates share POST /services: pair retries only on paths of one resource.
+      const perResource = retriesAfter429(log).filter((x) => /\/services\/[a-z0-9]{10}/.test(x.request));
+      expect(perResource.filter((x) => x.gapMs < 1000)).toEqual([]);
+      expect((await cloud.api.listServices()).map((s) => s.name).sort()).toEqual([0, 1, 2, 3, 4].map((i) => `limited-${i}`));
+    } finally {
+      await cloud.control("POST", "/rate-limit", { requestsPerSecond: 0 });
+    }
+    expectNoErrors(await cloud.stack.destroy());
+  });
+});

@@ -1,0 +1,95 @@
+/**
+ * The plugin process killed while a create waits. The harness (like the engine, which
+ * records a pending operation) keeps nothing for the killed create; the provider's journal
+ * of creates in flight (provider/pendingCreate.ts) lets the next `up` take over the service
+ * the cloud made instead of making a second one.
+ */
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import * as clouddb from "pulumi-clouddb";
+import { expectNoErrors } from "../harness";
+import { startCloud, type Cloud } from "../support/cloud";
+
+const program = (name: string) => () => {
+  const db = new clouddb.Service("db", { name, cpuMillis: 1000, memoryGbs: 4 });
+  return { id: db.serviceId, password: db.password };
+};
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe("plugin killed in the middle of a create", () => {
+  let cloud: Cloud;
+  let journal: string;
+  beforeAll(async () => {
+    journal = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-journal-"));
+    // create: 2 s x 0.5 QUEUED + 5 s x 0.5 CONFIGURING = 3.5 s to kill the plugin in
+    cloud = await startCloud({ clockScale: 0.5, env: { CLOUDDB_JOURNAL_DIR: journal } });
+  });
+  afterAll(async () => {
+    await cloud.close();
+    fs.rmSync(journal, { recursive: true, force: true });
+  });
+
+  it("while it waits for READY: the next up takes the service over, no second one", async () => {
+    const running = cloud.stack.up(program("killed-while-waiting"));
+    const made = await until("the service", async () => (await cloud.api.listServices()).find((s) => s.name === "killed-while-waiting"));
+    // The answer has reached the plugin once it polls the service.
+    await until("a poll", async () => ((await cloud.requests()).some((r) => r.method === "GET" && r.path.endsWith(made.service_id)) ? true : undefined));
+    await cloud.stack.plugin.kill();
+    const first = await running;
+    expect(first.errors).toHaveLength(1);
+    expect(cloud.stack.resources()).toEqual([]);
+
+    await cloud.clearRequests();
+    const second = expectNoErrors(await cloud.stack.up(program("killed-while-waiting")));
+    expect(second.steps.map((s) => s.op)).toEqual(["create"]);
+    const live = (await cloud.api.listServices()).filter((s) => s.name === "killed-while-waiting");
+    expect(live.map((s) => s.service_id)).toEqual([made.service_id]);
+    expect(cloud.stack.resource("db").id).toBe(made.service_id);
+    expect(live[0]!.status).toBe("READY");
+    const log = (await cloud.requests()).filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path.replace(/.*\/services/, "/services")}`);
+    // No create; the lost initial password is replaced by a new one the stack knows.
+    expect(log).toEqual([`POST /services/${made.service_id}/updatePassword`]);
+    expect(String(second.outputs.password).length).toBeGreaterThanOrEqual(8);
+    expect(cloud.stack.pluginStderr()).toContain(`service ${made.service_id} ("killed-while-waiting") was made by an earlier create that did not finish`);
+    expect(fs.readdirSync(journal)).toEqual([]);
+    expectNoErrors(await cloud.stack.destroy());
+  });
+
+  it("before the create was answered: the next up finds it by name, type, region and time", async () => {
+    await cloud.control("POST", "/latency", { ms: 600 });
+    const running = cloud.stack.up(program("killed-before-answer"));
+    await until("the create request", async () => (fs.readdirSync(journal).length > 0 ? true : undefined));
+    await new Promise((r) => setTimeout(r, 200)); // the POST is on its way, held by the latency
+    await cloud.stack.plugin.kill();
+    const first = await running;
+    expect(first.errors).toHaveLength(1);
+    await cloud.control("POST", "/latency", { ms: 0 });
+    const made = await until("the service", async () => (await cloud.api.listServices()).find((s) => s.name === "killed-before-answer"));
+
+    expectNoErrors(await cloud.stack.up(program("killed-before-answer")));
+    const live = (await cloud.api.listServices()).filter((s) => s.name === "killed-before-answer");
+    expect(live.map((s) => s.service_id)).toEqual([made.service_id]);
+    expect(cloud.stack.resource("db").id).toBe(made.service_id);
+    expect(fs.readdirSync(journal)).toEqual([]);
+    expectNoErrors(await cloud.stack.destroy());
+  });
+
+  it("does not take over a same-named service it did not make (a second program's service is created)", async () => {
+    const other = await cloud.api.createService({ name: "shared-name", cpu_millis: "1000", memory_gbs: "4" });
+    expectNoErrors(await cloud.stack.up(program("shared-name")));
+    expect(cloud.stack.resource("db").id).not.toBe(other.service_id);
+    expect((await cloud.api.listServices()).filter((s) => s.name === "shared-name")).toHaveLength(2);
+    expectNoErrors(await cloud.stack.destroy());
+    await cloud.api.deleteService(other.service_id);
+  });
+});

@@ -1,0 +1,99 @@
+/**
+ * No secret (the API key, a service's initial or given password) in any error message,
+ * in what the plugin writes (stderr, stdout), or in the state the harness stores
+ * unencrypted, after a run that includes failures.
+ */
+import { randomBytes } from "crypto";
+import * as clouddb from "pulumi-clouddb";
+import { expectNoErrors, TestStack } from "../harness";
+import { defaultConfig, startEmulatorProcess, type EmulatorProcess } from "./support/emulatorProcess";
+import { addFault } from "./support/log";
+
+describe("secrets stay secret through failures", () => {
+  let emu: EmulatorProcess;
+  let stack: TestStack;
+  const pat = `pat-${randomBytes(12).toString("hex")}`;
+  const wrongKey = `wrong-${randomBytes(12).toString("hex")}`;
+  const given = `given-${randomBytes(12).toString("hex")}`;
+  const rotated = `rotated-${randomBytes(12).toString("hex")}`;
+  const messages: string[] = [];
+  const secrets: string[] = [pat, wrongKey, given, rotated];
+
+  beforeAll(async () => {
+    emu = await startEmulatorProcess({ pat, clockScale: 0.02 });
+    stack = await TestStack.create({
+      config: { ...defaultConfig(emu), "clouddb:pollInterval": "20ms", "clouddb:pollMaxInterval": "200ms" },
+    });
+  });
+  afterAll(async () => {
+    await stack.close();
+    await emu.close();
+  });
+
+  const program = (password?: string) => () => {
+    const keep = new clouddb.Service("keep", { name: "keeps-initial" });
+    const given = new clouddb.Service("given", { name: "has-given", ...(password ? { password } : {}) });
+    new clouddb.ReadReplicaSet("rs", { serviceId: keep.serviceId, name: "rs", nodes: 1, cpuMillis: 500, memoryGbs: 2 });
+    return { keepPassword: keep.password, givenPassword: given.password };
+  };
+
+  it("runs creates, failed creates, failed updates, bad credentials and bad inputs", async () => {
+    // A create whose password update fails after the service was made (init failure).
+    await addFault(emu.control, { method: "POST", path: "/updatePassword$", status: 400, count: 1 });
+    const failed = await stack.up(program(given));
+    expect(failed.errors.length).toBeGreaterThan(0);
+    messages.push(...failed.errors.map((e) => e.message));
+
+    const ok = expectNoErrors(await stack.up(program(given)));
+    const initial = String(stack.resource("keep").outputs.password);
+    expect(initial.length).toBeGreaterThanOrEqual(8);
+    secrets.push(initial);
+    expect(ok.outputs.givenPassword).toBe(given);
+
+    // A failed rotation (the API refuses it once; a 5xx burst is retried and would succeed).
+    await addFault(emu.control, { method: "POST", path: "/updatePassword$", status: 503, count: 2 });
+    await addFault(emu.control, { method: "POST", path: "/updatePassword$", status: 409, count: 1 });
+    const rotation = await stack.up(program(rotated));
+    expect(rotation.errors.length).toBeGreaterThan(0);
+    messages.push(...rotation.errors.map((e) => e.message));
+    await emu.control("DELETE", "/faults");
+    expectNoErrors(await stack.up(program(rotated)));
+
+    // A bad password (check failure) and a wrong API key (401 on refresh).
+    const bad = await stack.up(program("short"));
+    messages.push(...bad.errors.map((e) => e.message), ...bad.checkFailures.map((f) => f.reason));
+    stack.setConfig("clouddb:apiKey", wrongKey);
+    const refreshed = await stack.refresh();
+    expect(refreshed.errors.length).toBeGreaterThan(0);
+    messages.push(...refreshed.errors.map((e) => e.message));
+    const denied = await stack.up(program(`${rotated}-next`));
+    messages.push(...denied.errors.map((e) => e.message));
+    stack.setConfig("clouddb:apiKey", pat);
+    expectNoErrors(await stack.destroy());
+  });
+
+  it("finds no secret in error messages, plugin output or the plaintext state", () => {
+    expect(messages.length).toBeGreaterThanOrEqual(4);
+    const places: Record<string, string> = {
+      "error messages": messages.join("\n"),
+      "plugin stderr": stack.plugin.stderr(),
+      "plugin stdout": stack.plugin.stdout(),
+      "plaintext state": stack.plaintextState(),
+    };
+    for (const [where, text] of Object.entries(places)) {
+      for (const s of secrets) {
+        if (text.includes(s)) throw new Error(`${where} contains the secret ${s.slice(0, 6)}…`);
+      }
+    }
+  });
+
+  it("keeps the secret outputs in the state, marked secret", async () => {
+    expectNoErrors(await stack.up(program(given)));
+    expect(stack.resource("given").secretOutputs).toContain("password");
+    expect(stack.resource("keep").secretOutputs).toContain("password");
+    const initial = String(stack.resource("keep").outputs.password);
+    expect(stack.plaintextState()).not.toContain(initial);
+    expect(stack.plaintextState()).not.toContain(given);
+    expectNoErrors(await stack.destroy());
+  });
+});

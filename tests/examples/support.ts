@@ -8,6 +8,7 @@ import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import { REPO_ROOT, type Program, type UpResult } from "../harness";
 import { startCloud, writes, type Cloud } from "../support/cloud";
+export { ops } from "../support/cloud";
 
 /** The project name in `Pulumi.yaml`. */
 export const PROJECT = /^name:\s*(\S+)\s*$/m.exec(fs.readFileSync(path.join(REPO_ROOT, "Pulumi.yaml"), "utf8"))![1]!;
@@ -21,13 +22,6 @@ export function startExampleCloud(config: Record<string, string> = {}): Promise<
     project: PROJECT,
     config: Object.fromEntries(Object.entries(config).map(([k, v]) => [cfg(k), v])),
   });
-}
-
-/** Each resource's steps in the run, e.g. `{ db: "replace,delete" }` for a replacement. */
-export function ops(r: UpResult): Record<string, string> {
-  const byName: Record<string, string[]> = {};
-  for (const s of r.steps) (byName[s.name] ??= []).push(s.op);
-  return Object.fromEntries(Object.entries(byName).map(([k, v]) => [k, v.join(",")]));
 }
 
 /**

@@ -5,15 +5,8 @@
  * are in service.test.ts, next to its service.
  */
 import * as clouddb from "pulumi-clouddb";
-import { expectNoErrors, type UpResult } from "../harness";
-import { startCloud, writes, type Cloud } from "../support/cloud";
-
-/** Each resource's steps in the run. */
-const ops = (r: UpResult) => {
-  const byName: Record<string, string[]> = {};
-  for (const s of r.steps) (byName[s.name] ??= []).push(s.op);
-  return Object.fromEntries(Object.entries(byName).map(([k, v]) => [k, v.join(",")]));
-};
+import { expectNoErrors } from "../harness";
+import { ops, startCloud, writes, type Cloud } from "../support/cloud";
 
 describe("ReadReplicaSet", () => {
   let cloud: Cloud;

@@ -5,15 +5,8 @@
  * passwords kept secret, forks, bad inputs refused in check, and partial failures.
  */
 import * as clouddb from "pulumi-clouddb";
-import { expectNoErrors, type UpResult } from "../harness";
-import { startCloud, writes, type Cloud } from "../support/cloud";
-
-/** Each resource's steps in the run, e.g. `{ db: "replace,delete" }` for a replacement. */
-const ops = (r: UpResult) => {
-  const byName: Record<string, string[]> = {};
-  for (const s of r.steps) (byName[s.name] ??= []).push(s.op);
-  return Object.fromEntries(Object.entries(byName).map(([k, v]) => [k, v.join(",")]));
-};
+import { expectNoErrors } from "../harness";
+import { ops, startCloud, writes, type Cloud } from "../support/cloud";
 
 /** The write requests of the log as `METHOD /path` below the project (`POST /services/<id>/resize`). */
 const sent = async (cloud: Cloud): Promise<string[]> =>

@@ -2,19 +2,12 @@
  * Vpc and VpcPeering through Pulumi's real dynamic-provider host, against the emulator.
  */
 import * as clouddb from "pulumi-clouddb";
-import { expectNoErrors, TestStack, type UpResult } from "../harness";
-import { stackConfig, startCloud, writes, type Cloud } from "../support/cloud";
+import { expectNoErrors, TestStack } from "../harness";
+import { ops, stackConfig, startCloud, writes, type Cloud } from "../support/cloud";
 
 const net = (args: Partial<clouddb.VpcArgs> = {}) => () => {
   const vpc = new clouddb.Vpc("net", { name: "prod-net", cidr: "10.0.0.0/16", regionCode: "us-east-1", ...args });
   return { vpcId: vpc.vpcId, name: vpc.name, cidr: vpc.cidr };
-};
-
-/** Each resource's steps in the run, e.g. `{ net: "replace,delete" }` for a replacement. */
-const ops = (r: UpResult) => {
-  const byName: Record<string, string[]> = {};
-  for (const s of r.steps) (byName[s.name] ??= []).push(s.op);
-  return Object.fromEntries(Object.entries(byName).map(([k, v]) => [k, v.join(",")]));
 };
 
 describe("Vpc", () => {

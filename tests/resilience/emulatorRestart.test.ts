@@ -65,6 +65,11 @@ describe("emulator killed and restarted on its data dir", () => {
 
   it("in the middle of a create: the next up converges with one service and one replica set", async () => {
     const running = stack.up(program(500, 2));
+    // Kill only once the create was acknowledged (answered 202): a change the emulator
+    // shows in a list may not be on disk until its own answer is sent.
+    await until("the acknowledged create", async () =>
+      (await emu.requests()).find((r) => r.method === "POST" && /\/services$/.test(r.path) && r.status === 202),
+    );
     const made = await until("the service", async () => (await api.listServices()).find((s) => s.name === "durable"));
     expect(["QUEUED", "CONFIGURING"]).toContain(made.status);
     await crashAndRestart();

@@ -4,7 +4,7 @@
  */
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ClouddbClient } from "../../provider/client";
-import { TestStack } from "../harness";
+import { TestStack, type UpResult } from "../harness";
 
 /** One answered API request, from the emulator's log. */
 export interface LoggedRequest {
@@ -41,6 +41,13 @@ export interface Cloud {
   control(method: string, path: string, body?: unknown): Promise<Response>;
   /** Stops the plugin, the client and the emulator. */
   close(): Promise<void>;
+}
+
+/** Each resource's steps in the run, e.g. `{ db: "replace,delete" }` for a replacement. */
+export function ops(r: UpResult): Record<string, string> {
+  const byName: Record<string, string[]> = {};
+  for (const s of r.steps) (byName[s.name] ??= []).push(s.op);
+  return Object.fromEntries(Object.entries(byName).map(([k, v]) => [k, v.join(",")]));
 }
 
 /** The requests of `log` that change something (anything but GET). */

@@ -332,25 +332,46 @@ export class Deployment {
     state.resources = [...registered, ...rest];
   }
 
-  /** Deletes `targets` in reverse dependency order; stops at the first failure (the resource stays). */
+  /**
+   * Deletes `targets` as the engine does: in parallel, each one once every target that
+   * depends on it is gone. After the first failure (the resource stays) no further delete
+   * starts; deletes already under way finish.
+   */
   async deleteAll(targets: readonly StateEntry[]): Promise<void> {
     const { plugin, state, preview } = this.o;
-    for (const r of deletionOrder(state.resources, targets)) {
-      if (r.protect) {
-        this.errors.push({ urn: r.urn, name: r.name, message: protectedMessage(r.urn) });
-        return;
-      }
-      if (!preview) {
-        try {
-          await plugin.delete(r.urn, r.id, r.outputs, r.inputs);
-        } catch (e) {
-          this.errors.push({ urn: r.urn, name: r.name, message: `${r.name}: delete: ${message(e)}` });
-          return;
+    let failed = false;
+    const started = new Map<StateEntry, Promise<boolean>>();
+    const remove = (r: StateEntry, visiting: ReadonlySet<StateEntry>): Promise<boolean> => {
+      let done = started.get(r);
+      if (done) return done;
+      done = (async () => {
+        const path = new Set(visiting).add(r);
+        const dependents = targets.filter((o) => !path.has(o) && o.dependencies.includes(r.urn));
+        const cleared = await Promise.all(dependents.map((d) => remove(d, path)));
+        if (failed || cleared.includes(false)) return false;
+        if (r.protect) {
+          failed = true;
+          this.errors.push({ urn: r.urn, name: r.name, message: protectedMessage(r.urn) });
+          return false;
         }
-        state.remove(r);
-      }
-      this.step("delete", r.urn, r.type, r.name);
-    }
+        if (!preview) {
+          try {
+            await plugin.delete(r.urn, r.id, r.outputs, r.inputs);
+          } catch (e) {
+            failed = true;
+            this.errors.push({ urn: r.urn, name: r.name, message: `${r.name}: delete: ${message(e)}` });
+            return false;
+          }
+          state.remove(r);
+        }
+        this.step("delete", r.urn, r.type, r.name);
+        return true;
+      })();
+      started.set(r, done);
+      return done;
+    };
+    // Started dependents first, so a long chain is walked from its end.
+    await Promise.all(deletionOrder(state.resources, targets).map((r) => remove(r, new Set())));
   }
 }
 

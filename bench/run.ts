@@ -171,7 +171,7 @@ async function scale(): Promise<void> {
     const ready = live.filter((s) => s.status === "READY").length;
     const activeSets = live.reduce((n, s) => n + (s.read_replica_sets ?? []).filter((r) => r.status === "active").length, 0);
     raw.scaleUp = { wallMs: wall, requests: log.length, accepted, limited, errors: up.errors, steps: summarize(up) };
-    row("3 scale", "harness parallelism", "registrations: unbounded; refresh and deletes: one at a time");
+    row("3 scale", "harness parallelism", "registrations: unbounded; deletes: in parallel once dependents are gone; refresh: one at a time");
     row(
       "3 scale",
       `create ${N} services + ${N} replica sets @ ${RPS} req/s`,
@@ -232,7 +232,7 @@ async function scale(): Promise<void> {
     row(
       "3 scale",
       "destroy: wall time / rate-limit bound",
-      `${secs(destroyWall)} / ${secs(dbound)} = ${(destroyWall / dbound).toFixed(2)} (${dlog.length} requests, ${dlimited} 429; deletes run one at a time)`,
+      `${secs(destroyWall)} / ${secs(dbound)} = ${(destroyWall / dbound).toFixed(2)} (${dlog.length} requests, ${dlimited} 429; deletes in parallel)`,
     );
     row("4 footprint", `plugin peak memory (VmHWM), whole ${2 * N}-resource run`, `${peakMemoryMiB(stack.plugin.pid)?.toFixed(1) ?? "?"} MiB`);
   } finally {

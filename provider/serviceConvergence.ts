@@ -4,7 +4,7 @@
  * before attaching the new), password, pause. Each asynchronous action is followed by a
  * wait for `READY` (or `PAUSED`). A difference that needs no action sends nothing.
  */
-import { ResourceFailedError, type ClouddbClient, type Service, type ServiceStatus } from "./client";
+import { ConflictError, ResourceFailedError, type ClouddbClient, type Service, type ServiceStatus } from "./client";
 import { sameValue } from "./diff";
 import { attachedVpc, isPaused, serviceOutputs, type DesiredService } from "./serviceState";
 
@@ -58,6 +58,29 @@ export async function settle(ctx: ConvergeContext, live: Service): Promise<Servi
 }
 
 /**
+ * Sends an asynchronous action. A 409 does not fail it at once: when an earlier attempt
+ * was accepted but its answer lost (a 5xx or a dropped connection that the client then
+ * retried), the retry meets the service busy applying that very attempt; and the service
+ * may be busy with a change made elsewhere. So on 409 the service is waited out and read:
+ * if the change already shows (the API shows a change from the moment it accepts it), the
+ * action is done; otherwise it is sent once more.
+ */
+async function perform(
+  ctx: ConvergeContext,
+  id: string,
+  action: () => Promise<unknown>,
+  applied: (service: Service) => boolean,
+): Promise<void> {
+  try {
+    await action();
+  } catch (e) {
+    if (!ConflictError.isInstance(e)) throw e;
+    const now = await settle(ctx, await ctx.api.getService(id, { projectId: ctx.projectId, fresh: true }));
+    if (!applied(now)) await action();
+  }
+}
+
+/**
  * Applies every difference between `live` and `want`, and returns the service as it is
  * at the end.
  *
@@ -82,20 +105,23 @@ export async function converge(ctx: ConvergeContext, live: Service, want: Desire
       (attachedVpc(current) ?? null) !== want.vpcId ||
       (want.password !== undefined && want.password !== ctx.recordedPassword);
     if (!want.paused || otherChanges) {
-      await api.startService(id, opts);
+      await perform(ctx, id, () => api.startService(id, opts), (s) => !isPaused(s));
       await ready();
     }
   }
-  if (!sameValue(has().cpuMillis, want.cpuMillis) || !sameValue(has().memoryGbs, want.memoryGbs)) {
-    await api.resizeService(id, { cpu_millis: String(want.cpuMillis), memory_gbs: String(want.memoryGbs) }, opts);
+  const sized = (s: Service) => {
+    const o = serviceOutputs(s, {});
+    return sameValue(o.cpuMillis, want.cpuMillis) && sameValue(o.memoryGbs, want.memoryGbs);
+  };
+  if (!sized(current)) {
+    const size = { cpu_millis: String(want.cpuMillis), memory_gbs: String(want.memoryGbs) };
+    await perform(ctx, id, () => api.resizeService(id, size, opts), sized);
     await ready();
   }
-  if (!sameValue(has().haReplicas, want.haReplicas)) {
-    await api.setServiceHA(
-      id,
-      { replica_count: want.haReplicas.replicaCount, sync_replica_count: want.haReplicas.syncReplicaCount },
-      opts,
-    );
+  const replicated = (s: Service) => sameValue(serviceOutputs(s, {}).haReplicas, want.haReplicas);
+  if (!replicated(current)) {
+    const ha = { replica_count: want.haReplicas.replicaCount, sync_replica_count: want.haReplicas.syncReplicaCount };
+    await perform(ctx, id, () => api.setServiceHA(id, ha, opts), replicated);
     await ready();
   }
   if (has().environment !== want.environment) {
@@ -107,11 +133,12 @@ export async function converge(ctx: ConvergeContext, live: Service, want: Desire
   const attached = attachedVpc(current) ?? null;
   if (attached !== want.vpcId) {
     if (attached !== null) {
-      await api.detachServiceFromVpc(id, attached, opts);
+      await perform(ctx, id, () => api.detachServiceFromVpc(id, attached, opts), (s) => attachedVpc(s) !== attached);
       await ready();
     }
-    if (want.vpcId !== null) {
-      await api.attachServiceToVpc(id, want.vpcId, opts);
+    const target = want.vpcId;
+    if (target !== null) {
+      await perform(ctx, id, () => api.attachServiceToVpc(id, target, opts), (s) => attachedVpc(s) === target);
       await ready();
     }
   }
@@ -119,7 +146,7 @@ export async function converge(ctx: ConvergeContext, live: Service, want: Desire
     await api.updateServicePassword(id, want.password, opts);
   }
   if (want.paused && !isPaused(current)) {
-    await api.stopService(id, opts);
+    await perform(ctx, id, () => api.stopService(id, opts), isPaused);
     current = await waitFor(ctx, id, ["PAUSED"]);
   }
   // Actions answered at once (environment, pooler) show in a fresh read.

@@ -101,6 +101,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     log,
     latencyMs: () => latencyMs,
     persist: () => snapshotFile?.save() ?? Promise.resolve(),
+    durable: () => snapshotFile?.drain() ?? Promise.resolve(),
   });
 
   const server = http.createServer(listener);

@@ -40,6 +40,11 @@ export interface PipelineDependencies {
   latencyMs(): number;
   /** Makes every change so far durable; awaited before a change is acknowledged. */
   persist(): Promise<void>;
+  /**
+   * Resolves once every write asked for so far is on disk; awaited before a read is
+   * answered, so no answer shows a change that a crash could still lose.
+   */
+  durable(): Promise<void>;
 }
 
 function isUnder(path: string, prefix: string): boolean {
@@ -68,7 +73,7 @@ export function createRequestListener(deps: PipelineDependencies): RequestListen
       throw new ForbiddenError(params.project_id);
     }
     const answer = handler({ params, principal, body: bodyReader(req, received) });
-    if (method !== "GET") await deps.persist();
+    await (method === "GET" ? deps.durable() : deps.persist());
     return answer;
   }
 

@@ -6,9 +6,10 @@
  */
 import { ConflictError, NotFoundError, ResourceFailedError, type ReadReplicaSet } from "./client";
 import { sameValue } from "./diff";
+import { nothingToAdopt } from "./adoption";
 import { InputConflictError, ResourceInitError } from "./errors";
 import { withoutUndefined } from "./outputs";
-import { retryPause, sleep } from "./pacing";
+import { retryWhileConflict } from "./pacing";
 import { defineResourceProvider, type Props, type ResourceDefinition } from "./resourceProvider";
 import { client, projectOf, settings } from "./settings";
 import { timeoutMs, type TimeoutsInput } from "./timeouts";
@@ -177,9 +178,7 @@ const definition: ResourceDefinition = {
     let made: ReadReplicaSet;
     if (news.adoptId !== undefined) {
       const found = await findReplicaSet(news.serviceId, news.adoptId, projectId);
-      if (!found) {
-        throw new InputConflictError("adoptId", `adoptId: no read replica set ${news.adoptId} under service ${news.serviceId} to adopt`);
-      }
+      if (!found) throw nothingToAdopt(`no read replica set ${news.adoptId} under service ${news.serviceId}`);
       made = found;
       if (made.name !== news.name) {
         throw new InputConflictError(
@@ -189,19 +188,13 @@ const definition: ResourceDefinition = {
       }
     } else {
       // The service must be READY; while it is being changed the API answers 409: wait.
-      for (let attempt = 0; ; attempt++) {
-        try {
-          made = await api.createReplicaSet(
-            news.serviceId,
-            { name: news.name, nodes: news.nodes, cpu_millis: news.cpuMillis, memory_gbs: news.memoryGbs },
-            { projectId },
-          );
-          break;
-        } catch (e) {
-          if (!ConflictError.isInstance(e) || Date.now() + retryPause(attempt) > deadline) throw e;
-          await sleep(retryPause(attempt));
-        }
-      }
+      made = await retryWhileConflict(deadline, () =>
+        api.createReplicaSet(
+          news.serviceId,
+          { name: news.name, nodes: news.nodes, cpu_millis: news.cpuMillis, memory_gbs: news.memoryGbs },
+          { projectId },
+        ),
+      );
     }
     try {
       const live = await converge(made, news, projectId, Math.max(1, deadline - Date.now()));

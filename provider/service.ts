@@ -5,9 +5,10 @@
  */
 import { randomBytes } from "crypto";
 import { ConflictError, NotFoundError, type Service } from "./client";
+import { assertAdoptable, nothingToAdopt } from "./adoption";
 import { InputConflictError, ResourceInitError } from "./errors";
 import { withoutUndefined } from "./outputs";
-import { retryPause, sleep } from "./pacing";
+import { retryWhileConflict } from "./pacing";
 import { createServiceOnce, createSettled } from "./pendingCreate";
 import { defineResourceProvider, type Props, type ResourceDefinition } from "./resourceProvider";
 import { converge, ServiceUnusableError } from "./serviceConvergence";
@@ -52,42 +53,19 @@ function outputs(service: Service, kept: { password?: string; forkFrom?: Service
   return { ...serviceOutputs(service, kept) };
 }
 
-/** Runs `action`, retrying while the API answers 409 (e.g. the source service is still being changed). */
-async function whenAllowed<T>(deadline: number, action: () => Promise<T>): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await action();
-    } catch (e) {
-      if (!ConflictError.isInstance(e) || Date.now() + retryPause(attempt) > deadline) throw e;
-      await sleep(retryPause(attempt));
-    }
-  }
-}
-
 /** Starts the service the inputs describe: a fork, an adoption, or a new service. */
 async function start(news: ServiceInputs, projectId: string, deadline: number): Promise<Service> {
   const api = client();
   const opts = { projectId };
   if (news.adoptId !== undefined) {
     const live = await api.getService(news.adoptId, opts).catch((e: unknown) => {
-      if (NotFoundError.isInstance(e)) {
-        throw new InputConflictError("adoptId", `adoptId: no service ${news.adoptId} in project ${projectId} to adopt`);
-      }
-      throw e;
+      throw NotFoundError.isInstance(e) ? nothingToAdopt(`no service ${news.adoptId} in project ${projectId}`) : e;
     });
-    const fixed: Array<[string, unknown, unknown]> = [
+    assertAdoptable(`service ${live.service_id}`, [
       ["name", news.name, live.name],
       ["serviceType", news.serviceType ?? SERVICE_DEFAULTS.serviceType, live.service_type],
       ["regionCode", news.regionCode ?? SERVICE_DEFAULTS.regionCode, live.region_code],
-    ];
-    for (const [property, want, got] of fixed) {
-      if (want !== got) {
-        throw new InputConflictError(
-          property,
-          `adoptId: service ${live.service_id} has ${property} ${JSON.stringify(got)} but the program asks for ${JSON.stringify(want)}, which cannot change in place; make the program match the service to adopt it`,
-        );
-      }
-    }
+    ]);
     return live;
   }
   if (news.forkFrom !== undefined) {
@@ -104,7 +82,7 @@ async function start(news: ServiceInputs, projectId: string, deadline: number): 
         );
       }
     }
-    return whenAllowed(deadline, () =>
+    return retryWhileConflict(deadline, () =>
       api.forkService(
         serviceId,
         {

@@ -4,7 +4,7 @@
  */
 import { ConflictError, NotFoundError, type Vpc } from "./client";
 import { assertAdoptable, nothingToAdopt } from "./adoption";
-import { retryPause, sleep } from "./pacing";
+import { retryWhileConflict } from "./pacing";
 import { defineResourceProvider, type Props, type ResourceDefinition } from "./resourceProvider";
 import { client, projectOf, settings } from "./settings";
 import { describeMs, timeoutMs, type TimeoutsInput } from "./timeouts";
@@ -136,22 +136,15 @@ const definition: ResourceDefinition = {
     const projectId = projectOf(props.projectId as string | undefined);
     const limit = timeoutMs(props.timeouts as TimeoutsInput | undefined, "delete");
     const deadline = Date.now() + limit;
-    const api = client();
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await api.deleteVpc(id, { projectId });
-        return;
-      } catch (e) {
-        if (NotFoundError.isInstance(e)) return;
-        if (!ConflictError.isInstance(e)) throw e;
-        if (Date.now() + retryPause(attempt) > deadline) {
-          const attached = await attachmentsOf(id, projectId);
-          throw new Error(
-            `VPC ${id} (${String(props.name)}) could not be deleted within ${describeMs(limit)}: still attached: ${attached}. Detach or delete those first, or raise timeouts.delete.`,
-          );
-        }
-        await sleep(retryPause(attempt));
-      }
+    try {
+      await retryWhileConflict(deadline, () => client().deleteVpc(id, { projectId }));
+    } catch (e) {
+      if (NotFoundError.isInstance(e)) return;
+      if (!ConflictError.isInstance(e)) throw e;
+      const attached = await attachmentsOf(id, projectId);
+      throw new Error(
+        `VPC ${id} (${String(props.name)}) could not be deleted within ${describeMs(limit)}: still attached: ${attached}. Detach or delete those first, or raise timeouts.delete.`,
+      );
     }
   },
 };

@@ -10,7 +10,7 @@ import { nothingToAdopt } from "./adoption";
 import { InputConflictError, ResourceInitError } from "./errors";
 import { withoutUndefined } from "./outputs";
 import { retryWhileConflict } from "./pacing";
-import { defineResourceProvider, type Props, type ResourceDefinition } from "./resourceProvider";
+import { defineResourceProvider, type ResourceDefinition } from "./resourceProvider";
 import { client, projectOf, settings } from "./settings";
 import { timeoutMs, type TimeoutsInput } from "./timeouts";
 import * as v from "./validation";
@@ -221,28 +221,11 @@ const definition: ResourceDefinition = {
     if (!serviceId) {
       throw new InputConflictError("serviceId", `reading read replica set ${id} needs its serviceId: pass { serviceId } as the state of ReadReplicaSet.get`);
     }
-    try {
-      // Served from the service (which lists its replica sets), so a refresh of many
-      // resources shares one list answer through the client's read cache.
-      const service = await client().getService(serviceId, { projectId });
-      const rs = (service.read_replica_sets ?? []).find((r) => r.id === id);
-      if (!rs) return undefined;
-      const outs = replicaSetOutputs(rs, serviceId, projectId);
-      const inputs: Props = {
-        serviceId,
-        name: outs.name,
-        nodes: outs.nodes,
-        cpuMillis: outs.cpuMillis,
-        memoryGbs: outs.memoryGbs,
-        environment: outs.environment,
-        connectionPooler: outs.connectionPooler,
-        projectId,
-      };
-      return { outs: { ...outs }, inputs };
-    } catch (e) {
-      if (NotFoundError.isInstance(e)) return undefined;
-      throw e;
-    }
+    // Served from the service (which lists its replica sets), so a refresh of many
+    // resources shares one list answer through the client's read cache.
+    const service = await client().getService(serviceId, { projectId });
+    const rs = (service.read_replica_sets ?? []).find((r) => r.id === id);
+    return rs && { ...replicaSetOutputs(rs, serviceId, projectId) };
   },
 
   async update(id, olds, raw) {

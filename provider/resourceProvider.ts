@@ -1,5 +1,6 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { checkInputs, type InputRules } from "./checks";
+import { NotFoundError } from "./client";
 import { diffProperties, sameValue, type DiffKey } from "./diff";
 import { withoutSecrets } from "./errors";
 import { withoutUndefined } from "./outputs";
@@ -41,11 +42,10 @@ export interface ResourceDefinition {
    */
   create(news: Props): Promise<{ id: string; outs: Props }>;
   /**
-   * Reads the live resource; `undefined` when it is gone. `inputs` are what the program
-   * would write to ask for the live state; they replace the stored inputs when the live
-   * resource drifted from the recorded outputs.
+   * Reads the live resource and returns its outputs; `undefined` (or a NotFoundError)
+   * when it is gone.
    */
-  read(id: string, props: Props): Promise<{ outs: Props; inputs: Props } | undefined>;
+  read(id: string, props: Props): Promise<Props | undefined>;
   /** Converges the live resource to `news` and returns every output. */
   update(id: string, olds: Props, news: Props): Promise<Props>;
   /** Deletes the resource and waits until it is gone; a resource already gone is fine. */
@@ -99,15 +99,22 @@ export function defineResourceProvider(definition: ResourceDefinition): Required
 
     async read(id: string, props: Props): Promise<dynamic.ReadResult> {
       try {
-        const found = await definition.read(id, props ?? {});
+        const found = await definition.read(id, props ?? {}).catch((e: unknown) => {
+          if (NotFoundError.isInstance(e)) return undefined;
+          throw e;
+        });
         if (!found) return { id: "" };
-        const outs: Props = { ...found.outs, timeouts: props?.timeouts };
+        const outs: Props = { ...found, timeouts: props?.timeouts };
         // Inputs are replaced only when something drifted, so the next `up` diffs against
-        // what is live; otherwise the inputs the program wrote stay as they are.
+        // what is live; otherwise the inputs the program wrote stay as they are. Secret
+        // properties never go into inputs: the engine stores those in plain text.
         const drifted = definition.diffKeys.some(({ property }) => !sameValue(props?.[property] ?? null, outs[property] ?? null));
-        return drifted
-          ? { id, props: withoutUndefined(outs), inputs: withoutUndefined(found.inputs) }
-          : { id, props: withoutUndefined(outs) };
+        if (!drifted) return { id, props: withoutUndefined(outs) };
+        const secret = new Set(definition.rules.secret ?? []);
+        const inputs = Object.fromEntries(
+          definition.diffKeys.filter(({ property }) => !secret.has(property)).map(({ property }) => [property, outs[property]]),
+        );
+        return { id, props: withoutUndefined(outs), inputs: withoutUndefined(inputs) };
       } catch (e) {
         throw scrub(e, props ?? {});
       }

@@ -240,35 +240,11 @@ const definition: ResourceDefinition = {
   },
 
   async read(id, props) {
-    const projectId = projectOf(props.projectId as string | undefined);
-    try {
-      const live = await client().getService(id, { projectId });
-      const outs = outputs(live, {
-        password: props.password as string | undefined,
-        forkFrom: props.forkFrom as ServiceInputs["forkFrom"],
-      });
-      const o = outs as unknown as ServiceOutputs;
-      const inputs: Props = {
-        name: o.name,
-        serviceType: o.serviceType,
-        regionCode: o.regionCode,
-        projectId,
-        cpuMillis: o.cpuMillis,
-        memoryGbs: o.memoryGbs,
-        haReplicas: o.haReplicas,
-        environment: o.environment,
-        connectionPooler: o.connectionPooler,
-        vpcId: o.vpcId,
-        paused: o.paused,
-        forkFrom: o.forkFrom,
-        // No password: the engine stores these inputs as they are (not secret), and the
-        // diff reads the recorded password from the outputs, which are secret.
-      };
-      return { outs, inputs };
-    } catch (e) {
-      if (NotFoundError.isInstance(e)) return undefined;
-      throw e;
-    }
+    const live = await client().getService(id, { projectId: projectOf(props.projectId as string | undefined) });
+    return outputs(live, {
+      password: props.password as string | undefined,
+      forkFrom: props.forkFrom as ServiceInputs["forkFrom"],
+    });
   },
 
   async update(id, olds, raw) {

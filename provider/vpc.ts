@@ -5,7 +5,7 @@
 import { ConflictError, NotFoundError, type Vpc } from "./client";
 import { assertAdoptable, nothingToAdopt } from "./adoption";
 import { retryWhileConflict } from "./pacing";
-import { defineResourceProvider, type Props, type ResourceDefinition } from "./resourceProvider";
+import { defineResourceProvider, type ResourceDefinition } from "./resourceProvider";
 import { client, projectOf, settings } from "./settings";
 import { describeMs, timeoutMs, type TimeoutsInput } from "./timeouts";
 import * as v from "./validation";
@@ -32,10 +32,6 @@ export interface VpcOutputs {
 /** Outputs of a live VPC. */
 export function vpcOutputs(vpc: Vpc, projectId: string): VpcOutputs {
   return { vpcId: vpc.id, name: vpc.name ?? "", cidr: vpc.cidr ?? "", regionCode: vpc.region_code ?? "", projectId };
-}
-
-function inputsOf(o: VpcOutputs): Props {
-  return { name: o.name, cidr: o.cidr, regionCode: o.regionCode, projectId: o.projectId };
 }
 
 async function converge(id: string, news: VpcInputs, projectId: string): Promise<VpcOutputs> {
@@ -118,13 +114,7 @@ const definition: ResourceDefinition = {
 
   async read(id, props) {
     const projectId = projectOf(props.projectId as string | undefined);
-    try {
-      const outs = vpcOutputs(await client().getVpc(id, { projectId }), projectId);
-      return { outs: { ...outs }, inputs: inputsOf(outs) };
-    } catch (e) {
-      if (NotFoundError.isInstance(e)) return undefined;
-      throw e;
-    }
+    return { ...vpcOutputs(await client().getVpc(id, { projectId }), projectId) };
   },
 
   async update(id, olds, raw) {

@@ -6,7 +6,7 @@
 import { NotFoundError, ResourceFailedError, TimeoutError, type Peering } from "./client";
 import { assertAdoptable, nothingToAdopt } from "./adoption";
 import { InputConflictError, ResourceInitError } from "./errors";
-import { defineResourceProvider, type Props, type ResourceDefinition } from "./resourceProvider";
+import { defineResourceProvider, type ResourceDefinition } from "./resourceProvider";
 import { client, projectOf, settings } from "./settings";
 import { timeoutMs, type TimeoutsInput } from "./timeouts";
 import * as v from "./validation";
@@ -145,20 +145,7 @@ const definition: ResourceDefinition = {
     if (!vpcId) {
       throw new InputConflictError("vpcId", `reading VPC peering ${id} needs its vpcId: pass { vpcId } as the state of VpcPeering.get`);
     }
-    try {
-      const outs = peeringOutputs(await client().getPeering(vpcId, id, { projectId }), vpcId, projectId);
-      const inputs: Props = {
-        vpcId,
-        peerAccountId: outs.peerAccountId,
-        peerRegionCode: outs.peerRegionCode,
-        peerVpcId: outs.peerVpcId,
-        projectId,
-      };
-      return { outs: { ...outs }, inputs };
-    } catch (e) {
-      if (NotFoundError.isInstance(e)) return undefined;
-      throw e;
-    }
+    return { ...peeringOutputs(await client().getPeering(vpcId, id, { projectId }), vpcId, projectId) };
   },
 
   async update(id, olds, raw) {

@@ -11,7 +11,7 @@ import { InputConflictError, ResourceInitError } from "./errors";
 import { withoutUndefined } from "./outputs";
 import { retryWhileConflict } from "./pacing";
 import { defineResourceProvider, type ResourceDefinition } from "./resourceProvider";
-import { client, projectOf, settings } from "./settings";
+import { client, projectOf } from "./settings";
 import { timeoutMs, type TimeoutsInput } from "./timeouts";
 import * as v from "./validation";
 
@@ -160,7 +160,6 @@ const definition: ResourceDefinition = {
     return {
       serviceId: news.serviceId,
       name: news.name,
-      projectId: news.projectId ?? settings().projectId ?? recorded.projectId,
       nodes: news.nodes,
       cpuMillis: news.cpuMillis,
       memoryGbs: news.memoryGbs,

@@ -31,8 +31,10 @@ export interface ResourceDefinition {
   /**
    * The desired value of every diffed property: the inputs with the defaults the user
    * did not write filled in, shaped like the outputs. `recorded` is the old outputs.
+   * Without it, each diffed property is the input as written, and `projectId` the
+   * input's or the configured one.
    */
-  desired(news: Props, recorded: Props): Props;
+  desired?(news: Props, recorded: Props): Props;
   /** Values that must never appear in an error message (passwords). */
   secretsOf?(props: Props): Array<string | undefined>;
   /**
@@ -50,6 +52,19 @@ export interface ResourceDefinition {
   update(id: string, olds: Props, news: Props): Promise<Props>;
   /** Deletes the resource and waits until it is gone; a resource already gone is fine. */
   delete(id: string, props: Props): Promise<void>;
+}
+
+/**
+ * The project a resource's inputs ask for: their own `projectId`, else the configured
+ * one, else (no configuration in this process) the one recorded.
+ */
+function projectOf(news: Props, recorded: Props): unknown {
+  return news.projectId ?? settings().projectId ?? recorded.projectId;
+}
+
+/** The diffed properties as the inputs write them. */
+function asWritten(news: Props, recorded: Props, keys: readonly DiffKey[]): Props {
+  return { ...Object.fromEntries(keys.map(({ property }) => [property, news[property]])), projectId: projectOf(news, recorded) };
 }
 
 /**
@@ -81,7 +96,8 @@ export function defineResourceProvider(definition: ResourceDefinition): Required
 
     async diff(_id: string, olds: Props, news: Props): Promise<dynamic.DiffResult> {
       const keys = [...definition.diffKeys, TIMEOUTS_KEY];
-      const desired: Props = { ...definition.desired(news, olds), timeouts: news.timeouts };
+      const wanted = definition.desired?.(news, olds) ?? asWritten(news, olds, definition.diffKeys);
+      const desired: Props = { ...wanted, projectId: wanted.projectId ?? projectOf(news, olds), timeouts: news.timeouts };
       // An input that is not known yet (preview) is a change, whatever defaults say.
       for (const { property } of keys) if (containsUnknown(news[property])) desired[property] = UNKNOWN;
       const { changes, replaces } = diffProperties(olds, desired, keys);

@@ -186,7 +186,6 @@ const definition: ResourceDefinition = {
       name: news.name,
       serviceType: news.serviceType ?? (forked ? recorded.serviceType : SERVICE_DEFAULTS.serviceType),
       regionCode: news.regionCode ?? (forked ? recorded.regionCode : SERVICE_DEFAULTS.regionCode),
-      projectId: news.projectId ?? settings().projectId ?? recorded.projectId,
       forkFrom: news.forkFrom ?? null,
       cpuMillis: want.cpuMillis,
       memoryGbs: want.memoryGbs,

@@ -6,7 +6,7 @@ import { ConflictError, NotFoundError, type Vpc } from "./client";
 import { assertAdoptable, nothingToAdopt } from "./adoption";
 import { retryWhileConflict } from "./pacing";
 import { defineResourceProvider, type ResourceDefinition } from "./resourceProvider";
-import { client, projectOf, settings } from "./settings";
+import { client, projectOf } from "./settings";
 import { describeMs, timeoutMs, type TimeoutsInput } from "./timeouts";
 import * as v from "./validation";
 
@@ -81,14 +81,6 @@ const definition: ResourceDefinition = {
     { property: "projectId", replace: true },
   ],
 
-  desired(news, recorded) {
-    return {
-      name: news.name,
-      cidr: news.cidr,
-      regionCode: news.regionCode,
-      projectId: news.projectId ?? settings().projectId ?? recorded.projectId,
-    };
-  },
 
   async create(raw) {
     const news = raw as unknown as VpcInputs;

@@ -7,7 +7,7 @@ import { NotFoundError, ResourceFailedError, TimeoutError, type Peering } from "
 import { assertAdoptable, nothingToAdopt } from "./adoption";
 import { InputConflictError, ResourceInitError } from "./errors";
 import { defineResourceProvider, type ResourceDefinition } from "./resourceProvider";
-import { client, projectOf, settings } from "./settings";
+import { client, projectOf } from "./settings";
 import { timeoutMs, type TimeoutsInput } from "./timeouts";
 import * as v from "./validation";
 import { z } from "zod";
@@ -100,15 +100,6 @@ const definition: ResourceDefinition = {
     replace: true,
   })),
 
-  desired(news, recorded) {
-    return {
-      vpcId: news.vpcId,
-      peerAccountId: news.peerAccountId,
-      peerRegionCode: news.peerRegionCode,
-      peerVpcId: news.peerVpcId,
-      projectId: news.projectId ?? settings().projectId ?? recorded.projectId,
-    };
-  },
 
   async create(raw) {
     const news = raw as unknown as VpcPeeringInputs;

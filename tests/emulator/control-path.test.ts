@@ -2,23 +2,12 @@
  * The control path: faults (count honoured, then normal), latency (measured), rate limit,
  * request log (order, statuses, clearing), reset, clock, and its own errors.
  */
-import { startEmulator, type RunningEmulator } from "../../emulator";
-import { EmulatorApi } from "./support/emulator-api";
+import { useEmulator } from "./support/emulator-api";
 
 /** The path as the server receives it. */
 const full = (path: string) => `/public/api/v1${path}`;
 
-let emu: RunningEmulator;
-let api: EmulatorApi;
-
-beforeAll(async () => {
-  emu = await startEmulator({ port: 0, clockScale: 1 });
-  api = new EmulatorApi(emu);
-});
-afterAll(() => emu.close());
-beforeEach(async () => {
-  expect((await api.control("POST", "/reset")).status).toBe(204);
-});
+const api = useEmulator();
 
 describe("faults", () => {
   it("fails exactly `count` matching requests with the contract's error body, then answers normally", async () => {
@@ -145,7 +134,7 @@ describe("reset and clock", () => {
     expect((await api.call("GET", api.p("/vpcs"))).body).toEqual([]);
     expect(Date.now() - started).toBeLessThan(700);
     expect((await api.call("GET", api.p("/services"))).body).toEqual([]);
-    expect((await api.call("GET", "/auth/info", { token: emu.oauthToken })).status).toBe(200);
+    expect((await api.call("GET", "/auth/info", { token: api.emu.oauthToken })).status).toBe(200);
   });
 
   it("advances the clock (204) and refuses negative or missing amounts (400)", async () => {
@@ -166,10 +155,10 @@ describe("control path errors", () => {
   });
 
   it("needs one of the emulator's tokens (401), knows its paths (404) and methods (405)", async () => {
-    const res = await fetch(`${emu.url}/_emulator/requests`);
+    const res = await fetch(`${api.emu.url}/_emulator/requests`);
     expect(res.status).toBe(401);
     expect(((await res.json()) as { code: string }).code).toBe("UNAUTHORIZED");
-    const oauth = await fetch(`${emu.url}/_emulator/requests`, { headers: { authorization: `Bearer ${emu.oauthToken}` } });
+    const oauth = await fetch(`${api.emu.url}/_emulator/requests`, { headers: { authorization: `Bearer ${api.emu.oauthToken}` } });
     expect(oauth.status).toBe(200);
     expect((await api.control("POST", "/nope")).status).toBe(404);
     const wrong = await api.control("PUT", "/faults", {});

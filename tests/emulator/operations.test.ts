@@ -2,20 +2,9 @@
  * Every one of the 32 operations over real HTTP: success status and body per CONTRACT.md.
  * Clock scale 1, moved with the clock control so every state is deterministic.
  */
-import { startEmulator, type RunningEmulator } from "../../emulator";
-import { EmulatorApi } from "./support/emulator-api";
+import { useEmulator } from "./support/emulator-api";
 
-let emu: RunningEmulator;
-let api: EmulatorApi;
-
-beforeAll(async () => {
-  emu = await startEmulator({ port: 0, clockScale: 1 });
-  api = new EmulatorApi(emu);
-});
-afterAll(() => emu.close());
-beforeEach(async () => {
-  expect((await api.control("POST", "/reset")).status).toBe(204);
-});
+const api = useEmulator();
 
 const SHORT_ID = /^[a-z0-9]{10}$/;
 const DECIMAL_ID = /^[0-9]+$/;
@@ -27,7 +16,7 @@ describe("auth", () => {
     expect(res.status).toBe(200);
     expect(res.body.type).toBe("apiKey");
     expect(res.body.oauth).toBeUndefined();
-    expect(res.body.apiKey.project.id).toBe(emu.projectId);
+    expect(res.body.apiKey.project.id).toBe(api.emu.projectId);
   });
 });
 
@@ -109,13 +98,13 @@ describe("services", () => {
     const s = res.body;
     expect(s).toEqual({
       service_id: expect.stringMatching(SHORT_ID),
-      project_id: emu.projectId,
+      project_id: api.emu.projectId,
       name: "db",
       service_type: "TIMESERIES",
       status: "QUEUED",
       created: expect.stringMatching(RFC3339),
       region_code: "us-east-1",
-      endpoint: { host: `${s.service_id}.${emu.projectId}.clouddb.local`, port: 5432 },
+      endpoint: { host: `${s.service_id}.${api.emu.projectId}.clouddb.local`, port: 5432 },
       initial_password: expect.any(String),
       ha_replicas: { replica_count: 0, sync_replica_count: 0 },
       metadata: { environment: "DEV" },
@@ -246,7 +235,7 @@ describe("services", () => {
       service_type: "RELATIONAL",
       region_code: "sa-east-1",
       ha_replicas: { replica_count: 0, sync_replica_count: 0 },
-      forked_from: { project_id: emu.projectId, service_id: s.service_id, is_standby: false },
+      forked_from: { project_id: api.emu.projectId, service_id: s.service_id, is_standby: false },
       initial_password: expect.any(String),
       metadata: { environment: "DEV" },
     });

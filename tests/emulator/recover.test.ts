@@ -2,20 +2,9 @@
  * `POST /_emulator/services/{id}/recover`: an injected UNSTABLE service becomes READY
  * again with its settings unchanged; any other state is a 409 and an unknown id a 404.
  */
-import { startEmulator, type RunningEmulator } from "../../emulator";
-import { EmulatorApi } from "./support/emulator-api";
+import { useEmulator } from "./support/emulator-api";
 
-let emu: RunningEmulator;
-let api: EmulatorApi;
-
-beforeAll(async () => {
-  emu = await startEmulator({ port: 0, clockScale: 1 });
-  api = new EmulatorApi(emu);
-});
-afterAll(() => emu.close());
-beforeEach(async () => {
-  await api.control("POST", "/reset");
-});
+const api = useEmulator();
 
 const get = async (id: string) => (await api.call("GET", api.p(`/services/${id}`))).body;
 

@@ -2,20 +2,10 @@
  * State machines (CONTRACT.md, "States"): transitions on the emulator clock, and a 409
  * CONFLICT that changes nothing for every action a state does not allow.
  */
-import { startEmulator, type RunningEmulator } from "../../emulator";
-import { EmulatorApi } from "./support/emulator-api";
+import { startEmulator } from "../../emulator";
+import { EmulatorApi, useEmulator } from "./support/emulator-api";
 
-let emu: RunningEmulator;
-let api: EmulatorApi;
-
-beforeAll(async () => {
-  emu = await startEmulator({ port: 0, clockScale: 1 });
-  api = new EmulatorApi(emu);
-});
-afterAll(() => emu.close());
-beforeEach(async () => {
-  await api.control("POST", "/reset");
-});
+const api = useEmulator();
 
 const svc = (id: string, rest = "") => api.p(`/services/${id}${rest}`);
 const status = async (id: string) => (await api.call("GET", svc(id))).body.status as string;

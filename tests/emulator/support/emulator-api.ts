@@ -1,5 +1,5 @@
 /** A small HTTP client for driving the emulator in tests, over real HTTP (fetch). */
-import type { RunningEmulator } from "../../../emulator";
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../../emulator";
 
 /** A response as the tests look at it. */
 export interface TestResponse {
@@ -24,7 +24,13 @@ export interface CallOptions {
 
 /** Calls the API and control path of one emulator. */
 export class EmulatorApi {
-  constructor(readonly emu: RunningEmulator) {}
+  /** @param emulator the emulator, or a function giving it (for one started later, in a hook) */
+  constructor(private readonly emulator: RunningEmulator | (() => RunningEmulator)) {}
+
+  /** The emulator this client drives. */
+  get emu(): RunningEmulator {
+    return typeof this.emulator === "function" ? this.emulator() : this.emulator;
+  }
 
   /** `/projects/<default project><rest>`. */
   p(rest = "", projectId = this.emu.projectId): string {
@@ -109,4 +115,24 @@ export class EmulatorApi {
     }
     return { status: res.status, headers: res.headers, body: parsed, text };
   }
+}
+
+/**
+ * One emulator for the test file (started before all tests, closed after), reset before
+ * each test: returns the client that drives it.
+ */
+export function useEmulator(options: EmulatorOptions = { clockScale: 1 }): EmulatorApi {
+  let emu: RunningEmulator | undefined;
+  const api = new EmulatorApi(() => {
+    if (!emu) throw new Error("the emulator is started in beforeAll: use it inside a test or hook");
+    return emu;
+  });
+  beforeAll(async () => {
+    emu = await startEmulator({ port: 0, ...options });
+  });
+  afterAll(() => emu?.close());
+  beforeEach(async () => {
+    expect((await api.control("POST", "/reset")).status).toBe(204);
+  });
+  return api;
 }

@@ -92,7 +92,12 @@ export async function converge(ctx: ConvergeContext, live: Service, want: Desire
   const id = live.service_id;
   const opts = { projectId };
   let current = await settle(ctx, live);
-  const ready = async (): Promise<Service> => (current = await waitFor(ctx, id, ["READY"]));
+  let unseen = false;
+  const ready = async (): Promise<Service> => {
+    current = await waitFor(ctx, id, ["READY"]);
+    unseen = false;
+    return current;
+  };
   const has = () => serviceOutputs(current, {});
 
   if (isPaused(current)) {
@@ -124,11 +129,14 @@ export async function converge(ctx: ConvergeContext, live: Service, want: Desire
     await perform(ctx, id, () => api.setServiceHA(id, ha, opts), replicated);
     await ready();
   }
+  // Changes answered at once show only in a later read (the next wait's, or a last one).
   if (has().environment !== want.environment) {
     await api.setServiceEnvironment(id, want.environment as "DEV" | "PROD", opts);
+    unseen = true;
   }
   if (has().connectionPooler !== want.connectionPooler) {
     await (want.connectionPooler ? api.enableServicePooler(id, opts) : api.disableServicePooler(id, opts));
+    unseen = true;
   }
   const attached = attachedVpc(current) ?? null;
   if (attached !== want.vpcId) {
@@ -148,7 +156,7 @@ export async function converge(ctx: ConvergeContext, live: Service, want: Desire
   if (want.paused && !isPaused(current)) {
     await perform(ctx, id, () => api.stopService(id, opts), isPaused);
     current = await waitFor(ctx, id, ["PAUSED"]);
+    unseen = false;
   }
-  // Actions answered at once (environment, pooler) show in a fresh read.
-  return api.getService(id, { ...opts, fresh: true });
+  return unseen ? api.getService(id, { ...opts, fresh: true }) : current;
 }

@@ -8,7 +8,6 @@ import { ConflictError, NotFoundError, ResourceFailedError, type ReadReplicaSet 
 import { sameValue } from "./diff";
 import { nothingToAdopt } from "./adoption";
 import { InputConflictError, ResourceInitError } from "./errors";
-import { withoutUndefined } from "./outputs";
 import { retryWhileConflict } from "./pacing";
 import { defineResourceProvider, type ResourceDefinition } from "./resourceProvider";
 import { client, projectOf } from "./settings";
@@ -204,11 +203,9 @@ const definition: ResourceDefinition = {
       const why = failed
         ? `Read replica set ${made.id} (${news.name}) is in status error`
         : `Read replica set ${made.id} (${news.name}) was created but is not active: ${(e as Error).message}`;
-      // withoutUndefined: the engine cannot carry undefined values (the plugin would fail
-      // to answer at all).
       throw new ResourceInitError(
         made.id,
-        withoutUndefined({ ...raw, ...replicaSetOutputs(last, news.serviceId, projectId) }),
+        { ...raw, ...replicaSetOutputs(last, news.serviceId, projectId) },
         `${why}. It is kept in state; the next \`pulumi up\` resumes it${failed ? " (and reports the error again while it lasts)" : ""}.`,
       );
     }

@@ -7,7 +7,6 @@ import { randomBytes } from "crypto";
 import { ConflictError, NotFoundError, type Service } from "./client";
 import { assertAdoptable, nothingToAdopt } from "./adoption";
 import { InputConflictError, ResourceInitError } from "./errors";
-import { withoutUndefined } from "./outputs";
 import { retryWhileConflict } from "./pacing";
 import { createServiceOnce, createSettled } from "./pendingCreate";
 import { defineResourceProvider, type Props, type ResourceDefinition } from "./resourceProvider";
@@ -230,9 +229,7 @@ const definition: ResourceDefinition = {
       const why = ServiceUnusableError.isUnusable(e)
         ? `${(e as Error).message} The service is kept in state: once it is usable again, the next \`pulumi up\` resumes it.`
         : `Service ${id} (${news.name}) was created but is not ready: ${(e as Error).message}. It is kept in state; the next \`pulumi up\` resumes waiting for it.`;
-      // The engine cannot carry undefined values: a properties object holding one makes
-      // the plugin fail to answer at all.
-      throw new ResourceInitError(id, withoutUndefined({ ...inputs, ...known }), why);
+      throw new ResourceInitError(id, { ...inputs, ...known }, why);
     } finally {
       createSettled(id);
     }

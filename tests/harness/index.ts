@@ -1,9 +1,9 @@
 /**
  * Test harness: runs Pulumi programs through the real dynamic-provider plugin over gRPC,
- * following the engine's step rules. See {@link TestStack}.
+ * following the engine's rules (README.md in this folder). See {@link TestStack}.
  */
 export { TestStack, REPO_ROOT } from "./stack";
-export type { Program } from "./stack";
+export type { Program, PluginHandle } from "./stack";
 export { PluginHost, ProviderError } from "./pluginHost";
 export type { InitFailure, PluginHostOptions } from "./pluginHost";
 export * from "./types";
@@ -18,4 +18,9 @@ export function expectNoErrors<T extends UpResult | RefreshResult>(result: T): T
   }
   if (messages.length > 0) throw new Error(`operation reported ${messages.length} error(s):\n${messages.join("\n")}`);
   return result;
+}
+
+/** Everything the engine printed during an operation, one line per diagnostic: scan it for secrets. */
+export function printed(result: UpResult | RefreshResult): string {
+  return result.diagnostics.map((d) => `${d.severity}: ${d.message}`).join("\n");
 }

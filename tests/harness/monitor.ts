@@ -3,7 +3,8 @@
  * RegisterResourceRequest / ReadResourceRequest / RegisterResourceOutputsRequest messages and
  * passes them, decoded, to a {@link Deployment}. It tracks its in-flight calls.
  */
-import { Deployment, message } from "./engine";
+import { Deployment } from "./deployment";
+import { message } from "./engineRun";
 import { fromStruct, provpb, respb, toStruct } from "./protos";
 
 type Callback<T> = (err: Error | null, res?: T) => void;
@@ -26,6 +27,15 @@ const FEATURES: Record<string, boolean> = {
   resourceHooks: false,
   errorHooks: false,
 };
+
+/** The registration's property dependencies: input key to the URNs its value came from. */
+function propertyDependenciesOf(req: RegisterReq): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  req.getPropertydependenciesMap().forEach((deps, key) => {
+    out[key] = deps.getUrnsList();
+  });
+  return out;
+}
 
 /** A mock resource monitor that runs the engine's step rules through a {@link Deployment}. */
 export class HarnessMonitor {
@@ -63,11 +73,14 @@ export class HarnessMonitor {
         custom: req.getCustom(),
         object: fromStruct(req.getObject()),
         dependencies: req.getDependenciesList(),
+        propertyDependencies: propertyDependenciesOf(req),
         additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
-        deleteBeforeReplace: req.getDeletebeforereplace(),
+        ...(req.getDeletebeforereplacedefined() ? { deleteBeforeReplace: req.getDeletebeforereplace() } : {}),
         ...(req.hasProtect() ? { protect: req.getProtect() } : {}),
+        ...(req.hasRetainondelete() ? { retainOnDelete: req.getRetainondelete() } : {}),
         importId: req.getImportid(),
         ignoreChanges: req.getIgnorechangesList(),
+        replaceOnChanges: req.getReplaceonchangesList(),
       });
       const res = new respb.RegisterResourceResponse();
       res.setUrn(out.urn);

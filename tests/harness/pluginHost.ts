@@ -5,6 +5,7 @@
 import { ChildProcess, spawn } from "child_process";
 import * as path from "path";
 import { fromStruct, grpc, JsonObject, provgrpc, provpb, pulumiDir, statuspb, toStruct } from "./protos";
+import { secretValue } from "./secrets";
 
 /** Details of an ErrorResourceInitFailed: the resource exists but did not initialize. */
 export interface InitFailure {
@@ -38,11 +39,14 @@ export class ProviderError extends Error {
 /** Options of {@link PluginHost}. */
 export interface PluginHostOptions {
   project: string;
-  stack: string;
-  /** Working directory of the plugin process. */
+  /** Working directory of the plugin process (the CLI runs it in the program's directory). */
   cwd: string;
   /** Extra environment variables. */
   env: Record<string, string>;
+  /** Called with everything the process writes to stderr. */
+  onStderr?: (text: string) => void;
+  /** Called with everything the process writes to stdout after its port. */
+  onStdout?: (text: string) => void;
 }
 
 /** Result of Check. */
@@ -84,16 +88,16 @@ export function decodeInitFailure(err: import("@grpc/grpc-js").ServiceError): In
 }
 
 /**
- * Owns one plugin process at a time. `start` spawns it and reads the port it prints;
- * `kill` ends it with SIGKILL; `restart` does both. Stdout and stderr of every process
- * it started are kept.
+ * One plugin process, as the engine starts one per run and provider (pulumi/pulumi v3.248.0,
+ * sdk/go/common/resource/plugin/provider_plugin.go `NewProvider` L173-330): `node
+ * <dynamic-provider> <engine address>` in the program's directory, with the CLI's environment
+ * plus `PULUMI_NODEJS_PROJECT`, `PULUMI_PROJECT` and `PULUMI_CONFIG` (the config of the
+ * `pulumi-nodejs` namespace, normally `{}`) and not the stack's name (L239-262). `start`
+ * spawns it and reads the port it prints; `kill` ends it with SIGKILL.
  */
 export class PluginHost {
   private child?: ChildProcess;
   private client?: ClientT;
-  private stderrText = "";
-  private stdoutText = "";
-  private configuredWith?: string;
 
   constructor(private readonly opts: PluginHostOptions) {}
 
@@ -112,26 +116,18 @@ export class PluginHost {
     return this.running ? this.child?.pid : undefined;
   }
 
-  /** Everything the plugin processes wrote to stderr (provider `console.error`, plugin stack traces). */
-  stderr(): string {
-    return this.stderrText;
-  }
-
-  /** Everything the plugin processes wrote to stdout after the port line (provider `console.log`). */
-  stdout(): string {
-    return this.stdoutText;
-  }
-
   /** Spawns a fresh plugin and waits for its port. Throws if one is already running. */
   async start(): Promise<void> {
     if (this.running) throw new Error("plugin already running");
-    this.configuredWith = undefined;
+    const { PULUMI_NODEJS_STACK: _stack, ...cliEnv } = process.env;
+    void _stack;
     const child = spawn(process.execPath, [PluginHost.pluginPath(), "127.0.0.1:1"], {
       cwd: this.opts.cwd,
       env: {
-        ...process.env,
+        ...cliEnv,
         PULUMI_NODEJS_PROJECT: this.opts.project,
-        PULUMI_NODEJS_STACK: this.opts.stack,
+        PULUMI_PROJECT: this.opts.project,
+        PULUMI_CONFIG: "{}",
         ...this.opts.env,
       },
       stdio: ["ignore", "pipe", "pipe"],
@@ -141,27 +137,27 @@ export class PluginHost {
     child.unref();
     for (const s of [child.stdout, child.stderr] as unknown as { unref?: () => void }[]) s.unref?.();
     child.stderr!.setEncoding("utf8");
-    child.stderr!.on("data", (d: string) => (this.stderrText += d));
+    child.stderr!.on("data", (d: string) => this.opts.onStderr?.(d));
     const port = await new Promise<number>((resolve, reject) => {
       let buf = "";
       let found = false;
       child.stdout!.setEncoding("utf8");
       child.stdout!.on("data", (d: string) => {
         if (found) {
-          this.stdoutText += d;
+          this.opts.onStdout?.(d);
           return;
         }
         buf += d;
         const nl = buf.indexOf("\n");
         if (nl < 0) return;
         found = true;
-        this.stdoutText += buf.slice(nl + 1);
+        if (nl + 1 < buf.length) this.opts.onStdout?.(buf.slice(nl + 1));
         const p = Number(buf.slice(0, nl).trim());
         if (Number.isInteger(p) && p > 0) resolve(p);
         else reject(new Error(`plugin printed no port: ${JSON.stringify(buf)}`));
       });
       child.once("exit", (code, sig) =>
-        reject(new Error(`plugin exited before printing its port (code ${code}, signal ${sig}): ${this.stderrText}`)),
+        reject(new Error(`plugin exited before printing its port (code ${code}, signal ${sig})`)),
       );
       child.once("error", reject);
     });
@@ -175,7 +171,6 @@ export class PluginHost {
     const child = this.child;
     this.client?.close();
     this.client = undefined;
-    this.configuredWith = undefined;
     if (!child) return;
     this.child = undefined;
     if (child.exitCode !== null || child.signalCode !== null) return;
@@ -185,43 +180,29 @@ export class PluginHost {
     });
   }
 
-  /** Kills the running plugin (if any) and starts a fresh one; it is configured on the next operation. */
-  async restart(): Promise<void> {
-    await this.kill();
-    await this.start();
-  }
-
   /** Stops the plugin. */
   async close(): Promise<void> {
     await this.kill();
   }
 
   /**
-   * Makes sure a plugin is running and configured with `config`: starts one if none runs,
-   * and restarts it when the config differs from what it was configured with (the plugin
-   * configures each provider only once per process).
+   * Configure, as the engine configures the default `pulumi-nodejs` provider (provider_plugin.go
+   * `Configure` L1022-1131; pkg/resource/deploy/target.go `GetPackageConfig` L45-70): `args` is the
+   * whole stack config with namespaced keys, values set with `--secret` marked secret; the
+   * deprecated `variables` hold the same values in plain text under `pulumi-nodejs:config:<key>`.
    */
-  async ensure(config: Record<string, string>): Promise<void> {
-    const key = JSON.stringify(Object.entries(config).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-    if (this.running && this.configuredWith !== undefined && this.configuredWith !== key) await this.kill();
-    if (!this.running) {
-      await this.kill();
-      await this.start();
-    }
-    if (this.configuredWith !== key) {
-      await this.configure(config);
-      this.configuredWith = key;
-    }
-  }
-
-  /** Configure: the stack config as the `args` struct (namespaced keys, string values). */
-  async configure(config: Record<string, string>): Promise<void> {
+  async configure(config: Record<string, string>, secretKeys: readonly string[]): Promise<void> {
     const req = new provpb.ConfigureRequest();
-    req.setArgs(toStruct({ ...config }));
+    const secret = new Set(secretKeys);
+    req.setArgs(toStruct(Object.fromEntries(Object.entries(config).map(([k, v]) => [k, secret.has(k) ? secretValue(v) : v]))));
     const vars = req.getVariablesMap();
-    for (const [k, v] of Object.entries(config)) vars.set(k, v);
+    for (const [k, v] of Object.entries(config)) vars.set(`pulumi-nodejs:config:${k}`, v);
+    req.setType("pulumi:providers:pulumi-nodejs");
+    req.setName("default");
     req.setAcceptsecrets(true);
     req.setAcceptresources(true);
+    req.setSendsOldInputs(true);
+    req.setSendsOldInputsToDelete(true);
     await this.call<typeof req, InstanceType<typeof provpb.ConfigureResponse>>("configure", req);
   }
 

@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as vm from "vm";
-import { message } from "./engine";
+import { message } from "./engineRun";
 import { HarnessMonitor } from "./monitor";
 
 /** Options of {@link runProgram}. */

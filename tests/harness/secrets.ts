@@ -12,7 +12,8 @@ export const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 /** What {@link redact} puts in place of a secret value. */
 export const REDACTED = "[secret]";
 
-function isSecretWrapper(v: unknown): v is { value: unknown } {
+/** True when `v` is a secret wrapper `{ [SIG_KEY]: SECRET_SIG, value }`. */
+export function isSecretWrapper(v: unknown): v is { value: unknown } {
   return typeof v === "object" && v !== null && (v as JsonObject)[SIG_KEY] === SECRET_SIG;
 }
 
@@ -65,6 +66,11 @@ export function wrapSecrets(props: JsonObject, secretKeys: readonly string[]): J
     if (k in out) out[k] = { [SIG_KEY]: SECRET_SIG, value: out[k] };
   }
   return out;
+}
+
+/** Wraps a value as a secret. */
+export function secretValue(value: unknown): { [SIG_KEY]: string; value: unknown } {
+  return { [SIG_KEY]: SECRET_SIG, value };
 }
 
 /** Replaces the values of the given top-level keys with {@link REDACTED}. */

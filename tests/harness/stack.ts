@@ -1,14 +1,19 @@
 /**
  * {@link TestStack}: a stack whose programs run in this process and whose dynamic resources
- * are handled by the real dynamic-provider plugin over gRPC, following the engine's rules.
+ * are handled by the real dynamic-provider plugin over gRPC, following the engine's rules
+ * (see README.md in this folder for each rule and where it lives in pulumi/pulumi).
  */
 import * as path from "path";
-import { Deployment, message } from "./engine";
+import { DiagnosticSink, pendingOperationsWarning } from "./diagnostics";
+import { Deployment, destroyAll } from "./deployment";
+import { EngineRun, message } from "./engineRun";
 import { HarnessMonitor } from "./monitor";
 import { PluginHost } from "./pluginHost";
+import { refreshAll } from "./refresh";
 import { runProgram } from "./runtime";
-import { HarnessState } from "./state";
-import { RefreshResult, StackOptions, StateResource, Step, UpResult } from "./types";
+import { HarnessState, ProviderConfig } from "./state";
+import { defaultParallel } from "./stepExecutor";
+import { PendingOperation, RefreshOptions, RefreshResult, StackOptions, StateResource, UpOptions, UpResult } from "./types";
 
 /** The repository root (two levels above this file). */
 export const REPO_ROOT = path.resolve(__dirname, "..", "..");
@@ -18,40 +23,70 @@ let processQueue: Promise<unknown> = Promise.resolve();
 /** A Pulumi program: constructs resources, may return stack outputs. */
 export type Program = () => unknown | Promise<unknown>;
 
+/** The plugin process of the operation under way, as tests may kill it. */
+export interface PluginHandle {
+  /** Kills the running plugin process (SIGKILL), as a crash would; the operation's calls fail. */
+  kill(): Promise<void>;
+  /** Process id of the running plugin, if any. */
+  readonly pid: number | undefined;
+}
+
 /**
- * A test stack. Operations run one at a time, across all stacks of the process (the Pulumi
- * runtime is global); state lives in memory.
- * Create with {@link TestStack.create}; always {@link TestStack.close} it (kills the plugin).
+ * A test stack. Each operation (`up`, `preview`, `refresh`, `destroy`) starts its own plugin
+ * process, configured as the CLI configures it, and stops it at the end, as the engine does
+ * (one plugin per engine run). Operations run one at a time across all stacks of the process
+ * (the Pulumi runtime is global); state lives in memory.
+ * Create with {@link TestStack.create}; always {@link TestStack.close} it.
  */
 export class TestStack {
-  /** The plugin process host: `stderr()`, `kill()`, `restart()`. */
-  readonly plugin: PluginHost;
+  /** The plugin process of the operation under way. */
+  readonly plugin: PluginHandle;
   private state = new HarnessState();
   private config: Record<string, string>;
+  private readonly secretKeys: Set<string>;
   private queue: Promise<unknown> = Promise.resolve();
+  private current?: PluginHost;
+  private readonly orphaned: { plugin: PluginHost; calls: Set<Promise<unknown>> }[] = [];
+  private stderrText = "";
+  private stdoutText = "";
+  private opStderr = "";
+  private opStdout = "";
+  /**
+   * A process started ahead for the next operation. It is what a fresh process is (started,
+   * not configured, nothing loaded but the host), only started earlier, so that tests do not
+   * wait for Node to load the SDK once per operation.
+   */
+  private spare?: Promise<PluginHost>;
 
-  private constructor(
-    private readonly project: string,
-    private readonly stack: string,
-    config: Record<string, string>,
-    plugin: PluginHost,
-  ) {
-    this.config = { ...config };
-    this.plugin = plugin;
+  private constructor(private readonly opts: Required<Omit<StackOptions, "config" | "secretKeys">> & StackOptions) {
+    this.config = { ...(opts.config ?? {}) };
+    this.secretKeys = new Set(opts.secretKeys ?? []);
+    const self = this;
+    this.plugin = {
+      kill: async () => self.current?.kill(),
+      get pid() {
+        return self.current?.pid;
+      },
+    };
   }
 
-  /** Starts the plugin process and returns an empty stack. */
+  /** An empty stack (no process is started until the first operation). */
   static async create(opts: StackOptions = {}): Promise<TestStack> {
-    const project = opts.project ?? "test-project";
-    const stack = opts.stack ?? "test";
-    const plugin = new PluginHost({ project, stack, cwd: opts.cwd ?? REPO_ROOT, env: opts.env ?? {} });
-    await plugin.start();
-    return new TestStack(project, stack, opts.config ?? {}, plugin);
+    return new TestStack({
+      ...opts,
+      project: opts.project ?? "test-project",
+      stack: opts.stack ?? "test",
+      cwd: opts.cwd ?? REPO_ROOT,
+      env: opts.env ?? {},
+      parallel: opts.parallel ?? defaultParallel(),
+    });
   }
 
-  /** Sets a config value (`clouddb:apiKey`). A changed config reaches a fresh plugin on the next operation. */
-  setConfig(key: string, value: string): void {
+  /** `pulumi config set [--secret] key value`. Refresh and destroy see it only after the next `up` (engine rule P6). */
+  setConfig(key: string, value: string, options: { secret?: boolean } = {}): void {
     this.config[key] = value;
+    if (options.secret) this.secretKeys.add(key);
+    else if (options.secret === false) this.secretKeys.delete(key);
   }
 
   /** The current stack config. */
@@ -59,62 +94,45 @@ export class TestStack {
     return { ...this.config };
   }
 
-  /** `pulumi up`: runs the program, creates/updates/replaces, deletes what it no longer declares. */
-  up(program: Program): Promise<UpResult> {
-    return this.serial(() => this.deploy(program, false));
+  /** `pulumi up --yes --skip-preview` (as the Automation API runs it): one engine run, one plugin process. */
+  up(program: Program, options: UpOptions = {}): Promise<UpResult> {
+    return this.serial(() => this.deploy(program, false, options));
   }
 
-  /** `pulumi preview`: runs the program as a dry run; only Check, Diff and Read reach the plugin. */
-  preview(program: Program): Promise<UpResult> {
-    return this.serial(() => this.deploy(program, true));
+  /** `pulumi preview`: runs the program as a dry run; Check, Diff and Read reach the plugin, Create/Update/Delete do not. */
+  preview(program: Program, options: UpOptions = {}): Promise<UpResult> {
+    return this.serial(() => this.deploy(program, true, options));
   }
 
-  /** `pulumi refresh`: Read for every managed resource; removes the gone, updates the drifted. */
-  refresh(): Promise<RefreshResult> {
-    return this.serial(async () => {
-      const steps: Step[] = [];
-      const errors: RefreshResult["errors"] = [];
-      await this.plugin.ensure(this.config);
-      for (const r of [...this.state.resources]) {
-        try {
-          const res = await this.plugin.read(r.urn, r.id, r.outputs, r.inputs);
-          const base = { urn: r.urn, name: r.name, type: r.type };
-          if (!res.id) {
-            this.state.remove(r);
-            steps.push({ op: "refresh-delete", ...base });
-            continue;
-          }
-          const inputs = res.inputs ?? r.inputs;
-          const changed =
-            res.id !== r.id ||
-            JSON.stringify(res.properties) !== JSON.stringify(r.outputs) ||
-            JSON.stringify(inputs) !== JSON.stringify(r.inputs);
-          r.id = res.id;
-          r.outputs = res.properties;
-          r.inputs = inputs;
-          r.secretOutputs = r.secretOutputs.filter((k) => k in res.properties);
-          steps.push({ op: changed ? "refresh-update" : "same", ...base });
-        } catch (e) {
-          errors.push({ urn: r.urn, name: r.name, message: `${r.name}: read: ${message(e)}` });
-        }
-      }
-      return { steps, errors };
-    });
+  /** `pulumi refresh --yes --skip-preview`: reads every resource; the provider is configured as the last `up` left it. */
+  refresh(options: RefreshOptions = {}): Promise<RefreshResult> {
+    return this.serial(() =>
+      this.withPlugin(this.state.providerConfig ?? this.currentConfig(), async (run) => {
+        if (options.clearPendingCreates) this.state.pendingOperations = [];
+        await refreshAll(run);
+        return { steps: run.steps, errors: run.errors, diagnostics: run.sink.lines };
+      }),
+    );
   }
 
-  /** `pulumi destroy`: deletes every managed resource, dependents first. */
+  /** `pulumi destroy --yes --skip-preview`: deletes every managed resource in waves, dependents first. */
   destroy(): Promise<UpResult> {
-    return this.serial(async () => {
-      await this.plugin.ensure(this.config);
-      const d = this.deployment(false, this.state);
-      await d.deleteAll(this.state.resources);
-      if (this.state.resources.length === 0) {
-        this.state.components = [];
-        this.state.stackOutputs = {};
-        this.state.stackSecretOutputs = [];
-      }
-      return { steps: d.steps, outputs: {}, errors: d.errors, checkFailures: [] };
-    });
+    return this.serial(() =>
+      this.withPlugin(this.state.providerConfig ?? this.currentConfig(), async (run) => {
+        await destroyAll(run);
+        if (this.state.resources.length === 0) {
+          this.state.components = [];
+          this.state.stackOutputs = {};
+          this.state.stackSecretOutputs = [];
+        }
+        return { steps: run.steps, outputs: {}, errors: run.errors, checkFailures: [], diagnostics: run.sink.lines };
+      }),
+    );
+  }
+
+  /** Resolves once every provider call left running by an engine that died has finished in its plugin. */
+  async orphansSettled(): Promise<void> {
+    for (const o of this.orphaned) await Promise.all([...o.calls]);
   }
 
   /** Managed custom resources, in registration order (copies). */
@@ -132,6 +150,16 @@ export class TestStack {
     return found;
   }
 
+  /** Resources read with `Resource.get` (external), as the state keeps them. */
+  externalResources(): { name: string; id: string; outputs: Record<string, unknown> }[] {
+    return this.state.reads.map((r) => ({ name: r.name, id: r.id, outputs: structuredClone(r.outputs) }));
+  }
+
+  /** The state's pending operations (creates the engine was in the middle of when it died). */
+  pendingOperations(): PendingOperation[] {
+    return structuredClone(this.state.pendingOperations);
+  }
+
   /** The state as JSON with secret values replaced by "[secret]": scan it for leaks. */
   plaintextState(): string {
     return this.state.plaintext();
@@ -144,13 +172,52 @@ export class TestStack {
 
   /** What the plugin processes wrote to stderr so far. */
   pluginStderr(): string {
-    return this.plugin.stderr();
+    return this.stderrText;
   }
 
-  /** Kills the plugin. State is dropped with the object. */
+  /** What the plugin processes wrote to stdout after their port lines so far. */
+  pluginStdout(): string {
+    return this.stdoutText;
+  }
+
+  /** Waits for the operation under way, then kills every plugin process of this stack (orphans included). */
   async close(): Promise<void> {
     await this.queue.catch(() => undefined);
-    await this.plugin.close();
+    await this.current?.kill();
+    const spare = this.spare;
+    this.spare = undefined;
+    await spare?.then((p) => p.kill(), () => undefined);
+    await Promise.all(this.orphaned.map((o) => o.plugin.kill()));
+  }
+
+  /** A started plugin process for the next operation (the spare, if one is ready), and a new spare behind it. */
+  private async takeProcess(): Promise<PluginHost> {
+    const next = this.spare ?? this.startProcess();
+    this.spare = this.startProcess();
+    this.spare.catch(() => undefined);
+    return next;
+  }
+
+  private async startProcess(): Promise<PluginHost> {
+    const plugin = new PluginHost({
+      project: this.opts.project,
+      cwd: this.opts.cwd,
+      env: this.opts.env,
+      onStderr: (t) => {
+        this.stderrText += t;
+        if (this.current === plugin) this.opStderr += t;
+      },
+      onStdout: (t) => {
+        this.stdoutText += t;
+        if (this.current === plugin) this.opStdout += t;
+      },
+    });
+    await plugin.start();
+    return plugin;
+  }
+
+  private currentConfig(): ProviderConfig {
+    return { values: { ...this.config }, secretKeys: [...this.secretKeys].filter((k) => k in this.config) };
   }
 
   private serial<T>(op: () => Promise<T>): Promise<T> {
@@ -161,30 +228,88 @@ export class TestStack {
     return run;
   }
 
-  private deployment(preview: boolean, state: HarnessState): Deployment {
-    return new Deployment({ plugin: this.plugin, state, preview, project: this.project, stack: this.stack });
+  /**
+   * Runs one engine run with its own plugin process: started, configured with `config`, and
+   * killed at the end, unless the engine died and left it running.
+   */
+  private async withPlugin<T>(
+    config: ProviderConfig,
+    body: (run: EngineRun, plugin: PluginHost) => Promise<T>,
+    make: (o: ConstructorParameters<typeof EngineRun>[0]) => EngineRun = (o) => new EngineRun(o),
+    state: HarnessState = this.state,
+    preview = false,
+    parallel = this.opts.parallel,
+  ): Promise<T> {
+    this.opStderr = "";
+    this.opStdout = "";
+    const plugin = await this.takeProcess();
+    this.current = plugin;
+    const secretValues = config.secretKeys.map((k) => config.values[k] ?? "");
+    const run = make({ plugin, state, preview, project: this.opts.project, stack: this.opts.stack, parallel, sink: new DiagnosticSink(secretValues) });
+    try {
+      await plugin.configure(config.values, config.secretKeys);
+      return await body(run, plugin);
+    } finally {
+      if (run.dead) {
+        this.orphaned.push({ plugin, calls: run.orphans });
+      } else {
+        await plugin.kill();
+      }
+      if (this.current === plugin) this.current = undefined;
+      // The engine shows the plugin's output as info lines without a resource (pkg/resource/plugin/plugin.go).
+      for (const line of `${this.opStdout}${this.opStderr}`.split("\n").filter((l) => l.trim() !== "")) run.sink.add("info", line);
+    }
   }
 
-  private async deploy(program: Program, preview: boolean): Promise<UpResult> {
-    await this.plugin.ensure(this.config);
+  private deploy(program: Program, preview: boolean, options: UpOptions): Promise<UpResult> {
+    const config = this.currentConfig();
     const state = preview ? this.state.clone() : this.state;
-    const d = this.deployment(preview, state);
-    await d.deletePending();
-    const monitor = new HarnessMonitor(d);
-    const programErrors = await runProgram(program, monitor, {
-      project: this.project,
-      stack: this.stack,
+    return this.withPlugin(
+      config,
+      async (run) => {
+        const d = run as Deployment;
+        if (!preview) state.providerConfig = config;
+        const dies = options.engineDies;
+        const onAbort = (): void => d.die();
+        if (dies?.aborted) onAbort();
+        dies?.addEventListener("abort", onAbort);
+        const result = (): UpResult => ({
+          steps: d.steps,
+          outputs: structuredClone(state.stackOutputs),
+          errors: d.errors,
+          checkFailures: d.checkFailures,
+          secretOutputNames: [...state.stackSecretOutputs],
+          diagnostics: d.sink.lines,
+          ...(d.dead ? { interrupted: true } : {}),
+        });
+        try {
+          if (options.refresh) {
+            // `up --refresh`: the refresh runs first; any failed read stops the run before the program.
+            if (!(await refreshAll(d))) return result();
+          } else if (!preview && state.pendingOperations.length > 0) {
+            d.sink.add("warning", pendingOperationsWarning(state.pendingOperations.map((p) => p.urn)));
+          }
+          const monitor = new HarnessMonitor(d);
+          const programErrors = await runProgram(program, monitor, {
+            project: this.opts.project,
+            stack: this.opts.stack,
+            preview,
+            config: this.config,
+          });
+          if (!d.dead) for (const m of programErrors) d.errors.push({ message: m });
+          await d.finish();
+          return result();
+        } catch (e) {
+          d.errors.push({ message: `engine: ${message(e)}` });
+          return result();
+        } finally {
+          dies?.removeEventListener("abort", onAbort);
+        }
+      },
+      (o) => new Deployment(o),
+      state,
       preview,
-      config: this.config,
-    });
-    for (const m of programErrors) d.errors.push({ message: m });
-    await d.finish();
-    return {
-      steps: d.steps,
-      outputs: structuredClone(state.stackOutputs),
-      errors: d.errors,
-      checkFailures: d.checkFailures,
-      secretOutputNames: [...state.stackSecretOutputs],
-    };
+      options.parallel ?? this.opts.parallel,
+    );
   }
 }

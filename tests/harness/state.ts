@@ -1,10 +1,12 @@
 /**
- * The harness's stack state: managed custom resources (in registration order), resources read
- * with `Resource.get`, components and stack outputs; and the plaintext view a backend would store.
+ * The harness's stack state, shaped like Pulumi's checkpoint: managed custom resources (in
+ * registration order), resources read with `Resource.get` (external), components, stack
+ * outputs, pending operations, and the config the dynamic provider was last configured with;
+ * and the plaintext view a backend would store.
  */
 import { JsonObject } from "./protos";
 import { redact } from "./secrets";
-import { StateResource } from "./types";
+import { PendingOperation, StateResource } from "./types";
 
 /** A managed resource plus what the harness needs internally (secret input keys). */
 export interface StateEntry extends StateResource {
@@ -12,12 +14,14 @@ export interface StateEntry extends StateResource {
   secretInputs: string[];
 }
 
-/** A resource read with `Resource.get` (not managed: never deleted). */
+/** A resource read with `Resource.get` (external: never deleted, dropped when no longer read). */
 export interface ReadEntry {
   urn: string;
   type: string;
   name: string;
   id: string;
+  /** The properties the program gave `get` (`__provider` included): the Read's inputs. */
+  inputs: JsonObject;
   outputs: JsonObject;
   secretOutputs: string[];
 }
@@ -31,6 +35,12 @@ export interface ComponentEntry {
   secretOutputs: string[];
 }
 
+/** The stack config as the default `pulumi-nodejs` provider stored it at the last `up`. */
+export interface ProviderConfig {
+  values: Record<string, string>;
+  secretKeys: string[];
+}
+
 /** The whole state of one test stack. */
 export class HarnessState {
   /** Managed custom resources, registration order; may hold a pending-delete entry next to a live one with the same URN. */
@@ -39,6 +49,12 @@ export class HarnessState {
   components: ComponentEntry[] = [];
   stackOutputs: JsonObject = {};
   stackSecretOutputs: string[] = [];
+  pendingOperations: PendingOperation[] = [];
+  /**
+   * The default provider's inputs: refresh and destroy (which do not run the program)
+   * configure the plugin with these, not with the current stack config (engine rule P6).
+   */
+  providerConfig?: ProviderConfig;
 
   /** The live (not pending-delete) entry with this URN. */
   live(urn: string): StateEntry | undefined {
@@ -50,6 +66,13 @@ export class HarnessState {
     this.resources = this.resources.filter((r) => r !== entry);
   }
 
+  /** Replaces `old` by `next` in place (same position), or appends `next` when `old` is gone. */
+  replace(old: StateEntry, next: StateEntry): void {
+    const i = this.resources.indexOf(old);
+    if (i >= 0) this.resources[i] = next;
+    else this.resources.push(next);
+  }
+
   /** A deep copy (used by preview, which must not change the state). */
   clone(): HarnessState {
     const s = new HarnessState();
@@ -59,6 +82,8 @@ export class HarnessState {
     s.components = copy(this.components);
     s.stackOutputs = copy(this.stackOutputs);
     s.stackSecretOutputs = copy(this.stackSecretOutputs);
+    s.pendingOperations = copy(this.pendingOperations);
+    s.providerConfig = copy(this.providerConfig);
     return s;
   }
 
@@ -82,13 +107,19 @@ export class HarnessState {
           inputs: redact(r.inputs, r.secretInputs),
           outputs: redact(r.outputs, r.secretOutputs),
           dependencies: r.dependencies,
-          ...(r.initFailed ? { initFailed: true } : {}),
+          ...(r.initErrors.length > 0 ? { initErrors: r.initErrors } : {}),
           ...(r.pendingDelete ? { delete: true } : {}),
+          ...(r.pendingReplacement ? { pendingReplacement: true } : {}),
           ...(r.protect ? { protect: true } : {}),
+          ...(r.retainOnDelete ? { retainOnDelete: true } : {}),
         })),
         reads: this.reads.map((r) => ({ urn: r.urn, id: r.id, outputs: redact(r.outputs, r.secretOutputs), external: true })),
         components: this.components.map((c) => ({ urn: c.urn, outputs: redact(c.outputs, c.secretOutputs) })),
         outputs: redact(this.stackOutputs, this.stackSecretOutputs),
+        pendingOperations: this.pendingOperations.map((p) => ({ urn: p.urn, type: p.op })),
+        ...(this.providerConfig
+          ? { providerConfig: redact(this.providerConfig.values, this.providerConfig.secretKeys) }
+          : {}),
       },
       null,
       2,
@@ -96,27 +127,10 @@ export class HarnessState {
   }
 }
 
-/**
- * Orders `targets` for deletion: dependents before what they depend on; otherwise the most
- * recently registered first (reverse registration order).
- */
-export function deletionOrder(all: readonly StateEntry[], targets: readonly StateEntry[]): StateEntry[] {
-  const index = new Map<StateEntry, number>();
-  all.forEach((r, i) => index.set(r, i));
-  const remaining = [...targets].sort((a, b) => (index.get(a) ?? 0) - (index.get(b) ?? 0));
-  const out: StateEntry[] = [];
-  while (remaining.length > 0) {
-    let pick = -1;
-    for (let i = remaining.length - 1; i >= 0; i--) {
-      const cand = remaining[i]!;
-      const needed = remaining.some((o) => o !== cand && o.dependencies.includes(cand.urn));
-      if (!needed) {
-        pick = i;
-        break;
-      }
-    }
-    if (pick < 0) pick = remaining.length - 1; // a cycle: fall back to reverse order
-    out.push(remaining.splice(pick, 1)[0]!);
-  }
-  return out;
+/** A state entry's `initErrors`, with `initFailed` kept in step. */
+export function withInitErrors<T extends StateResource>(entry: T, reasons: readonly string[]): T {
+  entry.initErrors = [...reasons];
+  if (reasons.length > 0) entry.initFailed = true;
+  else delete entry.initFailed;
+  return entry;
 }

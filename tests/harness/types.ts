@@ -7,14 +7,44 @@
 export interface StackOptions {
   /** Stack config, namespaced keys (`clouddb:apiUrl`) to string values. @default {} */
   config?: Record<string, string>;
-  /** Project name (PULUMI_NODEJS_PROJECT of the plugin, URN project). @default "test-project" */
+  /**
+   * Config keys set with `pulumi config set --secret`: sent to Configure marked secret, and
+   * their values masked as `[secret]` in everything the engine prints. @default []
+   */
+  secretKeys?: string[];
+  /** Project name (PULUMI_NODEJS_PROJECT and PULUMI_PROJECT of the plugin, URN project). @default "test-project" */
   project?: string;
-  /** Stack name (PULUMI_NODEJS_STACK of the plugin, URN stack). @default "test" */
+  /** Stack name (URN stack; the plugin is not told it, as with the CLI). @default "test" */
   stack?: string;
   /** Working directory of the plugin process: where `require` in provider code resolves. @default the repository root */
   cwd?: string;
   /** Extra environment variables of the plugin process (on top of this process's environment). @default {} */
   env?: Record<string, string>;
+  /**
+   * `--parallel`: how many steps run at once. @default `PULUMI_PARALLEL` when set, else 4 × the
+   * number of CPUs (the CLI's 4 × GOMAXPROCS)
+   */
+  parallel?: number;
+}
+
+/** Options of one `up` or `preview`. */
+export interface UpOptions {
+  /** `pulumi up --refresh`: refresh every resource first (a failed read stops the run before the program). @default false */
+  refresh?: boolean;
+  /** `--parallel` for this run. @default the stack's */
+  parallel?: number;
+  /**
+   * The engine process dies when this signal aborts (kill -9 of the CLI): nothing more is
+   * recorded, creates in flight stay as pending operations, and the plugin process is left
+   * running on its own (see {@link TestStack.orphansSettled}).
+   */
+  engineDies?: AbortSignal;
+}
+
+/** Options of one `refresh`. */
+export interface RefreshOptions {
+  /** `pulumi refresh --clear-pending-creates`: drops the pending creates first. @default false */
+  clearPendingCreates?: boolean;
 }
 
 /** A custom resource as the harness keeps it in its state. */
@@ -23,7 +53,7 @@ export interface StateResource {
   type: string;
   name: string;
   id: string;
-  /** Checked inputs (from Check), secrets unwrapped, `__provider` included. */
+  /** Checked inputs (from Check, or from Read after a refresh), secrets unwrapped, `__provider` included. */
   inputs: Record<string, unknown>;
   /** Outputs (from Create/Update/Read), secrets unwrapped, `__provider` included. */
   outputs: Record<string, unknown>;
@@ -31,12 +61,29 @@ export interface StateResource {
   secretOutputs: string[];
   /** URNs this resource depends on (the registration's dependencies). */
   dependencies: string[];
-  /** True when the last Create/Update failed with an id (ErrorResourceInitFailed). */
+  /** URNs each input property depends on (the registration's property dependencies). */
+  propertyDependencies: Record<string, string[]>;
+  /** The reasons of the last partial failure (ErrorResourceInitFailed); empty when none. */
+  initErrors: string[];
+  /** True while {@link initErrors} is not empty (kept for readability of tests). */
   initFailed?: boolean;
   deleteBeforeReplace?: boolean;
   protect?: boolean;
-  /** True for the old half of a create-before-delete replacement whose Delete has not succeeded yet. */
+  retainOnDelete?: boolean;
+  /** `delete: true` in Pulumi's state: the old half of a create-before-delete replacement, deleted at the end of a run. */
   pendingDelete?: boolean;
+  /** `pendingReplacement` in Pulumi's state: deleted before its replacement was created, which has not happened yet. */
+  pendingReplacement?: boolean;
+}
+
+/** An operation the engine was in the middle of when it died (Pulumi's `pending_operations`). */
+export interface PendingOperation {
+  urn: string;
+  type: string;
+  /** Inputs the create was sent with. */
+  inputs: Record<string, unknown>;
+  /** Only pending creates outlive the next write of the state. */
+  op: "creating";
 }
 
 /** Kinds of steps, as the engine names them. */
@@ -64,6 +111,16 @@ export interface CheckFailure {
   reason: string;
 }
 
+/**
+ * A line the engine prints: errors, warnings and infos of the run, each as the CLI would
+ * print it (check failures with the value, filtered of secret config values).
+ */
+export interface Diagnostic {
+  severity: "error" | "warning" | "info";
+  urn?: string;
+  message: string;
+}
+
 /** What `up`, `preview` and `destroy` return. They never throw for resource errors. */
 export interface UpResult {
   steps: Step[];
@@ -73,12 +130,17 @@ export interface UpResult {
   checkFailures: CheckFailure[];
   /** Names of stack outputs that are secret. */
   secretOutputNames?: string[];
+  /** Everything the engine printed: scan it for secrets. */
+  diagnostics: Diagnostic[];
+  /** True when the engine died during the run ({@link UpOptions.engineDies}). */
+  interrupted?: boolean;
 }
 
 /** What `refresh` returns. */
 export interface RefreshResult {
   steps: Step[];
   errors: HarnessError[];
+  diagnostics: Diagnostic[];
 }
 
 /** The value the engine sends for an unknown (not yet computed) value during preview. */

@@ -76,8 +76,8 @@ describe("secrets stay secret through failures", () => {
     expect(messages.length).toBeGreaterThanOrEqual(4);
     const places: Record<string, string> = {
       "error messages": messages.join("\n"),
-      "plugin stderr": stack.plugin.stderr(),
-      "plugin stdout": stack.plugin.stdout(),
+      "plugin stderr": stack.pluginStderr(),
+      "plugin stdout": stack.pluginStdout(),
       "plaintext state": stack.plaintextState(),
     };
     for (const [where, text] of Object.entries(places)) {

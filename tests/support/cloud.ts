@@ -78,6 +78,7 @@ export async function startCloud(opts: CloudOptions = {}): Promise<Cloud> {
   });
   const stack = await TestStack.create({
     config: { ...stackConfig(emulator), ...opts.config },
+    secretKeys: ["clouddb:apiKey"],
     env: opts.env,
     project: opts.project,
   });

@@ -78,7 +78,7 @@ async function convergence(): Promise<void> {
   const T = 10_000;
   const scale = T / 7_000;
   const emu = await startEmulatorProcess({ clockScale: scale });
-  const stack = await TestStack.create({ config: defaultConfig(emu) });
+  const stack = await TestStack.create({ config: defaultConfig(emu), secretKeys: ["clouddb:apiKey"] });
   try {
     const program = () => {
       const db = new clouddb.Service("db", { name: "bench-convergence" });
@@ -140,7 +140,7 @@ async function scale(): Promise<void> {
   const clockScale = 0.1; // create 0.7 s, replica set 0.3 s, delete 0.2 s / 0.3 s
   const RPS = 20;
   const emu = await startEmulatorProcess({ clockScale });
-  const stack = await TestStack.create({ config: defaultConfig(emu) });
+  const stack = await TestStack.create({ config: defaultConfig(emu), secretKeys: ["clouddb:apiKey"] });
   try {
     const program = () => {
       for (let i = 0; i < N; i++) {
@@ -243,7 +243,7 @@ async function scale(): Promise<void> {
 
 /** A VPC and a peering, for their serialized provider sizes. */
 async function footprintStack(emu: EmulatorProcess): Promise<Record<string, number>> {
-  const stack = await TestStack.create({ config: defaultConfig(emu) });
+  const stack = await TestStack.create({ config: defaultConfig(emu), secretKeys: ["clouddb:apiKey"] });
   try {
     const program = () => {
       const vpc = new clouddb.Vpc("net", { name: "bench-net", cidr: "10.0.0.0/16", regionCode: "us-east-1" });

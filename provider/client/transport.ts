@@ -48,11 +48,19 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
   return Math.max(0, (date - now) / 1000);
 }
 
-/** Sends requests over one keep-alive connection pool. */
+/**
+ * Sends requests over one keep-alive connection pool. Two identical GETs under way at once
+ * share one request, unless a write was sent after the first began (its answer could then
+ * predate the write); and a 429 pauses every later request of this transport until its
+ * `Retry-After` has passed (the API limits the client, not one path).
+ */
 export class HttpTransport {
   private readonly agent: Agent;
   private readonly origin: string;
   private readonly basePath: string;
+  private readonly readsInFlight = new Map<string, Promise<HttpResponse>>();
+  private writes = 0;
+  private pausedUntil = 0;
 
   /** Creates the pool; opens no connection yet. */
   constructor(private readonly config: ResolvedConfig) {
@@ -77,6 +85,21 @@ export class HttpTransport {
    * ResponseValidationError when a 2xx body is not JSON.
    */
   async send(req: HttpRequest): Promise<HttpResponse> {
+    if (req.method !== "GET") {
+      this.writes++;
+      return this.sendOnce(req);
+    }
+    const key = `${this.writes} ${req.path}`;
+    const shared = this.readsInFlight.get(key);
+    if (shared) return shared;
+    const sent = this.sendOnce(req).finally(() => this.readsInFlight.delete(key));
+    this.readsInFlight.set(key, sent);
+    return sent;
+  }
+
+  private async sendOnce(req: HttpRequest): Promise<HttpResponse> {
+    const wait = this.pausedUntil - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.config.apiKey}`,
       "user-agent": this.config.userAgent,
@@ -130,7 +153,9 @@ export class HttpTransport {
 
   private toApiError(status: number, body: unknown, req: HttpRequest, retryAfter: string | string[] | undefined): ApiError {
     const ctx = req.projectId === undefined ? { operation: req.operation } : { operation: req.operation, projectId: req.projectId };
-    return apiErrorFromResponse(status, body, ctx, status === 429 ? parseRetryAfter(retryAfter) : undefined);
+    const seconds = status === 429 ? parseRetryAfter(retryAfter) : undefined;
+    if (seconds !== undefined) this.pausedUntil = Math.max(this.pausedUntil, Date.now() + seconds * 1000);
+    return apiErrorFromResponse(status, body, ctx, seconds);
   }
 
   /** Closes the pool, waiting for in-flight requests. Later sends fail with NetworkError. */

@@ -44,7 +44,7 @@ describe("examples/adopt", () => {
   it("previews another service name as a replacement: the name is fixed", async () => {
     cloud.stack.setConfig(cfg("existingServiceName"), "orders");
     const r = await previewWithoutWrites(cloud, adopt);
-    expect(ops(r)).toEqual({ adopted: "replace", "looked-up": "read" });
+    expect(ops(r)).toEqual({ adopted: "replace,delete-replaced", "looked-up": "read" });
     cloud.stack.setConfig(cfg("existingServiceName"), "legacy-orders");
   });
 

@@ -65,7 +65,7 @@ describe("examples/component", () => {
     expectNoErrors(await cloud.stack.up(program(true)));
     expect(cloud.stack.resource("billing-db").protect).toBe(true);
     const refused = await cloud.stack.destroy();
-    expect(refused.errors.map((e) => e.message)).toEqual([expect.stringContaining("marked for protection")]);
+    expect(refused.errors.map((e) => e.message)).toEqual([expect.stringContaining("because it is protected")]);
 
     expectNoErrors(await cloud.stack.up(program(false)));
     expectNoErrors(await cloud.stack.destroy());

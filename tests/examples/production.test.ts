@@ -41,7 +41,7 @@ describe("examples/production", () => {
   });
 
   it("previews a new dbPassword as an in-place update, then sets it", async () => {
-    cloud.stack.setConfig(cfg("dbPassword"), chosenPassword);
+    cloud.stack.setConfig(cfg("dbPassword"), chosenPassword, { secret: true });
     const p = await previewWithoutWrites(cloud, production);
     expect(ops(p)).toEqual({ orders: "update" });
 
@@ -66,7 +66,7 @@ describe("examples/production", () => {
     const id = cloud.stack.resource("orders").id;
     const r = await cloud.stack.destroy();
     expect(r.errors).toHaveLength(1);
-    expect(r.errors[0]!.message).toContain("marked for protection");
+    expect(r.errors[0]!.message).toContain("cannot be deleted\nbecause it is protected");
     expect(r.steps).toEqual([]);
     expect(cloud.stack.resources().map((x) => x.name)).toEqual(["orders"]);
     expect((await cloud.api.getService(id)).status).toBe("READY");

@@ -55,7 +55,7 @@ describe("examples/quickstart", () => {
 
   it("previews a renamed service as a replacement, with its replica set", async () => {
     const r = await previewWithoutWrites(cloud, withArgs(quickstart, "db", { name: "quickstart-db-2" }));
-    expect(ops(r)).toEqual({ net: "same", db: "replace", reporting: "replace" });
+    expect(ops(r)).toEqual({ net: "same", db: "replace,delete-replaced", reporting: "replace,delete-replaced" });
   });
 
   it("destroys everything, dependents first", async () => {

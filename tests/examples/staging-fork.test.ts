@@ -42,7 +42,7 @@ describe("examples/staging-fork", () => {
     it("previews another strategy as a replacement of the fork only", async () => {
       cloud.stack.setConfig(cfg("strategy"), "NOW");
       const r = await previewWithoutWrites(cloud, stagingFork);
-      expect(ops(r)).toEqual({ source: "same", staging: "replace" });
+      expect(ops(r)).toEqual({ source: "same", staging: "replace,delete-replaced" });
     });
 
     it("destroys the fork, then its source", async () => {
@@ -82,10 +82,10 @@ describe("examples/staging-fork", () => {
       cloud.stack.setConfig(cfg("strategy"), "PITR");
       cloud.stack.setConfig(cfg("targetTime"), created);
       const p = await previewWithoutWrites(cloud, stagingFork);
-      expect(ops(p)).toEqual({ staging: "replace" });
+      expect(ops(p)).toEqual({ staging: "replace,delete-replaced" });
 
       const r = expectNoErrors(await cloud.stack.up(stagingFork));
-      expect(ops(r)).toEqual({ staging: "replace,delete" });
+      expect(ops(r)).toEqual({ staging: "replace,delete-replaced" });
       expect(r.outputs.stagingId).not.toBe(oldId);
       expect((await cloud.api.getService(String(r.outputs.stagingId))).forked_from?.service_id).toBe(sourceId);
       await expect(cloud.api.getService(oldId)).rejects.toMatchObject({ status: 404 });

@@ -38,7 +38,7 @@ describe("examples/vpc-peering", () => {
   it("previews another peer VPC as a replacement of the peering", async () => {
     cloud.stack.setConfig(cfg("peerVpcId"), "vpc-0def5678");
     const r = await previewWithoutWrites(cloud, vpcPeering);
-    expect(ops(r)).toEqual({ net: "same", peer: "replace" });
+    expect(ops(r)).toEqual({ net: "same", peer: "replace,delete-replaced" });
   });
 
   it("reports a peer that cannot be reached (an `invalid...` account on the emulator), then recovers once fixed", async () => {
@@ -51,8 +51,9 @@ describe("examples/vpc-peering", () => {
 
     cloud.stack.setConfig(cfg("peerAccountId"), "123456789012");
     const r = expectNoErrors(await cloud.stack.up(vpcPeering));
-    // first the active peering the failed replacement left pending, then the failed one
-    expect(ops(r)).toEqual({ net: "same", peer: "delete,replace,delete" });
+    // the replacement, then, with the other deletes, both old halves: the active peering the
+    // failed replacement left pending, and the failed one
+    expect(ops(r)).toEqual({ net: "same", peer: "replace,delete-replaced,delete-replaced" });
     expect(r.outputs.status).toBe("active");
     const peerings = await cloud.api.listPeerings(String(r.outputs.vpcId));
     expect(peerings.map((p) => [p.id, p.peer_vpc_id])).toEqual([[r.outputs.peeringId, "vpc-0def5678"]]);

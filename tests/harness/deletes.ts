@@ -104,5 +104,5 @@ export async function deleteOne(run: EngineRun, { entry: r, replacing }: Condemn
   }
   if (run.dead) return;
   if (!run.preview) run.state.remove(r);
-  run.step("delete", r.urn, r.type, r.name);
+  run.step(replacing ? "delete-replaced" : "delete", r.urn, r.type, r.name);
 }

@@ -441,7 +441,7 @@ export class Deployment extends EngineRun {
         // Kept in state as pendingReplacement until its replacement exists (st L749-753).
         r.pendingReplacement = true;
       }
-      if (r !== old) this.step("delete", r.urn, r.type, r.name);
+      this.step("delete-replaced", r.urn, r.type, r.name);
     };
     for (const d of dependents) this.condemned.add(d.urn);
     return [

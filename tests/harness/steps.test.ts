@@ -68,7 +68,7 @@ describe("create, same, update", () => {
     expectNoErrors(await stack.up(program(1, false)));
     expect(ops(expectNoErrors(await stack.up(program(2, false))))).toEqual(["update:a"]);
     expectNoErrors(await stack.up(program(2, true)));
-    expect(ops(expectNoErrors(await stack.up(program(3, true))))).toEqual(["replace:a", "delete:a"]);
+    expect(ops(expectNoErrors(await stack.up(program(3, true))))).toEqual(["replace:a", "delete-replaced:a"]);
   });
 });
 
@@ -182,7 +182,7 @@ describe("replacement", () => {
     };
     expectNoErrors(await stack.up(program("one", 1)));
     const r = expectNoErrors(await stack.up(program("two", 2)));
-    expect(ops(r)).toEqual(["replace:x", "update:y", "delete:x"]);
+    expect(ops(r)).toEqual(["replace:x", "update:y", "delete-replaced:x"]);
     expect(log().filter((l) => l.startsWith("check:x"))).toEqual([
       "check:x:ref=undefined:olds=none:tag=null", // first up
       "check:x:ref=undefined:olds=1:tag=null", // with the old inputs
@@ -200,7 +200,7 @@ describe("replacement", () => {
     expect(r.errors).toHaveLength(1);
     expect(stack.resources().map((x) => `${x.name}:${x.id}:${x.pendingDelete ?? false}`)).toEqual(["x:id-1:false"]);
     const r2 = expectNoErrors(await stack.up(() => new Thing("x", { cloudFile, size: 1, replaceKey: "two" })));
-    expect(ops(r2)).toEqual(["replace:x", "delete:x"]);
+    expect(ops(r2)).toEqual(["replace:x", "delete-replaced:x"]);
   });
 
   it("R5: a replacement that fails with an id keeps both halves, and the next up deletes the old one", async () => {
@@ -220,7 +220,7 @@ describe("replacement", () => {
     const { stack, cloudFile, indexOf } = world();
     expectNoErrors(await stack.up(() => new Thing("x", { cloudFile, size: 1, replaceKey: "one", ...args }, opts)));
     const r = expectNoErrors(await stack.up(() => new Thing("x", { cloudFile, size: 1, replaceKey: "two", ...args }, opts)));
-    expect(ops(r)).toEqual(["replace:x"]);
+    expect(ops(r)).toEqual(["delete-replaced:x", "replace:x"]);
     expect(indexOf("delete:x:id-1")).toBeGreaterThan(-1);
     expect(indexOf("delete:x:id-1")).toBeLessThan(indexOf("create-start:x:id-2"));
     expect(stack.resource("x").id).toBe("id-2");
@@ -246,7 +246,7 @@ describe("replacement", () => {
     expect(indexOf("delete:uses:id-2")).toBeLessThan(indexOf("delete:x:id-1"));
     expect(indexOf("delete:x:id-1")).toBeLessThan(indexOf("create-start:x:id-4"));
     expect(indexOf("delete:after")).toBe(-1);
-    expect(ops(r).sort()).toEqual(["delete:uses", "replace:uses", "replace:x", "same:after"]);
+    expect(ops(r).sort()).toEqual(["delete-replaced:uses", "delete-replaced:x", "replace:uses", "replace:x", "same:after"]);
     expect(stack.resources().map((x) => x.name).sort()).toEqual(["after", "uses", "x"]);
   });
 
@@ -268,7 +268,7 @@ describe("protect and retainOnDelete", () => {
     const refused = await stack.up(() => new Thing("p", { cloudFile, size: 1, replaceKey: "b" }, { protect: true }));
     expect(refused.errors[0]!.message).toMatch(/unable to replace resource .* marked for protection/s);
     const r = expectNoErrors(await stack.up(() => new Thing("p", { cloudFile, size: 1, replaceKey: "b" })));
-    expect(ops(r)).toEqual(["replace:p", "delete:p"]); // the old half's delete skips the protect check (F5)
+    expect(ops(r)).toEqual(["replace:p", "delete-replaced:p"]); // the old half's delete skips the protect check (F5)
   });
 
   it("F4, F6: refuses to delete a protected resource; the other deletes go on", async () => {

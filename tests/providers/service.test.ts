@@ -472,9 +472,9 @@ describe("Service and ReadReplicaSet: replacements, passwords, forks, adoption",
     const oldId = cloud.stack.resource("db").id;
     const oldSet = cloud.stack.resource("rr").id;
     const preview = expectNoErrors(await cloud.stack.preview(solo(args)));
-    expect(ops(preview)).toMatchObject({ db: "replace", rr: "replace" });
+    expect(ops(preview)).toMatchObject({ db: "replace,delete-replaced", rr: "replace,delete-replaced" });
     const r = expectNoErrors(await cloud.stack.up(solo(args)));
-    expect(ops(r)).toEqual({ other: "same", db: "replace,delete", rr: "replace,delete" });
+    expect(ops(r)).toEqual({ other: "same", db: "replace,delete-replaced", rr: "replace,delete-replaced" });
     const newId = cloud.stack.resource("db").id;
     expect(newId).not.toBe(oldId);
     await expect(cloud.api.getService(oldId, { fresh: true })).rejects.toMatchObject({ status: 404 });
@@ -497,7 +497,7 @@ describe("Service and ReadReplicaSet: replacements, passwords, forks, adoption",
     const dbId = cloud.stack.resource("db").id;
     const oldSet = cloud.stack.resource("rr").id;
     const r = expectNoErrors(await cloud.stack.up(solo(args, { name: "rr-renamed" })));
-    expect(ops(r)).toEqual({ other: "same", db: "same", rr: "replace,delete" });
+    expect(ops(r)).toEqual({ other: "same", db: "same", rr: "replace,delete-replaced" });
     const sets = await cloud.api.listReplicaSets(dbId);
     expect(sets.map((s) => [s.id, s.name])).toEqual([[cloud.stack.resource("rr").id, "rr-renamed"]]);
     expect(sets[0]!.id).not.toBe(oldSet);
@@ -508,7 +508,7 @@ describe("Service and ReadReplicaSet: replacements, passwords, forks, adoption",
     const dbId = cloud.stack.resource("db").id;
     const otherId = cloud.stack.resource("other").id;
     const r = expectNoErrors(await cloud.stack.up(solo(args, { name: "rr-renamed", onOther: true })));
-    expect(ops(r)).toEqual({ other: "same", db: "same", rr: "replace,delete" });
+    expect(ops(r)).toEqual({ other: "same", db: "same", rr: "replace,delete-replaced" });
     expect(await cloud.api.listReplicaSets(dbId)).toEqual([]);
     expect((await cloud.api.listReplicaSets(otherId)).map((s) => s.id)).toEqual([cloud.stack.resource("rr").id]);
     expect(cloud.stack.resource("rr").outputs.serviceId).toBe(otherId);
@@ -519,7 +519,7 @@ describe("Service and ReadReplicaSet: replacements, passwords, forks, adoption",
     const before = cloud.stack.resource("db");
     const fork = (strategy: "LAST_SNAPSHOT" | "NOW") => solo({ forkFrom: { serviceId: source.id, strategy } }, { onOther: true, name: "rr-renamed" });
     const r = expectNoErrors(await cloud.stack.up(fork("NOW")));
-    expect(ops(r)).toEqual({ other: "same", db: "replace,delete", rr: "same" });
+    expect(ops(r)).toEqual({ other: "same", db: "replace,delete-replaced", rr: "same" });
     const forked = cloud.stack.resource("db");
     expect(forked.id).not.toBe(before.id);
     expect(forked.outputs.forkedFrom).toEqual({ serviceId: source.id, projectId: cloud.emulator.projectId, isStandby: false });
@@ -528,7 +528,7 @@ describe("Service and ReadReplicaSet: replacements, passwords, forks, adoption",
     const again = expectNoErrors(await cloud.stack.up(fork("NOW")));
     expect(ops(again).db).toBe("same");
     const changed = expectNoErrors(await cloud.stack.up(fork("LAST_SNAPSHOT")));
-    expect(ops(changed).db).toBe("replace,delete");
+    expect(ops(changed).db).toBe("replace,delete-replaced");
     expect(cloud.stack.resource("db").id).not.toBe(forked.id);
   });
 

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from "crypto";
 import * as clouddb from "pulumi-clouddb";
-import { expectNoErrors, TestStack } from "../harness";
+import { expectNoErrors, printed, TestStack } from "../harness";
 import { defaultConfig, startEmulatorProcess, type EmulatorProcess } from "./support/emulatorProcess";
 import { addFault } from "./support/log";
 
@@ -23,6 +23,7 @@ describe("secrets stay secret through failures", () => {
     emu = await startEmulatorProcess({ pat, clockScale: 0.02 });
     stack = await TestStack.create({
       config: { ...defaultConfig(emu), "clouddb:pollInterval": "20ms", "clouddb:pollMaxInterval": "200ms" },
+      secretKeys: ["clouddb:apiKey"],
     });
   });
   afterAll(async () => {
@@ -59,16 +60,19 @@ describe("secrets stay secret through failures", () => {
     await emu.control("DELETE", "/faults");
     expectNoErrors(await stack.up(program(rotated)));
 
-    // A bad password (check failure) and a wrong API key (401 on refresh).
+    // A bad password (check failure) and a wrong API key (401 on up, then on refresh, which is
+    // configured as that up left the provider).
     const bad = await stack.up(program("short"));
-    messages.push(...bad.errors.map((e) => e.message), ...bad.checkFailures.map((f) => f.reason));
-    stack.setConfig("clouddb:apiKey", wrongKey);
+    messages.push(...bad.errors.map((e) => e.message), ...bad.checkFailures.map((f) => f.reason), printed(bad));
+    stack.setConfig("clouddb:apiKey", wrongKey, { secret: true });
+    const denied = await stack.up(program(`${rotated}-next`));
+    expect(denied.errors.length).toBeGreaterThan(0);
+    messages.push(...denied.errors.map((e) => e.message));
     const refreshed = await stack.refresh();
     expect(refreshed.errors.length).toBeGreaterThan(0);
     messages.push(...refreshed.errors.map((e) => e.message));
-    const denied = await stack.up(program(`${rotated}-next`));
-    messages.push(...denied.errors.map((e) => e.message));
-    stack.setConfig("clouddb:apiKey", pat);
+    stack.setConfig("clouddb:apiKey", pat, { secret: true });
+    expectNoErrors(await stack.up(program(rotated)));
     expectNoErrors(await stack.destroy());
   });
 

@@ -43,7 +43,7 @@ export interface Cloud {
   close(): Promise<void>;
 }
 
-/** Each resource's steps in the run, e.g. `{ db: "replace,delete" }` for a replacement. */
+/** Each resource's steps in the run, e.g. `{ db: "replace,delete-replaced" }` for a replacement. */
 export function ops(r: UpResult): Record<string, string> {
   const byName: Record<string, string[]> = {};
   for (const s of r.steps) (byName[s.name] ??= []).push(s.op);

@@ -6,6 +6,7 @@ import { controlRouter } from "./http/control-routes";
 import { Faults } from "./http/faults";
 import { RateLimiter } from "./http/rate-limiter";
 import { RequestLog } from "./http/request-log";
+import { Rewrites } from "./http/rewrites";
 import { BASE_PATH, createRequestListener } from "./http/server";
 import { OffsetClock } from "./model/clock";
 import { ClouddbModel } from "./model/clouddb-model";
@@ -73,6 +74,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   await snapshotFile?.save();
 
   const faults = new Faults();
+  const rewrites = new Rewrites();
   const rateLimiter = new RateLimiter();
   const log = new RequestLog();
   let latencyMs = 0;
@@ -82,7 +84,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     control: controlRouter({
       model,
       clock,
+      reportedClock: model.reportedClock,
       faults,
+      rewrites,
       rateLimiter,
       log,
       setLatency: (ms) => {
@@ -91,15 +95,19 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       reset: () => {
         model.reset();
         faults.clear();
+        rewrites.clear();
+        model.reportedClock.setOffset(0);
         rateLimiter.setLimit(0);
         log.clear();
         latencyMs = 0;
       },
     }),
     faults,
+    rewrites,
     rateLimiter,
     log,
     latencyMs: () => latencyMs,
+    serverTime: () => model.reportedClock.now(),
     persist: () => snapshotFile?.save() ?? Promise.resolve(),
     durable: () => snapshotFile?.drain() ?? Promise.resolve(),
   });

@@ -2,7 +2,7 @@
  * The emulated API's domain model, usable without HTTP. Every method is synchronous,
  * validates fully before it changes anything, and throws {@link EmulatorApiError}s.
  */
-import type { Clock } from "./clock";
+import type { Clock, ReportedClock } from "./clock";
 import { Injections } from "./injections";
 import { ModelStore } from "./model-store";
 import { NetworkOperations } from "./network-operations";
@@ -39,6 +39,11 @@ export class ClouddbModel {
     this.services = new ServiceOperations(this.store);
     this.replicaSets = new ReplicaSetOperations(this.store);
     this.injections = new Injections(this.store);
+  }
+
+  /** The clock the server reports in `created` and `Date`; its offset is control state. */
+  get reportedClock(): ReportedClock {
+    return this.store.reported;
   }
 
   /** A deep copy of the current records, with finished deletions dropped, for persistence. */

@@ -2,7 +2,7 @@
  * The model's state with its clock: lookups that hide finished deletions, computed
  * statuses, and phase construction with the clock scale applied.
  */
-import type { Clock } from "./clock";
+import { ReportedClock, type Clock } from "./clock";
 import { NotFoundError } from "./errors";
 import { GONE, statusAt, timedPhase, type Phase } from "./phase";
 import {
@@ -19,6 +19,9 @@ import {
 
 /** State, clock and scale shared by the operation classes. */
 export class ModelStore {
+  /** The clock the server reports (`created`), the emulator clock shifted by the control path. */
+  readonly reported: ReportedClock;
+
   /**
    * @param state - the records (mutated in place by operations).
    * @param clock - the emulator clock.
@@ -28,7 +31,9 @@ export class ModelStore {
     public state: ModelState,
     readonly clock: Clock,
     readonly clockScale: number,
-  ) {}
+  ) {
+    this.reported = new ReportedClock(clock);
+  }
 
   /** Current emulator time, epoch milliseconds. */
   now(): number {

@@ -189,12 +189,13 @@ export class ServiceOperations {
     const source = this.store.service(projectId, serviceId);
     const input = parseBody("forkService", body);
     if (input.fork_strategy === "PITR" && input.target_time !== undefined) {
-      const target = Date.parse(input.target_time);
+      const target = this.store.reported.unreport(Date.parse(input.target_time));
       const now = this.store.now();
       if (target < source.createdAt || target > now) {
+        const shown = (t: number) => new Date(this.store.reported.report(t)).toISOString();
         throw new InvalidRequestError(
           "target_time is out of range",
-          `target_time: ${input.target_time} must lie between ${new Date(source.createdAt).toISOString()} (source created) and ${new Date(now).toISOString()} (now)`,
+          `target_time: ${input.target_time} must lie between ${shown(source.createdAt)} (source created) and ${shown(now)} (now)`,
         );
       }
     }

@@ -145,7 +145,7 @@ export function serviceView(store: ModelStore, service: ServiceRecord): ServiceB
     name: service.name,
     service_type: service.serviceType,
     status,
-    created: new Date(service.createdAt).toISOString(),
+    created: new Date(store.reported.report(service.createdAt)).toISOString(),
     region_code: service.regionCode,
     endpoint: { host, port: DATABASE_PORT },
     ha_replicas: { replica_count: service.replicaCount, sync_replica_count: service.syncReplicaCount },

@@ -3,6 +3,7 @@
  * statuses, and phase construction with the clock scale applied.
  */
 import { ReportedClock, type Clock } from "./clock";
+import { gateStatus, type DatabaseHosting } from "./databases";
 import { NotFoundError } from "./errors";
 import { GONE, statusAt, timedPhase, type Phase } from "./phase";
 import {
@@ -26,11 +27,13 @@ export class ModelStore {
    * @param state - the records (mutated in place by operations).
    * @param clock - the emulator clock.
    * @param clockScale - factor applied to every nominal duration (0 makes transitions instant).
+   * @param databases - real databases behind services, whose state statuses wait for.
    */
   constructor(
     public state: ModelState,
     readonly clock: Clock,
     readonly clockScale: number,
+    readonly databases?: DatabaseHosting,
   ) {
     this.reported = new ReportedClock(clock);
   }
@@ -45,9 +48,14 @@ export class ModelStore {
     return timedPhase(this.now(), this.clockScale, steps, then);
   }
 
-  /** Status of a service now (or {@link GONE}). */
+  /**
+   * Status of a service now (or {@link GONE}). A service with a real database shows
+   * `READY`, `PAUSED` and gone only once its database has caught up.
+   */
   serviceStatus(service: ServiceRecord): ServiceStatus | typeof GONE {
-    return statusAt(service.phase, this.now());
+    const status = statusAt(service.phase, this.now());
+    if (service.database === undefined || this.databases === undefined) return status;
+    return gateStatus(status, service.phase, this.databases.stateOf(service.id));
   }
 
   /** Status of a replica set now (or {@link GONE}, also when its service is gone). */

@@ -87,6 +87,7 @@ export class ServiceOperations {
       password: newPassword(),
       phase: this.provisioningPhase(),
     };
+    this.withDatabase(service);
     this.store.state.services.push(service);
     return { ...serviceView(this.store, service), initial_password: service.password };
   }
@@ -219,6 +220,7 @@ export class ServiceOperations {
       forkedFrom: { projectId: source.projectId, serviceId: source.id, isStandby: false },
       phase: this.provisioningPhase(),
     };
+    this.withDatabase(fork);
     this.store.state.services.push(fork);
     return { ...serviceView(this.store, fork), initial_password: fork.password };
   }
@@ -261,6 +263,11 @@ export class ServiceOperations {
     service.syncReplicaCount = syncCount;
     this.configuring(service);
     return serviceView(this.store, service);
+  }
+
+  /** Gives a new service its real database's endpoint, when databases are hosted. */
+  private withDatabase(service: ServiceRecord): void {
+    if (this.store.databases !== undefined) service.database = this.store.databases.allocate(service.id);
   }
 
   private uniqueServiceId(): string {

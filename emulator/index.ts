@@ -30,3 +30,5 @@ export {
   ConflictError,
 } from "./model/errors";
 export { SnapshotFormatError } from "./persistence/snapshot-file";
+export { PostgresError } from "./postgres/errors";
+export { findPostgresBinaries, type PostgresBinaries } from "./postgres/binaries";

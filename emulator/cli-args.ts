@@ -12,6 +12,7 @@ export const USAGE = `Usage: clouddb-emulator [options]
   --project-id <id>   default project id, 10 chars [a-z0-9] (default: stored, else random)
   --pat <token>       personal access token (default clouddb-emulator-pat)
   --oauth-token <t>   OAuth user token (default clouddb-emulator-oauth)
+  --postgres          a real PostgreSQL server behind every service (needs PostgreSQL and openssl)
   --help              show this text
 `;
 
@@ -38,6 +39,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
       "project-id": { type: "string" },
       pat: { type: "string" },
       "oauth-token": { type: "string" },
+      postgres: { type: "boolean" },
       help: { type: "boolean" },
     },
   });
@@ -50,5 +52,6 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   if (values["project-id"] !== undefined) options.projectId = values["project-id"];
   if (values.pat !== undefined) options.pat = values.pat;
   if (values["oauth-token"] !== undefined) options.oauthToken = values["oauth-token"];
+  if (values.postgres === true) options.postgres = true;
   return { kind: "run", options };
 }

@@ -34,7 +34,8 @@ async function main(): Promise<void> {
   process.stdout.write(`${startupLines(emu).join("\n")}\n`);
   process.stderr.write(
     `clouddb-emulator listening on ${emu.url} (clock scale ${command.options.clockScale ?? 1}, ` +
-      `${command.options.dataDir === undefined ? "state in memory" : `data dir ${command.options.dataDir}`}); Ctrl-C stops it\n`,
+      `${command.options.dataDir === undefined ? "state in memory" : `data dir ${command.options.dataDir}`}` +
+      `${command.options.postgres ? ", a PostgreSQL server behind every service" : ""}); Ctrl-C stops it\n`,
   );
   const stop = (): void => {
     emu.close().then(

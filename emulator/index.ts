@@ -20,7 +20,8 @@ export { BASE_PATH } from "./http/server";
 export { CONTROL_PREFIX } from "./http/control-routes";
 export { MAX_BODY_BYTES } from "./http/request-body";
 export { ClouddbModel, type ClouddbModelOptions } from "./model/clouddb-model";
-export { OffsetClock, type Clock } from "./model/clock";
+export { OffsetClock, ReportedClock, type Clock } from "./model/clock";
+export type { DatabaseHosting, DatabaseState, DatabaseWish } from "./model/databases";
 export {
   EmulatorApiError,
   InvalidRequestError,
@@ -30,3 +31,5 @@ export {
   ConflictError,
 } from "./model/errors";
 export { SnapshotFormatError } from "./persistence/snapshot-file";
+export { PostgresError } from "./postgres/errors";
+export { findPostgresBinaries, type PostgresBinaries } from "./postgres/binaries";

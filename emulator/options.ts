@@ -17,6 +17,12 @@ export interface EmulatorOptions {
   pat?: string;
   /** The OAuth user token, reaching the default and the second project. @default "clouddb-emulator-oauth" */
   oauthToken?: string;
+  /**
+   * A real PostgreSQL server behind every service created from now on (emulator/README.md,
+   * "Real databases"). Needs PostgreSQL's server binaries and openssl.
+   * @default false
+   */
+  postgres?: boolean;
 }
 
 /** Default personal access token. */
@@ -42,7 +48,10 @@ export class EmulatorOptionsError extends Error {
 
 /** Checks option values. @throws EmulatorOptionsError */
 export function validateOptions(options: EmulatorOptions): void {
-  const { port, clockScale, projectId, pat, oauthToken } = options;
+  const { port, clockScale, projectId, pat, oauthToken, postgres } = options;
+  if (postgres !== undefined && typeof postgres !== "boolean") {
+    throw new EmulatorOptionsError("postgres", `${JSON.stringify(postgres)} must be true or false`);
+  }
   if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
     throw new EmulatorOptionsError("port", `${port} is not a port number (0 to 65535)`);
   }

@@ -1,4 +1,4 @@
-/** Starting the emulator in-process: model, persistence, control state and HTTP server. */
+/** Starting the emulator in-process: model, persistence, databases, control state and HTTP server. */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { apiRouter } from "./http/api-routes";
@@ -6,6 +6,7 @@ import { controlRouter } from "./http/control-routes";
 import { Faults } from "./http/faults";
 import { RateLimiter } from "./http/rate-limiter";
 import { RequestLog } from "./http/request-log";
+import { Rewrites } from "./http/rewrites";
 import { BASE_PATH, createRequestListener } from "./http/server";
 import { OffsetClock } from "./model/clock";
 import { ClouddbModel } from "./model/clouddb-model";
@@ -14,6 +15,7 @@ import { newShortId } from "./model/ids";
 import { DEFAULT_HOST, DEFAULT_OAUTH_TOKEN, DEFAULT_PAT, validateOptions, type EmulatorOptions } from "./options";
 import { SNAPSHOT_VERSION, type Snapshot } from "./persistence/snapshot";
 import { SnapshotFile } from "./persistence/snapshot-file";
+import { PostgresFleet } from "./postgres/fleet";
 
 /** A running emulator. */
 export interface RunningEmulator {
@@ -31,7 +33,7 @@ export interface RunningEmulator {
   readonly pat: string;
   /** The OAuth user token. */
   readonly oauthToken: string;
-  /** Stops listening, drops open connections and waits for pending writes. */
+  /** Stops listening, drops open connections, stops the database servers and waits for pending writes. */
   close(): Promise<void>;
 }
 
@@ -43,7 +45,8 @@ function urlHost(host: string): string {
 /**
  * Starts the emulator.
  * @throws EmulatorOptionsError for bad options; SnapshotFormatError when `dataDir` holds
- *   unreadable state; the listen error (e.g. `EADDRINUSE`).
+ *   unreadable state; PostgresError when `postgres` is asked for but PostgreSQL cannot
+ *   be run; the listen error (e.g. `EADDRINUSE`).
  */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   validateOptions(options);
@@ -59,7 +62,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     createdAt: stored?.credentialsCreatedAt ?? Date.now(),
   });
   const clock = new OffsetClock(stored?.clockOffsetMs ?? 0);
-  const model = new ClouddbModel({ clock, clockScale: options.clockScale ?? 1, ...(stored ? { state: stored.model } : {}) });
+  const fleet = options.postgres ? await PostgresFleet.open(options.dataDir === undefined ? {} : { dataDir: options.dataDir }) : undefined;
+  const model = new ClouddbModel({
+    clock,
+    clockScale: options.clockScale ?? 1,
+    ...(stored ? { state: stored.model } : {}),
+    ...(fleet ? { databases: fleet } : {}),
+  });
+  const syncDatabases = (): Promise<void> => fleet?.reconcile(model.databaseWishes()) ?? Promise.resolve();
 
   const capture = (): Snapshot => ({
     version: SNAPSHOT_VERSION,
@@ -70,9 +80,19 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     model: model.snapshot(),
   });
   const snapshotFile = options.dataDir === undefined ? undefined : new SnapshotFile(options.dataDir, capture);
-  await snapshotFile?.save();
+  fleet?.onRelocate((serviceId, endpoint) => {
+    if (model.relocateDatabase(serviceId, endpoint)) void snapshotFile?.save().catch(() => undefined);
+  });
+  try {
+    await snapshotFile?.save();
+  } catch (error) {
+    await fleet?.close();
+    throw error;
+  }
+  void syncDatabases();
 
   const faults = new Faults();
+  const rewrites = new Rewrites();
   const rateLimiter = new RateLimiter();
   const log = new RequestLog();
   let latencyMs = 0;
@@ -82,37 +102,53 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     control: controlRouter({
       model,
       clock,
+      reportedClock: model.reportedClock,
       faults,
+      rewrites,
       rateLimiter,
       log,
       setLatency: (ms) => {
         latencyMs = ms;
       },
-      reset: () => {
+      reset: async () => {
         model.reset();
         faults.clear();
+        rewrites.clear();
+        model.reportedClock.setOffset(0);
         rateLimiter.setLimit(0);
         log.clear();
         latencyMs = 0;
+        await syncDatabases();
+        await fleet?.settle();
       },
     }),
     faults,
+    rewrites,
     rateLimiter,
     log,
     latencyMs: () => latencyMs,
-    persist: () => snapshotFile?.save() ?? Promise.resolve(),
+    serverTime: () => model.reportedClock.now(),
+    persist: async () => {
+      await snapshotFile?.save();
+      await syncDatabases();
+    },
     durable: () => snapshotFile?.drain() ?? Promise.resolve(),
   });
 
   const server = http.createServer(listener);
   const host = options.host ?? DEFAULT_HOST;
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off("error", reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(options.port ?? 0, host, () => {
+        server.off("error", reject);
+        resolve();
+      });
     });
-  });
+  } catch (error) {
+    await fleet?.close();
+    throw error;
+  }
   const port = (server.address() as AddressInfo).port;
   const url = `http://${urlHost(host)}:${port}`;
   return {
@@ -128,6 +164,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      await fleet?.close();
       await snapshotFile?.drain();
     },
   };

@@ -34,17 +34,35 @@ export function errorAnswer(error: unknown): Answer {
   return { status: 500, body: { code: "INTERNAL", message: "Internal emulator error", details: String(error) } };
 }
 
-/** Writes an answer. */
-export function writeAnswer(res: ServerResponse, answer: Answer): void {
-  const headers: Record<string, string> = { ...answer.headers };
-  let payload: string | undefined;
+/** An answer as it goes on the wire: status, headers (`Date` included) and body bytes. */
+export interface SerializedAnswer {
+  /** HTTP status code. */
+  status: number;
+  /** Every header the emulator sets. */
+  headers: Record<string, string>;
+  /** The JSON body's bytes; undefined when the answer has none. */
+  payload: Buffer | undefined;
+}
+
+/**
+ * Serializes an answer, with an HTTP `Date` header showing `dateMs`: the server's clock,
+ * which may differ from the wall clock (CONTRACT "Transport").
+ */
+export function serializeAnswer(answer: Answer, dateMs: number): SerializedAnswer {
+  const headers: Record<string, string> = { Date: new Date(dateMs).toUTCString(), ...answer.headers };
+  let payload: Buffer | undefined;
   if (answer.body !== undefined) {
-    payload = JSON.stringify(answer.body);
+    payload = Buffer.from(JSON.stringify(answer.body));
     headers["Content-Type"] = "application/json";
-    headers["Content-Length"] = String(Buffer.byteLength(payload));
+    headers["Content-Length"] = String(payload.length);
   } else if (answer.status !== 204) {
     headers["Content-Length"] = "0";
   }
-  res.writeHead(answer.status, headers);
-  res.end(payload);
+  return { status: answer.status, headers, payload };
+}
+
+/** Writes a whole answer. */
+export function writeAnswer(res: ServerResponse, serialized: SerializedAnswer): void {
+  res.writeHead(serialized.status, serialized.headers);
+  res.end(serialized.payload);
 }

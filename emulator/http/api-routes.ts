@@ -27,7 +27,7 @@ export function apiRouter(model: ClouddbModel, credentials: Credentials): Router
   const { network, services, replicaSets } = model;
   return (
     new Router<ApiHandler>()
-      .on("GET", "/auth/info", (c) => json(200, credentials.authInfo(c.principal)))
+      .on("GET", "/auth/info", (c) => json(200, credentials.authInfo(c.principal, (t) => model.reportedClock.report(t))))
       // VPCs
       .on("GET", `${P}/vpcs`, (c) => json(200, network.listVpcs(c.params.project_id!)))
       .on("POST", `${P}/vpcs`, (c) => json(201, network.createVpc(c.params.project_id!, c.body())))

@@ -1,12 +1,13 @@
-/** The emulator's control path, `/_emulator/...` (docs/INTERFACES.md). */
+/** The emulator's control path, `/_emulator/...` (emulator/README.md, "Control path"). */
 import { z } from "zod";
 import type { ClouddbModel } from "../model/clouddb-model";
-import type { OffsetClock } from "../model/clock";
+import type { OffsetClock, ReportedClock } from "../model/clock";
 import { InvalidRequestError } from "../model/errors";
 import { empty, json, type Answer } from "./answer";
 import type { Faults } from "./faults";
 import type { RateLimiter } from "./rate-limiter";
 import type { RequestLog } from "./request-log";
+import type { Rewrites } from "./rewrites";
 import { Router } from "./router";
 
 /** Prefix of the control path. */
@@ -16,18 +17,22 @@ export const CONTROL_PREFIX = "/_emulator";
 export interface ControlTargets {
   /** The domain model. */
   model: ClouddbModel;
-  /** The emulator clock. */
+  /** The emulator clock (transitions; moved by `advanceMs`, persisted). */
   clock: OffsetClock;
+  /** The clock the server reports (offset by `offsetMs`; control state). */
+  reportedClock: ReportedClock;
   /** Fault rules. */
   faults: Faults;
+  /** Rewrite rules. */
+  rewrites: Rewrites;
   /** The API rate limiter. */
   rateLimiter: RateLimiter;
   /** The request log. */
   log: RequestLog;
   /** Sets the latency added to every API request. */
   setLatency(ms: number): void;
-  /** Empties resources, faults, latency, rate limit and log. */
-  reset(): void;
+  /** Empties resources and every piece of control state (rules, latency, rate limit, clock offset, log). */
+  reset(): void | Promise<void>;
 }
 
 /** What a control handler gets. */
@@ -39,7 +44,7 @@ export interface ControlContext {
 }
 
 /** A control operation. */
-export type ControlHandler = (ctx: ControlContext) => Answer;
+export type ControlHandler = (ctx: ControlContext) => Answer | Promise<Answer>;
 
 function parse<T>(schema: z.ZodType<T>, body: unknown): T {
   const result = schema.safeParse(body);
@@ -52,19 +57,26 @@ function parse<T>(schema: z.ZodType<T>, body: unknown): T {
 
 const LatencyInput = z.object({ ms: z.number().int().min(0).max(600_000) });
 const RateLimitInput = z.object({ requestsPerSecond: z.number().min(0) });
-const ClockInput = z.object({ advanceMs: z.number().min(0) });
+const ClockInput = z
+  .object({ advanceMs: z.number().min(0).optional(), offsetMs: z.number().optional() })
+  .refine((c) => c.advanceMs !== undefined || c.offsetMs !== undefined, { message: "give advanceMs, offsetMs or both" });
 const FailPeeringInput = z.object({ errorMessage: z.string().min(1).optional() });
 
 /** The router of the control path (patterns relative to {@link CONTROL_PREFIX}). */
 export function controlRouter(targets: ControlTargets): Router<ControlHandler> {
   return new Router<ControlHandler>()
-    .on("POST", "/reset", () => {
-      targets.reset();
+    .on("POST", "/reset", async () => {
+      await targets.reset();
       return empty(204);
     })
     .on("POST", "/faults", (c) => json(201, targets.faults.add(c.body())))
     .on("DELETE", "/faults", () => {
       targets.faults.clear();
+      return empty(204);
+    })
+    .on("POST", "/rewrites", (c) => json(201, targets.rewrites.add(c.body())))
+    .on("DELETE", "/rewrites", () => {
+      targets.rewrites.clear();
       return empty(204);
     })
     .on("POST", "/latency", (c) => {
@@ -76,9 +88,19 @@ export function controlRouter(targets: ControlTargets): Router<ControlHandler> {
       return empty(204);
     })
     .on("POST", "/clock", (c) => {
-      targets.clock.advance(parse(ClockInput, c.body()).advanceMs);
+      const { advanceMs, offsetMs } = parse(ClockInput, c.body());
+      if (advanceMs !== undefined) targets.clock.advance(advanceMs);
+      if (offsetMs !== undefined) targets.reportedClock.setOffset(offsetMs);
       return empty(204);
     })
+    .on("GET", "/clock", () =>
+      json(200, {
+        emulatorTime: new Date(targets.clock.now()).toISOString(),
+        serverTime: new Date(targets.reportedClock.now()).toISOString(),
+        advancedMs: targets.clock.offset,
+        offsetMs: targets.reportedClock.offset,
+      }),
+    )
     .on("POST", "/services/:service_id/unstable", (c) => {
       targets.model.injections.makeServiceUnstable(c.params.service_id!);
       return empty(204);

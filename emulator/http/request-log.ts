@@ -1,15 +1,32 @@
-/** The log of API requests the emulator answered, for the control path. */
+/** The log of API requests the emulator received and what their clients saw, for the control path. */
 
-/** One answered API request. */
+/** What a fault rule did to an answer (absent from entries answered normally). */
+export type InjectedOutcome =
+  /** Carried out, then answered with the injected 5xx instead of the real answer. */
+  | "replaced"
+  /** The connection was destroyed without an answer (`status` is 0). */
+  | "dropped"
+  /** The real answer was sent cut short. */
+  | "truncated";
+
+/** One API request and what the client saw of its answer. */
 export interface RequestLogEntry {
   /** HTTP method. */
   method: string;
   /** Path as received, query string included. */
   path: string;
-  /** Status answered. */
+  /** Status the client saw; 0 when the connection was dropped without an answer. */
   status: number;
   /** When the request arrived (wall clock), ISO 8601 with milliseconds. */
   at: string;
+  /** Set when a fault rule lost, dropped or cut the answer. */
+  outcome?: InjectedOutcome;
+  /** With `outcome`: whether the request was carried out (its effects happened). */
+  carriedOut?: boolean;
+  /** With `outcome` and `carriedOut`: the status of the real answer the client did not get whole. */
+  realStatus?: number;
+  /** Fields that rewrite rules changed in the answer, when any did. */
+  rewritten?: string[];
 }
 
 /** Keeps the most recent entries, oldest first. */

@@ -1,22 +1,26 @@
 /**
  * The request pipeline: read the body, then for API requests latency → rate limit →
  * faults → size limit → authentication → route (404/405) → project access (403) →
- * operation → persistence → answer, logging every API answer. The control path is
- * authenticated and routed the same way, without latency, limits, faults or logging.
+ * operation → persistence → rewrites → delivery (whole, or lost, dropped or cut short as
+ * a fault rule says), logging every API request with what its client saw. The control
+ * path is authenticated and routed the same way, without latency, limits, faults,
+ * rewrites or logging. Every answer carries `Date` in the server's reported clock.
  */
-import type { IncomingMessage, RequestListener } from "node:http";
+import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Credentials } from "../model/credentials";
 import { ForbiddenError } from "../model/errors";
-import { errorAnswer, writeAnswer, type Answer } from "./answer";
+import { errorAnswer, serializeAnswer, writeAnswer, type Answer } from "./answer";
 import type { ApiHandler } from "./api-routes";
 import { authenticate } from "./authentication";
 import { CONTROL_PREFIX, type ControlHandler } from "./control-routes";
-import type { Faults } from "./faults";
-import { PayloadTooLargeError, UnknownPathError } from "./http-errors";
+import { dropConnection, writeTruncated } from "./delivery";
+import type { FaultAction, Faults } from "./faults";
+import { InjectedFaultError, PayloadTooLargeError, UnknownPathError } from "./http-errors";
 import type { RateLimiter } from "./rate-limiter";
 import { MAX_BODY_BYTES, parseJsonBody, receiveBody, type ReceivedBody } from "./request-body";
-import type { RequestLog } from "./request-log";
+import type { RequestLog, RequestLogEntry } from "./request-log";
+import type { Rewrites } from "./rewrites";
 import type { Router } from "./router";
 
 /** Path prefix of the API. */
@@ -32,12 +36,16 @@ export interface PipelineDependencies {
   control: Router<ControlHandler>;
   /** Fault rules. */
   faults: Faults;
+  /** Rewrite rules. */
+  rewrites: Rewrites;
   /** API rate limiter. */
   rateLimiter: RateLimiter;
-  /** Log of API answers. */
+  /** Log of API requests. */
   log: RequestLog;
   /** Latency added to every API request, milliseconds. */
   latencyMs(): number;
+  /** The server's reported clock, epoch milliseconds, for the `Date` header. */
+  serverTime(): number;
   /** Makes every change so far durable; awaited before a change is acknowledged. */
   persist(): Promise<void>;
   /**
@@ -59,13 +67,22 @@ function bodyReader(req: IncomingMessage, received: ReceivedBody): () => unknown
   };
 }
 
+/** An API request as the pipeline carries it. */
+interface ApiRequest {
+  req: IncomingMessage;
+  res: ServerResponse;
+  method: string;
+  /** Path without query string. */
+  path: string;
+  received: ReceivedBody;
+  /** The log entry so far (method, path as received, arrival). */
+  entry: Omit<RequestLogEntry, "status">;
+}
+
 /** Builds the server's request listener. */
 export function createRequestListener(deps: PipelineDependencies): RequestListener {
-  async function answerApi(req: IncomingMessage, method: string, path: string, received: ReceivedBody): Promise<Answer> {
-    const latency = deps.latencyMs();
-    if (latency > 0) await sleep(latency);
-    deps.rateLimiter.admit();
-    deps.faults.check(method, path);
+  /** Size limit → auth → route → project access → operation → persistence. */
+  async function carryOut({ req, method, path, received }: ApiRequest): Promise<Answer> {
     if (received.tooLarge) throw new PayloadTooLargeError(MAX_BODY_BYTES);
     const principal = authenticate(req.headers.authorization, deps.credentials);
     const { handler, params } = deps.api.resolve(method, path.slice(BASE_PATH.length));
@@ -77,13 +94,64 @@ export function createRequestListener(deps: PipelineDependencies): RequestListen
     return answer;
   }
 
+  /** Latency → rate limit → faults → {@link carryOut}; says which fault rule applied, if any. */
+  async function answer(request: ApiRequest): Promise<{ answer: Answer; fault?: FaultAction }> {
+    let fault: FaultAction | undefined;
+    try {
+      const latency = deps.latencyMs();
+      if (latency > 0) await sleep(latency);
+      deps.rateLimiter.admit();
+      fault = deps.faults.take(request.method, request.path);
+      if (fault?.kind === "status" && !fault.after) throw new InjectedFaultError(fault.status, fault.retryAfter);
+      if (fault?.kind === "drop" && !fault.after) return { answer: { status: 0 }, fault };
+      return { answer: await carryOut(request), fault };
+    } catch (error) {
+      return fault === undefined ? { answer: errorAnswer(error) } : { answer: errorAnswer(error), fault };
+    }
+  }
+
+  /** Applies the rewrite rules to what the client is about to get. */
+  function rewrite(request: ApiRequest, given: Answer): { answer: Answer; rewritten: string[] } {
+    if (given.body === undefined) return { answer: given, rewritten: [] };
+    const { body, fields } = deps.rewrites.apply(request.method, request.path, given.body);
+    return { answer: { ...given, body }, rewritten: fields };
+  }
+
+  /** Delivers the answer as the fault rule says, and logs what the client saw. */
+  function deliver(request: ApiRequest, real: Answer, fault: FaultAction | undefined): void {
+    const { res, entry } = request;
+    if (fault?.kind === "drop") {
+      dropConnection(res);
+      const carriedOut = fault.after;
+      deps.log.record({ ...entry, status: 0, outcome: "dropped", carriedOut, ...(carriedOut ? { realStatus: real.status } : {}) });
+      return;
+    }
+    const lost = fault?.kind === "status" && fault.after;
+    const given = lost ? errorAnswer(new InjectedFaultError(fault.status, fault.retryAfter)) : real;
+    const { answer, rewritten } = rewrite(request, given);
+    const serialized = serializeAnswer(answer, deps.serverTime());
+    const extra: Partial<RequestLogEntry> = rewritten.length > 0 ? { rewritten } : {};
+    if (fault?.kind === "truncate") {
+      if (!res.destroyed) writeTruncated(res, serialized, fault.atBytes);
+      deps.log.record({ ...entry, status: answer.status, outcome: "truncated", carriedOut: true, realStatus: real.status, ...extra });
+      return;
+    }
+    if (!res.headersSent && !res.destroyed) writeAnswer(res, serialized);
+    if (lost) deps.log.record({ ...entry, status: answer.status, outcome: "replaced", carriedOut: true, realStatus: real.status, ...extra });
+    else deps.log.record({ ...entry, status: answer.status, ...extra });
+  }
+
   async function answerControl(req: IncomingMessage, method: string, path: string, received: ReceivedBody): Promise<Answer> {
     if (received.tooLarge) throw new PayloadTooLargeError(MAX_BODY_BYTES);
     authenticate(req.headers.authorization, deps.credentials);
     const { handler, params } = deps.control.resolve(method, path.slice(CONTROL_PREFIX.length));
-    const answer = handler({ params, body: bodyReader(req, received) });
+    const answer = await handler({ params, body: bodyReader(req, received) });
     if (method !== "GET") await deps.persist();
     return answer;
+  }
+
+  function writeIfOpen(res: ServerResponse, answer: Answer): void {
+    if (!res.headersSent && !res.destroyed) writeAnswer(res, serializeAnswer(answer, deps.serverTime()));
   }
 
   return (req, res) => {
@@ -92,21 +160,20 @@ export function createRequestListener(deps: PipelineDependencies): RequestListen
     const rawUrl = req.url ?? "/";
     const path = rawUrl.split("?")[0]!;
     void (async () => {
-      let answer: Answer;
       try {
         const received = await receiveBody(req);
         if (isUnder(path, BASE_PATH)) {
-          answer = await answerApi(req, method, path, received).catch(errorAnswer);
-          deps.log.record({ method, path: rawUrl, status: answer.status, at: arrivedAt });
+          const request: ApiRequest = { req, res, method, path, received, entry: { method, path: rawUrl, at: arrivedAt } };
+          const { answer: real, fault } = await answer(request);
+          deliver(request, real, fault);
         } else if (isUnder(path, CONTROL_PREFIX)) {
-          answer = await answerControl(req, method, path, received).catch(errorAnswer);
+          writeIfOpen(res, await answerControl(req, method, path, received).catch(errorAnswer));
         } else {
-          answer = errorAnswer(new UnknownPathError(path));
+          writeIfOpen(res, errorAnswer(new UnknownPathError(path)));
         }
       } catch (error) {
-        answer = errorAnswer(error);
+        writeIfOpen(res, errorAnswer(error));
       }
-      if (!res.headersSent && !res.destroyed) writeAnswer(res, answer);
     })();
   };
 }

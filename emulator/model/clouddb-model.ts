@@ -2,7 +2,8 @@
  * The emulated API's domain model, usable without HTTP. Every method is synchronous,
  * validates fully before it changes anything, and throws {@link EmulatorApiError}s.
  */
-import type { Clock } from "./clock";
+import type { Clock, ReportedClock } from "./clock";
+import { databaseWishes, type DatabaseHosting, type DatabaseWish } from "./databases";
 import { Injections } from "./injections";
 import { ModelStore } from "./model-store";
 import { NetworkOperations } from "./network-operations";
@@ -18,6 +19,8 @@ export interface ClouddbModelOptions {
   clockScale?: number;
   /** State to start from (e.g. loaded from disk). @default empty */
   state?: ModelState;
+  /** Real databases behind new services (`--postgres`). @default none: endpoints are names only */
+  databases?: DatabaseHosting;
 }
 
 /** VPCs, peerings, services and replica sets of every project, plus injected failures. */
@@ -34,17 +37,38 @@ export class ClouddbModel {
 
   /** @param options - clock, clock scale and initial state. */
   constructor(options: ClouddbModelOptions) {
-    this.store = new ModelStore(options.state ?? emptyState(), options.clock, options.clockScale ?? 1);
+    this.store = new ModelStore(options.state ?? emptyState(), options.clock, options.clockScale ?? 1, options.databases);
     this.network = new NetworkOperations(this.store);
     this.services = new ServiceOperations(this.store);
     this.replicaSets = new ReplicaSetOperations(this.store);
     this.injections = new Injections(this.store);
   }
 
+  /** The clock the server reports in `created` and `Date`; its offset is control state. */
+  get reportedClock(): ReportedClock {
+    return this.store.reported;
+  }
+
   /** A deep copy of the current records, with finished deletions dropped, for persistence. */
   snapshot(): ModelState {
     this.store.purgeGone();
     return structuredClone(this.store.state);
+  }
+
+  /** What every service with a real database asks of it now (deleted services included until purged). */
+  databaseWishes(): DatabaseWish[] {
+    return databaseWishes(this.store.state.services, this.store.now());
+  }
+
+  /**
+   * Moves a service's database to another endpoint (its port was taken when the server
+   * had to start). @returns false when the service has no database record.
+   */
+  relocateDatabase(serviceId: string, endpoint: { host: string; port: number }): boolean {
+    const service = this.store.state.services.find((s) => s.id === serviceId);
+    if (service?.database === undefined) return false;
+    service.database = { ...endpoint };
+    return true;
   }
 
   /** Removes every resource. */

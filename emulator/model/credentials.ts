@@ -59,15 +59,18 @@ export class Credentials {
     return principal.projectIds.includes(projectId);
   }
 
-  /** What `GET /auth/info` answers for the principal. */
-  authInfo(principal: Principal): AuthInfoBody {
+  /**
+   * What `GET /auth/info` answers for the principal.
+   * @param report - turns a time into the server's reported clock (identity by default).
+   */
+  authInfo(principal: Principal, report: (epochMs: number) => number = (t) => t): AuthInfoBody {
     if (principal.type === "oauth") return { type: "oauth", oauth: { user: { ...USER } } };
     return {
       type: "apiKey",
       apiKey: {
         public_key: `pk_${this.settings.projectId}`,
         name: "clouddb-emulator",
-        created: new Date(this.settings.createdAt).toISOString(),
+        created: new Date(report(this.settings.createdAt)).toISOString(),
         project: { id: this.settings.projectId, name: "Emulator project", plan_type: "FREE" },
         issuing_user: { ...USER },
       },

@@ -2,7 +2,8 @@
  * The model's state with its clock: lookups that hide finished deletions, computed
  * statuses, and phase construction with the clock scale applied.
  */
-import type { Clock } from "./clock";
+import { ReportedClock, type Clock } from "./clock";
+import { gateStatus, type DatabaseHosting } from "./databases";
 import { NotFoundError } from "./errors";
 import { GONE, statusAt, timedPhase, type Phase } from "./phase";
 import {
@@ -19,16 +20,23 @@ import {
 
 /** State, clock and scale shared by the operation classes. */
 export class ModelStore {
+  /** The clock the server reports (`created`), the emulator clock shifted by the control path. */
+  readonly reported: ReportedClock;
+
   /**
    * @param state - the records (mutated in place by operations).
    * @param clock - the emulator clock.
    * @param clockScale - factor applied to every nominal duration (0 makes transitions instant).
+   * @param databases - real databases behind services, whose state statuses wait for.
    */
   constructor(
     public state: ModelState,
     readonly clock: Clock,
     readonly clockScale: number,
-  ) {}
+    readonly databases?: DatabaseHosting,
+  ) {
+    this.reported = new ReportedClock(clock);
+  }
 
   /** Current emulator time, epoch milliseconds. */
   now(): number {
@@ -40,9 +48,14 @@ export class ModelStore {
     return timedPhase(this.now(), this.clockScale, steps, then);
   }
 
-  /** Status of a service now (or {@link GONE}). */
+  /**
+   * Status of a service now (or {@link GONE}). A service with a real database shows
+   * `READY`, `PAUSED` and gone only once its database has caught up.
+   */
   serviceStatus(service: ServiceRecord): ServiceStatus | typeof GONE {
-    return statusAt(service.phase, this.now());
+    const status = statusAt(service.phase, this.now());
+    if (service.database === undefined || this.databases === undefined) return status;
+    return gateStatus(status, service.phase, this.databases.stateOf(service.id));
   }
 
   /** Status of a replica set now (or {@link GONE}, also when its service is gone). */

@@ -80,6 +80,8 @@ export interface ServiceRecord {
   poolerEnabled: boolean;
   password: string;
   vpcId?: string;
+  /** Endpoint of the real database behind the service (`--postgres`); absent otherwise. */
+  database?: { host: string; port: number };
   forkedFrom?: { projectId: string; serviceId: string; isStandby: boolean };
   phase: Phase<ServiceStatus>;
 }

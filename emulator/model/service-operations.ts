@@ -87,6 +87,7 @@ export class ServiceOperations {
       password: newPassword(),
       phase: this.provisioningPhase(),
     };
+    this.withDatabase(service);
     this.store.state.services.push(service);
     return { ...serviceView(this.store, service), initial_password: service.password };
   }
@@ -189,12 +190,13 @@ export class ServiceOperations {
     const source = this.store.service(projectId, serviceId);
     const input = parseBody("forkService", body);
     if (input.fork_strategy === "PITR" && input.target_time !== undefined) {
-      const target = Date.parse(input.target_time);
+      const target = this.store.reported.unreport(Date.parse(input.target_time));
       const now = this.store.now();
       if (target < source.createdAt || target > now) {
+        const shown = (t: number) => new Date(this.store.reported.report(t)).toISOString();
         throw new InvalidRequestError(
           "target_time is out of range",
-          `target_time: ${input.target_time} must lie between ${new Date(source.createdAt).toISOString()} (source created) and ${new Date(now).toISOString()} (now)`,
+          `target_time: ${input.target_time} must lie between ${shown(source.createdAt)} (source created) and ${shown(now)} (now)`,
         );
       }
     }
@@ -218,6 +220,7 @@ export class ServiceOperations {
       forkedFrom: { projectId: source.projectId, serviceId: source.id, isStandby: false },
       phase: this.provisioningPhase(),
     };
+    this.withDatabase(fork);
     this.store.state.services.push(fork);
     return { ...serviceView(this.store, fork), initial_password: fork.password };
   }
@@ -260,6 +263,11 @@ export class ServiceOperations {
     service.syncReplicaCount = syncCount;
     this.configuring(service);
     return serviceView(this.store, service);
+  }
+
+  /** Gives a new service its real database's endpoint, when databases are hosted. */
+  private withDatabase(service: ServiceRecord): void {
+    if (this.store.databases !== undefined) service.database = this.store.databases.allocate(service.id);
   }
 
   private uniqueServiceId(): string {

@@ -104,21 +104,32 @@ export function peeringView(store: ModelStore, peering: PeeringRecord): PeeringB
   return body;
 }
 
-/** Renders a replica set at the current time. */
+/**
+ * Database and pooler endpoints: the real database's (both the same) when there is one,
+ * else `<id>.<project_id>.clouddb.local` on 5432 and 6432.
+ */
+function endpointsOf(id: string, projectId: string, database: EndpointBody | undefined): { db: EndpointBody; pooler: EndpointBody } {
+  if (database !== undefined) return { db: { ...database }, pooler: { ...database } };
+  const host = hostOf(id, projectId);
+  return { db: { host, port: DATABASE_PORT }, pooler: { host, port: POOLER_PORT } };
+}
+
+/** Renders a replica set at the current time; with a real database, its endpoints are the service's. */
 export function replicaSetView(store: ModelStore, set: ReplicaSetRecord): ReplicaSetBody {
   const status = store.replicaSetStatus(set);
-  const host = hostOf(set.id, set.projectId);
+  const database = store.state.services.find((s) => s.id === set.serviceId)?.database;
+  const { db, pooler } = endpointsOf(set.id, set.projectId, database);
   const body: ReplicaSetBody = {
     id: set.id,
     name: set.name,
     nodes: set.nodes,
     cpu_millis: set.cpuMillis,
     memory_gbs: set.memoryGbs,
-    endpoint: { host, port: DATABASE_PORT },
+    endpoint: db,
     metadata: { environment: set.environment },
     status: status === GONE ? "deleting" : status,
   };
-  if (set.poolerEnabled) body.connection_pooler = { endpoint: { host, port: POOLER_PORT } };
+  if (set.poolerEnabled) body.connection_pooler = { endpoint: pooler };
   return body;
 }
 
@@ -138,16 +149,16 @@ function metricsFor(service: ServiceRecord, status: ServiceStatus): ServiceBody[
 export function serviceView(store: ModelStore, service: ServiceRecord): ServiceBody {
   const computed = store.serviceStatus(service);
   const status: ServiceStatus = computed === GONE ? "DELETED" : computed;
-  const host = hostOf(service.id, service.projectId);
+  const { db, pooler } = endpointsOf(service.id, service.projectId, service.database);
   const body: ServiceBody = {
     service_id: service.id,
     project_id: service.projectId,
     name: service.name,
     service_type: service.serviceType,
     status,
-    created: new Date(service.createdAt).toISOString(),
+    created: new Date(store.reported.report(service.createdAt)).toISOString(),
     region_code: service.regionCode,
-    endpoint: { host, port: DATABASE_PORT },
+    endpoint: db,
     ha_replicas: { replica_count: service.replicaCount, sync_replica_count: service.syncReplicaCount },
     metadata: { environment: service.environment },
     metrics: metricsFor(service, status),
@@ -159,7 +170,7 @@ export function serviceView(store: ModelStore, service: ServiceRecord): ServiceB
       },
     ],
   };
-  if (service.poolerEnabled) body.connection_pooler = { endpoint: { host, port: POOLER_PORT } };
+  if (service.poolerEnabled) body.connection_pooler = { endpoint: pooler };
   if (service.forkedFrom) {
     body.forked_from = {
       is_standby: service.forkedFrom.isStandby,

@@ -48,6 +48,10 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
  * the input's name (dotted for nested fields, e.g. `haReplicas.syncReplicaCount`) and
  * whose `reason` names the value given and what is allowed. Values that are unknown
  * during a preview pass, as do rules that read them.
+ *
+ * A failure on a secret property names it only in its reason, with `property` empty:
+ * Pulumi prints a failure that names a property with that property's value from the
+ * program, in plain text even when it is a secret.
  */
 export function checkInputs(rules: InputRules, news: Record<string, unknown>): CheckFailure[] {
   const failures: CheckFailure[] = [];
@@ -79,5 +83,5 @@ export function checkInputs(rules: InputRules, news: Record<string, unknown>): C
     if (involved.some((p) => bad.has(p) || containsUnknown(news[p]))) continue;
     failures.push(...rule.validate(news));
   }
-  return failures;
+  return failures.map((f) => (secret.has(f.property.split(".")[0]!) ? { property: "", reason: f.reason } : f));
 }

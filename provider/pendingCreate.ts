@@ -6,10 +6,12 @@
  * nothing: it may be another stack's, or the old half of a `--replace`.
  *
  * So the provider keeps a journal on this machine: before it sends a create it writes an
- * entry (project, name, type, region, API endpoint hash, start time, its process id), adds
- * the service id as soon as the API answers, and removes the entry when `create` returns
- * (the id is then in Pulumi's hands). An entry whose process is no longer alive is an
- * interrupted create. The next create with the same project, name, type and region claims
+ * entry (project, name, type, region, API endpoint hash, start time, its process id and
+ * those of the Pulumi engine above it), adds the service id as soon as the API answers,
+ * and removes the entry when `create` returns to a live engine (the id is then in Pulumi's
+ * hands). An entry whose process is no longer alive is an interrupted create; so is one
+ * whose create returned after the engine had died (the CLI killed while the provider
+ * process, left on its own, finished the create: nobody recorded the answer). The next create with the same project, name, type and region claims
  * it and takes over exactly the service it recorded (or, if the process died before the
  * answer, the service the list shows with that name, type and region created within
  * {@link ANSWER_WINDOW_MS} of the entry), instead of creating another. Nothing else is ever
@@ -45,10 +47,14 @@ export interface CreateIntent {
 interface Entry {
   key: string;
   pid: number;
+  /** The Pulumi engine's processes above this one (the shim's shell, the CLI). */
+  engine?: number[];
   startedAt: number;
   projectId: string;
   name: string;
   serviceId?: string;
+  /** The create returned, but its engine was gone: the answer reached no one. */
+  unrecorded?: boolean;
 }
 
 function journalDir(): string {
@@ -61,13 +67,42 @@ function keyOf(intent: CreateIntent): string {
   return createHash("sha256").update(text).digest("hex").slice(0, 32);
 }
 
+/** `/proc/<pid>/stat` after the command name: state, ppid, ...; undefined without /proc. */
+function procStat(pid: number): string[] | undefined {
+  try {
+    // "<pid> (<comm>) <state> <ppid> ...": comm may hold spaces and parentheses.
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  } catch {
+    return undefined;
+  }
+}
+
+/** True while process `pid` runs. A zombie (dead, not yet reaped by its parent) is dead. */
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
+    if ((e as NodeJS.ErrnoException).code !== "EPERM") return false;
   }
+  return procStat(pid)?.[0] !== "Z";
+}
+
+/** The parent of process `pid`, or undefined when it cannot be told. */
+function parentOf(pid: number): number | undefined {
+  const ppid = Number(procStat(pid)?.[1]);
+  return Number.isInteger(ppid) && ppid > 1 ? ppid : undefined;
+}
+
+/**
+ * The processes of the Pulumi engine above this provider process: its parent (the CLI, or
+ * the `pulumi-resource-pulumi-nodejs` shell script the CLI runs) and that one's parent. On
+ * systems without /proc, only the parent.
+ */
+export function engineProcesses(): number[] {
+  const parent = process.ppid;
+  const grandparent = parentOf(parent);
+  return grandparent === undefined ? [parent] : [parent, grandparent];
 }
 
 function writeAtomically(file: string, entry: Entry): void {
@@ -94,7 +129,14 @@ export class PendingCreate {
   /** Records that a create is about to be sent. Never throws (a journal that cannot be written is skipped). */
   static begin(intent: CreateIntent): PendingCreate {
     const key = keyOf(intent);
-    const entry: Entry = { key, pid: process.pid, startedAt: Date.now(), projectId: intent.projectId, name: intent.name };
+    const entry: Entry = {
+      key,
+      pid: process.pid,
+      engine: engineProcesses(),
+      startedAt: Date.now(),
+      projectId: intent.projectId,
+      name: intent.name,
+    };
     let file: string | undefined = path.join(journalDir(), `${key}.${process.pid}.${randomBytes(6).toString("hex")}.json`);
     try {
       fs.mkdirSync(journalDir(), { recursive: true, mode: 0o700 });
@@ -116,9 +158,27 @@ export class PendingCreate {
     }
   }
 
-  /** The create has returned (its id is Pulumi's now) or made nothing: drops the entry. */
+  /** The create made nothing: drops the entry. */
   end(): void {
     if (this.file !== undefined) remove(this.file);
+  }
+
+  /**
+   * The create has returned: its id is Pulumi's now, and the entry goes, unless the engine
+   * died meanwhile; then the entry stays, marked, for the next create to take the service over.
+   */
+  returned(): void {
+    if ((this.entry.engine ?? []).every(alive)) {
+      this.end();
+      return;
+    }
+    this.entry.unrecorded = true;
+    if (this.file === undefined) return;
+    try {
+      writeAtomically(this.file, this.entry);
+    } catch {
+      // the entry without the mark is claimed once this process is gone
+    }
   }
 }
 
@@ -146,7 +206,7 @@ function claimOrphans(intent: CreateIntent): Array<{ entry: Entry; file: string 
       remove(file);
       continue;
     }
-    if (alive(entry.pid)) continue; // a create still running (in this process or another)
+    if (alive(entry.pid) && !entry.unrecorded) continue; // a create still running (in this process or another)
     const mine = `${file}.claimed-${process.pid}`;
     try {
       fs.renameSync(file, mine); // only one process wins the rename
@@ -248,8 +308,8 @@ export async function createServiceOnce(
   return made;
 }
 
-/** The create of `serviceId` has returned to Pulumi (with the id): its journal entry goes. */
+/** The create of `serviceId` has returned (with the id): its journal entry goes, unless Pulumi's engine is gone. */
 export function createSettled(serviceId: string): void {
-  inFlight.get(serviceId)?.end();
+  inFlight.get(serviceId)?.returned();
   inFlight.delete(serviceId);
 }

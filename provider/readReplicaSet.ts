@@ -117,6 +117,8 @@ export class ReplicaSetInErrorError extends Error {
 
 const definition: ResourceDefinition = {
   kind: "ReadReplicaSet",
+  idOutput: "replicaSetId",
+  settled: (recorded) => recorded.status === "active",
   rules: {
     schemas: {
       serviceId: v.serviceId,

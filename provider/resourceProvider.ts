@@ -28,6 +28,15 @@ export interface ResourceDefinition {
   readonly rules: InputRules;
   /** The properties `diff` compares, and which of them replace. */
   readonly diffKeys: readonly DiffKey[];
+  /** The output holding the resource's id (`serviceId`): absent from the state a lookup (`X.get`) reads with. */
+  readonly idOutput: string;
+  /**
+   * False while the recorded resource is not in its ready state (being created, failed,
+   * paused half-way): `diff` then asks for an update, which resumes waiting or reports the
+   * failure again, whatever else the state says (a refresh clears Pulumi's record of an
+   * unfinished create). Without it, every recorded resource counts as ready.
+   */
+  settled?(recorded: Props): boolean;
   /**
    * The desired value of every diffed property: the inputs with the defaults the user
    * did not write filled in, shaped like the outputs. `recorded` is the old outputs.
@@ -52,6 +61,17 @@ export interface ResourceDefinition {
   update(id: string, olds: Props, news: Props): Promise<Props>;
   /** Deletes the resource and waits until it is gone; a resource already gone is fine. */
   delete(id: string, props: Props): Promise<void>;
+}
+
+/** The error for a lookup (`X.get`) of an id that does not exist. */
+function lookupNotFound(kind: string, id: string): Error {
+  return new NotFoundError({
+    status: 404,
+    code: "NOT_FOUND",
+    apiMessage: `No ${kind} with id ${JSON.stringify(id)}`,
+    operation: `${kind}.get`,
+    hint: `${kind}.get looks up an existing ${kind}: check the id, and the projectId (or clouddb:projectId) it belongs to.`,
+  });
 }
 
 /**
@@ -101,7 +121,7 @@ export function defineResourceProvider(definition: ResourceDefinition): Required
       // An input that is not known yet (preview) is a change, whatever defaults say.
       for (const { property } of keys) if (containsUnknown(news[property])) desired[property] = UNKNOWN;
       const { changes, replaces } = diffProperties(olds, desired, keys);
-      return { changes, replaces };
+      return { changes: changes || definition.settled?.(olds) === false, replaces };
     },
 
     async create(news: Props): Promise<dynamic.CreateResult> {
@@ -114,25 +134,35 @@ export function defineResourceProvider(definition: ResourceDefinition): Required
     },
 
     async read(id: string, props: Props): Promise<dynamic.ReadResult> {
+      const recorded = props ?? {};
       try {
-        const found = await definition.read(id, props ?? {}).catch((e: unknown) => {
+        const found = await definition.read(id, recorded).catch((e: unknown) => {
           if (NotFoundError.isInstance(e)) return undefined;
           throw e;
         });
-        if (!found) return { id: "" };
-        const outs: Props = { ...found, timeouts: props?.timeouts };
+        if (!found) {
+          // Gone: a refresh drops it. But a lookup (`X.get`) reads with the program's state, which
+          // has no id output, and Pulumi would take an empty answer as found.
+          if (recorded[definition.idOutput] === undefined) throw lookupNotFound(definition.kind, id);
+          return { id: "" };
+        }
+        const outs: Props = { ...found, timeouts: recorded.timeouts };
         // Inputs are replaced only when something drifted, so the next `up` diffs against
-        // what is live; otherwise the inputs the program wrote stay as they are. Secret
-        // properties never go into inputs: the engine stores those in plain text.
-        const drifted = definition.diffKeys.some(({ property }) => !sameValue(props?.[property] ?? null, outs[property] ?? null));
+        // what is live; otherwise the inputs the program wrote stay as they are. They hold
+        // every diffed property and the timeouts, so that diffing the outputs against them
+        // finds nothing (Pulumi shows each refresh as that diff). Secret properties never go
+        // into inputs: the engine stores those in plain text.
+        const drifted = definition.diffKeys.some(({ property }) => !sameValue(recorded[property] ?? null, outs[property] ?? null));
         if (!drifted) return { id, props: withoutUndefined(outs) };
         const secret = new Set(definition.rules.secret ?? []);
         const inputs = Object.fromEntries(
-          definition.diffKeys.filter(({ property }) => !secret.has(property)).map(({ property }) => [property, outs[property]]),
+          [...definition.diffKeys.map(({ property }) => property), "timeouts"]
+            .filter((property) => !secret.has(property))
+            .map((property) => [property, outs[property]]),
         );
         return { id, props: withoutUndefined(outs), inputs: withoutUndefined(inputs) };
       } catch (e) {
-        throw scrub(e, props ?? {});
+        throw scrub(e, recorded);
       }
     },
 

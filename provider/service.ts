@@ -113,6 +113,8 @@ async function start(news: ServiceInputs, projectId: string, deadline: number): 
 
 const definition: ResourceDefinition = {
   kind: "Service",
+  idOutput: "serviceId",
+  settled: (recorded) => recorded.status === (recorded.paused === true ? "PAUSED" : "READY"),
   rules: {
     schemas: {
       name: v.name,

@@ -63,6 +63,7 @@ async function attachmentsOf(vpcId: string, projectId: string): Promise<string> 
 
 const definition: ResourceDefinition = {
   kind: "Vpc",
+  idOutput: "vpcId",
   rules: {
     schemas: {
       name: v.name,

@@ -83,6 +83,8 @@ async function settle(peeringId: string, news: VpcPeeringInputs, projectId: stri
 
 const definition: ResourceDefinition = {
   kind: "VpcPeering",
+  idOutput: "peeringId",
+  settled: (recorded) => recorded.status === "active",
   rules: {
     schemas: {
       vpcId: v.numericId,

@@ -130,6 +130,7 @@ export class Deployment extends EngineRun {
   override die(): void {
     if (this.dead) return;
     this.state.pendingOperations.push(...this.creating.values());
+    this.plugin.killEngine();
     super.die();
     this.markDied(new EngineDied());
   }

@@ -3,6 +3,7 @@
  * and a typed gRPC client for it. One concern: spawn, talk, kill.
  */
 import { ChildProcess, spawn } from "child_process";
+import * as fs from "fs";
 import * as path from "path";
 import { fromStruct, grpc, JsonObject, provgrpc, provpb, pulumiDir, statuspb, toStruct } from "./protos";
 import { secretValue } from "./secrets";
@@ -96,35 +97,46 @@ export function decodeInitFailure(err: import("@grpc/grpc-js").ServiceError): In
  * spawns it and reads the port it prints; `kill` ends it with SIGKILL.
  */
 export class PluginHost {
-  private child?: ChildProcess;
+  /** The stand-in for the CLI process: the parent of the shim that runs the plugin. */
+  private cli?: ChildProcess;
+  private pluginPid?: number;
   private client?: ClientT;
 
   constructor(private readonly opts: PluginHostOptions) {}
 
-  /** Path of the plugin's entry point. */
-  static pluginPath(): string {
-    return path.join(pulumiDir, "cmd", "dynamic-provider", "index.js");
+  /**
+   * The script the CLI runs for the `pulumi-nodejs` plugin (`pulumi-resource-pulumi-nodejs`
+   * in the SDK): it resolves `@pulumi/pulumi/cmd/dynamic-provider` from the working directory
+   * and runs `node <it> <engine address>` as its child.
+   */
+  static shimPath(): string {
+    return path.join(pulumiDir, "pulumi-resource-pulumi-nodejs");
   }
 
-  /** True while a plugin process is running. */
+  /** True while the plugin process is running. */
   get running(): boolean {
-    return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;
+    return this.pluginPid !== undefined && alive(this.pluginPid);
   }
 
-  /** Process id of the running plugin, if any. */
+  /** Process id of the running plugin (the node process), if any. */
   get pid(): number | undefined {
-    return this.running ? this.child?.pid : undefined;
+    return this.running ? this.pluginPid : undefined;
   }
 
-  /** Spawns a fresh plugin and waits for its port. Throws if one is already running. */
+  /**
+   * Starts the plugin as the CLI does: a process standing in for the CLI runs the shim,
+   * which runs node; waits for the port the plugin prints. Throws if one is already running.
+   */
   async start(): Promise<void> {
     if (this.running) throw new Error("plugin already running");
     const { PULUMI_NODEJS_STACK: _stack, ...cliEnv } = process.env;
     void _stack;
-    const child = spawn(process.execPath, [PluginHost.pluginPath(), "127.0.0.1:1"], {
+    // `; exit` keeps the outer shell from exec-ing the shim: it stays the shim's parent, as the CLI is.
+    const cli = spawn("sh", ["-c", 'sh "$0" "$1"; exit $?', PluginHost.shimPath(), "127.0.0.1:1"], {
       cwd: this.opts.cwd,
       env: {
         ...cliEnv,
+        PATH: `${path.dirname(process.execPath)}${path.delimiter}${cliEnv.PATH ?? ""}`,
         PULUMI_NODEJS_PROJECT: this.opts.project,
         PULUMI_PROJECT: this.opts.project,
         PULUMI_CONFIG: "{}",
@@ -132,17 +144,17 @@ export class PluginHost {
       },
       stdio: ["ignore", "pipe", "pipe"],
     });
-    this.child = child;
+    this.cli = cli;
     // A forgotten close() must not keep the test process alive.
-    child.unref();
-    for (const s of [child.stdout, child.stderr] as unknown as { unref?: () => void }[]) s.unref?.();
-    child.stderr!.setEncoding("utf8");
-    child.stderr!.on("data", (d: string) => this.opts.onStderr?.(d));
+    cli.unref();
+    for (const s of [cli.stdout, cli.stderr] as unknown as { unref?: () => void }[]) s.unref?.();
+    cli.stderr!.setEncoding("utf8");
+    cli.stderr!.on("data", (d: string) => this.opts.onStderr?.(d));
     const port = await new Promise<number>((resolve, reject) => {
       let buf = "";
       let found = false;
-      child.stdout!.setEncoding("utf8");
-      child.stdout!.on("data", (d: string) => {
+      cli.stdout!.setEncoding("utf8");
+      cli.stdout!.on("data", (d: string) => {
         if (found) {
           this.opts.onStdout?.(d);
           return;
@@ -156,28 +168,39 @@ export class PluginHost {
         if (Number.isInteger(p) && p > 0) resolve(p);
         else reject(new Error(`plugin printed no port: ${JSON.stringify(buf)}`));
       });
-      child.once("exit", (code, sig) =>
-        reject(new Error(`plugin exited before printing its port (code ${code}, signal ${sig})`)),
-      );
-      child.once("error", reject);
+      cli.once("exit", (code, sig) => reject(new Error(`plugin exited before printing its port (code ${code}, signal ${sig})`)));
+      cli.once("error", reject);
     });
+    this.pluginPid = descendants(cli.pid!).pop();
     this.client = new provgrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), {
       "grpc.max_receive_message_length": 400 * 1024 * 1024,
     });
   }
 
+  /** The CLI dies (SIGKILL of the process standing in for it); the plugin goes on, orphaned, as it would. */
+  killEngine(): void {
+    const cli = this.cli;
+    if (cli && cli.exitCode === null && cli.signalCode === null) cli.kill("SIGKILL");
+  }
+
   /** Kills the plugin with SIGKILL (no cleanup in the plugin) and waits for it to exit. In-flight RPCs fail. */
   async kill(): Promise<void> {
-    const child = this.child;
     this.client?.close();
     this.client = undefined;
-    if (!child) return;
-    this.child = undefined;
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    await new Promise<void>((resolve) => {
-      child.once("exit", () => resolve());
-      child.kill("SIGKILL");
-    });
+    const cli = this.cli;
+    const pids = cli?.pid !== undefined ? [cli.pid, ...descendants(cli.pid)] : [];
+    if (this.pluginPid !== undefined && !pids.includes(this.pluginPid)) pids.push(this.pluginPid);
+    this.cli = undefined;
+    for (const pid of pids) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+    const plugin = this.pluginPid;
+    this.pluginPid = undefined;
+    while (plugin !== undefined && alive(plugin)) await new Promise((r) => setTimeout(r, 10));
   }
 
   /** Stops the plugin. */
@@ -304,6 +327,31 @@ export class PluginHost {
       });
     });
   }
+}
+
+/** True while process `pid` exists and is not a zombie. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return true;
+  }
+}
+
+/** The descendants of `pid`, parents before children (Linux: /proc/<pid>/task/<pid>/children). */
+function descendants(pid: number): number[] {
+  let children: number[] = [];
+  try {
+    children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+  return children.flatMap((c) => [c, ...descendants(c)]);
 }
 
 function setNameType(req: { setName(n: string): void; setType(t: string): void }, urn: string): void {

@@ -44,7 +44,7 @@ export interface Cloud {
 }
 
 /** Each resource's steps in the run, e.g. `{ db: "replace,delete-replaced" }` for a replacement. */
-export function ops(r: UpResult): Record<string, string> {
+export function ops(r: Pick<UpResult, "steps">): Record<string, string> {
   const byName: Record<string, string[]> = {};
   for (const s of r.steps) (byName[s.name] ??= []).push(s.op);
   return Object.fromEntries(Object.entries(byName).map(([k, v]) => [k, v.join(",")]));

@@ -104,7 +104,7 @@ describe("an up after a refresh resumes or reports what is not ready", () => {
     expect(cloud.stack.resource("db").initErrors).toEqual([]);
     expect(["QUEUED", "CONFIGURING"]).toContain(cloud.stack.resource("db").outputs.status);
 
-    const resumed = expectNoErrors(await cloud.stack.up(() => void new clouddb.Service("db", { name: "slow-to-start" })));
+    const resumed = expectNoErrors(await cloud.stack.up(program));
     expect(ops(resumed)).toEqual({ db: "update" });
     expect(cloud.stack.resource("db")).toMatchObject({ id, outputs: { status: "READY" } });
     expect((await cloud.api.listServices()).filter((s) => s.name === "slow-to-start")).toHaveLength(1);
@@ -155,7 +155,7 @@ describe("check failures", () => {
   it("never let the engine print a password", async () => {
     const tooShort = "s3cr3t!"; // 7 characters: one too few
     const r = await cloud.stack.up(() => void new clouddb.Service("db", { name: "secretive", password: tooShort }));
-    expect(r.checkFailures).toEqual([{ name: "db", property: "", reason: expect.stringMatching(/^password is \[secret\]: .*8 to 128 characters/) }]);
+    expect(r.checkFailures).toEqual([{ name: "db", property: "", reason: "password is [secret]: expected at least 8 characters" }]);
     expect(printed(r)).toContain("pulumi-nodejs:dynamic/clouddb:Service resource 'db' has a problem: password is [secret]");
     expect(printed(r)).not.toContain(tooShort);
     expect(await cloud.api.listServices()).toEqual([]);

@@ -6,11 +6,11 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { ClouddbClient, type AuthInfo } from "../provider/client";
-import { replicaSetOutputs, type ReadReplicaSetOutputs } from "../provider/readReplicaSet";
-import { serviceOutputs, type ServiceOutputs } from "../provider/serviceState";
-import { projectOf, readSettings } from "../provider/settings";
-import { vpcOutputs, type VpcOutputs } from "../provider/vpc";
-import { peeringOutputs, type VpcPeeringOutputs } from "../provider/vpcPeering";
+import { replicaSetOutputs, type ReadReplicaSetOutputs } from "../provider/resources/readReplicaSet";
+import { serviceOutputs, type ServiceOutputs } from "../provider/resources/service/state";
+import { projectOf, readSettings } from "../provider/framework/settings";
+import { vpcOutputs, type VpcOutputs } from "../provider/resources/vpc";
+import { peeringOutputs, type VpcPeeringOutputs } from "../provider/resources/vpcPeering";
 
 /** Overrides of the configuration for one call. */
 export interface FunctionOptions {

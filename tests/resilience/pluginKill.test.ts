@@ -1,7 +1,7 @@
 /**
  * The plugin process killed while a create waits. The harness (like the engine, which
  * records a pending operation) keeps nothing for the killed create; the provider's journal
- * of creates in flight (provider/pendingCreate.ts) lets the next `up` take over the service
+ * of creates in flight (provider/framework/journal.ts) lets the next `up` take over the service
  * the cloud made instead of making a second one.
  */
 import * as fs from "fs";

@@ -1,4 +1,4 @@
-import { ClouddbClient, ConfigurationError } from "./client";
+import { ClouddbClient, ConfigurationError } from "../client";
 import { parseDuration } from "./durations";
 
 /** The subset of Pulumi's dynamic `Config` that the providers read. */

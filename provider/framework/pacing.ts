@@ -1,4 +1,4 @@
-import { ConflictError } from "./client";
+import { ConflictError } from "../client";
 import { settings } from "./settings";
 
 /** Resolves after `ms` milliseconds. */

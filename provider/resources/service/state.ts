@@ -2,8 +2,8 @@
  * How a live service (the API's shape) reads as the outputs of a `clouddb.Service`, and
  * what the inputs ask for once defaults are filled in.
  */
-import type { Service } from "./client";
-import type { TimeoutsInput } from "./timeouts";
+import type { Service } from "../../client";
+import type { TimeoutsInput } from "../../framework/timeouts";
 
 /** CPU or memory of a service: a number, or `"shared"` for the shared plan. */
 export type Size = number | "shared";

@@ -26,7 +26,7 @@ import { createHash, randomBytes } from "crypto";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { NotFoundError, type ClouddbClient, type Service } from "./client";
+import { NotFoundError, type ClouddbClient, type Service } from "../client";
 
 /** Entries older than this are ignored (and removed). */
 export const MAX_AGE_MS = 24 * 60 * 60_000;

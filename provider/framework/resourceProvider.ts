@@ -1,6 +1,6 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic";
-import { checkInputs, type InputRules } from "./checks";
-import { NotFoundError } from "./client";
+import { checkInputs, type InputRules } from "./check";
+import { NotFoundError } from "../client";
 import { diffProperties, sameValue, type DiffKey } from "./diff";
 import { withoutSecrets } from "./errors";
 import { withoutUndefined } from "./outputs";

@@ -4,7 +4,7 @@
  * values") are checked here, in `check`, before anything is sent.
  */
 import { z } from "zod";
-import { isDuration } from "./durations";
+import { isDuration } from "../framework/durations";
 
 /** Regions the API offers. */
 export const REGIONS = [

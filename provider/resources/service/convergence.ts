@@ -4,9 +4,9 @@
  * before attaching the new), password, pause. Each asynchronous action is followed by a
  * wait for `READY` (or `PAUSED`). A difference that needs no action sends nothing.
  */
-import { ConflictError, ResourceFailedError, type ClouddbClient, type Service, type ServiceStatus } from "./client";
-import { sameValue } from "./diff";
-import { attachedVpc, isPaused, serviceOutputs, type DesiredService } from "./serviceState";
+import { ConflictError, ResourceFailedError, type ClouddbClient, type Service, type ServiceStatus } from "../../client";
+import { sameValue } from "../../framework/diff";
+import { attachedVpc, isPaused, serviceOutputs, type DesiredService } from "./state";
 
 /** Statuses a service passes through on its own; convergence waits them out. */
 const SETTLING: readonly ServiceStatus[] = ["QUEUED", "CONFIGURING", "RESUMING", "PAUSING", "UPGRADING", "OPTIMIZING"];

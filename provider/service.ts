@@ -1,2 +1,6 @@
 /** Entry point `pulumi-clouddb/provider/service`, which the serialized trampolines load: the dynamic provider. */
-export { provider } from "./resources/service/service";
+import { defineResourceProvider } from "./framework/resourceProvider";
+import { serviceDefinition } from "./resources/service/schema";
+
+/** The dynamic provider behind `clouddb.Service`. */
+export const provider = defineResourceProvider(serviceDefinition);

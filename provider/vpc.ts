@@ -1,2 +1,6 @@
 /** Entry point `pulumi-clouddb/provider/vpc`, which the serialized trampolines load: the dynamic provider. */
-export { provider } from "./resources/vpc";
+import { defineResourceProvider } from "./framework/resourceProvider";
+import { vpcDefinition } from "./resources/vpc/schema";
+
+/** The dynamic provider behind `clouddb.Vpc`. */
+export const provider = defineResourceProvider(vpcDefinition);

@@ -1,2 +1,6 @@
 /** Entry point `pulumi-clouddb/provider/vpcPeering`, which the serialized trampolines load: the dynamic provider. */
-export { provider } from "./resources/vpcPeering";
+import { defineResourceProvider } from "./framework/resourceProvider";
+import { vpcPeeringDefinition } from "./resources/vpcPeering/schema";
+
+/** The dynamic provider behind `clouddb.VpcPeering`. */
+export const provider = defineResourceProvider(vpcPeeringDefinition);

@@ -6,11 +6,19 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { ClouddbClient, type AuthInfo } from "../provider/client";
-import { replicaSetOutputs, type ReadReplicaSetOutputs } from "../provider/resources/readReplicaSet";
+import { providerContext, readSettings } from "../provider/framework/settings";
+import type { OutputsOf } from "../provider/framework/schema";
+import { replicaSetOutputs } from "../provider/resources/readReplicaSet/operations";
+import type { readReplicaSetSchema } from "../provider/resources/readReplicaSet/schema";
 import { serviceOutputs, type ServiceOutputs } from "../provider/resources/service/state";
-import { projectOf, readSettings } from "../provider/framework/settings";
-import { vpcOutputs, type VpcOutputs } from "../provider/resources/vpc";
-import { peeringOutputs, type VpcPeeringOutputs } from "../provider/resources/vpcPeering";
+import { vpcOutputs } from "../provider/resources/vpc/operations";
+import type { vpcSchema } from "../provider/resources/vpc/schema";
+import { peeringOutputs } from "../provider/resources/vpcPeering/operations";
+import type { vpcPeeringSchema } from "../provider/resources/vpcPeering/schema";
+
+type VpcOutputs = OutputsOf<typeof vpcSchema.outputs>;
+type VpcPeeringOutputs = OutputsOf<typeof vpcPeeringSchema.outputs>;
+type ReadReplicaSetOutputs = OutputsOf<typeof readReplicaSetSchema.outputs>;
 
 /** Overrides of the configuration for one call. */
 export interface FunctionOptions {
@@ -56,7 +64,7 @@ async function withClient<T>(opts: FunctionOptions | undefined, use: (api: Cloud
     projectId: opts?.projectId ?? s.projectId,
   });
   try {
-    return await use(api, () => opts?.projectId ?? s.projectId ?? projectOf(undefined));
+    return await use(api, () => opts?.projectId ?? s.projectId ?? providerContext().projectOf(undefined));
   } finally {
     await api.close();
   }

@@ -1,21 +1,3 @@
-import type * as pulumi from "@pulumi/pulumi";
-
-/**
- * How long a resource's operations may wait. Each is a number of seconds or a string
- * such as `"90s"`, `"30m"`, `"1h30m"`. Unset ones default to the stack configuration
- * (`clouddb:createTimeout`, `clouddb:updateTimeout`, `clouddb:deleteTimeout`), which
- * defaults to 30 minutes. Pulumi's own `customTimeouts` option never reaches a dynamic
- * provider, so this input takes its place.
- */
-export interface Timeouts {
-  /** How long `create` waits for the resource to be ready. */
-  create?: pulumi.Input<number | string>;
-  /** How long `update` waits after each change. */
-  update?: pulumi.Input<number | string>;
-  /** How long `delete` waits for the resource to be gone. */
-  delete?: pulumi.Input<number | string>;
-}
-
 /** Thrown by a resource's constructor when a required argument is missing. */
 export class MissingArgumentError extends Error {
   /**

@@ -1,8 +1,5 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 
-/** Which compiled provider module a trampoline forwards to (`provider/<kind>.ts`). */
-export type ProviderModule = "vpc" | "vpcPeering" | "service" | "readReplicaSet";
-
 /**
  * A dynamic provider that only forwards each method to the compiled implementation in
  * `pulumi-clouddb/provider/<kind>`, loaded with `require` when the method runs.
@@ -15,7 +12,7 @@ export type ProviderModule = "vpc" | "vpcPeering" | "service" | "readReplicaSet"
  * `require` resolves from the Pulumi program's directory: the package must be installed
  * there (it is a dependency of any program that uses it).
  */
-export function trampoline(kind: ProviderModule): dynamic.ResourceProvider {
+export function trampoline(kind: string): dynamic.ResourceProvider {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- forwarded untouched
   type Any = any;
   // The module path as one captured string: shorter serialized text than capturing `kind`.
@@ -31,14 +28,3 @@ export function trampoline(kind: ProviderModule): dynamic.ResourceProvider {
     delete: (...a: Any[]) => p().delete(...a),
   };
 }
-
-/**
- * One trampoline per resource type, created once: Pulumi caches a provider's
- * serialization per object.
- */
-export const providers = {
-  vpc: trampoline("vpc"),
-  vpcPeering: trampoline("vpcPeering"),
-  service: trampoline("service"),
-  readReplicaSet: trampoline("readReplicaSet"),
-} as const;

@@ -1,9 +1,10 @@
+/**
+ * `check`: the inputs against a resource's schema, before anything is sent. One failure
+ * per bad property, naming the property, the value given and what is allowed.
+ */
 import type { CheckFailure } from "@pulumi/pulumi/dynamic";
-import type { z } from "zod";
+import type { WithInputs } from "./schema";
 import { containsUnknown } from "./unknowns";
-
-/** Per-property schemas of a resource's inputs, keyed by the input's name. */
-export type InputSchemas = Record<string, z.ZodType>;
 
 /** A rule over several properties, run once each of them is valid and known. */
 export interface CrossRule {
@@ -13,19 +14,10 @@ export interface CrossRule {
   validate(news: Record<string, unknown>): CheckFailure[];
 }
 
-/** How the inputs of one resource type are checked. */
-export interface InputRules {
-  /** Schema of each input property. Properties not listed here are ignored. */
-  readonly schemas: InputSchemas;
-  /** Properties that must be present. */
-  readonly required: readonly string[];
-  /** Rules across properties. */
-  readonly cross?: readonly CrossRule[];
-  /** Properties whose values must never be quoted (passwords). */
-  readonly secret?: readonly string[];
-}
-
 const MAX_SHOWN = 80;
+
+/** The key Pulumi adds to every dynamic resource's inputs (the serialized provider). */
+const PROVIDER_KEY = "__provider";
 
 /** Renders a value for a check failure's reason: short, and never a secret. */
 export function showValue(value: unknown, secret = false): string {
@@ -43,30 +35,61 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   return current;
 }
 
+/** Edit distance of two short strings (case-insensitive). */
+function distance(a: string, b: string): number {
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  let prev = Array.from({ length: y.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= x.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= y.length; j++) {
+      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (x[i - 1] === y[j - 1] ? 0 : 1));
+    }
+    prev = row;
+  }
+  return prev[y.length]!;
+}
+
+/** The known name closest to `name`. */
+export function closest(name: string, known: readonly string[]): string {
+  return [...known].sort((a, b) => distance(name, a) - distance(name, b) || a.localeCompare(b))[0] ?? "";
+}
+
 /**
  * Checks the inputs of a resource: one failure per bad property, whose `property` is
  * the input's name (dotted for nested fields, e.g. `haReplicas.syncReplicaCount`) and
- * whose `reason` names the value given and what is allowed. Values that are unknown
- * during a preview pass, as do rules that read them.
+ * whose `reason` names the value given and what is allowed. A property the resource
+ * does not have fails too, naming the closest one it has. Values that are unknown during
+ * a preview pass, as do rules that read them.
  *
  * A failure on a secret property names it only in its reason, with `property` empty:
  * Pulumi prints a failure that names a property with that property's value from the
  * program, in plain text even when it is a secret.
  */
-export function checkInputs(rules: InputRules, news: Record<string, unknown>): CheckFailure[] {
+export function checkInputs(schema: WithInputs & { readonly kind: string; readonly cross?: readonly CrossRule[] }, news: Record<string, unknown>): CheckFailure[] {
   const failures: CheckFailure[] = [];
   const bad = new Set<string>();
-  const secret = new Set(rules.secret ?? []);
-  for (const property of rules.required) {
-    if (news[property] === undefined || news[property] === null) {
-      failures.push({ property, reason: `${property} is required` });
-      bad.add(property);
-    }
+  const specs = schema.inputs;
+  const known = Object.keys(specs);
+  for (const property of Object.keys(news)) {
+    if (property === PROVIDER_KEY || property in specs || news[property] === undefined) continue;
+    bad.add(property);
+    failures.push({
+      property,
+      reason: `${property} is not an input of clouddb.${schema.kind}; did you mean ${closest(property, known)}? (inputs: ${known.join(", ")})`,
+    });
   }
-  for (const [property, schema] of Object.entries(rules.schemas)) {
+  for (const [property, spec] of Object.entries(specs)) {
     const value = news[property];
-    if (value === undefined || value === null || containsUnknown(value)) continue;
-    const result = schema.safeParse(value);
+    if (value === undefined || value === null) {
+      if (spec.required) {
+        failures.push({ property, reason: `${property} is required` });
+        bad.add(property);
+      }
+      continue;
+    }
+    if (containsUnknown(value)) continue;
+    const result = spec.schema.safeParse(value);
     if (result.success) continue;
     bad.add(property);
     const seen = new Set<string>();
@@ -74,14 +97,13 @@ export function checkInputs(rules: InputRules, news: Record<string, unknown>): C
       const path = [property, ...issue.path.map(String)].join(".");
       if (seen.has(path)) continue;
       seen.add(path);
-      const given = showValue(valueAt(value, issue.path), secret.has(property));
+      const given = showValue(valueAt(value, issue.path), spec.secret);
       failures.push({ property: path, reason: `${path} is ${given}: ${issue.message}` });
     }
   }
-  for (const rule of rules.cross ?? []) {
-    const involved = rule.properties;
-    if (involved.some((p) => bad.has(p) || containsUnknown(news[p]))) continue;
+  for (const rule of schema.cross ?? []) {
+    if (rule.properties.some((p) => bad.has(p) || containsUnknown(news[p]))) continue;
     failures.push(...rule.validate(news));
   }
-  return failures.map((f) => (secret.has(f.property.split(".")[0]!) ? { property: "", reason: f.reason } : f));
+  return failures.map((f) => (specs[f.property.split(".")[0]!]?.secret ? { property: "", reason: f.reason } : f));
 }

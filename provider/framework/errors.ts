@@ -1,25 +1,56 @@
 /**
- * Errors the providers raise themselves (the API client's own errors live in
- * `./client/errors`).
+ * Errors the providers raise themselves. They share the client's design
+ * (`provider/client/errors.ts`): each extends {@link ClouddbError}, so it carries a brand
+ * that `isInstance` recognises across two copies of the package and a stable `code`, and its
+ * message passes the package's one secret scrubber.
  */
-
+import { ClouddbError } from "../client/errors";
+import { redact, registerSecret } from "../client/redact";
 import { withoutUndefined } from "./outputs";
 
-const INIT_BRAND = Symbol.for("pulumi-clouddb:ResourceInitError");
+/** The brand the client's base class puts on every error (`provider/client/errors.ts`): the kinds it was built as. */
+const BRAND = Symbol.for("pulumi-clouddb.ClouddbError");
+
+/** True when `value` is an error of this package built as `kind` (from any copy of the package). */
+function isKind(value: unknown, kind: string): boolean {
+  const kinds = value !== null && typeof value === "object" ? (value as Record<symbol, unknown>)[BRAND] : undefined;
+  return Array.isArray(kinds) && kinds.includes(kind);
+}
+
+/** Stable codes of the provider's own errors. */
+export const ProviderErrorCode = {
+  /** The cloud made the resource, but it did not become ready. */
+  ResourceInit: "CLOUDDB_RESOURCE_INIT",
+  /** An input cannot be honoured against what exists (adoption, a fork's fixed properties, a lookup without its parent id). */
+  InputConflict: "CLOUDDB_INPUT_CONFLICT",
+  /** A service is in a state only deletion can leave (`UNSTABLE`). */
+  ServiceUnusable: "CLOUDDB_SERVICE_UNUSABLE",
+  /** A read replica set is in status `error`. */
+  ReplicaSetFailed: "CLOUDDB_REPLICA_SET_FAILED",
+  /** A resource cannot be deleted while others still use it (a VPC with services or peerings attached). */
+  InUse: "CLOUDDB_IN_USE",
+  /** A resource recorded in state no longer exists where an update needs it. */
+  Gone: "CLOUDDB_GONE",
+} as const;
 
 /**
  * The cloud accepted a create (or an update resumed one) but the resource did not reach
  * its ready state: it failed, or waiting for it timed out.
  *
  * Pulumi's dynamic-provider host turns an error that carries `id` and `properties` into
- * `ErrorResourceInitFailed`: the engine keeps the resource in state with these
- * properties and calls `update` on the next `up`, which resumes waiting. `properties`
- * must hold the inputs (with `__provider`) and every output known so far, such as a
- * password that the API returns only once.
+ * `ErrorResourceInitFailed`: the engine keeps the resource in state with these properties
+ * and shows `reasons`. `properties` must hold the inputs (with `__provider`) and every
+ * output known so far, such as a password that the API returns only once.
  */
-export class ResourceInitError extends Error {
-  /** Brand that survives two copies of this package. */
-  readonly [INIT_BRAND] = true;
+export class ResourceInitError extends ClouddbError {
+  static override readonly kind: string = "ResourceInitError";
+  /**
+   * What the engine stores as the resource's outputs, without `undefined` anywhere (the host
+   * cannot encode it). The provider wrapper adds the inputs (with `__provider`) before it
+   * hands the error to the host.
+   */
+  properties: Record<string, unknown>;
+
   /**
    * @param id the cloud's id of the resource, kept in state
    * @param properties what the engine stores as the resource's outputs
@@ -30,29 +61,24 @@ export class ResourceInitError extends Error {
     properties: Record<string, unknown>,
     message: string,
   ) {
-    super(message);
-    this.name = "ResourceInitError";
-    // The plugin cannot encode `undefined`: a properties object holding one makes it fail
-    // to answer the engine at all.
+    super(message, ProviderErrorCode.ResourceInit);
     this.properties = withoutUndefined(properties);
   }
 
-  /** What the engine stores as the resource's outputs, without `undefined` anywhere. */
-  readonly properties: Record<string, unknown>;
-
-  /** The reasons the engine shows under the resource. */
+  /** The reasons the engine shows under the resource (it shows these, not the message). */
   get reasons(): string[] {
     return [this.message];
   }
 
   /** True for a ResourceInitError from any copy of this package. */
-  static isInstance(value: unknown): value is ResourceInitError {
-    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[INIT_BRAND] === true;
+  static override isInstance(value: unknown): value is ResourceInitError {
+    return isKind(value, ResourceInitError.kind);
   }
 }
 
-/** An input cannot be honoured against what exists in the cloud (e.g. an adopted resource differs in an immutable property). */
-export class InputConflictError extends Error {
+/** An input cannot be honoured against what exists in the cloud. */
+export class InputConflictError extends ClouddbError {
+  static override readonly kind: string = "InputConflictError";
   /**
    * @param property the input's name
    * @param message what differs and what to do
@@ -61,31 +87,56 @@ export class InputConflictError extends Error {
     readonly property: string,
     message: string,
   ) {
-    super(message);
-    this.name = "InputConflictError";
+    super(message, ProviderErrorCode.InputConflict);
+  }
+
+  /** True for an InputConflictError from any copy of this package. */
+  static override isInstance(value: unknown): value is InputConflictError {
+    return isKind(value, InputConflictError.kind);
   }
 }
 
-/** Replaces every occurrence of each secret (of four characters or more) in `text` with `[secret]`. */
-export function redact(text: string, secrets: ReadonlyArray<string | undefined>): string {
-  let result = text;
-  for (const secret of secrets) {
-    if (typeof secret === "string" && secret.length >= 4) result = result.split(secret).join("[secret]");
+/** A resource is in a state that only deletion can leave; `lastSeen` is the resource as last read. */
+export class UnusableResourceError<T> extends ClouddbError {
+  static override readonly kind: string = "UnusableResourceError";
+  /**
+   * @param lastSeen the resource as last read
+   * @param message what state it is in, and what to do
+   * @param code {@link ProviderErrorCode.ServiceUnusable} or {@link ProviderErrorCode.ReplicaSetFailed}
+   */
+  constructor(
+    readonly lastSeen: T,
+    message: string,
+    code: string,
+  ) {
+    super(message, code);
   }
-  return result;
+
+  /** True for an UnusableResourceError from any copy of this package. */
+  static override isInstance(value: unknown): value is UnusableResourceError<unknown> {
+    return isKind(value, UnusableResourceError.kind);
+  }
+}
+
+/** An action the provider cannot finish because of the state of the cloud (a VPC still in use, a resource gone). */
+export class CloudStateError extends ClouddbError {
+  static override readonly kind: string = "CloudStateError";
+
+  /** True for a CloudStateError from any copy of this package. */
+  static override isInstance(value: unknown): value is CloudStateError {
+    return isKind(value, CloudStateError.kind);
+  }
 }
 
 /**
- * Returns an error safe to hand to the engine: its message (and stack) without any of
- * the secrets, keeping `id` and `properties` of a {@link ResourceInitError}.
+ * Returns an error safe to hand to the engine: every secret in `secrets` (the API key, the
+ * passwords involved) is registered with the package's scrubber, and the message and stack
+ * are scrubbed; `id` and `properties` of a {@link ResourceInitError} are kept.
  */
-export function withoutSecrets(error: unknown, secrets: ReadonlyArray<string | undefined>): Error {
-  const original = error instanceof Error ? error : new Error(String(error));
-  const message = redact(original.message, secrets);
-  if (message === original.message && !(original.stack && secrets.some((s) => s && original.stack!.includes(s)))) {
-    return original;
-  }
-  original.message = message;
-  if (original.stack) original.stack = redact(original.stack, secrets);
+export function scrubbed(error: unknown, secrets: ReadonlyArray<unknown>): Error {
+  for (const s of secrets) registerSecret(s);
+  const original = error instanceof Error ? error : new ClouddbError(String(error), "CLOUDDB_UNEXPECTED");
+  original.message = redact(original.message);
+  if (original.stack) original.stack = redact(original.stack);
   return original;
 }

@@ -1,5 +1,9 @@
-import { ConflictError } from "../client";
-import { settings } from "./settings";
+/**
+ * Trying an action again while the API refuses it for now (409: a service busy with
+ * another change, a VPC with something still attached).
+ */
+import { ConflictError } from "../client/errors";
+import type { ProviderSettings } from "./settings";
 
 /** Resolves after `ms` milliseconds. */
 export function sleep(ms: number): Promise<void> {
@@ -7,30 +11,28 @@ export function sleep(ms: number): Promise<void> {
 }
 
 /**
- * The pause before the `attempt`-th (0-based) retry of an action the cloud refused for
- * now (a 409 while something is still attached): starting at the configured poll
+ * The pause before the `attempt`-th (0-based) retry: starting at the configured poll
  * interval (1 s unless `clouddb:pollInterval` says otherwise), doubling, at most the
  * configured longest interval (10 s unless `clouddb:pollMaxInterval`).
  */
-export function retryPause(attempt: number): number {
-  const { initialMs = 1000, maxMs = 10_000 } = settings().poll;
+export function retryPause(poll: ProviderSettings["poll"], attempt: number): number {
+  const { initialMs = 1000, maxMs = 10_000 } = poll;
   return Math.min(maxMs, initialMs * 2 ** attempt);
 }
 
 /**
- * Runs `action`, and while the API refuses it for now (409: the service is busy with
- * another change, a VPC still has something attached) tries again after
+ * Runs `action`, and while the API refuses it for now (409) tries again after
  * {@link retryPause}, as long as the next try would start before `deadline`.
  *
  * @throws the last ConflictError once the deadline is near, or any other error at once
  */
-export async function retryWhileConflict<T>(deadline: number, action: () => Promise<T>): Promise<T> {
+export async function retryWhileConflict<T>(deadline: number, poll: ProviderSettings["poll"], action: () => Promise<T>): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await action();
     } catch (e) {
-      if (!ConflictError.isInstance(e) || Date.now() + retryPause(attempt) > deadline) throw e;
-      await sleep(retryPause(attempt));
+      if (!ConflictError.isInstance(e) || Date.now() + retryPause(poll, attempt) > deadline) throw e;
+      await sleep(retryPause(poll, attempt));
     }
   }
 }

@@ -1,35 +1,47 @@
-import type * as dynamic from "@pulumi/pulumi/dynamic";
-import { checkInputs, type InputRules } from "./check";
-import { NotFoundError } from "../client";
-import { diffProperties, sameValue, type DiffKey } from "./diff";
-import { withoutSecrets } from "./errors";
-import { withoutUndefined } from "./outputs";
-import { containsUnknown, UNKNOWN } from "./unknowns";
-import { configure, settings } from "./settings";
-
 /**
- * `timeouts` is diffed like any in-place property: a change alone is an update that
- * sends no API request but records the new timeouts among the outputs, which is all
- * that `delete` receives.
+ * The dynamic provider of one resource type, built from its {@link ResourceSchema} and its
+ * {@link ResourceOperations}. The schema alone serves `check` and `diff`; the operations
+ * (which load the API client) are loaded the first time `create`, `read`, `update` or
+ * `delete` runs.
  */
-const TIMEOUTS_KEY: DiffKey = { property: "timeouts", replace: false };
+import type * as dynamic from "@pulumi/pulumi/dynamic";
+import { NotFoundError } from "../client/errors";
+import { checkInputs } from "./check";
+import { diffProperties, sameValue } from "./diff";
+import { ResourceInitError, scrubbed } from "./errors";
+import { withoutUndefined } from "./outputs";
+import { diffedProperties, parseInputs, secretInputs, type InputsOf, type InputSpecs, type OutputSpecs, type ResourceSchema, type WithInputs } from "./schema";
+import { configure, providerContext, type ProviderContext } from "./settings";
+import { containsUnknown, UNKNOWN } from "./unknowns";
 
 /** Inputs and outputs as they cross the dynamic-provider boundary. */
 export type Props = Record<string, unknown>;
 
 /**
- * What one resource type implements. The shared wrapper ({@link defineResourceProvider})
- * adds configuration, input checking, diffing, output hygiene and secret scrubbing.
+ * What a resource type does against the API. Each method's failure contract is Pulumi's:
+ * a `create` that throws without an id made nothing; one that throws a `ResourceInitError`
+ * made the resource, which stays in state; a `delete` that throws leaves it in state.
  */
-export interface ResourceDefinition {
-  /** The type's name, e.g. `Vpc`. */
-  readonly kind: string;
-  /** How `check` validates the inputs. */
-  readonly rules: InputRules;
-  /** The properties `diff` compares, and which of them replace. */
-  readonly diffKeys: readonly DiffKey[];
-  /** The output holding the resource's id (`serviceId`): absent from the state a lookup (`X.get`) reads with. */
-  readonly idOutput: string;
+export interface ResourceOperations<I extends InputSpecs> {
+  /** Makes the resource (or adopts one) and waits until it is ready; returns its id and every output. */
+  create(news: InputsOf<I>, ctx: ProviderContext): Promise<{ id: string; outs: Props }>;
+  /** Reads the live resource's outputs; `undefined` (or a NotFoundError) when it is gone. `recorded` are the outputs in state. */
+  read(id: string, recorded: Props, ctx: ProviderContext): Promise<Props | undefined>;
+  /** Converges the live resource to `news` and returns every output. `olds` are the outputs in state. */
+  update(id: string, olds: Props, news: InputsOf<I>, ctx: ProviderContext): Promise<Props>;
+  /** Deletes the resource and waits until it is gone; one already gone is fine. */
+  delete(id: string, recorded: Props, ctx: ProviderContext): Promise<void>;
+}
+
+/** A resource type: its schema, how `diff` sees it, and where its operations are. */
+export interface ResourceDefinition<I extends InputSpecs, O extends OutputSpecs> {
+  readonly schema: ResourceSchema<I, O>;
+  /**
+   * The desired value of every diffed property: the inputs with the defaults the user did
+   * not write filled in, shaped like the outputs. `recorded` is the old outputs. Without it,
+   * each diffed property is the input as written, else its default, else nothing.
+   */
+  desired?(news: Props, recorded: Props): Props;
   /**
    * False while the recorded resource is not in its ready state (being created, failed,
    * paused half-way): `diff` then asks for an update, which resumes waiting or reports the
@@ -37,34 +49,14 @@ export interface ResourceDefinition {
    * unfinished create). Without it, every recorded resource counts as ready.
    */
   settled?(recorded: Props): boolean;
-  /**
-   * The desired value of every diffed property: the inputs with the defaults the user
-   * did not write filled in, shaped like the outputs. `recorded` is the old outputs.
-   * Without it, each diffed property is the input as written, and `projectId` the
-   * input's or the configured one.
-   */
-  desired?(news: Props, recorded: Props): Props;
-  /** Values that must never appear in an error message (passwords). */
-  secretsOf?(props: Props): Array<string | undefined>;
-  /**
-   * Makes the resource (or adopts one) and waits until it is ready. If the cloud
-   * accepted it but it never became ready, throws a `ResourceInitError` carrying the id.
-   * Any other error means nothing was made.
-   */
-  create(news: Props): Promise<{ id: string; outs: Props }>;
-  /**
-   * Reads the live resource and returns its outputs; `undefined` (or a NotFoundError)
-   * when it is gone.
-   */
-  read(id: string, props: Props): Promise<Props | undefined>;
-  /** Converges the live resource to `news` and returns every output. */
-  update(id: string, olds: Props, news: Props): Promise<Props>;
-  /** Deletes the resource and waits until it is gone; a resource already gone is fine. */
-  delete(id: string, props: Props): Promise<void>;
+  /** Values that must never appear in an error message, besides the API key and secret inputs. */
+  secretsOf?(props: Props): unknown[];
+  /** Loads the operations (and with them the API client). */
+  operations(): ResourceOperations<I>;
 }
 
 /** The error for a lookup (`X.get`) of an id that does not exist. */
-function lookupNotFound(kind: string, id: string): Error {
+function lookupNotFound(kind: string, id: string): NotFoundError {
   return new NotFoundError({
     status: 404,
     code: "NOT_FOUND",
@@ -74,17 +66,14 @@ function lookupNotFound(kind: string, id: string): Error {
   });
 }
 
-/**
- * The project a resource's inputs ask for: their own `projectId`, else the configured
- * one, else (no configuration in this process) the one recorded.
- */
-function projectOf(news: Props, recorded: Props): unknown {
-  return news.projectId ?? settings().projectId ?? recorded.projectId;
-}
-
-/** The diffed properties as the inputs write them. */
-function asWritten(news: Props, recorded: Props, keys: readonly DiffKey[]): Props {
-  return { ...Object.fromEntries(keys.map(({ property }) => [property, news[property]])), projectId: projectOf(news, recorded) };
+/** The diffed properties as the inputs write them, else their defaults. */
+function asWritten(schema: WithInputs, news: Props): Props {
+  return Object.fromEntries(
+    diffedProperties(schema).map(({ property }) => {
+      const spec = schema.inputs[property]!;
+      return [property, news[property] ?? spec.default];
+    }),
+  );
 }
 
 /**
@@ -92,18 +81,36 @@ function asWritten(news: Props, recorded: Props, keys: readonly DiffKey[]): Prop
  *
  * - `configure` stores the stack configuration for every resource in this process.
  * - `check` returns the inputs unchanged with one failure per bad property.
- * - `diff` compares desired values with the recorded outputs: exact, per property.
- * - `create`, `read`, `update`, `delete` delegate to the definition; their outputs never
- *   hold `undefined`, and no error message holds the API key or a password.
+ * - `diff` compares desired values with the recorded outputs, exactly, per property; a
+ *   resource not yet ready is always an update.
+ * - `create`, `read`, `update`, `delete` parse the inputs and delegate to the operations;
+ *   their outputs never hold `undefined`, and no error message holds a secret.
  * - The `timeouts` input is kept among the outputs, because `delete` and `read` receive
  *   only the outputs.
  */
-export function defineResourceProvider(definition: ResourceDefinition): Required<
-  Pick<dynamic.ResourceProvider, "configure" | "check" | "diff" | "read" | "update" | "delete">
-> &
-  dynamic.ResourceProvider {
-  const scrub = (error: unknown, ...props: Props[]): Error =>
-    withoutSecrets(error, [settings().apiKey, ...props.flatMap((p) => definition.secretsOf?.(p) ?? [])]);
+export function defineResourceProvider<I extends InputSpecs, O extends OutputSpecs>(
+  definition: ResourceDefinition<I, O>,
+): Required<Pick<dynamic.ResourceProvider, "configure" | "check" | "diff" | "read" | "update" | "delete">> & dynamic.ResourceProvider {
+  const { schema } = definition;
+  const keys = diffedProperties(schema);
+  const secretKeys = secretInputs(schema);
+  const scrub = (error: unknown, ctx: ProviderContext, ...props: Props[]): Error =>
+    scrubbed(error, [
+      ctx.settings.apiKey,
+      ...props.flatMap((p) => [...secretKeys.map((k) => p[k]), ...(definition.secretsOf?.(p) ?? [])]),
+    ]);
+  /**
+   * A partial failure keeps the resource in state with the error's properties as its
+   * outputs: they hold the inputs (`__provider` included, or later calls cannot load the
+   * provider; secret inputs only where the error says the resource has them) and the timeouts.
+   */
+  const withInputs = (error: unknown, news: Props): unknown => {
+    if (ResourceInitError.isInstance(error)) {
+      const inputs = Object.fromEntries(Object.entries(news).filter(([k]) => !secretKeys.includes(k)));
+      error.properties = withoutUndefined({ ...inputs, ...error.properties, timeouts: news.timeouts });
+    }
+    return error;
+  };
 
   return {
     async configure(req: dynamic.ConfigureRequest): Promise<void> {
@@ -111,13 +118,17 @@ export function defineResourceProvider(definition: ResourceDefinition): Required
     },
 
     async check(_olds: Props, news: Props): Promise<dynamic.CheckResult> {
-      return { inputs: news, failures: checkInputs(definition.rules, news) };
+      return { inputs: news, failures: checkInputs(schema, news) };
     },
 
     async diff(_id: string, olds: Props, news: Props): Promise<dynamic.DiffResult> {
-      const keys = [...definition.diffKeys, TIMEOUTS_KEY];
-      const wanted = definition.desired?.(news, olds) ?? asWritten(news, olds, definition.diffKeys);
-      const desired: Props = { ...wanted, projectId: wanted.projectId ?? projectOf(news, olds), timeouts: news.timeouts };
+      const ctx = providerContext();
+      const wanted = definition.desired?.(news, olds) ?? asWritten(schema, news);
+      const desired: Props = {
+        ...wanted,
+        projectId: news.projectId ?? ctx.settings.projectId ?? olds.projectId,
+        timeouts: news.timeouts,
+      };
       // An input that is not known yet (preview) is a change, whatever defaults say.
       for (const { property } of keys) if (containsUnknown(news[property])) desired[property] = UNKNOWN;
       const { changes, replaces } = diffProperties(olds, desired, keys);
@@ -125,25 +136,30 @@ export function defineResourceProvider(definition: ResourceDefinition): Required
     },
 
     async create(news: Props): Promise<dynamic.CreateResult> {
+      const ctx = providerContext();
       try {
-        const { id, outs } = await definition.create(news);
+        const { id, outs } = await definition.operations().create(parseInputs(schema, news), ctx);
         return { id, outs: withoutUndefined({ ...outs, timeouts: news.timeouts }) };
       } catch (e) {
-        throw scrub(e, news);
+        throw scrub(withInputs(e, news), ctx, news);
       }
     },
 
     async read(id: string, props: Props): Promise<dynamic.ReadResult> {
+      const ctx = providerContext();
       const recorded = props ?? {};
       try {
-        const found = await definition.read(id, recorded).catch((e: unknown) => {
-          if (NotFoundError.isInstance(e)) return undefined;
-          throw e;
-        });
+        const found = await definition
+          .operations()
+          .read(id, recorded, ctx)
+          .catch((e: unknown) => {
+            if (NotFoundError.isInstance(e)) return undefined;
+            throw e;
+          });
         if (!found) {
           // Gone: a refresh drops it. But a lookup (`X.get`) reads with the program's state, which
           // has no id output, and Pulumi would take an empty answer as found.
-          if (recorded[definition.idOutput] === undefined) throw lookupNotFound(definition.kind, id);
+          if (recorded[schema.idOutput] === undefined) throw lookupNotFound(schema.kind, id);
           return { id: "" };
         }
         const outs: Props = { ...found, timeouts: recorded.timeouts };
@@ -152,34 +168,33 @@ export function defineResourceProvider(definition: ResourceDefinition): Required
         // every diffed property and the timeouts, so that diffing the outputs against them
         // finds nothing (Pulumi shows each refresh as that diff). Secret properties never go
         // into inputs: the engine stores those in plain text.
-        const drifted = definition.diffKeys.some(({ property }) => !sameValue(recorded[property] ?? null, outs[property] ?? null));
+        const drifted = keys.some(({ property }) => !sameValue(recorded[property] ?? null, outs[property] ?? null));
         if (!drifted) return { id, props: withoutUndefined(outs) };
-        const secret = new Set(definition.rules.secret ?? []);
         const inputs = Object.fromEntries(
-          [...definition.diffKeys.map(({ property }) => property), "timeouts"]
-            .filter((property) => !secret.has(property))
-            .map((property) => [property, outs[property]]),
+          [...keys.map(({ property }) => property), "timeouts"].filter((p) => !secretKeys.includes(p)).map((p) => [p, outs[p]]),
         );
         return { id, props: withoutUndefined(outs), inputs: withoutUndefined(inputs) };
       } catch (e) {
-        throw scrub(e, recorded);
+        throw scrub(e, ctx, recorded);
       }
     },
 
     async update(id: string, olds: Props, news: Props): Promise<dynamic.UpdateResult> {
+      const ctx = providerContext();
       try {
-        const outs = await definition.update(id, olds, news);
+        const outs = await definition.operations().update(id, olds, parseInputs(schema, news), ctx);
         return { outs: withoutUndefined({ ...outs, timeouts: news.timeouts }) };
       } catch (e) {
-        throw scrub(e, olds, news);
+        throw scrub(withInputs(e, news), ctx, olds, news);
       }
     },
 
     async delete(id: string, props: Props): Promise<void> {
+      const ctx = providerContext();
       try {
-        await definition.delete(id, props);
+        await definition.operations().delete(id, props, ctx);
       } catch (e) {
-        throw scrub(e, props);
+        throw scrub(e, ctx, props);
       }
     },
   };

@@ -1,5 +1,7 @@
-import { ClouddbClient, ConfigurationError } from "../client";
+import type { ClouddbClient } from "../client/client";
+import { ConfigurationError } from "../client/errors";
 import { parseDuration } from "./durations";
+import type { TimeoutsInput } from "./timeouts";
 
 /** The subset of Pulumi's dynamic `Config` that the providers read. */
 export interface ConfigSource {
@@ -93,20 +95,51 @@ export function configure(source: ConfigSource): void {
   configured = readSettings(source);
 }
 
-/** The settings in force: those given to {@link configure}, else the environment's alone. */
-export function settings(): ProviderSettings {
-  return configured ?? readSettings({ get: () => undefined });
+/** What every provider operation is given: the settings in force and what follows from them. */
+export interface ProviderContext {
+  /** The settings from `configure` (else the environment's alone). */
+  readonly settings: ProviderSettings;
+  /**
+   * The API client for these settings, one per endpoint, key and project in this process,
+   * so every resource shares its connection pool and read cache. Loaded on first use:
+   * `check` and `diff` never load it.
+   *
+   * @throws ConfigurationError naming the config key and the environment variable of a missing setting.
+   */
+  client(): ClouddbClient;
+  /**
+   * The project a resource belongs to: its own `projectId` input, else the configured one.
+   *
+   * @throws ConfigurationError when neither is set.
+   */
+  projectOf(inputProjectId: string | undefined): string;
+  /** The timeout in ms for `operation`: the resource's `timeouts` input, else the configured default. */
+  timeoutMs(input: TimeoutsInput | undefined, operation: keyof TimeoutsInput): number;
 }
 
-/**
- * The API client for the settings in force, one per endpoint, key and project in this
- * process, so every resource shares its connection pool and read cache.
- *
- * @throws ConfigurationError naming the config key and the environment variable of a
- *   missing setting.
- */
-export function client(): ClouddbClient {
-  const s = settings();
+/** The context of the settings in force: those given to {@link configure}, else the environment's alone. */
+export function providerContext(): ProviderContext {
+  const s = configured ?? readSettings({ get: () => undefined });
+  return {
+    settings: s,
+    client: () => clientFor(s),
+    projectOf(inputProjectId) {
+      const project = inputProjectId ?? s.projectId;
+      if (!project) {
+        throw new ConfigurationError(
+          `No project: set the resource's projectId, \`pulumi config set ${CONFIG_KEYS.projectId.key} <id>\`, or the ${CONFIG_KEYS.projectId.env} environment variable`,
+        );
+      }
+      return project;
+    },
+    timeoutMs(input, operation) {
+      const given = input?.[operation];
+      return given !== undefined ? parseDuration(given) : s.timeouts[`${operation}Ms`];
+    },
+  };
+}
+
+function clientFor(s: ProviderSettings): ClouddbClient {
   const cacheKey = JSON.stringify([s.apiUrl, s.apiKey, s.projectId, s.poll, s.listCacheMs]);
   let found = clients.get(cacheKey);
   if (!found) {
@@ -117,29 +150,11 @@ export function client(): ClouddbClient {
         );
       }
     }
-    found = new ClouddbClient({
-      apiUrl: s.apiUrl,
-      apiKey: s.apiKey,
-      projectId: s.projectId,
-      listCacheMs: s.listCacheMs,
-      poll: s.poll,
-    });
+    // Loaded here, not at the top: `check` and `diff` never need undici or the client.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { ClouddbClient: Client } = require("../client/client") as typeof import("../client/client");
+    found = new Client({ apiUrl: s.apiUrl, apiKey: s.apiKey, projectId: s.projectId, listCacheMs: s.listCacheMs, poll: s.poll });
     clients.set(cacheKey, found);
   }
   return found;
-}
-
-/**
- * The project a resource belongs to: its own `projectId` input, else the configured one.
- *
- * @throws ConfigurationError when neither is set.
- */
-export function projectOf(inputProjectId: string | undefined): string {
-  const project = inputProjectId ?? settings().projectId;
-  if (!project) {
-    throw new ConfigurationError(
-      `No project: set the resource's projectId, \`pulumi config set ${CONFIG_KEYS.projectId.key} <id>\`, or the ${CONFIG_KEYS.projectId.env} environment variable`,
-    );
-  }
-  return project;
 }

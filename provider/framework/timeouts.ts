@@ -1,6 +1,3 @@
-import { parseDuration } from "./durations";
-import { settings } from "./settings";
-
 /** The `timeouts` input every resource takes: seconds, or strings such as `"30m"`. */
 export interface TimeoutsInput {
   /** How long `create` waits for the resource to be ready. */
@@ -9,19 +6,6 @@ export interface TimeoutsInput {
   readonly update?: number | string;
   /** How long `delete` waits for the resource to be gone. */
   readonly delete?: number | string;
-}
-
-/** An operation that waits. */
-export type WaitingOperation = keyof TimeoutsInput;
-
-/**
- * The timeout in milliseconds for `operation`: the resource's `timeouts` input, else
- * the configured default (`clouddb:createTimeout` and so on, 30 minutes unless set).
- */
-export function timeoutMs(input: TimeoutsInput | undefined, operation: WaitingOperation): number {
-  const given = input?.[operation];
-  if (given !== undefined) return parseDuration(given);
-  return settings().timeouts[`${operation}Ms`];
 }
 
 /** A duration in milliseconds, in words: `90s`, `30m`, `1h5m`. */

@@ -90,13 +90,19 @@ export const cidr = z
   });
 
 /** A duration: seconds as a number, or a string such as `"30m"`. */
-export const duration = z.custom<number | string>(isDuration, {
-  error: "expected a duration: a number of seconds or a string such as \"90s\", \"30m\", \"1h30m\"",
-});
+export const duration = z
+  .custom<number | string>(isDuration, {
+    error: "expected a duration: a number of seconds or a string such as \"90s\", \"30m\", \"1h30m\"",
+  })
+  .meta({ tsType: "number | string" });
 
 /** The `timeouts` input every resource takes. */
 export const timeouts = z.strictObject(
-  { create: duration.optional(), update: duration.optional(), delete: duration.optional() },
+  {
+    create: duration.optional().describe("How long `create` waits for the resource to be ready."),
+    update: duration.optional().describe("How long `update` waits after each change."),
+    delete: duration.optional().describe("How long `delete` waits for the resource to be gone."),
+  },
   { error: "expected an object with optional create, update and delete durations" },
 );
 

@@ -1,15 +1,18 @@
 /**
- * Brings a live service to a desired state, one API action per difference, in an order
- * the API accepts: settle, resume, resize, HA, environment, pooler, VPC (detach the old
- * before attaching the new), password, pause. Each asynchronous action is followed by a
- * wait for `READY` (or `PAUSED`). A difference that needs no action sends nothing.
+ * Brings a live service to a desired state: one ordered table of the API's actions, each
+ * saying when it is needed, what it sends and what the service goes through after it, and
+ * one loop over the table. The order is one the API accepts: resume first, then resize, HA,
+ * environment, pooler, VPC (detach the old before attaching the new), password, and pause
+ * last. A difference that needs no action sends nothing. Adding an action is adding an entry.
  */
-import { ConflictError, ResourceFailedError, type ClouddbClient, type Service, type ServiceStatus } from "../../client";
+import type { ClouddbClient, ProjectOptions, Service } from "../../client";
+import { ConflictError, ResourceFailedError } from "../../client/errors";
 import { sameValue } from "../../framework/diff";
+import { ProviderErrorCode, UnusableResourceError } from "../../framework/errors";
 import { attachedVpc, isPaused, serviceOutputs, type DesiredService } from "./state";
 
 /** Statuses a service passes through on its own; convergence waits them out. */
-const SETTLING: readonly ServiceStatus[] = ["QUEUED", "CONFIGURING", "RESUMING", "PAUSING", "UPGRADING", "OPTIMIZING"];
+const SETTLING: readonly string[] = ["QUEUED", "CONFIGURING", "RESUMING", "PAUSING", "UPGRADING", "OPTIMIZING"];
 
 /** Where convergence happens and how long each wait may take. */
 export interface ConvergeContext {
@@ -21,38 +24,117 @@ export interface ConvergeContext {
   readonly recordedPassword?: string;
 }
 
-/** The service is in a state that only deletion can leave. */
-export class ServiceUnusableError extends Error {
-  /** @param service the service as last seen */
-  constructor(readonly service: Service) {
-    super(
-      `Service ${service.service_id} (${service.name ?? "unnamed"}) is ${service.status}: the API allows nothing but deleting it. ` +
-        `Replace it with \`pulumi up --replace <urn>\`, or delete it and run \`pulumi up\` again.`,
-    );
-    this.name = "ServiceUnusableError";
-  }
-
-  /** True for a ServiceUnusableError. */
-  static isUnusable(value: unknown): value is ServiceUnusableError {
-    return value instanceof ServiceUnusableError;
-  }
+/** One of the API's actions on a service. */
+export interface ServiceAction {
+  /** The action's name, as the API's operation. */
+  readonly name: string;
+  /** True when the live service differs from what is wanted in what this action changes. */
+  needed(live: Service, want: DesiredService, ctx: ConvergeContext): boolean;
+  /** Sends it. */
+  send(api: ClouddbClient, id: string, want: DesiredService, live: Service, opts: ProjectOptions): Promise<unknown>;
+  /**
+   * What follows it: the status to wait for (an asynchronous action), or `at-once` (the API
+   * applied it before answering; it shows in a later read).
+   */
+  readonly then: "READY" | "PAUSED" | "at-once";
+  /** The API refuses it on a paused service: a paused service is resumed first. */
+  readonly needsRunning: boolean;
 }
 
-async function waitFor(ctx: ConvergeContext, id: string, until: ServiceStatus[]): Promise<Service> {
+const outs = (s: Service) => serviceOutputs(s, {});
+
+/** The actions, in the order they run. */
+export const SERVICE_ACTIONS: readonly ServiceAction[] = [
+  {
+    name: "start",
+    needed: (live, want, ctx) =>
+      isPaused(live) && (!want.paused || SERVICE_ACTIONS.some((a) => a.needsRunning && a.needed(live, want, ctx))),
+    send: (api, id, _want, _live, opts) => api.startService(id, opts),
+    then: "READY",
+    needsRunning: false,
+  },
+  {
+    name: "resize",
+    needed: (live, want) => !sameValue(outs(live).cpuMillis, want.cpuMillis) || !sameValue(outs(live).memoryGbs, want.memoryGbs),
+    send: (api, id, want, _live, opts) => api.resizeService(id, { cpu_millis: String(want.cpuMillis), memory_gbs: String(want.memoryGbs) }, opts),
+    then: "READY",
+    needsRunning: true,
+  },
+  {
+    name: "setHA",
+    needed: (live, want) => !sameValue(outs(live).haReplicas, want.haReplicas),
+    send: (api, id, want, _live, opts) =>
+      api.setServiceHA(id, { replica_count: want.haReplicas.replicaCount, sync_replica_count: want.haReplicas.syncReplicaCount }, opts),
+    then: "READY",
+    needsRunning: true,
+  },
+  {
+    name: "setEnvironment",
+    needed: (live, want) => outs(live).environment !== want.environment,
+    send: (api, id, want, _live, opts) => api.setServiceEnvironment(id, want.environment as "DEV" | "PROD", opts),
+    then: "at-once",
+    needsRunning: true,
+  },
+  {
+    name: "pooler",
+    needed: (live, want) => outs(live).connectionPooler !== want.connectionPooler,
+    send: (api, id, want, _live, opts) => (want.connectionPooler ? api.enableServicePooler(id, opts) : api.disableServicePooler(id, opts)),
+    then: "at-once",
+    needsRunning: true,
+  },
+  {
+    name: "detachFromVpc",
+    needed: (live, want) => attachedVpc(live) !== undefined && attachedVpc(live) !== (want.vpcId ?? undefined),
+    send: (api, id, _want, live, opts) => api.detachServiceFromVpc(id, attachedVpc(live)!, opts),
+    then: "READY",
+    needsRunning: true,
+  },
+  {
+    name: "attachToVpc",
+    needed: (live, want) => want.vpcId !== null && attachedVpc(live) !== want.vpcId,
+    send: (api, id, want, _live, opts) => api.attachServiceToVpc(id, want.vpcId!, opts),
+    then: "READY",
+    needsRunning: true,
+  },
+  {
+    name: "updatePassword",
+    needed: (_live, want, ctx) => want.password !== undefined && want.password !== ctx.recordedPassword,
+    send: (api, id, want, _live, opts) => api.updateServicePassword(id, want.password!, opts),
+    then: "at-once",
+    needsRunning: true,
+  },
+  {
+    name: "stop",
+    needed: (live, want) => want.paused && !isPaused(live),
+    send: (api, id, _want, _live, opts) => api.stopService(id, opts),
+    then: "PAUSED",
+    needsRunning: false,
+  },
+];
+
+/** The error for a service only deletion can help. */
+export function unusable(service: Service): UnusableResourceError<Service> {
+  return new UnusableResourceError(
+    service,
+    `Service ${service.service_id} (${service.name ?? "unnamed"}) is ${service.status}: the API allows nothing but deleting it. ` +
+      "Replace it with `pulumi up --replace <urn>`, or delete it and run `pulumi up` again.",
+    ProviderErrorCode.ServiceUnusable,
+  );
+}
+
+async function waitFor(ctx: ConvergeContext, id: string, until: Array<"READY" | "PAUSED">): Promise<Service> {
   try {
     return await ctx.api.waitForService(id, { until, timeoutMs: ctx.timeoutMs, projectId: ctx.projectId });
   } catch (e) {
-    const last = (e as { lastSeen?: Service }).lastSeen;
-    if (ResourceFailedError.isInstance(e) && e.state === "UNSTABLE" && last) throw new ServiceUnusableError(last);
+    const last = ResourceFailedError.isInstance(e) ? (e.lastSeen as Service | undefined) : undefined;
+    if (ResourceFailedError.isInstance(e) && e.state === "UNSTABLE" && last) throw unusable(last);
     throw e;
   }
 }
 
 /** Waits until a service is no longer moving between states on its own. */
 export async function settle(ctx: ConvergeContext, live: Service): Promise<Service> {
-  if (live.status === "UNSTABLE" || live.status === "DELETING" || live.status === "DELETED") {
-    throw new ServiceUnusableError(live);
-  }
+  if (live.status === "UNSTABLE" || live.status === "DELETING" || live.status === "DELETED") throw unusable(live);
   if (!SETTLING.includes(live.status)) return live;
   return waitFor(ctx, live.service_id, live.status === "PAUSING" ? ["PAUSED"] : ["READY", "PAUSED"]);
 }
@@ -65,98 +147,40 @@ export async function settle(ctx: ConvergeContext, live: Service): Promise<Servi
  * if the change already shows (the API shows a change from the moment it accepts it), the
  * action is done; otherwise it is sent once more.
  */
-async function perform(
-  ctx: ConvergeContext,
-  id: string,
-  action: () => Promise<unknown>,
-  applied: (service: Service) => boolean,
-): Promise<void> {
+async function perform(ctx: ConvergeContext, id: string, action: ServiceAction, want: DesiredService, live: Service): Promise<void> {
+  const opts = { projectId: ctx.projectId };
   try {
-    await action();
+    await action.send(ctx.api, id, want, live, opts);
   } catch (e) {
     if (!ConflictError.isInstance(e)) throw e;
     const now = await settle(ctx, await ctx.api.getService(id, { projectId: ctx.projectId, fresh: true }));
-    if (!applied(now)) await action();
+    if (action.needed(now, want, ctx)) await action.send(ctx.api, id, want, now, opts);
   }
 }
 
 /**
- * Applies every difference between `live` and `want`, and returns the service as it is
- * at the end.
+ * Applies every difference between `live` and `want`, running each needed action of
+ * {@link SERVICE_ACTIONS} in order and waiting after each asynchronous one, and returns the
+ * service as it is at the end.
  *
- * @throws ServiceUnusableError when the service turns UNSTABLE; a client TimeoutError
+ * @throws UnusableResourceError when the service turns UNSTABLE; a client TimeoutError
  *   when a wait exceeds `ctx.timeoutMs`; the API's error when an action is refused.
  */
 export async function converge(ctx: ConvergeContext, live: Service, want: DesiredService): Promise<Service> {
-  const { api, projectId } = ctx;
   const id = live.service_id;
-  const opts = { projectId };
   let current = await settle(ctx, live);
   let unseen = false;
-  const ready = async (): Promise<Service> => {
-    current = await waitFor(ctx, id, ["READY"]);
-    unseen = false;
-    return current;
-  };
-  const has = () => serviceOutputs(current, {});
-
-  if (isPaused(current)) {
-    const otherChanges =
-      !sameValue(has().cpuMillis, want.cpuMillis) ||
-      !sameValue(has().memoryGbs, want.memoryGbs) ||
-      !sameValue(has().haReplicas, want.haReplicas) ||
-      has().environment !== want.environment ||
-      has().connectionPooler !== want.connectionPooler ||
-      (attachedVpc(current) ?? null) !== want.vpcId ||
-      (want.password !== undefined && want.password !== ctx.recordedPassword);
-    if (!want.paused || otherChanges) {
-      await perform(ctx, id, () => api.startService(id, opts), (s) => !isPaused(s));
-      await ready();
+  for (const action of SERVICE_ACTIONS) {
+    if (!action.needed(current, want, ctx)) continue;
+    if (action.then === "at-once") {
+      await action.send(ctx.api, id, want, current, { projectId: ctx.projectId });
+      unseen = true;
+      continue;
     }
-  }
-  const sized = (s: Service) => {
-    const o = serviceOutputs(s, {});
-    return sameValue(o.cpuMillis, want.cpuMillis) && sameValue(o.memoryGbs, want.memoryGbs);
-  };
-  if (!sized(current)) {
-    const size = { cpu_millis: String(want.cpuMillis), memory_gbs: String(want.memoryGbs) };
-    await perform(ctx, id, () => api.resizeService(id, size, opts), sized);
-    await ready();
-  }
-  const replicated = (s: Service) => sameValue(serviceOutputs(s, {}).haReplicas, want.haReplicas);
-  if (!replicated(current)) {
-    const ha = { replica_count: want.haReplicas.replicaCount, sync_replica_count: want.haReplicas.syncReplicaCount };
-    await perform(ctx, id, () => api.setServiceHA(id, ha, opts), replicated);
-    await ready();
+    await perform(ctx, id, action, want, current);
+    current = await waitFor(ctx, id, [action.then]);
+    unseen = false;
   }
   // Changes answered at once show only in a later read (the next wait's, or a last one).
-  if (has().environment !== want.environment) {
-    await api.setServiceEnvironment(id, want.environment as "DEV" | "PROD", opts);
-    unseen = true;
-  }
-  if (has().connectionPooler !== want.connectionPooler) {
-    await (want.connectionPooler ? api.enableServicePooler(id, opts) : api.disableServicePooler(id, opts));
-    unseen = true;
-  }
-  const attached = attachedVpc(current) ?? null;
-  if (attached !== want.vpcId) {
-    if (attached !== null) {
-      await perform(ctx, id, () => api.detachServiceFromVpc(id, attached, opts), (s) => attachedVpc(s) !== attached);
-      await ready();
-    }
-    const target = want.vpcId;
-    if (target !== null) {
-      await perform(ctx, id, () => api.attachServiceToVpc(id, target, opts), (s) => attachedVpc(s) === target);
-      await ready();
-    }
-  }
-  if (want.password !== undefined && want.password !== ctx.recordedPassword) {
-    await api.updateServicePassword(id, want.password, opts);
-  }
-  if (want.paused && !isPaused(current)) {
-    await perform(ctx, id, () => api.stopService(id, opts), isPaused);
-    current = await waitFor(ctx, id, ["PAUSED"]);
-    unseen = false;
-  }
-  return unseen ? api.getService(id, { ...opts, fresh: true }) : current;
+  return unseen ? ctx.api.getService(id, { projectId: ctx.projectId, fresh: true }) : current;
 }

@@ -3,78 +3,20 @@
  * what the inputs ask for once defaults are filled in.
  */
 import type { Service } from "../../client";
-import type { TimeoutsInput } from "../../framework/timeouts";
+import type { InputsOf, OutputsOf } from "../../framework/schema";
+import { SERVICE_DEFAULTS, type serviceSchema } from "./schema";
 
 /** CPU or memory of a service: a number, or `"shared"` for the shared plan. */
 export type Size = number | "shared";
 
-/** `haReplicas` of a service. */
-export interface HaReplicas {
-  readonly replicaCount: number;
-  readonly syncReplicaCount: number;
-}
-
-/** `forkFrom` of a service: made by forking another service. */
-export interface ForkFrom {
-  readonly serviceId: string;
-  readonly strategy: "LAST_SNAPSHOT" | "NOW" | "PITR";
-  readonly targetTime?: string;
-}
-
-/** Inputs of a Service as the provider receives them. */
-export interface ServiceInputs {
-  readonly name: string;
-  readonly serviceType?: "TIMESERIES" | "RELATIONAL" | "VECTOR";
-  readonly regionCode?: string;
-  readonly cpuMillis?: Size;
-  readonly memoryGbs?: Size;
-  readonly haReplicas?: Partial<HaReplicas>;
-  readonly environment?: "DEV" | "PROD";
-  readonly connectionPooler?: boolean;
-  readonly vpcId?: string;
-  readonly password?: string;
-  readonly paused?: boolean;
-  readonly forkFrom?: ForkFrom;
-  readonly projectId?: string;
-  readonly adoptId?: string;
-  readonly timeouts?: TimeoutsInput;
-}
-
-/** Outputs of a Service. Optional ones are absent when the service has none. */
-export interface ServiceOutputs {
-  readonly serviceId: string;
-  readonly projectId: string;
-  readonly name: string;
-  readonly serviceType: string;
-  readonly regionCode: string;
-  readonly status: string;
-  readonly created: string;
-  readonly host: string;
-  readonly port: number;
-  readonly poolerHost?: string;
-  readonly poolerPort?: number;
-  readonly connectionPooler: boolean;
-  readonly vpcId?: string;
-  readonly vpcEndpoint?: Record<string, unknown>;
-  readonly cpuMillis: Size;
-  readonly memoryGbs: Size;
-  readonly resources: Array<{ id: string; cpuMillis: Size; memoryGbs: Size; volumeType: string }>;
-  readonly haReplicas: HaReplicas;
-  readonly environment: string;
-  readonly paused: boolean;
-  readonly forkedFrom?: { serviceId: string; projectId: string; isStandby: boolean };
-  readonly forkFrom?: ForkFrom;
-  readonly password?: string;
-}
-
-/** Service defaults of the API (CONTRACT.md, "create service"). */
-export const SERVICE_DEFAULTS = {
-  serviceType: "TIMESERIES",
-  regionCode: "us-east-1",
-  cpuMillis: 500,
-  memoryGbs: 2,
-  environment: "DEV",
-} as const;
+/** Inputs of a Service, parsed. */
+export type ServiceInputs = InputsOf<typeof serviceSchema.inputs>;
+/** Outputs of a Service. */
+export type ServiceOutputs = OutputsOf<typeof serviceSchema.outputs>;
+/** `haReplicas` of a service, defaults filled in. */
+export type HaReplicas = ServiceOutputs["haReplicas"];
+/** `forkFrom` of a service. */
+export type ForkFrom = NonNullable<ServiceInputs["forkFrom"]>;
 
 /** The plan of a size as the API shows it: the shared plan reads as 0/0. */
 function size(value: number | undefined): Size {
@@ -159,7 +101,7 @@ export interface DesiredService {
  * What the inputs ask for, with the defaults the user did not write. A fork keeps its
  * source's size unless the inputs set one. `recorded` are the outputs so far.
  */
-export function desiredService(news: ServiceInputs, recorded: Partial<ServiceOutputs>): DesiredService {
+export function desiredService(news: Partial<ServiceInputs>, recorded: Partial<ServiceOutputs>): DesiredService {
   const forked = news.forkFrom !== undefined;
   const keepSize = forked && news.cpuMillis === undefined;
   return {

@@ -1,0 +1,155 @@
+/** What a ReadReplicaSet does against the API: create (or adopt), resize, environment, pooler, delete. */
+import type { ReadReplicaSet } from "../../client";
+import { ConflictError, NotFoundError, ResourceFailedError } from "../../client/errors";
+import { sameValue } from "../../framework/diff";
+import { nothingToAdopt } from "../../framework/adoption";
+import { CloudStateError, InputConflictError, ProviderErrorCode, ResourceInitError, UnusableResourceError } from "../../framework/errors";
+import { retryWhileConflict } from "../../framework/pacing";
+import type { ResourceOperations } from "../../framework/resourceProvider";
+import type { InputsOf, OutputsOf } from "../../framework/schema";
+import type { ProviderContext } from "../../framework/settings";
+import type { TimeoutsInput } from "../../framework/timeouts";
+import type { readReplicaSetSchema } from "./schema";
+
+type ReadReplicaSetInputs = InputsOf<typeof readReplicaSetSchema.inputs>;
+type ReadReplicaSetOutputs = OutputsOf<typeof readReplicaSetSchema.outputs>;
+
+/** Outputs of a live replica set. */
+export function replicaSetOutputs(rs: ReadReplicaSet, serviceId: string, projectId: string): ReadReplicaSetOutputs {
+  return {
+    replicaSetId: rs.id,
+    serviceId,
+    projectId,
+    name: rs.name ?? "",
+    nodes: rs.nodes ?? 0,
+    cpuMillis: rs.cpu_millis ?? 0,
+    memoryGbs: rs.memory_gbs ?? 0,
+    environment: rs.metadata?.environment ?? "",
+    connectionPooler: rs.connection_pooler !== undefined && rs.connection_pooler !== null,
+    status: rs.status ?? "",
+    host: rs.endpoint?.host ?? "",
+    port: rs.endpoint?.port ?? 0,
+    poolerHost: rs.connection_pooler?.endpoint?.host,
+    poolerPort: rs.connection_pooler?.endpoint?.port,
+  };
+}
+
+/** A replica set in status `error`: only deleting it can leave that state. */
+function inError(rs: ReadReplicaSet): UnusableResourceError<ReadReplicaSet> {
+  return new UnusableResourceError(rs, `Read replica set ${rs.id} (${rs.name ?? ""}) is in status error`, ProviderErrorCode.ReplicaSetFailed);
+}
+
+async function waitActive(ctx: ProviderContext, serviceId: string, id: string, projectId: string, limit: number): Promise<ReadReplicaSet> {
+  return ctx.client().waitForReplicaSet(serviceId, id, { until: ["active"], timeoutMs: limit, projectId });
+}
+
+/** The replica set as its service lists it, or undefined when it is not listed. */
+async function findReplicaSet(ctx: ProviderContext, serviceId: string, id: string, projectId: string): Promise<ReadReplicaSet | undefined> {
+  return (await ctx.client().listReplicaSets(serviceId, { projectId })).find((rs) => rs.id === id);
+}
+
+/** Applies every difference between the live set and the inputs; returns the set at the end. */
+async function converge(ctx: ProviderContext, live: ReadReplicaSet, news: ReadReplicaSetInputs, projectId: string, limit: number) {
+  const api = ctx.client();
+  const opts = { projectId };
+  const { serviceId } = news;
+  let current = live;
+  if (current.status === "error") throw inError(current);
+  if (current.status !== "active") current = await waitActive(ctx, serviceId, current.id, projectId, limit);
+  if (!sameValue([current.nodes, current.cpu_millis, current.memory_gbs], [news.nodes, news.cpuMillis, news.memoryGbs])) {
+    await api.resizeReplicaSet(serviceId, current.id, { cpu_millis: news.cpuMillis as number, memory_gbs: news.memoryGbs as number, nodes: news.nodes }, opts);
+    current = await waitActive(ctx, serviceId, current.id, projectId, limit);
+  }
+  if (news.environment !== undefined && current.metadata?.environment !== news.environment) {
+    await api.setReplicaSetEnvironment(serviceId, current.id, news.environment, opts);
+  }
+  const pooled = current.connection_pooler !== undefined && current.connection_pooler !== null;
+  if ((news.connectionPooler ?? false) !== pooled) {
+    await (news.connectionPooler ? api.enableReplicaSetPooler(serviceId, current.id, opts) : api.disableReplicaSetPooler(serviceId, current.id, opts));
+  }
+  return (await findReplicaSet(ctx, serviceId, current.id, projectId)) ?? current;
+}
+
+/** The ReadReplicaSet's operations. */
+export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetSchema.inputs> = {
+  async create(news, ctx) {
+    const projectId = ctx.projectOf(news.projectId);
+    const deadline = Date.now() + ctx.timeoutMs(news.timeouts, "create");
+    let made: ReadReplicaSet;
+    if (news.adoptId !== undefined) {
+      const found = await findReplicaSet(ctx, news.serviceId, news.adoptId, projectId);
+      if (!found) throw nothingToAdopt(`no read replica set ${news.adoptId} under service ${news.serviceId}`);
+      made = found;
+      if (made.name !== news.name) {
+        throw new InputConflictError(
+          "name",
+          `adoptId: read replica set ${made.id} is named ${JSON.stringify(made.name)} but the program asks for ${JSON.stringify(news.name)}, which cannot change in place; make the program match it to adopt it`,
+        );
+      }
+    } else {
+      // The service must be READY; while it is being changed the API answers 409: wait.
+      made = await retryWhileConflict(deadline, ctx.settings.poll, () =>
+        ctx.client().createReplicaSet(
+          news.serviceId,
+          { name: news.name, nodes: news.nodes, cpu_millis: news.cpuMillis as number, memory_gbs: news.memoryGbs as number },
+          { projectId },
+        ),
+      );
+    }
+    try {
+      const live = await converge(ctx, made, news, projectId, Math.max(1, deadline - Date.now()));
+      return { id: made.id, outs: { ...replicaSetOutputs(live, news.serviceId, projectId) } };
+    } catch (e) {
+      const seen = UnusableResourceError.isInstance(e) || ResourceFailedError.isInstance(e) ? (e.lastSeen as ReadReplicaSet | undefined) : undefined;
+      const last = seen ?? made;
+      const failed = ResourceFailedError.isInstance(e) || UnusableResourceError.isInstance(e) || last.status === "error";
+      const why = failed
+        ? `Read replica set ${made.id} (${news.name}) is in status error`
+        : `Read replica set ${made.id} (${news.name}) was created but is not active: ${(e as Error).message}`;
+      throw new ResourceInitError(
+        made.id,
+        replicaSetOutputs(last, news.serviceId, projectId),
+        `${why}. It is kept in state; the next \`pulumi up\` resumes it${failed ? " (and reports the error again while it lasts)" : ""}.`,
+      );
+    }
+  },
+
+  async read(id, recorded, ctx) {
+    const projectId = ctx.projectOf(recorded.projectId as string | undefined);
+    const serviceId = recorded.serviceId as string | undefined;
+    if (!serviceId) {
+      throw new InputConflictError("serviceId", `reading read replica set ${id} needs its serviceId: pass { serviceId } as the state of ReadReplicaSet.get`);
+    }
+    // Served from the service (which lists its replica sets), so a refresh of many
+    // resources shares one list answer through the client's read cache.
+    const service = await ctx.client().getService(serviceId, { projectId });
+    const rs = (service.read_replica_sets ?? []).find((r) => r.id === id);
+    return rs && { ...replicaSetOutputs(rs, serviceId, projectId) };
+  },
+
+  async update(id, olds, news, ctx) {
+    const projectId = ctx.projectOf(news.projectId ?? (olds.projectId as string | undefined));
+    const live = await findReplicaSet(ctx, news.serviceId, id, projectId);
+    if (!live) {
+      throw new CloudStateError(
+        `Read replica set ${id} no longer exists under service ${news.serviceId}: run \`pulumi refresh\` to drop it from state, then \`pulumi up\` to create it again`,
+        ProviderErrorCode.Gone,
+      );
+    }
+    const final = await converge(ctx, live, news, projectId, ctx.timeoutMs(news.timeouts, "update"));
+    return { ...replicaSetOutputs(final, news.serviceId, projectId) };
+  },
+
+  async delete(id, recorded, ctx) {
+    const projectId = ctx.projectOf(recorded.projectId as string | undefined);
+    const serviceId = recorded.serviceId as string;
+    const api = ctx.client();
+    try {
+      await api.deleteReplicaSet(serviceId, id, { projectId });
+    } catch (e) {
+      if (NotFoundError.isInstance(e)) return;
+      if (!ConflictError.isInstance(e)) throw e;
+    }
+    await api.waitForReplicaSetDeleted(serviceId, id, { projectId, timeoutMs: ctx.timeoutMs(recorded.timeouts as TimeoutsInput | undefined, "delete") });
+  },
+};

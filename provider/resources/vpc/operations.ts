@@ -1,0 +1,94 @@
+/** What a Vpc does against the API: create (or adopt), read, rename, delete. */
+import type { Vpc } from "../../client";
+import { ConflictError, NotFoundError } from "../../client/errors";
+import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
+import { CloudStateError, ProviderErrorCode } from "../../framework/errors";
+import { retryWhileConflict } from "../../framework/pacing";
+import type { ResourceOperations } from "../../framework/resourceProvider";
+import type { InputsOf, OutputsOf } from "../../framework/schema";
+import type { ProviderContext } from "../../framework/settings";
+import { describeMs, type TimeoutsInput } from "../../framework/timeouts";
+import type { vpcSchema } from "./schema";
+
+type VpcInputs = InputsOf<typeof vpcSchema.inputs>;
+type VpcOutputs = OutputsOf<typeof vpcSchema.outputs>;
+
+/** Outputs of a live VPC. */
+export function vpcOutputs(vpc: Vpc, projectId: string): VpcOutputs {
+  return { vpcId: vpc.id, name: vpc.name ?? "", cidr: vpc.cidr ?? "", regionCode: vpc.region_code ?? "", projectId };
+}
+
+async function converge(ctx: ProviderContext, id: string, news: VpcInputs, projectId: string): Promise<VpcOutputs> {
+  const api = ctx.client();
+  const live = await api.getVpc(id, { projectId });
+  if (live.name !== news.name) {
+    await api.renameVpc(id, news.name, { projectId });
+    return vpcOutputs({ ...live, name: news.name }, projectId);
+  }
+  return vpcOutputs(live, projectId);
+}
+
+/** What is still attached to a VPC, in words, for the error of a delete the API refused. */
+async function attachmentsOf(ctx: ProviderContext, vpcId: string, projectId: string): Promise<string> {
+  const api = ctx.client();
+  const [services, peerings] = await Promise.all([
+    api.listServices({ projectId }).catch(() => []),
+    api.listPeerings(vpcId, { projectId }).catch(() => []),
+  ]);
+  const attached = services.filter((s) => {
+    const endpoint = s.vpcEndpoint as { vpc_id?: unknown } | null | undefined;
+    return endpoint !== null && typeof endpoint === "object" && String(endpoint.vpc_id) === vpcId;
+  });
+  const parts = [
+    attached.length ? `services ${attached.map((s) => `${s.service_id} (${s.name})`).join(", ")}` : "",
+    peerings.length ? `peerings ${peerings.map((p) => p.id).join(", ")}` : "",
+  ].filter(Boolean);
+  return parts.length ? parts.join(" and ") : "resources the API did not list";
+}
+
+/** The Vpc's operations. */
+export const vpcOperations: ResourceOperations<typeof vpcSchema.inputs> = {
+  async create(news, ctx) {
+    const projectId = ctx.projectOf(news.projectId);
+    if (news.adoptId !== undefined) {
+      const live = await ctx
+        .client()
+        .getVpc(news.adoptId, { projectId })
+        .catch((e: unknown) => {
+          throw NotFoundError.isInstance(e) ? nothingToAdopt(`no VPC ${news.adoptId} in project ${projectId}`) : e;
+        });
+      assertAdoptable(`VPC ${live.id}`, [
+        ["cidr", news.cidr, live.cidr],
+        ["regionCode", news.regionCode, live.region_code],
+      ]);
+      return { id: live.id, outs: { ...(await converge(ctx, live.id, news, projectId)) } };
+    }
+    const vpc = await ctx.client().createVpc({ name: news.name, cidr: news.cidr, region_code: news.regionCode }, { projectId });
+    return { id: vpc.id, outs: { ...vpcOutputs(vpc, projectId) } };
+  },
+
+  async read(id, recorded, ctx) {
+    const projectId = ctx.projectOf(recorded.projectId as string | undefined);
+    return { ...vpcOutputs(await ctx.client().getVpc(id, { projectId }), projectId) };
+  },
+
+  async update(id, olds, news, ctx) {
+    return { ...(await converge(ctx, id, news, ctx.projectOf(news.projectId ?? (olds.projectId as string | undefined)))) };
+  },
+
+  async delete(id, recorded, ctx) {
+    const projectId = ctx.projectOf(recorded.projectId as string | undefined);
+    const limit = ctx.timeoutMs(recorded.timeouts as TimeoutsInput | undefined, "delete");
+    try {
+      await retryWhileConflict(Date.now() + limit, ctx.settings.poll, () => ctx.client().deleteVpc(id, { projectId }));
+    } catch (e) {
+      if (NotFoundError.isInstance(e)) return;
+      if (!ConflictError.isInstance(e)) throw e;
+      const attached = await attachmentsOf(ctx, id, projectId);
+      throw new CloudStateError(
+        `VPC ${id} (${String(recorded.name)}) could not be deleted within ${describeMs(limit)}: still attached: ${attached}. Detach or delete those first, or raise timeouts.delete.`,
+        ProviderErrorCode.InUse,
+      );
+    }
+  },
+};

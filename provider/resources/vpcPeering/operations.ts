@@ -1,0 +1,104 @@
+/** What a VpcPeering does against the API: create (or adopt) and wait for `active`, read, delete. */
+import type { Peering } from "../../client";
+import { NotFoundError, ResourceFailedError, TimeoutError } from "../../client/errors";
+import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
+import { InputConflictError, ResourceInitError } from "../../framework/errors";
+import type { ResourceOperations } from "../../framework/resourceProvider";
+import type { InputsOf, OutputsOf } from "../../framework/schema";
+import type { ProviderContext } from "../../framework/settings";
+import type { vpcPeeringSchema } from "./schema";
+
+type VpcPeeringInputs = InputsOf<typeof vpcPeeringSchema.inputs>;
+type VpcPeeringOutputs = OutputsOf<typeof vpcPeeringSchema.outputs>;
+
+/** Outputs of a live peering. */
+export function peeringOutputs(p: Peering, vpcId: string, projectId: string): VpcPeeringOutputs {
+  return {
+    peeringId: p.id,
+    vpcId,
+    peerAccountId: p.peer_account_id ?? "",
+    peerRegionCode: p.peer_region_code ?? "",
+    peerVpcId: p.peer_vpc_id ?? "",
+    projectId,
+    status: p.status ?? "",
+    provisionedId: p.provisioned_id ?? "",
+    errorMessage: p.error_message ?? "",
+  };
+}
+
+/**
+ * Waits until the peering is `active`. A failure or a timeout becomes a
+ * ResourceInitError that keeps the peering in state with what is known of it.
+ */
+async function settle(ctx: ProviderContext, peeringId: string, news: VpcPeeringInputs, projectId: string, operation: "create" | "update") {
+  const limit = ctx.timeoutMs(news.timeouts, operation);
+  try {
+    const live = await ctx.client().waitForPeering(news.vpcId, peeringId, { until: ["active"], timeoutMs: limit, projectId });
+    return peeringOutputs(live, news.vpcId, projectId);
+  } catch (e) {
+    if (!ResourceFailedError.isInstance(e) && !TimeoutError.isInstance(e)) throw e;
+    const last = e.lastSeen as Peering | undefined;
+    const known = last ? peeringOutputs(last, news.vpcId, projectId) : { peeringId, vpcId: news.vpcId, projectId };
+    const why =
+      last?.status === "failed"
+        ? `VPC peering ${peeringId} failed: ${last.error_message ?? "no error message"}`
+        : `VPC peering ${peeringId} is not active: ${e.message}`;
+    throw new ResourceInitError(
+      peeringId,
+      known,
+      `${why}. It is kept in state: fix the peer and run \`pulumi up\` again (a changed input replaces it), or remove it from the program to delete it.`,
+    );
+  }
+}
+
+/** The VpcPeering's operations. */
+export const vpcPeeringOperations: ResourceOperations<typeof vpcPeeringSchema.inputs> = {
+  async create(news, ctx) {
+    const projectId = ctx.projectOf(news.projectId);
+    let peeringId: string;
+    if (news.adoptId !== undefined) {
+      const live = await ctx
+        .client()
+        .getPeering(news.vpcId, news.adoptId, { projectId })
+        .catch((e: unknown) => {
+          throw NotFoundError.isInstance(e) ? nothingToAdopt(`no peering ${news.adoptId} under VPC ${news.vpcId} in project ${projectId}`) : e;
+        });
+      assertAdoptable(`peering ${live.id}`, [
+        ["peerAccountId", news.peerAccountId, live.peer_account_id],
+        ["peerRegionCode", news.peerRegionCode, live.peer_region_code],
+        ["peerVpcId", news.peerVpcId, live.peer_vpc_id],
+      ]);
+      peeringId = live.id;
+    } else {
+      const made = await ctx
+        .client()
+        .createPeering(news.vpcId, { peer_account_id: news.peerAccountId, peer_region_code: news.peerRegionCode, peer_vpc_id: news.peerVpcId }, { projectId });
+      peeringId = made.id;
+    }
+    return { id: peeringId, outs: { ...(await settle(ctx, peeringId, news, projectId, "create")) } };
+  },
+
+  async read(id, recorded, ctx) {
+    const projectId = ctx.projectOf(recorded.projectId as string | undefined);
+    const vpcId = recorded.vpcId as string | undefined;
+    if (!vpcId) {
+      throw new InputConflictError("vpcId", `reading VPC peering ${id} needs its vpcId: pass { vpcId } as the state of VpcPeering.get`);
+    }
+    return { ...peeringOutputs(await ctx.client().getPeering(vpcId, id, { projectId }), vpcId, projectId) };
+  },
+
+  async update(id, olds, news, ctx) {
+    // Every input replaces, so update only runs to resume a create that did not finish.
+    const projectId = ctx.projectOf(news.projectId ?? (olds.projectId as string | undefined));
+    return { ...(await settle(ctx, id, news, projectId, "update")) };
+  },
+
+  async delete(id, recorded, ctx) {
+    const projectId = ctx.projectOf(recorded.projectId as string | undefined);
+    try {
+      await ctx.client().deletePeering(recorded.vpcId as string, id, { projectId });
+    } catch (e) {
+      if (!NotFoundError.isInstance(e)) throw e;
+    }
+  },
+};

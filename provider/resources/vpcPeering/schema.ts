@@ -1,0 +1,51 @@
+/**
+ * The VpcPeering resource: a peering from one of our VPCs to a VPC of another cloud
+ * account. Every input replaces it. Create waits for `active`; a peering that turns
+ * `failed` stays in state and its `error_message` is reported on every `up`.
+ */
+import { z } from "zod";
+import type { ResourceDefinition } from "../../framework/resourceProvider";
+import { input, output, resourceSchema } from "../../framework/schema";
+import { adoptIdInput, projectIdInput, timeoutsInput } from "../common";
+import * as v from "../values";
+
+const text = (what: string) =>
+  z.string({ error: `expected ${what}` }).min(1, { error: `expected ${what}` }).max(128, { error: `expected ${what}` });
+
+/** Inputs and outputs of a VpcPeering. */
+export const vpcPeeringSchema = resourceSchema({
+  kind: "VpcPeering",
+  doc: "A peering from one of the project's VPCs to a VPC of another cloud account. Every argument replaces it.",
+  example:
+    'new clouddb.VpcPeering("peer", { vpcId: net.vpcId, peerAccountId: "123456789012", peerRegionCode: "us-east-1", peerVpcId: "vpc-0abc" });',
+  inputs: {
+    vpcId: input(v.numericId, { change: "replace", doc: "Our VPC." }),
+    peerAccountId: input(text("the peer's cloud account id, 1 to 128 characters"), { change: "replace", doc: "The peer's cloud account." }),
+    peerRegionCode: input(v.regionCode, { change: "replace", doc: "The peer VPC's region.", sdkType: "string" }),
+    peerVpcId: input(text("the peer VPC's id, 1 to 128 characters"), { change: "replace", doc: "The peer VPC's id in its account." }),
+    projectId: projectIdInput,
+    adoptId: adoptIdInput(v.numericId, "peering under `vpcId` (its peer account, region and VPC)"),
+    timeouts: timeoutsInput,
+  },
+  outputs: {
+    peeringId: output(z.string(), { doc: "The peering's id." }),
+    vpcId: output(z.string(), { doc: "Our VPC." }),
+    peerAccountId: output(z.string(), { doc: "The peer's cloud account." }),
+    peerRegionCode: output(z.string(), { doc: "The peer VPC's region." }),
+    peerVpcId: output(z.string(), { doc: "The peer VPC's id." }),
+    projectId: output(z.string(), { doc: "The project." }),
+    status: output(z.string(), { doc: "`pending`, `active` or `failed` when last read." }),
+    provisionedId: output(z.string(), { doc: "The peering's id in the cloud's network." }),
+    errorMessage: output(z.string(), { doc: "Why the peering failed, when it did." }),
+  },
+  idOutput: "peeringId",
+  lookup: ["vpcId", "projectId"],
+});
+
+/** The VpcPeering resource type. */
+export const vpcPeeringDefinition: ResourceDefinition<typeof vpcPeeringSchema.inputs, typeof vpcPeeringSchema.outputs> = {
+  schema: vpcPeeringSchema,
+  settled: (recorded) => recorded.status === "active",
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  operations: () => (require("./operations") as typeof import("./operations")).vpcPeeringOperations,
+};

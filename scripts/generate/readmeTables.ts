@@ -1,0 +1,51 @@
+/**
+ * The README's resource tables, generated from the resource schemas: each lives between
+ * `<!-- generated:<Kind> -->` and `<!-- /generated:<Kind> -->`.
+ */
+import type { InputSpec } from "../../provider/framework/schema";
+import { RESOURCES, specsOf, type RegisteredResource } from "../../provider/resources/registry";
+import { typeText } from "./typeText";
+
+const CHANGE: Record<InputSpec["change"], string> = {
+  "in-place": "in place",
+  replace: "**replace**",
+  "create-only": "read at create only",
+};
+
+function cell(text: string): string {
+  return text.replace(/\|/g, "\\|").replace(/\n\s*/g, " ");
+}
+
+/** The table of one resource. */
+export function resourceTable(r: RegisteredResource): string {
+  const { inputs, outputs } = specsOf(r);
+  const rows = Object.entries(inputs).map(([key, spec]) => {
+    const type = spec.sdkType ?? typeText(spec.schema, "output");
+    const name = `\`${key}\`${spec.required ? " (required)" : ""}${spec.secret ? " (secret)" : ""}`;
+    const dflt = spec.default === undefined ? "" : `\`${JSON.stringify(spec.default)}\``;
+    return `| ${name} | ${cell(`\`${type}\``)} | ${dflt} | ${CHANGE[spec.change]} | ${cell(spec.doc)} |`;
+  });
+  const outs = Object.entries(outputs).map(([key, spec]) => `\`${key}\`${spec.secret ? " (secret)" : ""}`);
+  return [
+    "| argument | type | default | on change | |",
+    "|---|---|---|---|---|",
+    ...rows,
+    "",
+    `Outputs: ${outs.join(", ")}.`,
+  ].join("\n");
+}
+
+/** `readme` with every resource's table regenerated. */
+export function withResourceTables(readme: string): string {
+  let out = readme;
+  for (const r of RESOURCES) {
+    const kind = r.definition.schema.kind;
+    const start = `<!-- generated:${kind} -->`;
+    const end = `<!-- /generated:${kind} -->`;
+    const a = out.indexOf(start);
+    const b = out.indexOf(end);
+    if (a < 0 || b < a) throw new Error(`README.md has no ${start} ... ${end} block`);
+    out = `${out.slice(0, a + start.length)}\n${resourceTable(r)}\n${out.slice(b)}`;
+  }
+  return out;
+}

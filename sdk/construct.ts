@@ -20,8 +20,8 @@ export interface ResourceShape {
 /**
  * The properties and options to hand to `pulumi.dynamic.Resource`: every output as a
  * property to fill in (`undefined`), the arguments (secret ones wrapped with `pulumi.secret`,
- * so state never holds them in plain text), and `additionalSecretOutputs` with the secret
- * outputs. Checks the required arguments unless `opts.id` looks an existing resource up.
+ * so state never holds them in plain text), `__owner` (the project, stack, type and name of
+ * the resource), and `additionalSecretOutputs` with the secret outputs. Checks the required arguments unless `opts.id` looks an existing resource up.
  *
  * @throws MissingArgumentError naming the first required argument missing
  */
@@ -35,7 +35,9 @@ export function resourceProps(
   if (!opts?.id) requireArguments(type, name, args, [...shape.required]);
   const given: Record<string, unknown> = { ...(args ?? {}) };
   for (const key of shape.secretInputs) if (given[key] !== undefined) given[key] = pulumi.secret(given[key]);
-  const props = Object.assign(Object.fromEntries(shape.outputs.map((k) => [k, undefined])), given);
+  const props: Record<string, unknown> = Object.assign(Object.fromEntries(shape.outputs.map((k) => [k, undefined])), given);
+  // Who asks: an interrupted create is only ever taken over by the same stack's same resource.
+  if (!opts?.id) props.__owner = `${pulumi.getProject()}/${pulumi.getStack()}/${type}/${name}`;
   const options = shape.secretOutputs.length
     ? { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...shape.secretOutputs] }
     : { ...opts };

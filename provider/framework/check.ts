@@ -16,8 +16,8 @@ export interface CrossRule {
 
 const MAX_SHOWN = 80;
 
-/** The key Pulumi adds to every dynamic resource's inputs (the serialized provider). */
-const PROVIDER_KEY = "__provider";
+/** Keys every resource's inputs have besides its schema's: the serialized provider (Pulumi's) and the owner (the SDK's). */
+const INTERNAL_KEYS = new Set(["__provider", "__owner"]);
 
 /** Renders a value for a check failure's reason: short, and never a secret. */
 export function showValue(value: unknown, secret = false): string {
@@ -72,7 +72,7 @@ export function checkInputs(schema: WithInputs & { readonly kind: string; readon
   const specs = schema.inputs;
   const known = Object.keys(specs);
   for (const property of Object.keys(news)) {
-    if (property === PROVIDER_KEY || property in specs || news[property] === undefined) continue;
+    if (INTERNAL_KEYS.has(property) || property in specs || news[property] === undefined) continue;
     bad.add(property);
     failures.push({
       property,

@@ -31,6 +31,8 @@ export const ProviderErrorCode = {
   InUse: "CLOUDDB_IN_USE",
   /** A resource recorded in state no longer exists where an update needs it. */
   Gone: "CLOUDDB_GONE",
+  /** The API refuses an action for a state that waiting cannot change (a paused or unstable service). */
+  NotReady: "CLOUDDB_NOT_READY",
 } as const;
 
 /**

@@ -1,58 +1,73 @@
 /**
- * Interrupted service creates. When the provider process dies after the API accepted a
- * create but before Pulumi recorded the result (plugin killed, machine lost, Ctrl-C twice),
- * the service exists but no state names it, and the next `pulumi up` would create a
- * second one. Names are not unique in the API, so "a service with this name exists" proves
- * nothing: it may be another stack's, or the old half of a `--replace`.
+ * Interrupted creates. When the provider process dies after the API accepted a create but
+ * before Pulumi recorded the result (plugin killed, machine lost, Ctrl-C twice, or the CLI
+ * killed while the provider finished on its own), the resource exists but no state names
+ * it, and the next `pulumi up` would create a second one. Names are not unique in the API,
+ * so "a resource with this name exists" proves nothing: it may be another stack's, or the
+ * old half of a `--replace`.
  *
- * So the provider keeps a journal on this machine: before it sends a create it writes an
- * entry (project, name, type, region, API endpoint hash, start time, its process id and
- * those of the Pulumi engine above it), adds the service id as soon as the API answers,
- * and removes the entry when `create` returns to a live engine (the id is then in Pulumi's
- * hands). An entry whose process is no longer alive is an interrupted create; so is one
- * whose create returned after the engine had died (the CLI killed while the provider
- * process, left on its own, finished the create: nobody recorded the answer). The next create with the same project, name, type and region claims
- * it and takes over exactly the service it recorded (or, if the process died before the
- * answer, the service the list shows with that name, type and region created within
- * {@link ANSWER_WINDOW_MS} of the entry), instead of creating another. Nothing else is ever
- * taken over. The entry holds no secret.
+ * So the provider keeps a journal on this machine, one file per resource being created,
+ * named by a hash of the intent: the API endpoint, the project, the resource type, the
+ * stack and resource asking (the SDK's `__owner` input) and the fields that identify what
+ * is made. Before it sends a create it writes the entry (its process id, those of the Pulumi
+ * engine above it, the start time, and, for types whose answers carry no creation time,
+ * the ids of look-alikes that already exist); it adds the id as soon as the API answers;
+ * and it removes the entry when `create` returns to a live engine (the id is then in
+ * Pulumi's hands). An entry whose process is no longer alive is an interrupted create; so
+ * is one whose create returned after the engine had died.
  *
- * The journal lives in `CLOUDDB_JOURNAL_DIR`, else `<tmpdir>/clouddb-pending-creates-<uid>`,
- * and entries older than {@link MAX_AGE_MS} are ignored. On another machine (CI runners),
- * the journal is not there: the create proceeds as usual, and the message Pulumi shows for
- * the pending create (`pulumi refresh --clear-pending-creates`) plus `adoptId` recover it.
+ * The next create of the same intent reads exactly that file (no directory scan) and takes
+ * over the resource it recorded; without a recorded id (the process died before the
+ * answer), the one look-alike made since the entry, if exactly one is; several: it fails,
+ * naming them and how to adopt one. Nothing else is ever taken over. The entry holds no
+ * secret. It lives in `CLOUDDB_JOURNAL_DIR`, else `<tmpdir>/clouddb-pending-creates-<uid>`;
+ * entries older than {@link MAX_AGE_MS} are ignored. On another machine (CI runners) the
+ * journal is not there: Pulumi's pending create (`pulumi refresh --clear-pending-creates`)
+ * plus `adoptId` recover it.
  */
 import { createHash, randomBytes } from "crypto";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { NotFoundError, type ClouddbClient, type Service } from "../client";
+import { InputConflictError } from "./errors";
 
 /** Entries older than this are ignored (and removed). */
 export const MAX_AGE_MS = 24 * 60 * 60_000;
-/** Without a recorded id, only a service created this soon after the entry is taken over. */
-export const ANSWER_WINDOW_MS = 2 * 60_000;
-/** Tolerated clock difference between this machine and the API. */
+/** Tolerated clock difference between this machine and the API, for creation times. */
 const SKEW_MS = 10_000;
 
-/** What identifies a create. */
+/** What identifies one create: the same resource of the same stack, asked for again. */
 export interface CreateIntent {
-  apiUrl: string;
-  projectId: string;
-  name: string;
-  serviceType: string;
-  regionCode: string;
+  readonly apiUrl: string;
+  readonly projectId: string;
+  /** The resource type, e.g. `Service`. */
+  readonly kind: string;
+  /** The stack and resource asking (`__owner`); empty for programs of SDKs that did not send it. */
+  readonly owner: string;
+  /** The fields that identify what is made (name, type, region, parent id, ...). */
+  readonly identity: Readonly<Record<string, string>>;
+}
+
+/** How to find what an interrupted create of one type made. */
+export interface Recovery<T> {
+  /** The live resource with this id, or undefined when it is gone. */
+  get(id: string): Promise<T | undefined>;
+  /** The live resources that look like the intent's (same identifying fields). */
+  lookAlikes(): Promise<T[]>;
+  /** The resource's id. */
+  idOf(resource: T): string;
+  /** Its creation time in ms, when the API tells it (services); otherwise look-alikes are listed before each create. */
+  createdAt?(resource: T): number | undefined;
 }
 
 interface Entry {
-  key: string;
   pid: number;
   /** The Pulumi engine's processes above this one (the shim's shell, the CLI). */
-  engine?: number[];
+  engine: number[];
   startedAt: number;
-  projectId: string;
-  name: string;
-  serviceId?: string;
+  /** Look-alikes that existed before the create (types without creation times). */
+  before?: string[];
+  id?: string;
   /** The create returned, but its engine was gone: the answer reached no one. */
   unrecorded?: boolean;
 }
@@ -62,9 +77,10 @@ function journalDir(): string {
   return process.env.CLOUDDB_JOURNAL_DIR || path.join(os.tmpdir(), `clouddb-pending-creates-${uid}`);
 }
 
-function keyOf(intent: CreateIntent): string {
-  const text = JSON.stringify([intent.apiUrl, intent.projectId, intent.name, intent.serviceType, intent.regionCode]);
-  return createHash("sha256").update(text).digest("hex").slice(0, 32);
+function fileOf(intent: CreateIntent): string {
+  const identity = Object.entries(intent.identity).sort(([a], [b]) => a.localeCompare(b));
+  const text = JSON.stringify([intent.apiUrl, intent.projectId, intent.kind, intent.owner, identity]);
+  return path.join(journalDir(), `${createHash("sha256").update(text).digest("hex").slice(0, 40)}.json`);
 }
 
 /** `/proc/<pid>/stat` after the command name: state, ppid, ...; undefined without /proc. */
@@ -105,7 +121,7 @@ export function engineProcesses(): number[] {
   return grandparent === undefined ? [parent] : [parent, grandparent];
 }
 
-function writeAtomically(file: string, entry: Entry): void {
+function write(file: string, entry: Entry): void {
   const tmp = `${file}.${randomBytes(4).toString("hex")}.tmp`;
   fs.writeFileSync(tmp, JSON.stringify(entry), { mode: 0o600 });
   fs.renameSync(tmp, file);
@@ -119,197 +135,140 @@ function remove(file: string): void {
   }
 }
 
-/** The journal entry of one create in flight. */
-export class PendingCreate {
-  private constructor(
-    private readonly file: string | undefined,
+/** The entry of one create in flight; every method is best effort (a journal that cannot be written is skipped). */
+class JournalEntry {
+  constructor(
+    private readonly file: string,
     private readonly entry: Entry,
+    private writable: boolean,
   ) {}
 
-  /** Records that a create is about to be sent. Never throws (a journal that cannot be written is skipped). */
-  static begin(intent: CreateIntent): PendingCreate {
-    const key = keyOf(intent);
-    const entry: Entry = {
-      key,
-      pid: process.pid,
-      engine: engineProcesses(),
-      startedAt: Date.now(),
-      projectId: intent.projectId,
-      name: intent.name,
-    };
-    let file: string | undefined = path.join(journalDir(), `${key}.${process.pid}.${randomBytes(6).toString("hex")}.json`);
-    try {
-      fs.mkdirSync(journalDir(), { recursive: true, mode: 0o700 });
-      writeAtomically(file, entry);
-    } catch {
-      file = undefined;
-    }
-    return new PendingCreate(file, entry);
+  /** Records the id the API answered with. */
+  made(id: string): void {
+    this.entry.id = id;
+    this.save();
   }
 
-  /** Records the id the API answered with. Never throws. */
-  made(serviceId: string): void {
-    this.entry.serviceId = serviceId;
-    if (this.file === undefined) return;
-    try {
-      writeAtomically(this.file, this.entry);
-    } catch {
-      // the entry without id still leads to the service through the list
-    }
-  }
-
-  /** The create made nothing: drops the entry. */
+  /** The create made nothing: the entry goes. */
   end(): void {
-    if (this.file !== undefined) remove(this.file);
+    if (this.writable) remove(this.file);
   }
 
   /**
    * The create has returned: its id is Pulumi's now, and the entry goes, unless the engine
-   * died meanwhile; then the entry stays, marked, for the next create to take the service over.
+   * died meanwhile; then the entry stays, marked, for the next create to take the resource over.
    */
   returned(): void {
-    if ((this.entry.engine ?? []).every(alive)) {
-      this.end();
-      return;
-    }
+    if (this.entry.engine.every(alive)) return this.end();
     this.entry.unrecorded = true;
-    if (this.file === undefined) return;
+    this.save();
+  }
+
+  private save(): void {
+    if (!this.writable) return;
     try {
-      writeAtomically(this.file, this.entry);
+      write(this.file, this.entry);
     } catch {
-      // the entry without the mark is claimed once this process is gone
+      this.writable = false;
     }
   }
 }
 
-/** Entries of dead processes for `intent`, newest first, each claimed (renamed) by this process. */
-function claimOrphans(intent: CreateIntent): Array<{ entry: Entry; file: string }> {
-  const key = keyOf(intent);
-  let names: string[];
+/** The entry of an interrupted create of `intent`, claimed (renamed) by this process; undefined when there is none. */
+function claim(file: string): { entry: Entry; claimed: string } | undefined {
+  let entry: Entry;
   try {
-    names = fs.readdirSync(journalDir());
+    entry = JSON.parse(fs.readFileSync(file, "utf8")) as Entry;
   } catch {
-    return [];
-  }
-  const claimed: Array<{ entry: Entry; file: string }> = [];
-  for (const name of names) {
-    if (!name.startsWith(`${key}.`) || !name.endsWith(".json")) continue;
-    const file = path.join(journalDir(), name);
-    let entry: Entry;
-    try {
-      entry = JSON.parse(fs.readFileSync(file, "utf8")) as Entry;
-    } catch {
-      continue;
-    }
-    if (entry.key !== key) continue;
-    if (Date.now() - entry.startedAt > MAX_AGE_MS) {
-      remove(file);
-      continue;
-    }
-    if (alive(entry.pid) && !entry.unrecorded) continue; // a create still running (in this process or another)
-    const mine = `${file}.claimed-${process.pid}`;
-    try {
-      fs.renameSync(file, mine); // only one process wins the rename
-    } catch {
-      continue;
-    }
-    claimed.push({ entry, file: mine });
-  }
-  return claimed.sort((a, b) => b.entry.startedAt - a.entry.startedAt);
-}
-
-const GONE = new Set(["DELETING", "DELETED"]);
-
-/**
- * The service an interrupted create of `intent` made, if this machine's journal recorded
- * one and it still exists; undefined otherwise. The entries it looked at are removed.
- */
-export async function findInterruptedCreate(api: ClouddbClient, intent: CreateIntent): Promise<Service | undefined> {
-  const orphans = claimOrphans(intent);
-  const opts = { projectId: intent.projectId };
-  let examined = 0;
-  let failed = false;
-  try {
-    for (const { entry } of orphans) {
-      examined++;
-      if (entry.serviceId !== undefined) {
-        try {
-          const s = await api.getService(entry.serviceId, { ...opts, fresh: true });
-          if (!GONE.has(s.status)) return s;
-        } catch (e) {
-          if (!NotFoundError.isInstance(e)) throw e;
-        }
-        continue;
-      }
-      const candidates = (await api.listServices(opts)).filter((s) => {
-        const created = Date.parse(s.created);
-        return (
-          s.name === intent.name &&
-          s.service_type === intent.serviceType &&
-          s.region_code === intent.regionCode &&
-          !GONE.has(s.status) &&
-          created >= entry.startedAt - SKEW_MS &&
-          created <= entry.startedAt + ANSWER_WINDOW_MS
-        );
-      });
-      // Two candidates: something else made one with the same name too; take neither.
-      if (candidates.length === 1) return candidates[0];
-    }
     return undefined;
-  } catch (e) {
-    failed = true;
-    throw e;
-  } finally {
-    // Entries looked at are done with; the rest (and all of them if the lookup failed) go back.
-    orphans.forEach(({ file }, i) => {
-      if (failed || i >= examined) {
-        try {
-          fs.renameSync(file, file.replace(/\.claimed-\d+$/, ""));
-        } catch {
-          // ignore
-        }
-      } else {
-        remove(file);
-      }
-    });
   }
+  if (Date.now() - entry.startedAt > MAX_AGE_MS) {
+    remove(file);
+    return undefined;
+  }
+  if (alive(entry.pid) && !entry.unrecorded) return undefined; // a create still running
+  const claimed = `${file}.claimed-${process.pid}-${randomBytes(4).toString("hex")}`;
+  try {
+    fs.renameSync(file, claimed); // only one process wins the rename
+  } catch {
+    return undefined;
+  }
+  return { entry, claimed };
 }
 
-const inFlight = new Map<string, PendingCreate>();
+/** What an interrupted create made, per its entry: the resource, none, or an error naming several. */
+async function interrupted<T>(kind: string, entry: Entry, recovery: Recovery<T>): Promise<T | undefined> {
+  if (entry.id !== undefined) return recovery.get(entry.id);
+  const before = new Set(entry.before ?? []);
+  const made = (await recovery.lookAlikes()).filter((r) => {
+    if (before.has(recovery.idOf(r))) return false;
+    const created = recovery.createdAt?.(r);
+    return created === undefined ? entry.before !== undefined : created >= entry.startedAt - SKEW_MS;
+  });
+  if (made.length <= 1) return made[0];
+  const ids = made.map((r) => recovery.idOf(r));
+  throw new InputConflictError(
+    "adoptId",
+    `An earlier create of this ${kind} was interrupted, and ${ids.length} ${kind}s it may have made exist: ${ids.join(", ")}. ` +
+      `Take over the right one with \`adoptId: "<id>"\` on the resource, and delete the others.`,
+  );
+}
+
+/** What {@link createOnce} returns: the resource, whether it was taken over, and the hook to call once `create` returns. */
+export interface Created<T> {
+  readonly resource: T;
+  /** True when it is what an interrupted create made, not a new one. */
+  readonly takenOver: boolean;
+  /** Call once the provider's `create` returns or throws with the id: the entry goes (or stays, if the engine is gone). */
+  settled(): void;
+}
 
 /**
- * Creates a service at most once per intent across interrupted provider processes: takes
- * over the service an interrupted create made (see the module comment), else journals and
- * runs `send`. Call {@link createSettled} with the id once `create` returns or throws.
+ * Creates at most once per intent across interrupted provider processes: takes over what
+ * an interrupted create of the same intent made (see the module comment), else journals
+ * and runs `send`.
+ *
+ * @throws InputConflictError when an interrupted create may have made several look-alikes;
+ *   what `send` throws (the entry is dropped: nothing was made).
  */
-export async function createServiceOnce(
-  api: ClouddbClient,
-  intent: CreateIntent,
-  send: () => Promise<Service>,
-): Promise<Service> {
-  const found = await findInterruptedCreate(api, intent);
-  if (found !== undefined) {
-    console.error(
-      `clouddb: service ${found.service_id} (${JSON.stringify(intent.name)}) was made by an earlier create that did not finish ` +
-        `(its provider process stopped); taking it over instead of creating another, with a new password unless the program sets one`,
-    );
-    return found;
+export async function createOnce<T>(intent: CreateIntent, recovery: Recovery<T>, send: () => Promise<T>): Promise<Created<T>> {
+  const file = fileOf(intent);
+  const found = claim(file);
+  if (found) {
+    try {
+      const resource = await interrupted(intent.kind, found.entry, recovery);
+      if (resource !== undefined) {
+        remove(found.claimed);
+        return { resource, takenOver: true, settled: () => undefined };
+      }
+    } catch (e) {
+      // Put the entry back: the next create meets the same question.
+      try {
+        fs.renameSync(found.claimed, file);
+      } catch {
+        // ignore
+      }
+      throw e;
+    }
+    remove(found.claimed);
   }
-  const pending = PendingCreate.begin(intent);
-  let made: Service;
+  const entry: Entry = { pid: process.pid, engine: engineProcesses(), startedAt: Date.now() };
+  if (!recovery.createdAt) entry.before = (await recovery.lookAlikes()).map((r) => recovery.idOf(r));
+  let writable = true;
   try {
-    made = await send();
+    fs.mkdirSync(journalDir(), { recursive: true, mode: 0o700 });
+    write(file, entry);
+  } catch {
+    writable = false;
+  }
+  const journal = new JournalEntry(file, entry, writable);
+  let resource: T;
+  try {
+    resource = await send();
   } catch (e) {
-    pending.end();
+    journal.end();
     throw e;
   }
-  pending.made(made.service_id);
-  inFlight.set(made.service_id, pending);
-  return made;
-}
-
-/** The create of `serviceId` has returned (with the id): its journal entry goes, unless Pulumi's engine is gone. */
-export function createSettled(serviceId: string): void {
-  inFlight.get(serviceId)?.returned();
-  inFlight.delete(serviceId);
+  journal.made(recovery.idOf(resource));
+  return { resource, takenOver: false, settled: () => journal.returned() };
 }

@@ -3,6 +3,7 @@
  * another change, a VPC with something still attached).
  */
 import { ConflictError } from "../client/errors";
+import { CloudStateError, ProviderErrorCode } from "./errors";
 import type { ProviderSettings } from "./settings";
 
 /** Resolves after `ms` milliseconds. */
@@ -22,16 +23,27 @@ export function retryPause(poll: ProviderSettings["poll"], attempt: number): num
 
 /**
  * Runs `action`, and while the API refuses it for now (409) tries again after
- * {@link retryPause}, as long as the next try would start before `deadline`.
+ * {@link retryPause}, as long as the next try would start before `deadline`. After a
+ * 409, `incurable` (when given) may say why waiting cannot help (a paused service, an
+ * unstable one): then it fails at once with that.
  *
- * @throws the last ConflictError once the deadline is near, or any other error at once
+ * @throws CloudStateError with `incurable`'s reason; the last ConflictError once the
+ *   deadline is near; any other error at once
  */
-export async function retryWhileConflict<T>(deadline: number, poll: ProviderSettings["poll"], action: () => Promise<T>): Promise<T> {
+export async function retryWhileConflict<T>(
+  deadline: number,
+  poll: ProviderSettings["poll"],
+  action: () => Promise<T>,
+  incurable?: () => Promise<string | undefined>,
+): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await action();
     } catch (e) {
-      if (!ConflictError.isInstance(e) || Date.now() + retryPause(poll, attempt) > deadline) throw e;
+      if (!ConflictError.isInstance(e)) throw e;
+      const why = await incurable?.();
+      if (why !== undefined) throw new CloudStateError(why, ProviderErrorCode.NotReady);
+      if (Date.now() + retryPause(poll, attempt) > deadline) throw e;
       await sleep(retryPause(poll, attempt));
     }
   }

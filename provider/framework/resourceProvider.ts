@@ -18,6 +18,12 @@ import { containsUnknown, UNKNOWN } from "./unknowns";
 export type Props = Record<string, unknown>;
 
 /**
+ * The input the SDK adds to every resource: `<project>/<stack>/<type>/<name>`, so that a
+ * create interrupted in one stack is never taken over by another (framework/journal.ts).
+ */
+export const OWNER_KEY = "__owner";
+
+/**
  * What a resource type does against the API. Each method's failure contract is Pulumi's:
  * a `create` that throws without an id made nothing; one that throws a `ResourceInitError`
  * made the resource, which stays in state; a `delete` that throws leaves it in state.
@@ -136,7 +142,7 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
     },
 
     async create(news: Props): Promise<dynamic.CreateResult> {
-      const ctx = providerContext();
+      const ctx = providerContext(typeof news[OWNER_KEY] === "string" ? news[OWNER_KEY] : "");
       try {
         const { id, outs } = await definition.operations().create(parseInputs(schema, news), ctx);
         return { id, outs: withoutUndefined({ ...outs, timeouts: news.timeouts }) };

@@ -115,13 +115,19 @@ export interface ProviderContext {
   projectOf(inputProjectId: string | undefined): string;
   /** The timeout in ms for `operation`: the resource's `timeouts` input, else the configured default. */
   timeoutMs(input: TimeoutsInput | undefined, operation: keyof TimeoutsInput): number;
+  /** The stack and resource a create is for (the SDK's `__owner` input), or "" when the program did not say. */
+  readonly owner: string;
 }
 
-/** The context of the settings in force: those given to {@link configure}, else the environment's alone. */
-export function providerContext(): ProviderContext {
+/**
+ * The context of the settings in force: those given to {@link configure}, else the
+ * environment's alone; `owner` is the `__owner` input of the resource at hand.
+ */
+export function providerContext(owner = ""): ProviderContext {
   const s = configured ?? readSettings({ get: () => undefined });
   return {
     settings: s,
+    owner,
     client: () => clientFor(s),
     projectOf(inputProjectId) {
       const project = inputProjectId ?? s.projectId;

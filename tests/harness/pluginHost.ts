@@ -183,24 +183,33 @@ export class PluginHost {
     if (cli && cli.exitCode === null && cli.signalCode === null) cli.kill("SIGKILL");
   }
 
-  /** Kills the plugin with SIGKILL (no cleanup in the plugin) and waits for it to exit. In-flight RPCs fail. */
+  /**
+   * Kills the plugin with SIGKILL (no cleanup in the plugin) and waits for it to exit; its
+   * shells then exit on their own, reaping it (a dead plugin whose shell is gone would stay
+   * a zombie). In-flight RPCs fail.
+   */
   async kill(): Promise<void> {
     this.client?.close();
     this.client = undefined;
     const cli = this.cli;
-    const pids = cli?.pid !== undefined ? [cli.pid, ...descendants(cli.pid)] : [];
-    if (this.pluginPid !== undefined && !pids.includes(this.pluginPid)) pids.push(this.pluginPid);
+    const plugin = this.pluginPid;
     this.cli = undefined;
-    for (const pid of pids) {
+    this.pluginPid = undefined;
+    const signal = (pid: number | undefined): void => {
       try {
-        process.kill(pid, "SIGKILL");
+        if (pid !== undefined) process.kill(pid, "SIGKILL");
       } catch {
         // already gone
       }
-    }
-    const plugin = this.pluginPid;
-    this.pluginPid = undefined;
+    };
+    signal(plugin);
     while (plugin !== undefined && alive(plugin)) await new Promise((r) => setTimeout(r, 10));
+    if (cli && cli.exitCode === null && cli.signalCode === null) {
+      const exited = new Promise<void>((resolve) => cli.once("exit", () => resolve()));
+      const timer = setTimeout(() => [cli.pid, ...descendants(cli.pid ?? -1)].forEach(signal), 2000);
+      await exited;
+      clearTimeout(timer);
+    }
   }
 
   /** Stops the plugin. */

@@ -4,11 +4,13 @@ import { ConflictError, NotFoundError, ResourceFailedError } from "../../client/
 import { sameValue } from "../../framework/diff";
 import { nothingToAdopt } from "../../framework/adoption";
 import { CloudStateError, InputConflictError, ProviderErrorCode, ResourceInitError, UnusableResourceError } from "../../framework/errors";
+import { createOnce, type Recovery } from "../../framework/journal";
 import { retryWhileConflict } from "../../framework/pacing";
 import type { ResourceOperations } from "../../framework/resourceProvider";
 import type { InputsOf, OutputsOf } from "../../framework/schema";
 import type { ProviderContext } from "../../framework/settings";
 import type { TimeoutsInput } from "../../framework/timeouts";
+import { notRunning } from "../service/state";
 import type { readReplicaSetSchema } from "./schema";
 
 type ReadReplicaSetInputs = InputsOf<typeof readReplicaSetSchema.inputs>;
@@ -76,6 +78,7 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
     const projectId = ctx.projectOf(news.projectId);
     const deadline = Date.now() + ctx.timeoutMs(news.timeouts, "create");
     let made: ReadReplicaSet;
+    let settled = (): void => undefined;
     if (news.adoptId !== undefined) {
       const found = await findReplicaSet(ctx, news.serviceId, news.adoptId, projectId);
       if (!found) throw nothingToAdopt(`no read replica set ${news.adoptId} under service ${news.serviceId}`);
@@ -87,14 +90,26 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
         );
       }
     } else {
+      const api = ctx.client();
+      const recovery: Recovery<ReadReplicaSet> = {
+        get: async (id) => findReplicaSet(ctx, news.serviceId, id, projectId),
+        lookAlikes: async () => (await api.listReplicaSets(news.serviceId, { projectId })).filter((rs) => rs.name === news.name && rs.status !== "deleting"),
+        idOf: (rs) => rs.id,
+      };
+      const intent = { apiUrl: ctx.settings.apiUrl ?? "", projectId, kind: "ReadReplicaSet", owner: ctx.owner, identity: { serviceId: news.serviceId, name: news.name } };
       // The service must be READY; while it is being changed the API answers 409: wait.
-      made = await retryWhileConflict(deadline, ctx.settings.poll, () =>
-        ctx.client().createReplicaSet(
-          news.serviceId,
-          { name: news.name, nodes: news.nodes, cpu_millis: news.cpuMillis as number, memory_gbs: news.memoryGbs as number },
-          { projectId },
+      const created = await createOnce(intent, recovery, () =>
+        retryWhileConflict(deadline, ctx.settings.poll, () =>
+          api.createReplicaSet(
+            news.serviceId,
+            { name: news.name, nodes: news.nodes, cpu_millis: news.cpuMillis as number, memory_gbs: news.memoryGbs as number },
+            { projectId },
+          ),
+          async () => notRunning(await api.getService(news.serviceId, { projectId, fresh: true }), "creating a read replica set"),
         ),
       );
+      made = created.resource;
+      settled = created.settled;
     }
     try {
       const live = await converge(ctx, made, news, projectId, Math.max(1, deadline - Date.now()));
@@ -111,6 +126,8 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
         replicaSetOutputs(last, news.serviceId, projectId),
         `${why}. It is kept in state; the next \`pulumi up\` resumes it${failed ? " (and reports the error again while it lasts)" : ""}.`,
       );
+    } finally {
+      settled();
     }
   },
 

@@ -7,22 +7,60 @@ import type { Service } from "../../client";
 import { ConflictError, NotFoundError, ResourceFailedError, TimeoutError } from "../../client/errors";
 import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
 import { InputConflictError, ResourceInitError, UnusableResourceError } from "../../framework/errors";
-import { createServiceOnce, createSettled } from "../../framework/journal";
+import { createOnce, type Created, type CreateIntent, type Recovery } from "../../framework/journal";
 import { retryWhileConflict } from "../../framework/pacing";
 import type { ResourceOperations } from "../../framework/resourceProvider";
 import type { ProviderContext } from "../../framework/settings";
 import type { TimeoutsInput } from "../../framework/timeouts";
 import { converge } from "./convergence";
 import { SERVICE_DEFAULTS, type serviceSchema } from "./schema";
-import { desiredService, serviceOutputs, type ServiceInputs, type ServiceOutputs } from "./state";
+import { desiredService, notRunning, serviceOutputs, type ServiceInputs, type ServiceOutputs } from "./state";
 
 /** Generates a password for a service whose initial password was lost (a recovered create). */
 function generatedPassword(): string {
   return randomBytes(18).toString("base64url");
 }
 
-/** Starts the service the inputs describe: an adoption, a fork, or a new service. */
-async function start(ctx: ProviderContext, news: ServiceInputs, projectId: string, deadline: number): Promise<Service> {
+const GONE = new Set(["DELETING", "DELETED"]);
+
+/** How to find what an interrupted create of a service like `like` made. */
+function recovery(ctx: ProviderContext, projectId: string, like: (s: Service) => boolean): Recovery<Service> {
+  const api = ctx.client();
+  return {
+    async get(id) {
+      try {
+        const s = await api.getService(id, { projectId, fresh: true });
+        return GONE.has(s.status) ? undefined : s;
+      } catch (e) {
+        if (NotFoundError.isInstance(e)) return undefined;
+        throw e;
+      }
+    },
+    lookAlikes: async () => (await api.listServices({ projectId })).filter((s) => like(s) && !GONE.has(s.status)),
+    idOf: (s) => s.service_id,
+    createdAt: (s) => (Number.isNaN(Date.parse(s.created)) ? undefined : Date.parse(s.created)),
+  };
+}
+
+/** Creates (or forks) once per intent, taking over what an interrupted create made (framework/journal.ts). */
+async function createServiceOnce(ctx: ProviderContext, intent: Omit<CreateIntent, "apiUrl" | "kind" | "owner">, like: (s: Service) => boolean, send: () => Promise<Service>): Promise<Created<Service>> {
+  const created = await createOnce(
+    { ...intent, apiUrl: ctx.settings.apiUrl ?? "", kind: "Service", owner: ctx.owner },
+    recovery(ctx, intent.projectId, like),
+    send,
+  );
+  if (created.takenOver) {
+    const s = created.resource;
+    console.error(
+      `clouddb: service ${s.service_id} (${JSON.stringify(s.name)}) was made by an earlier create that did not finish ` +
+        "(its provider process stopped, or Pulumi never recorded its answer); taking it over instead of creating another, with a new password unless the program sets one",
+    );
+  }
+  return created;
+}
+
+/** Starts the service the inputs describe: an adoption, a fork, or a new service; `settled` must be called once `create` is done. */
+async function start(ctx: ProviderContext, news: ServiceInputs, projectId: string, deadline: number): Promise<Created<Service>> {
   const api = ctx.client();
   const opts = { projectId };
   if (news.adoptId !== undefined) {
@@ -34,7 +72,7 @@ async function start(ctx: ProviderContext, news: ServiceInputs, projectId: strin
       ["serviceType", news.serviceType ?? SERVICE_DEFAULTS.serviceType, live.service_type],
       ["regionCode", news.regionCode ?? SERVICE_DEFAULTS.regionCode, live.region_code],
     ]);
-    return live;
+    return { resource: live, takenOver: false, settled: () => undefined };
   }
   if (news.forkFrom !== undefined) {
     const { serviceId, strategy, targetTime } = news.forkFrom;
@@ -50,7 +88,9 @@ async function start(ctx: ProviderContext, news: ServiceInputs, projectId: strin
         );
       }
     }
-    return retryWhileConflict(deadline, ctx.settings.poll, () =>
+    const fork = { projectId, identity: { name: news.name, forkOf: serviceId } };
+    const forkOfSource = (s: Service) => s.name === news.name && s.forked_from?.service_id === serviceId;
+    return createServiceOnce(ctx, fork, forkOfSource, () => retryWhileConflict(deadline, ctx.settings.poll, () =>
       api.forkService(
         serviceId,
         {
@@ -63,7 +103,8 @@ async function start(ctx: ProviderContext, news: ServiceInputs, projectId: strin
         },
         opts,
       ),
-    );
+      async () => notRunning(await api.getService(serviceId, { projectId, fresh: true }), "forking it"),
+    ));
   }
   const desired = desiredService(news, {});
   const req = {
@@ -75,9 +116,31 @@ async function start(ctx: ProviderContext, news: ServiceInputs, projectId: strin
     replica_count: desired.haReplicas.replicaCount,
     environment_tag: desired.environment as "DEV" | "PROD",
   };
-  // Takes over what an interrupted create of this program made, else creates (see framework/journal.ts).
-  const intent = { apiUrl: ctx.settings.apiUrl ?? "", projectId, name: req.name, serviceType: req.service_type, regionCode: req.region_code };
-  return createServiceOnce(api, intent, () => api.createService(req, opts));
+  const intent = { projectId, identity: { name: req.name, serviceType: req.service_type, regionCode: req.region_code } };
+  const like = (s: Service) => s.name === req.name && s.service_type === req.service_type && s.region_code === req.region_code;
+  return createServiceOnce(ctx, intent, like, () => api.createService(req, opts));
+}
+
+/**
+ * Checks a service's `vpcId` before anything is made: the VPC must exist in the service's
+ * project and region (the API would refuse the attach only after the service exists).
+ *
+ * @throws InputConflictError naming the VPC and what is wrong with it
+ */
+async function checkVpc(ctx: ProviderContext, vpcId: string, projectId: string, regionCode: string): Promise<void> {
+  const vpc = await ctx
+    .client()
+    .getVpc(vpcId, { projectId })
+    .catch((e: unknown) => {
+      if (!NotFoundError.isInstance(e)) throw e;
+      throw new InputConflictError("vpcId", `vpcId: there is no VPC ${vpcId} in project ${projectId}; a service attaches to a VPC of its own project and region`);
+    });
+  if (vpc.region_code !== regionCode) {
+    throw new InputConflictError(
+      "vpcId",
+      `vpcId: VPC ${vpcId} is in ${vpc.region_code}, but the service is in ${regionCode}; a service attaches to a VPC of its own region`,
+    );
+  }
 }
 
 /** The service as last seen by a convergence that failed. */
@@ -93,7 +156,11 @@ export const serviceOperations: ResourceOperations<typeof serviceSchema.inputs> 
   async create(news, ctx) {
     const projectId = ctx.projectOf(news.projectId);
     const deadline = Date.now() + ctx.timeoutMs(news.timeouts, "create");
-    const made = await start(ctx, news, projectId, deadline);
+    if (news.vpcId !== undefined && news.forkFrom === undefined) {
+      await checkVpc(ctx, news.vpcId, projectId, news.regionCode ?? SERVICE_DEFAULTS.regionCode);
+    }
+    const started = await start(ctx, news, projectId, deadline);
+    const made = started.resource;
     const id = made.service_id;
     const initial = made.initial_password;
     const adopted = news.adoptId !== undefined;
@@ -117,7 +184,7 @@ export const serviceOperations: ResourceOperations<typeof serviceSchema.inputs> 
         : `Service ${id} (${news.name}) was created but is not ready: ${(e as Error).message}. It is kept in state; the next \`pulumi up\` resumes waiting for it.`;
       throw new ResourceInitError(id, known, why);
     } finally {
-      createSettled(id);
+      started.settled();
     }
   },
 
@@ -133,6 +200,7 @@ export const serviceOperations: ResourceOperations<typeof serviceSchema.inputs> 
     const live = await api.getService(id, { projectId, fresh: true });
     const recorded = olds as Partial<ServiceOutputs>;
     const want = desiredService(news, recorded);
+    if (want.vpcId !== null && want.vpcId !== recorded.vpcId) await checkVpc(ctx, want.vpcId, projectId, live.region_code);
     const final = await converge({ api, projectId, timeoutMs: ctx.timeoutMs(news.timeouts, "update"), recordedPassword: recorded.password }, live, want);
     return { ...serviceOutputs(final, { password: news.password ?? recorded.password, forkFrom: news.forkFrom }) };
   },

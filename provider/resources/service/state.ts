@@ -118,3 +118,17 @@ export function desiredService(news: Partial<ServiceInputs>, recorded: Partial<S
     password: news.password,
   };
 }
+
+/**
+ * Why a service cannot take a replica set or be forked now, when waiting cannot help:
+ * it is paused (or pausing), or unstable. Undefined when it is merely busy.
+ */
+export function notRunning(service: Service, what: string): string | undefined {
+  if (service.status === "PAUSED" || service.status === "PAUSING") {
+    return `Service ${service.service_id} (${service.name ?? ""}) is ${service.status}: ${what} needs a running service. Resume it first (\`paused: false\` on the Service), then run \`pulumi up\` again.`;
+  }
+  if (service.status === "UNSTABLE") {
+    return `Service ${service.service_id} (${service.name ?? ""}) is UNSTABLE: the API allows nothing but deleting it, so ${what} cannot be done. Replace the service (\`pulumi up --replace <urn>\`).`;
+  }
+  return undefined;
+}

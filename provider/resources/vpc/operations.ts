@@ -3,6 +3,7 @@ import type { Vpc } from "../../client";
 import { ConflictError, NotFoundError } from "../../client/errors";
 import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
 import { CloudStateError, ProviderErrorCode } from "../../framework/errors";
+import { createOnce, type Recovery } from "../../framework/journal";
 import { retryWhileConflict } from "../../framework/pacing";
 import type { ResourceOperations } from "../../framework/resourceProvider";
 import type { InputsOf, OutputsOf } from "../../framework/schema";
@@ -63,8 +64,17 @@ export const vpcOperations: ResourceOperations<typeof vpcSchema.inputs> = {
       ]);
       return { id: live.id, outs: { ...(await converge(ctx, live.id, news, projectId)) } };
     }
-    const vpc = await ctx.client().createVpc({ name: news.name, cidr: news.cidr, region_code: news.regionCode }, { projectId });
-    return { id: vpc.id, outs: { ...vpcOutputs(vpc, projectId) } };
+    const api = ctx.client();
+    const req = { name: news.name, cidr: news.cidr, region_code: news.regionCode };
+    const recovery: Recovery<Vpc> = {
+      get: (id) => api.getVpc(id, { projectId }).catch((e: unknown) => (NotFoundError.isInstance(e) ? undefined : Promise.reject(e))),
+      lookAlikes: async () => (await api.listVpcs({ projectId })).filter((x) => x.name === req.name && x.cidr === req.cidr && x.region_code === req.region_code),
+      idOf: (x) => x.id,
+    };
+    const intent = { apiUrl: ctx.settings.apiUrl ?? "", projectId, kind: "Vpc", owner: ctx.owner, identity: req };
+    const created = await createOnce(intent, recovery, () => api.createVpc(req, { projectId }));
+    created.settled();
+    return { id: created.resource.id, outs: { ...vpcOutputs(created.resource, projectId) } };
   },
 
   async read(id, recorded, ctx) {

@@ -3,6 +3,7 @@ import type { Peering } from "../../client";
 import { NotFoundError, ResourceFailedError, TimeoutError } from "../../client/errors";
 import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
 import { InputConflictError, ResourceInitError } from "../../framework/errors";
+import { createOnce, type Recovery } from "../../framework/journal";
 import type { ResourceOperations } from "../../framework/resourceProvider";
 import type { InputsOf, OutputsOf } from "../../framework/schema";
 import type { ProviderContext } from "../../framework/settings";
@@ -56,6 +57,7 @@ export const vpcPeeringOperations: ResourceOperations<typeof vpcPeeringSchema.in
   async create(news, ctx) {
     const projectId = ctx.projectOf(news.projectId);
     let peeringId: string;
+    let settled = (): void => undefined;
     if (news.adoptId !== undefined) {
       const live = await ctx
         .client()
@@ -70,12 +72,26 @@ export const vpcPeeringOperations: ResourceOperations<typeof vpcPeeringSchema.in
       ]);
       peeringId = live.id;
     } else {
-      const made = await ctx
-        .client()
-        .createPeering(news.vpcId, { peer_account_id: news.peerAccountId, peer_region_code: news.peerRegionCode, peer_vpc_id: news.peerVpcId }, { projectId });
-      peeringId = made.id;
+      const api = ctx.client();
+      const req = { peer_account_id: news.peerAccountId, peer_region_code: news.peerRegionCode, peer_vpc_id: news.peerVpcId };
+      const recovery: Recovery<Peering> = {
+        get: (id) => api.getPeering(news.vpcId, id, { projectId }).catch((e: unknown) => (NotFoundError.isInstance(e) ? undefined : Promise.reject(e))),
+        lookAlikes: async () =>
+          (await api.listPeerings(news.vpcId, { projectId })).filter(
+            (p) => p.peer_account_id === req.peer_account_id && p.peer_region_code === req.peer_region_code && p.peer_vpc_id === req.peer_vpc_id,
+          ),
+        idOf: (p) => p.id,
+      };
+      const intent = { apiUrl: ctx.settings.apiUrl ?? "", projectId, kind: "VpcPeering", owner: ctx.owner, identity: { vpcId: news.vpcId, ...req } };
+      const created = await createOnce(intent, recovery, () => api.createPeering(news.vpcId, req, { projectId }));
+      peeringId = created.resource.id;
+      settled = created.settled;
     }
-    return { id: peeringId, outs: { ...(await settle(ctx, peeringId, news, projectId, "create")) } };
+    try {
+      return { id: peeringId, outs: { ...(await settle(ctx, peeringId, news, projectId, "create")) } };
+    } finally {
+      settled();
+    }
   },
 
   async read(id, recorded, ctx) {

@@ -20,6 +20,9 @@ export const REPO_ROOT = path.resolve(__dirname, "..", "..");
 
 let processQueue: Promise<unknown> = Promise.resolve();
 
+/** How many plugin processes a stack keeps started ahead of its operations. */
+const SPARES = 1;
+
 /** A Pulumi program: constructs resources, may return stack outputs. */
 export type Program = () => unknown | Promise<unknown>;
 
@@ -52,11 +55,11 @@ export class TestStack {
   private opStderr = "";
   private opStdout = "";
   /**
-   * A process started ahead for the next operation. It is what a fresh process is (started,
-   * not configured, nothing loaded but the host), only started earlier, so that tests do not
-   * wait for Node to load the SDK once per operation.
+   * Processes started ahead for the next operations ({@link SPARES} of them). Each is what a
+   * fresh process is (started, not configured, nothing loaded but the host), only started
+   * earlier, so that tests do not wait for Node to load the SDK once per operation.
    */
-  private spare?: Promise<PluginHost>;
+  private spares: Promise<PluginHost>[] = [];
 
   private constructor(private readonly opts: Required<Omit<StackOptions, "config" | "secretKeys">> & StackOptions) {
     this.config = { ...(opts.config ?? {}) };
@@ -184,17 +187,20 @@ export class TestStack {
   async close(): Promise<void> {
     await this.queue.catch(() => undefined);
     await this.current?.kill();
-    const spare = this.spare;
-    this.spare = undefined;
-    await spare?.then((p) => p.kill(), () => undefined);
+    const spares = this.spares;
+    this.spares = [];
+    await Promise.all(spares.map((s) => s.then((p) => p.kill(), () => undefined)));
     await Promise.all(this.orphaned.map((o) => o.plugin.kill()));
   }
 
-  /** A started plugin process for the next operation (the spare, if one is ready), and a new spare behind it. */
+  /** A started plugin process for the next operation (the oldest spare), and new spares behind it. */
   private async takeProcess(): Promise<PluginHost> {
-    const next = this.spare ?? this.startProcess();
-    this.spare = this.startProcess();
-    this.spare.catch(() => undefined);
+    const next = this.spares.shift() ?? this.startProcess();
+    while (this.spares.length < SPARES) {
+      const spare = this.startProcess();
+      spare.catch(() => undefined);
+      this.spares.push(spare);
+    }
     return next;
   }
 

@@ -88,8 +88,9 @@ describe("refresh", () => {
 describe("an up after a refresh resumes or reports what is not ready", () => {
   let cloud: Cloud;
   beforeAll(async () => {
-    // A create takes 2 s QUEUED + 5 s CONFIGURING at this scale: 3.5 s.
-    cloud = await startCloud({ clockScale: 0.5 });
+    // A create takes 2 s QUEUED + 5 s CONFIGURING at this scale: 10.5 s, long enough to
+    // refresh while it is still under way.
+    cloud = await startCloud({ clockScale: 1.5 });
   });
   afterAll(async () => {
     await cloud.close();
@@ -109,6 +110,17 @@ describe("an up after a refresh resumes or reports what is not ready", () => {
     expect(cloud.stack.resource("db")).toMatchObject({ id, outputs: { status: "READY" } });
     expect((await cloud.api.listServices()).filter((s) => s.name === "slow-to-start")).toHaveLength(1);
     expectNoErrors(await cloud.stack.destroy());
+  });
+
+});
+
+describe("an up after a refresh reports what failed", () => {
+  let cloud: Cloud;
+  beforeAll(async () => {
+    cloud = await startCloud({ clockScale: 0.3 });
+  });
+  afterAll(async () => {
+    await cloud.close();
   });
 
   it("VpcPeering: a failed peering is reported again after a refresh", async () => {

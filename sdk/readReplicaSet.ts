@@ -42,6 +42,11 @@ export interface ReadReplicaSetArgs {
    */
   connectionPooler?: pulumi.Input<boolean>;
   /**
+   * The service's password (pass `service.password`), for `connectionString`: a set has no credentials of its own. Sends nothing to the API.
+   * A change applies in place.
+   */
+  password?: pulumi.Input<string | undefined>;
+  /**
    * Project; defaults to `clouddb:projectId`.
    * A change replaces the resource.
    */
@@ -62,7 +67,7 @@ export interface ReadReplicaSetArgs {
 const provider = trampoline("readReplicaSet");
 
 /** What the constructor needs to know of the schema. */
-const SHAPE = {"required":["serviceId","name","nodes","cpuMillis","memoryGbs"],"outputs":["serviceId","projectId","name","nodes","cpuMillis","memoryGbs","environment","connectionPooler","status","host","port","poolerHost","poolerPort"],"secretInputs":[],"secretOutputs":[]} as const;
+const SHAPE = {"required":["serviceId","name","nodes","cpuMillis","memoryGbs"],"outputs":["serviceId","projectId","name","nodes","cpuMillis","memoryGbs","environment","connectionPooler","status","host","port","poolerHost","poolerPort","password","connectionString","poolerConnectionString"],"secretInputs":["password"],"secretOutputs":["password","connectionString","poolerConnectionString"]} as const;
 
 /**
  * Read replicas of a service, at an endpoint of their own; they use the service's role and password.
@@ -100,6 +105,12 @@ export class ReadReplicaSet extends pulumi.dynamic.Resource {
   declare readonly poolerHost: pulumi.Output<string | undefined>;
   /** Pooler port, while the pooler is on. */
   declare readonly poolerPort: pulumi.Output<number | undefined>;
+  /** The `password` input (secret). */
+  declare readonly password: pulumi.Output<string | undefined>;
+  /** `postgresql://tsdbadmin:<password>@<host>:<port>/tsdb?sslmode=require` at the set's endpoint (secret); without the password when none is given. */
+  declare readonly connectionString: pulumi.Output<string | undefined>;
+  /** The same through the set's pooler (secret), while it is on. */
+  declare readonly poolerConnectionString: pulumi.Output<string | undefined>;
 
   /**
    * Looks up an existing ReadReplicaSet without managing it (read-only). An id that does not exist fails the lookup.
@@ -116,7 +127,7 @@ export class ReadReplicaSet extends pulumi.dynamic.Resource {
   /**
    * @param name the resource's name in the program
    * @param args the ReadReplicaSet's arguments
-   * @param opts resource options
+   * @param opts resource options; `password`, `connectionString`, `poolerConnectionString` are always added to `additionalSecretOutputs`, and a given `password` is sent as a secret input
    */
   constructor(name: string, args: ReadReplicaSetArgs, opts?: pulumi.CustomResourceOptions) {
     const { props, options } = resourceProps("clouddb.ReadReplicaSet", name, args, opts, SHAPE);

@@ -87,7 +87,7 @@ export interface ServiceArgs {
 const provider = trampoline("service");
 
 /** What the constructor needs to know of the schema. */
-const SHAPE = {"required":["name"],"outputs":["projectId","name","serviceType","regionCode","status","created","host","port","poolerHost","poolerPort","connectionPooler","vpcId","vpcEndpoint","cpuMillis","memoryGbs","resources","haReplicas","environment","paused","forkedFrom","forkFrom","password"],"secretInputs":["password"],"secretOutputs":["password"]} as const;
+const SHAPE = {"required":["name"],"outputs":["projectId","name","serviceType","regionCode","status","created","host","port","poolerHost","poolerPort","connectionPooler","vpcId","vpcEndpoint","cpuMillis","memoryGbs","resources","haReplicas","environment","paused","forkedFrom","forkFrom","password","connectionString","poolerConnectionString"],"secretInputs":["password"],"secretOutputs":["password","connectionString","poolerConnectionString"]} as const;
 
 /**
  * A managed database service. The API cannot rename a service, so a new `name` replaces it (a new, empty database): protect production services with `protect: true`.
@@ -158,6 +158,10 @@ export class Service extends pulumi.dynamic.Resource {
   } | undefined>;
   /** The password (secret): the one given, else the initial password from the create or fork answer. */
   declare readonly password: pulumi.Output<string | undefined>;
+  /** `postgresql://tsdbadmin:<password>@<host>:<port>/tsdb?sslmode=require` (secret), kept current through password changes. */
+  declare readonly connectionString: pulumi.Output<string | undefined>;
+  /** The same through the connection pooler (secret), while the pooler is on. */
+  declare readonly poolerConnectionString: pulumi.Output<string | undefined>;
 
   /**
    * Looks up an existing Service without managing it (read-only). An id that does not exist fails the lookup.
@@ -174,7 +178,7 @@ export class Service extends pulumi.dynamic.Resource {
   /**
    * @param name the resource's name in the program
    * @param args the Service's arguments
-   * @param opts resource options; `password` is always added to `additionalSecretOutputs`, and a given `password` is sent as a secret input
+   * @param opts resource options; `password`, `connectionString`, `poolerConnectionString` are always added to `additionalSecretOutputs`, and a given `password` is sent as a secret input
    */
   constructor(name: string, args: ServiceArgs, opts?: pulumi.CustomResourceOptions) {
     const { props, options } = resourceProps("clouddb.Service", name, args, opts, SHAPE);

@@ -24,6 +24,8 @@ export interface CloudOptions {
   env?: Record<string, string>;
   /** Project name of the stack (the prefix of a program's own config keys). @default the harness's, "test-project" */
   project?: string;
+  /** A real PostgreSQL server behind every service (the emulator's `--postgres`). @default false */
+  postgres?: boolean;
 }
 
 /** What a provider test works with. */
@@ -69,7 +71,7 @@ export function stackConfig(emu: RunningEmulator): Record<string, string> {
 
 /** Starts an emulator and a stack against it. */
 export async function startCloud(opts: CloudOptions = {}): Promise<Cloud> {
-  const emulator = await startEmulator({ port: 0, clockScale: opts.clockScale ?? 0.02 });
+  const emulator = await startEmulator({ port: 0, clockScale: opts.clockScale ?? 0.02, ...(opts.postgres ? { postgres: true } : {}) });
   const api = new ClouddbClient({
     apiUrl: emulator.baseUrl,
     apiKey: emulator.pat,

@@ -10,14 +10,15 @@ import type { ResourceOperations } from "../../framework/resourceProvider";
 import type { InputsOf, OutputsOf } from "../../framework/schema";
 import type { ProviderContext } from "../../framework/settings";
 import type { TimeoutsInput } from "../../framework/timeouts";
+import { connectionString } from "../connectionString";
 import { notRunning } from "../service/state";
 import type { readReplicaSetSchema } from "./schema";
 
 type ReadReplicaSetInputs = InputsOf<typeof readReplicaSetSchema.inputs>;
 type ReadReplicaSetOutputs = OutputsOf<typeof readReplicaSetSchema.outputs>;
 
-/** Outputs of a live replica set. */
-export function replicaSetOutputs(rs: ReadReplicaSet, serviceId: string, projectId: string): ReadReplicaSetOutputs {
+/** Outputs of a live replica set; `password` is the service's, when the program gave it. */
+export function replicaSetOutputs(rs: ReadReplicaSet, serviceId: string, projectId: string, password?: string): ReadReplicaSetOutputs {
   return {
     replicaSetId: rs.id,
     serviceId,
@@ -33,6 +34,9 @@ export function replicaSetOutputs(rs: ReadReplicaSet, serviceId: string, project
     port: rs.endpoint?.port ?? 0,
     poolerHost: rs.connection_pooler?.endpoint?.host,
     poolerPort: rs.connection_pooler?.endpoint?.port,
+    password,
+    connectionString: connectionString(rs.endpoint, password),
+    poolerConnectionString: connectionString(rs.connection_pooler?.endpoint, password),
   };
 }
 
@@ -113,7 +117,7 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
     }
     try {
       const live = await converge(ctx, made, news, projectId, Math.max(1, deadline - Date.now()));
-      return { id: made.id, outs: { ...replicaSetOutputs(live, news.serviceId, projectId) } };
+      return { id: made.id, outs: { ...replicaSetOutputs(live, news.serviceId, projectId, news.password) } };
     } catch (e) {
       const seen = UnusableResourceError.isInstance(e) || ResourceFailedError.isInstance(e) ? (e.lastSeen as ReadReplicaSet | undefined) : undefined;
       const last = seen ?? made;
@@ -141,7 +145,7 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
     // resources shares one list answer through the client's read cache.
     const service = await ctx.client().getService(serviceId, { projectId });
     const rs = (service.read_replica_sets ?? []).find((r) => r.id === id);
-    return rs && { ...replicaSetOutputs(rs, serviceId, projectId) };
+    return rs && { ...replicaSetOutputs(rs, serviceId, projectId, recorded.password as string | undefined) };
   },
 
   async update(id, olds, news, ctx) {
@@ -154,7 +158,7 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
       );
     }
     const final = await converge(ctx, live, news, projectId, ctx.timeoutMs(news.timeouts, "update"));
-    return { ...replicaSetOutputs(final, news.serviceId, projectId) };
+    return { ...replicaSetOutputs(final, news.serviceId, projectId, news.password) };
   },
 
   async delete(id, recorded, ctx) {

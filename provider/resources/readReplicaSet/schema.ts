@@ -28,6 +28,12 @@ export const readReplicaSetSchema = resourceSchema({
     memoryGbs: input(v.memoryGbs(false), { change: "in-place", doc: "Memory of each node in GB, paired with `cpuMillis`.", sdkType: "number" }),
     environment: optionalInput(v.environment, { change: "in-place", doc: "`DEV` or `PROD`. Unset: left as the API sets it." }),
     connectionPooler: optionalInput(v.flag, { change: "in-place", doc: "Connection pooler on or off.", default: false }),
+    password: optionalInput(v.password, {
+      change: "in-place",
+      secret: true,
+      doc: "The service's password (pass `service.password`), for `connectionString`: a set has no credentials of its own. Sends nothing to the API.",
+      sdkType: "string | undefined",
+    }),
     projectId: projectIdInput,
     adoptId: adoptIdInput(v.serviceId, "read replica set of `serviceId` (its name)"),
     timeouts: timeoutsInput,
@@ -47,6 +53,12 @@ export const readReplicaSetSchema = resourceSchema({
     port: output(z.number(), { doc: "Connection port." }),
     poolerHost: output(z.string().optional(), { doc: "Pooler host, while the pooler is on." }),
     poolerPort: output(z.number().optional(), { doc: "Pooler port, while the pooler is on." }),
+    password: output(z.string().optional(), { doc: "The `password` input (secret).", secret: true }),
+    connectionString: output(z.string().optional(), {
+      doc: "`postgresql://tsdbadmin:<password>@<host>:<port>/tsdb?sslmode=require` at the set's endpoint (secret); without the password when none is given.",
+      secret: true,
+    }),
+    poolerConnectionString: output(z.string().optional(), { doc: "The same through the set's pooler (secret), while it is on.", secret: true }),
   },
   idOutput: "replicaSetId",
   lookup: ["serviceId", "projectId"],
@@ -80,6 +92,7 @@ export const readReplicaSetDefinition: ResourceDefinition<typeof readReplicaSetS
       memoryGbs: news.memoryGbs,
       environment: news.environment ?? recorded.environment,
       connectionPooler: news.connectionPooler ?? false,
+      password: news.password ?? null,
     };
   },
   // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -130,6 +130,14 @@ export const serviceSchema = resourceSchema({
       doc: "The password (secret): the one given, else the initial password from the create or fork answer.",
       secret: true,
     }),
+    connectionString: output(z.string().optional(), {
+      doc: "`postgresql://tsdbadmin:<password>@<host>:<port>/tsdb?sslmode=require` (secret), kept current through password changes.",
+      secret: true,
+    }),
+    poolerConnectionString: output(z.string().optional(), {
+      doc: "The same through the connection pooler (secret), while the pooler is on.",
+      secret: true,
+    }),
   },
   idOutput: "serviceId",
   lookup: ["projectId"],

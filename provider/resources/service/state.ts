@@ -4,6 +4,7 @@
  */
 import type { Service } from "../../client";
 import type { InputsOf, OutputsOf } from "../../framework/schema";
+import { connectionString } from "../connectionString";
 import { SERVICE_DEFAULTS, type serviceSchema } from "./schema";
 
 /** CPU or memory of a service: a number, or `"shared"` for the shared plan. */
@@ -81,6 +82,8 @@ export function serviceOutputs(
       : undefined,
     forkFrom: kept.forkFrom,
     password: kept.password,
+    connectionString: connectionString(service.endpoint, kept.password),
+    poolerConnectionString: connectionString(pooler, kept.password),
   };
 }
 

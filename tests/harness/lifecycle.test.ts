@@ -8,7 +8,7 @@ import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import { expectNoErrors, printed, TestStack, UNKNOWN } from "./index";
 import { ops, until, useThingWorld } from "./support";
-import { readCloud, Thing, writeCloud } from "./thingProvider";
+import { readCloud, Thing, thingProvider, writeCloud } from "./thingProvider";
 
 const world = useThingWorld();
 
@@ -182,6 +182,38 @@ describe("import", () => {
     const r = await stack.up(() => new Thing("i", { cloudFile, size: 1 }, { import: "id-1" }));
     expect(r.errors[0]!.message).toMatch(/import/);
     expect(stack.resources()).toEqual([]);
+  });
+});
+
+describe("import --file", () => {
+  it("IM2, IM3: no Read with outputs given; Check with olds = news = the inputs; protected by default", async () => {
+    const { stack, cloudFile, log } = world();
+    // The inputs must carry the serialized provider: the host loads the provider from them.
+    const __provider = (await pulumi.runtime.serializeFunction(() => thingProvider, { allowSecrets: true })).text;
+    const without = await stack.importFile([{ type: "pulumi-nodejs:dynamic/test:Thing", name: "j", id: "id-8", inputs: { cloudFile }, outputs: { cloudFile } }]);
+    expect(without.errors[0]!.message).toMatch(/code must be a string/);
+    const r = expectNoErrors(
+      await stack.importFile([
+        { type: "pulumi-nodejs:dynamic/test:Thing", name: "i", id: "id-7", inputs: { __provider, cloudFile, key: "i", size: 0 }, outputs: { __provider, cloudFile, key: "i", size: 3, sizeLabel: "3GB" } },
+      ]),
+    );
+    expect(ops(r)).toEqual(["import:i"]);
+    expect(log()).toEqual(["check:i:ref=undefined:olds=0:tag=null", "check-end:i"]);
+    expect(r.diagnostics.filter((d) => d.severity !== "info").map((d) => d.severity)).toEqual(["warning"]); // size 0 fails check: only a warning
+    expect(stack.resource("i")).toMatchObject({ id: "id-7", protect: true, outputs: { sizeLabel: "3GB" } });
+  });
+});
+
+describe("a program that fails", () => {
+  it("ends the run: nothing is deleted", async () => {
+    const { stack, cloudFile, log } = world();
+    expectNoErrors(await stack.up(() => new Thing("a", { cloudFile, size: 1 })));
+    const r = await stack.up(() => {
+      throw new Error("the program broke");
+    });
+    expect(r.errors[0]!.message).toContain("the program broke");
+    expect(log().some((l) => l.startsWith("delete"))).toBe(false);
+    expect(stack.resources().map((x) => x.name)).toEqual(["a"]);
   });
 });
 

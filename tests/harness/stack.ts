@@ -9,11 +9,12 @@ import { Deployment, destroyAll } from "./deployment";
 import { EngineRun, message } from "./engineRun";
 import { HarnessMonitor } from "./monitor";
 import { PluginHost } from "./pluginHost";
+import { importResources } from "./importFile";
 import { refreshAll } from "./refresh";
 import { runProgram } from "./runtime";
 import { HarnessState, ProviderConfig } from "./state";
 import { defaultParallel } from "./stepExecutor";
-import { PendingOperation, RefreshOptions, RefreshResult, StackOptions, StateResource, UpOptions, UpResult } from "./types";
+import { ImportFileResource, ImportOptions, PendingOperation, RefreshOptions, RefreshResult, StackOptions, StateResource, UpOptions, UpResult } from "./types";
 
 /** The repository root (two levels above this file). */
 export const REPO_ROOT = path.resolve(__dirname, "..", "..");
@@ -113,6 +114,16 @@ export class TestStack {
       this.withPlugin(this.state.providerConfig ?? this.currentConfig(), async (run) => {
         if (options.clearPendingCreates) this.state.pendingOperations = [];
         await refreshAll(run);
+        return { steps: run.steps, errors: run.errors, diagnostics: run.sink.lines };
+      }),
+    );
+  }
+
+  /** `pulumi import --file <doc> --yes` (CLI 3.254+, with `inputs` and `outputs` per resource): see importFile.ts. */
+  importFile(resources: readonly ImportFileResource[], options: ImportOptions = {}): Promise<RefreshResult> {
+    return this.serial(() =>
+      this.withPlugin(this.currentConfig(), async (run) => {
+        await importResources(run, resources, options);
         return { steps: run.steps, errors: run.errors, diagnostics: run.sink.lines };
       }),
     );
@@ -303,6 +314,8 @@ export class TestStack {
             config: this.config,
           });
           if (!d.dead) for (const m of programErrors) d.errors.push({ message: m });
+          // A program that fails fails the run: the engine deletes nothing (the language host's error ends it).
+          if (programErrors.length > 0) d.bail();
           await d.finish();
           return result();
         } catch (e) {

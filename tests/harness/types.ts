@@ -41,6 +41,21 @@ export interface UpOptions {
   engineDies?: AbortSignal;
 }
 
+/** One resource of a `pulumi import --file` document (Pulumi CLI 3.254+), values in state encoding (plain JSON here). */
+export interface ImportFileResource {
+  type: string;
+  name: string;
+  id: string;
+  inputs?: Record<string, unknown>;
+  outputs?: Record<string, unknown>;
+}
+
+/** Options of one `importFile`. */
+export interface ImportOptions {
+  /** `--protect`: imported resources are protected. @default true (the CLI's default) */
+  protect?: boolean;
+}
+
 /** Options of one `refresh`. */
 export interface RefreshOptions {
   /** `pulumi refresh --clear-pending-creates`: drops the pending creates first. @default false */
@@ -91,7 +106,7 @@ export interface PendingOperation {
  * Kinds of steps, as the engine names them: `delete-replaced` is the delete of the old half of
  * a replacement (at the end of the run, or first with delete-before-replace).
  */
-export type StepOp = "create" | "update" | "replace" | "same" | "delete" | "delete-replaced" | "read" | "refresh-update" | "refresh-delete";
+export type StepOp = "create" | "update" | "replace" | "same" | "delete" | "delete-replaced" | "read" | "import" | "refresh-update" | "refresh-delete";
 
 /** One step of an operation, in the order the steps completed (or, in preview, were decided). */
 export interface Step {

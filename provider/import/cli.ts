@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+/**
+ * `clouddb-import`: writes a `pulumi import --file` document of what exists in a project,
+ * and prints the program that declares it.
+ *
+ *   npx clouddb-import --out import.json [--program index.ts] [--type Service,Vpc] [--id <id>,...]
+ *
+ * Reads CLOUDDB_API_URL, CLOUDDB_API_KEY and CLOUDDB_PROJECT_ID (or --project).
+ */
+import * as fs from "fs";
+import { ClouddbClient } from "../client";
+import { importDocument } from "./document";
+import { importProgram } from "./program";
+
+const USAGE = `usage: clouddb-import --out <file> [--program <file>] [--type <Kind,...>] [--id <id,...>] [--project <id>]
+
+Writes a \`pulumi import --file\` document (Pulumi CLI 3.254 or later) of the project's VPCs,
+peerings, services and read replica sets, and the program that declares them (to --program,
+else to stdout). Then: \`pulumi import --file <file>\`, and \`pulumi up\` shows no change.
+Needs CLOUDDB_API_URL and CLOUDDB_API_KEY (and CLOUDDB_PROJECT_ID, or --project).
+`;
+
+function parse(argv: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i]!;
+    if (flag === "--help" || flag === "-h") throw new Error("");
+    if (!["--out", "--program", "--type", "--id", "--project"].includes(flag)) throw new Error(`unknown argument ${flag}`);
+    const value = argv[++i];
+    if (value === undefined) throw new Error(`${flag} needs a value`);
+    out[flag.slice(2)] = value;
+  }
+  if (!out.out) throw new Error("--out is required");
+  return out;
+}
+
+async function main(): Promise<void> {
+  let args: Record<string, string>;
+  try {
+    args = parse(process.argv.slice(2));
+  } catch (e) {
+    const message = (e as Error).message;
+    process.stderr.write(`${message ? `clouddb-import: ${message}\n\n` : ""}${USAGE}`);
+    process.exit(message ? 2 : 0);
+  }
+  const api = new ClouddbClient(args.project ? { projectId: args.project } : {});
+  try {
+    const projectId = args.project ?? process.env.CLOUDDB_PROJECT_ID;
+    if (!projectId) throw new Error("no project: set CLOUDDB_PROJECT_ID or pass --project");
+    const doc = await importDocument(api, projectId, {
+      ...(args.type ? { kinds: args.type.split(",") } : {}),
+      ...(args.id ? { ids: args.id.split(",") } : {}),
+    });
+    fs.writeFileSync(args.out, `${JSON.stringify(doc, null, 2)}\n`);
+    const program = importProgram(doc);
+    if (args.program) fs.writeFileSync(args.program, program);
+    else process.stdout.write(program);
+    process.stderr.write(`clouddb-import: wrote ${doc.resources.length} resources to ${args.out}; next: pulumi import --file ${args.out}\n`);
+  } catch (e) {
+    process.stderr.write(`clouddb-import: ${(e as Error).message}\n`);
+    process.exitCode = 1;
+  } finally {
+    await api.close();
+  }
+}
+
+void main();

@@ -1,0 +1,112 @@
+/**
+ * A `pulumi import --file` document for what exists in a project: every VPC, peering,
+ * service and read replica set (or those a filter keeps), each with `inputs` and `outputs`
+ * (Pulumi CLI 3.254 and later take both and then skip the provider's Read, which dynamic
+ * providers cannot serve: pulumi/pulumi#3550, #23984). The inputs are what a program
+ * declaring the resource as it is would give, so that after the import an `up` of that
+ * program shows no change; the outputs are what the provider's read returns. Both carry
+ * the SDK's serialized provider (`__provider`), as Pulumi stores it.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type { ClouddbClient } from "../client";
+import { diffedProperties, secretInputs } from "../framework/schema";
+import { RESOURCES } from "../resources/registry";
+import { replicaSetOutputs } from "../resources/readReplicaSet/operations";
+import { serviceOutputs } from "../resources/service/state";
+import { vpcOutputs } from "../resources/vpc/operations";
+import { peeringOutputs } from "../resources/vpcPeering/operations";
+import { trampoline } from "../../sdk/trampoline";
+
+/** One resource of the document (`importSpec` of pkg/cmd/pulumi/operations/import.go). */
+export interface ImportResource {
+  /** `pulumi-nodejs:dynamic/clouddb:<Kind>`. */
+  type: string;
+  /** The logical name in the program. */
+  name: string;
+  id: string;
+  inputs: Record<string, unknown>;
+  outputs: Record<string, unknown>;
+}
+
+/** The document `pulumi import --file` reads. */
+export interface ImportDocument {
+  resources: ImportResource[];
+}
+
+/** What to put in the document. */
+export interface ImportFilter {
+  /** Resource kinds to keep (`Vpc`, `VpcPeering`, `Service`, `ReadReplicaSet`). @default all */
+  kinds?: readonly string[];
+  /** Ids to keep. @default all */
+  ids?: readonly string[];
+}
+
+/** A logical name from an API name: lowercase letters, digits and dashes, made unique. */
+function logicalName(wanted: string, taken: Set<string>): string {
+  const base = wanted.toLowerCase().replace(/[^a-z0-9-]+/g, "-").replace(/^-+|-+$/g, "") || "resource";
+  let name = base;
+  for (let i = 2; taken.has(name); i++) name = `${base}-${i}`;
+  taken.add(name);
+  return name;
+}
+
+/** The serialized provider of `module`, exactly as the SDK registers it. */
+async function serializedProvider(module: string): Promise<string> {
+  return (await pulumi.runtime.serializeFunction(() => trampoline(module), { allowSecrets: true })).text;
+}
+
+/**
+ * The inputs a program declaring the resource as it is would give: every diffed input read
+ * back from the outputs (secrets are not known: the API never returns them).
+ */
+function inputsFrom(kind: string, outputs: Record<string, unknown>): Record<string, unknown> {
+  const r = RESOURCES.find((x) => x.definition.schema.kind === kind)!;
+  const secret = new Set(secretInputs(r.definition.schema));
+  return Object.fromEntries(
+    diffedProperties(r.definition.schema)
+      .map(({ property }) => property)
+      .filter((p) => p !== "timeouts" && !secret.has(p) && outputs[p] !== undefined && outputs[p] !== null)
+      .map((p) => [p, outputs[p]]),
+  );
+}
+
+/** Drops every `undefined`, as Pulumi's state has none. */
+function defined(value: Record<string, unknown>): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
+}
+
+/**
+ * Reads the project and builds the document: VPCs, their peerings, services, their
+ * replica sets, in that order (dependencies first).
+ */
+export async function importDocument(api: ClouddbClient, projectId: string, filter: ImportFilter = {}): Promise<ImportDocument> {
+  const keep = (kind: string, id: string) => (!filter.kinds || filter.kinds.includes(kind)) && (!filter.ids || filter.ids.includes(id));
+  const providers = Object.fromEntries(await Promise.all(RESOURCES.map(async (r) => [r.definition.schema.kind, await serializedProvider(r.module)] as const)));
+  const taken = new Set<string>();
+  const resources: ImportResource[] = [];
+  const add = (kind: string, id: string, name: string, outputs: Record<string, unknown>): void => {
+    const outs = defined({ ...outputs, __provider: providers[kind] });
+    resources.push({
+      type: `pulumi-nodejs:dynamic/clouddb:${kind}`,
+      name: logicalName(name, taken),
+      id,
+      inputs: defined({ ...inputsFrom(kind, outs), __provider: providers[kind] }),
+      outputs: outs,
+    });
+  };
+  const opts = { projectId };
+  for (const vpc of await api.listVpcs(opts)) {
+    if (keep("Vpc", vpc.id)) add("Vpc", vpc.id, vpc.name ?? vpc.id, { ...vpcOutputs(vpc, projectId) });
+    for (const p of await api.listPeerings(vpc.id, opts)) {
+      if (keep("VpcPeering", p.id)) add("VpcPeering", p.id, `${vpc.name ?? vpc.id}-peering-${p.id}`, { ...peeringOutputs(p, vpc.id, projectId) });
+    }
+  }
+  for (const s of await api.listServices(opts)) {
+    if (s.status === "DELETING") continue;
+    if (keep("Service", s.service_id)) add("Service", s.service_id, s.name ?? s.service_id, { ...serviceOutputs(s, {}) });
+    for (const rs of s.read_replica_sets ?? []) {
+      if (keep("ReadReplicaSet", rs.id)) add("ReadReplicaSet", rs.id, `${s.name ?? s.service_id}-${rs.name ?? rs.id}`, { ...replicaSetOutputs(rs, s.service_id, projectId) });
+    }
+  }
+  return { resources };
+}

@@ -1,0 +1,77 @@
+/**
+ * `clouddb-import` and `pulumi import --file`: the document the command writes for what
+ * exists in a project, imported as the engine imports such a file (Check on the given
+ * inputs, no Read), then an `up` of the program the command prints: no change, no write.
+ */
+import { execFile } from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { promisify } from "util";
+import { expectNoErrors, REPO_ROOT, type ImportFileResource } from "../harness";
+import { ops, startCloud, writes, type Cloud } from "../support/cloud";
+
+const run = promisify(execFile);
+
+describe("importing what exists", () => {
+  let cloud: Cloud;
+  let dir: string;
+  beforeAll(async () => {
+    cloud = await startCloud();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-import-"));
+    // The printed program imports pulumi-clouddb, as a user's project would.
+    fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
+  });
+  afterAll(async () => {
+    await cloud.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("writes a document and a program; after the import, an up of the program changes nothing", async () => {
+    const api = cloud.api;
+    const vpc = await api.createVpc({ name: "legacy-net", cidr: "10.70.0.0/16", region_code: "us-east-1" });
+    await api.createPeering(vpc.id, { peer_account_id: "123456789012", peer_region_code: "us-east-1", peer_vpc_id: "vpc-legacy" });
+    const made = await api.createService({ name: "legacy-db", cpu_millis: "1000", memory_gbs: "4" });
+    await api.waitForService(made.service_id, { until: ["READY"], timeoutMs: 10_000 });
+    await api.enableServicePooler(made.service_id);
+    await api.attachServiceToVpc(made.service_id, vpc.id);
+    await api.waitForService(made.service_id, { until: ["READY"], timeoutMs: 10_000 });
+    const rs = await api.createReplicaSet(made.service_id, { name: "reads", nodes: 2, cpu_millis: 500, memory_gbs: 2 });
+    await api.waitForReplicaSet(made.service_id, rs.id, { until: ["active"], timeoutMs: 10_000 });
+
+    const out = path.join(dir, "import.json");
+    const programFile = path.join(dir, "program.ts");
+    const env = { ...process.env, CLOUDDB_API_URL: cloud.emulator.baseUrl, CLOUDDB_API_KEY: cloud.emulator.pat, CLOUDDB_PROJECT_ID: cloud.emulator.projectId };
+    const cli = path.join(REPO_ROOT, "dist", "provider", "import", "cli.js");
+    const { stderr } = await run(process.execPath, [cli, "--out", out, "--program", programFile], { env });
+    expect(stderr).toContain("wrote 4 resources");
+    expect(stderr).not.toContain(cloud.emulator.pat);
+    const doc = JSON.parse(fs.readFileSync(out, "utf8")) as { resources: ImportFileResource[] };
+    expect(doc.resources.map((r) => `${r.type.split(":").pop()}:${r.id}`)).toEqual([
+      `Vpc:${vpc.id}`,
+      expect.stringMatching(/^VpcPeering:/),
+      `Service:${made.service_id}`,
+      `ReadReplicaSet:${rs.id}`,
+    ]);
+    const program = fs.readFileSync(programFile, "utf8");
+    expect(program).toContain("vpcId: legacyNet.vpcId");
+    expect(program).toContain("serviceId: legacyDb.serviceId");
+
+    await cloud.clearRequests();
+    const imported = expectNoErrors(await cloud.stack.importFile(doc.resources));
+    expect(imported.steps.map((s) => s.op)).toEqual(["import", "import", "import", "import"]);
+    expect(imported.diagnostics.filter((d) => d.severity === "warning")).toEqual([]);
+    expect(await cloud.requests()).toEqual([]); // no Read: outputs were given
+    expect(cloud.stack.resources().every((r) => r.protect)).toBe(true);
+
+    const declared = () => {
+      jest.isolateModules(() => {
+        require(programFile); // eslint-disable-line @typescript-eslint/no-require-imports
+      });
+    };
+    const up = expectNoErrors(await cloud.stack.up(declared));
+    expect(Object.values(ops(up))).toEqual(["same", "same", "same", "same"]);
+    expect(writes(await cloud.requests())).toEqual([]);
+    expect(ops(expectNoErrors(await cloud.stack.refresh()))).toEqual(Object.fromEntries(doc.resources.map((r) => [r.name, "same"])));
+  });
+});

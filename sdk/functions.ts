@@ -6,11 +6,14 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { ClouddbClient, type AuthInfo } from "../provider/client";
-import { replicaSetOutputs, type ReadReplicaSetOutputs } from "../provider/readReplicaSet";
-import { serviceOutputs, type ServiceOutputs } from "../provider/serviceState";
+import { replicaSetOutputs } from "../provider/readReplicaSet";
+import { serviceOutputs } from "../provider/serviceState";
 import { projectOf, readSettings } from "../provider/settings";
-import { vpcOutputs, type VpcOutputs } from "../provider/vpc";
-import { peeringOutputs, type VpcPeeringOutputs } from "../provider/vpcPeering";
+import { vpcOutputs } from "../provider/vpc";
+import { peeringOutputs } from "../provider/vpcPeering";
+import type { ReadReplicaSetResult, ServiceResult, VpcPeeringResult, VpcResult } from "./results";
+
+export type { ReadReplicaSetResult, ServiceResult, VpcPeeringResult, VpcResult } from "./results";
 
 /** Overrides of the configuration for one call. */
 export interface FunctionOptions {
@@ -37,15 +40,6 @@ export interface AuthInfoResult {
   /** The user, for `oauth`. */
   oauth?: { user: { id: string; email: string; name: string } };
 }
-
-/** A service as the functions return it: the outputs of a `clouddb.Service`, without the password. */
-export type ServiceResult = Omit<ServiceOutputs, "password" | "forkFrom">;
-/** A VPC as the functions return it. */
-export type VpcResult = VpcOutputs;
-/** A peering as the functions return it. */
-export type VpcPeeringResult = VpcPeeringOutputs;
-/** A read replica set as the functions return it. */
-export type ReadReplicaSetResult = ReadReplicaSetOutputs;
 
 async function withClient<T>(opts: FunctionOptions | undefined, use: (api: ClouddbClient, projectId: () => string) => Promise<T>): Promise<T> {
   const config = new pulumi.Config("clouddb");

@@ -130,10 +130,11 @@ export function getReadReplicaSets(
   );
 }
 
-type Inputs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
+/** The arguments of a lookup function, each of which may be an Input: what the `...Output` variants take. */
+export type InputArgs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
 
 function lifted<A extends object, R>(fn: (args: A, opts?: FunctionOptions) => Promise<R>) {
-  return (args: Inputs<A>, opts?: FunctionOptions): pulumi.Output<R> =>
+  return (args: InputArgs<A>, opts?: FunctionOptions): pulumi.Output<R> =>
     pulumi.output(args).apply((plain) => fn(plain as A, opts)) as pulumi.Output<R>;
 }
 

@@ -8,6 +8,7 @@ module.exports = {
   testPathIgnorePatterns: ["/node_modules/", "<rootDir>/tests/packaging/"],
   // Fails the run at once when Pulumi's provider process could not load the built package.
   globalSetup: "<rootDir>/tests/setup/packageLinked.js",
+  setupFiles: ["<rootDir>/tests/setup/lateRejections.js"],
   testTimeout: 60000,
   maxWorkers: 2,
   // Type checking is `npm run typecheck`; tsconfig.json sets isolatedModules, so ts-jest transpiles each file alone.

@@ -4,7 +4,13 @@ module.exports = {
   testEnvironment: "node",
   roots: ["<rootDir>/tests"],
   testMatch: ["**/*.test.ts"],
+  // The packaging test installs the packed package from the registry: `npm run test:packaging`.
+  testPathIgnorePatterns: ["/node_modules/", "<rootDir>/tests/packaging/"],
+  // Fails the run at once when Pulumi's provider process could not load the built package.
+  globalSetup: "<rootDir>/tests/setup/packageLinked.js",
+  setupFiles: ["<rootDir>/tests/setup/lateRejections.js"],
   testTimeout: 60000,
   maxWorkers: 2,
-  transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json", isolatedModules: true }] },
+  // Type checking is `npm run typecheck`; tsconfig.json sets isolatedModules, so ts-jest transpiles each file alone.
+  transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json" }] },
 };

@@ -1,142 +1,123 @@
 #!/usr/bin/env node
+// @ts-check
 /**
- * `npm run up | preview | refresh | destroy`: runs the real `pulumi` CLI on the
- * quickstart stack (Pulumi.yaml at the top) against the local emulator.
+ * `npm run up | preview | refresh | destroy [-- <example>] [pulumi arguments]`: runs the
+ * Pulumi CLI on an example (default `quickstart`) against the local emulator.
+ * `npm run pulumi -- [<example>] <any pulumi command>` runs any other CLI command on the
+ * same stack (`npm run pulumi -- stack output password --show-secrets`).
  *
- * 1. Stops at once, saying how to install it, when `pulumi` is not on PATH.
- * 2. Reuses the emulator recorded in .clouddb/emulator.json if it still answers, else
- *    starts one in the background (persistent, in .clouddb/emulator-data).
- *    Set CLOUDDB_API_URL, CLOUDDB_API_KEY and CLOUDDB_PROJECT_ID to use another API.
- * 3. Uses a local file backend (.clouddb/state) and a passphrase: nothing to sign into.
- * 4. Points the stack `local` at the API (`clouddb:apiUrl`, `clouddb:projectId`, and
- *    `clouddb:apiKey` as a secret) and runs the command. Extra arguments pass through.
+ * 1. Finds the CLI (scripts/lib/pulumi-cli.js): a `pulumi` on PATH first, else the one
+ *    the pinned `pulumi` npm package fetches once; else says how to install it.
+ * 2. Reuses the recorded emulator if it answers, else starts one in the background
+ *    (scripts/lib/emulator.js). CLOUDDB_API_URL, CLOUDDB_API_KEY and CLOUDDB_PROJECT_ID
+ *    point at another API instead.
+ * 3. Uses a file backend (`<work dir>/state`) and a passphrase: nothing to sign into.
+ * 4. Selects (or creates) the stack, sets `clouddb:apiUrl`, `clouddb:projectId` and
+ *    `clouddb:apiKey` (as a secret, through standard input), then runs the command.
  *
- * `npm run emulator:stop` stops the background emulator.
+ * Knobs: CLOUDDB_WORK_DIR (default `.clouddb` here), CLOUDDB_STACK (default `local`),
+ * PULUMI_CONFIG_PASSPHRASE (default `clouddb-local`), CLOUDDB_CLOCK_SCALE (default 0.2),
+ * CLOUDDB_EMULATOR_PROJECT (default `quickstart`), PULUMI_HOME (the CLI's cache).
+ * `npm run emulator:env` prints the API's CLOUDDB_* variables as shell `export` lines
+ * (starting the emulator if none runs); `npm run emulator:stop` stops it.
  */
 "use strict";
-const { spawn, spawnSync } = require("child_process");
+const { spawnSync } = require("child_process");
 const fs = require("fs");
 const path = require("path");
+const { apiTarget, stop } = require("./lib/emulator");
+const { examples, pickProject } = require("./lib/projects");
+const { CliUnavailableError, findPulumi } = require("./lib/pulumi-cli");
 
 const root = path.resolve(__dirname, "..");
-const work = path.join(root, ".clouddb");
-const emulatorFile = path.join(work, "emulator.json");
-const COMMANDS = { up: ["up", "--yes"], preview: ["preview"], refresh: ["refresh", "--yes"], destroy: ["destroy", "--yes"] };
+/** @type {Record<string, string[]>} the pulumi arguments of each command */
+const COMMANDS = { up: ["up", "--yes"], preview: ["preview"], refresh: ["refresh", "--yes"], destroy: ["destroy", "--yes"], pulumi: [] };
+/** The passphrase of the local stacks when PULUMI_CONFIG_PASSPHRASE is unset. */
+const DEFAULT_PASSPHRASE = "clouddb-local";
 
+/** @param {string} line */
+function say(line) {
+  process.stderr.write(`${line}\n`);
+}
+
+/**
+ * @param {string} message
+ * @returns {never}
+ */
 function fail(message) {
-  process.stderr.write(`${message}\n`);
+  say(message);
   process.exit(1);
 }
 
-function hasPulumi() {
-  return spawnSync("pulumi", ["version"], { stdio: "ignore" }).error === undefined;
-}
-
-async function answers(api) {
-  try {
-    const res = await fetch(`${api.CLOUDDB_API_URL}/auth/info`, {
-      headers: { authorization: `Bearer ${api.CLOUDDB_API_KEY}` },
-      signal: AbortSignal.timeout(2000),
-    });
-    return res.ok;
-  } catch {
-    return false;
-  }
-}
-
-function startEmulator() {
-  const cli = path.join(root, "dist", "emulator", "cli.js");
-  if (!fs.existsSync(cli)) {
-    const built = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
-    if (built.status !== 0) fail("npm run build failed; fix the build, then run this again.");
-  }
-  const clockScale = process.env.CLOUDDB_CLOCK_SCALE ?? "0.2";
-  const args = [cli, "--port", "0", "--project-id", process.env.CLOUDDB_EMULATOR_PROJECT ?? "quickstart", "--data-dir", path.join(work, "emulator-data"), "--clock-scale", clockScale];
-  const log = fs.openSync(path.join(work, "emulator.log"), "a");
-  const child = spawn(process.execPath, args, { detached: true, stdio: ["ignore", "pipe", log] });
-  return new Promise((resolve, reject) => {
-    let out = "";
-    const timer = setTimeout(() => reject(new Error("the emulator did not start within 10 s; see .clouddb/emulator.log")), 10_000);
-    child.stdout.on("data", (chunk) => {
-      out += chunk;
-      const api = Object.fromEntries(
-        out.split("\n").filter((l) => l.includes("=")).map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1).trim()]),
-      );
-      if (api.CLOUDDB_API_URL && api.CLOUDDB_EMULATOR_URL) {
-        clearTimeout(timer);
-        child.stdout.destroy();
-        child.unref();
-        api.pid = child.pid;
-        fs.writeFileSync(emulatorFile, JSON.stringify(api, null, 2));
-        resolve(api);
-      }
-    });
-    child.on("exit", (code) => reject(new Error(`the emulator exited with code ${code}; see .clouddb/emulator.log`)));
+/**
+ * Runs the CLI; exits with its status when it fails, unless `allowFailure`. `input` goes
+ * to its standard input (how a secret value is passed: never as an argument).
+ * @param {string} cli
+ * @param {string[]} args
+ * @param {{ cwd: string, env: NodeJS.ProcessEnv, quiet?: boolean, allowFailure?: boolean, input?: string }} opts
+ */
+function pulumi(cli, args, opts) {
+  const out = opts.quiet ? "pipe" : "inherit";
+  const result = spawnSync(cli, args, {
+    cwd: opts.cwd,
+    env: opts.env,
+    stdio: [opts.input === undefined ? "inherit" : "pipe", out, out],
+    ...(opts.input === undefined ? {} : { input: opts.input }),
   });
-}
-
-async function api() {
-  const env = process.env;
-  if (env.CLOUDDB_API_URL && env.CLOUDDB_API_KEY && env.CLOUDDB_PROJECT_ID) {
-    return { CLOUDDB_API_URL: env.CLOUDDB_API_URL, CLOUDDB_API_KEY: env.CLOUDDB_API_KEY, CLOUDDB_PROJECT_ID: env.CLOUDDB_PROJECT_ID };
-  }
-  fs.mkdirSync(work, { recursive: true });
-  if (fs.existsSync(emulatorFile)) {
-    const known = JSON.parse(fs.readFileSync(emulatorFile, "utf8"));
-    if (await answers(known)) return known;
-  }
-  const started = await startEmulator();
-  process.stderr.write(`Started the emulator at ${started.CLOUDDB_EMULATOR_URL} (pid ${started.pid}); npm run emulator:stop stops it.\n`);
-  return started;
-}
-
-function stopEmulator() {
-  if (!fs.existsSync(emulatorFile)) return process.stderr.write("No emulator recorded in .clouddb/emulator.json.\n");
-  const { pid } = JSON.parse(fs.readFileSync(emulatorFile, "utf8"));
-  try {
-    process.kill(pid, "SIGTERM");
-    process.stderr.write(`Stopped the emulator (pid ${pid}).\n`);
-  } catch {
-    process.stderr.write(`The emulator (pid ${pid}) was not running.\n`);
-  }
-  fs.rmSync(emulatorFile, { force: true });
-}
-
-function pulumi(args, env, options = {}) {
-  const result = spawnSync("pulumi", args, { cwd: root, env, stdio: options.quiet ? "pipe" : "inherit" });
-  if (result.status !== 0 && !options.allowFailure) process.exit(result.status ?? 1);
+  if (result.error) fail(`Could not run ${cli}: ${result.error.message}`);
+  if (result.status !== 0 && !opts.allowFailure) process.exit(result.status ?? 1);
   return result;
+}
+
+/**
+ * Prints `export KEY='value'` lines of the API target, for `eval "$(npm run --silent emulator:env)"`.
+ * @param {import("./lib/emulator").ApiTarget} target
+ */
+function printEnv(target) {
+  for (const key of /** @type {const} */ (["CLOUDDB_API_URL", "CLOUDDB_API_KEY", "CLOUDDB_PROJECT_ID"])) {
+    process.stdout.write(`export ${key}='${target[key].replace(/'/g, "'\\''")}'\n`);
+  }
 }
 
 async function main() {
   const [command, ...extra] = process.argv.slice(2);
-  if (command === "emulator:stop") return stopEmulator();
-  if (!COMMANDS[command]) fail(`usage: node scripts/stack.js ${Object.keys(COMMANDS).join("|")}|emulator:stop [pulumi args]`);
-  if (!hasPulumi()) {
+  const work = path.resolve(process.env.CLOUDDB_WORK_DIR || path.join(root, ".clouddb"));
+  if (command === "emulator:stop") return stop(work, say);
+  if (command === "emulator:env") return printEnv(await apiTarget(root, work, process.env, say));
+  const base = command === undefined ? undefined : COMMANDS[command];
+  if (base === undefined) {
     fail(
-      "The pulumi CLI is not on PATH, and `npm run " + command + "` runs it.\n" +
-        "Install it (https://www.pulumi.com/docs/install/), for example:\n" +
-        "  curl -fsSL https://get.pulumi.com | sh && export PATH=$HOME/.pulumi/bin:$PATH\n" +
-        "then run `npm run " + command + "` again. Without the CLI, `npm test` still runs every example\n" +
-        "through Pulumi's real dynamic-provider host against the emulator.",
+      `usage: node scripts/stack.js ${Object.keys(COMMANDS).join("|")}|emulator:env|emulator:stop [example] [pulumi arguments]\n` +
+        `examples: ${examples(root).join(", ")}`,
     );
   }
-  const target = await api();
+  const project = pickProject(root, extra);
+  if (command === "pulumi" && project.rest.length === 0) fail("usage: npm run pulumi -- [example] <pulumi command>");
+
+  let cli;
+  try {
+    cli = await findPulumi({ root, command, env: process.env, say });
+  } catch (e) {
+    if (e instanceof CliUnavailableError) fail(e.message);
+    throw e;
+  }
+  const target = await apiTarget(root, work, process.env, say);
   fs.mkdirSync(path.join(work, "state"), { recursive: true });
   const env = {
     ...process.env,
     PULUMI_BACKEND_URL: `file://${path.join(work, "state")}`,
-    PULUMI_CONFIG_PASSPHRASE: process.env.PULUMI_CONFIG_PASSPHRASE ?? "clouddb-local",
+    PULUMI_CONFIG_PASSPHRASE: process.env.PULUMI_CONFIG_PASSPHRASE ?? DEFAULT_PASSPHRASE,
     PULUMI_SKIP_UPDATE_CHECK: "true",
   };
-  const stack = process.env.CLOUDDB_STACK ?? "local";
-  if (pulumi(["stack", "select", stack], env, { quiet: true, allowFailure: true }).status !== 0) {
-    pulumi(["stack", "init", stack], env);
+  const opts = { cwd: project.dir, env };
+  const stack = process.env.CLOUDDB_STACK || "local";
+  if (pulumi(cli, ["stack", "select", stack], { ...opts, quiet: true, allowFailure: true }).status !== 0) {
+    pulumi(cli, ["stack", "init", stack], opts);
   }
-  pulumi(["config", "set", "clouddb:apiUrl", target.CLOUDDB_API_URL], env);
-  pulumi(["config", "set", "clouddb:projectId", target.CLOUDDB_PROJECT_ID], env);
-  pulumi(["config", "set", "--secret", "clouddb:apiKey", target.CLOUDDB_API_KEY], env);
-  pulumi([...COMMANDS[command], ...extra], env);
+  pulumi(cli, ["config", "set", "clouddb:apiUrl", target.CLOUDDB_API_URL], opts);
+  pulumi(cli, ["config", "set", "clouddb:projectId", target.CLOUDDB_PROJECT_ID], opts);
+  pulumi(cli, ["config", "set", "--secret", "clouddb:apiKey"], { ...opts, input: target.CLOUDDB_API_KEY });
+  pulumi(cli, [...base, ...project.rest], opts);
 }
 
-main().catch((e) => fail(`npm run: ${e.message}`));
+main().catch((e) => fail(`npm run: ${e instanceof Error ? e.message : String(e)}`));

@@ -7,18 +7,16 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ClouddbClient, type AuthInfo } from "../provider/client";
 import { providerContext, readSettings } from "../provider/framework/settings";
-import type { OutputsOf } from "../provider/framework/schema";
 import { replicaSetOutputs } from "../provider/resources/readReplicaSet/operations";
-import type { readReplicaSetSchema } from "../provider/resources/readReplicaSet/schema";
-import { serviceOutputs, type ServiceOutputs } from "../provider/resources/service/state";
+import { lookupResult } from "../provider/framework/schema";
+import { readReplicaSetSchema } from "../provider/resources/readReplicaSet/schema";
+import { serviceSchema } from "../provider/resources/service/schema";
+import { serviceOutputs } from "../provider/resources/service/state";
 import { vpcOutputs } from "../provider/resources/vpc/operations";
-import type { vpcSchema } from "../provider/resources/vpc/schema";
 import { peeringOutputs } from "../provider/resources/vpcPeering/operations";
-import type { vpcPeeringSchema } from "../provider/resources/vpcPeering/schema";
+import type { ReadReplicaSetResult, ServiceResult, VpcPeeringResult, VpcResult } from "./results";
 
-type VpcOutputs = OutputsOf<typeof vpcSchema.outputs>;
-type VpcPeeringOutputs = OutputsOf<typeof vpcPeeringSchema.outputs>;
-type ReadReplicaSetOutputs = OutputsOf<typeof readReplicaSetSchema.outputs>;
+export type { ReadReplicaSetResult, ServiceResult, VpcPeeringResult, VpcResult } from "./results";
 
 /** Overrides of the configuration for one call. */
 export interface FunctionOptions {
@@ -46,15 +44,6 @@ export interface AuthInfoResult {
   oauth?: { user: { id: string; email: string; name: string } };
 }
 
-/** A service as the functions return it: the outputs of a `clouddb.Service`, without the password. */
-export type ServiceResult = Omit<ServiceOutputs, "password" | "forkFrom">;
-/** A VPC as the functions return it. */
-export type VpcResult = VpcOutputs;
-/** A peering as the functions return it. */
-export type VpcPeeringResult = VpcPeeringOutputs;
-/** A read replica set as the functions return it. */
-export type ReadReplicaSetResult = ReadReplicaSetOutputs;
-
 async function withClient<T>(opts: FunctionOptions | undefined, use: (api: ClouddbClient, projectId: () => string) => Promise<T>): Promise<T> {
   const config = new pulumi.Config("clouddb");
   const s = readSettings({ get: (key) => config.get(key.replace(/^clouddb:/, "")) });
@@ -71,8 +60,7 @@ async function withClient<T>(opts: FunctionOptions | undefined, use: (api: Cloud
 }
 
 function service(s: Parameters<typeof serviceOutputs>[0]): ServiceResult {
-  const { password: _password, forkFrom: _forkFrom, ...rest } = serviceOutputs(s, {});
-  return rest;
+  return lookupResult(serviceSchema, { ...serviceOutputs(s, {}) }) as unknown as ServiceResult;
 }
 
 function authInfo(info: AuthInfo): AuthInfoResult {
@@ -139,15 +127,16 @@ export function getReadReplicaSets(
 ): Promise<ReadReplicaSetResult[]> {
   return withClient({ ...opts, projectId: args.projectId ?? opts?.projectId }, async (api, project) =>
     (await api.listReplicaSets(args.serviceId, { projectId: project() })).map((rs) =>
-      replicaSetOutputs(rs, args.serviceId, project()),
+      lookupResult(readReplicaSetSchema, { ...replicaSetOutputs(rs, args.serviceId, project()) }) as unknown as ReadReplicaSetResult,
     ),
   );
 }
 
-type Inputs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
+/** The arguments of a lookup function, each of which may be an Input: what the `...Output` variants take. */
+export type InputArgs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
 
 function lifted<A extends object, R>(fn: (args: A, opts?: FunctionOptions) => Promise<R>) {
-  return (args: Inputs<A>, opts?: FunctionOptions): pulumi.Output<R> =>
+  return (args: InputArgs<A>, opts?: FunctionOptions): pulumi.Output<R> =>
     pulumi.output(args).apply((plain) => fn(plain as A, opts)) as pulumi.Output<R>;
 }
 

@@ -10,14 +10,17 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
  * under 2 KB, holds no credential, and stays the same when the implementation changes,
  * so code changes never show as diffs and old state always runs the installed code. The
  * `require` resolves from the Pulumi program's directory: the package must be installed
- * there (it is a dependency of any program that uses it).
+ * there (it is a dependency of any program that uses it). When it cannot be loaded, the
+ * first call fails with the loader's error and how to fix it (about 140 bytes more text,
+ * on one line because the serialized text keeps the compiled code's whitespace).
  */
 export function trampoline(kind: string): dynamic.ResourceProvider {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- forwarded untouched
   type Any = any;
   // The module path as one captured string: shorter serialized text than capturing `kind`.
   const m = `pulumi-clouddb/provider/${kind}`;
-  const p = (): Any => require(m).provider;
+  // prettier-ignore
+  const p = (): Any => { try { return require(m).provider; } catch (e) { throw Error(`${e}\nInstall pulumi-clouddb in the program's node_modules.`); } };
   return {
     configure: (...a: Any[]) => p().configure(...a),
     check: (...a: Any[]) => p().check(...a),

@@ -40,6 +40,8 @@ export interface InputSpec<S extends z.ZodType = z.ZodType> extends PropertyDocs
 export interface OutputSpec<S extends z.ZodType = z.ZodType> extends PropertyDocs {
   readonly schema: S;
   readonly secret: boolean;
+  /** Whether the lookup functions (`getService`, ...) return it: not when it is an input kept, or a secret. */
+  readonly inLookups: boolean;
 }
 
 /** Options of {@link input} and {@link optionalInput}. */
@@ -60,8 +62,16 @@ export function optionalInput<S extends z.ZodType>(schema: S, options: InputOpti
 }
 
 /** An output. Absent from the live resource at times? Give an optional schema. */
-export function output<S extends z.ZodType>(schema: S, docs: PropertyDocs & { readonly secret?: boolean }): OutputSpec<S> {
-  return { schema, secret: docs.secret ?? false, ...docs };
+export function output<S extends z.ZodType>(
+  schema: S,
+  docs: PropertyDocs & { readonly secret?: boolean; readonly inLookups?: boolean },
+): OutputSpec<S> {
+  return { schema, secret: docs.secret ?? false, inLookups: (docs.inLookups ?? true) && !docs.secret, ...docs };
+}
+
+/** The outputs the lookup functions return: `outputs` without secrets and kept inputs. */
+export function lookupResult(schema: { readonly outputs: OutputSpecs }, outputs: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(outputs).filter(([k]) => schema.outputs[k]?.inLookups === true));
 }
 
 /** Input specs by property name. */

@@ -131,6 +131,30 @@ export function sdkTypesFile(): string {
   return `${header("provider/resources/registry.ts")}${usesPulumi ? 'import type * as pulumi from "@pulumi/pulumi";\n' : ""}\n${parts.join("\n\n")}\n`;
 }
 
+/** The file `sdk/results.ts`: what the lookup functions return, as plain types (no client or zod in a program's type graph). */
+export function sdkResultsFile(): string {
+  const parts = RESOURCES.map((r) => {
+    const { outputs } = specsOf(r);
+    const kind = r.definition.schema.kind;
+    const lines = Object.entries(outputs)
+      .filter(([, spec]) => spec.inLookups)
+      .map(([key, spec]) => `${tsdoc([spec.doc], "  ")}  readonly ${key}${isOptional(spec.schema) ? "?" : ""}: ${outputType(spec).replace(/ \| undefined$/, "")};`);
+    return `/** ${article(kind)} ${kind} as the lookup functions return it: its outputs without secrets. */
+export interface ${kind}Result {
+${lines.join("\n")}
+}`;
+  });
+  const named = namedTypesIn(parts);
+  return `${header("provider/resources/registry.ts")}${named.length ? `import type { ${named.join(", ")} } from "./types";
+` : ""}
+${parts.join("\n\n")}
+`;
+}
+
+function article(kind: string): string {
+  return /^[AEIOU]/.test(kind) ? "An" : "A";
+}
+
 /** The file `sdk/index.ts`: what a program imports. */
 export function sdkIndexFile(): string {
   const classes = RESOURCES.map((r) => {
@@ -157,7 +181,7 @@ export { MissingArgumentError } from "./inputs";
 
 /** Every generated SDK file, by path. */
 export function sdkFiles(): Record<string, string> {
-  const files: Record<string, string> = { "sdk/types.ts": sdkTypesFile(), "sdk/index.ts": sdkIndexFile() };
+  const files: Record<string, string> = { "sdk/types.ts": sdkTypesFile(), "sdk/index.ts": sdkIndexFile(), "sdk/results.ts": sdkResultsFile() };
   for (const r of RESOURCES) files[`sdk/${r.module}.ts`] = sdkClassFile(r);
   return files;
 }

@@ -5,7 +5,9 @@
 import adopt = require("../../examples/adopt");
 import { expectNoErrors } from "../harness";
 import { writes, type Cloud } from "../support/cloud";
-import { cfg, expectNoDrift, inventory, ops, previewWithoutWrites, startExampleCloud } from "./support";
+import { expectNoDrift, inventory, ops, previewWithoutWrites, example } from "./support";
+
+const { cfg, start: startExampleCloud } = example("adopt");
 
 describe("examples/adopt", () => {
   let cloud: Cloud;

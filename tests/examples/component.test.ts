@@ -7,7 +7,9 @@ import component = require("../../examples/component");
 import { DatabaseCluster } from "../../examples/component/databaseCluster";
 import { expectNoErrors } from "../harness";
 import type { Cloud } from "../support/cloud";
-import { expectNoDrift, expectSecretOutput, inventory, ops, previewWithoutWrites, startExampleCloud, withArgs } from "./support";
+import { expectNoDrift, expectSecretOutput, inventory, ops, previewWithoutWrites, withArgs, example } from "./support";
+
+const { start: startExampleCloud } = example("component");
 
 describe("examples/component", () => {
   let cloud: Cloud;

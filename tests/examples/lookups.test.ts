@@ -5,7 +5,9 @@
 import lookups = require("../../examples/lookups");
 import { expectNoErrors } from "../harness";
 import type { Cloud } from "../support/cloud";
-import { inventory, previewWithoutWrites, startExampleCloud } from "./support";
+import { inventory, previewWithoutWrites, example } from "./support";
+
+const { start: startExampleCloud } = example("lookups");
 
 describe("examples/lookups", () => {
   let cloud: Cloud;

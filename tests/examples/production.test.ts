@@ -5,7 +5,9 @@
 import production = require("../../examples/production");
 import { expectNoErrors } from "../harness";
 import { writes, type Cloud } from "../support/cloud";
-import { cfg, expectNoDrift, expectSecretOutput, inventory, ops, previewWithoutWrites, startExampleCloud, withArgs } from "./support";
+import { expectNoDrift, expectSecretOutput, inventory, ops, previewWithoutWrites, withArgs, example } from "./support";
+
+const { cfg, start: startExampleCloud } = example("production");
 
 describe("examples/production", () => {
   let cloud: Cloud;

@@ -5,7 +5,9 @@
 import quickstart = require("../../examples/quickstart");
 import { expectNoErrors } from "../harness";
 import type { Cloud } from "../support/cloud";
-import { expectNoDrift, expectSecretOutput, inventory, ops, previewWithoutWrites, startExampleCloud, withArgs } from "./support";
+import { expectNoDrift, expectSecretOutput, inventory, ops, previewWithoutWrites, withArgs, example } from "./support";
+
+const { start: startExampleCloud } = example("quickstart");
 
 describe("examples/quickstart", () => {
   let cloud: Cloud;

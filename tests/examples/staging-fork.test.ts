@@ -5,7 +5,9 @@
 import stagingFork = require("../../examples/staging-fork");
 import { expectNoErrors } from "../harness";
 import type { Cloud } from "../support/cloud";
-import { cfg, expectNoDrift, expectSecretOutput, inventory, ops, previewWithoutWrites, startExampleCloud } from "./support";
+import { expectNoDrift, expectSecretOutput, inventory, ops, previewWithoutWrites, example } from "./support";
+
+const { cfg, start: startExampleCloud } = example("staging-fork");
 
 describe("examples/staging-fork", () => {
   let cloud: Cloud;

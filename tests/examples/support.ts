@@ -1,7 +1,7 @@
 /**
- * Shared by the example suites: a test cloud whose stack has the project name of
- * `Pulumi.yaml` (so an example's `new pulumi.Config()` reads `<project>:<key>`, as under
- * the CLI), step summaries, and the checks every example gets.
+ * Shared by the example suites: a test cloud whose stack has the project name of the
+ * example's own `Pulumi.yaml` (so its `new pulumi.Config()` reads `<project>:<key>`, as
+ * under the CLI), step summaries, and the checks every example gets.
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -10,18 +10,31 @@ import { REPO_ROOT, type Program, type UpResult } from "../harness";
 import { startCloud, writes, type Cloud } from "../support/cloud";
 export { ops } from "../support/cloud";
 
-/** The project name in `Pulumi.yaml`. */
-export const PROJECT = /^name:\s*(\S+)\s*$/m.exec(fs.readFileSync(path.join(REPO_ROOT, "Pulumi.yaml"), "utf8"))![1]!;
+/** An example's Pulumi project, and helpers bound to it. */
+export interface Example {
+  /** The example's directory. */
+  readonly dir: string;
+  /** The project name in the example's `Pulumi.yaml`. */
+  readonly project: string;
+  /** The stack config key of the program's own config value `key` (`<project>:<key>`). */
+  cfg(key: string): string;
+  /** Starts the emulator and a stack of the example's project; `config` holds the program's own keys, unprefixed. */
+  start(config?: Record<string, string>): Promise<Cloud>;
+}
 
-/** The stack config key of a program's own config value `key`. */
-export const cfg = (key: string): string => `${PROJECT}:${key}`;
-
-/** Starts the emulator and a stack of project {@link PROJECT}; `config` holds the program's own keys, unprefixed. */
-export function startExampleCloud(config: Record<string, string> = {}): Promise<Cloud> {
-  return startCloud({
-    project: PROJECT,
-    config: Object.fromEntries(Object.entries(config).map(([k, v]) => [cfg(k), v])),
-  });
+/** `examples/<name>`, whose stack has the project name of its `Pulumi.yaml`, as under the CLI. */
+export function example(name: string): Example {
+  const dir = path.join(REPO_ROOT, "examples", name);
+  const project = /^name:\s*(\S+)\s*$/m.exec(fs.readFileSync(path.join(dir, "Pulumi.yaml"), "utf8"))?.[1];
+  if (project === undefined) throw new Error(`examples/${name}/Pulumi.yaml names no project`);
+  const cfg = (key: string): string => `${project}:${key}`;
+  return {
+    dir,
+    project,
+    cfg,
+    start: (config = {}) =>
+      startCloud({ project, config: Object.fromEntries(Object.entries(config).map(([k, v]) => [cfg(k), v])) }),
+  };
 }
 
 /**

@@ -5,7 +5,9 @@
 import vpcPeering = require("../../examples/vpc-peering");
 import { expectNoErrors } from "../harness";
 import type { Cloud } from "../support/cloud";
-import { cfg, expectNoDrift, inventory, ops, previewWithoutWrites, startExampleCloud } from "./support";
+import { expectNoDrift, inventory, ops, previewWithoutWrites, example } from "./support";
+
+const { cfg, start: startExampleCloud } = example("vpc-peering");
 
 describe("examples/vpc-peering", () => {
   let cloud: Cloud;

@@ -5,7 +5,7 @@
  */
 import { Deployment } from "./deployment";
 import { message } from "./engineRun";
-import { fromStruct, provpb, respb, toStruct } from "./protos";
+import { fromStruct, grpc, provpb, respb, toStruct } from "./protos";
 
 type Callback<T> = (err: Error | null, res?: T) => void;
 type RegisterReq = InstanceType<typeof respb.RegisterResourceRequest>;
@@ -123,6 +123,15 @@ export class HarnessMonitor {
     const res = new respb.SupportsFeatureResponse();
     res.setHassupport(FEATURES[req.getId()] ?? false);
     cb(null, res);
+  }
+
+  /**
+   * GetDeploymentInfo, which newer SDKs (3.270 among them) ask before SupportsFeature:
+   * answered UNIMPLEMENTED, as an older engine would, so the SDK falls back to
+   * {@link supportsFeature} and {@link FEATURES} stays the one list of features.
+   */
+  getDeploymentInfo(_req: unknown, cb: Callback<never>): void {
+    cb(Object.assign(new Error("GetDeploymentInfo is not implemented by the harness"), { code: grpc.status.UNIMPLEMENTED }));
   }
 
   /** Invoke: dynamic providers have no functions. */

@@ -49,7 +49,8 @@ describe("Vpc", () => {
 
   it("keeps the serialized provider small and free of credentials", () => {
     const text = String(cloud.stack.resource("net").inputs.__provider);
-    expect(text.length).toBeLessThan(2048);
+    // About 2.1 KB: seven forwarding methods and a loader that says how to install the package when it cannot load it.
+    expect(text.length).toBeLessThan(2200);
     expect(text).not.toContain(cloud.emulator.pat);
     expect(text).not.toContain(cloud.emulator.baseUrl);
     expect(text).toContain("pulumi-clouddb/provider/");

@@ -125,7 +125,7 @@ export const serviceSchema = resourceSchema({
     forkedFrom: output(z.object({ serviceId: z.string(), projectId: z.string(), isStandby: z.boolean() }).optional(), {
       doc: "Origin of a fork, as the API reports it.",
     }),
-    forkFrom: output(forkFrom.optional(), { doc: "The `forkFrom` input the service was made with." }),
+    forkFrom: output(forkFrom.optional(), { doc: "The `forkFrom` input the service was made with.", inLookups: false }),
     password: output(z.string().optional(), {
       doc: "The password (secret): the one given, else the initial password from the create or fork answer.",
       secret: true,

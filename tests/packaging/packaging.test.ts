@@ -1,0 +1,195 @@
+/**
+ * The package as a platform team gets it: `npm pack`, installed into a fresh Pulumi
+ * TypeScript project (the template's package.json, Pulumi.yaml and tsconfig.json) beside
+ * `@pulumi/pulumi` from the registry, then type checked under Pulumi's template tsconfig
+ * (and the other module resolutions), and deployed through Pulumi's real provider process
+ * started in the project's directory, against the emulator.
+ *
+ * `@pulumi/pulumi` version: CLOUDDB_PACKAGING_SDK (`.ci/run` passes the newest), else this
+ * repository's. This jest process maps `@pulumi/pulumi` to this repository's copy (see
+ * jest.config.js beside this file), so that copy must be the same version.
+ */
+import { execFileSync } from "child_process";
+import * as fs from "fs";
+import * as path from "path";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { expectNoErrors, REPO_ROOT, TestStack, type Program } from "../harness";
+import { stackConfig } from "../support/cloud";
+import { FreshProject } from "./support/freshProject";
+import { exportTargets, filesUnder, mapsWithoutSources } from "./support/tarball";
+import { RESOLUTIONS, typecheck, type Resolution } from "./support/typecheck";
+
+const repoSdk = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "node_modules", "@pulumi", "pulumi", "package.json"), "utf8")) as {
+  version: string;
+}).version;
+const SDK = process.env.CLOUDDB_PACKAGING_SDK || repoSdk;
+
+const PROGRAM = `import * as pulumi from "@pulumi/pulumi";
+import * as clouddb from "pulumi-clouddb";
+
+export = async () => {
+  const config = new pulumi.Config();
+  const net = new clouddb.Vpc("net", { name: "fresh-net", cidr: "10.40.0.0/16", regionCode: "us-east-1" });
+  const db = new clouddb.Service("db", { name: config.get("dbName") ?? "fresh-db", vpcId: net.vpcId, connectionPooler: true });
+  const reporting = new clouddb.ReadReplicaSet("reporting", {
+    serviceId: db.serviceId, name: "reporting", nodes: 1, cpuMillis: 500, memoryGbs: 2,
+  });
+  const vpcs: clouddb.VpcResult[] = await clouddb.getVpcs();
+  return { host: db.host, password: db.password, replicaHost: reporting.host, vpcsSeenAtStart: vpcs.length };
+};
+`;
+
+const SUBPATHS = `import { ClouddbClient, NotFoundError } from "pulumi-clouddb/provider/client";
+import { startEmulator } from "pulumi-clouddb/emulator";
+
+export async function main(): Promise<void> {
+  const emu = await startEmulator({ port: 0 });
+  const api = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId });
+  try {
+    await api.getVpc("42");
+  } catch (e) {
+    if (!NotFoundError.isInstance(e)) throw e;
+  }
+  await api.close();
+  await emu.close();
+}
+`;
+
+/** The \`\`\`ts blocks of the README, in order. */
+function readmeSnippets(): string[] {
+  const readme = fs.readFileSync(path.join(REPO_ROOT, "README.md"), "utf8");
+  return [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
+}
+
+describe(`pulumi-clouddb packed and installed beside @pulumi/pulumi ${SDK}`, () => {
+  let project: FreshProject;
+  let installed: string;
+  beforeAll(() => {
+    if (repoSdk !== SDK) {
+      throw new Error(
+        `This repository has @pulumi/pulumi ${repoSdk}, the fresh project gets ${SDK}: the harness drives programs through ` +
+          `this repository's copy, so install the same version first: npm install --no-save @pulumi/pulumi@${SDK}`,
+      );
+    }
+    project = FreshProject.create(PROGRAM, SDK);
+    installed = path.join(project.dir, "node_modules", "pulumi-clouddb");
+  });
+  afterAll(() => project?.remove());
+
+  it("leaves one @pulumi/pulumi in the project: its own, the version it asked for", () => {
+    expect(project.pulumiCopies()).toEqual([path.join("node_modules", "@pulumi", "pulumi")]);
+    const sdk = JSON.parse(fs.readFileSync(path.join(project.dir, "node_modules", "@pulumi", "pulumi", "package.json"), "utf8"));
+    expect(sdk.version).toBe(SDK);
+  });
+
+  it("ships compiled code, types, source maps carrying their sources, the README and the LICENSE", () => {
+    const files = filesUnder(installed);
+    expect(files.filter((f) => !f.startsWith("dist/"))).toEqual(["LICENSE", "README.md", "package.json"]);
+    expect(files.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))).toEqual([]);
+    expect(files.filter((f) => /test/i.test(f))).toEqual([]);
+    expect(fs.readFileSync(path.join(installed, "LICENSE"), "utf8")).toContain("Apache License");
+    expect(mapsWithoutSources(installed, files)).toEqual([]);
+    const pkg = JSON.parse(fs.readFileSync(path.join(installed, "package.json"), "utf8"));
+    expect(pkg).toMatchObject({ license: "Apache-2.0", peerDependencies: { "@pulumi/pulumi": expect.any(String) } });
+    expect(pkg.repository.url).toMatch(/^git\+https:\/\//);
+    expect(pkg.homepage).toMatch(/^https:\/\//);
+    expect(pkg.dependencies["@pulumi/pulumi"]).toBeUndefined();
+  });
+
+  it("resolves every export to a file that exists, with types, and loads each at run time", () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(installed, "package.json"), "utf8"));
+    const files = filesUnder(installed);
+    const targets = exportTargets(pkg.exports, files);
+    expect(targets.filter((t) => !fs.existsSync(path.join(installed, t.target)))).toEqual([]);
+    const js = targets.filter((t) => t.target.endsWith(".js")).map((t) => t.subpath);
+    for (const subpath of js.filter((s) => !s.includes("*"))) {
+      expect(targets).toContainEqual({ subpath, target: expect.stringMatching(/\.d\.ts$/) });
+    }
+    const specifiers = ["pulumi-clouddb", "pulumi-clouddb/provider/vpc", "pulumi-clouddb/provider/client", "pulumi-clouddb/emulator"];
+    const out = execFileSync(
+      process.execPath,
+      ["-e", `for (const s of ${JSON.stringify(specifiers)}) console.log(require.resolve(s), Object.keys(require(s)).length > 0)`],
+      { cwd: project.dir, encoding: "utf8" },
+    );
+    expect(out.trim().split("\n")).toEqual(specifiers.map(() => expect.stringMatching(new RegExp(`^${installed}/dist/.+\\.js true$`))));
+    expect(fs.existsSync(path.join(project.dir, "node_modules", ".bin", "clouddb-emulator"))).toBe(true);
+  });
+
+  describe.each(Object.keys(RESOLUTIONS) as Resolution[])("under the template tsconfig with module resolution %s", (resolution) => {
+    it("type checks the program with no error, and no client or zod types in its type graph", () => {
+      const r = typecheck(project.dir, ["index.ts"], resolution);
+      expect(r.errors).toEqual([]);
+      expect(r.files).toContain(path.join("node_modules", "pulumi-clouddb", "dist", "sdk", "index.d.ts"));
+      expect(r.files.filter((f) => f.includes(`${path.sep}zod${path.sep}`) || f.includes(path.join("dist", "provider")))).toEqual([]);
+    });
+
+    it("resolves pulumi-clouddb/provider/client and pulumi-clouddb/emulator with their types", () => {
+      project.write("subpaths.ts", SUBPATHS);
+      const r = typecheck(project.dir, ["subpaths.ts"], resolution);
+      if (resolution === "node") {
+        // The client's types are zod's; zod's own declarations need esModuleInterop (or skipLibCheck) under
+        // moduleResolution node, which the old template leaves off. Ours resolve: the errors are zod's alone.
+        expect(r.errors.filter((e) => !e.startsWith(path.join("node_modules", "zod")))).toEqual([]);
+        expect(typecheck(project.dir, ["subpaths.ts"], resolution, { skipLibCheck: true }).errors).toEqual([]);
+      } else {
+        expect(r.errors).toEqual([]);
+      }
+    });
+  });
+
+  it("compiles the README's TypeScript examples as written", () => {
+    const snippets = readmeSnippets();
+    expect(snippets.length).toBeGreaterThanOrEqual(2);
+    const files = snippets.map((text, i) => {
+      project.write(`readme-${i + 1}.ts`, text);
+      return `readme-${i + 1}.ts`;
+    });
+    expect(typecheck(project.dir, files, "nodenext").errors).toEqual([]);
+  });
+
+  describe("deployed through Pulumi's provider process started in the project's directory", () => {
+    let emulator: RunningEmulator;
+    let stack: TestStack;
+    let program: Program;
+    beforeAll(async () => {
+      execFileSync(process.execPath, [path.join(project.dir, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"], {
+        cwd: project.dir,
+      });
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      program = require(path.join(project.dir, "bin", "index.js")) as Program;
+      emulator = await startEmulator({ port: 0, clockScale: 0.02 });
+      stack = await TestStack.create({ cwd: project.dir, project: project.name, stack: "dev", config: stackConfig(emulator) });
+    });
+    afterAll(async () => {
+      await stack?.close();
+      await emulator?.close();
+    });
+
+    it("loads the providers from the project's node_modules", () => {
+      const resolved = execFileSync(process.execPath, ["-p", "require.resolve('pulumi-clouddb/provider/service')"], {
+        cwd: project.dir,
+        encoding: "utf8",
+      });
+      expect(resolved.trim()).toBe(path.join(installed, "dist", "provider", "service.js"));
+    });
+
+    it("creates the VPC, the service and the replica set, the password a secret", async () => {
+      const r = expectNoErrors(await stack.up(program));
+      expect(r.steps.map((s) => `${s.op} ${s.name}`)).toEqual(["create net", "create db", "create reporting"]);
+      expect(String(r.outputs.host)).toMatch(/\.clouddb\.local$/);
+      expect(r.secretOutputNames).toContain("password");
+      expect(stack.plaintextState()).not.toContain(String(r.outputs.password));
+      expect(stack.pluginStderr()).toBe("");
+    });
+
+    it("changes nothing on a second up, previews a rename as a replacement, and destroys everything", async () => {
+      const again = expectNoErrors(await stack.up(program));
+      expect(again.steps.every((s) => s.op === "same")).toBe(true);
+      stack.setConfig(`${project.name}:dbName`, "fresh-db-2");
+      const preview = expectNoErrors(await stack.preview(program));
+      expect(preview.steps.filter((s) => s.name === "db").map((s) => s.op)).toEqual(["replace"]);
+      const gone = expectNoErrors(await stack.destroy());
+      expect(gone.steps.map((s) => `${s.op} ${s.name}`)).toEqual(["delete reporting", "delete db", "delete net"]);
+    });
+  });
+});

@@ -18,11 +18,14 @@ export {
   ResponseValidationError,
   TimeoutError,
   ResourceFailedError,
+  WaitError,
   ConfigurationError,
   NetworkError,
   ClientErrorCode,
 } from "./errors";
-export type { WatchedResource } from "./errors";
+export type { WatchedResource, WatchedKind, WatchedBodies } from "./errors";
+export { STATUS_RULES, classifyStatus, waitVerdict, curableByWaiting } from "./statusRules";
+export type { StatusRules, StatusClass, KnownStatus, WaitVerdict } from "./statusRules";
 export { redact, registerSecret } from "./redact";
 export type {
   CreateVpcRequest,

@@ -5,24 +5,13 @@
  * the service fields listed under "Service fields the server fills in"); enums are checked.
  */
 import { z } from "zod";
+import { type KnownStatus, knownStatuses } from "./statusRules";
 
-/** Allowed values of `Service.status` (SPEC 3.1). */
-export const SERVICE_STATUSES = [
-  "QUEUED",
-  "DELETING",
-  "CONFIGURING",
-  "READY",
-  "DELETED",
-  "UNSTABLE",
-  "PAUSING",
-  "PAUSED",
-  "RESUMING",
-  "UPGRADING",
-  "OPTIMIZING",
-] as const;
+/** Known values of `Service.status` (SPEC 3.1), from the status rules table. */
+export const SERVICE_STATUSES = knownStatuses("service") as [KnownStatus<"service">, ...KnownStatus<"service">[]];
 
-/** Allowed values of `ReadReplicaSet.status` (SPEC 3.2). */
-export const REPLICA_SET_STATUSES = ["creating", "active", "resizing", "deleting", "error"] as const;
+/** Known values of `ReadReplicaSet.status` (SPEC 3.2), from the status rules table. */
+export const REPLICA_SET_STATUSES = knownStatuses("replica set") as [KnownStatus<"replica set">, ...KnownStatus<"replica set">[]];
 
 /** Allowed values of `Service.service_type`. */
 export const SERVICE_TYPES = ["TIMESERIES", "RELATIONAL", "VECTOR"] as const;

@@ -14,8 +14,10 @@ export type HttpMethod = "GET" | "POST" | "DELETE";
 
 /** One request to the API. */
 export interface HttpRequest {
-  /** Client method name, for errors. */
+  /** Client method name the caller ran, for errors. */
   operation: string;
+  /** The request's own operation, when it serves another one (e.g. `listServices` in a create's recovery). */
+  step?: string;
   /** HTTP method. */
   method: HttpMethod;
   /** Path under the base URL, segments already encoded, e.g. `/projects/p/services`. */
@@ -126,7 +128,7 @@ export class HttpTransport {
       retryAfterHeader = res.headers["retry-after"];
       text = await res.body.text();
     } catch (err) {
-      throw new NetworkError({ operation: req.operation, url: this.origin + fullPath, cause: err });
+      throw new NetworkError({ ...this.named(req), url: this.origin + fullPath, cause: err });
     }
     let body: unknown = undefined;
     let parsed = true;
@@ -142,7 +144,7 @@ export class HttpTransport {
     }
     if (!parsed) {
       throw new ResponseValidationError({
-        operation: req.operation,
+        ...this.named(req),
         path: "(body)",
         expected: "a JSON body",
         received: describeReceived(text),
@@ -151,8 +153,12 @@ export class HttpTransport {
     return { status, body };
   }
 
+  private named(req: HttpRequest): { operation: string; step?: string } {
+    return req.step === undefined ? { operation: req.operation } : { operation: req.operation, step: req.step };
+  }
+
   private toApiError(status: number, body: unknown, req: HttpRequest, retryAfter: string | string[] | undefined): ApiError {
-    const ctx = req.projectId === undefined ? { operation: req.operation } : { operation: req.operation, projectId: req.projectId };
+    const ctx = req.projectId === undefined ? this.named(req) : { ...this.named(req), projectId: req.projectId };
     const seconds = status === 429 ? parseRetryAfter(retryAfter) : undefined;
     if (seconds !== undefined) this.pausedUntil = Math.max(this.pausedUntil, Date.now() + seconds * 1000);
     return apiErrorFromResponse(status, body, ctx, seconds);

@@ -1,0 +1,109 @@
+/**
+ * Runs the operations of the route table: every call goes through one path, transport
+ * (HTTP) → retry policy → response validation, and names the operation the caller ran in
+ * every error (with the request as `step` when it serves another operation, e.g. the
+ * list a create's recovery makes).
+ */
+import { z } from "zod";
+import { type ResolvedConfig, requireProjectId } from "./config";
+import type { ProjectOptions } from "./requests";
+import { withRetry, type RetryCall } from "./retry";
+import { type Operation, type ParamsOf, ROUTES, routePath } from "./routes";
+import type { HttpRequest, HttpTransport } from "./transport";
+import { validateResponse } from "./validation";
+
+type ReplyOfSpec<R> = R extends { one: infer S extends z.ZodType }
+  ? z.output<S>
+  : R extends { list: infer S extends z.ZodType }
+    ? z.output<S>[]
+    : void;
+
+/** The validated answer of an operation. */
+export type ReplyOf<O extends Operation> = ReplyOfSpec<(typeof ROUTES)[O]["reply"]>;
+
+/** Who a call serves and how long it may retry. */
+export interface CallContext<T = unknown> {
+  /** The operation the caller ran, when this request serves another (a recovery's list). */
+  caller?: string;
+  /** Absolute time (epoch ms) after which no retry starts. @default now + retryDeadlineMs */
+  deadline?: number;
+  /** For creates: finds what an ambiguous failed attempt made (see retry.ts). */
+  recover?: () => Promise<T | undefined>;
+}
+
+/**
+ * The operation runner of one client: resolves the project, sends the route's request
+ * under the retry policy, validates the answer, and tells `onWrite` before and after every
+ * write (the read cache drops what it holds).
+ */
+export class Operations {
+  /**
+   * @param config - the resolved client configuration.
+   * @param transport - the HTTP transport.
+   * @param onWrite - called before and after every write request.
+   */
+  constructor(
+    readonly config: ResolvedConfig,
+    private readonly transport: HttpTransport,
+    private readonly onWrite: () => void,
+  ) {}
+
+  /**
+   * The project a call addresses: `opts.projectId`, else the client's.
+   * @throws ConfigurationError when neither is set.
+   */
+  project(opts: ProjectOptions | undefined): string {
+    return requireProjectId(this.config, opts?.projectId);
+  }
+
+  /** The deadline of a call that starts now. */
+  deadlineFromNow(): number {
+    return Date.now() + this.config.retryDeadlineMs;
+  }
+
+  /**
+   * Runs `operation` under the retry policy and returns its validated answer.
+   *
+   * @throws an `ApiError` subclass for an error answer (after retries for 429/5xx),
+   * NetworkError when no answer came, ResponseValidationError when a 2xx body is not what
+   * the client relies on. Errors name `ctx.caller` as the operation when given.
+   */
+  async call<O extends Operation>(
+    operation: O,
+    params: ParamsOf<O>,
+    body?: unknown,
+    ctx: CallContext<ReplyOf<O>> = {},
+  ): Promise<ReplyOf<O>> {
+    const route = ROUTES[operation];
+    const isWrite = route.method !== "GET";
+    const named = ctx.caller === undefined ? { operation } : { operation: ctx.caller, step: operation };
+    const req: HttpRequest = { ...named, method: route.method, path: routePath(operation, params) };
+    if (body !== undefined) req.body = body;
+    const projectId = (params as { project?: string }).project;
+    if (projectId !== undefined) req.projectId = projectId;
+    if (isWrite) this.onWrite();
+    try {
+      const retryCall: RetryCall<ReplyOf<O>> = {
+        operation,
+        kind: route.retry,
+        deadline: ctx.deadline ?? this.deadlineFromNow(),
+        attempt: async () => {
+          const res = await this.transport.send(req);
+          return this.read(operation, res.body, named);
+        },
+      };
+      if (ctx.recover !== undefined) retryCall.recover = ctx.recover;
+      if (route.retry === "delete") retryCall.goneValue = undefined as ReplyOf<O>;
+      return await withRetry(retryCall);
+    } finally {
+      if (isWrite) this.onWrite();
+    }
+  }
+
+  private read<O extends Operation>(operation: O, body: unknown, named: { operation: string; step?: string }): ReplyOf<O> {
+    const reply = ROUTES[operation].reply;
+    if ("one" in reply) return validateResponse(reply.one, body, named) as ReplyOf<O>;
+    if ("list" in reply) return validateResponse(z.array(reply.list), body, named) as ReplyOf<O>;
+    return undefined as ReplyOf<O>;
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * The route table: every API operation (SPEC.md section 4) once, as data: its method, its
+ * path template, how it may be repeated, and what its answer is. `operations.ts` runs
+ * them; the client's methods only name a route and fill in its parameters.
+ */
+import type { z } from "zod";
+import type { CallKind } from "./retry";
+import {
+  AuthInfoSchema,
+  MessageResponseSchema,
+  PeeringSchema,
+  ReadReplicaSetSchema,
+  ServiceSchema,
+  VpcSchema,
+} from "./schemas";
+import type { HttpMethod } from "./transport";
+
+/** What a route answers: one object, a list of objects (each validated on its own), or nothing to read. */
+export type Reply = { readonly one: z.ZodType } | { readonly list: z.ZodType } | { readonly none: true };
+
+/** One API operation. */
+export interface RouteSpec {
+  /** HTTP method. */
+  readonly method: HttpMethod;
+  /** Path under the base URL with `{param}` placeholders, e.g. `/projects/{project}/vpcs/{vpc}`. */
+  readonly path: string;
+  /** How the call may be repeated (see `retry.ts`). */
+  readonly retry: CallKind;
+  /** What the answer holds. */
+  readonly reply: Reply;
+}
+
+const none = { none: true } as const;
+const P = "/projects/{project}";
+const SVC = `${P}/services/{service}`;
+const RS = `${SVC}/replicaSets/{replicaSet}`;
+
+/** Every operation of the API, by the name of the client method that runs it. */
+export const ROUTES = {
+  getAuthInfo: { method: "GET", path: "/auth/info", retry: "read", reply: { one: AuthInfoSchema } },
+
+  listVpcs: { method: "GET", path: `${P}/vpcs`, retry: "read", reply: { list: VpcSchema } },
+  createVpc: { method: "POST", path: `${P}/vpcs`, retry: "create", reply: { one: VpcSchema } },
+  getVpc: { method: "GET", path: `${P}/vpcs/{vpc}`, retry: "read", reply: { one: VpcSchema } },
+  deleteVpc: { method: "DELETE", path: `${P}/vpcs/{vpc}`, retry: "delete", reply: none },
+  renameVpc: { method: "POST", path: `${P}/vpcs/{vpc}/rename`, retry: "idempotent", reply: { one: MessageResponseSchema } },
+
+  listPeerings: { method: "GET", path: `${P}/vpcs/{vpc}/peerings`, retry: "read", reply: { list: PeeringSchema } },
+  createPeering: { method: "POST", path: `${P}/vpcs/{vpc}/peerings`, retry: "create", reply: { one: PeeringSchema } },
+  getPeering: { method: "GET", path: `${P}/vpcs/{vpc}/peerings/{peering}`, retry: "read", reply: { one: PeeringSchema } },
+  deletePeering: { method: "DELETE", path: `${P}/vpcs/{vpc}/peerings/{peering}`, retry: "delete", reply: none },
+
+  listServices: { method: "GET", path: `${P}/services`, retry: "read", reply: { list: ServiceSchema } },
+  createService: { method: "POST", path: `${P}/services`, retry: "create", reply: { one: ServiceSchema } },
+  getService: { method: "GET", path: SVC, retry: "read", reply: { one: ServiceSchema } },
+  deleteService: { method: "DELETE", path: SVC, retry: "delete", reply: none },
+  startService: { method: "POST", path: `${SVC}/start`, retry: "idempotent", reply: { one: ServiceSchema } },
+  stopService: { method: "POST", path: `${SVC}/stop`, retry: "idempotent", reply: { one: ServiceSchema } },
+  attachServiceToVpc: { method: "POST", path: `${SVC}/attachToVPC`, retry: "idempotent", reply: { one: MessageResponseSchema } },
+  detachServiceFromVpc: { method: "POST", path: `${SVC}/detachFromVPC`, retry: "idempotent", reply: { one: MessageResponseSchema } },
+  resizeService: { method: "POST", path: `${SVC}/resize`, retry: "idempotent", reply: { one: ServiceSchema } },
+  enableServicePooler: { method: "POST", path: `${SVC}/enablePooler`, retry: "idempotent", reply: { one: MessageResponseSchema } },
+  disableServicePooler: { method: "POST", path: `${SVC}/disablePooler`, retry: "idempotent", reply: { one: MessageResponseSchema } },
+  forkService: { method: "POST", path: `${SVC}/forkService`, retry: "create", reply: { one: ServiceSchema } },
+  updateServicePassword: { method: "POST", path: `${SVC}/updatePassword`, retry: "idempotent", reply: none },
+  setServiceEnvironment: { method: "POST", path: `${SVC}/setEnvironment`, retry: "idempotent", reply: { one: MessageResponseSchema } },
+  setServiceHA: { method: "POST", path: `${SVC}/setHA`, retry: "idempotent", reply: { one: ServiceSchema } },
+
+  listReplicaSets: { method: "GET", path: `${SVC}/replicaSets`, retry: "read", reply: { list: ReadReplicaSetSchema } },
+  createReplicaSet: { method: "POST", path: `${SVC}/replicaSets`, retry: "create", reply: { one: ReadReplicaSetSchema } },
+  deleteReplicaSet: { method: "DELETE", path: RS, retry: "delete", reply: none },
+  resizeReplicaSet: { method: "POST", path: `${RS}/resize`, retry: "idempotent", reply: { one: MessageResponseSchema } },
+  enableReplicaSetPooler: { method: "POST", path: `${RS}/enablePooler`, retry: "idempotent", reply: { one: MessageResponseSchema } },
+  disableReplicaSetPooler: { method: "POST", path: `${RS}/disablePooler`, retry: "idempotent", reply: { one: MessageResponseSchema } },
+  setReplicaSetEnvironment: { method: "POST", path: `${RS}/setEnvironment`, retry: "idempotent", reply: { one: MessageResponseSchema } },
+} as const satisfies Record<string, RouteSpec>;
+
+/** The name of an operation (and of the client method that runs it). */
+export type Operation = keyof typeof ROUTES;
+
+/** The `{param}` names of a path template. */
+type ParamNames<P extends string> = P extends `${string}{${infer N}}${infer Rest}` ? N | ParamNames<Rest> : never;
+
+/** The parameters an operation's path needs, e.g. `{ project, service }`. */
+export type ParamsOf<O extends Operation> = { readonly [N in ParamNames<(typeof ROUTES)[O]["path"]>]: string };
+
+/**
+ * The path of `operation` with its parameters filled in, each percent-encoded.
+ * @throws never for parameters the type allows (a missing one would be left as `undefined`).
+ */
+export function routePath<O extends Operation>(operation: O, params: ParamsOf<O>): string {
+  const values = params as unknown as Record<string, string>;
+  return ROUTES[operation].path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(values[name])));
+}

@@ -6,6 +6,7 @@
  */
 import { type ClouddbClientOptions, type ResolvedConfig, resolveConfig } from "./config";
 import { Creates } from "./createRecovery";
+import { type ListReading, lookUp, notListed } from "./listReading";
 import { Operations } from "./operations";
 import { ListCache } from "./readCache";
 import { registerSecret } from "./redact";
@@ -50,7 +51,7 @@ export class ClouddbClient {
   /** The resolved configuration (the API key included: do not log it). */
   readonly config: ResolvedConfig;
   private readonly transport: HttpTransport;
-  private readonly serviceCache: ListCache<Service>;
+  private readonly serviceCache: ListCache<ListReading<Service>>;
   private readonly ops: Operations;
   private readonly creates: Creates;
   private readonly waits: ResourceWaits;
@@ -62,7 +63,7 @@ export class ClouddbClient {
   constructor(options: ClouddbClientOptions = {}) {
     this.config = resolveConfig(options);
     this.transport = new HttpTransport(this.config);
-    this.serviceCache = new ListCache<Service>(this.config.listCacheMs);
+    this.serviceCache = new ListCache<ListReading<Service>>(this.config.listCacheMs);
     this.ops = new Operations(this.config, this.transport, () => this.serviceCache.invalidate());
     this.creates = new Creates(this.ops);
     this.waits = new ResourceWaits(this.ops);
@@ -87,7 +88,7 @@ export class ClouddbClient {
 
   /** `GET /projects/{p}/vpcs`: every VPC of the project. */
   async listVpcs(opts?: ProjectOptions): Promise<Vpc[]> {
-    return this.ops.call("listVpcs", { project: this.ops.project(opts) });
+    return (await this.ops.call("listVpcs", { project: this.ops.project(opts) })).items;
   }
 
   /**
@@ -122,7 +123,7 @@ export class ClouddbClient {
 
   /** `GET .../vpcs/{vpc}/peerings`. Fails with NotFoundError when the VPC does not exist. */
   async listPeerings(vpcId: string, opts?: ProjectOptions): Promise<Peering[]> {
-    return this.ops.call("listPeerings", { project: this.ops.project(opts), vpc: vpcId });
+    return (await this.ops.call("listPeerings", { project: this.ops.project(opts), vpc: vpcId })).items;
   }
 
   /**
@@ -147,7 +148,7 @@ export class ClouddbClient {
 
   /** `GET /projects/{p}/services`: every service (never with `initial_password`). */
   async listServices(opts?: ProjectOptions): Promise<Service[]> {
-    return this.ops.call("listServices", { project: this.ops.project(opts) });
+    return (await this.ops.call("listServices", { project: this.ops.project(opts) })).items;
   }
 
   /**
@@ -169,13 +170,15 @@ export class ClouddbClient {
   async getService(serviceId: string, opts?: ReadOptions): Promise<Service> {
     const project = this.ops.project(opts);
     if (this.serviceCache.enabled && opts?.fresh !== true) {
-      const list = await this.serviceCache.get(project, () =>
-        this.ops.call("listServices", { project }, undefined, { caller: "getService" }),
-      );
-      const hit = list.find((s) => s.service_id === serviceId);
-      if (hit !== undefined) return structuredClone(hit);
+      const hit = lookUp(await this.cachedServices(project, "getService"), serviceId, (s) => s.service_id);
+      if ("found" in hit) return structuredClone(hit.found);
+      if ("rejected" in hit) throw hit.rejected;
     }
     return this.ops.call("getService", { project, service: serviceId });
+  }
+
+  private cachedServices(project: string, caller: string): Promise<ListReading<Service>> {
+    return this.serviceCache.get(project, () => this.ops.call("listServices", { project }, undefined, { caller }));
   }
 
   /**
@@ -264,7 +267,29 @@ export class ClouddbClient {
 
   /** `GET .../services/{id}/replicaSets`. NotFoundError when the service does not exist. */
   async listReplicaSets(serviceId: string, opts?: ProjectOptions): Promise<ReadReplicaSet[]> {
-    return this.ops.call("listReplicaSets", { project: this.ops.project(opts), service: serviceId });
+    return (await this.ops.call("listReplicaSets", { project: this.ops.project(opts), service: serviceId })).items;
+  }
+
+  /**
+   * One replica set of a service. There is no single-set GET: with `listCacheMs` > 0 it is
+   * served from the service as the shared `listServices` answer shows it (like
+   * `getService`), else, or when that answer does not show it, from
+   * `GET .../replicaSets`. `opts.fresh` skips the cache.
+   * @throws NotFoundError when the service or the set does not exist; ResponseValidationError
+   * (naming the field and value) when the API lists the set in a shape the client cannot rely on.
+   */
+  async getReplicaSet(serviceId: string, replicaSetId: string, opts?: ReadOptions): Promise<ReadReplicaSet> {
+    const project = this.ops.project(opts);
+    if (this.serviceCache.enabled && opts?.fresh !== true) {
+      const service = lookUp(await this.cachedServices(project, "getReplicaSet"), serviceId, (s) => s.service_id);
+      const hit = "found" in service ? service.found.read_replica_sets?.find((r) => r.id === replicaSetId) : undefined;
+      if (hit !== undefined) return structuredClone(hit);
+    }
+    const sets = await this.ops.call("listReplicaSets", { project, service: serviceId }, undefined, { caller: "getReplicaSet" });
+    const hit = lookUp(sets, replicaSetId, (r) => r.id);
+    if ("found" in hit) return hit.found;
+    if ("rejected" in hit) throw hit.rejected;
+    throw notListed("getReplicaSet", `Replica set ${replicaSetId} is not among the replica sets of service ${serviceId}`);
   }
 
   /**

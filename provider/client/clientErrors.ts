@@ -17,6 +17,8 @@ export interface ResponseValidationInit {
   operation: string;
   /** The request whose answer failed, when not the operation's own. */
   step?: string;
+  /** The object that failed, when the answer holds several (`service abc in the list`). */
+  subject?: string;
   /** Field path such as `read_replica_sets[0].status`, or `(body)` for the whole body. */
   path: string;
   /** What was expected there. */
@@ -35,7 +37,9 @@ export class ResponseValidationError extends ClouddbError {
   readonly operation: string;
   /** The request whose answer failed, when not the operation's own. */
   readonly step: string | undefined;
-  /** Field path of the first mismatch. */
+  /** The object that failed, when the answer holds several (`service abc in the list`). */
+  readonly subject: string | undefined;
+  /** Field path of the first mismatch (relative to {@link ResponseValidationError.subject} when given). */
   readonly path: string;
   /** What came back at that path (truncated, secrets masked). */
   readonly received: string;
@@ -43,12 +47,14 @@ export class ResponseValidationError extends ClouddbError {
   /** Builds the error; the message names operation, field path, expectation and value. */
   constructor(init: ResponseValidationInit) {
     super(
-      `Unexpected response body from the API (${operationText(init.operation, init.step)}): field \`${init.path}\`: ` +
+      `Unexpected response body from the API (${operationText(init.operation, init.step)}): ` +
+        `${init.subject === undefined ? "" : `${init.subject}: `}field \`${init.path}\`: ` +
         `expected ${init.expected}, received ${init.received}. The API may be newer or older than this client.`,
       ClientErrorCode.ResponseValidation,
     );
     this.operation = init.operation;
     this.step = init.step === init.operation ? undefined : init.step;
+    this.subject = init.subject;
     this.path = init.path;
     this.received = redact(init.received);
   }

@@ -146,7 +146,7 @@ export class Creates {
       {
         deadline,
         recover: async () =>
-          findCreatedVpc(await this.ops.call("listVpcs", { project: projectId }, undefined, { caller: "createVpc", deadline }), req),
+          findCreatedVpc((await this.ops.call("listVpcs", { project: projectId }, undefined, { caller: "createVpc", deadline })).items, req),
       },
     );
   }
@@ -162,7 +162,7 @@ export class Creates {
       {
         deadline,
         recover: async () =>
-          findCreatedPeering(await this.ops.call("listPeerings", params, undefined, { caller: "createPeering", deadline }), req),
+          findCreatedPeering((await this.ops.call("listPeerings", params, undefined, { caller: "createPeering", deadline })).items, req),
       },
     );
   }
@@ -175,7 +175,7 @@ export class Creates {
       deadline,
       recover: async () =>
         findCreatedService(
-          await this.ops.call("listServices", { project: projectId }, undefined, { caller: "createService", deadline }),
+          (await this.ops.call("listServices", { project: projectId }, undefined, { caller: "createService", deadline })).items,
           req,
           startedAt,
         ),
@@ -192,7 +192,7 @@ export class Creates {
       deadline,
       recover: async () =>
         findForkedService(
-          await this.ops.call("listServices", { project: projectId }, undefined, { caller: "forkService", deadline }),
+          (await this.ops.call("listServices", { project: projectId }, undefined, { caller: "forkService", deadline })).items,
           sourceId,
           req.name,
           startedAt,
@@ -210,7 +210,7 @@ export class Creates {
       deadline,
       recover: async () =>
         findCreatedReplicaSet(
-          await this.ops.call("listReplicaSets", params, undefined, { caller: "createReplicaSet", deadline }),
+          (await this.ops.call("listReplicaSets", params, undefined, { caller: "createReplicaSet", deadline })).items,
           req,
         ),
     });

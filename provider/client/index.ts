@@ -49,8 +49,11 @@ export {
   MessageResponseSchema,
   ServiceStatusSchema,
   ReplicaSetStatusSchema,
+  PeeringStatusSchema,
+  ServiceTypeSchema,
   SERVICE_STATUSES,
   REPLICA_SET_STATUSES,
+  PEERING_STATUSES,
   SERVICE_TYPES,
   ENVIRONMENTS,
 } from "./schemas";
@@ -62,9 +65,13 @@ export type {
   ReadReplicaSet,
   ServiceStatus,
   ReplicaSetStatus,
+  PeeringStatus,
   ServiceType,
+  KnownServiceType,
+  Open,
   Environment,
   Endpoint,
   ConnectionPooler,
   MessageResponse,
 } from "./schemas";
+export type { ListReading, RejectedItem } from "./listReading";

@@ -4,8 +4,9 @@
  * every error (with the request as `step` when it serves another operation, e.g. the
  * list a create's recovery makes).
  */
-import { z } from "zod";
+import type { z } from "zod";
 import { type ResolvedConfig, requireProjectId } from "./config";
+import { type ListReading, type ListShape, readList } from "./listReading";
 import type { ProjectOptions } from "./requests";
 import { withRetry, type RetryCall } from "./retry";
 import { type Operation, type ParamsOf, ROUTES, routePath } from "./routes";
@@ -14,8 +15,8 @@ import { validateResponse } from "./validation";
 
 type ReplyOfSpec<R> = R extends { one: infer S extends z.ZodType }
   ? z.output<S>
-  : R extends { list: infer S extends z.ZodType }
-    ? z.output<S>[]
+  : R extends { list: { item: infer S extends z.ZodType } }
+    ? ListReading<z.output<S>>
     : void;
 
 /** The validated answer of an operation. */
@@ -103,7 +104,7 @@ export class Operations {
   private read<O extends Operation>(operation: O, body: unknown, named: { operation: string; step?: string }): ReplyOf<O> {
     const reply = ROUTES[operation].reply;
     if ("one" in reply) return validateResponse(reply.one, body, named) as ReplyOf<O>;
-    if ("list" in reply) return validateResponse(z.array(reply.list), body, named) as ReplyOf<O>;
+    if ("list" in reply) return readList(body, reply.list as ListShape<z.ZodType>, named) as ReplyOf<O>;
     return undefined as ReplyOf<O>;
   }
 }

@@ -5,15 +5,15 @@
  * called is not stored (it may predate the write).
  */
 
-interface Entry<T> {
+interface Entry<V> {
   at: number;
-  items: Promise<T[]>;
+  items: Promise<V>;
   generation: number;
 }
 
-/** Cache of list answers per key, at most `maxAgeMs` old. */
-export class ListCache<T> {
-  private readonly entries = new Map<string, Entry<T>>();
+/** Cache of list answers (`V`, e.g. a `ListReading<Service>`) per key, at most `maxAgeMs` old. */
+export class ListCache<V> {
+  private readonly entries = new Map<string, Entry<V>>();
   private generation = 0;
 
   /** @param maxAgeMs - answers older than this are not used; 0 disables the cache. */
@@ -28,14 +28,14 @@ export class ListCache<T> {
    * Returns the cached list for `key` if it is fresh, else calls `load` once for all
    * concurrent callers. A failed load is not cached; its error reaches every waiting caller.
    */
-  async get(key: string, load: () => Promise<T[]>): Promise<T[]> {
+  async get(key: string, load: () => Promise<V>): Promise<V> {
     const now = Date.now();
     const hit = this.entries.get(key);
     if (hit !== undefined && hit.generation === this.generation && now - hit.at <= this.maxAgeMs) {
       return hit.items;
     }
     const generation = this.generation;
-    const entry: Entry<T> = { at: now, items: load(), generation };
+    const entry: Entry<V> = { at: now, items: load(), generation };
     this.entries.set(key, entry);
     try {
       await entry.items;

@@ -4,6 +4,7 @@
  * Polling and judging are `waiters.ts`'s; the status rules are `statusRules.ts`'s.
  */
 import { NotFoundError } from "./errors";
+import { lookUp } from "./listReading";
 import type { Operations } from "./operations";
 import type { ProjectOptions } from "./requests";
 import type { Peering, ReadReplicaSet, Service } from "./schemas";
@@ -98,8 +99,10 @@ export class ResourceWaits {
     ctx: { caller: string; deadline: number },
   ): Promise<Observation<ReadReplicaSet>> {
     const sets = await observe(() => this.ops.call("listReplicaSets", { project, service: serviceId }, undefined, ctx));
-    const found = sets.present ? sets.value.find((r) => r.id === replicaSetId) : undefined;
-    return found === undefined ? { present: false } : { present: true, value: found };
+    if (!sets.present) return { present: false };
+    const hit = lookUp(sets.value, replicaSetId, (r) => r.id);
+    if ("rejected" in hit) throw hit.rejected;
+    return "found" in hit ? { present: true, value: hit.found } : { present: false };
   }
 
   /** The replica set until its status is one of `opts.until`; see `ClouddbClient.waitForReplicaSet`. */

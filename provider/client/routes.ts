@@ -4,6 +4,7 @@
  * them; the client's methods only name a route and fill in its parameters.
  */
 import type { z } from "zod";
+import type { ListShape } from "./listReading";
 import type { CallKind } from "./retry";
 import {
   AuthInfoSchema,
@@ -16,7 +17,7 @@ import {
 import type { HttpMethod } from "./transport";
 
 /** What a route answers: one object, a list of objects (each validated on its own), or nothing to read. */
-export type Reply = { readonly one: z.ZodType } | { readonly list: z.ZodType } | { readonly none: true };
+export type Reply = { readonly one: z.ZodType } | { readonly list: ListShape<z.ZodType> } | { readonly none: true };
 
 /** One API operation. */
 export interface RouteSpec {
@@ -31,6 +32,10 @@ export interface RouteSpec {
 }
 
 const none = { none: true } as const;
+const vpcs = { item: VpcSchema, idField: "id", noun: "VPC" } as const;
+const peerings = { item: PeeringSchema, idField: "id", noun: "peering" } as const;
+const services = { item: ServiceSchema, idField: "service_id", noun: "service" } as const;
+const replicaSets = { item: ReadReplicaSetSchema, idField: "id", noun: "replica set" } as const;
 const P = "/projects/{project}";
 const SVC = `${P}/services/{service}`;
 const RS = `${SVC}/replicaSets/{replicaSet}`;
@@ -39,18 +44,18 @@ const RS = `${SVC}/replicaSets/{replicaSet}`;
 export const ROUTES = {
   getAuthInfo: { method: "GET", path: "/auth/info", retry: "read", reply: { one: AuthInfoSchema } },
 
-  listVpcs: { method: "GET", path: `${P}/vpcs`, retry: "read", reply: { list: VpcSchema } },
+  listVpcs: { method: "GET", path: `${P}/vpcs`, retry: "read", reply: { list: vpcs } },
   createVpc: { method: "POST", path: `${P}/vpcs`, retry: "create", reply: { one: VpcSchema } },
   getVpc: { method: "GET", path: `${P}/vpcs/{vpc}`, retry: "read", reply: { one: VpcSchema } },
   deleteVpc: { method: "DELETE", path: `${P}/vpcs/{vpc}`, retry: "delete", reply: none },
   renameVpc: { method: "POST", path: `${P}/vpcs/{vpc}/rename`, retry: "idempotent", reply: { one: MessageResponseSchema } },
 
-  listPeerings: { method: "GET", path: `${P}/vpcs/{vpc}/peerings`, retry: "read", reply: { list: PeeringSchema } },
+  listPeerings: { method: "GET", path: `${P}/vpcs/{vpc}/peerings`, retry: "read", reply: { list: peerings } },
   createPeering: { method: "POST", path: `${P}/vpcs/{vpc}/peerings`, retry: "create", reply: { one: PeeringSchema } },
   getPeering: { method: "GET", path: `${P}/vpcs/{vpc}/peerings/{peering}`, retry: "read", reply: { one: PeeringSchema } },
   deletePeering: { method: "DELETE", path: `${P}/vpcs/{vpc}/peerings/{peering}`, retry: "delete", reply: none },
 
-  listServices: { method: "GET", path: `${P}/services`, retry: "read", reply: { list: ServiceSchema } },
+  listServices: { method: "GET", path: `${P}/services`, retry: "read", reply: { list: services } },
   createService: { method: "POST", path: `${P}/services`, retry: "create", reply: { one: ServiceSchema } },
   getService: { method: "GET", path: SVC, retry: "read", reply: { one: ServiceSchema } },
   deleteService: { method: "DELETE", path: SVC, retry: "delete", reply: none },
@@ -66,7 +71,7 @@ export const ROUTES = {
   setServiceEnvironment: { method: "POST", path: `${SVC}/setEnvironment`, retry: "idempotent", reply: { one: MessageResponseSchema } },
   setServiceHA: { method: "POST", path: `${SVC}/setHA`, retry: "idempotent", reply: { one: ServiceSchema } },
 
-  listReplicaSets: { method: "GET", path: `${SVC}/replicaSets`, retry: "read", reply: { list: ReadReplicaSetSchema } },
+  listReplicaSets: { method: "GET", path: `${SVC}/replicaSets`, retry: "read", reply: { list: replicaSets } },
   createReplicaSet: { method: "POST", path: `${SVC}/replicaSets`, retry: "create", reply: { one: ReadReplicaSetSchema } },
   deleteReplicaSet: { method: "DELETE", path: RS, retry: "delete", reply: none },
   resizeReplicaSet: { method: "POST", path: `${RS}/resize`, retry: "idempotent", reply: { one: MessageResponseSchema } },

@@ -47,7 +47,7 @@ function expectation(issue: Issue): string {
 export function validateResponse<S extends z.ZodType>(
   schema: S,
   body: unknown,
-  named: { operation: string; step?: string },
+  named: { operation: string; step?: string; subject?: string },
 ): z.output<S> {
   const result = schema.safeParse(body);
   if (result.success) return result.data;

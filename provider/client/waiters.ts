@@ -7,7 +7,7 @@
  * failures of a poll (429, 5xx, network, after the retry layer gave up on them) do not end
  * the wait; only the timeout does.
  */
-import { NetworkError, RateLimitError, ServerError } from "./errors";
+import { NetworkError, RateLimitError, ResponseValidationError, ServerError } from "./errors";
 import { classifyStatus, type WatchedKind, waitVerdict } from "./statusRules";
 import { ResourceFailedError, TimeoutError, type WatchedBodies, type WatchedResource } from "./waitErrors";
 
@@ -45,8 +45,18 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 }
 
+/**
+ * Failures of one poll that do not end a wait: 429, 5xx, no answer, and an answer the client
+ * cannot rely on (an item of a list or a body in an odd shape is "not yet", like an unknown
+ * status; the timeout error names it as the last polling error).
+ */
 function isTransient(err: unknown): boolean {
-  return RateLimitError.isInstance(err) || ServerError.isInstance(err) || NetworkError.isInstance(err);
+  return (
+    RateLimitError.isInstance(err) ||
+    ServerError.isInstance(err) ||
+    NetworkError.isInstance(err) ||
+    ResponseValidationError.isInstance(err)
+  );
 }
 
 /** The states a goal names, for messages. */

@@ -26,24 +26,29 @@ async function validationError(answer: FakeAnswer, run: (c: ClouddbClient) => Pr
 }
 
 describe("response validation", () => {
-  it("names the operation, the field path and what came back for an unknown enum value", async () => {
-    const err = await validationError({ body: serviceBody({ status: "MELTING" }) }, (c) => c.getService("svc0000001"));
+  it("names the operation, the field path and what came back for a field the client relies on", async () => {
+    const err = await validationError({ body: serviceBody({ status: null }) }, (c) => c.getService("svc0000001"));
     expect(err.operation).toBe("getService");
     expect(err.path).toBe("status");
-    expect(err.received).toBe('"MELTING"');
+    expect(err.received).toBe("null");
     expect(err.message).toContain("operation getService");
     expect(err.message).toContain("`status`");
-    expect(err.message).toContain("READY");
+    expect(err.message).toContain("expected a string");
     expect(err.code).toBe("CLOUDDB_RESPONSE_VALIDATION");
   });
 
-  it("gives nested paths inside arrays", async () => {
-    const err = await validationError(
-      { body: [serviceBody({ read_replica_sets: [{ id: "rs00000001", status: "active", nodes: "two" }] })] },
-      (c) => c.listServices(),
-    );
-    expect(err.path).toBe("[0].read_replica_sets[0].nodes");
-    expect(err.message).toContain("expected a number");
+  it("gives the path inside the item of a list, and names the item", async () => {
+    const api = await startFakeApi(() => ({ body: [serviceBody({ service_id: "svc0000002", created: 12 })] }));
+    const client = new ClouddbClient({ apiUrl: api.baseUrl, apiKey: KEY, projectId: "proj000001", listCacheMs: 1_000 });
+    try {
+      const err = (await client.getService("svc0000002").catch((e: unknown) => e)) as ResponseValidationError;
+      expect(err.path).toBe("created");
+      expect(err.subject).toBe("service svc0000002 in the list");
+      expect(err.message).toContain("expected a string");
+    } finally {
+      await client.close();
+      await api.close();
+    }
   });
 
   it("reports a missing identifier", async () => {

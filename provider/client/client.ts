@@ -5,6 +5,7 @@
  * runs the creates, resourceWaits.ts the waits, readCache.ts serves `getService`.
  */
 import { type ClouddbClientOptions, type ResolvedConfig, resolveConfig } from "./config";
+import { CreatedIds } from "./createdIds";
 import { Creates } from "./createRecovery";
 import { type ListReading, lookUp, notListed } from "./listReading";
 import { Operations } from "./operations";
@@ -30,6 +31,7 @@ import {
   type WaitOptions,
 } from "./resourceWaits";
 import type { AuthInfo, Environment, MessageResponse, Peering, ReadReplicaSet, Service, Vpc } from "./schemas";
+import { ServerClock } from "./serverClock";
 import { HttpTransport } from "./transport";
 
 export type { WaitOptions, WaitForServiceOptions, WaitForReplicaSetOptions, WaitForPeeringOptions } from "./resourceWaits";
@@ -62,10 +64,12 @@ export class ClouddbClient {
    */
   constructor(options: ClouddbClientOptions = {}) {
     this.config = resolveConfig(options);
-    this.transport = new HttpTransport(this.config);
+    const clock = new ServerClock();
+    const ids = new CreatedIds();
+    this.transport = new HttpTransport(this.config, clock);
     this.serviceCache = new ListCache<ListReading<Service>>(this.config.listCacheMs);
-    this.ops = new Operations(this.config, this.transport, () => this.serviceCache.invalidate());
-    this.creates = new Creates(this.ops);
+    this.ops = new Operations(this.config, this.transport, ids, () => this.serviceCache.invalidate());
+    this.creates = new Creates(this.ops, clock, ids);
     this.waits = new ResourceWaits(this.ops);
   }
 

@@ -80,6 +80,23 @@ export class ConfigurationError extends ClouddbError {
 /** Low-level error codes after which a retry cannot help (client closed, invalid argument). */
 const FINAL_CAUSES = new Set(["UND_ERR_INVALID_ARG", "UND_ERR_CLOSED", "UND_ERR_DESTROYED", "UND_ERR_NOT_SUPPORTED"]);
 
+/**
+ * Low-level error codes after which the request certainly never reached the API: nothing
+ * was connected (refused, name not resolved, no route, connect timeout).
+ */
+const NOT_SENT_CAUSES = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EADDRNOTAVAIL",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "UND_ERR_INVALID_ARG",
+  "UND_ERR_CLOSED",
+  "UND_ERR_DESTROYED",
+]);
+
 /** The `code` of a low-level error, or of its `cause`. */
 function codeOf(cause: unknown): string | undefined {
   const c = cause as { code?: unknown; cause?: { code?: unknown } } | undefined;
@@ -116,6 +133,12 @@ export class NetworkError extends ClouddbError {
   readonly causeCode: string | undefined;
   /** False for failures a retry cannot fix (client closed, invalid argument). */
   readonly retryable: boolean;
+  /**
+   * False when the request certainly never reached the API (connection refused, name not
+   * resolved, connect timeout); true when it may have (reset, timeout waiting for the
+   * answer, answer cut short): then a create's outcome is unknown.
+   */
+  readonly requestSent: boolean;
 
   /** Wraps the low-level error `cause`. */
   constructor(init: NetworkErrorInit) {
@@ -133,9 +156,73 @@ export class NetworkError extends ClouddbError {
     this.url = init.url;
     this.causeCode = causeCode;
     this.retryable = causeCode === undefined || !FINAL_CAUSES.has(causeCode);
+    this.requestSent = causeCode === undefined || !NOT_SENT_CAUSES.has(causeCode);
   }
   /** True when `obj` is a {@link NetworkError}. */
   static override isInstance(obj: unknown): obj is NetworkError {
     return hasKind(obj, NetworkError.kind);
+  }
+}
+
+/** What an {@link AmbiguousCreateError} is built from. */
+export interface AmbiguousCreateInit {
+  /** The create the caller ran (`createService`, `forkService`, ...). */
+  operation: string;
+  /** What it creates, for messages (`service`, `VPC`, `peering`, `replica set`). */
+  noun: string;
+  /** How the resource is known to a person: its requested name, or its peer for a peering. */
+  label: string;
+  /** Project it was created in. */
+  projectId: string;
+  /** Ids of the resources that fit the request, none of which was taken over. */
+  candidateIds: readonly string[];
+  /** How the outcome became unknown, e.g. `its answer was lost: 503 UNAVAILABLE`. */
+  failure: string;
+  /** Why the client could not settle it when no candidate, or one it could not read, was found. */
+  unsettled?: string;
+  /** The error that made the outcome unknown, or that stopped the check. */
+  cause?: unknown;
+}
+
+/**
+ * A create was sent, its outcome is unknown (the answer was lost, cut short or unreadable),
+ * and the client could not tell which resource, if any, it made: several fit the request,
+ * or it could not look. Nothing was taken over and nothing more was created. The message
+ * names the candidates and how to adopt one (`adoptId: "<id>"` on the resource).
+ */
+export class AmbiguousCreateError extends ClouddbError {
+  static override readonly kind: string = "AmbiguousCreateError";
+  /** The create the caller ran. */
+  readonly operation: string;
+  /** What it creates (`service`, `VPC`, `peering`, `replica set`). */
+  readonly noun: string;
+  /** Project it was created in. */
+  readonly projectId: string;
+  /** Ids of the resources that fit the request (possibly none). */
+  readonly candidateIds: readonly string[];
+
+  /** Builds the error; the message says what happened and how to adopt a candidate. */
+  constructor(init: AmbiguousCreateInit) {
+    const ids = init.candidateIds.map((id) => `"${id}"`).join(", ");
+    const first = init.candidateIds[0] ?? "<id>";
+    const what =
+      init.candidateIds.length >= 2
+        ? `${init.candidateIds.length} ${init.noun}s fit the request: ${ids}. The client takes one over only when exactly one fits, so it took none and created no other.`
+        : `${init.unsettled ?? "the client could not check what it made"}${init.candidateIds.length === 1 ? ` (candidate: ${ids})` : ""}.`;
+    super(
+      `${init.operation} (${init.noun} ${init.label}, project ${init.projectId}): the outcome of the create is unknown ` +
+        `(${init.failure}) and ${what} If one of them is yours, set adoptId: "${first}" on the resource ` +
+        `(its id) to take it over, and delete any ${init.noun} you do not want.`,
+      ClientErrorCode.AmbiguousCreate,
+      { cause: init.cause },
+    );
+    this.operation = init.operation;
+    this.noun = init.noun;
+    this.projectId = init.projectId;
+    this.candidateIds = [...init.candidateIds];
+  }
+  /** True when `obj` is an {@link AmbiguousCreateError}. */
+  static override isInstance(obj: unknown): obj is AmbiguousCreateError {
+    return hasKind(obj, AmbiguousCreateError.kind);
   }
 }

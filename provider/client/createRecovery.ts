@@ -1,218 +1,246 @@
 /**
- * Create recovery: creates are never blindly repeated. After a 5xx or a network failure on
- * a create, the client lists the resources and looks for one that matches the request
- * before it tries again, so a retry can never make a second resource. {@link Creates}
- * runs the five creates (VPC, peering, service, fork, replica set) that way; the matchers
- * are pure.
+ * Create recovery: creates (VPC, peering, service, fork, replica set) are never blindly
+ * repeated. Any failure after which the request may have reached the API (a 5xx, an answer
+ * lost, dropped or cut short, a 2xx whose body cannot be read) is an ambiguous outcome,
+ * settled before anything more is sent:
  *
- * A resource recovered this way is what the list shows: a recovered service has no
- * `initial_password` (only the create answer carries it), so the caller must treat the
- * password as unknown (e.g. set one with `updateServicePassword`).
+ * 1. The client lists the resources and keeps the candidates: those that fit the request
+ *    (createMatching.ts), were not given to another create of this client, were not seen
+ *    in an answer received before the request was sent, and, for services, whose `created`
+ *    lies between the request's sending and its failure in the server's clock (measured
+ *    from the `Date` header of the answers, serverClock.ts). A 2xx body that names an id
+ *    narrows them to that id.
+ * 2. Exactly one candidate: it is taken over and returned (a recovered service has no
+ *    `initial_password` unless the unreadable answer carried one). None, after a 5xx or a
+ *    lost answer: the create was not carried out, and it is sent again. None after a 2xx,
+ *    several, or no way to list: `AmbiguousCreateError`, naming the candidate ids and how
+ *    to adopt one (`adoptId: "<id>"`). Recovery never guesses.
+ *
+ * A request that never reached the API (connection refused) is sent again like any retry.
  */
-import type { Operations } from "./operations";
+import type { CreatedIds } from "./createdIds";
+import {
+  type Fields,
+  createdWithin,
+  fitsFork,
+  fitsPeering,
+  fitsReplicaSet,
+  fitsService,
+  fitsVpc,
+} from "./createMatching";
+import { AmbiguousCreateError, ApiError, NetworkError, ResponseValidationError } from "./errors";
+import type { ListReading } from "./listReading";
+import type { AttemptRecord, CallContext, Operations } from "./operations";
 import { registerSecret } from "./redact";
-import type {
-  CreatePeeringRequest,
-  CreateReplicaSetRequest,
-  CreateServiceRequest,
-  CreateVpcRequest,
-  ForkServiceRequest,
-} from "./requests";
+import type { CreatePeeringRequest, CreateReplicaSetRequest, CreateServiceRequest, CreateVpcRequest, ForkServiceRequest } from "./requests";
+import { isRetryableFailure } from "./retry";
 import type { Peering, ReadReplicaSet, Service, Vpc } from "./schemas";
+import type { ServerClock } from "./serverClock";
 
-/** Tolerated difference between the client's and the server's clocks when comparing `created`. */
-export const CREATED_SKEW_MS = 10_000;
-
-/** Server defaults of createService (CONTRACT.md). */
-const DEFAULT_SERVICE_TYPE = "TIMESERIES";
-const DEFAULT_REGION = "us-east-1";
-
-const GONE_SERVICE = new Set(["DELETING", "DELETED"]);
-
-function createdAtOrAfter(s: Service, startedAt: number, skewMs: number): boolean {
-  const created = Date.parse(s.created);
-  return !Number.isNaN(created) && created >= startedAt - skewMs;
+/** How one create is sent, and how what it made is recognised in its list. */
+interface CreatePlan<T> {
+  /** The create the caller ran. */
+  operation: string;
+  /** What it makes, as its list names it (`service`, `VPC`, `peering`, `replica set`). */
+  noun: string;
+  /** How a person knows it, for messages. */
+  label: string;
+  /** Project it is made in. */
+  projectId: string;
+  /** The identifier field of the resource. */
+  idField: "id" | "service_id";
+  /** Sends the create once under the retry policy, with `ctx` (deadline, recovery, attempt records). */
+  post: (ctx: CallContext<T>) => Promise<T>;
+  /** Lists the resources among which it would be, naming the create as the caller. */
+  list: (deadline: number) => Promise<ListReading<T>>;
+  /** Whether a listed item fits the request. */
+  fits: (item: Fields) => boolean;
+  /** Whether `created` must lie in the request's window (services and forks). */
+  timed: boolean;
 }
 
-function newest(services: Service[]): Service | undefined {
-  return [...services].sort((a, b) => Date.parse(b.created) - Date.parse(a.created))[0];
+/** Fields of a resource, for the matchers (every answer is a loose object). */
+function fieldsOf(item: unknown): Fields {
+  return item !== null && typeof item === "object" ? (item as Fields) : {};
 }
 
-function highestId<T extends { id: string }>(items: T[]): T | undefined {
-  return [...items].sort((a, b) => {
-    const na = Number(a.id);
-    const nb = Number(b.id);
-    return Number.isFinite(na) && Number.isFinite(nb) ? nb - na : b.id.localeCompare(a.id);
-  })[0];
+/** A short account of how an outcome became unknown, for messages. */
+function describeFailure(failure: unknown): string {
+  if (ApiError.isInstance(failure)) return `its answer was lost: ${failure.status} ${failure.code}`;
+  if (NetworkError.isInstance(failure)) return `no whole answer came: ${failure.causeCode ?? "connection closed"}`;
+  if (ResponseValidationError.isInstance(failure)) return `its answer could not be read: field \`${failure.path}\` was ${failure.received}`;
+  return failure instanceof Error ? failure.message : String(failure);
 }
 
-/**
- * The service a `createService(req)` begun at `startedAt` (epoch ms) may have made: same
- * name, type and region (server defaults applied), created no earlier than `startedAt`
- * minus `skewMs`, not being deleted; the newest if several. Undefined when none.
- */
-export function findCreatedService(
-  services: Service[],
-  req: CreateServiceRequest,
-  startedAt: number,
-  skewMs = CREATED_SKEW_MS,
-): Service | undefined {
-  return newest(
-    services.filter(
-      (s) =>
-        s.name === req.name &&
-        s.service_type === (req.service_type ?? DEFAULT_SERVICE_TYPE) &&
-        s.region_code === (req.region_code ?? DEFAULT_REGION) &&
-        !GONE_SERVICE.has(s.status) &&
-        createdAtOrAfter(s, startedAt, skewMs),
-    ),
-  );
-}
-
-/**
- * The service a `forkService(sourceId, {name?})` begun at `startedAt` may have made:
- * `forked_from.service_id` is the source, the name matches when one was given, created no
- * earlier than `startedAt - skewMs`; the newest if several. Undefined when none.
- */
-export function findForkedService(
-  services: Service[],
-  sourceId: string,
-  name: string | undefined,
-  startedAt: number,
-  skewMs = CREATED_SKEW_MS,
-): Service | undefined {
-  return newest(
-    services.filter(
-      (s) =>
-        s.forked_from?.service_id === sourceId &&
-        (name === undefined || s.name === name) &&
-        !GONE_SERVICE.has(s.status) &&
-        createdAtOrAfter(s, startedAt, skewMs),
-    ),
-  );
-}
-
-/**
- * The VPC a `createVpc(req)` may have made: same name, CIDR and region (VPCs have no
- * `created`, so an identical VPC made earlier is indistinguishable); the highest id if
- * several. Undefined when none.
- */
-export function findCreatedVpc(vpcs: Vpc[], req: CreateVpcRequest): Vpc | undefined {
-  return highestId(vpcs.filter((v) => v.name === req.name && v.cidr === req.cidr && v.region_code === req.region_code));
-}
-
-/**
- * The peering a `createPeering(vpcId, req)` may have made: same peer account, region and
- * VPC; the highest id if several. Undefined when none.
- */
-export function findCreatedPeering(peerings: Peering[], req: CreatePeeringRequest): Peering | undefined {
-  return highestId(
-    peerings.filter(
-      (p) =>
-        p.peer_account_id === req.peer_account_id &&
-        p.peer_region_code === req.peer_region_code &&
-        p.peer_vpc_id === req.peer_vpc_id,
-    ),
-  );
-}
-
-/**
- * The replica set a `createReplicaSet(serviceId, req)` may have made: same name within the
- * service, not being deleted. Undefined when none.
- */
-export function findCreatedReplicaSet(sets: ReadReplicaSet[], req: CreateReplicaSetRequest): ReadReplicaSet | undefined {
-  return sets.find((r) => r.name === req.name && r.status !== "deleting");
-}
-
-/**
- * The creates of one client, each sent once and, after an ambiguous failure, recovered
- * from a list before any retry (see the module comment).
- */
+/** The creates of one client (see the module comment). */
 export class Creates {
-  /** @param ops - the client's operation runner. */
-  constructor(private readonly ops: Operations) {}
+  /** Ids given to this client's creates, and when ids were first seen. */
+  readonly ids: CreatedIds;
 
   /**
-   * `POST .../vpcs`. After a 5xx or network failure, a VPC with the same name, CIDR and
-   * region is returned instead of creating again.
-   * @throws the create's error when it is not ambiguous, or when no matching VPC was found.
+   * @param ops - the client's operation runner.
+   * @param clock - the server's clock, for `created`.
+   * @param ids - the client's memory of ids (shared with `ops`, which records what lists show).
    */
-  async vpc(req: CreateVpcRequest, projectId: string): Promise<Vpc> {
+  constructor(
+    private readonly ops: Operations,
+    private readonly clock: ServerClock,
+    ids: CreatedIds,
+  ) {
+    this.ids = ids;
+  }
+
+  private async run<T>(plan: CreatePlan<T>): Promise<T> {
     const deadline = this.ops.deadlineFromNow();
-    return this.ops.call(
-      "createVpc",
-      { project: projectId },
-      { name: req.name, cidr: req.cidr, region_code: req.region_code },
-      {
-        deadline,
-        recover: async () =>
-          findCreatedVpc((await this.ops.call("listVpcs", { project: projectId }, undefined, { caller: "createVpc", deadline })).items, req),
-      },
+    let last: AttemptRecord = { trace: {} };
+    const made = await plan.post({
+      deadline,
+      onAttempt: (attempt) => (last = attempt),
+      recover: (failure, final) => this.recover(plan, failure, last, final, deadline),
+    });
+    const id = fieldsOf(made)[plan.idField];
+    if (typeof id === "string") this.ids.own(plan.noun, id);
+    return made;
+  }
+
+  private async recover<T>(
+    plan: CreatePlan<T>,
+    failure: unknown,
+    attempt: AttemptRecord,
+    final: boolean,
+    deadline: number,
+  ): Promise<T | undefined> {
+    const ambiguous = { operation: plan.operation, noun: plan.noun, label: plan.label, projectId: plan.projectId, failure: describeFailure(failure) };
+    let reading: ListReading<T>;
+    try {
+      reading = await plan.list(deadline);
+    } catch (err) {
+      if (!final && isRetryableFailure(err)) throw err;
+      throw new AmbiguousCreateError({
+        ...ambiguous,
+        candidateIds: [],
+        unsettled: `the client could not list the ${plan.noun}s to check what it made (${err instanceof Error ? err.message : String(err)})`,
+        cause: err,
+      });
+    }
+    const sentAt = attempt.trace.sentAt ?? Date.now();
+    const endedAt = attempt.trace.endedAt ?? Date.now();
+    const window = plan.timed ? this.clock.toServer(sentAt, endedAt) : undefined;
+    const answered = fieldsOf(attempt.body);
+    const namedId = ResponseValidationError.isInstance(failure) && typeof answered[plan.idField] === "string" ? answered[plan.idField] : undefined;
+    const readable = reading.items.map((item) => ({ id: String(fieldsOf(item)[plan.idField]), fields: fieldsOf(item), item }));
+    const unreadable = reading.rejected.flatMap((r) => (r.id === undefined ? [] : [{ id: r.id, fields: fieldsOf(r.raw), item: undefined }]));
+    const candidates = [...readable, ...unreadable].filter(
+      (c) =>
+        (namedId === undefined || c.id === namedId) &&
+        !this.ids.isOwned(plan.noun, c.id) &&
+        !this.ids.seenBefore(plan.noun, c.id, sentAt) &&
+        plan.fits(c.fields) &&
+        (window === undefined || createdWithin(c.fields, window)),
     );
+    const only = candidates.length === 1 ? candidates[0]! : undefined;
+    if (only?.item !== undefined) {
+      this.ids.own(plan.noun, only.id);
+      const password = answered.initial_password;
+      if (typeof password === "string" && ResponseValidationError.isInstance(failure)) {
+        registerSecret(password);
+        return { ...only.item, initial_password: password };
+      }
+      return only.item;
+    }
+    if (candidates.length === 0 && !ResponseValidationError.isInstance(failure)) return undefined;
+    throw new AmbiguousCreateError({
+      ...ambiguous,
+      candidateIds: candidates.map((c) => c.id),
+      unsettled:
+        only !== undefined
+          ? `the one ${plan.noun} that fits it cannot be read (${reading.rejected.find((r) => r.id === only.id)?.error.message ?? "unreadable"})`
+          : `the API accepted it, yet no ${plan.noun} in the list fits it${namedId === undefined ? "" : ` (its answer named "${String(namedId)}")`}`,
+      cause: failure,
+    });
+  }
+
+  /** `POST .../vpcs`, recovered by name, CIDR and region. See the module comment for the failure contract. */
+  async vpc(req: CreateVpcRequest, projectId: string): Promise<Vpc> {
+    const project = { project: projectId };
+    return this.run<Vpc>({
+      operation: "createVpc",
+      noun: "VPC",
+      label: `"${req.name}"`,
+      projectId,
+      idField: "id",
+      timed: false,
+      post: (ctx) => this.ops.call("createVpc", project, { name: req.name, cidr: req.cidr, region_code: req.region_code }, ctx),
+      list: (deadline) => this.ops.call("listVpcs", project, undefined, { caller: "createVpc", deadline }),
+      fits: fitsVpc(req),
+    });
   }
 
   /** `POST .../vpcs/{vpc}/peerings`, recovered by peer account, region and VPC. */
   async peering(vpcId: string, req: CreatePeeringRequest, projectId: string): Promise<Peering> {
-    const deadline = this.ops.deadlineFromNow();
     const params = { project: projectId, vpc: vpcId };
-    return this.ops.call(
-      "createPeering",
-      params,
-      { peer_account_id: req.peer_account_id, peer_region_code: req.peer_region_code, peer_vpc_id: req.peer_vpc_id },
-      {
-        deadline,
-        recover: async () =>
-          findCreatedPeering((await this.ops.call("listPeerings", params, undefined, { caller: "createPeering", deadline })).items, req),
-      },
-    );
+    const body = { peer_account_id: req.peer_account_id, peer_region_code: req.peer_region_code, peer_vpc_id: req.peer_vpc_id };
+    return this.run<Peering>({
+      operation: "createPeering",
+      noun: "peering",
+      label: `to ${req.peer_vpc_id} in VPC ${vpcId}`,
+      projectId,
+      idField: "id",
+      timed: false,
+      post: (ctx) => this.ops.call("createPeering", params, body, ctx),
+      list: (deadline) => this.ops.call("listPeerings", params, undefined, { caller: "createPeering", deadline }),
+      fits: fitsPeering(req),
+    });
   }
 
-  /** `POST .../services`, recovered by name, type and region among services created since the request began. */
+  /** `POST .../services`, recovered by name, type, region, size, HA and environment among services created since it was sent. */
   async service(req: CreateServiceRequest, projectId: string): Promise<Service> {
-    const startedAt = Date.now();
-    const deadline = startedAt + this.ops.config.retryDeadlineMs;
-    const made = await this.ops.call("createService", { project: projectId }, req, {
-      deadline,
-      recover: async () =>
-        findCreatedService(
-          (await this.ops.call("listServices", { project: projectId }, undefined, { caller: "createService", deadline })).items,
-          req,
-          startedAt,
-        ),
+    const project = { project: projectId };
+    const made = await this.run<Service>({
+      operation: "createService",
+      noun: "service",
+      label: `"${req.name}"`,
+      projectId,
+      idField: "service_id",
+      timed: true,
+      post: (ctx) => this.ops.call("createService", project, req, ctx),
+      list: (deadline) => this.ops.call("listServices", project, undefined, { caller: "createService", deadline }),
+      fits: fitsService(req),
     });
     registerSecret(made.initial_password);
     return made;
   }
 
-  /** `POST .../forkService`, recovered by origin (and name, when given) among services created since the request began. */
+  /** `POST .../forkService`, recovered by origin (and name, size, environment when given) among services created since it was sent. */
   async fork(sourceId: string, req: ForkServiceRequest, projectId: string): Promise<Service> {
-    const startedAt = Date.now();
-    const deadline = startedAt + this.ops.config.retryDeadlineMs;
-    const made = await this.ops.call("forkService", { project: projectId, service: sourceId }, req, {
-      deadline,
-      recover: async () =>
-        findForkedService(
-          (await this.ops.call("listServices", { project: projectId }, undefined, { caller: "forkService", deadline })).items,
-          sourceId,
-          req.name,
-          startedAt,
-        ),
+    const made = await this.run<Service>({
+      operation: "forkService",
+      noun: "service",
+      label: req.name === undefined ? `forked from ${sourceId}` : `"${req.name}" forked from ${sourceId}`,
+      projectId,
+      idField: "service_id",
+      timed: true,
+      post: (ctx) => this.ops.call("forkService", { project: projectId, service: sourceId }, req, ctx),
+      list: (deadline) => this.ops.call("listServices", { project: projectId }, undefined, { caller: "forkService", deadline }),
+      fits: fitsFork(sourceId, req),
     });
     registerSecret(made.initial_password);
     return made;
   }
 
-  /** `POST .../replicaSets`, recovered by name within the service. */
+  /** `POST .../replicaSets`, recovered by name and size within the service. */
   async replicaSet(serviceId: string, req: CreateReplicaSetRequest, projectId: string): Promise<ReadReplicaSet> {
-    const deadline = this.ops.deadlineFromNow();
     const params = { project: projectId, service: serviceId };
-    return this.ops.call("createReplicaSet", params, req, {
-      deadline,
-      recover: async () =>
-        findCreatedReplicaSet(
-          (await this.ops.call("listReplicaSets", params, undefined, { caller: "createReplicaSet", deadline })).items,
-          req,
-        ),
+    return this.run<ReadReplicaSet>({
+      operation: "createReplicaSet",
+      noun: "replica set",
+      label: `"${req.name}" of service ${serviceId}`,
+      projectId,
+      idField: "id",
+      timed: false,
+      post: (ctx) => this.ops.call("createReplicaSet", params, req, ctx),
+      list: (deadline) => this.ops.call("listReplicaSets", params, undefined, { caller: "createReplicaSet", deadline }),
+      fits: fitsReplicaSet(req),
     });
   }
 }

@@ -22,7 +22,7 @@ export {
   apiErrorFromResponse,
 } from "./apiErrors";
 export type { ApiErrorInit, ErrorContext } from "./apiErrors";
-export { ResponseValidationError, ConfigurationError, NetworkError } from "./clientErrors";
-export type { ResponseValidationInit, NetworkErrorInit } from "./clientErrors";
+export { ResponseValidationError, ConfigurationError, NetworkError, AmbiguousCreateError } from "./clientErrors";
+export type { ResponseValidationInit, NetworkErrorInit, AmbiguousCreateInit } from "./clientErrors";
 export { WaitError, TimeoutError, ResourceFailedError } from "./waitErrors";
 export type { WatchedKind, WatchedBodies, WatchedResource, WaitErrorInit } from "./waitErrors";

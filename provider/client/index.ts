@@ -21,6 +21,7 @@ export {
   WaitError,
   ConfigurationError,
   NetworkError,
+  AmbiguousCreateError,
   ClientErrorCode,
 } from "./errors";
 export type { WatchedResource, WatchedKind, WatchedBodies } from "./errors";

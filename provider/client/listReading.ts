@@ -14,6 +14,8 @@ export interface RejectedItem {
   id: string | undefined;
   /** Why: the field, what was expected and what came (relative to the item). */
   error: ResponseValidationError;
+  /** The item as the API sent it (for create recovery, which must not ignore it). */
+  raw: unknown;
 }
 
 /** A list answer read item by item. */
@@ -62,7 +64,7 @@ export function readList<S extends z.ZodType>(
       reading.items.push(validateResponse(shape.item, item, { ...named, subject: `${shape.noun} ${id ?? `#${index}`} in the list` }));
     } catch (err) {
       if (!ResponseValidationError.isInstance(err)) throw err;
-      reading.rejected.push({ id, error: err });
+      reading.rejected.push({ id, error: err, raw: item });
     }
   });
   return reading;

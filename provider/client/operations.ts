@@ -10,7 +10,8 @@ import { type ListReading, type ListShape, readList } from "./listReading";
 import type { ProjectOptions } from "./requests";
 import { withRetry, type RetryCall } from "./retry";
 import { type Operation, type ParamsOf, ROUTES, routePath } from "./routes";
-import type { HttpRequest, HttpTransport } from "./transport";
+import type { CreatedIds } from "./createdIds";
+import type { HttpRequest, HttpTransport, RequestTrace } from "./transport";
 import { validateResponse } from "./validation";
 
 type ReplyOfSpec<R> = R extends { one: infer S extends z.ZodType }
@@ -22,14 +23,24 @@ type ReplyOfSpec<R> = R extends { one: infer S extends z.ZodType }
 /** The validated answer of an operation. */
 export type ReplyOf<O extends Operation> = ReplyOfSpec<(typeof ROUTES)[O]["reply"]>;
 
+/** One attempt of a call, as create recovery needs to know it. */
+export interface AttemptRecord {
+  /** When the request was sent and when it ended (client clock). */
+  trace: RequestTrace;
+  /** The body of a 2xx answer, even one that could not be read as the route's answer. */
+  body?: unknown;
+}
+
 /** Who a call serves and how long it may retry. */
 export interface CallContext<T = unknown> {
   /** The operation the caller ran, when this request serves another (a recovery's list). */
   caller?: string;
   /** Absolute time (epoch ms) after which no retry starts. @default now + retryDeadlineMs */
   deadline?: number;
-  /** For creates: finds what an ambiguous failed attempt made (see retry.ts). */
-  recover?: () => Promise<T | undefined>;
+  /** For creates: settles an ambiguous outcome (see retry.ts). */
+  recover?: (failure: unknown, final: boolean) => Promise<T | undefined>;
+  /** Told about every attempt once it ended, successful or not. */
+  onAttempt?: (attempt: AttemptRecord) => void;
 }
 
 /**
@@ -41,11 +52,13 @@ export class Operations {
   /**
    * @param config - the resolved client configuration.
    * @param transport - the HTTP transport.
+   * @param ids - told every id a list answer shows.
    * @param onWrite - called before and after every write request.
    */
   constructor(
     readonly config: ResolvedConfig,
     private readonly transport: HttpTransport,
+    private readonly ids: CreatedIds,
     private readonly onWrite: () => void,
   ) {}
 
@@ -89,8 +102,14 @@ export class Operations {
         kind: route.retry,
         deadline: ctx.deadline ?? this.deadlineFromNow(),
         attempt: async () => {
-          const res = await this.transport.send(req);
-          return this.read(operation, res.body, named);
+          const record: AttemptRecord = { trace: {} };
+          try {
+            const res = await this.transport.send({ ...req, trace: record.trace });
+            record.body = res.body;
+            return this.read(operation, res.body, named, res.receivedAt);
+          } finally {
+            ctx.onAttempt?.(record);
+          }
         },
       };
       if (ctx.recover !== undefined) retryCall.recover = ctx.recover;
@@ -101,10 +120,21 @@ export class Operations {
     }
   }
 
-  private read<O extends Operation>(operation: O, body: unknown, named: { operation: string; step?: string }): ReplyOf<O> {
+  private read<O extends Operation>(
+    operation: O,
+    body: unknown,
+    named: { operation: string; step?: string },
+    receivedAt: number,
+  ): ReplyOf<O> {
     const reply = ROUTES[operation].reply;
     if ("one" in reply) return validateResponse(reply.one, body, named) as ReplyOf<O>;
-    if ("list" in reply) return readList(body, reply.list as ListShape<z.ZodType>, named) as ReplyOf<O>;
+    if ("list" in reply) {
+      const shape = reply.list as ListShape<z.ZodType>;
+      const reading = readList(body, shape, named);
+      for (const item of reading.items as Record<string, unknown>[]) this.ids.sight(shape.noun, String(item[shape.idField]), receivedAt);
+      for (const item of reading.rejected) if (item.id !== undefined) this.ids.sight(shape.noun, item.id, receivedAt);
+      return reading as ReplyOf<O>;
+    }
     return undefined as ReplyOf<O>;
   }
 }

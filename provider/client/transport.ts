@@ -1,16 +1,26 @@
 /**
  * HTTP transport: one pooled undici Agent per client (keep-alive, header and body
  * timeouts), JSON in and out, `Authorization: Bearer`, `User-Agent`. Turns error answers
- * into {@link ApiError}s and failures without an answer into {@link NetworkError}s. It
+ * into `ApiError`s and failures without an answer into `NetworkError`s, each naming the
+ * operation of its own caller. Feeds every answer's `Date` header to the server clock. It
  * does not retry: that is `retry.ts`'s job.
  */
 import { Agent } from "undici";
 import type { ResolvedConfig } from "./config";
-import { ApiError, NetworkError, ResponseValidationError, apiErrorFromResponse } from "./errors";
+import { type ApiError, NetworkError, ResponseValidationError, apiErrorFromResponse } from "./errors";
 import { describeReceived } from "./redact";
+import type { ServerClock } from "./serverClock";
 
 /** HTTP methods the API uses. */
 export type HttpMethod = "GET" | "POST" | "DELETE";
+
+/** When a request left and when it ended, as the transport saw it (client clock, epoch ms). */
+export interface RequestTrace {
+  /** When the request was handed to the connection. */
+  sentAt?: number;
+  /** When the answer was read whole, or the request failed. */
+  endedAt?: number;
+}
 
 /** One request to the API. */
 export interface HttpRequest {
@@ -26,6 +36,8 @@ export interface HttpRequest {
   body?: unknown;
   /** Project addressed, for error hints. */
   projectId?: string;
+  /** Filled in by the transport: when this request was sent and when it ended. */
+  trace?: RequestTrace;
 }
 
 /** A 2xx answer. */
@@ -34,7 +46,16 @@ export interface HttpResponse {
   status: number;
   /** Parsed JSON body, or undefined when the body was empty. */
   body: unknown;
+  /** When the request was sent (client clock, epoch ms). */
+  sentAt: number;
+  /** When the answer was read whole (client clock, epoch ms). */
+  receivedAt: number;
 }
+
+/** What one exchange gave, before it is turned into a caller's answer or error. */
+type Outcome =
+  | { answered: true; status: number; text: string; retryAfter: string | string[] | undefined; sentAt: number; receivedAt: number }
+  | { answered: false; cause: unknown; sentAt: number; failedAt: number };
 
 /**
  * Parses a `Retry-After` header (delta seconds or HTTP date) into seconds, or undefined
@@ -60,12 +81,19 @@ export class HttpTransport {
   private readonly agent: Agent;
   private readonly origin: string;
   private readonly basePath: string;
-  private readonly readsInFlight = new Map<string, Promise<HttpResponse>>();
+  private readonly readsInFlight = new Map<string, Promise<Outcome>>();
   private writes = 0;
   private pausedUntil = 0;
 
-  /** Creates the pool; opens no connection yet. */
-  constructor(private readonly config: ResolvedConfig) {
+  /**
+   * Creates the pool; opens no connection yet.
+   * @param config - the resolved configuration (URL, key, timeouts).
+   * @param clock - told the `Date` of every answer.
+   */
+  constructor(
+    private readonly config: ResolvedConfig,
+    private readonly clock: ServerClock,
+  ) {
     const url = new URL(config.apiUrl);
     this.origin = url.origin;
     this.basePath = url.pathname.replace(/\/+$/, "");
@@ -83,10 +111,14 @@ export class HttpTransport {
    *
    * @returns the status and parsed body of a 2xx answer.
    * @throws ApiError (its subclass by status) for a 4xx/5xx answer; RateLimitError carries
-   * `Retry-After`. NetworkError when no answer came (refused, reset, timed out).
-   * ResponseValidationError when a 2xx body is not JSON.
+   * `Retry-After`. NetworkError when no whole answer came (refused, reset, timed out, cut
+   * short). ResponseValidationError when a 2xx body is not JSON.
    */
   async send(req: HttpRequest): Promise<HttpResponse> {
+    return this.settle(req, await this.exchange(req));
+  }
+
+  private exchange(req: HttpRequest): Promise<Outcome> {
     if (req.method !== "GET") {
       this.writes++;
       return this.sendOnce(req);
@@ -99,7 +131,7 @@ export class HttpTransport {
     return sent;
   }
 
-  private async sendOnce(req: HttpRequest): Promise<HttpResponse> {
+  private async sendOnce(req: HttpRequest): Promise<Outcome> {
     const wait = this.pausedUntil - Date.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     const headers: Record<string, string> = {
@@ -112,45 +144,53 @@ export class HttpTransport {
       payload = JSON.stringify(req.body);
       headers["content-type"] = "application/json";
     }
-    const fullPath = this.basePath + req.path;
-    let status: number;
-    let text: string;
-    let retryAfterHeader: string | string[] | undefined;
+    const sentAt = Date.now();
     try {
       const res = await this.agent.request({
         origin: this.origin,
-        path: fullPath,
+        path: this.basePath + req.path,
         method: req.method,
         headers,
         body: payload ?? null,
       });
-      status = res.statusCode;
-      retryAfterHeader = res.headers["retry-after"];
-      text = await res.body.text();
-    } catch (err) {
-      throw new NetworkError({ ...this.named(req), url: this.origin + fullPath, cause: err });
+      const text = await res.body.text();
+      const receivedAt = Date.now();
+      this.clock.observe(res.headers.date, sentAt, receivedAt);
+      return { answered: true, status: res.statusCode, text, retryAfter: res.headers["retry-after"], sentAt, receivedAt };
+    } catch (cause) {
+      return { answered: false, cause, sentAt, failedAt: Date.now() };
+    }
+  }
+
+  private settle(req: HttpRequest, outcome: Outcome): HttpResponse {
+    if (req.trace !== undefined) {
+      req.trace.sentAt = outcome.sentAt;
+      req.trace.endedAt = outcome.answered ? outcome.receivedAt : outcome.failedAt;
+    }
+    if (!outcome.answered) {
+      throw new NetworkError({ ...this.named(req), url: this.origin + this.basePath + req.path, cause: outcome.cause });
     }
     let body: unknown = undefined;
     let parsed = true;
-    if (text.trim() !== "") {
+    if (outcome.text.trim() !== "") {
       try {
-        body = JSON.parse(text);
+        body = JSON.parse(outcome.text);
       } catch {
         parsed = false;
       }
     }
-    if (status >= 400) {
-      throw this.toApiError(status, parsed ? body : text, req, retryAfterHeader);
+    if (outcome.status >= 400) {
+      throw this.toApiError(outcome.status, parsed ? body : outcome.text, req, outcome.retryAfter);
     }
     if (!parsed) {
       throw new ResponseValidationError({
         ...this.named(req),
         path: "(body)",
         expected: "a JSON body",
-        received: describeReceived(text),
+        received: describeReceived(outcome.text),
       });
     }
-    return { status, body };
+    return { status: outcome.status, body, sentAt: outcome.sentAt, receivedAt: outcome.receivedAt };
   }
 
   private named(req: HttpRequest): { operation: string; step?: string } {

@@ -104,9 +104,49 @@ export class NotFoundError extends ApiError {
   }
 }
 
-/** 409 `CONFLICT`: the resource's state does not allow the action; nothing was changed. Not retried. */
+/** The resource whose state refused an action, as the client found it after a 409. */
+export interface ConflictBlocker {
+  /** `service` or `replica set`. */
+  kind: "service" | "replica set";
+  /** Its id (for a replica set, `<service id>/<replica set id>`). */
+  id: string;
+  /** Its status when the client looked, as the API spells it; `NOT_FOUND` when it was gone. */
+  status: string;
+}
+
+/** What a {@link ConflictError} is built from: the answer, plus what the client learned about its cause. */
+export interface ConflictErrorInit extends ApiErrorInit {
+  /** The resource whose state refused the action, when the client looked it up. */
+  blockedBy?: ConflictBlocker;
+  /** See {@link ConflictError.curableByWaiting}. */
+  curableByWaiting?: boolean;
+}
+
+/**
+ * 409 `CONFLICT`: the resource's state does not allow the action; nothing was changed. Not
+ * retried. For actions on a service or a replica set the client reads the blocking
+ * resource once after the 409 (see conflicts.ts) and fills in `blockedBy` and
+ * `curableByWaiting`.
+ */
 export class ConflictError extends ApiError {
   static override readonly kind: string = "ConflictError";
+  /** The resource whose state refused the action, when the client looked it up. */
+  readonly blockedBy: ConflictBlocker | undefined;
+  /**
+   * `false` when waiting cannot cure the conflict: the blocker is failed, dormant, being
+   * deleted or gone (`UNSTABLE`, `PAUSED`, `DELETING`, replica set `error`): fail at once,
+   * or act (start the service) first. `true` when its status passes by itself (waiting and
+   * trying again can work). `undefined` when the client could not tell (no blocker read, or
+   * the blocker is ready, so its status does not explain the refusal).
+   */
+  readonly curableByWaiting: boolean | undefined;
+
+  /** Builds the error; see {@link ConflictErrorInit}. */
+  constructor(init: ConflictErrorInit) {
+    super(init);
+    this.blockedBy = init.blockedBy;
+    this.curableByWaiting = init.curableByWaiting;
+  }
   /** True when `obj` is a {@link ConflictError}. */
   static override isInstance(obj: unknown): obj is ConflictError {
     return hasKind(obj, ConflictError.kind);

@@ -67,9 +67,15 @@ export class ResponseValidationError extends ClouddbError {
 /** A required setting is missing or invalid (e.g. "No API key: pass `apiKey` or set CLOUDDB_API_KEY"). */
 export class ConfigurationError extends ClouddbError {
   static override readonly kind: string = "ConfigurationError";
-  /** Builds the error with the given actionable message. */
-  constructor(message: string) {
+  /** The option at fault (`apiKey`, `apiUrl`, `projectId`, `poll.maxMs`, ...), when one is. */
+  readonly setting: string | undefined;
+  /**
+   * Builds the error with the given actionable message (which must not quote a secret).
+   * @param setting - the option at fault, when one is.
+   */
+  constructor(message: string, setting?: string) {
     super(message, ClientErrorCode.Configuration);
+    this.setting = setting;
   }
   /** True when `obj` is a {@link ConfigurationError}. */
   static override isInstance(obj: unknown): obj is ConfigurationError {

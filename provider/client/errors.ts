@@ -21,7 +21,7 @@ export {
   ServerError,
   apiErrorFromResponse,
 } from "./apiErrors";
-export type { ApiErrorInit, ErrorContext } from "./apiErrors";
+export type { ApiErrorInit, ErrorContext, ConflictBlocker, ConflictErrorInit } from "./apiErrors";
 export { ResponseValidationError, ConfigurationError, NetworkError, AmbiguousCreateError } from "./clientErrors";
 export type { ResponseValidationInit, NetworkErrorInit, AmbiguousCreateInit } from "./clientErrors";
 export { WaitError, TimeoutError, ResourceFailedError } from "./waitErrors";

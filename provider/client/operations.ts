@@ -9,7 +9,9 @@ import { type ResolvedConfig, requireProjectId } from "./config";
 import { type ListReading, type ListShape, readList } from "./listReading";
 import type { ProjectOptions } from "./requests";
 import { withRetry, type RetryCall } from "./retry";
-import { type Operation, type ParamsOf, ROUTES, routePath } from "./routes";
+import { type Operation, type ParamsOf, ROUTES, type RouteSpec, routePath } from "./routes";
+import { type BlockerReader, classifyConflict, statusInList } from "./conflicts";
+import { ConflictError } from "./errors";
 import type { CreatedIds } from "./createdIds";
 import type { HttpRequest, HttpTransport, RequestTrace } from "./transport";
 import { validateResponse } from "./validation";
@@ -22,6 +24,9 @@ type ReplyOfSpec<R> = R extends { one: infer S extends z.ZodType }
 
 /** The validated answer of an operation. */
 export type ReplyOf<O extends Operation> = ReplyOfSpec<(typeof ROUTES)[O]["reply"]>;
+
+/** How long the one read that classifies a 409 may take, retries included. */
+const CLASSIFY_DEADLINE_MS = 5_000;
 
 /** One attempt of a call, as create recovery needs to know it. */
 export interface AttemptRecord {
@@ -48,7 +53,7 @@ export interface CallContext<T = unknown> {
  * under the retry policy, validates the answer, and tells `onWrite` before and after every
  * write (the read cache drops what it holds).
  */
-export class Operations {
+export class Operations implements BlockerReader {
   /**
    * @param config - the resolved client configuration.
    * @param transport - the HTTP transport.
@@ -68,6 +73,18 @@ export class Operations {
    */
   project(opts: ProjectOptions | undefined): string {
     return requireProjectId(this.config, opts?.projectId);
+  }
+
+  /** The status of a service, read once for a 409's classification (see conflicts.ts). */
+  async serviceStatus(project: string, serviceId: string, caller: string): Promise<string> {
+    const deadline = Date.now() + CLASSIFY_DEADLINE_MS;
+    return (await this.call("getService", { project, service: serviceId }, undefined, { caller, deadline })).status;
+  }
+
+  /** The status of a replica set, read once for a 409's classification (see conflicts.ts). */
+  async replicaSetStatus(project: string, serviceId: string, replicaSetId: string, caller: string): Promise<string | undefined> {
+    const deadline = Date.now() + CLASSIFY_DEADLINE_MS;
+    return statusInList(await this.call("listReplicaSets", { project, service: serviceId }, undefined, { caller, deadline }), replicaSetId);
   }
 
   /** The deadline of a call that starts now. */
@@ -101,6 +118,7 @@ export class Operations {
         operation,
         kind: route.retry,
         deadline: ctx.deadline ?? this.deadlineFromNow(),
+        unreachableDeadline: Date.now() + this.config.unreachableRetryMs,
         attempt: async () => {
           const record: AttemptRecord = { trace: {} };
           try {
@@ -115,6 +133,10 @@ export class Operations {
       if (ctx.recover !== undefined) retryCall.recover = ctx.recover;
       if (route.retry === "delete") retryCall.goneValue = undefined as ReplyOf<O>;
       return await withRetry(retryCall);
+    } catch (err) {
+      const blocker = (route as RouteSpec).blocker;
+      if (blocker === undefined || !ConflictError.isInstance(err)) throw err;
+      throw await classifyConflict(this, err, blocker, params);
     } finally {
       if (isWrite) this.onWrite();
     }

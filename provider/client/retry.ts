@@ -34,6 +34,11 @@ export interface RetryCall<T> {
   kind: CallKind;
   /** Absolute time (epoch ms) after which no retry starts. */
   deadline: number;
+  /**
+   * Absolute time (epoch ms) after which no retry starts of a request that could not reach
+   * the API at all (connection refused, name not resolved). @default `deadline`
+   */
+  unreachableDeadline?: number;
   /** Makes one attempt. */
   attempt: () => Promise<T>;
   /**
@@ -151,7 +156,9 @@ export async function withRetry<T>(call: RetryCall<T>): Promise<T> {
         randomize: false,
         onFailedAttempt: async (failure) => {
           const delay = retryDelayMs(failure, failure.attemptNumber);
-          if (Date.now() + delay > call.deadline) throw failure;
+          const unreachable = NetworkError.isInstance(failure) && !failure.requestSent;
+          const deadline = unreachable ? Math.min(call.deadline, call.unreachableDeadline ?? call.deadline) : call.deadline;
+          if (Date.now() + delay > deadline) throw failure;
           await sleep(delay);
         },
       },

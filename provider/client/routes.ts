@@ -29,9 +29,16 @@ export interface RouteSpec {
   readonly retry: CallKind;
   /** What the answer holds. */
   readonly reply: Reply;
+  /**
+   * Whose status a 409 of this operation is about: after a 409 the client reads that
+   * resource once to tell whether waiting can cure the conflict (see conflicts.ts).
+   */
+  readonly blocker?: "service" | "replica set";
 }
 
 const none = { none: true } as const;
+const message = { one: MessageResponseSchema } as const;
+const service = { one: ServiceSchema } as const;
 const vpcs = { item: VpcSchema, idField: "id", noun: "VPC" } as const;
 const peerings = { item: PeeringSchema, idField: "id", noun: "peering" } as const;
 const services = { item: ServiceSchema, idField: "service_id", noun: "service" } as const;
@@ -48,7 +55,7 @@ export const ROUTES = {
   createVpc: { method: "POST", path: `${P}/vpcs`, retry: "create", reply: { one: VpcSchema } },
   getVpc: { method: "GET", path: `${P}/vpcs/{vpc}`, retry: "read", reply: { one: VpcSchema } },
   deleteVpc: { method: "DELETE", path: `${P}/vpcs/{vpc}`, retry: "delete", reply: none },
-  renameVpc: { method: "POST", path: `${P}/vpcs/{vpc}/rename`, retry: "idempotent", reply: { one: MessageResponseSchema } },
+  renameVpc: { method: "POST", path: `${P}/vpcs/{vpc}/rename`, retry: "idempotent", reply: message },
 
   listPeerings: { method: "GET", path: `${P}/vpcs/{vpc}/peerings`, retry: "read", reply: { list: peerings } },
   createPeering: { method: "POST", path: `${P}/vpcs/{vpc}/peerings`, retry: "create", reply: { one: PeeringSchema } },
@@ -56,28 +63,28 @@ export const ROUTES = {
   deletePeering: { method: "DELETE", path: `${P}/vpcs/{vpc}/peerings/{peering}`, retry: "delete", reply: none },
 
   listServices: { method: "GET", path: `${P}/services`, retry: "read", reply: { list: services } },
-  createService: { method: "POST", path: `${P}/services`, retry: "create", reply: { one: ServiceSchema } },
-  getService: { method: "GET", path: SVC, retry: "read", reply: { one: ServiceSchema } },
+  createService: { method: "POST", path: `${P}/services`, retry: "create", reply: service },
+  getService: { method: "GET", path: SVC, retry: "read", reply: service },
   deleteService: { method: "DELETE", path: SVC, retry: "delete", reply: none },
-  startService: { method: "POST", path: `${SVC}/start`, retry: "idempotent", reply: { one: ServiceSchema } },
-  stopService: { method: "POST", path: `${SVC}/stop`, retry: "idempotent", reply: { one: ServiceSchema } },
-  attachServiceToVpc: { method: "POST", path: `${SVC}/attachToVPC`, retry: "idempotent", reply: { one: MessageResponseSchema } },
-  detachServiceFromVpc: { method: "POST", path: `${SVC}/detachFromVPC`, retry: "idempotent", reply: { one: MessageResponseSchema } },
-  resizeService: { method: "POST", path: `${SVC}/resize`, retry: "idempotent", reply: { one: ServiceSchema } },
-  enableServicePooler: { method: "POST", path: `${SVC}/enablePooler`, retry: "idempotent", reply: { one: MessageResponseSchema } },
-  disableServicePooler: { method: "POST", path: `${SVC}/disablePooler`, retry: "idempotent", reply: { one: MessageResponseSchema } },
-  forkService: { method: "POST", path: `${SVC}/forkService`, retry: "create", reply: { one: ServiceSchema } },
-  updateServicePassword: { method: "POST", path: `${SVC}/updatePassword`, retry: "idempotent", reply: none },
-  setServiceEnvironment: { method: "POST", path: `${SVC}/setEnvironment`, retry: "idempotent", reply: { one: MessageResponseSchema } },
-  setServiceHA: { method: "POST", path: `${SVC}/setHA`, retry: "idempotent", reply: { one: ServiceSchema } },
+  startService: { method: "POST", path: `${SVC}/start`, retry: "idempotent", reply: service, blocker: "service" },
+  stopService: { method: "POST", path: `${SVC}/stop`, retry: "idempotent", reply: service, blocker: "service" },
+  attachServiceToVpc: { method: "POST", path: `${SVC}/attachToVPC`, retry: "idempotent", reply: message, blocker: "service" },
+  detachServiceFromVpc: { method: "POST", path: `${SVC}/detachFromVPC`, retry: "idempotent", reply: message, blocker: "service" },
+  resizeService: { method: "POST", path: `${SVC}/resize`, retry: "idempotent", reply: service, blocker: "service" },
+  enableServicePooler: { method: "POST", path: `${SVC}/enablePooler`, retry: "idempotent", reply: message, blocker: "service" },
+  disableServicePooler: { method: "POST", path: `${SVC}/disablePooler`, retry: "idempotent", reply: message, blocker: "service" },
+  forkService: { method: "POST", path: `${SVC}/forkService`, retry: "create", reply: service, blocker: "service" },
+  updateServicePassword: { method: "POST", path: `${SVC}/updatePassword`, retry: "idempotent", reply: none, blocker: "service" },
+  setServiceEnvironment: { method: "POST", path: `${SVC}/setEnvironment`, retry: "idempotent", reply: message, blocker: "service" },
+  setServiceHA: { method: "POST", path: `${SVC}/setHA`, retry: "idempotent", reply: service, blocker: "service" },
 
   listReplicaSets: { method: "GET", path: `${SVC}/replicaSets`, retry: "read", reply: { list: replicaSets } },
-  createReplicaSet: { method: "POST", path: `${SVC}/replicaSets`, retry: "create", reply: { one: ReadReplicaSetSchema } },
+  createReplicaSet: { method: "POST", path: `${SVC}/replicaSets`, retry: "create", reply: { one: ReadReplicaSetSchema }, blocker: "service" },
   deleteReplicaSet: { method: "DELETE", path: RS, retry: "delete", reply: none },
-  resizeReplicaSet: { method: "POST", path: `${RS}/resize`, retry: "idempotent", reply: { one: MessageResponseSchema } },
-  enableReplicaSetPooler: { method: "POST", path: `${RS}/enablePooler`, retry: "idempotent", reply: { one: MessageResponseSchema } },
-  disableReplicaSetPooler: { method: "POST", path: `${RS}/disablePooler`, retry: "idempotent", reply: { one: MessageResponseSchema } },
-  setReplicaSetEnvironment: { method: "POST", path: `${RS}/setEnvironment`, retry: "idempotent", reply: { one: MessageResponseSchema } },
+  resizeReplicaSet: { method: "POST", path: `${RS}/resize`, retry: "idempotent", reply: message, blocker: "replica set" },
+  enableReplicaSetPooler: { method: "POST", path: `${RS}/enablePooler`, retry: "idempotent", reply: message, blocker: "replica set" },
+  disableReplicaSetPooler: { method: "POST", path: `${RS}/disablePooler`, retry: "idempotent", reply: message, blocker: "replica set" },
+  setReplicaSetEnvironment: { method: "POST", path: `${RS}/setEnvironment`, retry: "idempotent", reply: message, blocker: "replica set" },
 } as const satisfies Record<string, RouteSpec>;
 
 /** The name of an operation (and of the client method that runs it). */

@@ -7,9 +7,8 @@
 import { type ClouddbClientOptions, type ResolvedConfig, resolveConfig } from "./config";
 import { CreatedIds } from "./createdIds";
 import { Creates } from "./createRecovery";
-import { type ListReading, lookUp, notListed } from "./listReading";
 import { Operations } from "./operations";
-import { ListCache } from "./readCache";
+import { CachedReads } from "./readCache";
 import { registerSecret } from "./redact";
 import type {
   CreatePeeringRequest,
@@ -31,7 +30,9 @@ import {
   type WaitOptions,
 } from "./resourceWaits";
 import type { AuthInfo, Environment, MessageResponse, Peering, ReadReplicaSet, Service, Vpc } from "./schemas";
+import { Pacer } from "./pacer";
 import { ServerClock } from "./serverClock";
+import { TransitionDurations } from "./transitionDurations";
 import { HttpTransport } from "./transport";
 
 export type { WaitOptions, WaitForServiceOptions, WaitForReplicaSetOptions, WaitForPeeringOptions } from "./resourceWaits";
@@ -53,10 +54,13 @@ export class ClouddbClient {
   /** The resolved configuration (the API key included: do not log it). */
   readonly config: ResolvedConfig;
   private readonly transport: HttpTransport;
-  private readonly serviceCache: ListCache<ListReading<Service>>;
+  private readonly reads: CachedReads;
   private readonly ops: Operations;
   private readonly creates: Creates;
   private readonly waits: ResourceWaits;
+  private readonly durations: TransitionDurations;
+  /** The client's pacer: every request waits there for its turn (see pacer.ts). */
+  readonly pacer: Pacer;
 
   /**
    * @throws ConfigurationError when the API URL or key is missing or invalid (options
@@ -66,11 +70,22 @@ export class ClouddbClient {
     this.config = resolveConfig(options);
     const clock = new ServerClock();
     const ids = new CreatedIds();
-    this.transport = new HttpTransport(this.config, clock);
-    this.serviceCache = new ListCache<ListReading<Service>>(this.config.listCacheMs);
-    this.ops = new Operations(this.config, this.transport, ids, () => this.serviceCache.invalidate());
+    this.pacer = new Pacer();
+    this.transport = new HttpTransport(this.config, clock, this.pacer);
+    this.ops = new Operations(this.config, this.transport, ids, () => this.reads.invalidate());
+    this.reads = new CachedReads(this.ops, this.config.listCacheMs);
     this.creates = new Creates(this.ops, clock, ids);
-    this.waits = new ResourceWaits(this.ops);
+    this.durations = new TransitionDurations(this.config.expectedDurations);
+    this.waits = new ResourceWaits(this.ops, this.durations);
+  }
+
+  /**
+   * How long transitions took as this client measured them (and as `expectedDurations`
+   * seeded them), by name, e.g. `{"service:QUEUED->READY": 10450}`: save them and pass them
+   * as `expectedDurations` to a later client so its waits poll where readiness is likely.
+   */
+  learnedDurations(): Record<string, number> {
+    return this.durations.snapshot();
   }
 
   /** Releases the connection pool. Calls made afterwards fail with NetworkError. */
@@ -172,17 +187,7 @@ export class ClouddbClient {
    * with NotFoundError once deleted.
    */
   async getService(serviceId: string, opts?: ReadOptions): Promise<Service> {
-    const project = this.ops.project(opts);
-    if (this.serviceCache.enabled && opts?.fresh !== true) {
-      const hit = lookUp(await this.cachedServices(project, "getService"), serviceId, (s) => s.service_id);
-      if ("found" in hit) return structuredClone(hit.found);
-      if ("rejected" in hit) throw hit.rejected;
-    }
-    return this.ops.call("getService", { project, service: serviceId });
-  }
-
-  private cachedServices(project: string, caller: string): Promise<ListReading<Service>> {
-    return this.serviceCache.get(project, () => this.ops.call("listServices", { project }, undefined, { caller }));
+    return this.reads.service(this.ops.project(opts), serviceId, opts?.fresh === true);
   }
 
   /**
@@ -283,17 +288,7 @@ export class ClouddbClient {
    * (naming the field and value) when the API lists the set in a shape the client cannot rely on.
    */
   async getReplicaSet(serviceId: string, replicaSetId: string, opts?: ReadOptions): Promise<ReadReplicaSet> {
-    const project = this.ops.project(opts);
-    if (this.serviceCache.enabled && opts?.fresh !== true) {
-      const service = lookUp(await this.cachedServices(project, "getReplicaSet"), serviceId, (s) => s.service_id);
-      const hit = "found" in service ? service.found.read_replica_sets?.find((r) => r.id === replicaSetId) : undefined;
-      if (hit !== undefined) return structuredClone(hit);
-    }
-    const sets = await this.ops.call("listReplicaSets", { project, service: serviceId }, undefined, { caller: "getReplicaSet" });
-    const hit = lookUp(sets, replicaSetId, (r) => r.id);
-    if ("found" in hit) return hit.found;
-    if ("rejected" in hit) throw hit.rejected;
-    throw notListed("getReplicaSet", `Replica set ${replicaSetId} is not among the replica sets of service ${serviceId}`);
+    return this.reads.replicaSet(this.ops.project(opts), serviceId, replicaSetId, opts?.fresh === true);
   }
 
   /**

@@ -40,6 +40,13 @@ export interface ClouddbClientOptions {
   listCacheMs?: number;
   /** Waiter polling. */
   poll?: PollOptions;
+  /**
+   * How long transitions are expected to take, by name (`service:QUEUED->READY`: ms), as
+   * `ClouddbClient.learnedDurations()` returned them in an earlier run: waits on those
+   * transitions poll where readiness is likely from the first one (see pollSchedule.ts).
+   * @default {} (learned as waits end)
+   */
+  expectedDurations?: Record<string, number>;
 }
 
 /** Options after resolution. */
@@ -62,6 +69,8 @@ export interface ResolvedConfig {
   listCacheMs: number;
   /** Resolved polling. */
   poll: { initialMs: number; maxMs: number };
+  /** See {@link ClouddbClientOptions.expectedDurations}. */
+  expectedDurations: Record<string, number>;
 }
 
 /** Default per-request timeout. */
@@ -233,6 +242,7 @@ export function resolveConfig(
     unreachableRetryMs: numberSetting(options.unreachableRetryMs, "unreachableRetryMs", undefined, undefined, DEFAULT_UNREACHABLE_RETRY_MS, 0),
     listCacheMs: numberSetting(options.listCacheMs, "listCacheMs", undefined, undefined, 0, 0),
     poll: { initialMs, maxMs: Math.max(maxMs, initialMs) },
+    expectedDurations: { ...(options.expectedDurations ?? {}) },
   };
 }
 

@@ -76,3 +76,8 @@ export type {
   MessageResponse,
 } from "./schemas";
 export type { ListReading, RejectedItem } from "./listReading";
+export { pollDelayMs, pollTimes, detection, POLL_SCHEDULE } from "./pollSchedule";
+export type { PollScheduleOptions, Detection } from "./pollSchedule";
+export { Pacer, PACER } from "./pacer";
+export type { Priority } from "./pacer";
+export { transitionKey } from "./transitionDurations";

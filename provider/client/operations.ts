@@ -13,6 +13,7 @@ import { type Operation, type ParamsOf, ROUTES, type RouteSpec, routePath } from
 import { type BlockerReader, classifyConflict, statusInList } from "./conflicts";
 import { ConflictError } from "./errors";
 import type { CreatedIds } from "./createdIds";
+import type { Priority } from "./pacer";
 import type { HttpRequest, HttpTransport, RequestTrace } from "./transport";
 import { validateResponse } from "./validation";
 
@@ -46,6 +47,8 @@ export interface CallContext<T = unknown> {
   recover?: (failure: unknown, final: boolean) => Promise<T | undefined>;
   /** Told about every attempt once it ended, successful or not. */
   onAttempt?: (attempt: AttemptRecord) => void;
+  /** Its turn in the client's pacer. @default by method: "write" for POST/DELETE, "read" for GET */
+  priority?: Priority;
 }
 
 /**
@@ -112,6 +115,7 @@ export class Operations implements BlockerReader {
     if (body !== undefined) req.body = body;
     const projectId = (params as { project?: string }).project;
     if (projectId !== undefined) req.projectId = projectId;
+    if (ctx.priority !== undefined) req.priority = ctx.priority;
     if (isWrite) this.onWrite();
     try {
       const retryCall: RetryCall<ReplyOf<O>> = {

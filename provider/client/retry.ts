@@ -1,7 +1,8 @@
 /**
  * The retry policy, in one place. p-retry runs the loop; this module decides what is
  * retried and how long to wait:
- * - 429: always (the server did not act), waiting at least `Retry-After`;
+ * - 429: always (the server did not act), no sooner than `Retry-After`: the client's pacer
+ *   holds every request until then (pacer.ts), so a call does not wait on its own;
  * - 500/502/503 and network failures: for reads and idempotent actions, with exponential
  *   backoff and jitter;
  * - creates: a failure after which the request may have been carried out (a 5xx, a lost or
@@ -159,7 +160,8 @@ export async function withRetry<T>(call: RetryCall<T>): Promise<T> {
           const unreachable = NetworkError.isInstance(failure) && !failure.requestSent;
           const deadline = unreachable ? Math.min(call.deadline, call.unreachableDeadline ?? call.deadline) : call.deadline;
           if (Date.now() + delay > deadline) throw failure;
-          await sleep(delay);
+          // After a 429 the client's pacer holds every request until Retry-After has passed.
+          if (!RateLimitError.isInstance(failure)) await sleep(delay);
         },
       },
     );

@@ -9,6 +9,7 @@ import { Agent } from "undici";
 import type { ResolvedConfig } from "./config";
 import { type ApiError, NetworkError, ResponseValidationError, apiErrorFromResponse } from "./errors";
 import { describeReceived } from "./redact";
+import type { Pacer, Priority } from "./pacer";
 import type { ServerClock } from "./serverClock";
 
 /** HTTP methods the API uses. */
@@ -38,6 +39,8 @@ export interface HttpRequest {
   projectId?: string;
   /** Filled in by the transport: when this request was sent and when it ended. */
   trace?: RequestTrace;
+  /** Its turn in the pacer. @default "write" for POST and DELETE, "read" for GET */
+  priority?: Priority;
 }
 
 /** A 2xx answer. */
@@ -72,10 +75,10 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
 }
 
 /**
- * Sends requests over one keep-alive connection pool. Two identical GETs under way at once
- * share one request, unless a write was sent after the first began (its answer could then
- * predate the write); and a 429 pauses every later request of this transport until its
- * `Retry-After` has passed (the API limits the client, not one path).
+ * Sends requests over one keep-alive connection pool, each when the client's pacer gives
+ * it its turn (pacer.ts: write priority, the pause after a 429, the rate the API accepts).
+ * Two identical GETs under way at once share one request, unless a write was sent after
+ * the first began (its answer could then predate the write).
  */
 export class HttpTransport {
   private readonly agent: Agent;
@@ -83,16 +86,17 @@ export class HttpTransport {
   private readonly basePath: string;
   private readonly readsInFlight = new Map<string, Promise<Outcome>>();
   private writes = 0;
-  private pausedUntil = 0;
 
   /**
    * Creates the pool; opens no connection yet.
    * @param config - the resolved configuration (URL, key, timeouts).
    * @param clock - told the `Date` of every answer.
+   * @param pacer - gives every request its turn, and is told how each ended.
    */
   constructor(
     private readonly config: ResolvedConfig,
     private readonly clock: ServerClock,
+    private readonly pacer: Pacer,
   ) {
     const url = new URL(config.apiUrl);
     this.origin = url.origin;
@@ -132,8 +136,7 @@ export class HttpTransport {
   }
 
   private async sendOnce(req: HttpRequest): Promise<Outcome> {
-    const wait = this.pausedUntil - Date.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    await this.pacer.acquire(req.priority ?? (req.method === "GET" ? "read" : "write"));
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.config.apiKey}`,
       "user-agent": this.config.userAgent,
@@ -156,8 +159,11 @@ export class HttpTransport {
       const text = await res.body.text();
       const receivedAt = Date.now();
       this.clock.observe(res.headers.date, sentAt, receivedAt);
-      return { answered: true, status: res.statusCode, text, retryAfter: res.headers["retry-after"], sentAt, receivedAt };
+      const retryAfter = res.headers["retry-after"];
+      this.pacer.settle(res.statusCode, res.statusCode === 429 ? parseRetryAfter(retryAfter) : undefined);
+      return { answered: true, status: res.statusCode, text, retryAfter, sentAt, receivedAt };
     } catch (cause) {
+      this.pacer.settle(undefined);
       return { answered: false, cause, sentAt, failedAt: Date.now() };
     }
   }
@@ -200,7 +206,6 @@ export class HttpTransport {
   private toApiError(status: number, body: unknown, req: HttpRequest, retryAfter: string | string[] | undefined): ApiError {
     const ctx = req.projectId === undefined ? this.named(req) : { ...this.named(req), projectId: req.projectId };
     const seconds = status === 429 ? parseRetryAfter(retryAfter) : undefined;
-    if (seconds !== undefined) this.pausedUntil = Math.max(this.pausedUntil, Date.now() + seconds * 1000);
     return apiErrorFromResponse(status, body, ctx, seconds);
   }
 

@@ -31,7 +31,7 @@ import {
 } from "./resourceWaits";
 import type { AuthInfo, Environment, MessageResponse, Peering, ReadReplicaSet, Service, Vpc } from "./schemas";
 import { Pacer } from "./pacer";
-import { ServerClock } from "./serverClock";
+import { type MsInterval, ServerClock } from "./serverClock";
 import { TransitionDurations } from "./transitionDurations";
 import { HttpTransport } from "./transport";
 
@@ -61,6 +61,7 @@ export class ClouddbClient {
   private readonly durations: TransitionDurations;
   /** The client's pacer: every request waits there for its turn (see pacer.ts). */
   readonly pacer: Pacer;
+  private readonly clock: ServerClock;
 
   /**
    * @throws ConfigurationError when the API URL or key is missing or invalid (options
@@ -69,6 +70,7 @@ export class ClouddbClient {
   constructor(options: ClouddbClientOptions = {}) {
     this.config = resolveConfig(options);
     const clock = new ServerClock();
+    this.clock = clock;
     const ids = new CreatedIds();
     this.pacer = new Pacer();
     this.transport = new HttpTransport(this.config, clock, this.pacer);
@@ -86,6 +88,16 @@ export class ClouddbClient {
    */
   learnedDurations(): Record<string, number> {
     return this.durations.snapshot();
+  }
+
+  /**
+   * The offset of the API's clock from this machine's (`server - client`, ms) as measured
+   * from the `Date` headers of the answers so far, as an interval; undefined before any
+   * answer. Compare the API's timestamps (`created`) with `Date.now() + offset`, never
+   * with `Date.now()` alone.
+   */
+  serverClockOffset(): MsInterval | undefined {
+    return this.clock.offsetMs;
   }
 
   /** Releases the connection pool. Calls made afterwards fail with NetworkError. */

@@ -81,3 +81,4 @@ export type { PollScheduleOptions, Detection } from "./pollSchedule";
 export { Pacer, PACER } from "./pacer";
 export type { Priority } from "./pacer";
 export { transitionKey } from "./transitionDurations";
+export type { MsInterval } from "./serverClock";

@@ -5,6 +5,8 @@
  * and resources made in the emulator afterwards.
  */
 import { AmbiguousCreateError, ClouddbClient, type Service } from "../../provider/client";
+import { createdWithin, fitsFork, fitsService } from "../../provider/client/createMatching";
+import { ServerClock } from "../../provider/client/serverClock";
 import {
   type Emu,
   control,
@@ -171,5 +173,39 @@ describe("create recovery against the emulator", () => {
     expect((await services("blind")).length).toBe(1);
     expect(await countRequests(emu, "POST", /\/services$/)).toBe(1);
     expectNoSecrets(e, [emu.pat]);
+  });
+});
+
+describe("the pure halves of create recovery", () => {
+  it("measures the server's clock from Date headers, narrowing with each answer and starting over when it jumps", () => {
+    const clock = new ServerClock();
+    expect(clock.toServer(0, 10)).toEqual({ from: -Infinity, to: Infinity });
+    const t0 = Date.UTC(2030, 0, 1, 12, 0, 0);
+    // The server is 60 s behind; answers take 100 ms.
+    clock.observe(new Date(t0 - 60_000).toUTCString(), t0, t0 + 100);
+    clock.observe(new Date(t0 + 500 - 60_000).toUTCString(), t0 + 500, t0 + 600);
+    const offset = clock.offsetMs!;
+    expect(offset.from).toBeLessThanOrEqual(-60_000);
+    expect(offset.to).toBeGreaterThanOrEqual(-60_000);
+    expect(offset.to - offset.from).toBeLessThan(2_100);
+    // Its clock is reset an hour ahead: the old interval no longer fits, a new one starts.
+    clock.observe(new Date(t0 + 3_600_000).toUTCString(), t0 + 1_000, t0 + 1_100);
+    expect(clock.offsetMs!.from).toBeGreaterThan(3_590_000);
+  });
+
+  it("compares only the fields an item shows: one it does not show never excludes it", () => {
+    const fits = fitsService({ name: "db", cpu_millis: "1000", memory_gbs: "4" });
+    const shown = { name: "db", service_type: "TIMESERIES", region_code: "us-east-1", status: "QUEUED", resources: [{ spec: { cpu_millis: 1000, memory_gbs: 4 } }] };
+    expect(fits(shown)).toBe(true);
+    expect(fits({ ...shown, resources: [{ spec: { cpu_millis: 500, memory_gbs: 2 } }] })).toBe(false);
+    expect(fits({ ...shown, resources: undefined, metrics: null })).toBe(true);
+    expect(fits({ ...shown, status: "DELETING" })).toBe(false);
+    expect(fits({ ...shown, forked_from: { service_id: "src" } })).toBe(false);
+    expect(fits({ ...shown, name: 7 })).toBe(true);
+    expect(fitsFork("src", { fork_strategy: "NOW" })({ ...shown, forked_from: { service_id: "src" } })).toBe(true);
+    expect(fitsFork("src", { fork_strategy: "NOW" })(shown)).toBe(false);
+    expect(createdWithin({ created: "2030-01-01T00:00:05Z" }, { from: Date.UTC(2030, 0, 1), to: Date.UTC(2030, 0, 1, 0, 0, 10) })).toBe(true);
+    expect(createdWithin({ created: "2030-01-01T00:00:15Z" }, { from: Date.UTC(2030, 0, 1), to: Date.UTC(2030, 0, 1, 0, 0, 10) })).toBe(false);
+    expect(createdWithin({}, { from: 0, to: 1 })).toBe(true);
   });
 });

@@ -70,6 +70,25 @@ describe("shared waiting against the emulator", () => {
     }
   });
 
+  it("a 429 on one request pauses every request of the client until its Retry-After has passed", async () => {
+    const c = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId });
+    try {
+      await control(emu, "POST", "/faults", { method: "GET", path: "/vpcs$", status: 429, count: 1, retryAfter: 1 });
+      const vpcs = c.listVpcs();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await Promise.all([vpcs, c.listServices(), c.createVpc({ name: "n", cidr: "10.7.0.0/16", region_code: "us-east-1" })]);
+      const log = await requestLog(emu);
+      const refused = log.find((r) => r.status === 429)!;
+      const after = log.filter((r) => r !== refused);
+      expect(after.map((r) => `${r.method} ${path(r)}`).sort()).toEqual(["GET /services", "GET /vpcs", "POST /vpcs"]);
+      for (const r of after) expect(Date.parse(r.at) - Date.parse(refused.at)).toBeGreaterThanOrEqual(1_000);
+      // Writes first: the create left before the two reads once the pause was over.
+      expect(`${after[0]!.method} ${path(after[0]!)}`).toBe("POST /vpcs");
+    } finally {
+      await c.close();
+    }
+  });
+
   it("learns how long a transition takes, and the next wait on it polls where readiness is likely", async () => {
     const c = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId });
     try {

@@ -1,19 +1,14 @@
 /**
  * {@link ClouddbClient}: one typed method per API operation (SPEC.md section 4, bodies per
- * CONTRACT.md), waiters, and an optional read cache. Every call goes through one path:
- * transport (HTTP) → retry policy → response validation.
+ * CONTRACT.md), waiters, and an optional read cache. The methods only name a route of the
+ * route table (routes.ts) and fill in its parameters; operations.ts runs it, createRecovery.ts
+ * runs the creates, resourceWaits.ts the waits, readCache.ts serves `getService`.
  */
-import type { z } from "zod";
-import { type ClouddbClientOptions, type ResolvedConfig, requireProjectId, resolveConfig } from "./config";
-import {
-  findCreatedPeering,
-  findCreatedReplicaSet,
-  findCreatedService,
-  findCreatedVpc,
-  findForkedService,
-} from "./createGuard";
-import { NotFoundError } from "./errors";
-import { ListCache } from "./readCache";
+import { type ClouddbClientOptions, type ResolvedConfig, resolveConfig } from "./config";
+import { CreatedIds } from "./createdIds";
+import { Creates } from "./createRecovery";
+import { Operations } from "./operations";
+import { CachedReads } from "./readCache";
 import { registerSecret } from "./redact";
 import type {
   CreatePeeringRequest,
@@ -27,84 +22,31 @@ import type {
   ResizeServiceRequest,
   SetHARequest,
 } from "./requests";
-import { type CallKind, withRetry } from "./retry";
 import {
-  AuthInfoSchema,
-  MessageResponseSchema,
-  PeeringListSchema,
-  PeeringSchema,
-  ReadReplicaSetListSchema,
-  ReadReplicaSetSchema,
-  ServiceListSchema,
-  ServiceSchema,
-  VpcListSchema,
-  VpcSchema,
-  type AuthInfo,
-  type Environment,
-  type MessageResponse,
-  type Peering,
-  type ReadReplicaSet,
-  type ReplicaSetStatus,
-  type Service,
-  type ServiceStatus,
-  type Vpc,
-} from "./schemas";
-import { HttpTransport, type HttpMethod } from "./transport";
-import { validateResponse } from "./validation";
-import { type Observation, waitUntil } from "./waiters";
+  ResourceWaits,
+  type WaitForPeeringOptions,
+  type WaitForReplicaSetOptions,
+  type WaitForServiceOptions,
+  type WaitOptions,
+} from "./resourceWaits";
+import type { AuthInfo, Environment, MessageResponse, Peering, ReadReplicaSet, Service, Vpc } from "./schemas";
+import { Pacer } from "./pacer";
+import { type MsInterval, ServerClock } from "./serverClock";
+import { TransitionDurations } from "./transitionDurations";
+import { HttpTransport } from "./transport";
 
-/** Options shared by the waiters. */
-export interface WaitOptions extends ProjectOptions {
-  /** Total time to wait, in ms. */
-  timeoutMs: number;
-  /** Overrides the client's polling for this wait. */
-  poll?: { initialMs?: number; maxMs?: number };
-}
-
-/** Options of {@link ClouddbClient.waitForService}. */
-export interface WaitForServiceOptions extends WaitOptions {
-  /** States that end the wait, e.g. `["READY"]`. */
-  until: ServiceStatus[];
-}
-
-/** Options of {@link ClouddbClient.waitForReplicaSet}. */
-export interface WaitForReplicaSetOptions extends WaitOptions {
-  /** States that end the wait. @default ["active"] */
-  until?: ReplicaSetStatus[];
-}
-
-/** Options of {@link ClouddbClient.waitForPeering}. */
-export interface WaitForPeeringOptions extends WaitOptions {
-  /** States that end the wait. @default ["active"] */
-  until?: string[];
-}
-
-interface CallSpec<S extends z.ZodType | undefined> {
-  operation: string;
-  method: HttpMethod;
-  path: string;
-  body?: unknown;
-  projectId?: string;
-  kind: CallKind;
-  schema: S;
-  deadline?: number;
-  recover?: () => Promise<Result<S> | undefined>;
-}
-
-type Result<S> = S extends z.ZodType ? z.output<S> : void;
-
-const seg = encodeURIComponent;
+export type { WaitOptions, WaitForServiceOptions, WaitForReplicaSetOptions, WaitForPeeringOptions } from "./resourceWaits";
 
 /**
  * Typed client of the CloudDB API.
  *
- * Every method raises a {@link ClouddbError} subclass on failure: an {@link ApiError}
- * subclass for an error answer (after retries for 429/5xx), `NetworkError` when no answer
- * came, `ResponseValidationError` when a 2xx body does not match SPEC.md, and
+ * Every method raises a `ClouddbError` subclass on failure: an `ApiError` subclass for an
+ * error answer (after retries for 429/5xx), `NetworkError` when no answer came,
+ * `ResponseValidationError` when a 2xx body is not what the client relies on, and
  * `ConfigurationError` when the project is not configured. Messages never contain the API
  * key or a known password. Retries: 429 always (after `Retry-After`), 5xx/network for
  * everything but creates, which first look for what the failed attempt made (see
- * createGuard.ts); all within `retryDeadlineMs`.
+ * createRecovery.ts); all within `retryDeadlineMs`.
  *
  * Call {@link ClouddbClient.close} when done, to release the connection pool.
  */
@@ -112,7 +54,14 @@ export class ClouddbClient {
   /** The resolved configuration (the API key included: do not log it). */
   readonly config: ResolvedConfig;
   private readonly transport: HttpTransport;
-  private readonly serviceCache: ListCache<Service>;
+  private readonly reads: CachedReads;
+  private readonly ops: Operations;
+  private readonly creates: Creates;
+  private readonly waits: ResourceWaits;
+  private readonly durations: TransitionDurations;
+  /** The client's pacer: every request waits there for its turn (see pacer.ts). */
+  readonly pacer: Pacer;
+  private readonly clock: ServerClock;
 
   /**
    * @throws ConfigurationError when the API URL or key is missing or invalid (options
@@ -120,144 +69,40 @@ export class ClouddbClient {
    */
   constructor(options: ClouddbClientOptions = {}) {
     this.config = resolveConfig(options);
-    this.transport = new HttpTransport(this.config);
-    this.serviceCache = new ListCache<Service>(this.config.listCacheMs);
+    const clock = new ServerClock();
+    this.clock = clock;
+    const ids = new CreatedIds();
+    this.pacer = new Pacer();
+    this.transport = new HttpTransport(this.config, clock, this.pacer);
+    this.ops = new Operations(this.config, this.transport, ids, () => this.reads.invalidate());
+    this.reads = new CachedReads(this.ops, this.config.listCacheMs);
+    this.creates = new Creates(this.ops, clock, ids);
+    this.durations = new TransitionDurations(this.config.expectedDurations);
+    this.waits = new ResourceWaits(this.ops, this.durations);
+  }
+
+  /**
+   * How long transitions took as this client measured them (and as `expectedDurations`
+   * seeded them), by name, e.g. `{"service:QUEUED->READY": 10450}`: save them and pass them
+   * as `expectedDurations` to a later client so its waits poll where readiness is likely.
+   */
+  learnedDurations(): Record<string, number> {
+    return this.durations.snapshot();
+  }
+
+  /**
+   * The offset of the API's clock from this machine's (`server - client`, ms) as measured
+   * from the `Date` headers of the answers so far, as an interval; undefined before any
+   * answer. Compare the API's timestamps (`created`) with `Date.now() + offset`, never
+   * with `Date.now()` alone.
+   */
+  serverClockOffset(): MsInterval | undefined {
+    return this.clock.offsetMs;
   }
 
   /** Releases the connection pool. Calls made afterwards fail with NetworkError. */
   async close(): Promise<void> {
     await this.transport.close();
-  }
-
-  // ---------------------------------------------------------------- core
-
-  private project(opts: ProjectOptions | undefined): string {
-    return requireProjectId(this.config, opts?.projectId);
-  }
-
-  private async call<S extends z.ZodType | undefined>(spec: CallSpec<S>): Promise<Result<S>> {
-    const deadline = spec.deadline ?? Date.now() + this.config.retryDeadlineMs;
-    const isWrite = spec.method !== "GET";
-    if (isWrite) this.serviceCache.invalidate();
-    try {
-      const retryCall: Parameters<typeof withRetry<Result<S>>>[0] = {
-        operation: spec.operation,
-        kind: spec.kind,
-        deadline,
-        attempt: async () => {
-          const req: Parameters<HttpTransport["send"]>[0] = {
-            operation: spec.operation,
-            method: spec.method,
-            path: spec.path,
-          };
-          if (spec.body !== undefined) req.body = spec.body;
-          if (spec.projectId !== undefined) req.projectId = spec.projectId;
-          const res = await this.transport.send(req);
-          if (spec.schema === undefined) return undefined as Result<S>;
-          return validateResponse(spec.schema, res.body, spec.operation) as Result<S>;
-        },
-      };
-      if (spec.recover !== undefined) retryCall.recover = spec.recover;
-      if (spec.kind === "delete") retryCall.goneValue = undefined as Result<S>;
-      return await withRetry(retryCall);
-    } finally {
-      if (isWrite) this.serviceCache.invalidate();
-    }
-  }
-
-  private listVpcsIn(projectId: string, deadline?: number): Promise<Vpc[]> {
-    return this.call({
-      operation: "listVpcs",
-      method: "GET",
-      path: `/projects/${seg(projectId)}/vpcs`,
-      projectId,
-      kind: "read",
-      schema: VpcListSchema,
-      ...(deadline === undefined ? {} : { deadline }),
-    });
-  }
-
-  private listPeeringsIn(projectId: string, vpcId: string, deadline?: number): Promise<Peering[]> {
-    return this.call({
-      operation: "listPeerings",
-      method: "GET",
-      path: `/projects/${seg(projectId)}/vpcs/${seg(vpcId)}/peerings`,
-      projectId,
-      kind: "read",
-      schema: PeeringListSchema,
-      ...(deadline === undefined ? {} : { deadline }),
-    });
-  }
-
-  private getPeeringIn(projectId: string, vpcId: string, peeringId: string, deadline?: number): Promise<Peering> {
-    return this.call({
-      operation: "getPeering",
-      method: "GET",
-      path: `/projects/${seg(projectId)}/vpcs/${seg(vpcId)}/peerings/${seg(peeringId)}`,
-      projectId,
-      kind: "read",
-      schema: PeeringSchema,
-      ...(deadline === undefined ? {} : { deadline }),
-    });
-  }
-
-  private listServicesIn(projectId: string, deadline?: number): Promise<Service[]> {
-    return this.call({
-      operation: "listServices",
-      method: "GET",
-      path: `/projects/${seg(projectId)}/services`,
-      projectId,
-      kind: "read",
-      schema: ServiceListSchema,
-      ...(deadline === undefined ? {} : { deadline }),
-    });
-  }
-
-  private getServiceIn(projectId: string, serviceId: string, deadline?: number): Promise<Service> {
-    return this.call({
-      operation: "getService",
-      method: "GET",
-      path: `/projects/${seg(projectId)}/services/${seg(serviceId)}`,
-      projectId,
-      kind: "read",
-      schema: ServiceSchema,
-      ...(deadline === undefined ? {} : { deadline }),
-    });
-  }
-
-  private listReplicaSetsIn(projectId: string, serviceId: string, deadline?: number): Promise<ReadReplicaSet[]> {
-    return this.call({
-      operation: "listReplicaSets",
-      method: "GET",
-      path: `/projects/${seg(projectId)}/services/${seg(serviceId)}/replicaSets`,
-      projectId,
-      kind: "read",
-      schema: ReadReplicaSetListSchema,
-      ...(deadline === undefined ? {} : { deadline }),
-    });
-  }
-
-  /** A POST action on a service (or a replica set when `rsId` is given) answering `schema`. */
-  private async serviceAction<S extends z.ZodType | undefined>(
-    operation: string,
-    serviceId: string,
-    action: string,
-    body: unknown,
-    schema: S,
-    opts: ProjectOptions | undefined,
-    rsId?: string,
-  ): Promise<Result<S>> {
-    const projectId = this.project(opts);
-    const rsPath = rsId === undefined ? "" : `/replicaSets/${seg(rsId)}`;
-    return this.call({
-      operation,
-      method: "POST",
-      path: `/projects/${seg(projectId)}/services/${seg(serviceId)}${rsPath}/${action}`,
-      body,
-      projectId,
-      kind: "idempotent",
-      schema,
-    });
   }
 
   // ---------------------------------------------------------------- auth
@@ -267,49 +112,28 @@ export class ClouddbClient {
    * `oauth`). Fails with AuthenticationError (401) for an unknown key.
    */
   async getAuthInfo(): Promise<AuthInfo> {
-    return this.call({ operation: "getAuthInfo", method: "GET", path: "/auth/info", kind: "read", schema: AuthInfoSchema });
+    return this.ops.call("getAuthInfo", {});
   }
 
   // ---------------------------------------------------------------- VPCs
 
   /** `GET /projects/{p}/vpcs`: every VPC of the project. */
   async listVpcs(opts?: ProjectOptions): Promise<Vpc[]> {
-    return this.listVpcsIn(this.project(opts));
+    return (await this.ops.call("listVpcs", { project: this.ops.project(opts) })).items;
   }
 
   /**
-   * `POST /projects/{p}/vpcs` (201): creates a VPC. Never blindly repeated: after a 5xx or
-   * network failure the VPCs are listed and one with the same name, CIDR and region is
-   * returned instead of creating again. Fails with InvalidRequestError for a bad CIDR or region.
-   * When it fails with a 5xx/NetworkError, no matching VPC was found by the last check.
+   * `POST /projects/{p}/vpcs` (201): creates a VPC. Never blindly repeated (see
+   * createRecovery.ts). Fails with InvalidRequestError for a bad CIDR or region. When it
+   * fails with a 5xx/NetworkError, no matching VPC was found by the last check.
    */
   async createVpc(req: CreateVpcRequest, opts?: ProjectOptions): Promise<Vpc> {
-    const projectId = this.project(opts);
-    const deadline = Date.now() + this.config.retryDeadlineMs;
-    return this.call({
-      operation: "createVpc",
-      method: "POST",
-      path: `/projects/${seg(projectId)}/vpcs`,
-      body: { name: req.name, cidr: req.cidr, region_code: req.region_code },
-      projectId,
-      kind: "create",
-      schema: VpcSchema,
-      deadline,
-      recover: async () => findCreatedVpc(await this.listVpcsIn(projectId, deadline), req),
-    });
+    return this.creates.vpc(req, this.ops.project(opts));
   }
 
   /** `GET /projects/{p}/vpcs/{id}`. Fails with NotFoundError when it does not exist. */
   async getVpc(vpcId: string, opts?: ProjectOptions): Promise<Vpc> {
-    const projectId = this.project(opts);
-    return this.call({
-      operation: "getVpc",
-      method: "GET",
-      path: `/projects/${seg(projectId)}/vpcs/${seg(vpcId)}`,
-      projectId,
-      kind: "read",
-      schema: VpcSchema,
-    });
+    return this.ops.call("getVpc", { project: this.ops.project(opts), vpc: vpcId });
   }
 
   /**
@@ -318,111 +142,54 @@ export class ClouddbClient {
    * after an ambiguous failure counts as success).
    */
   async deleteVpc(vpcId: string, opts?: ProjectOptions): Promise<void> {
-    const projectId = this.project(opts);
-    return this.call({
-      operation: "deleteVpc",
-      method: "DELETE",
-      path: `/projects/${seg(projectId)}/vpcs/${seg(vpcId)}`,
-      projectId,
-      kind: "delete",
-      schema: undefined,
-    });
+    return this.ops.call("deleteVpc", { project: this.ops.project(opts), vpc: vpcId });
   }
 
   /** `POST /projects/{p}/vpcs/{id}/rename` `{name}` (200, `{message}`). Retried freely. */
   async renameVpc(vpcId: string, name: string, opts?: ProjectOptions): Promise<MessageResponse> {
-    const projectId = this.project(opts);
-    return this.call({
-      operation: "renameVpc",
-      method: "POST",
-      path: `/projects/${seg(projectId)}/vpcs/${seg(vpcId)}/rename`,
-      body: { name },
-      projectId,
-      kind: "idempotent",
-      schema: MessageResponseSchema,
-    });
+    return this.ops.call("renameVpc", { project: this.ops.project(opts), vpc: vpcId }, { name });
   }
 
   // ---------------------------------------------------------------- peerings
 
   /** `GET .../vpcs/{vpc}/peerings`. Fails with NotFoundError when the VPC does not exist. */
   async listPeerings(vpcId: string, opts?: ProjectOptions): Promise<Peering[]> {
-    return this.listPeeringsIn(this.project(opts), vpcId);
+    return (await this.ops.call("listPeerings", { project: this.ops.project(opts), vpc: vpcId })).items;
   }
 
   /**
-   * `POST .../vpcs/{vpc}/peerings` (201, status `pending`). Never blindly repeated: after a
-   * 5xx or network failure, a peering with the same peer account, region and VPC is
-   * returned instead of creating again.
+   * `POST .../vpcs/{vpc}/peerings` (201, status `pending`). Never blindly repeated (see
+   * createRecovery.ts).
    */
   async createPeering(vpcId: string, req: CreatePeeringRequest, opts?: ProjectOptions): Promise<Peering> {
-    const projectId = this.project(opts);
-    const deadline = Date.now() + this.config.retryDeadlineMs;
-    return this.call({
-      operation: "createPeering",
-      method: "POST",
-      path: `/projects/${seg(projectId)}/vpcs/${seg(vpcId)}/peerings`,
-      body: { peer_account_id: req.peer_account_id, peer_region_code: req.peer_region_code, peer_vpc_id: req.peer_vpc_id },
-      projectId,
-      kind: "create",
-      schema: PeeringSchema,
-      deadline,
-      recover: async () => findCreatedPeering(await this.listPeeringsIn(projectId, vpcId, deadline), req),
-    });
+    return this.creates.peering(vpcId, req, this.ops.project(opts));
   }
 
   /** `GET .../peerings/{id}`. Fails with NotFoundError when the VPC or peering does not exist. */
   async getPeering(vpcId: string, peeringId: string, opts?: ProjectOptions): Promise<Peering> {
-    return this.getPeeringIn(this.project(opts), vpcId, peeringId);
+    return this.ops.call("getPeering", { project: this.ops.project(opts), vpc: vpcId, peering: peeringId });
   }
 
   /** `DELETE .../peerings/{id}` (204), allowed in every state. NotFoundError when absent (except on a retry). */
   async deletePeering(vpcId: string, peeringId: string, opts?: ProjectOptions): Promise<void> {
-    const projectId = this.project(opts);
-    return this.call({
-      operation: "deletePeering",
-      method: "DELETE",
-      path: `/projects/${seg(projectId)}/vpcs/${seg(vpcId)}/peerings/${seg(peeringId)}`,
-      projectId,
-      kind: "delete",
-      schema: undefined,
-    });
+    return this.ops.call("deletePeering", { project: this.ops.project(opts), vpc: vpcId, peering: peeringId });
   }
 
   // ---------------------------------------------------------------- services
 
   /** `GET /projects/{p}/services`: every service (never with `initial_password`). */
   async listServices(opts?: ProjectOptions): Promise<Service[]> {
-    return this.listServicesIn(this.project(opts));
+    return (await this.ops.call("listServices", { project: this.ops.project(opts) })).items;
   }
 
   /**
-   * `POST /projects/{p}/services` (202, status `QUEUED`, with `initial_password`).
-   *
-   * Never blindly repeated: after a 5xx or network failure the services are listed, and one
-   * with the same name, type and region, created since the request began (minus a small
-   * clock skew), is returned instead of creating again. Such a recovered service has NO
-   * `initial_password`: treat the password as unknown. The password, when present, is
-   * registered for redaction. Fails with InvalidRequestError for bad values.
+   * `POST /projects/{p}/services` (202, status `QUEUED`, with `initial_password`). Never
+   * blindly repeated (see createRecovery.ts): a service recovered after an ambiguous failure
+   * has NO `initial_password`; treat the password as unknown. The password, when present,
+   * is registered for redaction. Fails with InvalidRequestError for bad values.
    */
   async createService(req: CreateServiceRequest, opts?: ProjectOptions): Promise<Service> {
-    const projectId = this.project(opts);
-    const startedAt = Date.now();
-    const deadline = startedAt + this.config.retryDeadlineMs;
-    return this.call({
-      operation: "createService",
-      method: "POST",
-      path: `/projects/${seg(projectId)}/services`,
-      body: req,
-      projectId,
-      kind: "create",
-      schema: ServiceSchema,
-      deadline,
-      recover: async () => findCreatedService(await this.listServicesIn(projectId, deadline), req, startedAt),
-    }).then((s) => {
-      registerSecret(s.initial_password);
-      return s;
-    });
+    return this.creates.service(req, this.ops.project(opts));
   }
 
   /**
@@ -432,13 +199,7 @@ export class ClouddbClient {
    * with NotFoundError once deleted.
    */
   async getService(serviceId: string, opts?: ReadOptions): Promise<Service> {
-    const projectId = this.project(opts);
-    if (this.serviceCache.enabled && opts?.fresh !== true) {
-      const list = await this.serviceCache.get(projectId, () => this.listServicesIn(projectId));
-      const hit = list.find((s) => s.service_id === serviceId);
-      if (hit !== undefined) return structuredClone(hit);
-    }
-    return this.getServiceIn(projectId, serviceId);
+    return this.reads.service(this.ops.project(opts), serviceId, opts?.fresh === true);
   }
 
   /**
@@ -447,25 +208,17 @@ export class ClouddbClient {
    * a retry after an ambiguous failure, which counts as success).
    */
   async deleteService(serviceId: string, opts?: ProjectOptions): Promise<void> {
-    const projectId = this.project(opts);
-    return this.call({
-      operation: "deleteService",
-      method: "DELETE",
-      path: `/projects/${seg(projectId)}/services/${seg(serviceId)}`,
-      projectId,
-      kind: "delete",
-      schema: undefined,
-    });
+    return this.ops.call("deleteService", { project: this.ops.project(opts), service: serviceId });
   }
 
   /** `POST .../start` (202, the Service; `RESUMING`, then `READY`). A no-op on `READY`; ConflictError in other states. */
   async startService(serviceId: string, opts?: ProjectOptions): Promise<Service> {
-    return this.serviceAction("startService", serviceId, "start", undefined, ServiceSchema, opts);
+    return this.ops.call("startService", { project: this.ops.project(opts), service: serviceId });
   }
 
   /** `POST .../stop` (202, the Service; `PAUSING`, then `PAUSED`). A no-op on `PAUSED`; ConflictError unless `READY`. */
   async stopService(serviceId: string, opts?: ProjectOptions): Promise<Service> {
-    return this.serviceAction("stopService", serviceId, "stop", undefined, ServiceSchema, opts);
+    return this.ops.call("stopService", { project: this.ops.project(opts), service: serviceId });
   }
 
   /**
@@ -473,12 +226,12 @@ export class ClouddbClient {
    * is not in the same project and region; ConflictError when attached elsewhere or not `READY`.
    */
   async attachServiceToVpc(serviceId: string, vpcId: string, opts?: ProjectOptions): Promise<MessageResponse> {
-    return this.serviceAction("attachServiceToVpc", serviceId, "attachToVPC", { vpc_id: vpcId }, MessageResponseSchema, opts);
+    return this.ops.call("attachServiceToVpc", { project: this.ops.project(opts), service: serviceId }, { vpc_id: vpcId });
   }
 
   /** `POST .../detachFromVPC` `{vpc_id}` (202, `{message}`). ConflictError when not attached to that VPC. */
   async detachServiceFromVpc(serviceId: string, vpcId: string, opts?: ProjectOptions): Promise<MessageResponse> {
-    return this.serviceAction("detachServiceFromVpc", serviceId, "detachFromVPC", { vpc_id: vpcId }, MessageResponseSchema, opts);
+    return this.ops.call("detachServiceFromVpc", { project: this.ops.project(opts), service: serviceId }, { vpc_id: vpcId });
   }
 
   /**
@@ -486,51 +239,27 @@ export class ClouddbClient {
    * then `READY`). InvalidRequestError for a pair not allowed; ConflictError unless `READY`.
    */
   async resizeService(serviceId: string, req: ResizeServiceRequest, opts?: ProjectOptions): Promise<Service> {
-    return this.serviceAction(
-      "resizeService",
-      serviceId,
-      "resize",
-      { cpu_millis: String(req.cpu_millis), memory_gbs: String(req.memory_gbs) },
-      ServiceSchema,
-      opts,
-    );
+    const body = { cpu_millis: String(req.cpu_millis), memory_gbs: String(req.memory_gbs) };
+    return this.ops.call("resizeService", { project: this.ops.project(opts), service: serviceId }, body);
   }
 
   /** `POST .../enablePooler` (200, `{message}`); a no-op when enabled. ConflictError unless `READY`. */
   async enableServicePooler(serviceId: string, opts?: ProjectOptions): Promise<MessageResponse> {
-    return this.serviceAction("enableServicePooler", serviceId, "enablePooler", undefined, MessageResponseSchema, opts);
+    return this.ops.call("enableServicePooler", { project: this.ops.project(opts), service: serviceId });
   }
 
   /** `POST .../disablePooler` (200, `{message}`); a no-op when disabled. ConflictError unless `READY`. */
   async disableServicePooler(serviceId: string, opts?: ProjectOptions): Promise<MessageResponse> {
-    return this.serviceAction("disableServicePooler", serviceId, "disablePooler", undefined, MessageResponseSchema, opts);
+    return this.ops.call("disableServicePooler", { project: this.ops.project(opts), service: serviceId });
   }
 
   /**
    * `POST .../forkService` (202, the new Service, `QUEUED`, with `initial_password`). Never
-   * blindly repeated: after a 5xx or network failure, a service forked from this one
-   * (same name when given) created since the request began is returned instead; it has no
-   * `initial_password`. ConflictError unless the source is `READY`.
+   * blindly repeated (see createRecovery.ts): a recovered fork has no `initial_password`.
+   * ConflictError unless the source is `READY`.
    */
   async forkService(serviceId: string, req: ForkServiceRequest, opts?: ProjectOptions): Promise<Service> {
-    const projectId = this.project(opts);
-    const startedAt = Date.now();
-    const deadline = startedAt + this.config.retryDeadlineMs;
-    return this.call({
-      operation: "forkService",
-      method: "POST",
-      path: `/projects/${seg(projectId)}/services/${seg(serviceId)}/forkService`,
-      body: req,
-      projectId,
-      kind: "create",
-      schema: ServiceSchema,
-      deadline,
-      recover: async () =>
-        findForkedService(await this.listServicesIn(projectId, deadline), serviceId, req.name, startedAt),
-    }).then((s) => {
-      registerSecret(s.initial_password);
-      return s;
-    });
+    return this.creates.fork(serviceId, req, this.ops.project(opts));
   }
 
   /**
@@ -539,12 +268,12 @@ export class ClouddbClient {
    */
   async updateServicePassword(serviceId: string, password: string, opts?: ProjectOptions): Promise<void> {
     registerSecret(password);
-    return this.serviceAction("updateServicePassword", serviceId, "updatePassword", { password }, undefined, opts);
+    return this.ops.call("updateServicePassword", { project: this.ops.project(opts), service: serviceId }, { password });
   }
 
   /** `POST .../setEnvironment` `{environment}` (200, `{message}`). ConflictError unless `READY`. */
   async setServiceEnvironment(serviceId: string, environment: Environment, opts?: ProjectOptions): Promise<MessageResponse> {
-    return this.serviceAction("setServiceEnvironment", serviceId, "setEnvironment", { environment }, MessageResponseSchema, opts);
+    return this.ops.call("setServiceEnvironment", { project: this.ops.project(opts), service: serviceId }, { environment });
   }
 
   /**
@@ -552,48 +281,39 @@ export class ClouddbClient {
    * `CONFIGURING`, then `READY`). InvalidRequestError for counts out of range.
    */
   async setServiceHA(serviceId: string, req: SetHARequest, opts?: ProjectOptions): Promise<Service> {
-    return this.serviceAction("setServiceHA", serviceId, "setHA", req, ServiceSchema, opts);
+    return this.ops.call("setServiceHA", { project: this.ops.project(opts), service: serviceId }, req);
   }
 
   // ---------------------------------------------------------------- replica sets
 
   /** `GET .../services/{id}/replicaSets`. NotFoundError when the service does not exist. */
   async listReplicaSets(serviceId: string, opts?: ProjectOptions): Promise<ReadReplicaSet[]> {
-    return this.listReplicaSetsIn(this.project(opts), serviceId);
+    return (await this.ops.call("listReplicaSets", { project: this.ops.project(opts), service: serviceId })).items;
+  }
+
+  /**
+   * One replica set of a service. There is no single-set GET: with `listCacheMs` > 0 it is
+   * served from the service as the shared `listServices` answer shows it (like
+   * `getService`), else, or when that answer does not show it, from
+   * `GET .../replicaSets`. `opts.fresh` skips the cache.
+   * @throws NotFoundError when the service or the set does not exist; ResponseValidationError
+   * (naming the field and value) when the API lists the set in a shape the client cannot rely on.
+   */
+  async getReplicaSet(serviceId: string, replicaSetId: string, opts?: ReadOptions): Promise<ReadReplicaSet> {
+    return this.reads.replicaSet(this.ops.project(opts), serviceId, replicaSetId, opts?.fresh === true);
   }
 
   /**
    * `POST .../replicaSets` `{name, nodes, cpu_millis, memory_gbs}` (202, status `creating`).
-   * Never blindly repeated: after a 5xx or network failure, a set with the same name in the
-   * service is returned instead. ConflictError unless the service is `READY`.
+   * Never blindly repeated (see createRecovery.ts). ConflictError unless the service is `READY`.
    */
   async createReplicaSet(serviceId: string, req: CreateReplicaSetRequest, opts?: ProjectOptions): Promise<ReadReplicaSet> {
-    const projectId = this.project(opts);
-    const deadline = Date.now() + this.config.retryDeadlineMs;
-    return this.call({
-      operation: "createReplicaSet",
-      method: "POST",
-      path: `/projects/${seg(projectId)}/services/${seg(serviceId)}/replicaSets`,
-      body: req,
-      projectId,
-      kind: "create",
-      schema: ReadReplicaSetSchema,
-      deadline,
-      recover: async () => findCreatedReplicaSet(await this.listReplicaSetsIn(projectId, serviceId, deadline), req),
-    });
+    return this.creates.replicaSet(serviceId, req, this.ops.project(opts));
   }
 
   /** `DELETE .../replicaSets/{rs}` (202): `deleting`, then gone from the list. */
   async deleteReplicaSet(serviceId: string, replicaSetId: string, opts?: ProjectOptions): Promise<void> {
-    const projectId = this.project(opts);
-    return this.call({
-      operation: "deleteReplicaSet",
-      method: "DELETE",
-      path: `/projects/${seg(projectId)}/services/${seg(serviceId)}/replicaSets/${seg(replicaSetId)}`,
-      projectId,
-      kind: "delete",
-      schema: undefined,
-    });
+    return this.ops.call("deleteReplicaSet", { project: this.ops.project(opts), service: serviceId, replicaSet: replicaSetId });
   }
 
   /** `POST .../replicaSets/{rs}/resize` (202, `{message}`; `resizing`, then `active`). ConflictError unless `active`. */
@@ -603,17 +323,17 @@ export class ClouddbClient {
     req: ResizeReplicaSetRequest,
     opts?: ProjectOptions,
   ): Promise<MessageResponse> {
-    return this.serviceAction("resizeReplicaSet", serviceId, "resize", req, MessageResponseSchema, opts, replicaSetId);
+    return this.ops.call("resizeReplicaSet", { project: this.ops.project(opts), service: serviceId, replicaSet: replicaSetId }, req);
   }
 
   /** `POST .../replicaSets/{rs}/enablePooler` (200, `{message}`). ConflictError unless `active`. */
   async enableReplicaSetPooler(serviceId: string, replicaSetId: string, opts?: ProjectOptions): Promise<MessageResponse> {
-    return this.serviceAction("enableReplicaSetPooler", serviceId, "enablePooler", undefined, MessageResponseSchema, opts, replicaSetId);
+    return this.ops.call("enableReplicaSetPooler", { project: this.ops.project(opts), service: serviceId, replicaSet: replicaSetId });
   }
 
   /** `POST .../replicaSets/{rs}/disablePooler` (200, `{message}`). ConflictError unless `active`. */
   async disableReplicaSetPooler(serviceId: string, replicaSetId: string, opts?: ProjectOptions): Promise<MessageResponse> {
-    return this.serviceAction("disableReplicaSetPooler", serviceId, "disablePooler", undefined, MessageResponseSchema, opts, replicaSetId);
+    return this.ops.call("disableReplicaSetPooler", { project: this.ops.project(opts), service: serviceId, replicaSet: replicaSetId });
   }
 
   /** `POST .../replicaSets/{rs}/setEnvironment` `{environment}` (200, `{message}`). ConflictError unless `active`. */
@@ -623,160 +343,55 @@ export class ClouddbClient {
     environment: Environment,
     opts?: ProjectOptions,
   ): Promise<MessageResponse> {
-    return this.serviceAction(
-      "setReplicaSetEnvironment",
-      serviceId,
-      "setEnvironment",
-      { environment },
-      MessageResponseSchema,
-      opts,
-      replicaSetId,
-    );
+    const params = { project: this.ops.project(opts), service: serviceId, replicaSet: replicaSetId };
+    return this.ops.call("setReplicaSetEnvironment", params, { environment });
   }
 
   // ---------------------------------------------------------------- waiters
 
-  private pollFor(opts: WaitOptions): { initialMs: number; maxMs: number } {
-    const initialMs = opts.poll?.initialMs ?? this.config.poll.initialMs;
-    return { initialMs, maxMs: Math.max(initialMs, opts.poll?.maxMs ?? this.config.poll.maxMs) };
-  }
-
-  private readDeadline(waitDeadline: number): number {
-    return Math.min(waitDeadline, Date.now() + this.config.retryDeadlineMs);
-  }
-
-  private async observe<T>(read: () => Promise<T>): Promise<Observation<T>> {
-    try {
-      return { present: true, value: await read() };
-    } catch (err) {
-      if (NotFoundError.isInstance(err)) return { present: false };
-      throw err;
-    }
-  }
-
   /**
-   * Polls `getService` (bypassing the read cache) until the status is one of `until`.
-   * @throws ResourceFailedError at once on `UNSTABLE` (unless awaited) or 404, with the last
-   * service seen; TimeoutError after `timeoutMs` (naming the last status). 429/5xx/network
-   * failures of single polls are tolerated until the timeout.
+   * Polls the service until its status is one of `until`.
+   * @throws ResourceFailedError at once on a failure status (`UNSTABLE`) that is not
+   * awaited, or on 404, with the last service seen; TimeoutError after `timeoutMs` (naming
+   * the last status). 429/5xx/network failures of single polls are tolerated until the
+   * timeout; any other error ends the wait at once.
    */
   async waitForService(serviceId: string, opts: WaitForServiceOptions): Promise<Service> {
-    const projectId = this.project(opts);
-    const until = new Set<string>(opts.until);
-    return waitUntil<Service, Service>({
-      resource: { kind: "service", id: serviceId, projectId },
-      awaited: opts.until,
-      timeoutMs: opts.timeoutMs,
-      ...this.pollFor(opts),
-      observe: (deadline) => this.observe(() => this.getServiceIn(projectId, serviceId, this.readDeadline(deadline))),
-      judge: (obs) => {
-        if (!obs.present) return { kind: "fail", state: "NOT_FOUND" };
-        if (until.has(obs.value.status)) return { kind: "done", result: obs.value };
-        if (obs.value.status === "UNSTABLE") return { kind: "fail", state: "UNSTABLE" };
-        return { kind: "continue" };
-      },
-      statusOf: (s) => s.status,
-    });
+    return this.waits.service(serviceId, opts);
   }
 
   /**
-   * Polls `getService` until it answers 404 (or status `DELETED`).
+   * Polls the service until it answers 404 (or status `DELETED`).
    * @throws TimeoutError after `timeoutMs`, naming the last status seen.
    */
   async waitForServiceDeleted(serviceId: string, opts: WaitOptions): Promise<void> {
-    const projectId = this.project(opts);
-    return waitUntil<Service, void>({
-      resource: { kind: "service", id: serviceId, projectId },
-      awaited: ["deleted"],
-      timeoutMs: opts.timeoutMs,
-      ...this.pollFor(opts),
-      observe: (deadline) => this.observe(() => this.getServiceIn(projectId, serviceId, this.readDeadline(deadline))),
-      judge: (obs) =>
-        !obs.present || obs.value.status === "DELETED" ? { kind: "done", result: undefined } : { kind: "continue" },
-      statusOf: (s) => s.status,
-    });
+    return this.waits.serviceDeleted(serviceId, opts);
   }
 
   /**
-   * Polls `listReplicaSets` (there is no single-set GET) until the set's status is one of
-   * `until` (default `["active"]`).
+   * Polls the service's replica sets (there is no single-set GET) until the set's status is
+   * one of `until` (default `["active"]`).
    * @throws ResourceFailedError at once on `error` (unless awaited) or when the set or its
    * service is gone; TimeoutError after `timeoutMs`.
    */
   async waitForReplicaSet(serviceId: string, replicaSetId: string, opts: WaitForReplicaSetOptions): Promise<ReadReplicaSet> {
-    const projectId = this.project(opts);
-    const awaited = opts.until ?? ["active"];
-    const until = new Set<string>(awaited);
-    return waitUntil<ReadReplicaSet, ReadReplicaSet>({
-      resource: { kind: "replica set", id: `${serviceId}/${replicaSetId}`, projectId },
-      awaited,
-      timeoutMs: opts.timeoutMs,
-      ...this.pollFor(opts),
-      observe: (deadline) => this.observeReplicaSet(projectId, serviceId, replicaSetId, deadline),
-      judge: (obs) => {
-        if (!obs.present) return { kind: "fail", state: "NOT_FOUND" };
-        if (obs.value.status !== undefined && until.has(obs.value.status)) return { kind: "done", result: obs.value };
-        if (obs.value.status === "error") return { kind: "fail", state: "error" };
-        return { kind: "continue" };
-      },
-      statusOf: (r) => r.status,
-    });
-  }
-
-  private async observeReplicaSet(
-    projectId: string,
-    serviceId: string,
-    replicaSetId: string,
-    deadline: number,
-  ): Promise<Observation<ReadReplicaSet>> {
-    const sets = await this.observe(() => this.listReplicaSetsIn(projectId, serviceId, this.readDeadline(deadline)));
-    if (!sets.present) return { present: false };
-    const found = sets.value.find((r) => r.id === replicaSetId);
-    return found === undefined ? { present: false } : { present: true, value: found };
+    return this.waits.replicaSet(serviceId, replicaSetId, opts);
   }
 
   /**
-   * Polls `listReplicaSets` until the set is gone (or its service is).
+   * Polls the service's replica sets until the set is gone (or its service is).
    * @throws TimeoutError after `timeoutMs`, naming the last status seen.
    */
   async waitForReplicaSetDeleted(serviceId: string, replicaSetId: string, opts: WaitOptions): Promise<void> {
-    const projectId = this.project(opts);
-    return waitUntil<ReadReplicaSet, void>({
-      resource: { kind: "replica set", id: `${serviceId}/${replicaSetId}`, projectId },
-      awaited: ["deleted"],
-      timeoutMs: opts.timeoutMs,
-      ...this.pollFor(opts),
-      observe: (deadline) => this.observeReplicaSet(projectId, serviceId, replicaSetId, deadline),
-      judge: (obs) => (obs.present ? { kind: "continue" } : { kind: "done", result: undefined }),
-      statusOf: (r) => r.status,
-    });
+    return this.waits.replicaSetDeleted(serviceId, replicaSetId, opts);
   }
 
   /**
-   * Polls `getPeering` until its status is one of `until` (default `["active"]`).
+   * Polls the peering until its status is one of `until` (default `["active"]`).
    * @throws ResourceFailedError at once on `failed` (quoting `error_message`) or 404;
    * TimeoutError after `timeoutMs`.
    */
   async waitForPeering(vpcId: string, peeringId: string, opts: WaitForPeeringOptions): Promise<Peering> {
-    const projectId = this.project(opts);
-    const awaited = opts.until ?? ["active"];
-    const until = new Set<string>(awaited);
-    return waitUntil<Peering, Peering>({
-      resource: { kind: "peering", id: `${vpcId}/${peeringId}`, projectId },
-      awaited,
-      timeoutMs: opts.timeoutMs,
-      ...this.pollFor(opts),
-      observe: (deadline) => this.observe(() => this.getPeeringIn(projectId, vpcId, peeringId, this.readDeadline(deadline))),
-      judge: (obs) => {
-        if (!obs.present) return { kind: "fail", state: "NOT_FOUND" };
-        if (obs.value.status !== undefined && until.has(obs.value.status)) return { kind: "done", result: obs.value };
-        if (obs.value.status === "failed") {
-          const reason = obs.value.error_message ?? undefined;
-          return reason === undefined ? { kind: "fail", state: "failed" } : { kind: "fail", state: "failed", reason };
-        }
-        return { kind: "continue" };
-      },
-      statusOf: (p) => p.status,
-    });
+    return this.waits.peering(vpcId, peeringId, opts);
   }
 }

@@ -30,10 +30,23 @@ export interface ClouddbClientOptions {
   requestTimeoutMs?: number;
   /** Total time one call may spend retrying 429 / 5xx / network failures. @default 120000 */
   retryDeadlineMs?: number;
+  /**
+   * Total time one call keeps retrying while its requests cannot reach the API at all
+   * (connection refused, name not resolved, connect timeout), within `retryDeadlineMs`:
+   * a wrong or dead endpoint fails within seconds. @default 3000
+   */
+  unreachableRetryMs?: number;
   /** Serve `getService` from one shared `listServices` answer at most this old; 0 turns it off. @default 0 */
   listCacheMs?: number;
   /** Waiter polling. */
   poll?: PollOptions;
+  /**
+   * How long transitions are expected to take, by name (`service:QUEUED->READY`: ms), as
+   * `ClouddbClient.learnedDurations()` returned them in an earlier run: waits on those
+   * transitions poll where readiness is likely from the first one (see pollSchedule.ts).
+   * @default {} (learned as waits end)
+   */
+  expectedDurations?: Record<string, number>;
 }
 
 /** Options after resolution. */
@@ -50,16 +63,24 @@ export interface ResolvedConfig {
   requestTimeoutMs: number;
   /** See {@link ClouddbClientOptions.retryDeadlineMs}. */
   retryDeadlineMs: number;
+  /** See {@link ClouddbClientOptions.unreachableRetryMs}. */
+  unreachableRetryMs: number;
   /** See {@link ClouddbClientOptions.listCacheMs}. */
   listCacheMs: number;
   /** Resolved polling. */
   poll: { initialMs: number; maxMs: number };
+  /** See {@link ClouddbClientOptions.expectedDurations}. */
+  expectedDurations: Record<string, number>;
 }
 
 /** Default per-request timeout. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /** Default retry deadline. */
 export const DEFAULT_RETRY_DEADLINE_MS = 120_000;
+/** Default time spent retrying an API that cannot be reached at all. */
+export const DEFAULT_UNREACHABLE_RETRY_MS = 3_000;
+/** The path every base URL ends in (SPEC.md section 9). */
+export const API_BASE_PATH = "/public/api/v1";
 /** Default first poll delay. */
 export const DEFAULT_POLL_INITIAL_MS = 250;
 /** Default longest poll interval. */
@@ -108,7 +129,7 @@ function numberSetting(
 ): number {
   if (option !== undefined) {
     if (typeof option !== "number" || !Number.isFinite(option) || option < min) {
-      throw new ConfigurationError(`Invalid \`${optionName}\`: ${String(option)}; expected a number >= ${min}.`);
+      throw new ConfigurationError(`Invalid \`${optionName}\`: ${String(option)}; expected a number >= ${min}.`, optionName);
     }
     return option;
   }
@@ -116,50 +137,97 @@ function numberSetting(
   if (env !== undefined && envName !== undefined) {
     const n = Number(env);
     if (!Number.isFinite(n) || n < min) {
-      throw new ConfigurationError(`Invalid ${envName}: "${env}"; expected a number >= ${min} (or pass \`${optionName}\`).`);
+      throw new ConfigurationError(`Invalid ${envName}: "${env}"; expected a number >= ${min} (or pass \`${optionName}\`).`, optionName);
     }
     return n;
   }
   return fallback;
 }
 
+/** Characters an HTTP header value cannot carry (control characters but tab, and anything beyond Latin-1). */
+const NOT_IN_HEADER = /[^\t\x20-\x7e\x80-\xff]/;
+
+/**
+ * The API key, checked: HTTP headers cannot carry a line break or another control
+ * character, so such a key gets its own error (not a network failure later).
+ * @throws ConfigurationError (setting `apiKey`) naming the position, never the key.
+ */
+function checkedApiKey(apiKey: string): string {
+  const bad = NOT_IN_HEADER.exec(apiKey);
+  if (bad === null) return apiKey;
+  const what = bad[0] === "\n" || bad[0] === "\r" ? "a line break" : "a character an HTTP header cannot carry";
+  throw new ConfigurationError(
+    `The API key (from \`apiKey\` or CLOUDDB_API_KEY) contains ${what} at position ${bad.index + 1} of ${apiKey.length}: ` +
+      "it cannot be sent in the Authorization header. Copy the key again, without line breaks or spaces around it.",
+    "apiKey",
+  );
+}
+
+/**
+ * The base URL, checked: http(s), no query or fragment, and ending in `/public/api/v1`.
+ * @throws ConfigurationError (setting `apiUrl`) saying what to use instead.
+ */
+function checkedApiUrl(rawUrl: string): string {
+  const from = `(from \`apiUrl\` or CLOUDDB_API_URL)`;
+  let url: URL;
+  try {
+    url = new URL(rawUrl);
+  } catch {
+    throw new ConfigurationError(`Invalid API URL "${rawUrl}" ${from}: not a URL.`, "apiUrl");
+  }
+  registerSecret(url.password);
+  try {
+    registerSecret(decodeURIComponent(url.password));
+  } catch {
+    // not percent-encoded: registered as it is
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new ConfigurationError(`Invalid API URL "${rawUrl}" ${from}: use http or https.`, "apiUrl");
+  }
+  if (url.search !== "" || url.hash !== "") {
+    throw new ConfigurationError(`Invalid API URL "${rawUrl}" ${from}: no query or fragment allowed.`, "apiUrl");
+  }
+  const path = url.pathname.replace(/\/+$/, "");
+  if (!path.endsWith(API_BASE_PATH)) {
+    const other = /\/public\/api\/v[^/]*$/.test(path);
+    const base = other ? path.replace(/\/public\/api\/v[^/]*$/, "") : path;
+    throw new ConfigurationError(
+      `The API URL "${rawUrl}" ${from} does not end in ${API_BASE_PATH}, the API's base path` +
+        `${other ? " (this client speaks v1)" : ""}: use "${url.origin}${base}${API_BASE_PATH}".`,
+      "apiUrl",
+    );
+  }
+  return `${url.origin}${path}`;
+}
+
 /**
  * Resolves options against the environment and defaults.
  *
- * @throws ConfigurationError when the API URL or key is missing ("No API key: pass
- * `apiKey` or set CLOUDDB_API_KEY"), the URL is not http(s), or a number is invalid.
- * The API key is registered for redaction before anything else can fail.
+ * @throws ConfigurationError, with `setting` naming the option, when the API URL or key is
+ * missing ("No API key: pass `apiKey` or set CLOUDDB_API_KEY"), the key holds a line break,
+ * the URL is not http(s) or does not end in `/public/api/v1`, or a number is invalid. The
+ * API key is registered for redaction before anything else can fail.
  */
 export function resolveConfig(
   options: ClouddbClientOptions = {},
   env: NodeJS.ProcessEnv = process.env,
 ): ResolvedConfig {
-  const apiKey = nonEmpty(options.apiKey) ?? nonEmpty(env.CLOUDDB_API_KEY);
+  const rawKey = nonEmpty(options.apiKey) ?? nonEmpty(env.CLOUDDB_API_KEY);
   registerSecret(options.apiKey);
   registerSecret(env.CLOUDDB_API_KEY);
-  if (apiKey === undefined) {
-    throw new ConfigurationError("No API key: pass `apiKey` or set CLOUDDB_API_KEY.");
+  registerSecret(rawKey);
+  if (rawKey === undefined) {
+    throw new ConfigurationError("No API key: pass `apiKey` or set CLOUDDB_API_KEY.", "apiKey");
   }
-  registerSecret(apiKey);
+  const apiKey = checkedApiKey(rawKey);
   const rawUrl = nonEmpty(options.apiUrl) ?? nonEmpty(env.CLOUDDB_API_URL);
   if (rawUrl === undefined) {
     throw new ConfigurationError(
-      "No API URL: pass `apiUrl` or set CLOUDDB_API_URL (the base URL ending in /public/api/v1).",
+      `No API URL: pass \`apiUrl\` or set CLOUDDB_API_URL (the base URL ending in ${API_BASE_PATH}).`,
+      "apiUrl",
     );
   }
-  let url: URL;
-  try {
-    url = new URL(rawUrl);
-  } catch {
-    throw new ConfigurationError(`Invalid API URL "${rawUrl}" (from \`apiUrl\` or CLOUDDB_API_URL): not a URL.`);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new ConfigurationError(`Invalid API URL "${rawUrl}" (from \`apiUrl\` or CLOUDDB_API_URL): use http or https.`);
-  }
-  if (url.search !== "" || url.hash !== "") {
-    throw new ConfigurationError(`Invalid API URL "${rawUrl}" (from \`apiUrl\` or CLOUDDB_API_URL): no query or fragment allowed.`);
-  }
-  const apiUrl = url.toString().replace(/\/+$/, "");
+  const apiUrl = checkedApiUrl(rawUrl);
   const projectId = nonEmpty(options.projectId) ?? nonEmpty(env.CLOUDDB_PROJECT_ID);
   const extra = nonEmpty(options.userAgent);
   const initialMs = numberSetting(options.poll?.initialMs, "poll.initialMs", env.CLOUDDB_POLL_INITIAL_MS, "CLOUDDB_POLL_INITIAL_MS", DEFAULT_POLL_INITIAL_MS, 1);
@@ -171,8 +239,10 @@ export function resolveConfig(
     userAgent: `pulumi-clouddb/${packageVersion()}${extra === undefined ? "" : ` ${extra}`}`,
     requestTimeoutMs: numberSetting(options.requestTimeoutMs, "requestTimeoutMs", undefined, undefined, DEFAULT_REQUEST_TIMEOUT_MS, 1),
     retryDeadlineMs: numberSetting(options.retryDeadlineMs, "retryDeadlineMs", undefined, undefined, DEFAULT_RETRY_DEADLINE_MS, 0),
+    unreachableRetryMs: numberSetting(options.unreachableRetryMs, "unreachableRetryMs", undefined, undefined, DEFAULT_UNREACHABLE_RETRY_MS, 0),
     listCacheMs: numberSetting(options.listCacheMs, "listCacheMs", undefined, undefined, 0, 0),
     poll: { initialMs, maxMs: Math.max(maxMs, initialMs) },
+    expectedDurations: { ...(options.expectedDurations ?? {}) },
   };
 }
 
@@ -185,6 +255,7 @@ export function requireProjectId(config: ResolvedConfig, override: string | unde
   if (projectId === undefined) {
     throw new ConfigurationError(
       "No project ID: pass `projectId` (to the client or the call) or set CLOUDDB_PROJECT_ID.",
+      "projectId",
     );
   }
   return projectId;

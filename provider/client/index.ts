@@ -18,11 +18,15 @@ export {
   ResponseValidationError,
   TimeoutError,
   ResourceFailedError,
+  WaitError,
   ConfigurationError,
   NetworkError,
+  AmbiguousCreateError,
   ClientErrorCode,
 } from "./errors";
-export type { WatchedResource } from "./errors";
+export type { WatchedResource, WatchedKind, WatchedBodies, ConflictBlocker } from "./errors";
+export { STATUS_RULES, classifyStatus, waitVerdict, curableByWaiting } from "./statusRules";
+export type { StatusRules, StatusClass, KnownStatus, WaitVerdict } from "./statusRules";
 export { redact, registerSecret } from "./redact";
 export type {
   CreateVpcRequest,
@@ -46,8 +50,11 @@ export {
   MessageResponseSchema,
   ServiceStatusSchema,
   ReplicaSetStatusSchema,
+  PeeringStatusSchema,
+  ServiceTypeSchema,
   SERVICE_STATUSES,
   REPLICA_SET_STATUSES,
+  PEERING_STATUSES,
   SERVICE_TYPES,
   ENVIRONMENTS,
 } from "./schemas";
@@ -59,9 +66,19 @@ export type {
   ReadReplicaSet,
   ServiceStatus,
   ReplicaSetStatus,
+  PeeringStatus,
   ServiceType,
+  KnownServiceType,
+  Open,
   Environment,
   Endpoint,
   ConnectionPooler,
   MessageResponse,
 } from "./schemas";
+export type { ListReading, RejectedItem } from "./listReading";
+export { pollDelayMs, pollTimes, detection, POLL_SCHEDULE } from "./pollSchedule";
+export type { PollScheduleOptions, Detection } from "./pollSchedule";
+export { Pacer, PACER } from "./pacer";
+export type { Priority } from "./pacer";
+export { transitionKey } from "./transitionDurations";
+export type { MsInterval } from "./serverClock";

@@ -1,19 +1,23 @@
 /**
- * A short-lived cache of list answers, keyed by project, used to serve `getService` from
- * one shared `listServices` call (refresh economy). Concurrent callers share one in-flight
- * list. `invalidate()` drops everything, and a list that was in flight while it was
- * called is not stored (it may predate the write).
+ * The read cache: `getService` and `getReplicaSet` served from one shared `listServices`
+ * answer per project, at most `listCacheMs` old (refresh economy: a refresh of N resources
+ * costs one list). Concurrent callers share one in-flight list. Every write through the
+ * client drops it, and a list that was in flight during a write is not stored (it may
+ * predate the write).
  */
+import { type ListReading, lookUp, notListed } from "./listReading";
+import type { Operations } from "./operations";
+import type { ReadReplicaSet, Service } from "./schemas";
 
-interface Entry<T> {
+interface Entry<V> {
   at: number;
-  items: Promise<T[]>;
+  items: Promise<V>;
   generation: number;
 }
 
-/** Cache of list answers per key, at most `maxAgeMs` old. */
-export class ListCache<T> {
-  private readonly entries = new Map<string, Entry<T>>();
+/** Cache of list answers (`V`, e.g. a `ListReading<Service>`) per key, at most `maxAgeMs` old. */
+export class ListCache<V> {
+  private readonly entries = new Map<string, Entry<V>>();
   private generation = 0;
 
   /** @param maxAgeMs - answers older than this are not used; 0 disables the cache. */
@@ -28,14 +32,14 @@ export class ListCache<T> {
    * Returns the cached list for `key` if it is fresh, else calls `load` once for all
    * concurrent callers. A failed load is not cached; its error reaches every waiting caller.
    */
-  async get(key: string, load: () => Promise<T[]>): Promise<T[]> {
+  async get(key: string, load: () => Promise<V>): Promise<V> {
     const now = Date.now();
     const hit = this.entries.get(key);
     if (hit !== undefined && hit.generation === this.generation && now - hit.at <= this.maxAgeMs) {
       return hit.items;
     }
     const generation = this.generation;
-    const entry: Entry<T> = { at: now, items: load(), generation };
+    const entry: Entry<V> = { at: now, items: load(), generation };
     this.entries.set(key, entry);
     try {
       await entry.items;
@@ -51,5 +55,64 @@ export class ListCache<T> {
   invalidate(): void {
     this.generation++;
     this.entries.clear();
+  }
+}
+
+/** The cached reads of one client (see the module comment). */
+export class CachedReads {
+  private readonly cache: ListCache<ListReading<Service>>;
+
+  /**
+   * @param ops - the client's operation runner.
+   * @param maxAgeMs - `listCacheMs`; 0 turns the cache off.
+   */
+  constructor(
+    private readonly ops: Operations,
+    maxAgeMs: number,
+  ) {
+    this.cache = new ListCache(maxAgeMs);
+  }
+
+  /** Drops every cached answer. Never throws. */
+  invalidate(): void {
+    this.cache.invalidate();
+  }
+
+  private services(project: string, caller: string): Promise<ListReading<Service>> {
+    return this.cache.get(project, () => this.ops.call("listServices", { project }, undefined, { caller }));
+  }
+
+  /**
+   * A service: from the cached list unless `fresh` or the cache is off, else (and when the
+   * list does not show it, to confirm a 404) by its GET.
+   * @throws NotFoundError when it does not exist; ResponseValidationError naming the field
+   * and value when the API shows it in a shape the client cannot rely on.
+   */
+  async service(project: string, serviceId: string, fresh: boolean): Promise<Service> {
+    if (this.cache.enabled && !fresh) {
+      const hit = lookUp(await this.services(project, "getService"), serviceId, (s) => s.service_id);
+      if ("found" in hit) return structuredClone(hit.found);
+      if ("rejected" in hit) throw hit.rejected;
+    }
+    return this.ops.call("getService", { project, service: serviceId });
+  }
+
+  /**
+   * A replica set: as its service in the cached list shows it unless `fresh` or the cache is
+   * off, else (and when the service does not show it) from the service's replica set list.
+   * @throws NotFoundError when the service or the set does not exist; ResponseValidationError
+   * naming the field and value when the API lists the set in a shape the client cannot rely on.
+   */
+  async replicaSet(project: string, serviceId: string, replicaSetId: string, fresh: boolean): Promise<ReadReplicaSet> {
+    if (this.cache.enabled && !fresh) {
+      const service = lookUp(await this.services(project, "getReplicaSet"), serviceId, (s) => s.service_id);
+      const hit = "found" in service ? service.found.read_replica_sets?.find((r) => r.id === replicaSetId) : undefined;
+      if (hit !== undefined) return structuredClone(hit);
+    }
+    const sets = await this.ops.call("listReplicaSets", { project, service: serviceId }, undefined, { caller: "getReplicaSet" });
+    const hit = lookUp(sets, replicaSetId, (r) => r.id);
+    if ("found" in hit) return hit.found;
+    if ("rejected" in hit) throw hit.rejected;
+    throw notListed("getReplicaSet", `Replica set ${replicaSetId} is not among the replica sets of service ${serviceId}`);
   }
 }

@@ -36,13 +36,16 @@ export function registerSecret(secret: unknown): void {
 }
 
 /**
- * Returns `text` with every registered secret (and anything that looks like a bearer
- * token after `Bearer `) replaced by `[REDACTED]`. Never throws.
+ * Returns `text` with every registered secret, every one of `extra` (4 characters or more;
+ * others and undefined are skipped), and anything that looks like a bearer token after
+ * `Bearer `, replaced by `[REDACTED]`. The package's one scrubber: the client's errors and
+ * the providers use it. Never throws.
  */
-export function redact(text: string): string {
+export function redact(text: string, extra: ReadonlyArray<string | undefined> = []): string {
   let out = text;
+  const own = extra.filter((s): s is string => typeof s === "string" && s.length >= MIN_SECRET_LENGTH);
   // Longest first, so a secret that contains another is scrubbed whole.
-  const secrets = [...registry()].sort((a, b) => b.length - a.length);
+  const secrets = [...registry(), ...own].sort((a, b) => b.length - a.length);
   for (const secret of secrets) {
     if (out.includes(secret)) out = out.split(secret).join(REDACTED);
   }

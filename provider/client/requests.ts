@@ -2,7 +2,7 @@
  * Request body types of the operations whose bodies CONTRACT.md defines. Plain types:
  * the server validates them (400 INVALID_REQUEST with details when a value is not allowed).
  */
-import type { Environment, ServiceType } from "./schemas";
+import type { Environment, KnownServiceType } from "./schemas";
 
 /** Body of `createVpc`. */
 export interface CreateVpcRequest {
@@ -29,7 +29,7 @@ export interface CreateServiceRequest {
   /** 1 to 128 characters. */
   name: string;
   /** @default "TIMESERIES" */
-  service_type?: ServiceType;
+  service_type?: KnownServiceType;
   /** @default "us-east-1" */
   region_code?: string;
   /** Milli-cores as a string (`"500"`, or `"shared"`); give both or neither. @default "500" */

@@ -1,15 +1,20 @@
 /**
  * The retry policy, in one place. p-retry runs the loop; this module decides what is
  * retried and how long to wait:
- * - 429: always (the server did not act), waiting at least `Retry-After`;
+ * - 429: always (the server did not act), no sooner than `Retry-After`: the client's pacer
+ *   holds every request until then (pacer.ts), so a call does not wait on its own;
  * - 500/502/503 and network failures: for reads and idempotent actions, with exponential
- *   backoff and jitter; for creates only after `recover` found nothing (see createGuard.ts);
- * - everything else (4xx, validation): never.
+ *   backoff and jitter;
+ * - creates: a failure after which the request may have been carried out (a 5xx, a lost or
+ *   cut-short answer, a 2xx whose body cannot be read) is an ambiguous outcome: `recover`
+ *   settles it before anything is sent again (see createRecovery.ts); a request that never
+ *   reached the API (connection refused) is simply sent again;
+ * - everything else (4xx, validation of a read): never.
  * All of it bounded by a deadline: a retry that could not start before the deadline is
  * not made, and the last error is raised.
  */
 import pRetry = require("p-retry");
-import { NetworkError, NotFoundError, RateLimitError, ServerError } from "./errors";
+import { NetworkError, NotFoundError, RateLimitError, ResponseValidationError, ServerError } from "./errors";
 
 /** How a call may be repeated. */
 export type CallKind =
@@ -30,14 +35,21 @@ export interface RetryCall<T> {
   kind: CallKind;
   /** Absolute time (epoch ms) after which no retry starts. */
   deadline: number;
+  /**
+   * Absolute time (epoch ms) after which no retry starts of a request that could not reach
+   * the API at all (connection refused, name not resolved). @default `deadline`
+   */
+  unreachableDeadline?: number;
   /** Makes one attempt. */
   attempt: () => Promise<T>;
   /**
-   * For creates: looks for what an attempt that failed ambiguously may have made; returns
-   * it, or undefined when nothing was made. Called before every retry that follows a 5xx
-   * or network failure, and once more if the retries run out.
+   * For creates: settles an ambiguous outcome. Given the failure and whether the retries
+   * have run out, it returns what the attempt made, or undefined when it made nothing (then
+   * the create may be sent again), or throws (an `AmbiguousCreateError` ends the call).
+   * Called before the attempt that follows an ambiguous failure, and once more, with
+   * `final` true, when the retries run out while one is unsettled.
    */
-  recover?: () => Promise<T | undefined>;
+  recover?: (failure: unknown, final: boolean) => Promise<T | undefined>;
   /** For deletes: the value to resolve with when a retry finds the resource gone. */
   goneValue?: T;
 }
@@ -54,16 +66,22 @@ export const backoff = {
 
 const RETRYABLE_5XX = new Set([500, 502, 503]);
 
-/** True for failures after which the request may or may not have taken effect (5xx, no answer). */
+/**
+ * True for failures after which the request may or may not have been carried out: a
+ * 500/502/503, no whole answer from a request that may have reached the API, and a 2xx
+ * whose body could not be read.
+ */
 export function isAmbiguousFailure(err: unknown): boolean {
   if (ServerError.isInstance(err)) return RETRYABLE_5XX.has(err.status);
-  if (NetworkError.isInstance(err)) return err.retryable;
-  return false;
+  if (NetworkError.isInstance(err)) return err.retryable && err.requestSent;
+  return ResponseValidationError.isInstance(err);
 }
 
 /** True for failures the policy retries (429, 500/502/503, retryable network failures). */
 export function isRetryableFailure(err: unknown): boolean {
-  return RateLimitError.isInstance(err) || isAmbiguousFailure(err);
+  if (RateLimitError.isInstance(err)) return true;
+  if (ServerError.isInstance(err)) return RETRYABLE_5XX.has(err.status);
+  return NetworkError.isInstance(err) && err.retryable;
 }
 
 /**
@@ -91,61 +109,65 @@ function sleep(ms: number): Promise<void> {
  * @returns the attempt's result; for a create, possibly the resource `recover` found; for a
  * delete, `goneValue` when a retry after an ambiguous failure answers 404.
  * @throws the last error when it is not retryable, or when the next retry could not start
- * before `call.deadline` (a 429 whose `Retry-After` reaches past the deadline fails at once).
- * For a create whose retries ran out after an ambiguous failure, `recover` is asked one
- * last time before the error is raised, so a resource that does exist is returned.
+ * before `call.deadline` (a 429 whose `Retry-After` reaches past the deadline fails at once);
+ * whatever `recover` throws. For a create whose retries ran out while an ambiguous outcome
+ * is unsettled, `recover` is asked one last time before the error is raised.
  */
 export async function withRetry<T>(call: RetryCall<T>): Promise<T> {
-  let checkBeforeNext = false;
+  let unsettled: unknown = undefined;
   let hadAmbiguous = false;
-  let lastError: unknown;
-  const retries = 1_000;
+  const recover = call.kind === "create" ? call.recover : undefined;
   try {
     return await pRetry(
       async () => {
         try {
-          if (checkBeforeNext && call.recover !== undefined) {
-            const found = await call.recover();
+          if (unsettled !== undefined && recover !== undefined) {
+            let found: T | undefined;
+            try {
+              found = await recover(unsettled, false);
+            } catch (recoveryError) {
+              // A failure recovery can retry (its list met a 503) keeps the outcome unsettled.
+              if (!isRetryableFailure(recoveryError)) unsettled = undefined;
+              throw recoveryError;
+            }
             if (found !== undefined) return found;
-            checkBeforeNext = false;
+            unsettled = undefined;
           }
           return await call.attempt();
         } catch (err) {
-          lastError = err;
           if (hadAmbiguous && call.kind === "delete" && NotFoundError.isInstance(err) && "goneValue" in call) {
             return call.goneValue as T;
           }
-          if (!isRetryableFailure(err) || (call.kind === "create" && isAmbiguousFailure(err) && call.recover === undefined)) {
-            throw new pRetry.AbortError(err as Error);
+          const ambiguous = isAmbiguousFailure(err);
+          if (ambiguous) hadAmbiguous = true;
+          if (call.kind === "create" && ambiguous && unsettled === undefined) {
+            if (recover === undefined) throw new pRetry.AbortError(err as Error);
+            unsettled = err;
+            throw err;
           }
-          if (isAmbiguousFailure(err)) {
-            hadAmbiguous = true;
-            if (call.kind === "create") checkBeforeNext = true;
-          }
+          if (!isRetryableFailure(err)) throw new pRetry.AbortError(err as Error);
           throw err;
         }
       },
       {
-        retries,
+        retries: 1_000,
         factor: 1,
         minTimeout: 0,
         maxTimeout: 0,
         randomize: false,
         onFailedAttempt: async (failure) => {
           const delay = retryDelayMs(failure, failure.attemptNumber);
-          if (Date.now() + delay > call.deadline) throw failure;
-          await sleep(delay);
+          const unreachable = NetworkError.isInstance(failure) && !failure.requestSent;
+          const deadline = unreachable ? Math.min(call.deadline, call.unreachableDeadline ?? call.deadline) : call.deadline;
+          if (Date.now() + delay > deadline) throw failure;
+          // After a 429 the client's pacer holds every request until Retry-After has passed.
+          if (!RateLimitError.isInstance(failure)) await sleep(delay);
         },
       },
     );
   } catch (err) {
-    if (call.kind === "create" && call.recover !== undefined && isAmbiguousFailure(lastError)) {
-      let found: T | undefined;
-      try {
-        found = await call.recover();
-      } catch {
-        found = undefined;
-      }
+    if (unsettled !== undefined && recover !== undefined) {
+      const found = await recover(unsettled, true);
       if (found !== undefined) return found;
     }
     throw err;

@@ -1,48 +1,69 @@
 /**
- * zod schemas of the API's response bodies (SPEC.md section 2), and the types inferred
- * from them. Objects are loose (unknown fields are kept, new API versions add fields);
- * fields are optional unless CONTRACT.md says the server always fills them in (ids, and
- * the service fields listed under "Service fields the server fills in"); enums are checked.
+ * zod schemas of the API's response bodies (SPEC.md section 2), read tolerantly as
+ * CONTRACT.md "Transport" asks, and the types inferred from them.
+ *
+ * - Objects are loose: unknown fields are kept (new API versions add fields).
+ * - Enumerations are open: a status or service type the client does not know is carried
+ *   as a string (`KnownServiceStatus | (string & {})`), never an error.
+ * - Validation covers what the client relies on: identifiers, statuses, and the service
+ *   fields the server always fills in (see {@link ServiceSchema}). Such a field
+ *   of the wrong type rejects the object (a list skips that item only: see listReading.ts).
+ *   Any other field that does not have its documented shape (`metrics: null`, an endpoint
+ *   that is a string) is dropped (read as absent) instead of failing the answer.
  */
 import { z } from "zod";
+import { type KnownStatus, knownStatuses } from "./statusRules";
 
-/** Allowed values of `Service.status` (SPEC 3.1). */
-export const SERVICE_STATUSES = [
-  "QUEUED",
-  "DELETING",
-  "CONFIGURING",
-  "READY",
-  "DELETED",
-  "UNSTABLE",
-  "PAUSING",
-  "PAUSED",
-  "RESUMING",
-  "UPGRADING",
-  "OPTIMIZING",
-] as const;
-
-/** Allowed values of `ReadReplicaSet.status` (SPEC 3.2). */
-export const REPLICA_SET_STATUSES = ["creating", "active", "resizing", "deleting", "error"] as const;
-
-/** Allowed values of `Service.service_type`. */
+/** Known values of `Service.status` (SPEC 3.1), from the status rules table. */
+export const SERVICE_STATUSES = knownStatuses("service");
+/** Known values of `ReadReplicaSet.status` (SPEC 3.2), from the status rules table. */
+export const REPLICA_SET_STATUSES = knownStatuses("replica set");
+/** Known values of `Peering.status` (CONTRACT "States"), from the status rules table. */
+export const PEERING_STATUSES = knownStatuses("peering");
+/** Known values of `Service.service_type`. */
 export const SERVICE_TYPES = ["TIMESERIES", "RELATIONAL", "VECTOR"] as const;
-
 /** Allowed environment tags. */
 export const ENVIRONMENTS = ["DEV", "PROD"] as const;
 
-/** Schema of a service status. */
-export const ServiceStatusSchema = z.enum(SERVICE_STATUSES);
-/** Schema of a replica set status. */
-export const ReplicaSetStatusSchema = z.enum(REPLICA_SET_STATUSES);
-/** Schema of a service type. */
-export const ServiceTypeSchema = z.enum(SERVICE_TYPES);
-/** Schema of an environment tag. */
+/** A value of an open enumeration: one the client knows, or any other string the API sends. */
+export type Open<Known extends string> = Known | (string & {});
+
+/** A service type this client knows (what a create may ask for). */
+export type KnownServiceType = (typeof SERVICE_TYPES)[number];
+/** A service status (known, or one the API added). */
+export type ServiceStatus = Open<KnownStatus<"service">>;
+/** A replica set status (known, or one the API added). */
+export type ReplicaSetStatus = Open<KnownStatus<"replica set">>;
+/** A peering status (known, or one the API added). */
+export type PeeringStatus = Open<KnownStatus<"peering">>;
+/** A service type (known, or one the API added). */
+export type ServiceType = Open<KnownServiceType>;
+
+/** Schema of an open enumeration: any string, typed as the known values or a string. */
+function open<Known extends string>(): z.ZodPipe<z.ZodString, z.ZodTransform<Open<Known>, string>> {
+  return z.string().transform((s): Open<Known> => s);
+}
+
+/** A field the client does not rely on: kept when it has its documented shape, read as absent otherwise. */
+function tolerant<S extends z.ZodType>(schema: S): z.ZodCatch<z.ZodOptional<S>> {
+  return schema.optional().catch(undefined);
+}
+
+/** Schema of a service status (any string). */
+export const ServiceStatusSchema = open<KnownStatus<"service">>();
+/** Schema of a replica set status (any string). */
+export const ReplicaSetStatusSchema = open<KnownStatus<"replica set">>();
+/** Schema of a peering status (any string). */
+export const PeeringStatusSchema = open<KnownStatus<"peering">>();
+/** Schema of a service type (any string). */
+export const ServiceTypeSchema = open<KnownServiceType>();
+/** Schema of an environment tag in a request (the known values only). */
 export const EnvironmentSchema = z.enum(ENVIRONMENTS);
 
 const UserSchema = z.looseObject({
-  id: z.string().optional(),
-  email: z.string().optional(),
-  name: z.string().optional(),
+  id: tolerant(z.string()),
+  email: tolerant(z.string()),
+  name: tolerant(z.string()),
 });
 
 /** Schema of `GET /auth/info`: `type` says which of `apiKey` / `oauth` is present. */
@@ -51,16 +72,16 @@ export const AuthInfoSchema = z
     type: z.enum(["apiKey", "oauth"]),
     apiKey: z
       .looseObject({
-        created: z.string().optional(),
-        issuing_user: UserSchema.optional(),
-        name: z.string().optional(),
-        project: z
-          .looseObject({ id: z.string().optional(), name: z.string().optional(), plan_type: z.string().optional() })
-          .optional(),
-        public_key: z.string().optional(),
+        created: tolerant(z.string()),
+        issuing_user: tolerant(UserSchema),
+        name: tolerant(z.string()),
+        project: tolerant(
+          z.looseObject({ id: tolerant(z.string()), name: tolerant(z.string()), plan_type: tolerant(z.string()) }),
+        ),
+        public_key: tolerant(z.string()),
       })
       .optional(),
-    oauth: z.looseObject({ user: UserSchema.optional() }).optional(),
+    oauth: z.looseObject({ user: tolerant(UserSchema) }).optional(),
   })
   .superRefine((v, ctx) => {
     if (v[v.type] === undefined || v[v.type] === null) {
@@ -68,111 +89,121 @@ export const AuthInfoSchema = z
     }
   });
 
-/** Schema of a VPC. */
+/** Schema of a VPC: `id` is relied upon. */
 export const VpcSchema = z.looseObject({
   id: z.string(),
-  cidr: z.string().optional(),
-  name: z.string().optional(),
-  region_code: z.string().optional(),
+  cidr: tolerant(z.string()),
+  name: tolerant(z.string()),
+  region_code: tolerant(z.string()),
 });
 
-/** Schema of a VPC peering. `status` is a free string (`pending`, `active`, `failed` today). */
+/** Schema of a VPC peering: `id` and `status` (when present) are relied upon. */
 export const PeeringSchema = z.looseObject({
   id: z.string(),
-  error_message: z.string().nullable().optional(),
-  peer_account_id: z.string().optional(),
-  peer_region_code: z.string().optional(),
-  peer_vpc_id: z.string().optional(),
-  provisioned_id: z.string().nullable().optional(),
-  status: z.string().optional(),
+  status: PeeringStatusSchema.optional(),
+  error_message: tolerant(z.string().nullable()),
+  peer_account_id: tolerant(z.string()),
+  peer_region_code: tolerant(z.string()),
+  peer_vpc_id: tolerant(z.string()),
+  provisioned_id: tolerant(z.string().nullable()),
 });
 
 /** Schema of an endpoint. */
 export const EndpointSchema = z.looseObject({
-  host: z.string().optional(),
-  port: z.number().optional(),
+  host: tolerant(z.string()),
+  port: tolerant(z.number()),
 });
 
 /** Schema of a connection pooler. */
 export const ConnectionPoolerSchema = z.looseObject({
-  endpoint: EndpointSchema.optional(),
+  endpoint: tolerant(EndpointSchema),
 });
 
-const MetadataSchema = z.looseObject({ environment: z.string().optional() });
+const MetadataSchema = z.looseObject({ environment: tolerant(z.string()) });
 
-/** Schema of a read replica set. */
+/** Schema of a read replica set: `id` and `status` (when present) are relied upon. */
 export const ReadReplicaSetSchema = z.looseObject({
   id: z.string(),
-  name: z.string().optional(),
-  nodes: z.number().optional(),
-  cpu_millis: z.number().optional(),
-  memory_gbs: z.number().optional(),
-  endpoint: EndpointSchema.optional(),
-  connection_pooler: ConnectionPoolerSchema.nullable().optional(),
-  metadata: MetadataSchema.optional(),
   status: ReplicaSetStatusSchema.optional(),
+  name: tolerant(z.string()),
+  nodes: tolerant(z.number()),
+  cpu_millis: tolerant(z.number()),
+  memory_gbs: tolerant(z.number()),
+  endpoint: tolerant(EndpointSchema),
+  connection_pooler: tolerant(ConnectionPoolerSchema.nullable()),
+  metadata: tolerant(MetadataSchema),
 });
 
-/** Schema of a service. `vpcEndpoint` is of unknown type (null, absent or an object). */
+/** A read replica set. */
+export type ReadReplicaSet = z.infer<typeof ReadReplicaSetSchema>;
+
+/** The replica sets embedded in a service: each read on its own; one that is not readable is left out. */
+const EmbeddedReplicaSetsSchema = z
+  .array(z.unknown())
+  .transform((items) =>
+    items.flatMap((item): ReadReplicaSet[] => {
+      const parsed = ReadReplicaSetSchema.safeParse(item);
+      return parsed.success ? [parsed.data] : [];
+    }),
+  );
+
+/**
+ * Schema of a service. Relied upon: the fields the server always fills in and the client
+ * and the providers read (`service_id`, `project_id`, `status`, `service_type`, `created`,
+ * `region_code`; any string for the open enumerations). `vpcEndpoint` is of unknown type
+ * (null, absent or an object).
+ */
 export const ServiceSchema = z.looseObject({
   service_id: z.string(),
   project_id: z.string(),
-  name: z.string().optional(),
-  service_type: ServiceTypeSchema,
   status: ServiceStatusSchema,
+  service_type: ServiceTypeSchema,
   created: z.string(),
   region_code: z.string(),
-  endpoint: EndpointSchema.optional(),
-  connection_pooler: ConnectionPoolerSchema.nullable().optional(),
-  initial_password: z.string().optional(),
-  forked_from: z
-    .looseObject({
-      is_standby: z.boolean().optional(),
-      project_id: z.string().optional(),
-      service_id: z.string().optional(),
-    })
-    .nullable()
-    .optional(),
-  ha_replicas: z
-    .looseObject({ replica_count: z.number().optional(), sync_replica_count: z.number().optional() })
-    .optional(),
-  metadata: MetadataSchema.optional(),
-  metrics: z
-    .looseObject({
-      memory_mb: z.number().optional(),
-      milli_cpu: z.number().optional(),
-      storage_mb: z.number().optional(),
-    })
-    .optional(),
-  read_replica_sets: z.array(ReadReplicaSetSchema).nullable().optional(),
-  resources: z
-    .array(
+  name: tolerant(z.string()),
+  endpoint: tolerant(EndpointSchema),
+  connection_pooler: tolerant(ConnectionPoolerSchema.nullable()),
+  initial_password: tolerant(z.string()),
+  forked_from: tolerant(
+    z
+      .looseObject({
+        is_standby: tolerant(z.boolean()),
+        project_id: tolerant(z.string()),
+        service_id: tolerant(z.string()),
+      })
+      .nullable(),
+  ),
+  ha_replicas: tolerant(
+    z.looseObject({ replica_count: tolerant(z.number()), sync_replica_count: tolerant(z.number()) }),
+  ),
+  metadata: tolerant(MetadataSchema),
+  metrics: tolerant(
+    z.looseObject({
+      memory_mb: tolerant(z.number()),
+      milli_cpu: tolerant(z.number()),
+      storage_mb: tolerant(z.number()),
+    }),
+  ),
+  read_replica_sets: tolerant(EmbeddedReplicaSetsSchema.nullable()),
+  resources: tolerant(
+    z.array(
       z.looseObject({
-        id: z.string().optional(),
-        spec: z
-          .looseObject({
-            cpu_millis: z.number().optional(),
-            memory_gbs: z.number().optional(),
-            volume_type: z.string().optional(),
-          })
-          .optional(),
+        id: tolerant(z.string()),
+        spec: tolerant(
+          z.looseObject({
+            cpu_millis: tolerant(z.number()),
+            memory_gbs: tolerant(z.number()),
+            volume_type: tolerant(z.string()),
+          }),
+        ),
       }),
-    )
-    .optional(),
+    ),
+  ),
   vpcEndpoint: z.unknown().optional(),
 });
 
 /** Schema of the `{message}` answers (SPEC 2.8). */
-export const MessageResponseSchema = z.looseObject({ message: z.string().optional() });
-
-/** Schema of `GET .../vpcs`. */
-export const VpcListSchema = z.array(VpcSchema);
-/** Schema of `GET .../peerings`. */
-export const PeeringListSchema = z.array(PeeringSchema);
-/** Schema of `GET .../services`. */
-export const ServiceListSchema = z.array(ServiceSchema);
-/** Schema of `GET .../replicaSets`. */
-export const ReadReplicaSetListSchema = z.array(ReadReplicaSetSchema);
+export const MessageResponseSchema = z.looseObject({ message: tolerant(z.string()) });
 
 /** Identity of the caller (`GET /auth/info`). */
 export type AuthInfo = z.infer<typeof AuthInfoSchema>;
@@ -187,17 +218,9 @@ export type ConnectionPooler = z.infer<typeof ConnectionPoolerSchema>;
 /**
  * A service. `initial_password` is present only in the answer of `createService` /
  * `forkService`, and absent when the client recovered the created service from a list
- * after an ambiguous failure (see `createGuard`).
+ * after an ambiguous failure (see createRecovery.ts).
  */
 export type Service = z.infer<typeof ServiceSchema>;
-/** A read replica set. */
-export type ReadReplicaSet = z.infer<typeof ReadReplicaSetSchema>;
-/** A service status. */
-export type ServiceStatus = z.infer<typeof ServiceStatusSchema>;
-/** A replica set status. */
-export type ReplicaSetStatus = z.infer<typeof ReplicaSetStatusSchema>;
-/** A service type. */
-export type ServiceType = z.infer<typeof ServiceTypeSchema>;
 /** An environment tag. */
 export type Environment = z.infer<typeof EnvironmentSchema>;
 /** The `{message}` answer of actions such as enabling a pooler. */

@@ -39,11 +39,16 @@ function expectation(issue: Issue): string {
 }
 
 /**
- * Returns `body` parsed by `schema` (unknown fields kept).
+ * Returns `body` parsed by `schema` (unknown fields kept). `named` is the operation the
+ * caller ran (and the request's own name as `step`, when it serves another operation).
  * @throws ResponseValidationError for the first issue; its `received` is the value at the
  * failing path, truncated and with secret-named fields masked.
  */
-export function validateResponse<S extends z.ZodType>(schema: S, body: unknown, operation: string): z.output<S> {
+export function validateResponse<S extends z.ZodType>(
+  schema: S,
+  body: unknown,
+  named: { operation: string; step?: string; subject?: string },
+): z.output<S> {
   const result = schema.safeParse(body);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
@@ -51,7 +56,7 @@ export function validateResponse<S extends z.ZodType>(schema: S, body: unknown, 
   const received =
     value === undefined && issue.path.length > 0 ? "nothing (the field is absent)" : describeReceived(value);
   throw new ResponseValidationError({
-    operation,
+    ...named,
     path: formatPath(issue.path),
     expected: expectation(issue),
     received,

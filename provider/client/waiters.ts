@@ -1,115 +1,64 @@
 /**
- * Polling until a resource reaches a state. Polls fast at first, then slower: the first
- * poll comes after `initialMs`, then each interval is `max(initialMs, 4% of the time
- * elapsed)`, capped at `maxMs`, so the overshoot past the moment a state is reached stays
- * under that interval: at most max(initialMs, 4% of the wait) until the cap, which leaves
- * room for the request itself within a 5% budget (README, "Performance"). Transient
- * failures of a poll (429, 5xx, network, after the retry layer gave up on them) do not end
- * the wait; only the timeout does.
+ * What a wait waits for, and what each observation means for it, by the status rules
+ * table (statusRules.ts): done, failed (a failure status not awaited, or the resource gone
+ * while it must exist), or not yet (an unknown status included). The polling itself is
+ * pollHub.ts's, its timing pollSchedule.ts's.
  */
-import {
-  NetworkError,
-  RateLimitError,
-  ResourceFailedError,
-  ServerError,
-  TimeoutError,
-  type WatchedResource,
-} from "./errors";
+import { NetworkError, RateLimitError, ResponseValidationError, ServerError } from "./errors";
+import { classifyStatus, type WatchedKind, waitVerdict } from "./statusRules";
+import type { WatchedBodies } from "./waitErrors";
 
-/** What one poll saw. */
+export { pollIntervalMs } from "./pollSchedule";
+
+/** What one poll saw: the resource, or that it is absent (404, or missing from its list). */
 export type Observation<T> = { present: true; value: T } | { present: false };
 
-/** What a poll means for the wait. */
-export type Verdict<R> =
-  | { kind: "done"; result: R }
-  | { kind: "fail"; state: string; reason?: string }
-  | { kind: "continue" };
+/** What a wait waits for: one of the `awaited` statuses, or the resource's deletion. */
+export type WaitGoal = { status: readonly string[] } | { deleted: true };
 
-/** One wait. */
-export interface WaitSpec<T, R> {
-  /** The watched resource, for errors. */
-  resource: WatchedResource;
-  /** Awaited states, for errors. */
-  awaited: readonly string[];
-  /** Total time allowed, in ms. */
-  timeoutMs: number;
-  /** First delay / shortest interval, in ms. */
-  initialMs: number;
-  /** Longest interval, in ms. */
-  maxMs: number;
-  /** Reads the resource once; `deadline` bounds the retries of that read. A 404 must come back as `{present: false}`. */
-  observe: (deadline: number) => Promise<Observation<T>>;
-  /** Decides what an observation means. */
-  judge: (obs: Observation<T>) => Verdict<R>;
-  /** Status of a seen resource, for errors. */
-  statusOf: (value: T) => string | undefined;
+/** What an observation means for a wait. */
+export type Verdict = { kind: "done" } | { kind: "fail"; state: string; reason?: string } | { kind: "continue" };
+
+/** The states a goal names, for messages (`["deleted"]` for a deletion). */
+export function awaitedOf(goal: WaitGoal): readonly string[] {
+  return "deleted" in goal ? ["deleted"] : goal.status;
 }
 
-/** Percentage of the time waited so far that the next interval may take. */
-export const POLL_GROWTH_PERCENT = 4;
-
-/** Interval after `elapsedMs` of waiting: `min(maxMs, max(initialMs, elapsedMs * POLL_GROWTH_PERCENT / 100))`. Never throws. */
-export function pollIntervalMs(elapsedMs: number, initialMs: number, maxMs: number): number {
-  return Math.min(maxMs, Math.max(initialMs, (elapsedMs * POLL_GROWTH_PERCENT) / 100));
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
-}
-
-function isTransient(err: unknown): boolean {
-  return RateLimitError.isInstance(err) || ServerError.isInstance(err) || NetworkError.isInstance(err);
+/** Why a resource failed, when its body says (a peering's `error_message`). */
+function failureReason(body: WatchedBodies[WatchedKind] | undefined): string | undefined {
+  const message = body?.error_message;
+  return typeof message === "string" && message !== "" ? message : undefined;
 }
 
 /**
- * Polls until `judge` says done or fail.
- *
- * @returns the result of the `done` verdict.
- * @throws ResourceFailedError on a `fail` verdict (with the last resource seen);
- * TimeoutError when `timeoutMs` passes first (with the last status seen and the last
- * transient error); any non-transient error of a poll (401, 403, validation) at once.
+ * What `obs` means for a wait on a resource of `kind` with `goal`. A deletion is done when
+ * the resource is absent or in a `gone` status; a status goal is done on an awaited
+ * status, fails on a `failed` status not awaited (`reason` from the body) or on absence
+ * (`NOT_FOUND`), and otherwise goes on. Never throws.
  */
-export async function waitUntil<T, R>(spec: WaitSpec<T, R>): Promise<R> {
-  const start = Date.now();
-  const deadline = start + spec.timeoutMs;
-  let lastSeen: T | undefined;
-  let lastError: unknown;
-  await sleep(Math.min(spec.initialMs, spec.timeoutMs));
-  for (;;) {
-    let obs: Observation<T> | undefined;
-    try {
-      obs = await spec.observe(deadline);
-      lastError = undefined;
-    } catch (err) {
-      if (!isTransient(err)) throw err;
-      lastError = err;
-    }
-    if (obs !== undefined) {
-      const verdict = spec.judge(obs);
-      if (verdict.kind === "done") return verdict.result;
-      if (verdict.kind === "fail") {
-        const init: ConstructorParameters<typeof ResourceFailedError>[0] = {
-          resource: spec.resource,
-          state: verdict.state,
-          awaited: spec.awaited,
-          lastSeen: obs.present ? obs.value : lastSeen,
-        };
-        if (verdict.reason !== undefined) init.reason = verdict.reason;
-        throw new ResourceFailedError(init);
-      }
-      if (obs.present) lastSeen = obs.value;
-    }
-    const now = Date.now();
-    if (now >= deadline) {
-      throw new TimeoutError({
-        resource: spec.resource,
-        awaited: spec.awaited,
-        lastStatus: lastSeen === undefined ? undefined : spec.statusOf(lastSeen),
-        lastSeen,
-        timeoutMs: spec.timeoutMs,
-        lastError,
-      });
-    }
-    await sleep(Math.min(pollIntervalMs(now - start, spec.initialMs, spec.maxMs), deadline - now));
+export function judge<K extends WatchedKind>(kind: K, goal: WaitGoal, obs: Observation<WatchedBodies[K]>): Verdict {
+  if ("deleted" in goal) {
+    return !obs.present || classifyStatus(kind, obs.value.status) === "gone" ? { kind: "done" } : { kind: "continue" };
   }
+  if (!obs.present) return { kind: "fail", state: "NOT_FOUND" };
+  const status = obs.value.status;
+  const verdict = waitVerdict(kind, status, goal.status);
+  if (verdict === "done") return { kind: "done" };
+  if (verdict === "continue") return { kind: "continue" };
+  const reason = failureReason(obs.value);
+  return reason === undefined ? { kind: "fail", state: status ?? "unknown" } : { kind: "fail", state: status ?? "unknown", reason };
+}
+
+/**
+ * Failures of one poll that do not end a wait: 429, 5xx, no answer, and an answer the client
+ * cannot rely on (an item of a list or a body in an odd shape is "not yet", like an unknown
+ * status; the timeout error names it as the last polling error).
+ */
+export function isTransient(err: unknown): boolean {
+  return (
+    RateLimitError.isInstance(err) ||
+    ServerError.isInstance(err) ||
+    NetworkError.isInstance(err) ||
+    ResponseValidationError.isInstance(err)
+  );
 }

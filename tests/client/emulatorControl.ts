@@ -46,3 +46,24 @@ export function expectNoSecrets(err: unknown, secrets: string[]): void {
 }
 
 export { startEmulator };
+
+/** Adds a rewrite rule: in the next `count` matching answers, every `field` (any depth) becomes `value`. */
+export async function rewrite(
+  emu: Emu,
+  r: { method?: string; path?: string; field: string; value: unknown; count?: number },
+): Promise<void> {
+  await control(emu, "POST", "/rewrites", r);
+}
+
+/** Injects a misbehaving fault: the request is carried out (`after`), then its answer is lost, dropped or cut short. */
+export async function misbehave(
+  emu: Emu,
+  f: { method?: string; path: string; status?: number; after?: boolean; drop?: boolean; truncate?: boolean; count?: number },
+): Promise<void> {
+  await control(emu, "POST", "/faults", f);
+}
+
+/** API requests of the log with `method` whose path (without the base and project) matches `path`. */
+export async function countRequests(emu: Emu, method: string, path: RegExp): Promise<number> {
+  return (await requestLog(emu)).filter((r) => r.method === method && path.test(r.path.replace(/^.*\/projects\/[^/]+/, ""))).length;
+}

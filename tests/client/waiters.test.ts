@@ -5,11 +5,12 @@ import { type Emu, control, expectNoSecrets, fault, requestLog, startEmulator } 
 
 const WAIT = { timeoutMs: 15_000 };
 
-describe("poll schedule", () => {
-  it("starts at initialMs, grows to 4% of the elapsed time, and is capped at maxMs", () => {
+describe("poll schedule (as the former pollIntervalMs export gives it)", () => {
+  it("starts at initialMs, doubles to a steady 1.2 s, grows to 4% of the elapsed time, and is capped at maxMs", () => {
     expect(pollIntervalMs(0, 250, 10_000)).toBe(250);
-    expect(pollIntervalMs(6_000, 250, 10_000)).toBe(250);
-    expect(pollIntervalMs(30_000, 250, 10_000)).toBe(1_200);
+    expect(pollIntervalMs(500, 250, 10_000)).toBe(500);
+    expect(pollIntervalMs(6_000, 250, 10_000)).toBe(1_200);
+    expect(pollIntervalMs(60_000, 250, 10_000)).toBe(2_400);
     expect(pollIntervalMs(600_000, 250, 10_000)).toBe(10_000);
   });
 });
@@ -76,7 +77,7 @@ describe("waiters against the emulator", () => {
 
   it("keeps polling through 503s that exhaust the retry deadline, until the state is reached", async () => {
     const s = await c.createService({ name: "flaky" });
-    await fault(emu, { method: "GET", path: `/services/${s.service_id}$`, status: 503, count: 12 });
+    await fault(emu, { method: "GET", path: "/services$", status: 503, count: 12 });
     const done = await c.waitForService(s.service_id, { until: ["READY"], ...WAIT });
     expect(done.status).toBe("READY");
     await control(emu, "DELETE", "/faults");

@@ -1,0 +1,264 @@
+/**
+ * Errors built from the API's error answers (4xx/5xx): {@link ApiError} and one subclass
+ * per status the contract names, and {@link apiErrorFromResponse}, which picks the class.
+ */
+import { ClouddbError, hasKind } from "./errorBase";
+import { redact } from "./redact";
+
+/** What the API answered in a 4xx/5xx body, as given to {@link ApiError}. */
+export interface ApiErrorInit {
+  /** HTTP status of the answer. */
+  status: number;
+  /** The API's error code (`NOT_FOUND`, ...), or one derived from the status when absent. */
+  code: string;
+  /** The API's human message. */
+  apiMessage: string;
+  /** The API's actionable details, when given. */
+  details?: string;
+  /** Client method name, e.g. `createService`: the operation the caller ran. */
+  operation: string;
+  /** The request the client made for that operation, when it is not the operation's own (e.g. `listServices` while recovering a create). */
+  step?: string;
+  /** Extra advice appended to the message. */
+  hint?: string;
+  /** Seconds from a `Retry-After` header (429). */
+  retryAfterSeconds?: number;
+}
+
+/** `(operation createService, 400 INVALID_REQUEST)` or `(operation createService, step listServices, 503 UNAVAILABLE)`. */
+function where(init: ApiErrorInit): string {
+  const step = init.step === undefined || init.step === init.operation ? "" : `, step ${init.step}`;
+  return `(operation ${init.operation}${step}, ${init.status} ${init.code})`;
+}
+
+/**
+ * An error answer (4xx/5xx) from the API. The subclass is chosen by HTTP status; `code`
+ * is the API's own code. `message` reads
+ * `<api message> (operation createService, 400 INVALID_REQUEST): <details>. <hint>`.
+ */
+export class ApiError extends ClouddbError {
+  static override readonly kind: string = "ApiError";
+  /** HTTP status of the answer. */
+  readonly status: number;
+  /** The API's `details`, scrubbed of secrets, when it sent one. */
+  readonly details: string | undefined;
+  /** The API's own `message` (scrubbed), without the operation and hint around it. */
+  readonly apiMessage: string;
+  /** The client method the caller ran, e.g. `createService`. */
+  readonly operation: string;
+  /** The request that failed, when it is not the operation's own (e.g. `listServices` during a create's recovery). */
+  readonly step: string | undefined;
+
+  /** Builds the error from an API answer; the message is composed and scrubbed here. */
+  constructor(init: ApiErrorInit) {
+    const details = init.details === undefined || init.details === "" ? undefined : init.details;
+    const base = `${init.apiMessage.replace(/[.\s]+$/, "")} ${where(init)}`;
+    const withDetails = details === undefined ? base : `${base}: ${details.replace(/[.\s]+$/, "")}`;
+    super(init.hint === undefined ? `${withDetails}.` : `${withDetails}. ${init.hint}`, init.code);
+    this.status = init.status;
+    this.details = details === undefined ? undefined : redact(details);
+    this.apiMessage = redact(init.apiMessage);
+    this.operation = init.operation;
+    this.step = init.step === init.operation ? undefined : init.step;
+  }
+
+  /** True when `obj` is an {@link ApiError} (any subclass, any copy of the package). */
+  static override isInstance(obj: unknown): obj is ApiError {
+    return hasKind(obj, ApiError.kind);
+  }
+}
+
+/** 400 `INVALID_REQUEST` (also 422): the request was malformed or a value is not allowed. Not retried. */
+export class InvalidRequestError extends ApiError {
+  static override readonly kind: string = "InvalidRequestError";
+  /** True when `obj` is an {@link InvalidRequestError}. */
+  static override isInstance(obj: unknown): obj is InvalidRequestError {
+    return hasKind(obj, InvalidRequestError.kind);
+  }
+}
+
+/** 401 `UNAUTHORIZED`: the API key is missing, malformed or unknown. Not retried. */
+export class AuthenticationError extends ApiError {
+  static override readonly kind: string = "AuthenticationError";
+  /** True when `obj` is an {@link AuthenticationError}. */
+  static override isInstance(obj: unknown): obj is AuthenticationError {
+    return hasKind(obj, AuthenticationError.kind);
+  }
+}
+
+/** 403 `FORBIDDEN`: the credential may not reach this project. Not retried. */
+export class PermissionError extends ApiError {
+  static override readonly kind: string = "PermissionError";
+  /** True when `obj` is a {@link PermissionError}. */
+  static override isInstance(obj: unknown): obj is PermissionError {
+    return hasKind(obj, PermissionError.kind);
+  }
+}
+
+/** 404 `NOT_FOUND`: the project member, VPC, peering, service or replica set does not exist (or is deleted). */
+export class NotFoundError extends ApiError {
+  static override readonly kind: string = "NotFoundError";
+  /** True when `obj` is a {@link NotFoundError}. */
+  static override isInstance(obj: unknown): obj is NotFoundError {
+    return hasKind(obj, NotFoundError.kind);
+  }
+}
+
+/** The resource whose state refused an action, as the client found it after a 409. */
+export interface ConflictBlocker {
+  /** `service` or `replica set`. */
+  kind: "service" | "replica set";
+  /** Its id (for a replica set, `<service id>/<replica set id>`). */
+  id: string;
+  /** Its status when the client looked, as the API spells it; `NOT_FOUND` when it was gone. */
+  status: string;
+}
+
+/** What a {@link ConflictError} is built from: the answer, plus what the client learned about its cause. */
+export interface ConflictErrorInit extends ApiErrorInit {
+  /** The resource whose state refused the action, when the client looked it up. */
+  blockedBy?: ConflictBlocker;
+  /** See {@link ConflictError.curableByWaiting}. */
+  curableByWaiting?: boolean;
+}
+
+/**
+ * 409 `CONFLICT`: the resource's state does not allow the action; nothing was changed. Not
+ * retried. For actions on a service or a replica set the client reads the blocking
+ * resource once after the 409 (see conflicts.ts) and fills in `blockedBy` and
+ * `curableByWaiting`.
+ */
+export class ConflictError extends ApiError {
+  static override readonly kind: string = "ConflictError";
+  /** The resource whose state refused the action, when the client looked it up. */
+  readonly blockedBy: ConflictBlocker | undefined;
+  /**
+   * `false` when waiting cannot cure the conflict: the blocker is failed, dormant, being
+   * deleted or gone (`UNSTABLE`, `PAUSED`, `DELETING`, replica set `error`): fail at once,
+   * or act (start the service) first. `true` when its status passes by itself (waiting and
+   * trying again can work). `undefined` when the client could not tell (no blocker read, or
+   * the blocker is ready, so its status does not explain the refusal).
+   */
+  readonly curableByWaiting: boolean | undefined;
+
+  /** Builds the error; see {@link ConflictErrorInit}. */
+  constructor(init: ConflictErrorInit) {
+    super(init);
+    this.blockedBy = init.blockedBy;
+    this.curableByWaiting = init.curableByWaiting;
+  }
+  /** True when `obj` is a {@link ConflictError}. */
+  static override isInstance(obj: unknown): obj is ConflictError {
+    return hasKind(obj, ConflictError.kind);
+  }
+}
+
+/**
+ * 429 `RATE_LIMITED`. Retried after at least `Retry-After`; raised only once the retry
+ * deadline would be passed.
+ */
+export class RateLimitError extends ApiError {
+  static override readonly kind: string = "RateLimitError";
+  /** Seconds the server asked to wait (`Retry-After`), when it said. */
+  readonly retryAfterSeconds: number | undefined;
+  /** Builds the error; see {@link ApiError}. */
+  constructor(init: ApiErrorInit) {
+    super(init);
+    this.retryAfterSeconds = init.retryAfterSeconds;
+  }
+  /** True when `obj` is a {@link RateLimitError}. */
+  static override isInstance(obj: unknown): obj is RateLimitError {
+    return hasKind(obj, RateLimitError.kind);
+  }
+}
+
+/**
+ * 5xx (`INTERNAL`, `UNAVAILABLE`). 500/502/503 are retried with backoff for reads and
+ * idempotent actions; for creates they are ambiguous outcomes (see `createRecovery.ts`).
+ */
+export class ServerError extends ApiError {
+  static override readonly kind: string = "ServerError";
+  /** True when `obj` is a {@link ServerError}. */
+  static override isInstance(obj: unknown): obj is ServerError {
+    return hasKind(obj, ServerError.kind);
+  }
+}
+
+const DEFAULT_CODES: Record<number, string> = {
+  400: "INVALID_REQUEST",
+  401: "UNAUTHORIZED",
+  403: "FORBIDDEN",
+  404: "NOT_FOUND",
+  409: "CONFLICT",
+  422: "INVALID_REQUEST",
+  429: "RATE_LIMITED",
+  500: "INTERNAL",
+  502: "UNAVAILABLE",
+  503: "UNAVAILABLE",
+  504: "UNAVAILABLE",
+};
+
+/** Facts about the failed call that make a hint actionable. */
+export interface ErrorContext {
+  /** Client method name the caller ran. */
+  operation: string;
+  /** The request made for it, when not the operation's own. */
+  step?: string;
+  /** Project the call addressed, when project-scoped. */
+  projectId?: string;
+}
+
+/**
+ * Builds the {@link ApiError} subclass for an error answer. `body` is the parsed JSON body
+ * (or undefined / raw text when it was not JSON). Never throws.
+ */
+export function apiErrorFromResponse(
+  status: number,
+  body: unknown,
+  ctx: ErrorContext,
+  retryAfterSeconds?: number,
+): ApiError {
+  const obj = body !== null && typeof body === "object" ? (body as Record<string, unknown>) : {};
+  const code =
+    typeof obj.code === "string" && obj.code !== ""
+      ? obj.code
+      : (DEFAULT_CODES[status] ?? (status >= 500 ? "INTERNAL" : `HTTP_${status}`));
+  const apiMessage =
+    typeof obj.message === "string" && obj.message !== ""
+      ? obj.message
+      : typeof body === "string" && body.trim() !== ""
+        ? `HTTP ${status}: ${body.trim().slice(0, 200)}`
+        : `HTTP ${status}`;
+  const details = typeof obj.details === "string" ? obj.details : undefined;
+  const init: ApiErrorInit = { status, code, apiMessage, operation: ctx.operation };
+  if (ctx.step !== undefined) init.step = ctx.step;
+  if (details !== undefined) init.details = details;
+  if (retryAfterSeconds !== undefined) init.retryAfterSeconds = retryAfterSeconds;
+  const project = ctx.projectId === undefined ? "" : ` ${ctx.projectId}`;
+  switch (status) {
+    case 400:
+    case 422:
+      return new InvalidRequestError({ ...init, hint: "Check the request fields named above." });
+    case 401:
+      return new AuthenticationError({ ...init, hint: "Check the API key (`apiKey` or CLOUDDB_API_KEY)." });
+    case 403:
+      return new PermissionError({
+        ...init,
+        hint: `Check that this API key may reach project${project} (\`projectId\` or CLOUDDB_PROJECT_ID).`,
+      });
+    case 404:
+      return new NotFoundError({ ...init, hint: `Check the identifiers and project${project}; the resource may have been deleted.` });
+    case 409:
+      return new ConflictError({
+        ...init,
+        hint: "Wait until the resource is in a state that allows this action (usually READY / active), then try again.",
+      });
+    case 429:
+      return new RateLimitError({ ...init, hint: "Lower the request rate or raise `retryDeadlineMs`." });
+    default:
+      if (status >= 500) {
+        return new ServerError({ ...init, hint: "The API had trouble; try again later or raise `retryDeadlineMs`." });
+      }
+      return new ApiError({ ...init, hint: "Unexpected status from the API." });
+  }
+}

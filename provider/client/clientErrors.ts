@@ -1,0 +1,234 @@
+/**
+ * Errors the client raises without an API error answer: a body it cannot rely on
+ * ({@link ResponseValidationError}), a bad setting ({@link ConfigurationError}), and no
+ * answer at all ({@link NetworkError}).
+ */
+import { ClientErrorCode, ClouddbError, hasKind } from "./errorBase";
+import { redact } from "./redact";
+
+/** `operation createService` or `operation createService, step listServices`. */
+function operationText(operation: string, step: string | undefined): string {
+  return step === undefined || step === operation ? `operation ${operation}` : `operation ${operation}, step ${step}`;
+}
+
+/** Where and how a response body failed validation, as given to {@link ResponseValidationError}. */
+export interface ResponseValidationInit {
+  /** Client method name the caller ran. */
+  operation: string;
+  /** The request whose answer failed, when not the operation's own. */
+  step?: string;
+  /** The object that failed, when the answer holds several (`service abc in the list`). */
+  subject?: string;
+  /** Field path such as `read_replica_sets[0].status`, or `(body)` for the whole body. */
+  path: string;
+  /** What was expected there. */
+  expected: string;
+  /** What came back at that path, already rendered safe (truncated, secrets masked). */
+  received: string;
+}
+
+/**
+ * A 2xx answer whose body is not what the client relies on (a missing identifier, a
+ * field of the wrong type, not JSON). The request may have taken effect.
+ */
+export class ResponseValidationError extends ClouddbError {
+  static override readonly kind: string = "ResponseValidationError";
+  /** Client method name the caller ran. */
+  readonly operation: string;
+  /** The request whose answer failed, when not the operation's own. */
+  readonly step: string | undefined;
+  /** The object that failed, when the answer holds several (`service abc in the list`). */
+  readonly subject: string | undefined;
+  /** Field path of the first mismatch (relative to {@link ResponseValidationError.subject} when given). */
+  readonly path: string;
+  /** What came back at that path (truncated, secrets masked). */
+  readonly received: string;
+
+  /** Builds the error; the message names operation, field path, expectation and value. */
+  constructor(init: ResponseValidationInit) {
+    super(
+      `Unexpected response body from the API (${operationText(init.operation, init.step)}): ` +
+        `${init.subject === undefined ? "" : `${init.subject}: `}field \`${init.path}\`: ` +
+        `expected ${init.expected}, received ${init.received}. The API may be newer or older than this client.`,
+      ClientErrorCode.ResponseValidation,
+    );
+    this.operation = init.operation;
+    this.step = init.step === init.operation ? undefined : init.step;
+    this.subject = init.subject;
+    this.path = init.path;
+    this.received = redact(init.received);
+  }
+  /** True when `obj` is a {@link ResponseValidationError}. */
+  static override isInstance(obj: unknown): obj is ResponseValidationError {
+    return hasKind(obj, ResponseValidationError.kind);
+  }
+}
+
+/** A required setting is missing or invalid (e.g. "No API key: pass `apiKey` or set CLOUDDB_API_KEY"). */
+export class ConfigurationError extends ClouddbError {
+  static override readonly kind: string = "ConfigurationError";
+  /** The option at fault (`apiKey`, `apiUrl`, `projectId`, `poll.maxMs`, ...), when one is. */
+  readonly setting: string | undefined;
+  /**
+   * Builds the error with the given actionable message (which must not quote a secret).
+   * @param setting - the option at fault, when one is.
+   */
+  constructor(message: string, setting?: string) {
+    super(message, ClientErrorCode.Configuration);
+    this.setting = setting;
+  }
+  /** True when `obj` is a {@link ConfigurationError}. */
+  static override isInstance(obj: unknown): obj is ConfigurationError {
+    return hasKind(obj, ConfigurationError.kind);
+  }
+}
+
+/** Low-level error codes after which a retry cannot help (client closed, invalid argument). */
+const FINAL_CAUSES = new Set(["UND_ERR_INVALID_ARG", "UND_ERR_CLOSED", "UND_ERR_DESTROYED", "UND_ERR_NOT_SUPPORTED"]);
+
+/**
+ * Low-level error codes after which the request certainly never reached the API: nothing
+ * was connected (refused, name not resolved, no route, connect timeout).
+ */
+const NOT_SENT_CAUSES = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EADDRNOTAVAIL",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "UND_ERR_INVALID_ARG",
+  "UND_ERR_CLOSED",
+  "UND_ERR_DESTROYED",
+]);
+
+/** The `code` of a low-level error, or of its `cause`. */
+function codeOf(cause: unknown): string | undefined {
+  const c = cause as { code?: unknown; cause?: { code?: unknown } } | undefined;
+  if (typeof c?.code === "string") return c.code;
+  return typeof c?.cause?.code === "string" ? c.cause.code : undefined;
+}
+
+/** What a {@link NetworkError} is built from. */
+export interface NetworkErrorInit {
+  /** Client method name the caller ran. */
+  operation: string;
+  /** The request that failed, when not the operation's own. */
+  step?: string;
+  /** The URL requested (it holds no secret). */
+  url: string;
+  /** The low-level error. */
+  cause: unknown;
+}
+
+/**
+ * No HTTP answer: connection refused or reset, DNS failure, header/body timeout, or an
+ * answer cut short. Retried like a 503 for reads and idempotent actions; for creates, see
+ * `createRecovery.ts`.
+ */
+export class NetworkError extends ClouddbError {
+  static override readonly kind: string = "NetworkError";
+  /** Client method name the caller ran. */
+  readonly operation: string;
+  /** The request that failed, when not the operation's own. */
+  readonly step: string | undefined;
+  /** The URL requested. */
+  readonly url: string;
+  /** The underlying error code (`ECONNREFUSED`, `UND_ERR_HEADERS_TIMEOUT`, ...), when known. */
+  readonly causeCode: string | undefined;
+  /** False for failures a retry cannot fix (client closed, invalid argument). */
+  readonly retryable: boolean;
+  /**
+   * False when the request certainly never reached the API (connection refused, name not
+   * resolved, connect timeout); true when it may have (reset, timeout waiting for the
+   * answer, answer cut short): then a create's outcome is unknown.
+   */
+  readonly requestSent: boolean;
+
+  /** Wraps the low-level error `cause`. */
+  constructor(init: NetworkErrorInit) {
+    const causeCode = codeOf(init.cause);
+    const cause = init.cause as { message?: unknown } | undefined;
+    const causeMessage = typeof cause?.message === "string" ? cause.message : String(init.cause);
+    super(
+      `Could not reach the API at ${init.url} (${operationText(init.operation, init.step)}): ${causeMessage}` +
+        `${causeCode === undefined ? "" : ` [${causeCode}]`}. Check apiUrl / CLOUDDB_API_URL and the network.`,
+      ClientErrorCode.Network,
+      { cause: init.cause },
+    );
+    this.operation = init.operation;
+    this.step = init.step === init.operation ? undefined : init.step;
+    this.url = init.url;
+    this.causeCode = causeCode;
+    this.retryable = causeCode === undefined || !FINAL_CAUSES.has(causeCode);
+    this.requestSent = causeCode === undefined || !NOT_SENT_CAUSES.has(causeCode);
+  }
+  /** True when `obj` is a {@link NetworkError}. */
+  static override isInstance(obj: unknown): obj is NetworkError {
+    return hasKind(obj, NetworkError.kind);
+  }
+}
+
+/** What an {@link AmbiguousCreateError} is built from. */
+export interface AmbiguousCreateInit {
+  /** The create the caller ran (`createService`, `forkService`, ...). */
+  operation: string;
+  /** What it creates, for messages (`service`, `VPC`, `peering`, `replica set`). */
+  noun: string;
+  /** How the resource is known to a person: its requested name, or its peer for a peering. */
+  label: string;
+  /** Project it was created in. */
+  projectId: string;
+  /** Ids of the resources that fit the request, none of which was taken over. */
+  candidateIds: readonly string[];
+  /** How the outcome became unknown, e.g. `its answer was lost: 503 UNAVAILABLE`. */
+  failure: string;
+  /** Why the client could not settle it when no candidate, or one it could not read, was found. */
+  unsettled?: string;
+  /** The error that made the outcome unknown, or that stopped the check. */
+  cause?: unknown;
+}
+
+/**
+ * A create was sent, its outcome is unknown (the answer was lost, cut short or unreadable),
+ * and the client could not tell which resource, if any, it made: several fit the request,
+ * or it could not look. Nothing was taken over and nothing more was created. The message
+ * names the candidates and how to adopt one (`adoptId: "<id>"` on the resource).
+ */
+export class AmbiguousCreateError extends ClouddbError {
+  static override readonly kind: string = "AmbiguousCreateError";
+  /** The create the caller ran. */
+  readonly operation: string;
+  /** What it creates (`service`, `VPC`, `peering`, `replica set`). */
+  readonly noun: string;
+  /** Project it was created in. */
+  readonly projectId: string;
+  /** Ids of the resources that fit the request (possibly none). */
+  readonly candidateIds: readonly string[];
+
+  /** Builds the error; the message says what happened and how to adopt a candidate. */
+  constructor(init: AmbiguousCreateInit) {
+    const ids = init.candidateIds.map((id) => `"${id}"`).join(", ");
+    const first = init.candidateIds[0] ?? "<id>";
+    const what =
+      init.candidateIds.length >= 2
+        ? `${init.candidateIds.length} ${init.noun}s fit the request: ${ids}. The client takes one over only when exactly one fits, so it took none and created no other.`
+        : `${init.unsettled ?? "the client could not check what it made"}${init.candidateIds.length === 1 ? ` (candidate: ${ids})` : ""}.`;
+    super(
+      `${init.operation} (${init.noun} ${init.label}, project ${init.projectId}): the outcome of the create is unknown ` +
+        `(${init.failure}) and ${what} If one of them is yours, set adoptId: "${first}" on the resource ` +
+        `(its id) to take it over, and delete any ${init.noun} you do not want.`,
+      ClientErrorCode.AmbiguousCreate,
+      { cause: init.cause },
+    );
+    this.operation = init.operation;
+    this.noun = init.noun;
+    this.projectId = init.projectId;
+    this.candidateIds = [...init.candidateIds];
+  }
+  /** True when `obj` is an {@link AmbiguousCreateError}. */
+  static override isInstance(obj: unknown): obj is AmbiguousCreateError {
+    return hasKind(obj, AmbiguousCreateError.kind);
+  }
+}

@@ -1,0 +1,166 @@
+/**
+ * Runs the operations of the route table: every call goes through one path, transport
+ * (HTTP) → retry policy → response validation, and names the operation the caller ran in
+ * every error (with the request as `step` when it serves another operation, e.g. the
+ * list a create's recovery makes).
+ */
+import type { z } from "zod";
+import { type ResolvedConfig, requireProjectId } from "./config";
+import { type ListReading, type ListShape, readList } from "./listReading";
+import type { ProjectOptions } from "./requests";
+import { withRetry, type RetryCall } from "./retry";
+import { type Operation, type ParamsOf, ROUTES, type RouteSpec, routePath } from "./routes";
+import { type BlockerReader, classifyConflict, statusInList } from "./conflicts";
+import { ConflictError } from "./errors";
+import type { CreatedIds } from "./createdIds";
+import type { Priority } from "./pacer";
+import type { HttpRequest, HttpTransport, RequestTrace } from "./transport";
+import { validateResponse } from "./validation";
+
+type ReplyOfSpec<R> = R extends { one: infer S extends z.ZodType }
+  ? z.output<S>
+  : R extends { list: { item: infer S extends z.ZodType } }
+    ? ListReading<z.output<S>>
+    : void;
+
+/** The validated answer of an operation. */
+export type ReplyOf<O extends Operation> = ReplyOfSpec<(typeof ROUTES)[O]["reply"]>;
+
+/** How long the one read that classifies a 409 may take, retries included. */
+const CLASSIFY_DEADLINE_MS = 5_000;
+
+/** One attempt of a call, as create recovery needs to know it. */
+export interface AttemptRecord {
+  /** When the request was sent and when it ended (client clock). */
+  trace: RequestTrace;
+  /** The body of a 2xx answer, even one that could not be read as the route's answer. */
+  body?: unknown;
+}
+
+/** Who a call serves and how long it may retry. */
+export interface CallContext<T = unknown> {
+  /** The operation the caller ran, when this request serves another (a recovery's list). */
+  caller?: string;
+  /** Absolute time (epoch ms) after which no retry starts. @default now + retryDeadlineMs */
+  deadline?: number;
+  /** For creates: settles an ambiguous outcome (see retry.ts). */
+  recover?: (failure: unknown, final: boolean) => Promise<T | undefined>;
+  /** Told about every attempt once it ended, successful or not. */
+  onAttempt?: (attempt: AttemptRecord) => void;
+  /** Its turn in the client's pacer. @default by method: "write" for POST/DELETE, "read" for GET */
+  priority?: Priority;
+}
+
+/**
+ * The operation runner of one client: resolves the project, sends the route's request
+ * under the retry policy, validates the answer, and tells `onWrite` before and after every
+ * write (the read cache drops what it holds).
+ */
+export class Operations implements BlockerReader {
+  /**
+   * @param config - the resolved client configuration.
+   * @param transport - the HTTP transport.
+   * @param ids - told every id a list answer shows.
+   * @param onWrite - called before and after every write request.
+   */
+  constructor(
+    readonly config: ResolvedConfig,
+    private readonly transport: HttpTransport,
+    private readonly ids: CreatedIds,
+    private readonly onWrite: () => void,
+  ) {}
+
+  /**
+   * The project a call addresses: `opts.projectId`, else the client's.
+   * @throws ConfigurationError when neither is set.
+   */
+  project(opts: ProjectOptions | undefined): string {
+    return requireProjectId(this.config, opts?.projectId);
+  }
+
+  /** The status of a service, read once for a 409's classification (see conflicts.ts). */
+  async serviceStatus(project: string, serviceId: string, caller: string): Promise<string> {
+    const deadline = Date.now() + CLASSIFY_DEADLINE_MS;
+    return (await this.call("getService", { project, service: serviceId }, undefined, { caller, deadline })).status;
+  }
+
+  /** The status of a replica set, read once for a 409's classification (see conflicts.ts). */
+  async replicaSetStatus(project: string, serviceId: string, replicaSetId: string, caller: string): Promise<string | undefined> {
+    const deadline = Date.now() + CLASSIFY_DEADLINE_MS;
+    return statusInList(await this.call("listReplicaSets", { project, service: serviceId }, undefined, { caller, deadline }), replicaSetId);
+  }
+
+  /** The deadline of a call that starts now. */
+  deadlineFromNow(): number {
+    return Date.now() + this.config.retryDeadlineMs;
+  }
+
+  /**
+   * Runs `operation` under the retry policy and returns its validated answer.
+   *
+   * @throws an `ApiError` subclass for an error answer (after retries for 429/5xx),
+   * NetworkError when no answer came, ResponseValidationError when a 2xx body is not what
+   * the client relies on. Errors name `ctx.caller` as the operation when given.
+   */
+  async call<O extends Operation>(
+    operation: O,
+    params: ParamsOf<O>,
+    body?: unknown,
+    ctx: CallContext<ReplyOf<O>> = {},
+  ): Promise<ReplyOf<O>> {
+    const route = ROUTES[operation];
+    const isWrite = route.method !== "GET";
+    const named = ctx.caller === undefined ? { operation } : { operation: ctx.caller, step: operation };
+    const req: HttpRequest = { ...named, method: route.method, path: routePath(operation, params) };
+    if (body !== undefined) req.body = body;
+    const projectId = (params as { project?: string }).project;
+    if (projectId !== undefined) req.projectId = projectId;
+    if (ctx.priority !== undefined) req.priority = ctx.priority;
+    if (isWrite) this.onWrite();
+    try {
+      const retryCall: RetryCall<ReplyOf<O>> = {
+        operation,
+        kind: route.retry,
+        deadline: ctx.deadline ?? this.deadlineFromNow(),
+        unreachableDeadline: Date.now() + this.config.unreachableRetryMs,
+        attempt: async () => {
+          const record: AttemptRecord = { trace: {} };
+          try {
+            const res = await this.transport.send({ ...req, trace: record.trace });
+            record.body = res.body;
+            return this.read(operation, res.body, named, res.receivedAt);
+          } finally {
+            ctx.onAttempt?.(record);
+          }
+        },
+      };
+      if (ctx.recover !== undefined) retryCall.recover = ctx.recover;
+      if (route.retry === "delete") retryCall.goneValue = undefined as ReplyOf<O>;
+      return await withRetry(retryCall);
+    } catch (err) {
+      const blocker = (route as RouteSpec).blocker;
+      if (blocker === undefined || !ConflictError.isInstance(err)) throw err;
+      throw await classifyConflict(this, err, blocker, params);
+    } finally {
+      if (isWrite) this.onWrite();
+    }
+  }
+
+  private read<O extends Operation>(
+    operation: O,
+    body: unknown,
+    named: { operation: string; step?: string },
+    receivedAt: number,
+  ): ReplyOf<O> {
+    const reply = ROUTES[operation].reply;
+    if ("one" in reply) return validateResponse(reply.one, body, named) as ReplyOf<O>;
+    if ("list" in reply) {
+      const shape = reply.list as ListShape<z.ZodType>;
+      const reading = readList(body, shape, named);
+      for (const item of reading.items as Record<string, unknown>[]) this.ids.sight(shape.noun, String(item[shape.idField]), receivedAt);
+      for (const item of reading.rejected) if (item.id !== undefined) this.ids.sight(shape.noun, item.id, receivedAt);
+      return reading as ReplyOf<O>;
+    }
+    return undefined as ReplyOf<O>;
+  }
+}

@@ -1,0 +1,151 @@
+/**
+ * One pacer per API client: every request waits here for its turn, so the client as a
+ * whole sends at the rate the API accepts instead of each call retrying alone.
+ *
+ * - **Order**: writes first, then reads, then waiters' polls; first come first served
+ *   within each.
+ * - **Pause**: a 429's `Retry-After` pauses every request of the client until it has passed.
+ * - **Rate**: requests leave at most `rate` per second, spaced evenly. It starts at
+ *   {@link PACER.initialRate} and doubles each second in which requests had to queue
+ *   (slow start), until the first 429. A 429 sets it to 90% of the answers the API
+ *   accepted in the second before it (its limit, as seen from here), at most the current
+ *   rate: adapting down. Then, while requests queue, it grows 10% a second up to 95% of
+ *   that measured limit, and only after {@link PACER.probeAfterMs} without a 429 beyond it,
+ *   5% a second (a probe, in case the limit rose): adapting up. Each 429 costs every
+ *   request its `Retry-After` (a second at least), so the pacer stays under the limit
+ *   rather than on it.
+ *
+ * The pacer never fails a request: callers decide how long they wait (the retry policy's
+ * deadline). Time comes from `now`, so tests can drive it.
+ */
+
+/** Who a request serves: writes go first, waiters' polls last. */
+export type Priority = "write" | "read" | "poll";
+
+/** Tunables of the pacer (exported for tests and the README). */
+export const PACER = {
+  /** Rate before anything is known of the API's limit, requests per second. */
+  initialRate: 20,
+  /** The rate never goes below this, requests per second. */
+  minRate: 0.5,
+  /** Share of the measured limit the rate is set to after a 429. */
+  afterLimit: 0.9,
+  /** Growth per second while requests queue, up to {@link PACER.belowLimit} of the measured limit. */
+  growth: 1.1,
+  /** Share of the measured limit the rate grows to without probing. */
+  belowLimit: 0.95,
+  /** Growth per second beyond that, once no 429 came for {@link PACER.probeAfterMs}. */
+  probe: 1.05,
+  /** Time without a 429 after which the rate may probe above the measured limit. */
+  probeAfterMs: 30_000,
+  /** Added to every `Retry-After`, so that no request is early on a coarse clock. */
+  retryAfterMarginMs: 25,
+} as const;
+
+const ORDER: readonly Priority[] = ["write", "read", "poll"];
+
+
+/** The pacer of one client (see the module comment). */
+export class Pacer {
+  private readonly queues: Record<Priority, Array<() => void>> = { write: [], read: [], poll: [] };
+  private rateNow: number = PACER.initialRate;
+  private slowStart = true;
+  private limit: number | undefined;
+  private last429At = -Infinity;
+  private pausedUntilMs = 0;
+  private nextSendAt = 0;
+  private lastGrowthAt: number;
+  private queuedSinceGrowth = false;
+  private limitedSinceGrowth = false;
+  private readonly accepted: number[] = [];
+  private timer: NodeJS.Timeout | undefined;
+
+  /** @param now - the clock, epoch ms. @default Date.now */
+  constructor(private readonly now: () => number = Date.now) {
+    this.lastGrowthAt = now();
+  }
+
+  /** Requests per second the pacer lets through now. */
+  get rate(): number {
+    return this.rateNow;
+  }
+
+  /** Until when (epoch ms) every request is held after a 429; in the past when none is. */
+  get pausedUntil(): number {
+    return this.pausedUntilMs;
+  }
+
+  /** Requests waiting for their turn. */
+  get queued(): number {
+    return ORDER.reduce((n, p) => n + this.queues[p].length, 0);
+  }
+
+  /** Resolves when a request of `priority` may be sent. Never rejects. */
+  acquire(priority: Priority): Promise<void> {
+    return new Promise((resolve) => {
+      this.queues[priority].push(resolve);
+      this.pump();
+    });
+  }
+
+  /**
+   * Tells the pacer how a request ended: the HTTP status of its answer (undefined when none
+   * came) and, for a 429, its `Retry-After` in seconds. Never throws.
+   */
+  settle(status: number | undefined, retryAfterSeconds?: number): void {
+    const now = this.now();
+    if (status !== 429) {
+      if (status !== undefined) this.accepted.push(now);
+      while (this.accepted.length > 0 && this.accepted[0]! < now - 1_000) this.accepted.shift();
+      return;
+    }
+    const pause = (retryAfterSeconds ?? 1) * 1_000 + PACER.retryAfterMarginMs;
+    this.pausedUntilMs = Math.max(this.pausedUntilMs, now + pause);
+    const acceptedLastSecond = this.accepted.filter((t) => t >= now - 1_000).length;
+    const measured = acceptedLastSecond >= 2 ? acceptedLastSecond : undefined;
+    this.limit = measured ?? this.limit;
+    const target = measured === undefined ? this.rateNow / 2 : measured * PACER.afterLimit;
+    this.rateNow = Math.max(PACER.minRate, Math.min(this.rateNow, target));
+    this.slowStart = false;
+    this.last429At = now;
+    this.limitedSinceGrowth = true;
+    this.lastGrowthAt = now;
+    this.queuedSinceGrowth = false;
+    this.pump();
+  }
+
+  private grow(now: number): void {
+    if (now - this.lastGrowthAt < 1_000) return;
+    if (this.queuedSinceGrowth && !this.limitedSinceGrowth) {
+      if (this.slowStart || this.limit === undefined) this.rateNow *= 2;
+      else if (now - this.last429At >= PACER.probeAfterMs) this.rateNow *= PACER.probe;
+      else this.rateNow = Math.max(this.rateNow, Math.min(this.rateNow * PACER.growth, PACER.belowLimit * this.limit));
+    }
+    this.lastGrowthAt = now;
+    this.queuedSinceGrowth = false;
+    this.limitedSinceGrowth = false;
+  }
+
+  private pump(): void {
+    for (;;) {
+      const priority = ORDER.find((p) => this.queues[p].length > 0);
+      if (priority === undefined) return;
+      const now = this.now();
+      this.grow(now);
+      const at = Math.max(this.pausedUntilMs, this.nextSendAt);
+      if (now < at) {
+        this.queuedSinceGrowth = true;
+        if (this.timer === undefined) {
+          this.timer = setTimeout(() => {
+            this.timer = undefined;
+            this.pump();
+          }, at - now);
+        }
+        return;
+      }
+      const release = this.queues[priority].shift()!;
+      this.nextSendAt = Math.max(now, this.nextSendAt) + 1_000 / this.rateNow;
+      release();
+    }
+  }
+}

@@ -1,0 +1,202 @@
+/**
+ * The waits of one client: which shared request observes each resource, and how it is
+ * found in the answer. Services and replica sets are observed in their project's service
+ * list (which shows each service's replica sets), peerings in their VPC's peering list;
+ * pollHub.ts shares each list among all the waits it serves.
+ *
+ * Absence is confirmed before a wait that needs the resource fails: a service missing from
+ * the list by its own GET, a peering by its own GET, a replica set missing from its
+ * service by the service's replica set list (which also serves an API that does not embed
+ * them). Each confirmation is one request, made only then.
+ */
+import { NotFoundError } from "./errors";
+import { type ListReading, lookUp } from "./listReading";
+import type { Operation, ParamsOf } from "./routes";
+import type { Operations, ReplyOf } from "./operations";
+import { type Fetched, PollHub, type Source } from "./pollHub";
+import type { ProjectOptions } from "./requests";
+import type { Peering, ReadReplicaSet, Service } from "./schemas";
+import type { WatchedKind } from "./statusRules";
+import type { TransitionDurations } from "./transitionDurations";
+import type { WatchedBodies } from "./waitErrors";
+import type { Observation, WaitGoal } from "./waiters";
+
+/** Options shared by the waiters. */
+export interface WaitOptions extends ProjectOptions {
+  /** Total time to wait, in ms. */
+  timeoutMs: number;
+  /** Overrides the client's polling for this wait. */
+  poll?: { initialMs?: number; maxMs?: number };
+  /**
+   * When the awaited state is likely, in ms from now: the schedule polls densely around it
+   * (see pollSchedule.ts). @default what this client measured for the same transition, if anything
+   */
+  expectedMs?: number;
+}
+
+/** Options of `ClouddbClient.waitForService`. */
+export interface WaitForServiceOptions extends WaitOptions {
+  /** States that end the wait, e.g. `["READY"]`. */
+  until: Service["status"][];
+}
+
+/** Options of `ClouddbClient.waitForReplicaSet`. */
+export interface WaitForReplicaSetOptions extends WaitOptions {
+  /** States that end the wait. @default ["active"] */
+  until?: NonNullable<ReadReplicaSet["status"]>[];
+}
+
+/** Options of `ClouddbClient.waitForPeering`. */
+export interface WaitForPeeringOptions extends WaitOptions {
+  /** States that end the wait. @default ["active"] */
+  until?: NonNullable<Peering["status"]>[];
+}
+
+const present = <T>(value: T): Observation<T> => ({ present: true, value });
+const absent = { present: false } as const;
+
+/** Reads once, turning a 404 into "absent". */
+async function observe<T>(read: () => Promise<T>): Promise<Observation<T>> {
+  try {
+    return present(await read());
+  } catch (err) {
+    if (NotFoundError.isInstance(err)) return absent;
+    throw err;
+  }
+}
+
+/** The waits of one client (see the module comment). */
+export class ResourceWaits {
+  private readonly hub: PollHub;
+
+  /**
+   * @param ops - the client's operation runner.
+   * @param durations - transitions' durations, shared with the poll hub.
+   */
+  constructor(
+    private readonly ops: Operations,
+    durations: TransitionDurations,
+  ) {
+    this.hub = new PollHub(durations);
+  }
+
+  /** One poll: a single attempt at the lowest priority, named after the waiting method. */
+  private poll<O extends Operation>(operation: O, params: ParamsOf<O>, caller: string): Promise<ReplyOf<O>> {
+    return this.ops.call(operation, params, undefined, { caller, deadline: Date.now(), priority: "poll" });
+  }
+
+  private async fetched<O extends "listServices" | "listPeerings">(
+    operation: O,
+    params: ParamsOf<O>,
+    caller: string,
+  ): Promise<Fetched<ReplyOf<O>>> {
+    let sentAt = Date.now();
+    const answer = await this.ops.call(operation, params, undefined, {
+      caller,
+      deadline: Date.now(),
+      priority: "poll",
+      onAttempt: (a) => (sentAt = a.trace.sentAt ?? sentAt),
+    });
+    return { answer, sentAt };
+  }
+
+  private services(project: string): Source<ListReading<Service>> {
+    return { key: `services ${project}`, fetch: (caller) => this.fetched("listServices", { project }, caller) };
+  }
+
+  private run<K extends WatchedKind, A>(
+    kind: K,
+    id: string,
+    operation: string,
+    goal: WaitGoal,
+    opts: WaitOptions,
+    source: (project: string) => Source<A>,
+    locate: (project: string, answer: A) => Promise<Observation<WatchedBodies[K]>>,
+  ): Promise<WatchedBodies[K] | undefined> {
+    const project = this.ops.project(opts);
+    const initialMs = opts.poll?.initialMs ?? this.ops.config.poll.initialMs;
+    const maxMs = Math.max(initialMs, opts.poll?.maxMs ?? this.ops.config.poll.maxMs);
+    return this.hub.watch<K, A>({
+      resource: { kind, id, projectId: project },
+      operation,
+      goal,
+      timeoutMs: opts.timeoutMs,
+      schedule: opts.expectedMs === undefined ? { initialMs, maxMs } : { initialMs, maxMs, expectedMs: opts.expectedMs },
+      source: source(project),
+      locate: (answer) => locate(project, answer),
+    });
+  }
+
+  /** The service in a list answer; absence confirmed by its GET when `confirm`. */
+  private async serviceIn(project: string, reading: ListReading<Service>, id: string, confirm: boolean, caller: string) {
+    const hit = lookUp(reading, id, (s) => s.service_id);
+    if ("found" in hit) return present(hit.found);
+    if ("rejected" in hit) throw hit.rejected;
+    return confirm ? observe(() => this.poll("getService", { project, service: id }, caller)) : absent;
+  }
+
+  /** The service until its status is one of `opts.until`; see `ClouddbClient.waitForService`. */
+  async service(serviceId: string, opts: WaitForServiceOptions): Promise<Service> {
+    const found = await this.run("service", serviceId, "waitForService", { status: opts.until }, opts, (p) => this.services(p), (p, a) =>
+      this.serviceIn(p, a, serviceId, true, "waitForService"),
+    );
+    if (found === undefined) throw new NotFoundError({ status: 404, code: "NOT_FOUND", apiMessage: `Service ${serviceId} not found`, operation: "waitForService" });
+    return found;
+  }
+
+  /** The service until it is gone; see `ClouddbClient.waitForServiceDeleted`. */
+  async serviceDeleted(serviceId: string, opts: WaitOptions): Promise<void> {
+    await this.run("service", serviceId, "waitForServiceDeleted", { deleted: true }, opts, (p) => this.services(p), (p, a) =>
+      this.serviceIn(p, a, serviceId, false, "waitForServiceDeleted"),
+    );
+  }
+
+  /** The replica set in a service list answer; when the service does not show it, its own list decides. */
+  private async replicaSetIn(project: string, reading: ListReading<Service>, serviceId: string, id: string, caller: string) {
+    const service = await this.serviceIn(project, reading, serviceId, false, caller);
+    if (!service.present) return absent;
+    const embedded = service.value.read_replica_sets?.find((r) => r.id === id);
+    if (embedded !== undefined) return present(embedded);
+    const sets = await observe(() => this.poll("listReplicaSets", { project, service: serviceId }, caller));
+    if (!sets.present) return absent;
+    const hit = lookUp(sets.value, id, (r) => r.id);
+    if ("rejected" in hit) throw hit.rejected;
+    return "found" in hit ? present(hit.found) : absent;
+  }
+
+  /** The replica set until its status is one of `opts.until`; see `ClouddbClient.waitForReplicaSet`. */
+  async replicaSet(serviceId: string, replicaSetId: string, opts: WaitForReplicaSetOptions): Promise<ReadReplicaSet> {
+    const id = `${serviceId}/${replicaSetId}`;
+    const goal = { status: opts.until ?? ["active"] };
+    const found = await this.run("replica set", id, "waitForReplicaSet", goal, opts, (p) => this.services(p), (p, a) =>
+      this.replicaSetIn(p, a, serviceId, replicaSetId, "waitForReplicaSet"),
+    );
+    if (found === undefined) throw new NotFoundError({ status: 404, code: "NOT_FOUND", apiMessage: `Replica set ${id} not found`, operation: "waitForReplicaSet" });
+    return found;
+  }
+
+  /** The replica set until it is gone; see `ClouddbClient.waitForReplicaSetDeleted`. */
+  async replicaSetDeleted(serviceId: string, replicaSetId: string, opts: WaitOptions): Promise<void> {
+    const id = `${serviceId}/${replicaSetId}`;
+    await this.run("replica set", id, "waitForReplicaSetDeleted", { deleted: true }, opts, (p) => this.services(p), (p, a) =>
+      this.replicaSetIn(p, a, serviceId, replicaSetId, "waitForReplicaSetDeleted"),
+    );
+  }
+
+  /** The peering until its status is one of `opts.until`; see `ClouddbClient.waitForPeering`. */
+  async peering(vpcId: string, peeringId: string, opts: WaitForPeeringOptions): Promise<Peering> {
+    const caller = "waitForPeering";
+    const source = (project: string): Source<ListReading<Peering>> => ({
+      key: `peerings ${project} ${vpcId}`,
+      fetch: (c) => this.fetched("listPeerings", { project, vpc: vpcId }, c),
+    });
+    const found = await this.run("peering", `${vpcId}/${peeringId}`, caller, { status: opts.until ?? ["active"] }, opts, source, async (project, reading) => {
+      const hit = lookUp(reading, peeringId, (p) => p.id);
+      if ("found" in hit) return present(hit.found);
+      if ("rejected" in hit) throw hit.rejected;
+      return observe(() => this.poll("getPeering", { project, vpc: vpcId, peering: peeringId }, caller));
+    });
+    if (found === undefined) throw new NotFoundError({ status: 404, code: "NOT_FOUND", apiMessage: `Peering ${peeringId} not found`, operation: caller });
+    return found;
+  }
+}

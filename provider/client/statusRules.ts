@@ -1,0 +1,108 @@
+/**
+ * The status rules of each resource that has a status, as data: which statuses are ready,
+ * which are failures, which move on by themselves, which stay until someone acts, and which
+ * mean the resource is going or gone. The waiters judge every observation with
+ * {@link waitVerdict}, and the classification of a 409 uses {@link curableByWaiting}; no
+ * other code spells out a status rule.
+ *
+ * A status the table does not know (the API added one) is neither ready nor failed: a
+ * waiter keeps waiting (CONTRACT.md, "Transport").
+ */
+
+/** The resources that have a status, as the waiters and errors name them. */
+export type WatchedKind = "service" | "replica set" | "peering";
+
+/** The statuses of one resource, by what they mean for someone waiting. */
+export interface StatusRules {
+  /** The usual goal of a wait: the resource is usable. */
+  readonly ready: readonly string[];
+  /** It went wrong and will not recover by itself: a waiter fails at once. */
+  readonly failed: readonly string[];
+  /** It is moving on by itself toward another status. */
+  readonly transitional: readonly string[];
+  /** Settled but not usable, until someone acts (a paused service waits for a start). */
+  readonly dormant: readonly string[];
+  /** It is being deleted: it moves on by itself, but only toward gone. */
+  readonly ending: readonly string[];
+  /** It is deleted (some APIs show this before answering 404). */
+  readonly gone: readonly string[];
+}
+
+/**
+ * The rules of every resource kind (SPEC.md section 3, CONTRACT.md "States"). Service
+ * statuses are upper case, replica set and peering statuses lower case, as the API spells
+ * them.
+ */
+export const STATUS_RULES = {
+  service: {
+    ready: ["READY"],
+    failed: ["UNSTABLE"],
+    transitional: ["QUEUED", "CONFIGURING", "PAUSING", "RESUMING", "UPGRADING", "OPTIMIZING"],
+    dormant: ["PAUSED"],
+    ending: ["DELETING"],
+    gone: ["DELETED"],
+  },
+  "replica set": {
+    ready: ["active"],
+    failed: ["error"],
+    transitional: ["creating", "resizing"],
+    dormant: [],
+    ending: ["deleting"],
+    gone: [],
+  },
+  peering: {
+    ready: ["active"],
+    failed: ["failed"],
+    transitional: ["pending"],
+    dormant: [],
+    ending: [],
+    gone: [],
+  },
+} as const satisfies Record<WatchedKind, StatusRules>;
+
+/** What a status means: one of the {@link StatusRules} classes, or `unknown` for a status the table does not list. */
+export type StatusClass = keyof StatusRules | "unknown";
+
+/** The statuses the table lists for a kind (a union of string literals). */
+export type KnownStatus<K extends WatchedKind> = {
+  [C in keyof StatusRules]: (typeof STATUS_RULES)[K][C][number];
+}[keyof StatusRules];
+
+const CLASSES: readonly (keyof StatusRules)[] = ["ready", "failed", "transitional", "dormant", "ending", "gone"];
+
+/** Every status the table lists for `kind`, in the table's order. Never throws. */
+export function knownStatuses<K extends WatchedKind>(kind: K): KnownStatus<K>[] {
+  const rules: StatusRules = STATUS_RULES[kind];
+  return CLASSES.flatMap((c) => rules[c]) as KnownStatus<K>[];
+}
+
+/** The class of `status` for `kind`; `unknown` for a status the table does not list (or none). Never throws. */
+export function classifyStatus(kind: WatchedKind, status: string | undefined): StatusClass {
+  if (status === undefined) return "unknown";
+  const rules: StatusRules = STATUS_RULES[kind];
+  return CLASSES.find((c) => rules[c].includes(status)) ?? "unknown";
+}
+
+/** What one observed status means for a wait. */
+export type WaitVerdict = "done" | "fail" | "continue";
+
+/**
+ * Judges a status seen while waiting for one of `awaited`: `done` when it is awaited,
+ * `fail` when it is a failure status not awaited (the resource will not get there by
+ * itself), `continue` otherwise, an unknown status included. Never throws.
+ */
+export function waitVerdict(kind: WatchedKind, status: string | undefined, awaited: readonly string[]): WaitVerdict {
+  if (status !== undefined && awaited.includes(status)) return "done";
+  return classifyStatus(kind, status) === "failed" ? "fail" : "continue";
+}
+
+/**
+ * Whether a resource in `status` can become ready without anyone acting: true while it is
+ * ready (the conflict is over), moving on its own, or in a status the table does not know
+ * (the API's news; treated as "not yet", like a waiter does); false when it failed, is
+ * dormant, is being deleted or is gone. Never throws.
+ */
+export function curableByWaiting(kind: WatchedKind, status: string | undefined): boolean {
+  const cls = classifyStatus(kind, status);
+  return cls === "ready" || cls === "transitional" || cls === "unknown";
+}

@@ -1,0 +1,211 @@
+/**
+ * Create recovery against the emulator's misbehaviour: answers lost after the create was
+ * carried out (5xx, dropped, cut short, unreadable), concurrent creates of one name, and a
+ * server clock far from the client's. Every case checks the exact counts of creates sent
+ * and resources made in the emulator afterwards.
+ */
+import { AmbiguousCreateError, ClouddbClient, type Service } from "../../provider/client";
+import { createdWithin, fitsFork, fitsService } from "../../provider/client/createMatching";
+import { ServerClock } from "../../provider/client/serverClock";
+import {
+  type Emu,
+  control,
+  countRequests,
+  expectNoSecrets,
+  fault,
+  misbehave,
+  rewrite,
+  startEmulator,
+} from "./emulatorControl";
+
+const WAIT = { timeoutMs: 15_000 };
+
+describe("create recovery against the emulator", () => {
+  let emu: Emu;
+  let c: ClouddbClient;
+  const clients: ClouddbClient[] = [];
+
+  function newClient(retryDeadlineMs = 10_000): ClouddbClient {
+    const made = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId, retryDeadlineMs, poll: { initialMs: 10, maxMs: 40 } });
+    clients.push(made);
+    return made;
+  }
+
+  async function services(name: string): Promise<Service[]> {
+    const reader = newClient();
+    return (await reader.listServices()).filter((s) => s.name === name);
+  }
+
+  beforeAll(async () => {
+    emu = await startEmulator({ port: 0, clockScale: 0.01 });
+  });
+  beforeEach(async () => {
+    await control(emu, "POST", "/reset");
+    c = newClient();
+  });
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((x) => x.close()));
+  });
+  afterAll(async () => {
+    await emu.close();
+  });
+
+  it.each([
+    ["a 503 after the create was carried out", { status: 503, after: true }],
+    ["a connection dropped after it was carried out", { drop: true, after: true }],
+    ["an answer cut short", { truncate: true }],
+  ])("takes over the one service it made after %s", async (_, mode) => {
+    await misbehave(emu, { method: "POST", path: "/services$", ...mode });
+    const s = await c.createService({ name: "lost" });
+    const listed = await services("lost");
+    expect(listed.map((x) => x.service_id)).toEqual([s.service_id]);
+    expect(s.initial_password).toBeUndefined();
+    expect(await countRequests(emu, "POST", /\/services$/)).toBe(1);
+  });
+
+  it("returns the service and its password when the create answer has an unreadable id", async () => {
+    await rewrite(emu, { method: "POST", path: "/services$", field: "service_id", value: null });
+    const s = await c.createService({ name: "no-id" });
+    const listed = await services("no-id");
+    expect(listed.map((x) => x.service_id)).toEqual([s.service_id]);
+    expect(typeof s.initial_password).toBe("string");
+    expect(await countRequests(emu, "POST", /\/services$/)).toBe(1);
+  });
+
+  it("recovers VPCs, peerings, forks and replica sets the same way, making exactly one of each", async () => {
+    await misbehave(emu, { method: "POST", path: "/vpcs$", status: 502, after: true });
+    const vpc = await c.createVpc({ name: "net", cidr: "10.3.0.0/16", region_code: "us-east-1" });
+    expect((await c.listVpcs()).map((v) => v.id)).toEqual([vpc.id]);
+
+    await misbehave(emu, { method: "POST", path: "/peerings$", drop: true, after: true });
+    const p = await c.createPeering(vpc.id, { peer_account_id: "acct", peer_region_code: "us-east-1", peer_vpc_id: "pv" });
+    expect((await c.listPeerings(vpc.id)).map((x) => x.id)).toEqual([p.id]);
+
+    const src = await c.createService({ name: "src" });
+    await c.waitForService(src.service_id, { until: ["READY"], ...WAIT });
+    await misbehave(emu, { method: "POST", path: "/forkService$", truncate: true });
+    const fork = await c.forkService(src.service_id, { fork_strategy: "NOW" });
+    expect(fork.forked_from?.service_id).toBe(src.service_id);
+    expect((await c.listServices()).filter((x) => x.forked_from?.service_id === src.service_id).map((x) => x.service_id)).toEqual([fork.service_id]);
+
+    await misbehave(emu, { method: "POST", path: "/replicaSets$", status: 500, after: true });
+    const rs = await c.createReplicaSet(src.service_id, { name: "r1", nodes: 1, cpu_millis: 500, memory_gbs: 2 });
+    expect((await c.listReplicaSets(src.service_id)).map((x) => x.id)).toEqual([rs.id]);
+
+    expect(await countRequests(emu, "POST", /\/vpcs$/)).toBe(1);
+    expect(await countRequests(emu, "POST", /\/peerings$/)).toBe(1);
+    expect(await countRequests(emu, "POST", /\/forkService$/)).toBe(1);
+    expect(await countRequests(emu, "POST", /\/replicaSets$/)).toBe(1);
+  });
+
+  describe.each([
+    ["one client", (): [ClouddbClient, ClouddbClient] => [c, c]],
+    ["two clients", (): [ClouddbClient, ClouddbClient] => [c, newClient()]],
+  ])("two concurrent creates of one name whose answers are both lost (%s)", (_, pick) => {
+    it("never both take the same service: each fails naming both ids, or each gets its own", async () => {
+      await misbehave(emu, { method: "POST", path: "/services$", status: 503, after: true, count: 2 });
+      const [a, b] = pick();
+      const outcomes = await Promise.allSettled([a.createService({ name: "twin" }), b.createService({ name: "twin" })]);
+      const made = (await services("twin")).map((s) => s.service_id).sort();
+      expect(made).toHaveLength(2);
+      expect(await countRequests(emu, "POST", /\/services$/)).toBe(2);
+      const taken = outcomes.flatMap((o) => (o.status === "fulfilled" ? [o.value.service_id] : []));
+      expect(new Set(taken).size).toBe(taken.length);
+      for (const o of outcomes) {
+        if (o.status === "fulfilled") continue;
+        expect(AmbiguousCreateError.isInstance(o.reason)).toBe(true);
+        const e = o.reason as AmbiguousCreateError;
+        expect([...e.candidateIds].sort()).toEqual(made);
+        expect(e.code).toBe("CLOUDDB_AMBIGUOUS_CREATE");
+        expect(e.message).toContain(`adoptId: "${e.candidateIds[0]}"`);
+        for (const id of e.candidateIds) expect(e.message).toContain(id);
+        expectNoSecrets(e, [emu.pat]);
+      }
+    });
+  });
+
+  it.each([
+    ["an hour behind", -3_600_000],
+    ["a minute behind", -60_000],
+    ["a minute ahead", 60_000],
+  ])("makes no duplicate when the API's clock is %s the client's and the answer is lost", async (_, offsetMs) => {
+    await control(emu, "POST", "/clock", { offsetMs });
+    await misbehave(emu, { method: "POST", path: "/services$", status: 503, after: true });
+    const s = await c.createService({ name: "skewed" });
+    expect((await services("skewed")).map((x) => x.service_id)).toEqual([s.service_id]);
+    expect(await countRequests(emu, "POST", /\/services$/)).toBe(1);
+  });
+
+  it("does not take over an identical service created a minute earlier by someone else", async () => {
+    const old = await newClient().createService({ name: "same" });
+    await control(emu, "POST", "/clock", { advanceMs: 60_000 });
+    await misbehave(emu, { method: "POST", path: "/services$", status: 503, after: true });
+    const s = await c.createService({ name: "same" });
+    expect(s.service_id).not.toBe(old.service_id);
+    expect((await services("same")).map((x) => x.service_id).sort()).toEqual([old.service_id, s.service_id].sort());
+    expect(await countRequests(emu, "POST", /\/services$/)).toBe(2);
+  });
+
+  it("fails naming both when someone else made an identical one at the same moment", async () => {
+    const other = await newClient().createService({ name: "same-time" });
+    await misbehave(emu, { method: "POST", path: "/services$", drop: true, after: true });
+    const err = await c.createService({ name: "same-time" }).catch((e: unknown) => e);
+    expect(AmbiguousCreateError.isInstance(err)).toBe(true);
+    const all = (await services("same-time")).map((x) => x.service_id).sort();
+    expect(all).toHaveLength(2);
+    expect([...(err as AmbiguousCreateError).candidateIds].sort()).toEqual(all);
+    expect(all).toContain(other.service_id);
+    expect(await countRequests(emu, "POST", /\/services$/)).toBe(2);
+  });
+
+  it("fails with no candidate, naming the create and how to adopt, when it cannot list to check", async () => {
+    const short = newClient(800);
+    await misbehave(emu, { method: "POST", path: "/services$", status: 503, after: true });
+    await fault(emu, { method: "GET", path: "/services$", status: 503, count: 1_000 });
+    const err = await short.createService({ name: "blind" }).catch((e: unknown) => e);
+    await control(emu, "DELETE", "/faults");
+    expect(AmbiguousCreateError.isInstance(err)).toBe(true);
+    const e = err as AmbiguousCreateError;
+    expect(e.candidateIds).toEqual([]);
+    expect(e.message).toContain("createService");
+    expect(e.message).toContain("could not list the services");
+    expect(e.message).toContain('adoptId: "<id>"');
+    expect((await services("blind")).length).toBe(1);
+    expect(await countRequests(emu, "POST", /\/services$/)).toBe(1);
+    expectNoSecrets(e, [emu.pat]);
+  });
+});
+
+describe("the pure halves of create recovery", () => {
+  it("measures the server's clock from Date headers, narrowing with each answer and starting over when it jumps", () => {
+    const clock = new ServerClock();
+    expect(clock.toServer(0, 10)).toEqual({ from: -Infinity, to: Infinity });
+    const t0 = Date.UTC(2030, 0, 1, 12, 0, 0);
+    // The server is 60 s behind; answers take 100 ms.
+    clock.observe(new Date(t0 - 60_000).toUTCString(), t0, t0 + 100);
+    clock.observe(new Date(t0 + 500 - 60_000).toUTCString(), t0 + 500, t0 + 600);
+    const offset = clock.offsetMs!;
+    expect(offset.from).toBeLessThanOrEqual(-60_000);
+    expect(offset.to).toBeGreaterThanOrEqual(-60_000);
+    expect(offset.to - offset.from).toBeLessThan(2_100);
+    // Its clock is reset an hour ahead: the old interval no longer fits, a new one starts.
+    clock.observe(new Date(t0 + 3_600_000).toUTCString(), t0 + 1_000, t0 + 1_100);
+    expect(clock.offsetMs!.from).toBeGreaterThan(3_590_000);
+  });
+
+  it("compares only the fields an item shows: one it does not show never excludes it", () => {
+    const fits = fitsService({ name: "db", cpu_millis: "1000", memory_gbs: "4" });
+    const shown = { name: "db", service_type: "TIMESERIES", region_code: "us-east-1", status: "QUEUED", resources: [{ spec: { cpu_millis: 1000, memory_gbs: 4 } }] };
+    expect(fits(shown)).toBe(true);
+    expect(fits({ ...shown, resources: [{ spec: { cpu_millis: 500, memory_gbs: 2 } }] })).toBe(false);
+    expect(fits({ ...shown, resources: undefined, metrics: null })).toBe(true);
+    expect(fits({ ...shown, status: "DELETING" })).toBe(false);
+    expect(fits({ ...shown, forked_from: { service_id: "src" } })).toBe(false);
+    expect(fits({ ...shown, name: 7 })).toBe(true);
+    expect(fitsFork("src", { fork_strategy: "NOW" })({ ...shown, forked_from: { service_id: "src" } })).toBe(true);
+    expect(fitsFork("src", { fork_strategy: "NOW" })(shown)).toBe(false);
+    expect(createdWithin({ created: "2030-01-01T00:00:05Z" }, { from: Date.UTC(2030, 0, 1), to: Date.UTC(2030, 0, 1, 0, 0, 10) })).toBe(true);
+    expect(createdWithin({ created: "2030-01-01T00:00:15Z" }, { from: Date.UTC(2030, 0, 1), to: Date.UTC(2030, 0, 1, 0, 0, 10) })).toBe(false);
+    expect(createdWithin({}, { from: 0, to: 1 })).toBe(true);
+  });
+});

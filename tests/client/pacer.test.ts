@@ -1,0 +1,109 @@
+/**
+ * The pacer on a fake clock: priority order, the pause after a 429, slow start, and the
+ * rate it settles at against an API that accepts 10 requests a second (a sliding
+ * one-second window, as the emulator's rate limit).
+ */
+import { PACER, Pacer, type Priority } from "../../provider/client/pacer";
+
+beforeEach(() => {
+  jest.useFakeTimers({ now: 1_000_000 });
+});
+afterEach(() => {
+  jest.useRealTimers();
+});
+
+/** An API that accepts `limit` requests in any sliding second and answers 429 (Retry-After 1) beyond. */
+function limitedApi(limit: number) {
+  const accepted: number[] = [];
+  let refused = 0;
+  return {
+    answer(now: number): number {
+      while (accepted.length > 0 && accepted[0]! <= now - 1_000) accepted.shift();
+      if (accepted.length >= limit) {
+        refused++;
+        return 429;
+      }
+      accepted.push(now);
+      return 200;
+    },
+    get refused() {
+      return refused;
+    },
+  };
+}
+
+/** Sends one request through the pacer to `api` until it is accepted; resolves with the time it was. */
+async function send(pacer: Pacer, api: ReturnType<typeof limitedApi>, priority: Priority): Promise<number> {
+  for (;;) {
+    await pacer.acquire(priority);
+    const status = api.answer(Date.now());
+    pacer.settle(status, status === 429 ? 1 : undefined);
+    if (status !== 429) return Date.now();
+  }
+}
+
+describe("pacer", () => {
+  it("lets writes go before reads, and reads before polls", async () => {
+    const pacer = new Pacer();
+    const order: string[] = [];
+    // Use up the first slot so that the rest queue.
+    await pacer.acquire("read");
+    const all = [
+      pacer.acquire("poll").then(() => order.push("poll")),
+      pacer.acquire("read").then(() => order.push("read")),
+      pacer.acquire("write").then(() => order.push("write")),
+    ];
+    await jest.advanceTimersByTimeAsync(1_000);
+    await Promise.all(all);
+    expect(order).toEqual(["write", "read", "poll"]);
+  });
+
+  it("pauses every request until Retry-After has passed, and sets the rate to 90% of what the API accepted", async () => {
+    const pacer = new Pacer();
+    for (let i = 0; i < 8; i++) {
+      await pacer.acquire("read");
+      pacer.settle(200);
+      await jest.advanceTimersByTimeAsync(50);
+    }
+    pacer.settle(429, 2);
+    expect(pacer.pausedUntil).toBe(Date.now() + 2_000 + PACER.retryAfterMarginMs);
+    expect(pacer.rate).toBeCloseTo(8 * 0.9);
+    let released = false;
+    void pacer.acquire("write").then(() => (released = true));
+    await jest.advanceTimersByTimeAsync(2_000);
+    expect(released).toBe(false);
+    await jest.advanceTimersByTimeAsync(PACER.retryAfterMarginMs + 1);
+    expect(released).toBe(true);
+  });
+
+  it("doubles its rate each second in which requests queued, until the first 429", async () => {
+    const pacer = new Pacer();
+    const api = limitedApi(1_000);
+    const done = Promise.all(Array.from({ length: 200 }, () => send(pacer, api, "write")));
+    await jest.advanceTimersByTimeAsync(5_000);
+    await done;
+    expect(pacer.rate).toBeGreaterThanOrEqual(PACER.initialRate * 4);
+    expect(api.refused).toBe(0);
+  });
+
+  it("40 writes and 60 polls against 10 requests a second: few 429s, and close to the API's pace", async () => {
+    const pacer = new Pacer();
+    const api = limitedApi(10);
+    const started = Date.now();
+    const writes = Array.from({ length: 40 }, () => send(pacer, api, "write"));
+    const polls = Array.from({ length: 60 }, () => send(pacer, api, "poll"));
+    const lastWrite = Promise.all(writes).then((t) => Math.max(...t));
+    await jest.advanceTimersByTimeAsync(30_000);
+    const writesDoneAt = await lastWrite;
+    const pollsDoneAt = Math.max(...(await Promise.all(polls)));
+    const answers = 100 + api.refused;
+    // Writes first: all 40 done before any of the 60 polls is needed.
+    expect(writesDoneAt - started).toBeLessThan(pollsDoneAt - started);
+    // One 429 (the first time the limit is met, in the slow start), then 95% of it.
+    expect(api.refused).toBe(1);
+    expect(api.refused / answers).toBeLessThanOrEqual(0.1);
+    // 100 accepted requests at 10 a second take 10 s at best.
+    expect(pollsDoneAt - started).toBeLessThanOrEqual(1.15 * 10_000);
+    expect(pacer.rate).toBeCloseTo(9.5);
+  });
+});

@@ -1,0 +1,160 @@
+/**
+ * Shared waiting and the pacer against the emulator (issue 13): the waits of one client
+ * share one list answer per tick, so N creates cost N writes plus about the polls of one;
+ * and against a rate-limited API, 40 creates at once meet few 429s and finish close to
+ * the pace the limit allows.
+ */
+import { ClouddbClient, type Service } from "../../provider/client";
+import { detection } from "../../provider/client/pollSchedule";
+import { type Emu, type LoggedRequest, control, requestLog, startEmulator } from "./emulatorControl";
+
+/** Nominal service create in the emulator: 2 s QUEUED + 5 s CONFIGURING. */
+const NOMINAL_CREATE_MS = 7_000;
+
+const path = (r: LoggedRequest): string => r.path.replace(/^.*\/projects\/[^/]+/, "");
+
+describe("shared waiting against the emulator", () => {
+  let emu: Emu;
+  const T = 1_400;
+
+  beforeAll(async () => {
+    emu = await startEmulator({ port: 0, clockScale: T / NOMINAL_CREATE_MS });
+  });
+  beforeEach(async () => {
+    await control(emu, "POST", "/reset");
+  });
+  afterAll(async () => {
+    await emu.close();
+  });
+
+  it("10 creates waited for at once cost 10 writes plus about the polls of one wait", async () => {
+    const c = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId });
+    try {
+      const ready = await Promise.all(
+        Array.from({ length: 10 }, async (_, i) => {
+          const s = await c.createService({ name: `shared-${i}` });
+          return c.waitForService(s.service_id, { until: ["READY"], timeoutMs: 30_000 });
+        }),
+      );
+      expect(ready.map((s) => s.status)).toEqual(Array(10).fill("READY"));
+      const log = await requestLog(emu);
+      expect(log.filter((r) => r.method === "POST")).toHaveLength(10);
+      const gets = log.filter((r) => r.method === "GET");
+      expect(new Set(gets.map(path))).toEqual(new Set(["/services"]));
+      // One wait alone would poll detection(T).polls times; ten share them.
+      expect(gets.length).toBeLessThanOrEqual(detection(T, { initialMs: 250, maxMs: 10_000 }).polls + 2);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it("services and replica sets of one project are all served by its service list", async () => {
+    const c = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId });
+    try {
+      const base = await c.createService({ name: "base" });
+      await c.waitForService(base.service_id, { until: ["READY"], timeoutMs: 30_000 });
+      await control(emu, "DELETE", "/requests");
+      const waits: Promise<unknown>[] = [];
+      for (let i = 0; i < 3; i++) {
+        const rs = await c.createReplicaSet(base.service_id, { name: `r${i}`, nodes: 1, cpu_millis: 500, memory_gbs: 2 });
+        waits.push(c.waitForReplicaSet(base.service_id, rs.id, { timeoutMs: 30_000 }));
+      }
+      const other = await c.createService({ name: "other" });
+      waits.push(c.waitForService(other.service_id, { until: ["READY"], timeoutMs: 30_000 }));
+      await Promise.all(waits);
+      const gets = (await requestLog(emu)).filter((r) => r.method === "GET");
+      expect(new Set(gets.map(path))).toEqual(new Set(["/services"]));
+      expect(gets.length).toBeLessThanOrEqual(detection(T, { initialMs: 250, maxMs: 10_000 }).polls + 2);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it("a 429 on one request pauses every request of the client until its Retry-After has passed", async () => {
+    const c = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId });
+    try {
+      await control(emu, "POST", "/faults", { method: "GET", path: "/vpcs$", status: 429, count: 1, retryAfter: 1 });
+      const vpcs = c.listVpcs();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await Promise.all([vpcs, c.listServices(), c.createVpc({ name: "n", cidr: "10.7.0.0/16", region_code: "us-east-1" })]);
+      const log = await requestLog(emu);
+      const refused = log.find((r) => r.status === 429)!;
+      const after = log.filter((r) => r !== refused);
+      expect(after.map((r) => `${r.method} ${path(r)}`).sort()).toEqual(["GET /services", "GET /vpcs", "POST /vpcs"]);
+      for (const r of after) expect(Date.parse(r.at) - Date.parse(refused.at)).toBeGreaterThanOrEqual(1_000);
+      // Writes first: the create left before the two reads once the pause was over.
+      expect(`${after[0]!.method} ${path(after[0]!)}`).toBe("POST /vpcs");
+    } finally {
+      await c.close();
+    }
+  });
+
+  it("learns how long a transition takes, and the next wait on it polls where readiness is likely", async () => {
+    const c = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId });
+    try {
+      const first = await c.createService({ name: "first" });
+      await c.waitForService(first.service_id, { until: ["READY"], timeoutMs: 30_000 });
+      const learned = c.learnedDurations()["service:QUEUED->READY"];
+      expect(learned).toBeGreaterThan(0.7 * T);
+      expect(learned).toBeLessThan(1.6 * T);
+      const seeded = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId, expectedDurations: c.learnedDurations() });
+      try {
+        expect(seeded.learnedDurations()).toEqual(c.learnedDurations());
+      } finally {
+        await seeded.close();
+      }
+    } finally {
+      await c.close();
+    }
+  });
+});
+
+describe("40 creates at once against an API limited to 10 requests a second", () => {
+  let emu: Emu;
+  const T = 3_000;
+  const LIMIT = 10;
+  const N = 40;
+
+  beforeAll(async () => {
+    emu = await startEmulator({ port: 0, clockScale: T / NOMINAL_CREATE_MS });
+    await control(emu, "POST", "/rate-limit", { requestsPerSecond: LIMIT });
+  });
+  afterAll(async () => {
+    await emu.close();
+  });
+
+  it("meet few 429s, poll little beyond their writes, and finish close to the pace the limit allows", async () => {
+    const c = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId });
+    const started = Date.now();
+    let ready: Service[];
+    try {
+      ready = await Promise.all(
+        Array.from({ length: N }, async (_, i) => {
+          const s = await c.createService({ name: `scale-${i}` });
+          return c.waitForService(s.service_id, { until: ["READY"], timeoutMs: 60_000 });
+        }),
+      );
+    } finally {
+      await c.close();
+    }
+    const wall = Date.now() - started;
+    expect(ready.map((s) => s.status)).toEqual(Array(N).fill("READY"));
+    const log = await requestLog(emu);
+    const refused = log.filter((r) => r.status === 429).length;
+    const accepted = log.filter((r) => r.status !== 429);
+    const writes = accepted.filter((r) => r.method === "POST").length;
+    const reads = accepted.length - writes;
+    // Figures for the report.
+    process.stdout.write(
+      `40 creates, T ${T} ms, ${LIMIT} req/s: wall ${wall} ms; answers ${log.length}, 429s ${refused} ` +
+        `(${((100 * refused) / log.length).toFixed(1)}%); accepted ${accepted.length} = ${writes} writes + ${reads} reads ` +
+        `(${(reads / N).toFixed(2)} per service)\n`,
+    );
+    expect(writes).toBe(N);
+    expect(refused / log.length).toBeLessThanOrEqual(0.1);
+    expect(reads / N).toBeLessThanOrEqual(1.5);
+    // The last create cannot be accepted before (N - 1) / LIMIT s, nor be ready before T
+    // after it; the first 429 (how the client learns the limit) costs its Retry-After, 1 s.
+    expect(wall).toBeLessThanOrEqual(1.1 * (((N - 1) / LIMIT) * 1_000 + T) + 1_000);
+  }, 60_000);
+});

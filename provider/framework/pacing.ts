@@ -23,26 +23,25 @@ export function retryPause(poll: ProviderSettings["poll"], attempt: number): num
 
 /**
  * Runs `action`, and while the API refuses it for now (409) tries again after
- * {@link retryPause}, as long as the next try would start before `deadline`. After a
- * 409, `incurable` (when given) may say why waiting cannot help (a paused service, an
- * unstable one): then it fails at once with that.
+ * {@link retryPause}, as long as the next try would start before `deadline`. A 409 the
+ * client classified as one waiting cannot cure (the blocking resource is paused, unstable,
+ * in error: `curableByWaiting === false`) fails at once, with `incurable`'s words for it.
  *
- * @throws CloudStateError with `incurable`'s reason; the last ConflictError once the
+ * @throws CloudStateError when waiting cannot help; the last ConflictError once the
  *   deadline is near; any other error at once
  */
 export async function retryWhileConflict<T>(
   deadline: number,
   poll: ProviderSettings["poll"],
   action: () => Promise<T>,
-  incurable?: () => Promise<string | undefined>,
+  incurable: (blocker: NonNullable<ConflictError["blockedBy"]>) => string = (b) => `${b.kind} ${b.id} is ${b.status}: waiting cannot help`,
 ): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await action();
     } catch (e) {
       if (!ConflictError.isInstance(e)) throw e;
-      const why = await incurable?.();
-      if (why !== undefined) throw new CloudStateError(why, ProviderErrorCode.NotReady);
+      if (e.curableByWaiting === false && e.blockedBy) throw new CloudStateError(incurable(e.blockedBy), ProviderErrorCode.NotReady);
       if (Date.now() + retryPause(poll, attempt) > deadline) throw e;
       await sleep(retryPause(poll, attempt));
     }

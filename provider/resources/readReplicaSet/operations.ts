@@ -1,6 +1,6 @@
 /** What a ReadReplicaSet does against the API: create (or adopt), resize, environment, pooler, delete. */
 import type { ReadReplicaSet } from "../../client";
-import { ConflictError, NotFoundError, ResourceFailedError } from "../../client/errors";
+import { ConflictError, NotFoundError, ResourceFailedError, WaitError } from "../../client/errors";
 import { sameValue } from "../../framework/diff";
 import { nothingToAdopt } from "../../framework/adoption";
 import { CloudStateError, InputConflictError, ProviderErrorCode, ResourceInitError, UnusableResourceError } from "../../framework/errors";
@@ -109,7 +109,7 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
             { name: news.name, nodes: news.nodes, cpu_millis: news.cpuMillis as number, memory_gbs: news.memoryGbs as number },
             { projectId },
           ),
-          async () => notRunning(await api.getService(news.serviceId, { projectId, fresh: true }), "creating a read replica set"),
+          notRunning("creating a read replica set"),
         ),
       );
       made = created.resource;
@@ -119,7 +119,7 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
       const live = await converge(ctx, made, news, projectId, Math.max(1, deadline - Date.now()));
       return { id: made.id, outs: { ...replicaSetOutputs(live, news.serviceId, projectId, news.password) } };
     } catch (e) {
-      const seen = UnusableResourceError.isInstance(e) || ResourceFailedError.isInstance(e) ? (e.lastSeen as ReadReplicaSet | undefined) : undefined;
+      const seen = WaitError.isInstance(e, "replica set") ? e.lastSeen : UnusableResourceError.isInstance(e) ? (e.lastSeen as ReadReplicaSet) : undefined;
       const last = seen ?? made;
       const failed = ResourceFailedError.isInstance(e) || UnusableResourceError.isInstance(e) || last.status === "error";
       const why = failed
@@ -141,11 +141,10 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
     if (!serviceId) {
       throw new InputConflictError("serviceId", `reading read replica set ${id} needs its serviceId: pass { serviceId } as the state of ReadReplicaSet.get`);
     }
-    // Served from the service (which lists its replica sets), so a refresh of many
-    // resources shares one list answer through the client's read cache.
-    const service = await ctx.client().getService(serviceId, { projectId });
-    const rs = (service.read_replica_sets ?? []).find((r) => r.id === id);
-    return rs && { ...replicaSetOutputs(rs, serviceId, projectId, recorded.password as string | undefined) };
+    // Served from one shared list answer (the client's read cache), so a refresh of many
+    // resources costs one request; a set that no longer exists is a NotFoundError.
+    const rs = await ctx.client().getReplicaSet(serviceId, id, { projectId });
+    return { ...replicaSetOutputs(rs, serviceId, projectId, recorded.password as string | undefined) };
   },
 
   async update(id, olds, news, ctx) {

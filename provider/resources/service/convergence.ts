@@ -126,8 +126,7 @@ async function waitFor(ctx: ConvergeContext, id: string, until: Array<"READY" | 
   try {
     return await ctx.api.waitForService(id, { until, timeoutMs: ctx.timeoutMs, projectId: ctx.projectId });
   } catch (e) {
-    const last = ResourceFailedError.isInstance(e) ? (e.lastSeen as Service | undefined) : undefined;
-    if (ResourceFailedError.isInstance(e) && e.state === "UNSTABLE" && last) throw unusable(last);
+    if (ResourceFailedError.isInstance(e, "service") && e.state === "UNSTABLE" && e.lastSeen) throw unusable(e.lastSeen);
     throw e;
   }
 }

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from "crypto";
 import type { Service } from "../../client";
-import { ConflictError, NotFoundError, ResourceFailedError, TimeoutError } from "../../client/errors";
+import { ConflictError, NotFoundError, WaitError } from "../../client/errors";
 import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
 import { InputConflictError, ResourceInitError, UnusableResourceError } from "../../framework/errors";
 import { createOnce, type Created, type CreateIntent, type Recovery } from "../../framework/journal";
@@ -38,7 +38,12 @@ function recovery(ctx: ProviderContext, projectId: string, like: (s: Service) =>
     },
     lookAlikes: async () => (await api.listServices({ projectId })).filter((s) => like(s) && !GONE.has(s.status)),
     idOf: (s) => s.service_id,
-    createdAt: (s) => (Number.isNaN(Date.parse(s.created)) ? undefined : Date.parse(s.created)),
+    // `created` is in the API's clock (offset = server - client); the journal's times are this machine's: the latest client time it may mean.
+    createdAt: (s) => {
+      const created = Date.parse(s.created);
+      const offset = api.serverClockOffset();
+      return Number.isNaN(created) ? undefined : offset === undefined ? created : created - offset.from;
+    },
   };
 }
 
@@ -103,7 +108,7 @@ async function start(ctx: ProviderContext, news: ServiceInputs, projectId: strin
         },
         opts,
       ),
-      async () => notRunning(await api.getService(serviceId, { projectId, fresh: true }), "forking it"),
+      notRunning("forking it"),
     ));
   }
   const desired = desiredService(news, {});
@@ -145,9 +150,8 @@ async function checkVpc(ctx: ProviderContext, vpcId: string, projectId: string, 
 
 /** The service as last seen by a convergence that failed. */
 function lastSeenBy(e: unknown): Service | undefined {
-  if (UnusableResourceError.isInstance(e) || ResourceFailedError.isInstance(e) || TimeoutError.isInstance(e)) {
-    return e.lastSeen as Service | undefined;
-  }
+  if (WaitError.isInstance(e, "service")) return e.lastSeen;
+  if (UnusableResourceError.isInstance(e)) return e.lastSeen as Service;
   return undefined;
 }
 

@@ -123,15 +123,12 @@ export function desiredService(news: Partial<ServiceInputs>, recorded: Partial<S
 }
 
 /**
- * Why a service cannot take a replica set or be forked now, when waiting cannot help:
- * it is paused (or pausing), or unstable. Undefined when it is merely busy.
+ * Why a service cannot take a replica set or be forked now, when the client found that
+ * waiting cannot help (it is paused, pausing or unstable), in words that say what to do.
  */
-export function notRunning(service: Service, what: string): string | undefined {
-  if (service.status === "PAUSED" || service.status === "PAUSING") {
-    return `Service ${service.service_id} (${service.name ?? ""}) is ${service.status}: ${what} needs a running service. Resume it first (\`paused: false\` on the Service), then run \`pulumi up\` again.`;
-  }
-  if (service.status === "UNSTABLE") {
-    return `Service ${service.service_id} (${service.name ?? ""}) is UNSTABLE: the API allows nothing but deleting it, so ${what} cannot be done. Replace the service (\`pulumi up --replace <urn>\`).`;
-  }
-  return undefined;
+export function notRunning(what: string): (blocker: { kind: string; id: string; status: string }) => string {
+  return ({ id, status }) =>
+    status === "UNSTABLE"
+      ? `Service ${id} is UNSTABLE: the API allows nothing but deleting it, so ${what} cannot be done. Replace the service (\`pulumi up --replace <urn>\`).`
+      : `Service ${id} is ${status}: ${what} needs a running service. Resume it first (\`paused: false\` on the Service), then run \`pulumi up\` again.`;
 }

@@ -1,6 +1,6 @@
 /** What a VpcPeering does against the API: create (or adopt) and wait for `active`, read, delete. */
 import type { Peering } from "../../client";
-import { NotFoundError, ResourceFailedError, TimeoutError } from "../../client/errors";
+import { NotFoundError, WaitError } from "../../client/errors";
 import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
 import { InputConflictError, ResourceInitError } from "../../framework/errors";
 import { createOnce, type Recovery } from "../../framework/journal";
@@ -37,8 +37,8 @@ async function settle(ctx: ProviderContext, peeringId: string, news: VpcPeeringI
     const live = await ctx.client().waitForPeering(news.vpcId, peeringId, { until: ["active"], timeoutMs: limit, projectId });
     return peeringOutputs(live, news.vpcId, projectId);
   } catch (e) {
-    if (!ResourceFailedError.isInstance(e) && !TimeoutError.isInstance(e)) throw e;
-    const last = e.lastSeen as Peering | undefined;
+    if (!WaitError.isInstance(e, "peering")) throw e;
+    const last = e.lastSeen;
     const known = last ? peeringOutputs(last, news.vpcId, projectId) : { peeringId, vpcId: news.vpcId, projectId };
     const why =
       last?.status === "failed"

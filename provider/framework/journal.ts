@@ -72,7 +72,8 @@ interface Entry {
   unrecorded?: boolean;
 }
 
-function journalDir(): string {
+/** Where the journal (and the learned transition durations) live: `CLOUDDB_JOURNAL_DIR`, else a per-user temp dir. */
+export function journalDir(): string {
   const uid = typeof process.getuid === "function" ? process.getuid() : "user";
   return process.env.CLOUDDB_JOURNAL_DIR || path.join(os.tmpdir(), `clouddb-pending-creates-${uid}`);
 }

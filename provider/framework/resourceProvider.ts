@@ -12,6 +12,7 @@ import { ResourceInitError, scrubbed } from "./errors";
 import { withoutUndefined } from "./outputs";
 import { diffedProperties, parseInputs, secretInputs, type InputsOf, type InputSpecs, type OutputSpecs, type ResourceSchema, type WithInputs } from "./schema";
 import { configure, providerContext, type ProviderContext } from "./settings";
+import { savePriors } from "./transitionPriors";
 import { containsUnknown, UNKNOWN } from "./unknowns";
 
 /** Inputs and outputs as they cross the dynamic-provider boundary. */
@@ -100,6 +101,10 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
   const { schema } = definition;
   const keys = diffedProperties(schema);
   const secretKeys = secretInputs(schema);
+  /** After an operation that waited: keeps what the client learned of transition times for the next process. */
+  const remember = (ctx: ProviderContext): void => {
+    if (ctx.settings.apiUrl && ctx.clientLoaded()) savePriors(ctx.settings.apiUrl, ctx.client().learnedDurations());
+  };
   const scrub = (error: unknown, ctx: ProviderContext, ...props: Props[]): Error =>
     scrubbed(error, [
       ctx.settings.apiKey,
@@ -148,6 +153,8 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
         return { id, outs: withoutUndefined({ ...outs, timeouts: news.timeouts }) };
       } catch (e) {
         throw scrub(withInputs(e, news), ctx, news);
+      } finally {
+        remember(ctx);
       }
     },
 
@@ -192,6 +199,8 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
         return { outs: withoutUndefined({ ...outs, timeouts: news.timeouts }) };
       } catch (e) {
         throw scrub(withInputs(e, news), ctx, olds, news);
+      } finally {
+        remember(ctx);
       }
     },
 
@@ -201,6 +210,8 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
         await definition.operations().delete(id, props, ctx);
       } catch (e) {
         throw scrub(e, ctx, props);
+      } finally {
+        remember(ctx);
       }
     },
   };

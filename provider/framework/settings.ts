@@ -2,6 +2,7 @@ import type { ClouddbClient } from "../client/client";
 import { ConfigurationError } from "../client/errors";
 import { parseDuration } from "./durations";
 import type { TimeoutsInput } from "./timeouts";
+import { loadPriors } from "./transitionPriors";
 
 /** The subset of Pulumi's dynamic `Config` that the providers read. */
 export interface ConfigSource {
@@ -107,6 +108,8 @@ export interface ProviderContext {
    * @throws ConfigurationError naming the config key and the environment variable of a missing setting.
    */
   client(): ClouddbClient;
+  /** True once {@link client} made (or found) the client for these settings: nothing to save otherwise. */
+  clientLoaded(): boolean;
   /**
    * The project a resource belongs to: its own `projectId` input, else the configured one.
    *
@@ -129,6 +132,7 @@ export function providerContext(owner = ""): ProviderContext {
     settings: s,
     owner,
     client: () => clientFor(s),
+    clientLoaded: () => clients.has(cacheKeyOf(s)),
     projectOf(inputProjectId) {
       const project = inputProjectId ?? s.projectId;
       if (!project) {
@@ -145,8 +149,12 @@ export function providerContext(owner = ""): ProviderContext {
   };
 }
 
+function cacheKeyOf(s: ProviderSettings): string {
+  return JSON.stringify([s.apiUrl, s.apiKey, s.projectId, s.poll, s.listCacheMs]);
+}
+
 function clientFor(s: ProviderSettings): ClouddbClient {
-  const cacheKey = JSON.stringify([s.apiUrl, s.apiKey, s.projectId, s.poll, s.listCacheMs]);
+  const cacheKey = cacheKeyOf(s);
   let found = clients.get(cacheKey);
   if (!found) {
     for (const k of ["apiUrl", "apiKey"] as const) {
@@ -159,7 +167,14 @@ function clientFor(s: ProviderSettings): ClouddbClient {
     // Loaded here, not at the top: `check` and `diff` never need undici or the client.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { ClouddbClient: Client } = require("../client/client") as typeof import("../client/client");
-    found = new Client({ apiUrl: s.apiUrl, apiKey: s.apiKey, projectId: s.projectId, listCacheMs: s.listCacheMs, poll: s.poll });
+    found = new Client({
+      apiUrl: s.apiUrl,
+      apiKey: s.apiKey,
+      projectId: s.projectId,
+      listCacheMs: s.listCacheMs,
+      poll: s.poll,
+      expectedDurations: loadPriors(s.apiUrl!),
+    });
     clients.set(cacheKey, found);
   }
   return found;

@@ -9,7 +9,7 @@ import * as os from "os";
 import * as path from "path";
 import * as clouddb from "pulumi-clouddb";
 import { expectNoErrors, printed } from "../harness";
-import { ops, startCloud, type Cloud } from "../support/cloud";
+import { ops, startCloud, type Cloud, journalEntries } from "../support/cloud";
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
   const end = Date.now() + timeoutMs;
@@ -229,6 +229,6 @@ describe("an engine that dies while the plugin finishes a service create", () =>
     expect(cloud.stack.resource("db").id).toBe(made.service_id);
     expectNoErrors(await cloud.stack.refresh({ clearPendingCreates: true }));
     expectNoErrors(await cloud.stack.destroy());
-    expect(fs.readdirSync(journal)).toEqual([]);
+    expect(journalEntries(journal)).toEqual([]);
   });
 });

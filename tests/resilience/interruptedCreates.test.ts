@@ -9,7 +9,7 @@ import * as os from "os";
 import * as path from "path";
 import * as clouddb from "pulumi-clouddb";
 import { expectNoErrors, TestStack } from "../harness";
-import { stackConfig, startCloud, type Cloud } from "../support/cloud";
+import { stackConfig, startCloud, type Cloud, journalEntries } from "../support/cloud";
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
   const end = Date.now() + timeoutMs;
@@ -37,7 +37,7 @@ describe("creates interrupted by a killed plugin", () => {
   async function interruptThenUp(program: () => void, pathRe: RegExp): Promise<void> {
     await cloud.control("POST", "/latency", { ms: 700 });
     const running = cloud.stack.up(program);
-    await until("the journalled create", async () => (fs.readdirSync(journal).some((f) => f.endsWith(".json")) ? true : undefined));
+    await until("the journalled create", async () => (journalEntries(journal).some((f) => f.endsWith(".json")) ? true : undefined));
     await new Promise((r) => setTimeout(r, 300)); // the POST is at the API, its answer held back
     await cloud.stack.plugin.kill();
     expect((await running).errors.length).toBeGreaterThan(0);
@@ -50,7 +50,7 @@ describe("creates interrupted by a killed plugin", () => {
     const program = () => void new clouddb.Vpc("net", { name: "interrupted-net", cidr: "10.50.0.0/16", regionCode: "us-east-1" });
     await interruptThenUp(program, /\/vpcs$/);
     expect((await cloud.api.listVpcs()).filter((v) => v.name === "interrupted-net").map((v) => v.id)).toEqual([cloud.stack.resource("net").id]);
-    expect(fs.readdirSync(journal)).toEqual([]);
+    expect(journalEntries(journal)).toEqual([]);
   });
 
   it("VpcPeering: one peering", async () => {
@@ -79,7 +79,7 @@ describe("creates interrupted by a killed plugin", () => {
     const program = () => void new clouddb.Service("db", { name: "same-name-two-stacks" });
     await cloud.control("POST", "/latency", { ms: 700 });
     const running = cloud.stack.up(program);
-    await until("the journalled create", async () => (fs.readdirSync(journal).some((f) => f.endsWith(".json")) ? true : undefined));
+    await until("the journalled create", async () => (journalEntries(journal).some((f) => f.endsWith(".json")) ? true : undefined));
     await new Promise((r) => setTimeout(r, 300));
     await cloud.stack.plugin.kill();
     await running;

@@ -9,7 +9,7 @@ import * as os from "os";
 import * as path from "path";
 import * as clouddb from "pulumi-clouddb";
 import { expectNoErrors } from "../harness";
-import { startCloud, type Cloud } from "../support/cloud";
+import { startCloud, type Cloud, journalEntries } from "../support/cloud";
 
 const program = (name: string) => () => {
   const db = new clouddb.Service("db", { name, cpuMillis: 1000, memoryGbs: 4 });
@@ -61,14 +61,14 @@ describe("plugin killed in the middle of a create", () => {
     expect(log).toEqual([`POST /services/${made.service_id}/updatePassword`]);
     expect(String(second.outputs.password).length).toBeGreaterThanOrEqual(8);
     expect(cloud.stack.pluginStderr()).toContain(`service ${made.service_id} ("killed-while-waiting") was made by an earlier create that did not finish`);
-    expect(fs.readdirSync(journal)).toEqual([]);
+    expect(journalEntries(journal)).toEqual([]);
     expectNoErrors(await cloud.stack.destroy());
   });
 
   it("before the create was answered: the next up finds it by name, type, region and time", async () => {
     await cloud.control("POST", "/latency", { ms: 600 });
     const running = cloud.stack.up(program("killed-before-answer"));
-    await until("the create request", async () => (fs.readdirSync(journal).length > 0 ? true : undefined));
+    await until("the create request", async () => (journalEntries(journal).length > 0 ? true : undefined));
     await new Promise((r) => setTimeout(r, 200)); // the POST is on its way, held by the latency
     await cloud.stack.plugin.kill();
     const first = await running;
@@ -80,7 +80,7 @@ describe("plugin killed in the middle of a create", () => {
     const live = (await cloud.api.listServices()).filter((s) => s.name === "killed-before-answer");
     expect(live.map((s) => s.service_id)).toEqual([made.service_id]);
     expect(cloud.stack.resource("db").id).toBe(made.service_id);
-    expect(fs.readdirSync(journal)).toEqual([]);
+    expect(journalEntries(journal)).toEqual([]);
     expectNoErrors(await cloud.stack.destroy());
   });
 

@@ -108,3 +108,10 @@ export async function startCloud(opts: CloudOptions = {}): Promise<Cloud> {
     },
   };
 }
+
+/** The create journal's entries in `dir` (CLOUDDB_JOURNAL_DIR), without the learned transition durations kept beside them. */
+export function journalEntries(dir: string): string[] {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const fs = require("fs") as typeof import("fs");
+  return fs.readdirSync(dir).filter((f) => !f.startsWith("durations-"));
+}

@@ -4,18 +4,9 @@
  * that `isInstance` recognises across two copies of the package and a stable `code`, and its
  * message passes the package's one secret scrubber.
  */
-import { ClouddbError } from "../client/errors";
+import { ClouddbError, hasKind as isKind } from "../client/errorBase";
 import { redact, registerSecret } from "../client/redact";
 import { withoutUndefined } from "./outputs";
-
-/** The brand the client's base class puts on every error (`provider/client/errors.ts`): the kinds it was built as. */
-const BRAND = Symbol.for("pulumi-clouddb.ClouddbError");
-
-/** True when `value` is an error of this package built as `kind` (from any copy of the package). */
-function isKind(value: unknown, kind: string): boolean {
-  const kinds = value !== null && typeof value === "object" ? (value as Record<symbol, unknown>)[BRAND] : undefined;
-  return Array.isArray(kinds) && kinds.includes(kind);
-}
 
 /** Stable codes of the provider's own errors. */
 export const ProviderErrorCode = {

@@ -56,7 +56,7 @@ function keyValues(text) {
  * Starts the emulator in the background and records it in `<work>/emulator.json`.
  * @param {string} root repository root
  * @param {string} work work directory
- * @param {NodeJS.ProcessEnv} env CLOUDDB_CLOCK_SCALE, CLOUDDB_EMULATOR_PROJECT
+ * @param {NodeJS.ProcessEnv} env CLOUDDB_CLOCK_SCALE, CLOUDDB_EMULATOR_PROJECT, CLOUDDB_EMULATOR_POSTGRES
  * @returns {Promise<ApiTarget>}
  */
 function start(root, work, env) {
@@ -72,6 +72,10 @@ function start(root, work, env) {
     "--data-dir", path.join(work, "emulator-data"),
     "--clock-scale", env.CLOUDDB_CLOCK_SCALE ?? "0.2",
   ];
+  // A real PostgreSQL behind every service when it is installed (CLOUDDB_EMULATOR_POSTGRES=0 turns it off).
+  if (env.CLOUDDB_EMULATOR_POSTGRES !== "0" && require(path.join(root, "dist", "emulator", "index.js")).findPostgresBinaries()) {
+    args.push("--postgres");
+  }
   const logFile = path.join(work, "emulator.log");
   const log = fs.openSync(logFile, "a");
   const child = spawn(process.execPath, args, { detached: true, stdio: ["ignore", "pipe", log] });

@@ -63,7 +63,6 @@ describe("waiters against the emulator", () => {
   });
 
   it("times out naming the resource, the awaited states, the last status and the timeout", async () => {
-    const started = Date.now();
     const err = await c.waitForService(ready.service_id, { until: ["PAUSED"], timeoutMs: 300 }).catch((e: unknown) => e);
     expect(TimeoutError.isInstance(err)).toBe(true);
     const e = err as TimeoutError;
@@ -72,7 +71,6 @@ describe("waiters against the emulator", () => {
     expect(e.message).toContain(`service ${ready.service_id}`);
     expect(e.message).toContain("PAUSED");
     expect(e.message).toContain("300 ms");
-    expect(Date.now() - started).toBeLessThan(300 + 200);
   });
 
   it("keeps polling through 503s that exhaust the retry deadline, until the state is reached", async () => {

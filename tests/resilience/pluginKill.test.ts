@@ -42,8 +42,12 @@ describe("plugin killed in the middle of a create", () => {
   it("while it waits for READY: the next up takes the service over, no second one", async () => {
     const running = cloud.stack.up(program("killed-while-waiting"));
     const made = await until("the service", async () => (await cloud.api.listServices()).find((s) => s.name === "killed-while-waiting"));
-    // The answer has reached the plugin once it polls the service.
-    await until("a poll", async () => ((await cloud.requests()).some((r) => r.method === "GET" && r.path.endsWith(made.service_id)) ? true : undefined));
+    // The answer has reached the plugin once it polls (the project's service list serves every wait).
+    await until("a poll", async () => {
+      const log = await cloud.requests();
+      const create = log.findIndex((r) => r.method === "POST" && r.path.endsWith("/services"));
+      return create >= 0 && log.slice(create + 1).some((r) => r.method === "GET" && /\/services(\/[a-z0-9]+)?$/.test(r.path)) ? true : undefined;
+    });
     await cloud.stack.plugin.kill();
     const first = await running;
     expect(first.errors).toHaveLength(1);

@@ -7,13 +7,15 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
+import { RESOURCES } from "../../provider/resources/registry";
 import { REPO_ROOT, TestStack } from "../harness";
 
 // The build the provider process runs, not the TypeScript source.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { providers } = require(path.join(REPO_ROOT, "dist", "sdk", "trampoline.js")) as {
-  providers: Record<string, pulumi.dynamic.ResourceProvider>;
+const { trampoline } = require(path.join(REPO_ROOT, "dist", "sdk", "trampoline.js")) as {
+  trampoline: (module: string) => pulumi.dynamic.ResourceProvider;
 };
+const providers = Object.fromEntries(RESOURCES.map((r) => [r.module, trampoline(r.module)]));
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const clouddb = require(path.join(REPO_ROOT, "dist", "sdk", "index.js")) as typeof import("../../sdk");
 

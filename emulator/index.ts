@@ -8,6 +8,7 @@
  * await emu.close();
  */
 export { startEmulator, type RunningEmulator } from "./start";
+export { EmulatorControl, type LoggedRequest, type FaultRule, type RewriteRule } from "./control-client";
 export {
   DEFAULT_CLI_PORT,
   DEFAULT_HOST,

@@ -1,33 +1,20 @@
 /** Helpers to drive the emulator's control path from client tests. */
-import { request } from "undici";
 import { startEmulator } from "../../emulator";
+import { EmulatorControl, type LoggedRequest } from "../../emulator/control-client";
 
 /** The running emulator, as startEmulator returns it. */
 export type Emu = Awaited<ReturnType<typeof startEmulator>>;
 
-/** A logged API request. */
-export interface LoggedRequest {
-  method: string;
-  path: string;
-  status: number;
-  at: string;
-}
+export type { LoggedRequest } from "../../emulator/control-client";
 
-/** Calls the control path and returns the parsed JSON body (or undefined). */
-export async function control(emu: Emu, method: "GET" | "POST" | "DELETE", path: string, body?: unknown): Promise<unknown> {
-  const res = await request(`${emu.url}/_emulator${path}`, {
-    method,
-    headers: { authorization: `Bearer ${emu.pat}`, "content-type": "application/json" },
-    body: body === undefined ? null : JSON.stringify(body),
-  });
-  const text = await res.body.text();
-  if (res.statusCode >= 300) throw new Error(`control ${method} ${path}: ${res.statusCode} ${text}`);
-  return text === "" ? undefined : JSON.parse(text);
+/** Calls the control path and returns the parsed JSON body (or undefined); throws unless 2xx. */
+export function control(emu: Emu, method: "GET" | "POST" | "DELETE", path: string, body?: unknown): Promise<unknown> {
+  return new EmulatorControl(emu.url, emu.pat).send(method, path, body);
 }
 
 /** The emulator's request log. */
-export async function requestLog(emu: Emu): Promise<LoggedRequest[]> {
-  return (await control(emu, "GET", "/requests")) as LoggedRequest[];
+export function requestLog(emu: Emu): Promise<LoggedRequest[]> {
+  return new EmulatorControl(emu.url, emu.pat).requests();
 }
 
 /** Injects a fault: the next `count` requests matching method and path regex answer `status`. */

@@ -3,8 +3,8 @@
  * (`adoptId`) and reads it (`Service.get`); destroy deletes the adopted service.
  */
 import adopt = require("../../examples/adopt");
-import { expectNoErrors } from "../harness";
-import { writes, type Cloud } from "../support/cloud";
+import { expectNoErrors } from "../../harness";
+import { writes, type Cloud } from "../../harness/cloud";
 import { expectNoDrift, inventory, ops, previewWithoutWrites, example } from "./support";
 
 const { cfg, start: startExampleCloud } = example("adopt");

@@ -5,8 +5,8 @@
  */
 import component = require("../../examples/component");
 import { DatabaseCluster } from "../../examples/component/databaseCluster";
-import { expectNoErrors } from "../harness";
-import type { Cloud } from "../support/cloud";
+import { expectNoErrors } from "../../harness";
+import type { Cloud } from "../../harness/cloud";
 import { expectNoDrift, expectSecretOutput, inventory, ops, previewWithoutWrites, withArgs, example } from "./support";
 
 const { start: startExampleCloud } = example("component");

@@ -10,7 +10,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { parse } from "yaml";
-import { expectNoErrors, REPO_ROOT, TestStack, type Program, type UpResult } from "../harness";
+import { expectNoErrors, REPO_ROOT, TestStack, type Program, type UpResult } from "../../harness";
 import { alive, gone, stopProcess } from "../scripts/support/sandbox";
 import { ops } from "./support";
 

@@ -3,8 +3,8 @@
  * band; the program manages nothing, so destroy leaves it all.
  */
 import lookups = require("../../examples/lookups");
-import { expectNoErrors } from "../harness";
-import type { Cloud } from "../support/cloud";
+import { expectNoErrors } from "../../harness";
+import type { Cloud } from "../../harness/cloud";
 import { inventory, previewWithoutWrites, example } from "./support";
 
 const { start: startExampleCloud } = example("lookups");

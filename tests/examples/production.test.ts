@@ -3,8 +3,8 @@
  * from secret config; destroy refused until `protect` is turned off.
  */
 import production = require("../../examples/production");
-import { expectNoErrors } from "../harness";
-import { writes, type Cloud } from "../support/cloud";
+import { expectNoErrors } from "../../harness";
+import { writes, type Cloud } from "../../harness/cloud";
 import { expectNoDrift, expectSecretOutput, inventory, ops, previewWithoutWrites, withArgs, example } from "./support";
 
 const { cfg, start: startExampleCloud } = example("production");

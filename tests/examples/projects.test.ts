@@ -8,7 +8,7 @@ import * as fs from "fs";
 import * as path from "path";
 import * as ts from "typescript";
 import { parse } from "yaml";
-import { REPO_ROOT } from "../harness";
+import { REPO_ROOT } from "../../harness";
 
 const EXAMPLES = path.join(REPO_ROOT, "examples");
 const names = fs.readdirSync(EXAMPLES, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();

@@ -3,8 +3,8 @@
  * up, no drift, a previewed change, destroy.
  */
 import quickstart = require("../../examples/quickstart");
-import { expectNoErrors } from "../harness";
-import type { Cloud } from "../support/cloud";
+import { expectNoErrors } from "../../harness";
+import type { Cloud } from "../../harness/cloud";
 import { expectNoDrift, expectSecretOutput, inventory, ops, previewWithoutWrites, withArgs, example } from "./support";
 
 const { start: startExampleCloud } = example("quickstart");

@@ -3,8 +3,8 @@
  * program, then of a source given by `sourceServiceId`.
  */
 import stagingFork = require("../../examples/staging-fork");
-import { expectNoErrors } from "../harness";
-import type { Cloud } from "../support/cloud";
+import { expectNoErrors } from "../../harness";
+import type { Cloud } from "../../harness/cloud";
 import { expectNoDrift, expectSecretOutput, inventory, ops, previewWithoutWrites, example } from "./support";
 
 const { cfg, start: startExampleCloud } = example("staging-fork");

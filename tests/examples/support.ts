@@ -6,9 +6,9 @@
 import * as fs from "fs";
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
-import { REPO_ROOT, type Program, type UpResult } from "../harness";
-import { startCloud, writes, type Cloud } from "../support/cloud";
-export { ops } from "../support/cloud";
+import { REPO_ROOT, type Program, type UpResult } from "../../harness";
+import { startCloud, writes, type Cloud } from "../../harness/cloud";
+export { ops } from "../../harness/cloud";
 
 /** An example's Pulumi project, and helpers bound to it. */
 export interface Example {

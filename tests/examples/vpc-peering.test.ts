@@ -3,8 +3,8 @@
  * previewed change of peer, the failure its README describes, destroy.
  */
 import vpcPeering = require("../../examples/vpc-peering");
-import { expectNoErrors } from "../harness";
-import type { Cloud } from "../support/cloud";
+import { expectNoErrors } from "../../harness";
+import type { Cloud } from "../../harness/cloud";
 import { expectNoDrift, inventory, ops, previewWithoutWrites, example } from "./support";
 
 const { cfg, start: startExampleCloud } = example("vpc-peering");

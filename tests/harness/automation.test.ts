@@ -4,7 +4,7 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { hasPulumiCli, runWithAutomation } from "./automation";
+import { hasPulumiCli, runWithAutomation } from "../../harness/automation";
 import { newCloud, readCloud, Thing } from "./thingProvider";
 
 const hasCli = hasPulumiCli();

@@ -6,7 +6,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
-import { expectNoErrors, printed, TestStack, UNKNOWN } from "./index";
+import { expectNoErrors, printed, TestStack, UNKNOWN } from "../../harness/index";
 import { ops, until, useThingWorld } from "./support";
 import { readCloud, Thing, thingProvider, writeCloud } from "./thingProvider";
 

@@ -6,7 +6,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
-import { expectNoErrors, printed, UNKNOWN } from "./index";
+import { expectNoErrors, printed, UNKNOWN } from "../../harness/index";
 import { ops, until, useThingWorld } from "./support";
 import { readCloud, Thing } from "./thingProvider";
 

@@ -5,9 +5,9 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { TestStack } from "./index";
+import { TestStack } from "../../harness/index";
 import { newCloud, readCloud } from "./thingProvider";
-import { StackOptions, UpResult, RefreshResult } from "./types";
+import { StackOptions, UpResult, RefreshResult } from "../../harness/types";
 
 /** What a self-test works with. */
 export interface ThingWorld {

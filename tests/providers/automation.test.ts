@@ -6,8 +6,8 @@
 import quickstart = require("../../examples/quickstart");
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ClouddbClient } from "../../provider/client";
-import { hasPulumiCli, runWithAutomation } from "../harness/automation";
-import { stackConfig } from "../support/cloud";
+import { hasPulumiCli, runWithAutomation } from "../../harness/automation";
+import { stackConfig } from "../../harness/cloud";
 
 const hasCli = hasPulumiCli();
 if (!hasCli) console.warn("skipped: the pulumi CLI is not on PATH, so the Automation API suite did not run");

@@ -8,8 +8,8 @@
 import { Client } from "pg";
 import * as clouddb from "pulumi-clouddb";
 import { findPostgresBinaries } from "../../emulator";
-import { expectNoErrors } from "../harness";
-import { startCloud, type Cloud } from "../support/cloud";
+import { expectNoErrors } from "../../harness";
+import { startCloud, type Cloud } from "../../harness/cloud";
 
 const uri = (password: string, host: string, port: number) =>
   `postgresql://tsdbadmin:${encodeURIComponent(password)}@${host}:${port}/tsdb?sslmode=require`;

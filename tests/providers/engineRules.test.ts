@@ -1,6 +1,6 @@
 /**
  * What the providers do under the rules of Pulumi's engine that our first harness skipped
- * (tests/harness/README.md): refresh shown through the provider's Diff, init errors cleared
+ * (harness/README.md): refresh shown through the provider's Diff, init errors cleared
  * by a refresh, check failures printed with their values, `Resource.get` of a missing id, an
  * engine that dies while the plugin finishes a create. Each case failed before its fix.
  */
@@ -8,8 +8,8 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import * as clouddb from "pulumi-clouddb";
-import { expectNoErrors, printed } from "../harness";
-import { ops, startCloud, type Cloud, journalEntries } from "../support/cloud";
+import { expectNoErrors, printed } from "../../harness";
+import { ops, startCloud, type Cloud, journalEntries } from "../../harness/cloud";
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
   const end = Date.now() + timeoutMs;

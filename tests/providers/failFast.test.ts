@@ -4,8 +4,8 @@
  * set asked of a paused service.
  */
 import * as clouddb from "pulumi-clouddb";
-import { expectNoErrors } from "../harness";
-import { startCloud, writes, type Cloud } from "../support/cloud";
+import { expectNoErrors } from "../../harness";
+import { startCloud, writes, type Cloud } from "../../harness/cloud";
 
 describe("failing fast", () => {
   let cloud: Cloud;

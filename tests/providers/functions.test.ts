@@ -4,8 +4,8 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as clouddb from "pulumi-clouddb";
-import { expectNoErrors } from "../harness";
-import { startCloud, writes, type Cloud } from "../support/cloud";
+import { expectNoErrors } from "../../harness";
+import { startCloud, writes, type Cloud } from "../../harness/cloud";
 import type { Service } from "../../provider/client";
 
 describe("functions", () => {

@@ -8,8 +8,8 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { promisify } from "util";
-import { expectNoErrors, REPO_ROOT, type ImportFileResource } from "../harness";
-import { ops, startCloud, writes, type Cloud } from "../support/cloud";
+import { expectNoErrors, REPO_ROOT, type ImportFileResource } from "../../harness";
+import { ops, startCloud, writes, type Cloud } from "../../harness/cloud";
 
 const run = promisify(execFile);
 

@@ -5,8 +5,8 @@
  * are in service.test.ts, next to its service.
  */
 import * as clouddb from "pulumi-clouddb";
-import { expectNoErrors } from "../harness";
-import { ops, startCloud, writes, type Cloud } from "../support/cloud";
+import { expectNoErrors } from "../../harness";
+import { ops, startCloud, writes, type Cloud } from "../../harness/cloud";
 
 describe("ReadReplicaSet", () => {
   let cloud: Cloud;

@@ -5,8 +5,8 @@
  * passwords kept secret, forks, bad inputs refused in check, and partial failures.
  */
 import * as clouddb from "pulumi-clouddb";
-import { expectNoErrors } from "../harness";
-import { ops, startCloud, writes, type Cloud } from "../support/cloud";
+import { expectNoErrors } from "../../harness";
+import { ops, startCloud, writes, type Cloud } from "../../harness/cloud";
 
 /** The write requests of the log as `METHOD /path` below the project (`POST /services/<id>/resize`). */
 const sent = async (cloud: Cloud): Promise<string[]> =>

@@ -2,8 +2,8 @@
  * Vpc and VpcPeering through Pulumi's real dynamic-provider host, against the emulator.
  */
 import * as clouddb from "pulumi-clouddb";
-import { expectNoErrors, TestStack } from "../harness";
-import { ops, stackConfig, startCloud, writes, type Cloud } from "../support/cloud";
+import { expectNoErrors, TestStack } from "../../harness";
+import { ops, stackConfig, startCloud, writes, type Cloud } from "../../harness/cloud";
 
 const net = (args: Partial<clouddb.VpcArgs> = {}) => () => {
   const vpc = new clouddb.Vpc("net", { name: "prod-net", cidr: "10.0.0.0/16", regionCode: "us-east-1", ...args });

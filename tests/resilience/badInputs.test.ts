@@ -3,7 +3,7 @@
  * the emulator's request log shows that nothing was sent.
  */
 import * as clouddb from "pulumi-clouddb";
-import { startCloud, type Cloud } from "../support/cloud";
+import { startCloud, type Cloud } from "../../harness/cloud";
 
 const SID = "abcde12345"; // a well-formed service id (check never calls the API)
 const long = "x".repeat(129);

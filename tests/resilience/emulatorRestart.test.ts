@@ -8,8 +8,8 @@ import * as os from "os";
 import * as path from "path";
 import * as clouddb from "pulumi-clouddb";
 import { ClouddbClient } from "../../provider/client";
-import { expectNoErrors, TestStack } from "../harness";
-import { freePort, startEmulatorProcess, type EmulatorProcess, type EmulatorProcessOptions } from "./support/emulatorProcess";
+import { expectNoErrors, TestStack } from "../../harness";
+import { freePort, startEmulatorProcess, type EmulatorProcess, type EmulatorProcessOptions } from "../../harness/emulatorProcess";
 
 const program = (cpuMillis: number, memoryGbs: number) => () => {
   const db = new clouddb.Service("db", { name: "durable", cpuMillis, memoryGbs });

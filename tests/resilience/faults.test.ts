@@ -4,8 +4,8 @@
  * twice, and no retry comes sooner than the Retry-After the emulator sent.
  */
 import * as clouddb from "pulumi-clouddb";
-import { expectNoErrors } from "../harness";
-import { startCloud, writes, type Cloud } from "../support/cloud";
+import { expectNoErrors } from "../../harness";
+import { startCloud, writes, type Cloud } from "../../harness/cloud";
 import { addFault, retriesAfter429 } from "./support/log";
 
 const RETRY_AFTER_S = 1;

@@ -8,8 +8,8 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import * as clouddb from "pulumi-clouddb";
-import { expectNoErrors, TestStack } from "../harness";
-import { stackConfig, startCloud, type Cloud, journalEntries } from "../support/cloud";
+import { expectNoErrors, TestStack } from "../../harness";
+import { stackConfig, startCloud, type Cloud, journalEntries } from "../../harness/cloud";
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
   const end = Date.now() + timeoutMs;

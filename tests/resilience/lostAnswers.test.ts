@@ -5,8 +5,8 @@
  */
 import * as clouddb from "pulumi-clouddb";
 import { startProxy, type Proxy } from "../client/fakeApi";
-import { expectNoErrors } from "../harness";
-import { ops, startCloud, type Cloud } from "../support/cloud";
+import { expectNoErrors } from "../../harness";
+import { ops, startCloud, type Cloud } from "../../harness/cloud";
 
 describe("an action accepted but answered with a 503", () => {
   let cloud: Cloud;

@@ -8,8 +8,8 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import * as clouddb from "pulumi-clouddb";
-import { expectNoErrors } from "../harness";
-import { startCloud, type Cloud, journalEntries } from "../support/cloud";
+import { expectNoErrors } from "../../harness";
+import { startCloud, type Cloud, journalEntries } from "../../harness/cloud";
 
 const program = (name: string) => () => {
   const db = new clouddb.Service("db", { name, cpuMillis: 1000, memoryGbs: 4 });

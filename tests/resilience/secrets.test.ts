@@ -5,8 +5,8 @@
  */
 import { randomBytes } from "crypto";
 import * as clouddb from "pulumi-clouddb";
-import { expectNoErrors, printed, TestStack } from "../harness";
-import { defaultConfig, startEmulatorProcess, type EmulatorProcess } from "./support/emulatorProcess";
+import { expectNoErrors, printed, TestStack } from "../../harness";
+import { defaultConfig, startEmulatorProcess, type EmulatorProcess } from "../../harness/emulatorProcess";
 import { addFault } from "./support/log";
 
 describe("secrets stay secret through failures", () => {

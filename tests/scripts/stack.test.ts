@@ -6,7 +6,7 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import { REPO_ROOT } from "../harness";
+import { REPO_ROOT } from "../../harness";
 import { alive, gone, Sandbox } from "./support/sandbox";
 
 const PINNED = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {

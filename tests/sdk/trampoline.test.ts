@@ -8,7 +8,7 @@ import * as os from "os";
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import { RESOURCES } from "../../provider/resources/registry";
-import { REPO_ROOT, TestStack } from "../harness";
+import { REPO_ROOT, TestStack } from "../../harness";
 
 // The build the provider process runs, not the TypeScript source.
 // eslint-disable-next-line @typescript-eslint/no-require-imports

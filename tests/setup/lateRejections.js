@@ -1,7 +1,7 @@
 /**
  * Jest setup (each test file): no PromiseRejectionHandledWarning in the output. During
  * `up` and `preview` the harness reports a failed registration's rejected promises
- * itself (see tests/harness/runtime.ts); the Pulumi SDK attaches its own handlers to some
+ * itself (see harness/runtime.ts); the Pulumi SDK attaches its own handlers to some
  * of them a moment later, which Node reports as a warning on stderr unless the process
  * listens for `rejectionHandled`. Listening changes nothing else: a rejection nobody
  * handles still fails the run as before.

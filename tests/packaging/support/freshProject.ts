@@ -7,7 +7,7 @@ import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { REPO_ROOT } from "../../harness";
+import { REPO_ROOT } from "../../../harness";
 
 /**
  * Pulumi's TypeScript template tsconfig (pulumi/templates, typescript/tsconfig.json since

@@ -1,5 +1,5 @@
 /** Reading the emulator's request log in resilience tests. */
-import type { LoggedRequest } from "./emulatorProcess";
+import type { LoggedRequest } from "../../../emulator/control-client";
 
 /** Calls `control` (a control-path caller) to add a fault rule; throws unless 201. */
 export async function addFault(

@@ -8,7 +8,7 @@ import { spawn } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { REPO_ROOT } from "../../harness";
+import { REPO_ROOT } from "../../../harness";
 
 /** One call of the fake CLI. */
 export interface CliCall {

@@ -2,17 +2,12 @@
  * A test cloud: the emulator over real HTTP, an API client for out-of-band changes, and
  * a {@link TestStack} whose providers run in the real plugin host against the emulator.
  */
-import { startEmulator, type RunningEmulator } from "../../emulator";
-import { ClouddbClient } from "../../provider/client";
+import { startEmulator, type RunningEmulator } from "../emulator";
+import { EmulatorControl, type LoggedRequest } from "../emulator/control-client";
+import { ClouddbClient } from "../provider/client";
 import { TestStack, type UpResult } from "../harness";
 
-/** One answered API request, from the emulator's log. */
-export interface LoggedRequest {
-  method: string;
-  path: string;
-  status: number;
-  at: string;
-}
+export type { LoggedRequest } from "../emulator/control-client";
 
 /** Options of {@link startCloud}. */
 export interface CloudOptions {
@@ -39,7 +34,9 @@ export interface Cloud {
   requests(): Promise<LoggedRequest[]>;
   /** Empties the request log. */
   clearRequests(): Promise<void>;
-  /** Calls the emulator's control path. */
+  /** The emulator's control path. */
+  readonly controls: EmulatorControl;
+  /** Calls the emulator's control path, raw. */
   control(method: string, path: string, body?: unknown): Promise<Response>;
   /** Stops the plugin, the client and the emulator. */
   close(): Promise<void>;
@@ -84,23 +81,16 @@ export async function startCloud(opts: CloudOptions = {}): Promise<Cloud> {
     env: opts.env,
     project: opts.project,
   });
-  const control = (method: string, path: string, body?: unknown): Promise<Response> =>
-    fetch(`${emulator.url}/_emulator${path}`, {
-      method,
-      headers: { authorization: `Bearer ${emulator.pat}`, "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+  const controls = new EmulatorControl(emulator.url, emulator.pat);
+  const control = (method: string, path: string, body?: unknown): Promise<Response> => controls.call(method, path, body);
   return {
     emulator,
     api,
     stack,
     control,
-    async requests() {
-      return (await (await control("GET", "/requests")).json()) as LoggedRequest[];
-    },
-    async clearRequests() {
-      await control("DELETE", "/requests");
-    },
+    controls,
+    requests: () => controls.requests(),
+    clearRequests: () => controls.clearRequests(),
     async close() {
       await stack.close();
       await api.close();

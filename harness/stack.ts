@@ -16,8 +16,8 @@ import { HarnessState, ProviderConfig } from "./state";
 import { defaultParallel } from "./stepExecutor";
 import { ImportFileResource, ImportOptions, PendingOperation, RefreshOptions, RefreshResult, StackOptions, StateResource, UpOptions, UpResult } from "./types";
 
-/** The repository root (two levels above this file). */
-export const REPO_ROOT = path.resolve(__dirname, "..", "..");
+/** The repository root (the folder above this one). */
+export const REPO_ROOT = path.resolve(__dirname, "..");
 
 let processQueue: Promise<unknown> = Promise.resolve();
 

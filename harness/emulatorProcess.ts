@@ -6,17 +6,12 @@
 import { spawn, type ChildProcess } from "child_process";
 import * as net from "net";
 import * as path from "path";
+import { EmulatorControl, type LoggedRequest } from "../emulator/control-client";
 
-const ROOT = path.resolve(__dirname, "..", "..", "..");
+const ROOT = path.resolve(__dirname, "..");
 const CLI = path.join(ROOT, "dist", "emulator", "cli.js");
 
-/** One answered API request, from the emulator's log. */
-export interface LoggedRequest {
-  method: string;
-  path: string;
-  status: number;
-  at: string;
-}
+export type { LoggedRequest } from "../emulator/control-client";
 
 /** Flags of the CLI. */
 export interface EmulatorProcessOptions {
@@ -38,6 +33,8 @@ export interface EmulatorProcess {
   readonly port: number;
   readonly projectId: string;
   readonly pat: string;
+  /** The emulator's control path. */
+  readonly controls: EmulatorControl;
   /** Calls the control path `/_emulator<path>`. */
   control(method: string, path: string, body?: unknown): Promise<Response>;
   /** The request log, oldest first. */
@@ -93,12 +90,8 @@ export function startEmulatorProcess(opts: EmulatorProcessOptions = {}): Promise
       ) as Record<string, string>;
       const url = printed.CLOUDDB_EMULATOR_URL!;
       const pat = printed.CLOUDDB_API_KEY!;
-      const control = (method: string, p: string, body?: unknown): Promise<Response> =>
-        fetch(`${url}/_emulator${p}`, {
-          method,
-          headers: { authorization: `Bearer ${pat}`, "content-type": "application/json" },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        });
+      const controls = new EmulatorControl(url, pat);
+      const control = (method: string, p: string, body?: unknown): Promise<Response> => controls.call(method, p, body);
       const stop = async (signal: NodeJS.Signals): Promise<void> => {
         if (child.exitCode === null && child.signalCode === null) child.kill(signal);
         await exited;
@@ -112,14 +105,9 @@ export function startEmulatorProcess(opts: EmulatorProcessOptions = {}): Promise
         projectId: printed.CLOUDDB_PROJECT_ID!,
         pat,
         control,
-        async requests() {
-          const res = await control("GET", "/requests");
-          if (!res.ok) throw new Error(`request log: HTTP ${res.status}`);
-          return (await res.json()) as LoggedRequest[];
-        },
-        async clearRequests() {
-          await control("DELETE", "/requests");
-        },
+        controls,
+        requests: () => controls.requests(),
+        clearRequests: () => controls.clearRequests(),
         kill9: () => stop("SIGKILL"),
         close: () => stop("SIGTERM"),
       });

@@ -21,7 +21,11 @@ export async function convergence(report: Report): Promise<void> {
   const scale = T / 7_000; // nominal create: 2 s QUEUED + 5 s CONFIGURING
   const emu = await startEmulatorProcess({ clockScale: scale });
   const journal = fs.mkdtempSync(path.join(os.tmpdir(), "bench-priors-"));
-  const stack = await TestStack.create({ config: defaultConfig(emu), secretKeys: ["clouddb:apiKey"], env: { CLOUDDB_JOURNAL_DIR: journal } });
+  const stack = await TestStack.create({
+    config: defaultConfig(emu),
+    secretKeys: ["clouddb:apiKey"],
+    env: { CLOUDDB_JOURNAL_DIR: journal },
+  });
   try {
     // Warm-up: the harness's first program run loads Pulumi's runtime in this process.
     expectNoErrors(await stack.up(() => void new clouddb.Vpc("warm", { name: "warm", cidr: "10.0.0.0/16", regionCode: "us-east-1" })));
@@ -37,12 +41,18 @@ export async function convergence(report: Report): Promise<void> {
       const post = log.findIndex((x) => x.method === "POST" && /\/services$/.test(x.path));
       if (post < 0) throw new Error("no create request in the log");
       const polls = log.slice(post + 1).filter((x) => x.method === "GET");
-      const seen = at(log[log.length - 1]!) - at(log[post]!);
+      const seen = at(log[log.length - 1]) - at(log[post]);
       const late = seen - T;
       const writes = log.filter((x) => x.method !== "GET").length;
       report.raw[`convergence ${run}`] = { T, scale, wallMs: wall, postToLastMs: seen, requests: log };
       const allowed = Math.max(1_000, 0.05 * T);
-      report.row("1 convergence", `${run}: create POST to the read that saw READY (T = ${secs(T)})`, `${secs(seen)} = T + ${secs(late)}`, `<= T + ${secs(allowed)}`, late <= allowed);
+      report.row(
+        "1 convergence",
+        `${run}: create POST to the read that saw READY (T = ${secs(T)})`,
+        `${secs(seen)} = T + ${secs(late)}`,
+        `<= T + ${secs(allowed)}`,
+        late <= allowed,
+      );
       report.row("1 convergence", `${run}: \`up\` wall time`, `${secs(wall)} = ${(wall / T).toFixed(3)} T`);
       report.row("2 API economy", `${run}: polls`, String(polls.length), "<= 30", polls.length <= 30);
       report.row("2 API economy", `${run}: writes per create`, String(writes), "1", writes === 1);
@@ -53,7 +63,13 @@ export async function convergence(report: Report): Promise<void> {
     await emu.clearRequests();
     expectNoErrors(await stack.up(program));
     const noop = await emu.requests();
-    report.row("2 API economy", "no-op `up`: writes (all requests)", `${noop.filter((x) => x.method !== "GET").length} (${noop.length})`, "0 writes", noop.every((x) => x.method === "GET"));
+    report.row(
+      "2 API economy",
+      "no-op `up`: writes (all requests)",
+      `${noop.filter((x) => x.method !== "GET").length} (${noop.length})`,
+      "0 writes",
+      noop.every((x) => x.method === "GET"),
+    );
     expectNoErrors(await stack.destroy());
   } finally {
     await stack.close();

@@ -14,10 +14,21 @@ const ROUNDS = 200;
 
 async function perCreateMs(dir: string): Promise<number> {
   process.env.CLOUDDB_JOURNAL_DIR = dir;
-  const recovery: Recovery<{ id: string }> = { get: async () => undefined, lookAlikes: async () => [], idOf: (r) => r.id, createdAt: () => 0 };
+  const recovery: Recovery<{ id: string }> = {
+    get: async () => undefined,
+    lookAlikes: async () => [],
+    idOf: (r) => r.id,
+    createdAt: () => 0,
+  };
   const started = process.hrtime.bigint();
   for (let i = 0; i < ROUNDS; i++) {
-    const intent = { apiUrl: "http://api", projectId: "p", kind: "Service", owner: "bench/stack/Service/db", identity: { name: `db-${i}` } };
+    const intent = {
+      apiUrl: "http://api",
+      projectId: "p",
+      kind: "Service",
+      owner: "bench/stack/Service/db",
+      identity: { name: `db-${i}` },
+    };
     const created = await createOnce(intent, recovery, async () => ({ id: `id-${i}` }));
     created.settled();
   }
@@ -30,12 +41,19 @@ export async function journal(report: Report): Promise<void> {
   const empty = fs.mkdtempSync(path.join(os.tmpdir(), "bench-journal-"));
   const full = fs.mkdtempSync(path.join(os.tmpdir(), "bench-journal-"));
   try {
-    for (let i = 0; i < OTHERS; i++) fs.writeFileSync(path.join(full, `other-${i}.json`), JSON.stringify({ pid: 1, engine: [], startedAt: Date.now() }));
+    for (let i = 0; i < OTHERS; i++)
+      fs.writeFileSync(path.join(full, `other-${i}.json`), JSON.stringify({ pid: 1, engine: [], startedAt: Date.now() }));
     await perCreateMs(empty); // warm-up
     const a = await perCreateMs(empty);
     const b = await perCreateMs(full);
     report.raw.journal = { emptyMs: a, fullMs: b, others: OTHERS };
-    report.row("5 journal", `one create's bookkeeping, ${OTHERS} other entries / none`, `${b.toFixed(3)} ms / ${a.toFixed(3)} ms = ${(b / a).toFixed(2)}`, "<= 2 (constant time)", b / a <= 2);
+    report.row(
+      "5 journal",
+      `one create's bookkeeping, ${OTHERS} other entries / none`,
+      `${b.toFixed(3)} ms / ${a.toFixed(3)} ms = ${(b / a).toFixed(2)}`,
+      "<= 2 (constant time)",
+      b / a <= 2,
+    );
   } finally {
     if (saved === undefined) delete process.env.CLOUDDB_JOURNAL_DIR;
     else process.env.CLOUDDB_JOURNAL_DIR = saved;

@@ -27,7 +27,10 @@ function baseTree(ref: string): string {
     if (entry !== "pulumi-clouddb") fs.symlinkSync(path.join(REPO_ROOT, "node_modules", entry), path.join(modules, entry));
   }
   fs.symlinkSync(dir, path.join(modules, "pulumi-clouddb"), "dir");
-  execFileSync(process.execPath, [path.join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json"], { cwd: dir, stdio: "ignore" });
+  execFileSync(process.execPath, [path.join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json"], {
+    cwd: dir,
+    stdio: "ignore",
+  });
   return dir;
 }
 
@@ -45,7 +48,7 @@ async function firstCallMs(cwd: string, providerText: string): Promise<number> {
   }
 }
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** Adds the lean start's rows. */
 export async function leanStart(report: Report): Promise<void> {
@@ -62,15 +65,38 @@ export async function leanStart(report: Report): Promise<void> {
       before.push(await firstCallMs(base, text));
     }
     const loaded = Number(
-      execFileSync(process.execPath, ["-e", 'require("pulumi-clouddb/provider/service"); console.log(Object.keys(require.cache).length)'], { cwd: REPO_ROOT }).toString(),
+      execFileSync(process.execPath, ["-e", 'require("pulumi-clouddb/provider/service"); console.log(Object.keys(require.cache).length)'], {
+        cwd: REPO_ROOT,
+      }).toString(),
     );
-    const client = execFileSync(process.execPath, ["-e", 'require("pulumi-clouddb/provider/service"); console.log(Object.keys(require.cache).some((m) => /\\/undici\\/|provider\\/client\\/client\\.js/.test(m)))'], {
-      cwd: REPO_ROOT,
-    }).toString().trim();
+    const client = execFileSync(
+      process.execPath,
+      [
+        "-e",
+        'require("pulumi-clouddb/provider/service"); console.log(Object.keys(require.cache).some((m) => /\\/undici\\/|provider\\/client\\/client\\.js/.test(m)))',
+      ],
+      {
+        cwd: REPO_ROOT,
+      },
+    )
+      .toString()
+      .trim();
     report.raw.leanStart = { base: ref, now, before, filesLoaded: loaded };
     const ratio = median(now) / median(before);
-    report.row("4 lean start", `first call of a fresh provider process (Check of a Service), median of ${ROUNDS}: now / ${ref}`, `${median(now).toFixed(0)} ms / ${median(before).toFixed(0)} ms = ${ratio.toFixed(2)}`, "<= 0.5", ratio <= 0.5);
-    report.row("4 lean start", "files loaded by provider/service (undici or the client among them?)", `${loaded} (${client === "true" ? "yes" : "no"})`, "no undici, no client", client === "false");
+    report.row(
+      "4 lean start",
+      `first call of a fresh provider process (Check of a Service), median of ${ROUNDS}: now / ${ref}`,
+      `${median(now).toFixed(0)} ms / ${median(before).toFixed(0)} ms = ${ratio.toFixed(2)}`,
+      "<= 0.5",
+      ratio <= 0.5,
+    );
+    report.row(
+      "4 lean start",
+      "files loaded by provider/service (undici or the client among them?)",
+      `${loaded} (${client === "true" ? "yes" : "no"})`,
+      "no undici, no client",
+      client === "false",
+    );
   } finally {
     execFileSync("git", ["-C", REPO_ROOT, "worktree", "remove", "--force", base], { stdio: "ignore" });
   }

@@ -21,15 +21,17 @@ export class Report {
   /** Adds a row and prints it at once (to stderr). */
   row(section: string, metric: string, value: string, target = "", pass: boolean | null = null): void {
     this.rows.push({ section, metric, value, target, pass });
-    process.stderr.write(`  ${section} | ${metric}: ${value}${target ? ` (target ${target}: ${pass ? "ok" : "MISSED"})` : ""}\n`);
+    process.stderr.write(
+      `  ${section} | ${metric}: ${value}${pass !== null ? ` (target ${target}: ${pass ? "ok" : "MISSED"})` : target ? ` (${target})` : ""}\n`,
+    );
   }
 
   /** The rows as a Markdown table. */
   table(): string {
     const head = ["section", "metric", "value", "target", ""];
     const body = this.rows.map((r) => [r.section, r.metric, r.value, r.target, r.pass === null ? "" : r.pass ? "ok" : "MISSED"]);
-    const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
-    const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`;
+    const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
+    const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(" | ")} |`;
     return [line(head), `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`, ...body.map(line)].join("\n");
   }
 

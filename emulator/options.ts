@@ -61,7 +61,10 @@ export function validateOptions(options: EmulatorOptions): void {
   if (projectId !== undefined && !SHORT_ID_PATTERN.test(projectId)) {
     throw new EmulatorOptionsError("projectId", `${JSON.stringify(projectId)} must be 10 characters of [a-z0-9]`);
   }
-  for (const [name, token] of [["pat", pat], ["oauthToken", oauthToken]] as const) {
+  for (const [name, token] of [
+    ["pat", pat],
+    ["oauthToken", oauthToken],
+  ] as const) {
     if (token !== undefined && !/^\S+$/.test(token)) {
       throw new EmulatorOptionsError(name, "a token must be non-empty and contain no whitespace");
     }

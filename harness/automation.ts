@@ -51,7 +51,7 @@ export interface AutomationResult {
  * Throws what the CLI throws.
  */
 export async function runWithAutomation(
-  program: () => unknown | Promise<unknown>,
+  program: () => unknown,
   config: Record<string, string> = {},
   opts: AutomationOptions = {},
 ): Promise<AutomationResult> {
@@ -79,14 +79,14 @@ export async function runWithAutomation(
       },
     );
     const secret = new Set(opts.secretKeys ?? []);
-    await stack.setAllConfig(
-      Object.fromEntries(Object.entries(config).map(([k, value]) => [k, { value, secret: secret.has(k) }])),
-    );
+    await stack.setAllConfig(Object.fromEntries(Object.entries(config).map(([k, value]) => [k, { value, secret: secret.has(k) }])));
     const up = await stack.up();
     const result: AutomationResult = {
       outputs: Object.fromEntries(Object.entries(up.outputs).map(([k, o]) => [k, o.value])),
-      secretOutputNames: Object.entries(up.outputs).filter(([, o]) => o.secret).map(([k]) => k),
-      resourceChanges: { ...(up.summary.resourceChanges ?? {}) } as Record<string, number>,
+      secretOutputNames: Object.entries(up.outputs)
+        .filter(([, o]) => o.secret)
+        .map(([k]) => k),
+      resourceChanges: { ...(up.summary.resourceChanges ?? {}) },
       stdout: up.stdout,
     };
     if (opts.destroy ?? true) {

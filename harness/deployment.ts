@@ -78,7 +78,11 @@ function deepEqual(a: unknown, b: unknown): boolean {
 function sortKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortKeys);
   if (v !== null && typeof v === "object") {
-    return Object.fromEntries(Object.keys(v as object).sort().map((k) => [k, sortKeys((v as JsonObject)[k])]));
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, sortKeys((v as JsonObject)[k])]),
+    );
   }
   return v;
 }
@@ -203,7 +207,11 @@ export class Deployment extends EngineRun {
       const r = processIgnoreChanges(programInputs, old.inputs, req.ignoreChanges);
       news = r.inputs;
       if (r.failed.length > 0) {
-        this.sink.add("info", `cannot ignore changes in added or removed elements of the path: ${JSON.stringify(r.failed.join(", "))}`, urn);
+        this.sink.add(
+          "info",
+          `cannot ignore changes in added or removed elements of the path: ${JSON.stringify(r.failed.join(", "))}`,
+          urn,
+        );
       }
     }
     // Check: olds are the old *inputs*; none for a create or a re-create (sg L1209-1236).
@@ -238,36 +246,38 @@ export class Deployment extends EngineRun {
       object: wrapSecrets(result!.outputs, secretOutputsFor(result!.outputs)),
     });
 
-    const createStep = (inputs: JsonObject, op: "create" | "replace", onMade: () => void): StepFn => async () => {
-      if (this.preview) {
-        result = { id: "", outputs: inputs };
+    const createStep =
+      (inputs: JsonObject, op: "create" | "replace", onMade: () => void): StepFn =>
+      async () => {
+        if (this.preview) {
+          result = { id: "", outputs: inputs };
+          onMade();
+          this.step(op, urn, type, name);
+          return;
+        }
+        this.creating.set(urn, { urn, type, inputs, op: "creating" });
+        try {
+          const res = await this.rpc(() => this.plugin.create(urn, inputs));
+          this.state.resources.push(entry(res.id, inputs, res.properties));
+          result = { id: res.id, outputs: res.properties };
+        } catch (e) {
+          if (e instanceof EngineDied) throw e;
+          const init = ProviderError.isInstance(e) ? e.initFailure : undefined;
+          if (init?.id) {
+            // A partial failure: the resource is in state (sx/eu OnResourceStepPost L1073-1180).
+            this.state.resources.push(entry(init.id, inputs, init.properties, init.reasons));
+            onMade();
+            this.error(urn, name, `${name}: ${op === "replace" ? "replace" : "create"}: ${initErrorMessage(init.reasons)}`);
+          } else {
+            this.error(urn, name, `${name}: create: ${message(e)}`);
+          }
+          throw e;
+        } finally {
+          this.creating.delete(urn);
+        }
         onMade();
         this.step(op, urn, type, name);
-        return;
-      }
-      this.creating.set(urn, { urn, type, inputs, op: "creating" });
-      try {
-        const res = await this.rpc(() => this.plugin.create(urn, inputs));
-        this.state.resources.push(entry(res.id, inputs, res.properties));
-        result = { id: res.id, outputs: res.properties };
-      } catch (e) {
-        if (e instanceof EngineDied) throw e;
-        const init = ProviderError.isInstance(e) ? e.initFailure : undefined;
-        if (init?.id) {
-          // A partial failure: the resource is in state (sx/eu OnResourceStepPost L1073-1180).
-          this.state.resources.push(entry(init.id, inputs, init.properties, init.reasons));
-          onMade();
-          this.error(urn, name, `${name}: ${op === "replace" ? "replace" : "create"}: ${initErrorMessage(init.reasons)}`);
-        } else {
-          this.error(urn, name, `${name}: create: ${message(e)}`);
-        }
-        throw e;
-      } finally {
-        this.creating.delete(urn);
-      }
-      onMade();
-      this.step(op, urn, type, name);
-    };
+      };
 
     let chain: StepFn[];
     if (!old || recreating) {
@@ -431,19 +441,21 @@ export class Deployment extends EngineRun {
       this.bail();
       throw new RegistrationError(msg);
     }
-    const deleteReplaced = (r: StateEntry): StepFn => async () => {
-      if (!this.preview) {
-        try {
-          await this.rpc(() => this.plugin.delete(r.urn, r.id, r.outputs, r.inputs));
-        } catch (e) {
-          if (!(e instanceof EngineDied)) this.error(r.urn, r.name, `${r.name}: deleting before replacement: ${message(e)}`);
-          throw e;
+    const deleteReplaced =
+      (r: StateEntry): StepFn =>
+      async () => {
+        if (!this.preview) {
+          try {
+            await this.rpc(() => this.plugin.delete(r.urn, r.id, r.outputs, r.inputs));
+          } catch (e) {
+            if (!(e instanceof EngineDied)) this.error(r.urn, r.name, `${r.name}: deleting before replacement: ${message(e)}`);
+            throw e;
+          }
+          // Kept in state as pendingReplacement until its replacement exists (st L749-753).
+          r.pendingReplacement = true;
         }
-        // Kept in state as pendingReplacement until its replacement exists (st L749-753).
-        r.pendingReplacement = true;
-      }
-      this.step("delete-replaced", r.urn, r.type, r.name);
-    };
+        this.step("delete-replaced", r.urn, r.type, r.name);
+      };
     for (const d of dependents) this.condemned.add(d.urn);
     return [
       ...[...dependents].reverse().map(deleteReplaced),
@@ -526,7 +538,15 @@ export class Deployment extends EngineRun {
           properties = res.properties;
           const secretOutputs = pick([...req.additionalSecretOutputs, ...secretKeys.filter((k) => k !== "__provider")], properties);
           this.state.reads = this.state.reads.filter((r) => r.urn !== urn);
-          this.state.reads.push({ urn, type: req.type, name: req.name, id: res.id || req.id, inputs: props, outputs: properties, secretOutputs });
+          this.state.reads.push({
+            urn,
+            type: req.type,
+            name: req.name,
+            id: res.id || req.id,
+            inputs: props,
+            outputs: properties,
+            secretOutputs,
+          });
           this.step("read", urn, req.type, req.name);
         },
       ]);
@@ -572,7 +592,8 @@ export class Deployment extends EngineRun {
       for (const r of [...state.resources]) {
         if (r.pendingDelete) condemned.push({ entry: r, replacing: true });
         else if (!this.seen.has(r.urn)) {
-          if (r.pendingReplacement) state.remove(r); // RemovePendingReplaceStep
+          if (r.pendingReplacement)
+            state.remove(r); // RemovePendingReplaceStep
           else condemned.push({ entry: r, replacing: false });
         }
       }

@@ -22,10 +22,10 @@ function goInner(v: unknown): string {
   if (isSecretWrapper(v)) return `&{${goValue(v.value)}}`;
   if (Array.isArray(v)) return `[${v.map(goValue).join(" ")}]`;
   if (typeof v === "object") {
-    const keys = Object.keys(v as object).sort();
+    const keys = Object.keys(v).sort();
     return `map[${keys.map((k) => `${k}:${goValue((v as Record<string, unknown>)[k])}`).join(" ")}]`;
   }
-  return String(v);
+  return typeof v === "string" ? v : JSON.stringify(v);
 }
 
 /**
@@ -33,7 +33,13 @@ function goInner(v: unknown): string {
  * sdk/go/common/diag/errors.go L36-42). The value is the raw program input of the top-level
  * key named by the failure (a nested name such as `a.b` finds nothing: `{<nil>}`).
  */
-export function checkFailureMessage(type: string, name: string, property: string, reason: string, programInputs: Record<string, unknown>): string {
+export function checkFailureMessage(
+  type: string,
+  name: string,
+  property: string,
+  reason: string,
+  programInputs: Record<string, unknown>,
+): string {
   if (property === "") return `${type} resource '${name}' has a problem: ${reason}`;
   return `${type} resource '${name}': property ${property} value ${goValue(programInputs[property])} has a problem: ${reason}`;
 }

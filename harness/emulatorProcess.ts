@@ -73,12 +73,12 @@ export function startEmulatorProcess(opts: EmulatorProcessOptions = {}): Promise
     let out = "";
     let err = "";
     const timer = setTimeout(() => reject(new Error(`emulator did not start: ${out}${err}`)), 20_000);
-    child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
     child.once("exit", (code) => {
       clearTimeout(timer);
       reject(new Error(`emulator exited with ${code}: ${err}`));
     });
-    child.stdout!.on("data", (d: Buffer) => {
+    child.stdout.on("data", (d: Buffer) => {
       out += d.toString();
       if (!out.includes("CLOUDDB_EMULATOR_URL=") || !out.endsWith("\n")) return;
       clearTimeout(timer);
@@ -88,8 +88,8 @@ export function startEmulatorProcess(opts: EmulatorProcessOptions = {}): Promise
           .split("\n")
           .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]),
       ) as Record<string, string>;
-      const url = printed.CLOUDDB_EMULATOR_URL!;
-      const pat = printed.CLOUDDB_API_KEY!;
+      const url = printed.CLOUDDB_EMULATOR_URL;
+      const pat = printed.CLOUDDB_API_KEY;
       const controls = new EmulatorControl(url, pat);
       const control = (method: string, p: string, body?: unknown): Promise<Response> => controls.call(method, p, body);
       const stop = async (signal: NodeJS.Signals): Promise<void> => {
@@ -100,9 +100,9 @@ export function startEmulatorProcess(opts: EmulatorProcessOptions = {}): Promise
         child,
         pid: child.pid!,
         url,
-        baseUrl: printed.CLOUDDB_API_URL!,
+        baseUrl: printed.CLOUDDB_API_URL,
         port: Number(new URL(url).port),
-        projectId: printed.CLOUDDB_PROJECT_ID!,
+        projectId: printed.CLOUDDB_PROJECT_ID,
         pat,
         control,
         controls,

@@ -8,7 +8,8 @@
  */
 import { JsonObject } from "./protos";
 
-type Segment = string | number | "*";
+/** A path segment: a key, an index, or `*` (every key or element). */
+type Segment = string | number;
 
 /** Parses a property path (`a.b[0]["c.d"]`); undefined when it is not one (the engine skips those silently). */
 export function parsePath(path: string): Segment[] | undefined {
@@ -49,7 +50,11 @@ function reset(news: unknown, olds: unknown, path: Segment[]): boolean {
   if (head === "*") {
     if (Array.isArray(news) && Array.isArray(olds)) {
       if (news.length !== olds.length) return false;
-      return news.every((_, i) => (rest.length === 0 ? ((news[i] = structuredClone(olds[i])), true) : reset(news[i], olds[i], rest)));
+      return news.every((_: unknown, i: number) => {
+        if (rest.length > 0) return reset(news[i], olds[i], rest);
+        news[i] = structuredClone(olds[i] as unknown);
+        return true;
+      });
     }
     if (isObject(news) && isObject(olds)) {
       if (rest.length === 0) {
@@ -63,7 +68,7 @@ function reset(news: unknown, olds: unknown, path: Segment[]): boolean {
   }
   const container = news as Record<string | number, unknown>;
   const oldContainer = olds as Record<string | number, unknown> | undefined;
-  const oldValue = oldContainer === undefined || oldContainer === null ? undefined : oldContainer[head!];
+  const oldValue = oldContainer === undefined || oldContainer === null ? undefined : oldContainer[head];
   if (typeof head === "number") {
     if (!Array.isArray(news) || (Array.isArray(olds) && head >= olds.length) || head >= news.length) return oldValue === undefined;
   } else if (!isObject(news)) {
@@ -73,20 +78,24 @@ function reset(news: unknown, olds: unknown, path: Segment[]): boolean {
     if (oldValue === undefined) {
       if (typeof head === "string") delete container[head];
     } else {
-      container[head!] = structuredClone(oldValue);
+      container[head] = structuredClone(oldValue);
     }
     return true;
   }
   if (oldValue === undefined) return true;
-  if (container[head!] === undefined) return false;
-  return reset(container[head!], oldValue, rest);
+  if (container[head] === undefined) return false;
+  return reset(container[head], oldValue, rest);
 }
 
 /**
  * The new inputs with every ignored path reset to the old inputs. Returns the paths the engine
  * could not apply (reported once as an info diagnostic, the others still apply).
  */
-export function processIgnoreChanges(news: JsonObject, olds: JsonObject, paths: readonly string[]): { inputs: JsonObject; failed: string[] } {
+export function processIgnoreChanges(
+  news: JsonObject,
+  olds: JsonObject,
+  paths: readonly string[],
+): { inputs: JsonObject; failed: string[] } {
   const inputs = structuredClone(news);
   const failed: string[] = [];
   for (const p of paths) {

@@ -47,7 +47,7 @@ export async function importResources(run: EngineRun, resources: readonly Import
           dependencies: [],
           propertyDependencies: {},
           initErrors: [],
-          ...(options.protect ?? true ? { protect: true } : {}),
+          ...((options.protect ?? true) ? { protect: true } : {}),
         },
         [],
       ),

@@ -148,13 +148,13 @@ export class PluginHost {
     // A forgotten close() must not keep the test process alive.
     cli.unref();
     for (const s of [cli.stdout, cli.stderr] as unknown as { unref?: () => void }[]) s.unref?.();
-    cli.stderr!.setEncoding("utf8");
-    cli.stderr!.on("data", (d: string) => this.opts.onStderr?.(d));
+    cli.stderr.setEncoding("utf8");
+    cli.stderr.on("data", (d: string) => this.opts.onStderr?.(d));
     const port = await new Promise<number>((resolve, reject) => {
       let buf = "";
       let found = false;
-      cli.stdout!.setEncoding("utf8");
-      cli.stdout!.on("data", (d: string) => {
+      cli.stdout.setEncoding("utf8");
+      cli.stdout.on("data", (d: string) => {
         if (found) {
           this.opts.onStdout?.(d);
           return;
@@ -324,7 +324,7 @@ export class PluginHost {
     if (!client) {
       return Promise.reject(new ProviderError(`plugin is not running (${method})`, grpc.status.UNAVAILABLE));
     }
-    const fn = (client as unknown as Record<string, Unary<Req, Res>>)[method]!.bind(client) as Unary<Req, Res>;
+    const fn = (client as unknown as Record<string, Unary<Req, Res>>)[method].bind(client);
     return new Promise<Res>((resolve, reject) => {
       fn(req, (err, res) => {
         if (err) {
@@ -354,7 +354,7 @@ function alive(pid: number): boolean {
 
 /** The descendants of `pid`, parents before children (Linux: /proc/<pid>/task/<pid>/children). */
 function descendants(pid: number): number[] {
-  let children: number[] = [];
+  let children: number[];
   try {
     children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
   } catch {

@@ -23,21 +23,13 @@ export const emptypb = requireFromPulumi<typeof import("google-protobuf/google/p
   "google-protobuf/google/protobuf/empty_pb",
 );
 /** pulumirpc provider messages. */
-export const provpb = requireFromPulumi<typeof import("@pulumi/pulumi/proto/provider_pb")>(
-  "@pulumi/pulumi/proto/provider_pb",
-);
+export const provpb = requireFromPulumi<typeof import("@pulumi/pulumi/proto/provider_pb")>("@pulumi/pulumi/proto/provider_pb");
 /** pulumirpc provider service client. */
-export const provgrpc = requireFromPulumi<typeof import("@pulumi/pulumi/proto/provider_grpc_pb")>(
-  "@pulumi/pulumi/proto/provider_grpc_pb",
-);
+export const provgrpc = requireFromPulumi<typeof import("@pulumi/pulumi/proto/provider_grpc_pb")>("@pulumi/pulumi/proto/provider_grpc_pb");
 /** pulumirpc resource monitor messages. */
-export const respb = requireFromPulumi<typeof import("@pulumi/pulumi/proto/resource_pb")>(
-  "@pulumi/pulumi/proto/resource_pb",
-);
+export const respb = requireFromPulumi<typeof import("@pulumi/pulumi/proto/resource_pb")>("@pulumi/pulumi/proto/resource_pb");
 /** google.rpc.Status (as vendored by the SDK). */
-export const statuspb = requireFromPulumi<typeof import("@pulumi/pulumi/proto/status_pb")>(
-  "@pulumi/pulumi/proto/status_pb",
-);
+export const statuspb = requireFromPulumi<typeof import("@pulumi/pulumi/proto/status_pb")>("@pulumi/pulumi/proto/status_pb");
 
 /** A plain JSON-like object. */
 export type JsonObject = Record<string, unknown>;

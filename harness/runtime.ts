@@ -27,11 +27,7 @@ const REGISTRATION_FAILURE = /^failed to (register new|read) resource /;
  * errors (a throw, or a rejection nobody handled that is not a failed registration, which the
  * engine side reports already). Never throws.
  */
-export async function runProgram(
-  program: () => unknown | Promise<unknown>,
-  monitor: HarnessMonitor,
-  opts: RunOptions,
-): Promise<string[]> {
+export async function runProgram(program: () => unknown, monitor: HarnessMonitor, opts: RunOptions): Promise<string[]> {
   const errors: string[] = [];
   // setMockOptions resets the runtime's global state (stack resource, rpc queue, features).
   pulumi.runtime.setMockOptions(monitor, opts.project, opts.stack, opts.preview);

@@ -14,7 +14,17 @@ import { refreshAll } from "./refresh";
 import { runProgram } from "./runtime";
 import { HarnessState, ProviderConfig } from "./state";
 import { defaultParallel } from "./stepExecutor";
-import { ImportFileResource, ImportOptions, PendingOperation, RefreshOptions, RefreshResult, StackOptions, StateResource, UpOptions, UpResult } from "./types";
+import {
+  ImportFileResource,
+  ImportOptions,
+  PendingOperation,
+  RefreshOptions,
+  RefreshResult,
+  StackOptions,
+  StateResource,
+  UpOptions,
+  UpResult,
+} from "./types";
 
 /** The repository root (the folder above this one). */
 export const REPO_ROOT = path.resolve(__dirname, "..");
@@ -24,8 +34,8 @@ let processQueue: Promise<unknown> = Promise.resolve();
 /** How many plugin processes a stack keeps started ahead of its operations. */
 const SPARES = 1;
 
-/** A Pulumi program: constructs resources, may return stack outputs. */
-export type Program = () => unknown | Promise<unknown>;
+/** A Pulumi program: constructs resources, may return stack outputs (or a promise of them). */
+export type Program = () => unknown;
 
 /** The plugin process of the operation under way, as tests may kill it. */
 export interface PluginHandle {
@@ -65,11 +75,11 @@ export class TestStack {
   private constructor(private readonly opts: Required<Omit<StackOptions, "config" | "secretKeys">> & StackOptions) {
     this.config = { ...(opts.config ?? {}) };
     this.secretKeys = new Set(opts.secretKeys ?? []);
-    const self = this;
+    const current = (): PluginHost | undefined => this.current;
     this.plugin = {
-      kill: async () => self.current?.kill(),
+      kill: async () => current()?.kill(),
       get pid() {
-        return self.current?.pid;
+        return current()?.pid;
       },
     };
   }
@@ -200,7 +210,14 @@ export class TestStack {
     await this.current?.kill();
     const spares = this.spares;
     this.spares = [];
-    await Promise.all(spares.map((s) => s.then((p) => p.kill(), () => undefined)));
+    await Promise.all(
+      spares.map((s) =>
+        s.then(
+          (p) => p.kill(),
+          () => undefined,
+        ),
+      ),
+    );
     await Promise.all(this.orphaned.map((o) => o.plugin.kill()));
   }
 
@@ -262,7 +279,15 @@ export class TestStack {
     const plugin = await this.takeProcess();
     this.current = plugin;
     const secretValues = config.secretKeys.map((k) => config.values[k] ?? "");
-    const run = make({ plugin, state, preview, project: this.opts.project, stack: this.opts.stack, parallel, sink: new DiagnosticSink(secretValues) });
+    const run = make({
+      plugin,
+      state,
+      preview,
+      project: this.opts.project,
+      stack: this.opts.stack,
+      parallel,
+      sink: new DiagnosticSink(secretValues),
+    });
     try {
       await plugin.configure(config.values, config.secretKeys);
       return await body(run, plugin);

@@ -117,9 +117,7 @@ export class HarnessState {
         components: this.components.map((c) => ({ urn: c.urn, outputs: redact(c.outputs, c.secretOutputs) })),
         outputs: redact(this.stackOutputs, this.stackSecretOutputs),
         pendingOperations: this.pendingOperations.map((p) => ({ urn: p.urn, type: p.op })),
-        ...(this.providerConfig
-          ? { providerConfig: redact(this.providerConfig.values, this.providerConfig.secretKeys) }
-          : {}),
+        ...(this.providerConfig ? { providerConfig: redact(this.providerConfig.values, this.providerConfig.secretKeys) } : {}),
       },
       null,
       2,

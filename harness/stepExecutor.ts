@@ -80,7 +80,11 @@ export class StepExecutor {
     let take!: (took: boolean) => void;
     let finish!: (err?: unknown) => void;
     const taken = new Promise<boolean>((r) => (take = r));
-    const done = new Promise<void>((resolve, reject) => (finish = (err) => (err === undefined ? resolve() : reject(err))));
+    const done = new Promise<void>(
+      (resolve, reject) =>
+        (finish = (err) =>
+          err === undefined ? resolve() : reject(err instanceof Error ? err : new Error(`step failed: ${JSON.stringify(err)}`))),
+    );
     if (this.cancelledFlag) {
       take(false);
       finish(new Cancelled());
@@ -94,8 +98,8 @@ export class StepExecutor {
   /** Runs chains side by side and waits for all of them (`ExecuteParallel`); rejects with the first failure. */
   async executeParallel(chains: StepFn[][]): Promise<void> {
     const results = await Promise.allSettled(chains.map((c) => this.submit(c).done));
-    const failed = results.find((r) => r.status === "rejected") as PromiseRejectedResult | undefined;
-    if (failed) throw failed.reason;
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+    if (failed) throw failed.reason as Error;
   }
 
   private pump(): void {
@@ -104,13 +108,15 @@ export class StepExecutor {
       const q = this.queue.shift()!;
       this.busy++;
       q.take(true);
-      void this.run(q.chain).then(
-        () => q.finish(),
-        (e: unknown) => q.finish(e),
-      ).finally(() => {
-        this.busy--;
-        this.pump();
-      });
+      void this.run(q.chain)
+        .then(
+          () => q.finish(),
+          (e: unknown) => q.finish(e),
+        )
+        .finally(() => {
+          this.busy--;
+          this.pump();
+        });
     }
   }
 

@@ -106,7 +106,8 @@ export interface PendingOperation {
  * Kinds of steps, as the engine names them: `delete-replaced` is the delete of the old half of
  * a replacement (at the end of the run, or first with delete-before-replace).
  */
-export type StepOp = "create" | "update" | "replace" | "same" | "delete" | "delete-replaced" | "read" | "import" | "refresh-update" | "refresh-delete";
+export type StepOp =
+  "create" | "update" | "replace" | "same" | "delete" | "delete-replaced" | "read" | "import" | "refresh-update" | "refresh-delete";
 
 /** One step of an operation, in the order the steps completed (or, in preview, were decided). */
 export interface Step {

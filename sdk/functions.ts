@@ -44,7 +44,10 @@ export interface AuthInfoResult {
   oauth?: { user: { id: string; email: string; name: string } };
 }
 
-async function withClient<T>(opts: FunctionOptions | undefined, use: (api: ClouddbClient, projectId: () => string) => Promise<T>): Promise<T> {
+async function withClient<T>(
+  opts: FunctionOptions | undefined,
+  use: (api: ClouddbClient, projectId: () => string) => Promise<T>,
+): Promise<T> {
   const config = new pulumi.Config("clouddb");
   const s = readSettings({ get: (key) => config.get(key.replace(/^clouddb:/, "")) });
   const api = new ClouddbClient({
@@ -126,8 +129,9 @@ export function getReadReplicaSets(
   opts?: FunctionOptions,
 ): Promise<ReadReplicaSetResult[]> {
   return withClient({ ...opts, projectId: args.projectId ?? opts?.projectId }, async (api, project) =>
-    (await api.listReplicaSets(args.serviceId, { projectId: project() })).map((rs) =>
-      lookupResult(readReplicaSetSchema, { ...replicaSetOutputs(rs, args.serviceId, project()) }) as unknown as ReadReplicaSetResult,
+    (await api.listReplicaSets(args.serviceId, { projectId: project() })).map(
+      (rs) =>
+        lookupResult(readReplicaSetSchema, { ...replicaSetOutputs(rs, args.serviceId, project()) }) as unknown as ReadReplicaSetResult,
     ),
   );
 }
@@ -136,8 +140,7 @@ export function getReadReplicaSets(
 export type InputArgs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
 
 function lifted<A extends object, R>(fn: (args: A, opts?: FunctionOptions) => Promise<R>) {
-  return (args: InputArgs<A>, opts?: FunctionOptions): pulumi.Output<R> =>
-    pulumi.output(args).apply((plain) => fn(plain as A, opts)) as pulumi.Output<R>;
+  return (args: InputArgs<A>, opts?: FunctionOptions): pulumi.Output<R> => pulumi.output(args).apply((plain) => fn(plain as A, opts));
 }
 
 /** {@link getAuthInfo} as an Output. */

@@ -67,7 +67,29 @@ export interface ReadReplicaSetArgs {
 const provider = trampoline("readReplicaSet");
 
 /** What the constructor needs to know of the schema. */
-const SHAPE = {"required":["serviceId","name","nodes","cpuMillis","memoryGbs"],"outputs":["serviceId","projectId","name","nodes","cpuMillis","memoryGbs","environment","connectionPooler","status","host","port","poolerHost","poolerPort","password","connectionString","poolerConnectionString"],"secretInputs":["password"],"secretOutputs":["password","connectionString","poolerConnectionString"]} as const;
+const SHAPE = {
+  required: ["serviceId", "name", "nodes", "cpuMillis", "memoryGbs"],
+  outputs: [
+    "serviceId",
+    "projectId",
+    "name",
+    "nodes",
+    "cpuMillis",
+    "memoryGbs",
+    "environment",
+    "connectionPooler",
+    "status",
+    "host",
+    "port",
+    "poolerHost",
+    "poolerPort",
+    "password",
+    "connectionString",
+    "poolerConnectionString",
+  ],
+  secretInputs: ["password"],
+  secretOutputs: ["password", "connectionString", "poolerConnectionString"],
+} as const;
 
 /**
  * Read replicas of a service, at an endpoint of their own; they use the service's role and password.
@@ -120,7 +142,12 @@ export class ReadReplicaSet extends pulumi.dynamic.Resource {
    * @param state `serviceId`, `projectId` where the lookup needs them
    * @param opts resource options
    */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: { serviceId?: pulumi.Input<string>; projectId?: pulumi.Input<string> }, opts?: pulumi.CustomResourceOptions): ReadReplicaSet {
+  static get(
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    state?: { serviceId?: pulumi.Input<string>; projectId?: pulumi.Input<string> },
+    opts?: pulumi.CustomResourceOptions,
+  ): ReadReplicaSet {
     return new ReadReplicaSet(name, state as ReadReplicaSetArgs, { ...opts, id });
   }
 

@@ -87,7 +87,37 @@ export interface ServiceArgs {
 const provider = trampoline("service");
 
 /** What the constructor needs to know of the schema. */
-const SHAPE = {"required":["name"],"outputs":["projectId","name","serviceType","regionCode","status","created","host","port","poolerHost","poolerPort","connectionPooler","vpcId","vpcEndpoint","cpuMillis","memoryGbs","resources","haReplicas","environment","paused","forkedFrom","forkFrom","password","connectionString","poolerConnectionString"],"secretInputs":["password"],"secretOutputs":["password","connectionString","poolerConnectionString"]} as const;
+const SHAPE = {
+  required: ["name"],
+  outputs: [
+    "projectId",
+    "name",
+    "serviceType",
+    "regionCode",
+    "status",
+    "created",
+    "host",
+    "port",
+    "poolerHost",
+    "poolerPort",
+    "connectionPooler",
+    "vpcId",
+    "vpcEndpoint",
+    "cpuMillis",
+    "memoryGbs",
+    "resources",
+    "haReplicas",
+    "environment",
+    "paused",
+    "forkedFrom",
+    "forkFrom",
+    "password",
+    "connectionString",
+    "poolerConnectionString",
+  ],
+  secretInputs: ["password"],
+  secretOutputs: ["password", "connectionString", "poolerConnectionString"],
+} as const;
 
 /**
  * A managed database service. The API cannot rename a service, so a new `name` replaces it (a new, empty database): protect production services with `protect: true`.
@@ -142,20 +172,26 @@ export class Service extends pulumi.dynamic.Resource {
   /** Whether the service is paused. */
   declare readonly paused: pulumi.Output<boolean>;
   /** Origin of a fork, as the API reports it. */
-  declare readonly forkedFrom: pulumi.Output<{
-    serviceId: string;
-    projectId: string;
-    isStandby: boolean;
-  } | undefined>;
+  declare readonly forkedFrom: pulumi.Output<
+    | {
+        serviceId: string;
+        projectId: string;
+        isStandby: boolean;
+      }
+    | undefined
+  >;
   /** The `forkFrom` input the service was made with. */
-  declare readonly forkFrom: pulumi.Output<{
-    /** The service to fork. */
-    serviceId: string;
-    /** `LAST_SNAPSHOT`, `NOW`, or `PITR` (point in time: needs `targetTime`). */
-    strategy: "LAST_SNAPSHOT" | "NOW" | "PITR";
-    /** RFC 3339 time between the source's creation and now, for `PITR`. */
-    targetTime?: string;
-  } | undefined>;
+  declare readonly forkFrom: pulumi.Output<
+    | {
+        /** The service to fork. */
+        serviceId: string;
+        /** `LAST_SNAPSHOT`, `NOW`, or `PITR` (point in time: needs `targetTime`). */
+        strategy: "LAST_SNAPSHOT" | "NOW" | "PITR";
+        /** RFC 3339 time between the source's creation and now, for `PITR`. */
+        targetTime?: string;
+      }
+    | undefined
+  >;
   /** The password (secret): the one given, else the initial password from the create or fork answer. */
   declare readonly password: pulumi.Output<string | undefined>;
   /** `postgresql://tsdbadmin:<password>@<host>:<port>/tsdb?sslmode=require` (secret), kept current through password changes. */
@@ -171,7 +207,12 @@ export class Service extends pulumi.dynamic.Resource {
    * @param state `projectId` where the lookup needs it
    * @param opts resource options
    */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: { projectId?: pulumi.Input<string> }, opts?: pulumi.CustomResourceOptions): Service {
+  static get(
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    state?: { projectId?: pulumi.Input<string> },
+    opts?: pulumi.CustomResourceOptions,
+  ): Service {
     return new Service(name, state as ServiceArgs, { ...opts, id });
   }
 

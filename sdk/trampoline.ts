@@ -14,13 +14,15 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
  * first call fails with the loader's error and how to fix it (about 140 bytes more text,
  * on one line because the serialized text keeps the compiled code's whitespace).
  */
+/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-require-imports, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-return, @typescript-eslint/restrict-template-expressions --
+ * The serialized text must stay small and self-contained: it forwards untyped arguments to a
+ * module it requires by name when a method runs. */
 export function trampoline(kind: string): dynamic.ResourceProvider {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- forwarded untouched
   type Any = any;
   // The module path as one captured string: shorter serialized text than capturing `kind`.
   const m = `pulumi-clouddb/provider/${kind}`;
   // prettier-ignore
-  const p = (): Any => { try { return require(m).provider; } catch (e) { throw Error(`${e}\nInstall pulumi-clouddb in the program's node_modules.`); } };
+  const p = (): Any => { try { return require(m).provider; } catch (e) { throw Error(`${e}\nInstall pulumi-clouddb in the program's node_modules.`, { cause: e }); } };
   return {
     configure: (...a: Any[]) => p().configure(...a),
     check: (...a: Any[]) => p().check(...a),
@@ -31,3 +33,4 @@ export function trampoline(kind: string): dynamic.ResourceProvider {
     delete: (...a: Any[]) => p().delete(...a),
   };
 }
+/* eslint-enable @typescript-eslint/no-explicit-any, @typescript-eslint/no-require-imports, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-return, @typescript-eslint/restrict-template-expressions */

@@ -42,7 +42,12 @@ export interface VpcArgs {
 const provider = trampoline("vpc");
 
 /** What the constructor needs to know of the schema. */
-const SHAPE = {"required":["name","cidr","regionCode"],"outputs":["name","cidr","regionCode","projectId"],"secretInputs":[],"secretOutputs":[]} as const;
+const SHAPE = {
+  required: ["name", "cidr", "regionCode"],
+  outputs: ["name", "cidr", "regionCode", "projectId"],
+  secretInputs: [],
+  secretOutputs: [],
+} as const;
 
 /**
  * A private network (VPC) of a project.
@@ -71,7 +76,12 @@ export class Vpc extends pulumi.dynamic.Resource {
    * @param state `projectId` where the lookup needs it
    * @param opts resource options
    */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: { projectId?: pulumi.Input<string> }, opts?: pulumi.CustomResourceOptions): Vpc {
+  static get(
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    state?: { projectId?: pulumi.Input<string> },
+    opts?: pulumi.CustomResourceOptions,
+  ): Vpc {
     return new Vpc(name, state as VpcArgs, { ...opts, id });
   }
 

@@ -47,7 +47,12 @@ export interface VpcPeeringArgs {
 const provider = trampoline("vpcPeering");
 
 /** What the constructor needs to know of the schema. */
-const SHAPE = {"required":["vpcId","peerAccountId","peerRegionCode","peerVpcId"],"outputs":["vpcId","peerAccountId","peerRegionCode","peerVpcId","projectId","status","provisionedId","errorMessage"],"secretInputs":[],"secretOutputs":[]} as const;
+const SHAPE = {
+  required: ["vpcId", "peerAccountId", "peerRegionCode", "peerVpcId"],
+  outputs: ["vpcId", "peerAccountId", "peerRegionCode", "peerVpcId", "projectId", "status", "provisionedId", "errorMessage"],
+  secretInputs: [],
+  secretOutputs: [],
+} as const;
 
 /**
  * A peering from one of the project's VPCs to a VPC of another cloud account. Every argument replaces it.
@@ -84,7 +89,12 @@ export class VpcPeering extends pulumi.dynamic.Resource {
    * @param state `vpcId`, `projectId` where the lookup needs them
    * @param opts resource options
    */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: { vpcId?: pulumi.Input<string>; projectId?: pulumi.Input<string> }, opts?: pulumi.CustomResourceOptions): VpcPeering {
+  static get(
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    state?: { vpcId?: pulumi.Input<string>; projectId?: pulumi.Input<string> },
+    opts?: pulumi.CustomResourceOptions,
+  ): VpcPeering {
     return new VpcPeering(name, state as VpcPeeringArgs, { ...opts, id });
   }
 

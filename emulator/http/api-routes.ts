@@ -27,87 +27,73 @@ export function apiRouter(model: ClouddbModel, credentials: Credentials): Router
   const { network, services, replicaSets } = model;
   return (
     new Router<ApiHandler>()
-      .on("GET", "/auth/info", (c) => json(200, credentials.authInfo(c.principal, (t) => model.reportedClock.report(t))))
+      .on("GET", "/auth/info", (c) =>
+        json(
+          200,
+          credentials.authInfo(c.principal, (t) => model.reportedClock.report(t)),
+        ),
+      )
       // VPCs
-      .on("GET", `${P}/vpcs`, (c) => json(200, network.listVpcs(c.params.project_id!)))
-      .on("POST", `${P}/vpcs`, (c) => json(201, network.createVpc(c.params.project_id!, c.body())))
-      .on("GET", VPC, (c) => json(200, network.getVpc(c.params.project_id!, c.params.vpc_id!)))
+      .on("GET", `${P}/vpcs`, (c) => json(200, network.listVpcs(c.params.project_id)))
+      .on("POST", `${P}/vpcs`, (c) => json(201, network.createVpc(c.params.project_id, c.body())))
+      .on("GET", VPC, (c) => json(200, network.getVpc(c.params.project_id, c.params.vpc_id)))
       .on("DELETE", VPC, (c) => {
-        network.deleteVpc(c.params.project_id!, c.params.vpc_id!);
+        network.deleteVpc(c.params.project_id, c.params.vpc_id);
         return empty(204);
       })
-      .on("POST", `${VPC}/rename`, (c) => json(200, network.renameVpc(c.params.project_id!, c.params.vpc_id!, c.body())))
+      .on("POST", `${VPC}/rename`, (c) => json(200, network.renameVpc(c.params.project_id, c.params.vpc_id, c.body())))
       // Peerings
-      .on("GET", `${VPC}/peerings`, (c) => json(200, network.listPeerings(c.params.project_id!, c.params.vpc_id!)))
-      .on("POST", `${VPC}/peerings`, (c) =>
-        json(201, network.createPeering(c.params.project_id!, c.params.vpc_id!, c.body())),
-      )
+      .on("GET", `${VPC}/peerings`, (c) => json(200, network.listPeerings(c.params.project_id, c.params.vpc_id)))
+      .on("POST", `${VPC}/peerings`, (c) => json(201, network.createPeering(c.params.project_id, c.params.vpc_id, c.body())))
       .on("GET", `${VPC}/peerings/:peering_id`, (c) =>
-        json(200, network.getPeering(c.params.project_id!, c.params.vpc_id!, c.params.peering_id!)),
+        json(200, network.getPeering(c.params.project_id, c.params.vpc_id, c.params.peering_id)),
       )
       .on("DELETE", `${VPC}/peerings/:peering_id`, (c) => {
-        network.deletePeering(c.params.project_id!, c.params.vpc_id!, c.params.peering_id!);
+        network.deletePeering(c.params.project_id, c.params.vpc_id, c.params.peering_id);
         return empty(204);
       })
       // Services
-      .on("GET", `${P}/services`, (c) => json(200, services.listServices(c.params.project_id!)))
-      .on("POST", `${P}/services`, (c) => json(202, services.createService(c.params.project_id!, c.body())))
-      .on("GET", SERVICE, (c) => json(200, services.getService(c.params.project_id!, c.params.service_id!)))
+      .on("GET", `${P}/services`, (c) => json(200, services.listServices(c.params.project_id)))
+      .on("POST", `${P}/services`, (c) => json(202, services.createService(c.params.project_id, c.body())))
+      .on("GET", SERVICE, (c) => json(200, services.getService(c.params.project_id, c.params.service_id)))
       .on("DELETE", SERVICE, (c) => {
-        services.deleteService(c.params.project_id!, c.params.service_id!);
+        services.deleteService(c.params.project_id, c.params.service_id);
         return empty(202);
       })
-      .on("POST", `${SERVICE}/start`, (c) => json(202, services.startService(c.params.project_id!, c.params.service_id!)))
-      .on("POST", `${SERVICE}/stop`, (c) => json(202, services.stopService(c.params.project_id!, c.params.service_id!)))
-      .on("POST", `${SERVICE}/attachToVPC`, (c) =>
-        json(202, services.attachToVpc(c.params.project_id!, c.params.service_id!, c.body())),
-      )
-      .on("POST", `${SERVICE}/detachFromVPC`, (c) =>
-        json(202, services.detachFromVpc(c.params.project_id!, c.params.service_id!, c.body())),
-      )
-      .on("POST", `${SERVICE}/resize`, (c) =>
-        json(202, services.resizeService(c.params.project_id!, c.params.service_id!, c.body())),
-      )
-      .on("POST", `${SERVICE}/enablePooler`, (c) =>
-        json(200, services.setPooler(c.params.project_id!, c.params.service_id!, true)),
-      )
-      .on("POST", `${SERVICE}/disablePooler`, (c) =>
-        json(200, services.setPooler(c.params.project_id!, c.params.service_id!, false)),
-      )
-      .on("POST", `${SERVICE}/forkService`, (c) =>
-        json(202, services.forkService(c.params.project_id!, c.params.service_id!, c.body())),
-      )
+      .on("POST", `${SERVICE}/start`, (c) => json(202, services.startService(c.params.project_id, c.params.service_id)))
+      .on("POST", `${SERVICE}/stop`, (c) => json(202, services.stopService(c.params.project_id, c.params.service_id)))
+      .on("POST", `${SERVICE}/attachToVPC`, (c) => json(202, services.attachToVpc(c.params.project_id, c.params.service_id, c.body())))
+      .on("POST", `${SERVICE}/detachFromVPC`, (c) => json(202, services.detachFromVpc(c.params.project_id, c.params.service_id, c.body())))
+      .on("POST", `${SERVICE}/resize`, (c) => json(202, services.resizeService(c.params.project_id, c.params.service_id, c.body())))
+      .on("POST", `${SERVICE}/enablePooler`, (c) => json(200, services.setPooler(c.params.project_id, c.params.service_id, true)))
+      .on("POST", `${SERVICE}/disablePooler`, (c) => json(200, services.setPooler(c.params.project_id, c.params.service_id, false)))
+      .on("POST", `${SERVICE}/forkService`, (c) => json(202, services.forkService(c.params.project_id, c.params.service_id, c.body())))
       .on("POST", `${SERVICE}/updatePassword`, (c) => {
-        services.updatePassword(c.params.project_id!, c.params.service_id!, c.body());
+        services.updatePassword(c.params.project_id, c.params.service_id, c.body());
         return empty(204);
       })
       .on("POST", `${SERVICE}/setEnvironment`, (c) =>
-        json(200, services.setEnvironment(c.params.project_id!, c.params.service_id!, c.body())),
+        json(200, services.setEnvironment(c.params.project_id, c.params.service_id, c.body())),
       )
-      .on("POST", `${SERVICE}/setHA`, (c) => json(202, services.setHA(c.params.project_id!, c.params.service_id!, c.body())))
+      .on("POST", `${SERVICE}/setHA`, (c) => json(202, services.setHA(c.params.project_id, c.params.service_id, c.body())))
       // Read replica sets
-      .on("GET", `${SERVICE}/replicaSets`, (c) => json(200, replicaSets.list(c.params.project_id!, c.params.service_id!)))
-      .on("POST", `${SERVICE}/replicaSets`, (c) =>
-        json(202, replicaSets.create(c.params.project_id!, c.params.service_id!, c.body())),
-      )
+      .on("GET", `${SERVICE}/replicaSets`, (c) => json(200, replicaSets.list(c.params.project_id, c.params.service_id)))
+      .on("POST", `${SERVICE}/replicaSets`, (c) => json(202, replicaSets.create(c.params.project_id, c.params.service_id, c.body())))
       .on("DELETE", REPLICA_SET, (c) => {
-        replicaSets.delete(c.params.project_id!, c.params.service_id!, c.params.replica_set_id!);
+        replicaSets.delete(c.params.project_id, c.params.service_id, c.params.replica_set_id);
         return empty(202);
       })
       .on("POST", `${REPLICA_SET}/resize`, (c) =>
-        json(202, replicaSets.resize(c.params.project_id!, c.params.service_id!, c.params.replica_set_id!, c.body())),
+        json(202, replicaSets.resize(c.params.project_id, c.params.service_id, c.params.replica_set_id, c.body())),
       )
       .on("POST", `${REPLICA_SET}/enablePooler`, (c) =>
-        json(200, replicaSets.setPooler(c.params.project_id!, c.params.service_id!, c.params.replica_set_id!, true)),
+        json(200, replicaSets.setPooler(c.params.project_id, c.params.service_id, c.params.replica_set_id, true)),
       )
       .on("POST", `${REPLICA_SET}/disablePooler`, (c) =>
-        json(200, replicaSets.setPooler(c.params.project_id!, c.params.service_id!, c.params.replica_set_id!, false)),
+        json(200, replicaSets.setPooler(c.params.project_id, c.params.service_id, c.params.replica_set_id, false)),
       )
       .on("POST", `${REPLICA_SET}/setEnvironment`, (c) =>
-        json(
-          200,
-          replicaSets.setEnvironment(c.params.project_id!, c.params.service_id!, c.params.replica_set_id!, c.body()),
-        ),
+        json(200, replicaSets.setEnvironment(c.params.project_id, c.params.service_id, c.params.replica_set_id, c.body())),
       )
   );
 }

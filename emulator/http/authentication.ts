@@ -9,10 +9,10 @@ import { UnauthorizedError } from "../model/errors";
 export function authenticate(header: string | undefined, credentials: Credentials): Principal {
   if (header === undefined || header.trim() === "") throw new UnauthorizedError("missing Authorization header");
   const match = /^(\S+)\s+(\S+)$/.exec(header.trim());
-  if (!match || match[1]!.toLowerCase() !== "bearer") {
+  if (!match || match[1].toLowerCase() !== "bearer") {
     throw new UnauthorizedError("the Authorization header must be `Bearer <token>`");
   }
-  const principal = credentials.authenticate(match[2]!);
+  const principal = credentials.authenticate(match[2]);
   if (!principal) throw new UnauthorizedError("unknown token");
   return principal;
 }

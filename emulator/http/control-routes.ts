@@ -102,19 +102,19 @@ export function controlRouter(targets: ControlTargets): Router<ControlHandler> {
       }),
     )
     .on("POST", "/services/:service_id/unstable", (c) => {
-      targets.model.injections.makeServiceUnstable(c.params.service_id!);
+      targets.model.injections.makeServiceUnstable(c.params.service_id);
       return empty(204);
     })
     .on("POST", "/services/:service_id/recover", (c) => {
-      targets.model.injections.recoverService(c.params.service_id!);
+      targets.model.injections.recoverService(c.params.service_id);
       return empty(204);
     })
     .on("POST", "/replica-sets/:replica_set_id/error", (c) => {
-      targets.model.injections.failReplicaSet(c.params.replica_set_id!);
+      targets.model.injections.failReplicaSet(c.params.replica_set_id);
       return empty(204);
     })
     .on("POST", "/peerings/:peering_id/fail", (c) => {
-      targets.model.injections.failPeering(c.params.peering_id!, parse(FailPeeringInput, c.body()).errorMessage);
+      targets.model.injections.failPeering(c.params.peering_id, parse(FailPeeringInput, c.body()).errorMessage);
       return empty(204);
     })
     .on("GET", "/requests", () => json(200, targets.log.list()))

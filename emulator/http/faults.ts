@@ -94,7 +94,8 @@ export class Faults {
       rule.truncate = true;
       rule.after = true;
       if (input.truncateAt !== undefined) rule.truncateAt = input.truncateAt;
-      action = input.truncateAt === undefined ? { kind: "truncate", after: true } : { kind: "truncate", after: true, atBytes: input.truncateAt };
+      action =
+        input.truncateAt === undefined ? { kind: "truncate", after: true } : { kind: "truncate", after: true, atBytes: input.truncateAt };
     } else if (input.drop === true) {
       rule.drop = true;
       rule.after = input.after === true;

@@ -21,7 +21,7 @@ export class RateLimiter {
     const now = this.now();
     this.admitted = this.admitted.filter((t) => now - t < 1000);
     if (this.admitted.length >= this.limit) {
-      const waitMs = 1000 - (now - this.admitted[0]!);
+      const waitMs = 1000 - (now - this.admitted[0]);
       throw new RateLimitedError(Math.max(1, Math.ceil(waitMs / 1000)), `at most ${this.limit} requests per second`);
     }
     this.admitted.push(now);

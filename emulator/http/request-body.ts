@@ -25,7 +25,9 @@ export function receiveBody(req: IncomingMessage, limit: number = MAX_BODY_BYTES
       if (size <= limit) chunks.push(chunk);
       else if (size > MAX_DRAIN_BYTES) req.destroy();
     });
-    req.on("end", () => resolve(size > limit ? { bytes: Buffer.alloc(0), tooLarge: true } : { bytes: Buffer.concat(chunks), tooLarge: false }));
+    req.on("end", () =>
+      resolve(size > limit ? { bytes: Buffer.alloc(0), tooLarge: true } : { bytes: Buffer.concat(chunks), tooLarge: false }),
+    );
     req.on("error", reject);
   });
 }
@@ -36,7 +38,7 @@ export function receiveBody(req: IncomingMessage, limit: number = MAX_BODY_BYTES
  */
 export function parseJsonBody(bytes: Buffer, contentType: string | undefined): unknown {
   if (bytes.length === 0) return {};
-  const mediaType = (contentType ?? "").split(";")[0]!.trim().toLowerCase();
+  const mediaType = (contentType ?? "").split(";")[0].trim().toLowerCase();
   if (mediaType !== "application/json") {
     throw new InvalidRequestError(
       "Unsupported content type",

@@ -52,8 +52,8 @@ function matchSegments(segments: readonly string[], parts: readonly string[]): R
   if (segments.length !== parts.length) return undefined;
   const params: Record<string, string> = {};
   for (let i = 0; i < segments.length; i++) {
-    const segment = segments[i]!;
-    const part = parts[i]!;
+    const segment = segments[i];
+    const part = parts[i];
     if (segment.startsWith(":")) {
       if (part.length === 0) return undefined;
       let value: string;

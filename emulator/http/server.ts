@@ -137,7 +137,8 @@ export function createRequestListener(deps: PipelineDependencies): RequestListen
       return;
     }
     if (!res.headersSent && !res.destroyed) writeAnswer(res, serialized);
-    if (lost) deps.log.record({ ...entry, status: answer.status, outcome: "replaced", carriedOut: true, realStatus: real.status, ...extra });
+    if (lost)
+      deps.log.record({ ...entry, status: answer.status, outcome: "replaced", carriedOut: true, realStatus: real.status, ...extra });
     else deps.log.record({ ...entry, status: answer.status, ...extra });
   }
 
@@ -158,7 +159,7 @@ export function createRequestListener(deps: PipelineDependencies): RequestListen
     const arrivedAt = new Date().toISOString();
     const method = req.method ?? "GET";
     const rawUrl = req.url ?? "/";
-    const path = rawUrl.split("?")[0]!;
+    const path = rawUrl.split("?")[0];
     void (async () => {
       try {
         const received = await receiveBody(req);

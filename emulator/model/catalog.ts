@@ -4,15 +4,7 @@
  */
 
 /** Regions the emulator offers for VPCs, services and peers. */
-export const REGIONS = [
-  "us-east-1",
-  "us-west-2",
-  "eu-west-1",
-  "eu-central-1",
-  "ap-southeast-1",
-  "ap-southeast-2",
-  "sa-east-1",
-] as const;
+export const REGIONS = ["us-east-1", "us-west-2", "eu-west-1", "eu-central-1", "ap-southeast-1", "ap-southeast-2", "sa-east-1"] as const;
 
 /** The kinds of service the API knows. */
 export const SERVICE_TYPES = ["TIMESERIES", "RELATIONAL", "VECTOR"] as const;
@@ -58,10 +50,7 @@ export const DEDICATED_SIZES: readonly SizePair[] = [
 export const SHARED_SIZE: SizePair = { cpuMillis: 0, memoryGbs: 0 };
 
 /** The pairs a service may ask for, as the strings requests carry. */
-export const SERVICE_SIZE_STRINGS: readonly string[] = [
-  "shared/shared",
-  ...DEDICATED_SIZES.map((p) => `${p.cpuMillis}/${p.memoryGbs}`),
-];
+export const SERVICE_SIZE_STRINGS: readonly string[] = ["shared/shared", ...DEDICATED_SIZES.map((p) => `${p.cpuMillis}/${p.memoryGbs}`)];
 
 /** Storage volume type reported in `resources[].spec.volume_type`. */
 export const VOLUME_TYPE = "gp3";

@@ -6,7 +6,7 @@ export function cidrProblem(cidr: string): string | undefined {
   const match = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/.exec(cidr);
   if (!match) return `${JSON.stringify(cidr)} is not IPv4 CIDR notation (like 10.0.0.0/16)`;
   const octets = match.slice(1, 5).map(Number);
-  if (octets.some((o, i) => o > 255 || (match[i + 1]!.length > 1 && match[i + 1]!.startsWith("0")))) {
+  if (octets.some((o, i) => o > 255 || (match[i + 1].length > 1 && match[i + 1].startsWith("0")))) {
     return `${JSON.stringify(cidr)} has an invalid IPv4 address`;
   }
   const prefix = Number(match[5]);

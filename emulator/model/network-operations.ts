@@ -41,7 +41,10 @@ export class NetworkOperations {
    */
   deleteVpc(projectId: string, vpcId: string): void {
     const vpc = this.store.vpc(projectId, vpcId);
-    const services = this.store.services(projectId).filter((s) => s.vpcId === vpc.id).map((s) => s.id);
+    const services = this.store
+      .services(projectId)
+      .filter((s) => s.vpcId === vpc.id)
+      .map((s) => s.id);
     const peerings = this.store.peerings(vpc).map((p) => p.id);
     if (services.length > 0 || peerings.length > 0) {
       const parts: string[] = [];

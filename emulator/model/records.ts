@@ -7,17 +7,7 @@ import type { Phase } from "./phase";
 
 /** Service statuses (SPEC 3.1). */
 export type ServiceStatus =
-  | "QUEUED"
-  | "DELETING"
-  | "CONFIGURING"
-  | "READY"
-  | "DELETED"
-  | "UNSTABLE"
-  | "PAUSING"
-  | "PAUSED"
-  | "RESUMING"
-  | "UPGRADING"
-  | "OPTIMIZING";
+  "QUEUED" | "DELETING" | "CONFIGURING" | "READY" | "DELETED" | "UNSTABLE" | "PAUSING" | "PAUSED" | "RESUMING" | "UPGRADING" | "OPTIMIZING";
 
 /** Read replica set statuses (SPEC 3.2). */
 export type ReplicaSetStatus = "creating" | "active" | "resizing" | "deleting" | "error";

@@ -21,11 +21,12 @@ import { NUMERIC_ID_PATTERN } from "./ids";
 
 function oneOf<T extends readonly [string, ...string[]]>(values: T) {
   return z.enum(values, {
-    error: (issue) =>
-      issue.input === undefined ? "required" : `${JSON.stringify(issue.input)} is not one of ${values.join(", ")}`,
+    error: (issue) => (issue.input === undefined ? "required" : `${JSON.stringify(issue.input)} is not one of ${values.join(", ")}`),
   });
 }
 
+// Matching control characters is the point: names may not contain them.
+// eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
 
 const name = z
@@ -54,10 +55,7 @@ const ALLOWED_SERVICE_PAIRS = `allowed cpu_millis/memory_gbs pairs: ${SERVICE_SI
 const ALLOWED_REPLICA_PAIRS = `allowed cpu_millis/memory_gbs pairs: ${DEDICATED_SIZES.map((p) => `${p.cpuMillis}/${p.memoryGbs}`).join(", ")}`;
 
 /** Adds issues for an optional service size given as two strings (both or neither). */
-function checkOptionalServiceSize(
-  value: { cpu_millis?: string | undefined; memory_gbs?: string | undefined },
-  ctx: z.RefinementCtx,
-): void {
+function checkOptionalServiceSize(value: { cpu_millis?: string | undefined; memory_gbs?: string | undefined }, ctx: z.RefinementCtx): void {
   const { cpu_millis: cpu, memory_gbs: memory } = value;
   if (cpu === undefined && memory === undefined) return;
   if (cpu === undefined || memory === undefined) {
@@ -99,9 +97,7 @@ export const RequestSchemas = {
     })
     .superRefine(checkOptionalServiceSize),
   vpcReference: z.object({ vpc_id: decimalId }),
-  resizeService: z
-    .object({ cpu_millis: z.string(), memory_gbs: z.string() })
-    .superRefine(checkOptionalServiceSize),
+  resizeService: z.object({ cpu_millis: z.string(), memory_gbs: z.string() }).superRefine(checkOptionalServiceSize),
   forkService: z
     .object({
       fork_strategy: oneOf(FORK_STRATEGIES),

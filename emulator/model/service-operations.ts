@@ -3,7 +3,7 @@
  * create/fork `QUEUED` → `CONFIGURING` → `READY`; changes `READY` → `CONFIGURING` →
  * `READY`; stop `PAUSING` → `PAUSED`; start `RESUMING` → `READY`; delete `DELETING` → gone.
  */
-import { LIMITS, NOMINAL_MS, type Environment, type RegionCode, type ServiceType, type SizePair } from "./catalog";
+import { LIMITS, NOMINAL_MS, type RegionCode, type SizePair } from "./catalog";
 import { ConflictError, InvalidRequestError } from "./errors";
 import { newPassword, newShortId } from "./ids";
 import type { ModelStore } from "./model-store";
@@ -74,7 +74,7 @@ export class ServiceOperations {
       id: this.uniqueServiceId(),
       projectId,
       name: input.name,
-      serviceType: (input.service_type ?? "TIMESERIES") as ServiceType,
+      serviceType: input.service_type ?? "TIMESERIES",
       regionCode: (input.region_code ?? "us-east-1") as RegionCode,
       createdAt: this.store.now(),
       resourceId: newShortId(),
@@ -212,7 +212,7 @@ export class ServiceOperations {
       resourceId: newShortId(),
       cpuMillis: size.cpuMillis,
       memoryGbs: size.memoryGbs,
-      environment: (input.environment_tag ?? "DEV") as Environment,
+      environment: input.environment_tag ?? "DEV",
       replicaCount: 0,
       syncReplicaCount: 0,
       poolerEnabled: false,

@@ -5,15 +5,7 @@
 import { DATABASE_PORT, HOST_DOMAIN, POOLER_PORT, VOLUME_TYPE } from "./catalog";
 import type { ModelStore } from "./model-store";
 import { GONE } from "./phase";
-import type {
-  PeeringRecord,
-  PeeringStatus,
-  ReplicaSetRecord,
-  ReplicaSetStatus,
-  ServiceRecord,
-  ServiceStatus,
-  VpcRecord,
-} from "./records";
+import type { PeeringRecord, PeeringStatus, ReplicaSetRecord, ReplicaSetStatus, ServiceRecord, ServiceStatus, VpcRecord } from "./records";
 
 /** A host and port. */
 export interface EndpointBody {

@@ -36,7 +36,7 @@ function onPath(name: string): string | undefined {
 }
 
 function serverDirs(): string[] {
-  let versions: string[] = [];
+  let versions: string[];
   try {
     versions = readdirSync(DEBIAN_ROOT).filter((v) => /^\d+(\.\d+)?$/.test(v));
   } catch {

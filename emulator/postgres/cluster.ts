@@ -213,7 +213,22 @@ export class Cluster {
     await runTool(
       "setup",
       this.context.binaries.psql,
-      ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", this.context.socketDir, "-p", String(this.port), "-U", "postgres", "-d", "postgres", "-f", "-"],
+      [
+        "-X",
+        "-q",
+        "-v",
+        "ON_ERROR_STOP=1",
+        "-h",
+        this.context.socketDir,
+        "-p",
+        String(this.port),
+        "-U",
+        "postgres",
+        "-d",
+        "postgres",
+        "-f",
+        "-",
+      ],
       { input: setupSql(password), secrets: [password] },
     );
     this.appliedPassword = password;

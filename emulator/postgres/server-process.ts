@@ -107,9 +107,20 @@ export class ServerProcess {
       child = spawn(
         "/bin/sh",
         [
-          "-c", SUPERVISOR, "clouddb-postgres-supervisor", launch.binaries.postgres,
-          "-D", launch.dataDir, "-p", String(launch.port), "-k", launch.socketDir,
-          "-c", `ssl_cert_file=${launch.tls.certFile}`, "-c", `ssl_key_file=${launch.tls.keyFile}`,
+          "-c",
+          SUPERVISOR,
+          "clouddb-postgres-supervisor",
+          launch.binaries.postgres,
+          "-D",
+          launch.dataDir,
+          "-p",
+          String(launch.port),
+          "-k",
+          launch.socketDir,
+          "-c",
+          `ssl_cert_file=${launch.tls.certFile}`,
+          "-c",
+          `ssl_key_file=${launch.tls.keyFile}`,
         ],
         {
           cwd: launch.dataDir,

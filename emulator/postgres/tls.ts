@@ -27,9 +27,23 @@ export async function ensureCertificate(dir: string, binaries: PostgresBinaries,
   await fs.mkdir(dir, { recursive: true, mode: 0o700 });
   const tmp = { cert: `${files.certFile}.tmp`, key: `${files.keyFile}.tmp` };
   await runTool("tls", binaries.openssl, [
-    "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-    "-keyout", tmp.key, "-out", tmp.cert, "-days", "3650",
-    "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
+    "req",
+    "-x509",
+    "-newkey",
+    "ec",
+    "-pkeyopt",
+    "ec_paramgen_curve:prime256v1",
+    "-nodes",
+    "-keyout",
+    tmp.key,
+    "-out",
+    tmp.cert,
+    "-days",
+    "3650",
+    "-subj",
+    "/CN=127.0.0.1",
+    "-addext",
+    "subjectAltName=IP:127.0.0.1,DNS:localhost",
   ]);
   await fs.chmod(tmp.key, 0o600);
   await fs.chmod(tmp.cert, 0o644);

@@ -8,9 +8,8 @@ import * as clouddb from "pulumi-clouddb";
 
 export = async () => {
   const config = new pulumi.Config();
-  const sourceId =
-    config.get("sourceServiceId") ?? new clouddb.Service("source", { name: "orders-source" }).serviceId;
-  const strategy = (config.get("strategy") ?? "LAST_SNAPSHOT") as "LAST_SNAPSHOT" | "NOW" | "PITR";
+  const sourceId = config.get("sourceServiceId") ?? new clouddb.Service("source", { name: "orders-source" }).serviceId;
+  const strategy = (["LAST_SNAPSHOT", "NOW", "PITR"] as const).find((s) => s === config.get("strategy")) ?? "LAST_SNAPSHOT";
 
   const staging = new clouddb.Service("staging", {
     name: "orders-staging",

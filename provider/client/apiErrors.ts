@@ -212,17 +212,10 @@ export interface ErrorContext {
  * Builds the {@link ApiError} subclass for an error answer. `body` is the parsed JSON body
  * (or undefined / raw text when it was not JSON). Never throws.
  */
-export function apiErrorFromResponse(
-  status: number,
-  body: unknown,
-  ctx: ErrorContext,
-  retryAfterSeconds?: number,
-): ApiError {
+export function apiErrorFromResponse(status: number, body: unknown, ctx: ErrorContext, retryAfterSeconds?: number): ApiError {
   const obj = body !== null && typeof body === "object" ? (body as Record<string, unknown>) : {};
   const code =
-    typeof obj.code === "string" && obj.code !== ""
-      ? obj.code
-      : (DEFAULT_CODES[status] ?? (status >= 500 ? "INTERNAL" : `HTTP_${status}`));
+    typeof obj.code === "string" && obj.code !== "" ? obj.code : (DEFAULT_CODES[status] ?? (status >= 500 ? "INTERNAL" : `HTTP_${status}`));
   const apiMessage =
     typeof obj.message === "string" && obj.message !== ""
       ? obj.message

@@ -208,10 +208,7 @@ function checkedApiUrl(rawUrl: string): string {
  * the URL is not http(s) or does not end in `/public/api/v1`, or a number is invalid. The
  * API key is registered for redaction before anything else can fail.
  */
-export function resolveConfig(
-  options: ClouddbClientOptions = {},
-  env: NodeJS.ProcessEnv = process.env,
-): ResolvedConfig {
+export function resolveConfig(options: ClouddbClientOptions = {}, env: NodeJS.ProcessEnv = process.env): ResolvedConfig {
   const rawKey = nonEmpty(options.apiKey) ?? nonEmpty(env.CLOUDDB_API_KEY);
   registerSecret(options.apiKey);
   registerSecret(env.CLOUDDB_API_KEY);
@@ -222,16 +219,27 @@ export function resolveConfig(
   const apiKey = checkedApiKey(rawKey);
   const rawUrl = nonEmpty(options.apiUrl) ?? nonEmpty(env.CLOUDDB_API_URL);
   if (rawUrl === undefined) {
-    throw new ConfigurationError(
-      `No API URL: pass \`apiUrl\` or set CLOUDDB_API_URL (the base URL ending in ${API_BASE_PATH}).`,
-      "apiUrl",
-    );
+    throw new ConfigurationError(`No API URL: pass \`apiUrl\` or set CLOUDDB_API_URL (the base URL ending in ${API_BASE_PATH}).`, "apiUrl");
   }
   const apiUrl = checkedApiUrl(rawUrl);
   const projectId = nonEmpty(options.projectId) ?? nonEmpty(env.CLOUDDB_PROJECT_ID);
   const extra = nonEmpty(options.userAgent);
-  const initialMs = numberSetting(options.poll?.initialMs, "poll.initialMs", env.CLOUDDB_POLL_INITIAL_MS, "CLOUDDB_POLL_INITIAL_MS", DEFAULT_POLL_INITIAL_MS, 1);
-  const maxMs = numberSetting(options.poll?.maxMs, "poll.maxMs", env.CLOUDDB_POLL_MAX_MS, "CLOUDDB_POLL_MAX_MS", Math.max(DEFAULT_POLL_MAX_MS, initialMs), 1);
+  const initialMs = numberSetting(
+    options.poll?.initialMs,
+    "poll.initialMs",
+    env.CLOUDDB_POLL_INITIAL_MS,
+    "CLOUDDB_POLL_INITIAL_MS",
+    DEFAULT_POLL_INITIAL_MS,
+    1,
+  );
+  const maxMs = numberSetting(
+    options.poll?.maxMs,
+    "poll.maxMs",
+    env.CLOUDDB_POLL_MAX_MS,
+    "CLOUDDB_POLL_MAX_MS",
+    Math.max(DEFAULT_POLL_MAX_MS, initialMs),
+    1,
+  );
   return {
     apiUrl,
     apiKey,
@@ -239,7 +247,14 @@ export function resolveConfig(
     userAgent: `pulumi-clouddb/${packageVersion()}${extra === undefined ? "" : ` ${extra}`}`,
     requestTimeoutMs: numberSetting(options.requestTimeoutMs, "requestTimeoutMs", undefined, undefined, DEFAULT_REQUEST_TIMEOUT_MS, 1),
     retryDeadlineMs: numberSetting(options.retryDeadlineMs, "retryDeadlineMs", undefined, undefined, DEFAULT_RETRY_DEADLINE_MS, 0),
-    unreachableRetryMs: numberSetting(options.unreachableRetryMs, "unreachableRetryMs", undefined, undefined, DEFAULT_UNREACHABLE_RETRY_MS, 0),
+    unreachableRetryMs: numberSetting(
+      options.unreachableRetryMs,
+      "unreachableRetryMs",
+      undefined,
+      undefined,
+      DEFAULT_UNREACHABLE_RETRY_MS,
+      0,
+    ),
     listCacheMs: numberSetting(options.listCacheMs, "listCacheMs", undefined, undefined, 0, 0),
     poll: { initialMs, maxMs: Math.max(maxMs, initialMs) },
     expectedDurations: { ...(options.expectedDurations ?? {}) },
@@ -253,10 +268,7 @@ export function resolveConfig(
 export function requireProjectId(config: ResolvedConfig, override: string | undefined): string {
   const projectId = nonEmpty(override) ?? config.projectId;
   if (projectId === undefined) {
-    throw new ConfigurationError(
-      "No project ID: pass `projectId` (to the client or the call) or set CLOUDDB_PROJECT_ID.",
-      "projectId",
-    );
+    throw new ConfigurationError("No project ID: pass `projectId` (to the client or the call) or set CLOUDDB_PROJECT_ID.", "projectId");
   }
   return projectId;
 }

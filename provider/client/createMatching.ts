@@ -12,7 +12,14 @@ import { classifyStatus } from "./statusRules";
 export type Fields = Readonly<Record<string, unknown>>;
 
 /** Server defaults of createService (CONTRACT.md). */
-const SERVICE_DEFAULTS = { service_type: "TIMESERIES", region_code: "us-east-1", cpu_millis: "500", memory_gbs: "2", replica_count: 0, environment_tag: "DEV" } as const;
+const SERVICE_DEFAULTS = {
+  service_type: "TIMESERIES",
+  region_code: "us-east-1",
+  cpu_millis: "500",
+  memory_gbs: "2",
+  replica_count: 0,
+  environment_tag: "DEV",
+} as const;
 
 /** The object at `path` in `item`, or undefined when it is absent or not an object. */
 function objectAt(item: Fields, ...path: (string | number)[]): Fields | undefined {

@@ -19,15 +19,7 @@
  * A request that never reached the API (connection refused) is sent again like any retry.
  */
 import type { CreatedIds } from "./createdIds";
-import {
-  type Fields,
-  createdWithin,
-  fitsFork,
-  fitsPeering,
-  fitsReplicaSet,
-  fitsService,
-  fitsVpc,
-} from "./createMatching";
+import { type Fields, createdWithin, fitsFork, fitsPeering, fitsReplicaSet, fitsService, fitsVpc } from "./createMatching";
 import { AmbiguousCreateError, ApiError, NetworkError, ResponseValidationError } from "./errors";
 import type { ListReading } from "./listReading";
 import type { AttemptRecord, CallContext, Operations } from "./operations";
@@ -110,7 +102,13 @@ export class Creates {
     final: boolean,
     deadline: number,
   ): Promise<T | undefined> {
-    const ambiguous = { operation: plan.operation, noun: plan.noun, label: plan.label, projectId: plan.projectId, failure: describeFailure(failure) };
+    const ambiguous = {
+      operation: plan.operation,
+      noun: plan.noun,
+      label: plan.label,
+      projectId: plan.projectId,
+      failure: describeFailure(failure),
+    };
     let reading: ListReading<T>;
     try {
       reading = await plan.list(deadline);
@@ -127,9 +125,12 @@ export class Creates {
     const endedAt = attempt.trace.endedAt ?? Date.now();
     const window = plan.timed ? this.clock.toServer(sentAt, endedAt) : undefined;
     const answered = fieldsOf(attempt.body);
-    const namedId = ResponseValidationError.isInstance(failure) && typeof answered[plan.idField] === "string" ? answered[plan.idField] : undefined;
+    const namedId =
+      ResponseValidationError.isInstance(failure) && typeof answered[plan.idField] === "string" ? answered[plan.idField] : undefined;
     const readable = reading.items.map((item) => ({ id: String(fieldsOf(item)[plan.idField]), fields: fieldsOf(item), item }));
-    const unreadable = reading.rejected.flatMap((r) => (r.id === undefined ? [] : [{ id: r.id, fields: fieldsOf(r.raw), item: undefined }]));
+    const unreadable = reading.rejected.flatMap((r) =>
+      r.id === undefined ? [] : [{ id: r.id, fields: fieldsOf(r.raw), item: undefined }],
+    );
     const candidates = [...readable, ...unreadable].filter(
       (c) =>
         (namedId === undefined || c.id === namedId) &&
@@ -138,7 +139,7 @@ export class Creates {
         plan.fits(c.fields) &&
         (window === undefined || createdWithin(c.fields, window)),
     );
-    const only = candidates.length === 1 ? candidates[0]! : undefined;
+    const only = candidates.length === 1 ? candidates[0] : undefined;
     if (only?.item !== undefined) {
       this.ids.own(plan.noun, only.id);
       const password = answered.initial_password;
@@ -155,7 +156,7 @@ export class Creates {
       unsettled:
         only !== undefined
           ? `the one ${plan.noun} that fits it cannot be read (${reading.rejected.find((r) => r.id === only.id)?.error.message ?? "unreadable"})`
-          : `the API accepted it, yet no ${plan.noun} in the list fits it${namedId === undefined ? "" : ` (its answer named "${String(namedId)}")`}`,
+          : `the API accepted it, yet no ${plan.noun} in the list fits it${namedId === undefined ? "" : ` (its answer named ${JSON.stringify(namedId)})`}`,
       cause: failure,
     });
   }

@@ -135,7 +135,7 @@ export class Operations implements BlockerReader {
         },
       };
       if (ctx.recover !== undefined) retryCall.recover = ctx.recover;
-      if (route.retry === "delete") retryCall.goneValue = undefined as ReplyOf<O>;
+      if (route.retry === "delete") retryCall.goneValue = undefined;
       return await withRetry(retryCall);
     } catch (err) {
       const blocker = (route as RouteSpec).blocker;

@@ -44,7 +44,6 @@ export const PACER = {
 
 const ORDER: readonly Priority[] = ["write", "read", "poll"];
 
-
 /** The pacer of one client (see the module comment). */
 export class Pacer {
   private readonly queues: Record<Priority, Array<() => void>> = { write: [], read: [], poll: [] };
@@ -96,7 +95,7 @@ export class Pacer {
     const now = this.now();
     if (status !== 429) {
       if (status !== undefined) this.accepted.push(now);
-      while (this.accepted.length > 0 && this.accepted[0]! < now - 1_000) this.accepted.shift();
+      while (this.accepted.length > 0 && this.accepted[0] < now - 1_000) this.accepted.shift();
       return;
     }
     const pause = (retryAfterSeconds ?? 1) * 1_000 + PACER.retryAfterMarginMs;

@@ -144,11 +144,14 @@ export class PollHub {
     if (state.timer !== undefined && state.timerAt <= due) return;
     if (state.timer !== undefined) clearTimeout(state.timer);
     state.timerAt = due;
-    state.timer = setTimeout(() => {
-      state.timer = undefined;
-      state.timerAt = Infinity;
-      void this.tick(state);
-    }, Math.max(0, due - Date.now()));
+    state.timer = setTimeout(
+      () => {
+        state.timer = undefined;
+        state.timerAt = Infinity;
+        void this.tick(state);
+      },
+      Math.max(0, due - Date.now()),
+    );
   }
 
   private async tick<A>(state: SourceState<A>): Promise<void> {

@@ -74,7 +74,7 @@ export function pollDelayMs(elapsedMs: number, opts: PollScheduleOptions): numbe
  */
 export function pollTimes(readyAtMs: number, opts: PollScheduleOptions): number[] {
   const times = [opts.initialMs];
-  for (let t = opts.initialMs; t < readyAtMs; ) {
+  for (let t = opts.initialMs; t < readyAtMs;) {
     t += pollDelayMs(t, opts);
     times.push(t);
   }
@@ -92,7 +92,7 @@ export interface Detection {
 /** Polls and detection delay for a resource ready `readyAtMs` after the wait began. Never throws. */
 export function detection(readyAtMs: number, opts: PollScheduleOptions): Detection {
   const times = pollTimes(readyAtMs, opts);
-  return { polls: times.length, delayMs: times[times.length - 1]! - readyAtMs };
+  return { polls: times.length, delayMs: times[times.length - 1] - readyAtMs };
 }
 
 /**

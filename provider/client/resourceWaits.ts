@@ -137,17 +137,35 @@ export class ResourceWaits {
 
   /** The service until its status is one of `opts.until`; see `ClouddbClient.waitForService`. */
   async service(serviceId: string, opts: WaitForServiceOptions): Promise<Service> {
-    const found = await this.run("service", serviceId, "waitForService", { status: opts.until }, opts, (p) => this.services(p), (p, a) =>
-      this.serviceIn(p, a, serviceId, true, "waitForService"),
+    const found = await this.run(
+      "service",
+      serviceId,
+      "waitForService",
+      { status: opts.until },
+      opts,
+      (p) => this.services(p),
+      (p, a) => this.serviceIn(p, a, serviceId, true, "waitForService"),
     );
-    if (found === undefined) throw new NotFoundError({ status: 404, code: "NOT_FOUND", apiMessage: `Service ${serviceId} not found`, operation: "waitForService" });
+    if (found === undefined)
+      throw new NotFoundError({
+        status: 404,
+        code: "NOT_FOUND",
+        apiMessage: `Service ${serviceId} not found`,
+        operation: "waitForService",
+      });
     return found;
   }
 
   /** The service until it is gone; see `ClouddbClient.waitForServiceDeleted`. */
   async serviceDeleted(serviceId: string, opts: WaitOptions): Promise<void> {
-    await this.run("service", serviceId, "waitForServiceDeleted", { deleted: true }, opts, (p) => this.services(p), (p, a) =>
-      this.serviceIn(p, a, serviceId, false, "waitForServiceDeleted"),
+    await this.run(
+      "service",
+      serviceId,
+      "waitForServiceDeleted",
+      { deleted: true },
+      opts,
+      (p) => this.services(p),
+      (p, a) => this.serviceIn(p, a, serviceId, false, "waitForServiceDeleted"),
     );
   }
 
@@ -168,18 +186,36 @@ export class ResourceWaits {
   async replicaSet(serviceId: string, replicaSetId: string, opts: WaitForReplicaSetOptions): Promise<ReadReplicaSet> {
     const id = `${serviceId}/${replicaSetId}`;
     const goal = { status: opts.until ?? ["active"] };
-    const found = await this.run("replica set", id, "waitForReplicaSet", goal, opts, (p) => this.services(p), (p, a) =>
-      this.replicaSetIn(p, a, serviceId, replicaSetId, "waitForReplicaSet"),
+    const found = await this.run(
+      "replica set",
+      id,
+      "waitForReplicaSet",
+      goal,
+      opts,
+      (p) => this.services(p),
+      (p, a) => this.replicaSetIn(p, a, serviceId, replicaSetId, "waitForReplicaSet"),
     );
-    if (found === undefined) throw new NotFoundError({ status: 404, code: "NOT_FOUND", apiMessage: `Replica set ${id} not found`, operation: "waitForReplicaSet" });
+    if (found === undefined)
+      throw new NotFoundError({
+        status: 404,
+        code: "NOT_FOUND",
+        apiMessage: `Replica set ${id} not found`,
+        operation: "waitForReplicaSet",
+      });
     return found;
   }
 
   /** The replica set until it is gone; see `ClouddbClient.waitForReplicaSetDeleted`. */
   async replicaSetDeleted(serviceId: string, replicaSetId: string, opts: WaitOptions): Promise<void> {
     const id = `${serviceId}/${replicaSetId}`;
-    await this.run("replica set", id, "waitForReplicaSetDeleted", { deleted: true }, opts, (p) => this.services(p), (p, a) =>
-      this.replicaSetIn(p, a, serviceId, replicaSetId, "waitForReplicaSetDeleted"),
+    await this.run(
+      "replica set",
+      id,
+      "waitForReplicaSetDeleted",
+      { deleted: true },
+      opts,
+      (p) => this.services(p),
+      (p, a) => this.replicaSetIn(p, a, serviceId, replicaSetId, "waitForReplicaSetDeleted"),
     );
   }
 
@@ -190,13 +226,22 @@ export class ResourceWaits {
       key: `peerings ${project} ${vpcId}`,
       fetch: (c) => this.fetched("listPeerings", { project, vpc: vpcId }, c),
     });
-    const found = await this.run("peering", `${vpcId}/${peeringId}`, caller, { status: opts.until ?? ["active"] }, opts, source, async (project, reading) => {
-      const hit = lookUp(reading, peeringId, (p) => p.id);
-      if ("found" in hit) return present(hit.found);
-      if ("rejected" in hit) throw hit.rejected;
-      return observe(() => this.poll("getPeering", { project, vpc: vpcId, peering: peeringId }, caller));
-    });
-    if (found === undefined) throw new NotFoundError({ status: 404, code: "NOT_FOUND", apiMessage: `Peering ${peeringId} not found`, operation: caller });
+    const found = await this.run(
+      "peering",
+      `${vpcId}/${peeringId}`,
+      caller,
+      { status: opts.until ?? ["active"] },
+      opts,
+      source,
+      async (project, reading) => {
+        const hit = lookUp(reading, peeringId, (p) => p.id);
+        if ("found" in hit) return present(hit.found);
+        if ("rejected" in hit) throw hit.rejected;
+        return observe(() => this.poll("getPeering", { project, vpc: vpcId, peering: peeringId }, caller));
+      },
+    );
+    if (found === undefined)
+      throw new NotFoundError({ status: 404, code: "NOT_FOUND", apiMessage: `Peering ${peeringId} not found`, operation: caller });
     return found;
   }
 }

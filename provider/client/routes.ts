@@ -6,14 +6,7 @@
 import type { z } from "zod";
 import type { ListShape } from "./listReading";
 import type { CallKind } from "./retry";
-import {
-  AuthInfoSchema,
-  MessageResponseSchema,
-  PeeringSchema,
-  ReadReplicaSetSchema,
-  ServiceSchema,
-  VpcSchema,
-} from "./schemas";
+import { AuthInfoSchema, MessageResponseSchema, PeeringSchema, ReadReplicaSetSchema, ServiceSchema, VpcSchema } from "./schemas";
 import type { HttpMethod } from "./transport";
 
 /** What a route answers: one object, a list of objects (each validated on its own), or nothing to read. */
@@ -79,7 +72,13 @@ export const ROUTES = {
   setServiceHA: { method: "POST", path: `${SVC}/setHA`, retry: "idempotent", reply: service, blocker: "service" },
 
   listReplicaSets: { method: "GET", path: `${SVC}/replicaSets`, retry: "read", reply: { list: replicaSets } },
-  createReplicaSet: { method: "POST", path: `${SVC}/replicaSets`, retry: "create", reply: { one: ReadReplicaSetSchema }, blocker: "service" },
+  createReplicaSet: {
+    method: "POST",
+    path: `${SVC}/replicaSets`,
+    retry: "create",
+    reply: { one: ReadReplicaSetSchema },
+    blocker: "service",
+  },
   deleteReplicaSet: { method: "DELETE", path: RS, retry: "delete", reply: none },
   resizeReplicaSet: { method: "POST", path: `${RS}/resize`, retry: "idempotent", reply: message, blocker: "replica set" },
   enableReplicaSetPooler: { method: "POST", path: `${RS}/enablePooler`, retry: "idempotent", reply: message, blocker: "replica set" },

@@ -75,9 +75,7 @@ export const AuthInfoSchema = z
         created: tolerant(z.string()),
         issuing_user: tolerant(UserSchema),
         name: tolerant(z.string()),
-        project: tolerant(
-          z.looseObject({ id: tolerant(z.string()), name: tolerant(z.string()), plan_type: tolerant(z.string()) }),
-        ),
+        project: tolerant(z.looseObject({ id: tolerant(z.string()), name: tolerant(z.string()), plan_type: tolerant(z.string()) })),
         public_key: tolerant(z.string()),
       })
       .optional(),
@@ -138,14 +136,12 @@ export const ReadReplicaSetSchema = z.looseObject({
 export type ReadReplicaSet = z.infer<typeof ReadReplicaSetSchema>;
 
 /** The replica sets embedded in a service: each read on its own; one that is not readable is left out. */
-const EmbeddedReplicaSetsSchema = z
-  .array(z.unknown())
-  .transform((items) =>
-    items.flatMap((item): ReadReplicaSet[] => {
-      const parsed = ReadReplicaSetSchema.safeParse(item);
-      return parsed.success ? [parsed.data] : [];
-    }),
-  );
+const EmbeddedReplicaSetsSchema = z.array(z.unknown()).transform((items) =>
+  items.flatMap((item): ReadReplicaSet[] => {
+    const parsed = ReadReplicaSetSchema.safeParse(item);
+    return parsed.success ? [parsed.data] : [];
+  }),
+);
 
 /**
  * Schema of a service. Relied upon: the fields the server always fills in and the client
@@ -173,9 +169,7 @@ export const ServiceSchema = z.looseObject({
       })
       .nullable(),
   ),
-  ha_replicas: tolerant(
-    z.looseObject({ replica_count: tolerant(z.number()), sync_replica_count: tolerant(z.number()) }),
-  ),
+  ha_replicas: tolerant(z.looseObject({ replica_count: tolerant(z.number()), sync_replica_count: tolerant(z.number()) })),
   metadata: tolerant(MetadataSchema),
   metrics: tolerant(
     z.looseObject({

@@ -51,10 +51,9 @@ export function validateResponse<S extends z.ZodType>(
 ): z.output<S> {
   const result = schema.safeParse(body);
   if (result.success) return result.data;
-  const issue = result.error.issues[0]!;
+  const issue = result.error.issues[0];
   const value = valueAt(body, issue.path);
-  const received =
-    value === undefined && issue.path.length > 0 ? "nothing (the field is absent)" : describeReceived(value);
+  const received = value === undefined && issue.path.length > 0 ? "nothing (the field is absent)" : describeReceived(value);
   throw new ResponseValidationError({
     ...named,
     path: formatPath(issue.path),

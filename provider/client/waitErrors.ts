@@ -108,7 +108,7 @@ export class TimeoutError<K extends WatchedKind = WatchedKind> extends WaitError
 }
 
 function capitalize(s: string): string {
-  return s.length === 0 ? s : s[0]!.toUpperCase() + s.slice(1);
+  return s.length === 0 ? s : s[0].toUpperCase() + s.slice(1);
 }
 
 /**

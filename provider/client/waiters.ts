@@ -56,9 +56,6 @@ export function judge<K extends WatchedKind>(kind: K, goal: WaitGoal, obs: Obser
  */
 export function isTransient(err: unknown): boolean {
   return (
-    RateLimitError.isInstance(err) ||
-    ServerError.isInstance(err) ||
-    NetworkError.isInstance(err) ||
-    ResponseValidationError.isInstance(err)
+    RateLimitError.isInstance(err) || ServerError.isInstance(err) || NetworkError.isInstance(err) || ResponseValidationError.isInstance(err)
   );
 }

@@ -43,11 +43,11 @@ function distance(a: string, b: string): number {
   for (let i = 1; i <= x.length; i++) {
     const row = [i];
     for (let j = 1; j <= y.length; j++) {
-      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (x[i - 1] === y[j - 1] ? 0 : 1));
+      row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (x[i - 1] === y[j - 1] ? 0 : 1));
     }
     prev = row;
   }
-  return prev[y.length]!;
+  return prev[y.length];
 }
 
 /** The known name closest to `name`. */
@@ -66,7 +66,10 @@ export function closest(name: string, known: readonly string[]): string {
  * Pulumi prints a failure that names a property with that property's value from the
  * program, in plain text even when it is a secret.
  */
-export function checkInputs(schema: WithInputs & { readonly kind: string; readonly cross?: readonly CrossRule[] }, news: Record<string, unknown>): CheckFailure[] {
+export function checkInputs(
+  schema: WithInputs & { readonly kind: string; readonly cross?: readonly CrossRule[] },
+  news: Record<string, unknown>,
+): CheckFailure[] {
   const failures: CheckFailure[] = [];
   const bad = new Set<string>();
   const specs = schema.inputs;
@@ -105,5 +108,5 @@ export function checkInputs(schema: WithInputs & { readonly kind: string; readon
     if (rule.properties.some((p) => bad.has(p) || containsUnknown(news[p]))) continue;
     failures.push(...rule.validate(news));
   }
-  return failures.map((f) => (specs[f.property.split(".")[0]!]?.secret ? { property: "", reason: f.reason } : f));
+  return failures.map((f) => (specs[f.property.split(".")[0]]?.secret ? { property: "", reason: f.reason } : f));
 }

@@ -24,10 +24,7 @@ export function sameValue(a: unknown, b: unknown): boolean {
   if (a !== null && b !== null && typeof a === "object" && typeof b === "object") {
     const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
     const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
-    return (
-      ka.length === kb.length &&
-      ka.every((k) => sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
-    );
+    return ka.length === kb.length && ka.every((k) => sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
   }
   return false;
 }

@@ -2,9 +2,7 @@
 export class DurationFormatError extends Error {
   /** @param value the text that was given */
   constructor(readonly value: unknown) {
-    super(
-      `${JSON.stringify(value)} is not a duration: give a number of seconds (e.g. 600) or a string such as "90s", "30m", "1h30m"`,
-    );
+    super(`${JSON.stringify(value)} is not a duration: give a number of seconds (e.g. 600) or a string such as "90s", "30m", "1h30m"`);
     this.name = "DurationFormatError";
   }
 }
@@ -28,7 +26,7 @@ export function parseDuration(value: number | string): number {
   if (/^\d+(?:\.\d+)?$/.test(text) && Number(text) > 0) return Math.round(Number(text) * 1000);
   if (!WHOLE.test(text)) throw new DurationFormatError(value);
   let total = 0;
-  for (const [, amount, unit] of text.matchAll(PART)) total += Number(amount) * UNIT_MS[unit as string]!;
+  for (const [, amount, unit] of text.matchAll(PART)) total += Number(amount) * UNIT_MS[unit];
   if (total <= 0) throw new DurationFormatError(value);
   return Math.round(total);
 }

@@ -29,6 +29,7 @@ import { createHash, randomBytes } from "crypto";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
+import { NotFoundError } from "../client/errors";
 import { InputConflictError } from "./errors";
 
 /** Entries older than this are ignored (and removed). */
@@ -215,13 +216,23 @@ async function interrupted<T>(kind: string, entry: Entry, recovery: Recovery<T>)
   );
 }
 
+/** `read`'s answer, or undefined when it is a NotFoundError (a recorded resource that is gone). */
+export async function absentIfNotFound<T>(read: Promise<T>): Promise<T | undefined> {
+  try {
+    return await read;
+  } catch (e) {
+    if (NotFoundError.isInstance(e)) return undefined;
+    throw e;
+  }
+}
+
 /** What {@link createOnce} returns: the resource, whether it was taken over, and the hook to call once `create` returns. */
 export interface Created<T> {
   readonly resource: T;
   /** True when it is what an interrupted create made, not a new one. */
   readonly takenOver: boolean;
   /** Call once the provider's `create` returns or throws with the id: the entry goes (or stays, if the engine is gone). */
-  settled(): void;
+  readonly settled: () => void;
 }
 
 /**

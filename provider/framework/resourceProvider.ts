@@ -10,7 +10,16 @@ import { checkInputs } from "./check";
 import { diffProperties, sameValue } from "./diff";
 import { ResourceInitError, scrubbed } from "./errors";
 import { withoutUndefined } from "./outputs";
-import { diffedProperties, parseInputs, secretInputs, type InputsOf, type InputSpecs, type OutputSpecs, type ResourceSchema, type WithInputs } from "./schema";
+import {
+  diffedProperties,
+  parseInputs,
+  secretInputs,
+  type InputsOf,
+  type InputSpecs,
+  type OutputSpecs,
+  type ResourceSchema,
+  type WithInputs,
+} from "./schema";
 import { configure, providerContext, type ProviderContext } from "./settings";
 import { savePriors } from "./transitionPriors";
 import { containsUnknown, UNKNOWN } from "./unknowns";
@@ -77,7 +86,7 @@ function lookupNotFound(kind: string, id: string): NotFoundError {
 function asWritten(schema: WithInputs, news: Props): Props {
   return Object.fromEntries(
     diffedProperties(schema).map(({ property }) => {
-      const spec = schema.inputs[property]!;
+      const spec = schema.inputs[property];
       return [property, news[property] ?? spec.default];
     }),
   );
@@ -106,10 +115,7 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
     if (ctx.settings.apiUrl && ctx.clientLoaded()) savePriors(ctx.settings.apiUrl, ctx.client().learnedDurations());
   };
   const scrub = (error: unknown, ctx: ProviderContext, ...props: Props[]): Error =>
-    scrubbed(error, [
-      ctx.settings.apiKey,
-      ...props.flatMap((p) => [...secretKeys.map((k) => p[k]), ...(definition.secretsOf?.(p) ?? [])]),
-    ]);
+    scrubbed(error, [ctx.settings.apiKey, ...props.flatMap((p) => [...secretKeys.map((k) => p[k]), ...(definition.secretsOf?.(p) ?? [])])]);
   /**
    * A partial failure keeps the resource in state with the error's properties as its
    * outputs: they hold the inputs (`__provider` included, or later calls cannot load the

@@ -123,7 +123,7 @@ export function inputsObject<I extends InputSpecs>(schema: WithInputs<I>): z.Zod
  * here is a bug, reported as such.
  */
 export function parseInputs<I extends InputSpecs>(schema: WithInputs<I>, raw: Record<string, unknown>): InputsOf<I> {
-  return inputsObject(schema).parse(raw) as InputsOf<I>;
+  return inputsObject(schema).parse(raw);
 }
 
 /** The properties `diff` compares, with whether a change replaces. */
@@ -135,10 +135,14 @@ export function diffedProperties(schema: WithInputs): Array<{ property: string; 
 
 /** The names of the secret inputs. */
 export function secretInputs(schema: WithInputs): string[] {
-  return Object.entries(schema.inputs).filter(([, s]) => s.secret).map(([k]) => k);
+  return Object.entries(schema.inputs)
+    .filter(([, s]) => s.secret)
+    .map(([k]) => k);
 }
 
 /** The names of the secret outputs. */
 export function secretOutputs(schema: { readonly outputs: OutputSpecs }): string[] {
-  return Object.entries(schema.outputs).filter(([, s]) => s.secret).map(([k]) => k);
+  return Object.entries(schema.outputs)
+    .filter(([, s]) => s.secret)
+    .map(([k]) => k);
 }

@@ -20,7 +20,7 @@ export function loadPriors(apiUrl: string): Record<string, number> {
   try {
     const parsed = JSON.parse(fs.readFileSync(fileFor(apiUrl), "utf8")) as unknown;
     if (parsed === null || typeof parsed !== "object") return {};
-    return Object.fromEntries(Object.entries(parsed).filter(([, v]) => typeof v === "number" && Number.isFinite(v) && v > 0)) as Record<string, number>;
+    return Object.fromEntries(Object.entries(parsed).filter(([, v]) => typeof v === "number" && Number.isFinite(v) && v > 0));
   } catch {
     return {};
   }

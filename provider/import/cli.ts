@@ -23,7 +23,7 @@ Needs CLOUDDB_API_URL and CLOUDDB_API_KEY (and CLOUDDB_PROJECT_ID, or --project)
 function parse(argv: string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (let i = 0; i < argv.length; i++) {
-    const flag = argv[i]!;
+    const flag = argv[i];
     if (flag === "--help" || flag === "-h") throw new Error("");
     if (!["--out", "--program", "--type", "--id", "--project"].includes(flag)) throw new Error(`unknown argument ${flag}`);
     const value = argv[++i];
@@ -55,7 +55,9 @@ async function main(): Promise<void> {
     const program = importProgram(doc);
     if (args.program) fs.writeFileSync(args.program, program);
     else process.stdout.write(program);
-    process.stderr.write(`clouddb-import: wrote ${doc.resources.length} resources to ${args.out}; next: pulumi import --file ${args.out}\n`);
+    process.stderr.write(
+      `clouddb-import: wrote ${doc.resources.length} resources to ${args.out}; next: pulumi import --file ${args.out}\n`,
+    );
   } catch (e) {
     process.stderr.write(`clouddb-import: ${(e as Error).message}\n`);
     process.exitCode = 1;

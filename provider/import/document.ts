@@ -43,7 +43,11 @@ export interface ImportFilter {
 
 /** A logical name from an API name: lowercase letters, digits and dashes, made unique. */
 function logicalName(wanted: string, taken: Set<string>): string {
-  const base = wanted.toLowerCase().replace(/[^a-z0-9-]+/g, "-").replace(/^-+|-+$/g, "") || "resource";
+  const base =
+    wanted
+      .toLowerCase()
+      .replace(/[^a-z0-9-]+/g, "-")
+      .replace(/^-+|-+$/g, "") || "resource";
   let name = base;
   for (let i = 2; taken.has(name); i++) name = `${base}-${i}`;
   taken.add(name);
@@ -81,7 +85,9 @@ function defined(value: Record<string, unknown>): Record<string, unknown> {
  */
 export async function importDocument(api: ClouddbClient, projectId: string, filter: ImportFilter = {}): Promise<ImportDocument> {
   const keep = (kind: string, id: string) => (!filter.kinds || filter.kinds.includes(kind)) && (!filter.ids || filter.ids.includes(id));
-  const providers = Object.fromEntries(await Promise.all(RESOURCES.map(async (r) => [r.definition.schema.kind, await serializedProvider(r.module)] as const)));
+  const providers = Object.fromEntries(
+    await Promise.all(RESOURCES.map(async (r) => [r.definition.schema.kind, await serializedProvider(r.module)] as const)),
+  );
   const taken = new Set<string>();
   const resources: ImportResource[] = [];
   const add = (kind: string, id: string, name: string, outputs: Record<string, unknown>): void => {
@@ -98,14 +104,18 @@ export async function importDocument(api: ClouddbClient, projectId: string, filt
   for (const vpc of await api.listVpcs(opts)) {
     if (keep("Vpc", vpc.id)) add("Vpc", vpc.id, vpc.name ?? vpc.id, { ...vpcOutputs(vpc, projectId) });
     for (const p of await api.listPeerings(vpc.id, opts)) {
-      if (keep("VpcPeering", p.id)) add("VpcPeering", p.id, `${vpc.name ?? vpc.id}-peering-${p.id}`, { ...peeringOutputs(p, vpc.id, projectId) });
+      if (keep("VpcPeering", p.id))
+        add("VpcPeering", p.id, `${vpc.name ?? vpc.id}-peering-${p.id}`, { ...peeringOutputs(p, vpc.id, projectId) });
     }
   }
   for (const s of await api.listServices(opts)) {
     if (s.status === "DELETING") continue;
     if (keep("Service", s.service_id)) add("Service", s.service_id, s.name ?? s.service_id, { ...serviceOutputs(s, {}) });
     for (const rs of s.read_replica_sets ?? []) {
-      if (keep("ReadReplicaSet", rs.id)) add("ReadReplicaSet", rs.id, `${s.name ?? s.service_id}-${rs.name ?? rs.id}`, { ...replicaSetOutputs(rs, s.service_id, projectId) });
+      if (keep("ReadReplicaSet", rs.id))
+        add("ReadReplicaSet", rs.id, `${s.name ?? s.service_id}-${rs.name ?? rs.id}`, {
+          ...replicaSetOutputs(rs, s.service_id, projectId),
+        });
     }
   }
   return { resources };

@@ -9,7 +9,18 @@ import type { ImportDocument, ImportResource } from "./document";
 const ARGS: Record<string, readonly string[]> = {
   Vpc: ["name", "cidr", "regionCode"],
   VpcPeering: ["vpcId", "peerAccountId", "peerRegionCode", "peerVpcId"],
-  Service: ["name", "serviceType", "regionCode", "cpuMillis", "memoryGbs", "haReplicas", "environment", "connectionPooler", "vpcId", "paused"],
+  Service: [
+    "name",
+    "serviceType",
+    "regionCode",
+    "cpuMillis",
+    "memoryGbs",
+    "haReplicas",
+    "environment",
+    "connectionPooler",
+    "vpcId",
+    "paused",
+  ],
   ReadReplicaSet: ["serviceId", "name", "nodes", "cpuMillis", "memoryGbs", "environment", "connectionPooler"],
 };
 
@@ -28,11 +39,13 @@ export function importProgram(doc: ImportDocument): string {
   const byId = new Map(doc.resources.map((r) => [`${r.type}:${r.id}`, r]));
   const lines = doc.resources.map((r) => {
     const kind = r.type.split(":").pop()!;
-    const args = (ARGS[kind] ?? []).filter((k) => r.inputs[k] !== undefined).map((k) => {
-      const ref = REFERENCES[k];
-      const target = ref && byId.get(`pulumi-nodejs:dynamic/clouddb:${ref.kind}:${String(r.inputs[k])}`);
-      return `${k}: ${target && ref ? `${variable(target)}.${ref.output}` : JSON.stringify(r.inputs[k])}`;
-    });
+    const args = (ARGS[kind] ?? [])
+      .filter((k) => r.inputs[k] !== undefined)
+      .map((k) => {
+        const ref = REFERENCES[k];
+        const target = ref && byId.get(`pulumi-nodejs:dynamic/clouddb:${ref.kind}:${String(r.inputs[k])}`);
+        return `${k}: ${target && ref ? `${variable(target)}.${ref.output}` : JSON.stringify(r.inputs[k])}`;
+      });
     return `const ${variable(r)} = new clouddb.${kind}(${JSON.stringify(r.name)}, { ${args.join(", ")} }, { protect: true });`;
   });
   return ['import * as clouddb from "pulumi-clouddb";', "", ...lines, ""].join("\n");

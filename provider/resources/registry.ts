@@ -16,7 +16,8 @@ export interface RegisteredResource {
   readonly module: string;
   /** The file its schema lives in, named in the generated files. */
   readonly source: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each entry keeps its own input and output types
+  // Each entry keeps its own input and output types; the generator reads them as InputSpecs/OutputSpecs (specsOf).
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly definition: ResourceDefinition<any, any>;
 }
 
@@ -36,7 +37,7 @@ export const NAMED_TYPES: Record<string, NamedType> = {
   Size: { doc: 'CPU (millicores) or memory (GB): a number, or `"shared"` for the shared plan.', tsType: 'number | "shared"' },
   Timeouts: {
     doc:
-      "How long a resource's operations may wait. Each is a number of seconds or a string such as `\"90s\"`, `\"30m\"`, `\"1h30m\"`. " +
+      'How long a resource\'s operations may wait. Each is a number of seconds or a string such as `"90s"`, `"30m"`, `"1h30m"`. ' +
       "Unset ones default to the stack configuration (`clouddb:createTimeout`, `clouddb:updateTimeout`, `clouddb:deleteTimeout`), " +
       "which defaults to 30 minutes. Pulumi's own `customTimeouts` option never reaches a dynamic provider, so this input takes its place.",
     schema: v.timeouts,
@@ -46,5 +47,6 @@ export const NAMED_TYPES: Record<string, NamedType> = {
 
 /** Every input and output spec of a registered resource, typed loosely for iteration. */
 export function specsOf(r: RegisteredResource): { inputs: InputSpecs; outputs: OutputSpecs } {
-  return { inputs: r.definition.schema.inputs, outputs: r.definition.schema.outputs };
+  const { inputs, outputs } = r.definition.schema as { inputs: InputSpecs; outputs: OutputSpecs };
+  return { inputs, outputs };
 }

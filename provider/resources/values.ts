@@ -7,15 +7,7 @@ import { z } from "zod";
 import { isDuration } from "../framework/durations";
 
 /** Regions the API offers. */
-export const REGIONS = [
-  "us-east-1",
-  "us-west-2",
-  "eu-west-1",
-  "eu-central-1",
-  "ap-southeast-1",
-  "ap-southeast-2",
-  "sa-east-1",
-] as const;
+export const REGIONS = ["us-east-1", "us-west-2", "eu-west-1", "eu-central-1", "ap-southeast-1", "ap-southeast-2", "sa-east-1"] as const;
 
 /** CPU (millicores) and memory (GB) pairs a service may have. */
 export const SERVICE_SIZES = [
@@ -30,9 +22,7 @@ export const SERVICE_SIZES = [
 ] as const;
 
 /** CPU and memory pairs a read replica set may have: the service pairs but `shared`. */
-export const REPLICA_SET_SIZES = SERVICE_SIZES.filter(([cpu]) => cpu !== "shared") as ReadonlyArray<
-  readonly [number, number]
->;
+export const REPLICA_SET_SIZES = SERVICE_SIZES.filter(([cpu]) => cpu !== "shared") as ReadonlyArray<readonly [number, number]>;
 
 /** The pairs of {@link SERVICE_SIZES} as text, for messages: `shared/shared, 500/2, ...`. */
 export function describeSizes(sizes: ReadonlyArray<readonly [number | string, number | string]>): string {
@@ -57,14 +47,14 @@ export const serviceId = z
 
 /** A VPC or peering id: a decimal number written as a string. */
 export const numericId = z
-  .string({ error: "expected an id made of digits, e.g. \"1234\"" })
-  .regex(/^[0-9]+$/, { error: "expected an id made of digits, e.g. \"1234\"" });
+  .string({ error: 'expected an id made of digits, e.g. "1234"' })
+  .regex(/^[0-9]+$/, { error: 'expected an id made of digits, e.g. "1234"' });
 
 /** A region the API offers. */
 export const regionCode = z.enum(REGIONS, { error: `expected one of ${REGIONS.join(", ")}` });
 
 /** An environment tag. */
-export const environment = z.enum(["DEV", "PROD"], { error: "expected \"DEV\" or \"PROD\"" });
+export const environment = z.enum(["DEV", "PROD"], { error: 'expected "DEV" or "PROD"' });
 
 /** A password: 8 to 128 characters. */
 export const password = z
@@ -83,16 +73,14 @@ function cidrIsValid(text: string): boolean {
 }
 
 /** An IPv4 network, prefix 16 to 28, host bits zero. */
-export const cidr = z
-  .string({ error: "expected an IPv4 network in CIDR notation such as \"10.0.0.0/16\"" })
-  .refine(cidrIsValid, {
-    error: "expected an IPv4 network in CIDR notation with a prefix length of 16 to 28 and the host bits zero, such as \"10.0.0.0/16\"",
-  });
+export const cidr = z.string({ error: 'expected an IPv4 network in CIDR notation such as "10.0.0.0/16"' }).refine(cidrIsValid, {
+  error: 'expected an IPv4 network in CIDR notation with a prefix length of 16 to 28 and the host bits zero, such as "10.0.0.0/16"',
+});
 
 /** A duration: seconds as a number, or a string such as `"30m"`. */
 export const duration = z
   .custom<number | string>(isDuration, {
-    error: "expected a duration: a number of seconds or a string such as \"90s\", \"30m\", \"1h30m\"",
+    error: 'expected a duration: a number of seconds or a string such as "90s", "30m", "1h30m"',
   })
   .meta({ tsType: "number | string" });
 
@@ -118,7 +106,7 @@ export function wholeNumber(min: number, max: number): z.ZodNumber {
 /** A CPU allocation in millicores: a number, or `"shared"` where `allowShared`. */
 export function cpuMillis(allowShared: boolean): z.ZodType<number | "shared"> {
   const sizes = allowShared ? SERVICE_SIZES : REPLICA_SET_SIZES;
-  const allowed = sizes.map(([cpu]) => cpu as number | "shared");
+  const allowed = sizes.map(([cpu]) => cpu);
   const text = `expected one of ${allowed.join(", ")}`;
   return z.custom<number | "shared">((v) => allowed.includes(v as number | "shared"), { error: text });
 }
@@ -126,16 +114,12 @@ export function cpuMillis(allowShared: boolean): z.ZodType<number | "shared"> {
 /** A memory allocation in GB: a number, or `"shared"` where `allowShared`. */
 export function memoryGbs(allowShared: boolean): z.ZodType<number | "shared"> {
   const sizes = allowShared ? SERVICE_SIZES : REPLICA_SET_SIZES;
-  const allowed = sizes.map(([, mem]) => mem as number | "shared");
+  const allowed = sizes.map(([, mem]) => mem);
   const text = `expected one of ${allowed.join(", ")}`;
   return z.custom<number | "shared">((v) => allowed.includes(v as number | "shared"), { error: text });
 }
 
 /** True when `cpu`/`memory` form one of the allowed pairs. */
-export function isAllowedPair(
-  sizes: ReadonlyArray<readonly [number | string, number | string]>,
-  cpu: unknown,
-  memory: unknown,
-): boolean {
+export function isAllowedPair(sizes: ReadonlyArray<readonly [number | string, number | string]>, cpu: unknown, memory: unknown): boolean {
   return sizes.some(([c, m]) => c === cpu && m === memory);
 }

@@ -8,11 +8,16 @@ import * as path from "path";
 import { generatedFiles } from "./files";
 
 const root = path.resolve(__dirname, "..", "..");
-for (const [file, content] of Object.entries(generatedFiles(root))) {
-  const full = path.join(root, file);
-  const before = fs.existsSync(full) ? fs.readFileSync(full, "utf8") : undefined;
-  if (before !== content) {
-    fs.writeFileSync(full, content);
-    console.log(`wrote ${file}`);
+
+async function main(): Promise<void> {
+  for (const [file, content] of Object.entries(await generatedFiles(root))) {
+    const full = path.join(root, file);
+    const before = fs.existsSync(full) ? fs.readFileSync(full, "utf8") : undefined;
+    if (before !== content) {
+      fs.writeFileSync(full, content);
+      console.log(`wrote ${file}`);
+    }
   }
 }
+
+void main();

@@ -26,13 +26,7 @@ export function resourceTable(r: RegisteredResource): string {
     return `| ${name} | ${cell(`\`${type}\``)} | ${dflt} | ${CHANGE[spec.change]} | ${cell(spec.doc)} |`;
   });
   const outs = Object.entries(outputs).map(([key, spec]) => `\`${key}\`${spec.secret ? " (secret)" : ""}`);
-  return [
-    "| argument | type | default | on change | |",
-    "|---|---|---|---|---|",
-    ...rows,
-    "",
-    `Outputs: ${outs.join(", ")}.`,
-  ].join("\n");
+  return ["| argument | type | default | on change | |", "|---|---|---|---|---|", ...rows, "", `Outputs: ${outs.join(", ")}.`].join("\n");
 }
 
 /** `readme` with every resource's table regenerated. */

@@ -21,8 +21,11 @@ const CHANGE_TEXT: Record<InputSpec["change"], string> = {
 
 function tsdoc(lines: string[], indent: string): string {
   const body = lines.filter((l, i) => l !== "" || (i > 0 && i < lines.length - 1 && lines[i - 1] !== ""));
-  if (body.length === 1 && !body[0]!.includes("\n")) return `${indent}/** ${body[0]} */\n`;
-  return `${indent}/**\n${body.flatMap((l) => l.split("\n")).map((l) => `${indent} *${l ? ` ${l}` : ""}`).join("\n")}\n${indent} */\n`;
+  if (body.length === 1 && !body[0].includes("\n")) return `${indent}/** ${body[0]} */\n`;
+  return `${indent}/**\n${body
+    .flatMap((l) => l.split("\n"))
+    .map((l) => `${indent} *${l ? ` ${l}` : ""}`)
+    .join("\n")}\n${indent} */\n`;
 }
 
 function inputType(spec: InputSpec): string {
@@ -46,7 +49,9 @@ function namedTypesIn(texts: string[]): string[] {
 function secretNote(shape: { secretInputs: string[]; secretOutputs: string[] }): string {
   const list = (keys: string[]) => keys.map((k) => `\`${k}\``).join(", ");
   const parts = [
-    shape.secretOutputs.length ? `${list(shape.secretOutputs)} ${shape.secretOutputs.length > 1 ? "are" : "is"} always added to \`additionalSecretOutputs\`` : "",
+    shape.secretOutputs.length
+      ? `${list(shape.secretOutputs)} ${shape.secretOutputs.length > 1 ? "are" : "is"} always added to \`additionalSecretOutputs\``
+      : "",
     shape.secretInputs.length ? `a given ${list(shape.secretInputs)} is sent as a secret input` : "",
   ].filter(Boolean);
   return parts.length ? `; ${parts.join(", and ")}` : "";
@@ -65,12 +70,18 @@ export function sdkClassFile(r: RegisteredResource): string {
     const t = outputType(spec);
     return `${tsdoc([spec.doc], "  ")}  declare readonly ${key}: pulumi.Output<${t}${isOptional(spec.schema) && !t.includes("undefined") ? " | undefined" : ""}>;`;
   });
-  const lookupType = `{ ${schema.lookup.map((k) => `${k}?: pulumi.Input<${inputType(inputs[k]!)}>`).join("; ")} }`;
+  const lookupType = `{ ${schema.lookup.map((k) => `${k}?: pulumi.Input<${inputType(inputs[k])}>`).join("; ")} }`;
   const shape = {
-    required: Object.entries(inputs).filter(([, s]) => s.required).map(([k]) => k),
+    required: Object.entries(inputs)
+      .filter(([, s]) => s.required)
+      .map(([k]) => k),
     outputs: Object.keys(outputs).filter((k) => k !== schema.idOutput),
-    secretInputs: Object.entries(inputs).filter(([, s]) => s.secret).map(([k]) => k),
-    secretOutputs: Object.entries(outputs).filter(([, s]) => s.secret).map(([k]) => k),
+    secretInputs: Object.entries(inputs)
+      .filter(([, s]) => s.secret)
+      .map(([k]) => k),
+    secretOutputs: Object.entries(outputs)
+      .filter(([, s]) => s.secret)
+      .map(([k]) => k),
   };
   const named = namedTypesIn([...Object.values(inputs).map(inputType), ...Object.values(outputs).map(outputType)]);
   const article = /^[AEIOU]/.test(kind) ? "an" : "a";
@@ -138,15 +149,22 @@ export function sdkResultsFile(): string {
     const kind = r.definition.schema.kind;
     const lines = Object.entries(outputs)
       .filter(([, spec]) => spec.inLookups)
-      .map(([key, spec]) => `${tsdoc([spec.doc], "  ")}  readonly ${key}${isOptional(spec.schema) ? "?" : ""}: ${outputType(spec).replace(/ \| undefined$/, "")};`);
+      .map(
+        ([key, spec]) =>
+          `${tsdoc([spec.doc], "  ")}  readonly ${key}${isOptional(spec.schema) ? "?" : ""}: ${outputType(spec).replace(/ \| undefined$/, "")};`,
+      );
     return `/** ${article(kind)} ${kind} as the lookup functions return it: its outputs without secrets. */
 export interface ${kind}Result {
 ${lines.join("\n")}
 }`;
   });
   const named = namedTypesIn(parts);
-  return `${header("provider/resources/registry.ts")}${named.length ? `import type { ${named.join(", ")} } from "./types";
-` : ""}
+  return `${header("provider/resources/registry.ts")}${
+    named.length
+      ? `import type { ${named.join(", ")} } from "./types";
+`
+      : ""
+  }
 ${parts.join("\n\n")}
 `;
 }
@@ -181,7 +199,11 @@ export { MissingArgumentError } from "./inputs";
 
 /** Every generated SDK file, by path. */
 export function sdkFiles(): Record<string, string> {
-  const files: Record<string, string> = { "sdk/types.ts": sdkTypesFile(), "sdk/index.ts": sdkIndexFile(), "sdk/results.ts": sdkResultsFile() };
+  const files: Record<string, string> = {
+    "sdk/types.ts": sdkTypesFile(),
+    "sdk/index.ts": sdkIndexFile(),
+    "sdk/results.ts": sdkResultsFile(),
+  };
   for (const r of RESOURCES) files[`sdk/${r.module}.ts`] = sdkClassFile(r);
   return files;
 }

@@ -67,10 +67,14 @@ function start(root, work, env) {
   }
   const args = [
     cli,
-    "--port", "0",
-    "--project-id", env.CLOUDDB_EMULATOR_PROJECT ?? "quickstart",
-    "--data-dir", path.join(work, "emulator-data"),
-    "--clock-scale", env.CLOUDDB_CLOCK_SCALE ?? "0.2",
+    "--port",
+    "0",
+    "--project-id",
+    env.CLOUDDB_EMULATOR_PROJECT ?? "quickstart",
+    "--data-dir",
+    path.join(work, "emulator-data"),
+    "--clock-scale",
+    env.CLOUDDB_CLOCK_SCALE ?? "0.2",
   ];
   // A real PostgreSQL behind every service when it is installed (CLOUDDB_EMULATOR_POSTGRES=0 turns it off).
   if (env.CLOUDDB_EMULATOR_POSTGRES !== "0" && require(path.join(root, "dist", "emulator", "index.js")).findPostgresBinaries()) {

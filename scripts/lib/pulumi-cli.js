@@ -177,7 +177,12 @@ async function findPulumi(opts) {
     say(`Fetched Pulumi CLI v${pinned.version}: ${cached}`);
     return cached;
   }
-  const reason = stderr.trim().split("\n").filter((l) => l.trim() !== "").pop() ?? `exit code ${code}`;
+  const reason =
+    stderr
+      .trim()
+      .split("\n")
+      .filter((l) => l.trim() !== "")
+      .pop() ?? `exit code ${code}`;
   throw new CliUnavailableError(
     installMessage(`Could not fetch the Pulumi CLI v${pinned.version} (the \`pulumi\` npm package said: ${reason}).`, command),
   );

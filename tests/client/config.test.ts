@@ -50,14 +50,9 @@ describe("configuration", () => {
   });
 
   it("uses poll options before the poll variables, and rejects bad numbers", () => {
-    const cfg = resolveConfig(
-      { apiKey: "k-123456", apiUrl: URL_, poll: { initialMs: 5, maxMs: 50 } },
-      { CLOUDDB_POLL_INITIAL_MS: "40" },
-    );
+    const cfg = resolveConfig({ apiKey: "k-123456", apiUrl: URL_, poll: { initialMs: 5, maxMs: 50 } }, { CLOUDDB_POLL_INITIAL_MS: "40" });
     expect(cfg.poll).toEqual({ initialMs: 5, maxMs: 50 });
-    expect(() => resolveConfig({ apiKey: "k-123456", apiUrl: URL_ }, { CLOUDDB_POLL_MAX_MS: "soon" })).toThrow(
-      /CLOUDDB_POLL_MAX_MS/,
-    );
+    expect(() => resolveConfig({ apiKey: "k-123456", apiUrl: URL_ }, { CLOUDDB_POLL_MAX_MS: "soon" })).toThrow(/CLOUDDB_POLL_MAX_MS/);
   });
 
   it("sends User-Agent pulumi-clouddb/<package version> and the bearer token", async () => {
@@ -67,9 +62,9 @@ describe("configuration", () => {
       await client.getAuthInfo();
       const pkg = require("../../package.json") as { version: string };
       expect(packageVersion()).toBe(pkg.version);
-      expect(api.requests[0]!.headers["user-agent"]).toBe(`pulumi-clouddb/${pkg.version} tests/1`);
-      expect(api.requests[0]!.headers.authorization).toBe("Bearer tok-abcdef");
-      expect(api.requests[0]!.path).toBe("/public/api/v1/auth/info");
+      expect(api.requests[0].headers["user-agent"]).toBe(`pulumi-clouddb/${pkg.version} tests/1`);
+      expect(api.requests[0].headers.authorization).toBe("Bearer tok-abcdef");
+      expect(api.requests[0].path).toBe("/public/api/v1/auth/info");
     } finally {
       await client.close();
       await api.close();

@@ -7,16 +7,7 @@
 import { AmbiguousCreateError, ClouddbClient, type Service } from "../../provider/client";
 import { createdWithin, fitsFork, fitsService } from "../../provider/client/createMatching";
 import { ServerClock } from "../../provider/client/serverClock";
-import {
-  type Emu,
-  control,
-  countRequests,
-  expectNoSecrets,
-  fault,
-  misbehave,
-  rewrite,
-  startEmulator,
-} from "./emulatorControl";
+import { type Emu, control, countRequests, expectNoSecrets, fault, misbehave, rewrite, startEmulator } from "./emulatorControl";
 
 const WAIT = { timeoutMs: 15_000 };
 
@@ -26,7 +17,13 @@ describe("create recovery against the emulator", () => {
   const clients: ClouddbClient[] = [];
 
   function newClient(retryDeadlineMs = 10_000): ClouddbClient {
-    const made = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId, retryDeadlineMs, poll: { initialMs: 10, maxMs: 40 } });
+    const made = new ClouddbClient({
+      apiUrl: emu.baseUrl,
+      apiKey: emu.pat,
+      projectId: emu.projectId,
+      retryDeadlineMs,
+      poll: { initialMs: 10, maxMs: 40 },
+    });
     clients.push(made);
     return made;
   }
@@ -86,7 +83,9 @@ describe("create recovery against the emulator", () => {
     await misbehave(emu, { method: "POST", path: "/forkService$", truncate: true });
     const fork = await c.forkService(src.service_id, { fork_strategy: "NOW" });
     expect(fork.forked_from?.service_id).toBe(src.service_id);
-    expect((await c.listServices()).filter((x) => x.forked_from?.service_id === src.service_id).map((x) => x.service_id)).toEqual([fork.service_id]);
+    expect((await c.listServices()).filter((x) => x.forked_from?.service_id === src.service_id).map((x) => x.service_id)).toEqual([
+      fork.service_id,
+    ]);
 
     await misbehave(emu, { method: "POST", path: "/replicaSets$", status: 500, after: true });
     const rs = await c.createReplicaSet(src.service_id, { name: "r1", nodes: 1, cpu_millis: 500, memory_gbs: 2 });
@@ -195,7 +194,13 @@ describe("the pure halves of create recovery", () => {
 
   it("compares only the fields an item shows: one it does not show never excludes it", () => {
     const fits = fitsService({ name: "db", cpu_millis: "1000", memory_gbs: "4" });
-    const shown = { name: "db", service_type: "TIMESERIES", region_code: "us-east-1", status: "QUEUED", resources: [{ spec: { cpu_millis: 1000, memory_gbs: 4 } }] };
+    const shown = {
+      name: "db",
+      service_type: "TIMESERIES",
+      region_code: "us-east-1",
+      status: "QUEUED",
+      resources: [{ spec: { cpu_millis: 1000, memory_gbs: 4 } }],
+    };
     expect(fits(shown)).toBe(true);
     expect(fits({ ...shown, resources: [{ spec: { cpu_millis: 500, memory_gbs: 2 } }] })).toBe(false);
     expect(fits({ ...shown, resources: undefined, metrics: null })).toBe(true);
@@ -204,8 +209,12 @@ describe("the pure halves of create recovery", () => {
     expect(fits({ ...shown, name: 7 })).toBe(true);
     expect(fitsFork("src", { fork_strategy: "NOW" })({ ...shown, forked_from: { service_id: "src" } })).toBe(true);
     expect(fitsFork("src", { fork_strategy: "NOW" })(shown)).toBe(false);
-    expect(createdWithin({ created: "2030-01-01T00:00:05Z" }, { from: Date.UTC(2030, 0, 1), to: Date.UTC(2030, 0, 1, 0, 0, 10) })).toBe(true);
-    expect(createdWithin({ created: "2030-01-01T00:00:15Z" }, { from: Date.UTC(2030, 0, 1), to: Date.UTC(2030, 0, 1, 0, 0, 10) })).toBe(false);
+    expect(createdWithin({ created: "2030-01-01T00:00:05Z" }, { from: Date.UTC(2030, 0, 1), to: Date.UTC(2030, 0, 1, 0, 0, 10) })).toBe(
+      true,
+    );
+    expect(createdWithin({ created: "2030-01-01T00:00:15Z" }, { from: Date.UTC(2030, 0, 1), to: Date.UTC(2030, 0, 1, 0, 0, 10) })).toBe(
+      false,
+    );
     expect(createdWithin({}, { from: 0, to: 1 })).toBe(true);
   });
 });

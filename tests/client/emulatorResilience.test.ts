@@ -14,7 +14,13 @@ describe("retries and create safety against the emulator", () => {
 
   beforeAll(async () => {
     emu = await startEmulator({ port: 0, clockScale: 0.01 });
-    c = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId, retryDeadlineMs: 10_000, poll: { initialMs: 10, maxMs: 50 } });
+    c = new ClouddbClient({
+      apiUrl: emu.baseUrl,
+      apiKey: emu.pat,
+      projectId: emu.projectId,
+      retryDeadlineMs: 10_000,
+      poll: { initialMs: 10, maxMs: 50 },
+    });
   });
   afterAll(async () => {
     await c.close();
@@ -29,7 +35,7 @@ describe("retries and create safety against the emulator", () => {
     await c.listVpcs();
     const log = (await requestLog(emu)).filter((r) => r.path.endsWith("/vpcs"));
     expect(log.map((r) => r.status)).toEqual([429, 200]);
-    expect(Date.parse(log[1]!.at) - Date.parse(log[0]!.at)).toBeGreaterThanOrEqual(1000);
+    expect(Date.parse(log[1].at) - Date.parse(log[0].at)).toBeGreaterThanOrEqual(1000);
   });
 
   it("rides out a 503 storm of three answers", async () => {
@@ -70,7 +76,13 @@ describe("retries and create safety against the emulator", () => {
         }
         return undefined;
       });
-      via = new ClouddbClient({ apiUrl: proxy.baseUrl, apiKey: emu.pat, projectId: emu.projectId, retryDeadlineMs: 10_000, poll: { initialMs: 10, maxMs: 50 } });
+      via = new ClouddbClient({
+        apiUrl: proxy.baseUrl,
+        apiKey: emu.pat,
+        projectId: emu.projectId,
+        retryDeadlineMs: 10_000,
+        poll: { initialMs: 10, maxMs: 50 },
+      });
     });
     afterAll(async () => {
       await via.close();
@@ -143,13 +155,13 @@ describe("read cache against the emulator", () => {
       log = await requestLog(emu);
       expect(log.filter((r) => r.path.endsWith("/zzzzzzzzzz"))).toHaveLength(1);
 
-      await c.setServiceEnvironment(ids[0]!, "PROD");
-      const after = await c.getService(ids[0]!);
+      await c.setServiceEnvironment(ids[0], "PROD");
+      const after = await c.getService(ids[0]);
       expect(after.metadata?.environment).toBe("PROD");
       log = await requestLog(emu);
       expect(log.filter((r) => r.method === "GET" && r.path.endsWith("/services"))).toHaveLength(2);
 
-      await c.getService(ids[1]!, { fresh: true });
+      await c.getService(ids[1], { fresh: true });
       log = await requestLog(emu);
       expect(log.filter((r) => r.path.endsWith(`/services/${ids[1]}`))).toHaveLength(1);
     } finally {

@@ -4,13 +4,7 @@
  * service, a replica set in error), told apart from those it can.
  */
 import * as net from "net";
-import {
-  ClouddbClient,
-  ConfigurationError,
-  ConflictError,
-  NetworkError,
-  resolveConfig,
-} from "../../provider/client";
+import { ClouddbClient, ConfigurationError, ConflictError, NetworkError, resolveConfig } from "../../provider/client";
 import { type Emu, control, countRequests, expectNoSecrets, startEmulator } from "./emulatorControl";
 
 /** A port on 127.0.0.1 where nothing listens (connection refused). */

@@ -31,9 +31,7 @@ export interface FakeApi {
 }
 
 /** Starts a server that answers each request with `handler(request)`. */
-export async function startFakeApi(
-  handler: (req: SeenRequest) => FakeAnswer | Promise<FakeAnswer>,
-): Promise<FakeApi> {
+export async function startFakeApi(handler: (req: SeenRequest) => FakeAnswer | Promise<FakeAnswer>): Promise<FakeApi> {
   const requests: SeenRequest[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];

@@ -18,7 +18,7 @@ function limitedApi(limit: number) {
   let refused = 0;
   return {
     answer(now: number): number {
-      while (accepted.length > 0 && accepted[0]! <= now - 1_000) accepted.shift();
+      while (accepted.length > 0 && accepted[0] <= now - 1_000) accepted.shift();
       if (accepted.length >= limit) {
         refused++;
         return 429;

@@ -106,9 +106,7 @@ describe("response validation", () => {
   });
 
   it("tolerates unknown fields, absent optional fields, and any vpcEndpoint", async () => {
-    const s = await withAnswer({ body: serviceBody({ brand_new_field: { x: 1 }, vpcEndpoint: null }) }, (c) =>
-      c.getService("svc0000001"),
-    );
+    const s = await withAnswer({ body: serviceBody({ brand_new_field: { x: 1 }, vpcEndpoint: null }) }, (c) => c.getService("svc0000001"));
     expect(s.status).toBe("READY");
     expect((s as Record<string, unknown>).brand_new_field).toEqual({ x: 1 });
     const s2 = await withAnswer({ body: serviceBody({ vpcEndpoint: { vpc_id: "1", host: "h", port: 5432 } }) }, (c) =>

@@ -1,10 +1,4 @@
-import {
-  ClouddbClient,
-  ConflictError,
-  NetworkError,
-  RateLimitError,
-  ServerError,
-} from "../../provider/client";
+import { ClouddbClient, ConflictError, NetworkError, RateLimitError, ServerError } from "../../provider/client";
 import { retryDelayMs } from "../../provider/client/retry";
 import { type FakeAnswer, serviceBody, startFakeApi } from "./fakeApi";
 
@@ -17,9 +11,7 @@ function client(baseUrl: string, retryDeadlineMs = 5_000): ClouddbClient {
 describe("retry policy", () => {
   it("retries a read through a 503 storm", async () => {
     let n = 0;
-    const api = await startFakeApi(() =>
-      ++n <= 3 ? { status: 503, body: { code: "UNAVAILABLE", message: "busy" } } : { body: [] },
-    );
+    const api = await startFakeApi(() => (++n <= 3 ? { status: 503, body: { code: "UNAVAILABLE", message: "busy" } } : { body: [] }));
     const c = client(api.baseUrl);
     try {
       await expect(c.listVpcs()).resolves.toEqual([]);
@@ -33,15 +25,13 @@ describe("retry policy", () => {
   it("waits at least Retry-After after a 429", async () => {
     let n = 0;
     const api = await startFakeApi(() =>
-      ++n === 1
-        ? { status: 429, headers: { "retry-after": "1" }, body: { code: "RATE_LIMITED", message: "slow down" } }
-        : { body: [] },
+      ++n === 1 ? { status: 429, headers: { "retry-after": "1" }, body: { code: "RATE_LIMITED", message: "slow down" } } : { body: [] },
     );
     const c = client(api.baseUrl);
     try {
       await c.listServices();
       expect(api.requests).toHaveLength(2);
-      expect(api.requests[1]!.at - api.requests[0]!.at).toBeGreaterThanOrEqual(1000);
+      expect(api.requests[1].at - api.requests[0].at).toBeGreaterThanOrEqual(1000);
     } finally {
       await c.close();
       await api.close();
@@ -135,7 +125,9 @@ describe("retry policy", () => {
   it("treats a 404 on a retried DELETE after a 503 as success", async () => {
     let n = 0;
     const api = await startFakeApi(() =>
-      ++n === 1 ? { status: 503, body: { code: "UNAVAILABLE", message: "x" } } : { status: 404, body: { code: "NOT_FOUND", message: "gone" } },
+      ++n === 1
+        ? { status: 503, body: { code: "UNAVAILABLE", message: "x" } }
+        : { status: 404, body: { code: "NOT_FOUND", message: "gone" } },
     );
     const c = client(api.baseUrl);
     try {

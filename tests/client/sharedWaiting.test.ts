@@ -83,7 +83,7 @@ describe("shared waiting against the emulator", () => {
       expect(after.map((r) => `${r.method} ${path(r)}`).sort()).toEqual(["GET /services", "GET /vpcs", "POST /vpcs"]);
       for (const r of after) expect(Date.parse(r.at) - Date.parse(refused.at)).toBeGreaterThanOrEqual(1_000);
       // Writes first: the create left before the two reads once the pause was over.
-      expect(`${after[0]!.method} ${path(after[0]!)}`).toBe("POST /vpcs");
+      expect(`${after[0].method} ${path(after[0])}`).toBe("POST /vpcs");
     } finally {
       await c.close();
     }
@@ -97,7 +97,12 @@ describe("shared waiting against the emulator", () => {
       const learned = c.learnedDurations()["service:QUEUED->READY"];
       expect(learned).toBeGreaterThan(0.7 * T);
       expect(learned).toBeLessThan(1.6 * T);
-      const seeded = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId, expectedDurations: c.learnedDurations() });
+      const seeded = new ClouddbClient({
+        apiUrl: emu.baseUrl,
+        apiKey: emu.pat,
+        projectId: emu.projectId,
+        expectedDurations: c.learnedDurations(),
+      });
       try {
         expect(seeded.learnedDurations()).toEqual(c.learnedDurations());
       } finally {

@@ -131,7 +131,9 @@ describe("one odd item of a list (fake API)", () => {
       ],
     });
     const api = await startFakeApi((req) =>
-      req.path.endsWith("/replicaSets") ? { body: withSets.read_replica_sets } : { body: req.path.endsWith("/services") ? [withSets] : withSets },
+      req.path.endsWith("/replicaSets")
+        ? { body: withSets.read_replica_sets }
+        : { body: req.path.endsWith("/services") ? [withSets] : withSets },
     );
     const c = new ClouddbClient({ apiUrl: api.baseUrl, apiKey: KEY, projectId: "proj000001" });
     try {

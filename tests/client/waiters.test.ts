@@ -22,7 +22,13 @@ describe("waiters against the emulator", () => {
 
   beforeAll(async () => {
     emu = await startEmulator({ port: 0, clockScale: 0.02 });
-    c = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId, retryDeadlineMs: 300, poll: { initialMs: 10, maxMs: 40 } });
+    c = new ClouddbClient({
+      apiUrl: emu.baseUrl,
+      apiKey: emu.pat,
+      projectId: emu.projectId,
+      retryDeadlineMs: 300,
+      poll: { initialMs: 10, maxMs: 40 },
+    });
     const s = await c.createService({ name: "w" });
     ready = await c.waitForService(s.service_id, { until: ["READY"], ...WAIT });
   });

@@ -64,7 +64,12 @@ describe("authentication", () => {
   });
 
   it("answers 401 UNAUTHORIZED for no header, a wrong scheme, and an unknown token, also on /auth/info", async () => {
-    const variants: Array<Record<string, string>> = [{}, { authorization: "Token test-pat" }, { authorization: "Bearer" }, { authorization: "Bearer other" }];
+    const variants: Array<Record<string, string>> = [
+      {},
+      { authorization: "Token test-pat" },
+      { authorization: "Bearer" },
+      { authorization: "Bearer other" },
+    ];
     for (const headers of variants) {
       const res = await api.call("GET", "/auth/info", { token: null, headers });
       expect([JSON.stringify(headers), res.status, res.body.code]).toEqual([JSON.stringify(headers), 401, "UNAUTHORIZED"]);

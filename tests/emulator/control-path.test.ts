@@ -25,7 +25,9 @@ describe("faults", () => {
   it("matches only the method and the path regex given", async () => {
     await api.control("POST", "/faults", { method: "POST", path: "^/public/api/v1/projects/[a-z0-9]+/services$", status: 500, count: 1 });
     expect((await api.call("GET", api.p("/services"))).status).toBe(200);
-    expect((await api.call("POST", api.p("/vpcs"), { body: { name: "n", cidr: "10.0.0.0/16", region_code: "us-east-1" } })).status).toBe(201);
+    expect((await api.call("POST", api.p("/vpcs"), { body: { name: "n", cidr: "10.0.0.0/16", region_code: "us-east-1" } })).status).toBe(
+      201,
+    );
     const failed = await api.call("POST", api.p("/services"), { body: { name: "s" } });
     expect(failed.status).toBe(500);
     expect(failed.body.code).toBe("INTERNAL");

@@ -62,7 +62,9 @@ describe("a service whose database is hosted", () => {
     expect(rs.endpoint).toEqual({ host: "127.0.0.1", port: 23456 });
     expect(model.relocateDatabase(s.service_id, { host: "127.0.0.1", port: 23999 })).toBe(true);
     const read = model.services.getService(P, s.service_id);
-    expect([read.endpoint.port, read.connection_pooler?.endpoint.port, read.read_replica_sets[0]!.endpoint.port]).toEqual([23999, 23999, 23999]);
+    expect([read.endpoint.port, read.connection_pooler?.endpoint.port, read.read_replica_sets[0].endpoint.port]).toEqual([
+      23999, 23999, 23999,
+    ]);
     expect(model.databaseWishes()).toEqual([
       { serviceId: s.service_id, endpoint: { host: "127.0.0.1", port: 23999 }, password: expect.any(String), want: "running" },
     ]);
@@ -74,6 +76,6 @@ describe("a service whose database is hosted", () => {
     tick(7_000);
     states.set(s.service_id, "running");
     model.services.updatePassword(P, s.service_id, { password: "another-secret" });
-    expect(model.databaseWishes()[0]!.password).toBe("another-secret");
+    expect(model.databaseWishes()[0].password).toBe("another-secret");
   });
 });

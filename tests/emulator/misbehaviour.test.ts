@@ -226,7 +226,12 @@ describe("server clock offset", () => {
     const s = await api.createService();
     expectNear(s.created, now + 2 * 24 * HOUR);
     const clock = (await api.control("GET", "/clock")).body;
-    expect(clock).toEqual({ offsetMs: 2 * 24 * HOUR, advancedMs: expect.any(Number), emulatorTime: expect.any(String), serverTime: expect.any(String) });
+    expect(clock).toEqual({
+      offsetMs: 2 * 24 * HOUR,
+      advancedMs: expect.any(Number),
+      emulatorTime: expect.any(String),
+      serverTime: expect.any(String),
+    });
     expect(Date.parse(clock.serverTime) - Date.parse(clock.emulatorTime)).toBeGreaterThan(2 * 24 * HOUR - 1_000);
     expectNear((await api.call("GET", api.p("/vpcs"))).headers.get("date"), now + 2 * 24 * HOUR);
   });

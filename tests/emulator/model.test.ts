@@ -28,10 +28,8 @@ describe("ClouddbModel without HTTP", () => {
     expect(model.network.listVpcs("p000000001")).toEqual([]);
     expect(() => model.services.getService("p000000001", "nothing123")).toThrow(NotFoundError);
     const s = model.services.createService("p000000001", { name: "m" });
-    expect(() => model.services.resizeService("p000000001", s.service_id, { cpu_millis: "1000", memory_gbs: "4" })).toThrow(
-      ConflictError,
-    );
-    expect(model.services.getService("p000000001", s.service_id).resources[0]!.spec.cpu_millis).toBe(500);
+    expect(() => model.services.resizeService("p000000001", s.service_id, { cpu_millis: "1000", memory_gbs: "4" })).toThrow(ConflictError);
+    expect(model.services.getService("p000000001", s.service_id).resources[0].spec.cpu_millis).toBe(500);
   });
 
   it("keeps projects apart", () => {

@@ -249,7 +249,11 @@ describe("services", () => {
       body: { fork_strategy: "PITR", target_time: target, name: "pitr", cpu_millis: "1000", memory_gbs: "4", environment_tag: "PROD" },
     });
     expect(res.status).toBe(202);
-    expect(res.body).toMatchObject({ name: "pitr", metadata: { environment: "PROD" }, resources: [{ spec: { cpu_millis: 1000, memory_gbs: 4 } }] });
+    expect(res.body).toMatchObject({
+      name: "pitr",
+      metadata: { environment: "PROD" },
+      resources: [{ spec: { cpu_millis: 1000, memory_gbs: 4 } }],
+    });
   });
 
   it("updates the password (204, no body)", async () => {

@@ -96,7 +96,9 @@ describePg("a real PostgreSQL behind every service", () => {
   it("lets tsdbadmin into tsdb over TLS with the initial password as soon as the service is READY", async () => {
     const s = await readyService(api);
     const client = await connect(s.endpoint, s.initial_password);
-    const { rows } = await client.query("select 1 as one, current_user as role, current_database() as db, ssl from pg_stat_ssl where pid = pg_backend_pid()");
+    const { rows } = await client.query(
+      "select 1 as one, current_user as role, current_database() as db, ssl from pg_stat_ssl where pid = pg_backend_pid()",
+    );
     await client.end();
     expect(rows).toEqual([{ one: 1, role: "tsdbadmin", db: "tsdb", ssl: true }]);
     expect(await probe(s.endpoint, s.initial_password, false)).toBe("28000");

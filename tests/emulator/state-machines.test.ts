@@ -185,7 +185,7 @@ describe("replica set lifecycle", () => {
     await expectConflict("POST", `${base}/enablePooler`);
     await expectConflict("POST", `${base}/setEnvironment`, { environment: "PROD" });
     await api.advance(3_000);
-    expect((await rsList(s.service_id))[0]!.status).toBe("active");
+    expect((await rsList(s.service_id))[0].status).toBe("active");
     expect((await api.call("POST", `${base}/resize`, { body: { cpu_millis: 1000, memory_gbs: 4 } })).status).toBe(202);
     await expectConflict("POST", `${base}/resize`, { cpu_millis: 2000, memory_gbs: 8 });
     await api.advance(3_000);
@@ -201,7 +201,7 @@ describe("replica set lifecycle", () => {
     const rs = await newSet(s.service_id);
     await api.advance(3_000);
     expect((await api.control("POST", `/replica-sets/${rs}/error`)).status).toBe(204);
-    expect((await rsList(s.service_id))[0]!.status).toBe("error");
+    expect((await rsList(s.service_id))[0].status).toBe("error");
     const base = svc(s.service_id, `/replicaSets/${rs}`);
     await expectConflict("POST", `${base}/resize`, { cpu_millis: 1000, memory_gbs: 4 });
     expect((await api.call("DELETE", base)).status).toBe(202);

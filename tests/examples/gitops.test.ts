@@ -65,10 +65,9 @@ class JobRun {
   /** Runs a `pulumi/actions` step: its command on the project in `work-dir`, with the job's environment. */
   async pulumi(step: Step): Promise<UpResult> {
     const workDir = path.join(REPO_ROOT, String(step.with!["work-dir"]));
-    const project = /^name:\s*(\S+)\s*$/m.exec(fs.readFileSync(path.join(workDir, "Pulumi.yaml"), "utf8"))![1]!;
+    const project = /^name:\s*(\S+)\s*$/m.exec(fs.readFileSync(path.join(workDir, "Pulumi.yaml"), "utf8"))![1];
     const clouddbEnv = Object.fromEntries(Object.entries(this.env()).filter(([k]) => k.startsWith("CLOUDDB_")));
     this.stack = await TestStack.create({ project, stack: String(step.with!["stack-name"]), env: clouddbEnv });
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const program = require(workDir) as Program;
     const command = step.with!.command;
     if (command === "preview") this.result = await this.stack.preview(program);
@@ -111,8 +110,8 @@ describe("examples/gitops workflow", () => {
     expect(Object.keys(workflow.on).sort()).toEqual(["pull_request", "push"]);
     expect(workflow.on.push).toEqual({ branches: ["main"] });
     const { preview, update } = workflow.jobs;
-    expect(preview!.if).toBe("github.event_name == 'pull_request'");
-    expect(update!.if).toBe("github.event_name == 'push' && github.ref == 'refs/heads/main'");
+    expect(preview.if).toBe("github.event_name == 'pull_request'");
+    expect(update.if).toBe("github.event_name == 'push' && github.ref == 'refs/heads/main'");
     const shape = (job: Job) => job.steps.map((s) => s.run ?? s.uses?.replace(/@.*/, ""));
     const expected = (cmd: string) => [
       "actions/checkout",
@@ -122,11 +121,10 @@ describe("examples/gitops workflow", () => {
       `pulumi/actions ${cmd}`,
       "node examples/gitops/ci/stop-emulator.js",
     ];
-    const withCommand = (job: Job) =>
-      shape(job).map((s, i) => (s === "pulumi/actions" ? `${s} ${String(job.steps[i]!.with!.command)}` : s));
-    expect(withCommand(preview!)).toEqual(expected("preview"));
-    expect(withCommand(update!)).toEqual(expected("up"));
-    for (const job of [preview!, update!]) {
+    const withCommand = (job: Job) => shape(job).map((s, i) => (s === "pulumi/actions" ? `${s} ${String(job.steps[i].with!.command)}` : s));
+    expect(withCommand(preview)).toEqual(expected("preview"));
+    expect(withCommand(update)).toEqual(expected("up"));
+    for (const job of [preview, update]) {
       expect(job.steps.at(-1)!.if).toBe("always()");
       expect(job.steps.find((s) => s.uses?.startsWith("actions/setup-node@"))!.with!["node-version"]).toBe(24);
       const action = job.steps.find((s) => s.uses?.startsWith("pulumi/actions@"))!;
@@ -141,7 +139,7 @@ describe("examples/gitops workflow", () => {
 
     it("starts the emulator, previews every create without writing anything, and stops it", async () => {
       const { preview } = workflow.jobs;
-      const steps = preview!.steps;
+      const steps = preview.steps;
       for (const step of steps.slice(0, steps.length - 1)) {
         if (step.run === "node examples/gitops/ci/start-emulator.js") {
           expect(job.run(step)).toMatch(/^::add-mask::\S+\nCloudDB emulator at http:\/\/127\.0\.0\.1:\d+\/public\/api\/v1 \(pid \d+\)/);
@@ -150,9 +148,13 @@ describe("examples/gitops workflow", () => {
         }
       }
       const env = job.env();
-      expect(Object.keys(env).sort()).toEqual(
-        ["CLOUDDB_API_KEY", "CLOUDDB_API_URL", "CLOUDDB_EMULATOR_PID", "CLOUDDB_EMULATOR_URL", "CLOUDDB_PROJECT_ID"],
-      );
+      expect(Object.keys(env).sort()).toEqual([
+        "CLOUDDB_API_KEY",
+        "CLOUDDB_API_URL",
+        "CLOUDDB_EMULATOR_PID",
+        "CLOUDDB_EMULATOR_URL",
+        "CLOUDDB_PROJECT_ID",
+      ]);
       const r = expectNoErrors(job.result!);
       expect(ops(r)).toEqual({ net: "create", db: "create" });
       expect(await writesTo(env)).toEqual([]);
@@ -169,11 +171,10 @@ describe("examples/gitops workflow", () => {
     afterAll(() => job.cleanup());
 
     it("runs every step: the database exists on the emulator, its password a secret, and the emulator is stopped", async () => {
-      let env: Record<string, string> = {};
       const { update } = workflow.jobs;
-      const steps = update!.steps;
-      await job.runJob({ ...update!, steps: steps.slice(0, steps.length - 1) });
-      env = job.env();
+      const steps = update.steps;
+      await job.runJob({ ...update, steps: steps.slice(0, steps.length - 1) });
+      const env = job.env();
       const r = expectNoErrors(job.result!);
       expect(ops(r)).toEqual({ net: "create", db: "create" });
       expect(r.secretOutputNames).toContain("password");

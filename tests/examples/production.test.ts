@@ -61,14 +61,14 @@ describe("examples/production", () => {
   it("refuses to plan a replacement (a new name) while protected", async () => {
     const r = await cloud.stack.preview(withArgs(production, "orders", { name: "orders-prod-2" }));
     expect(r.errors).toHaveLength(1);
-    expect(r.errors[0]!.message).toContain("marked for protection");
+    expect(r.errors[0].message).toContain("marked for protection");
   });
 
   it("refuses to destroy while protected, leaving the service in place", async () => {
     const id = cloud.stack.resource("orders").id;
     const r = await cloud.stack.destroy();
     expect(r.errors).toHaveLength(1);
-    expect(r.errors[0]!.message).toContain("cannot be deleted\nbecause it is protected");
+    expect(r.errors[0].message).toContain("cannot be deleted\nbecause it is protected");
     expect(r.steps).toEqual([]);
     expect(cloud.stack.resources().map((x) => x.name)).toEqual(["orders"]);
     expect((await cloud.api.getService(id)).status).toBe("READY");

@@ -11,8 +11,11 @@ import { parse } from "yaml";
 import { REPO_ROOT } from "../../harness";
 
 const EXAMPLES = path.join(REPO_ROOT, "examples");
-const names = fs.readdirSync(EXAMPLES, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+const names = fs
+  .readdirSync(EXAMPLES, { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name)
+  .sort();
 const { examples: runnable } = require("../../scripts/lib/projects") as { examples(root: string): string[] };
 
 describe("examples", () => {
@@ -42,8 +45,16 @@ describe("examples", () => {
       return { name, options: parsed.options, files: parsed.fileNames };
     });
     // One template for all: compile them together.
-    for (const c of configs) expect({ ...c.options, configFilePath: undefined, outDir: undefined }).toEqual({ ...configs[0]!.options, configFilePath: undefined, outDir: undefined });
-    const program = ts.createProgram(configs.flatMap((c) => c.files), { ...configs[0]!.options, noEmit: true });
+    for (const c of configs)
+      expect({ ...c.options, configFilePath: undefined, outDir: undefined }).toEqual({
+        ...configs[0].options,
+        configFilePath: undefined,
+        outDir: undefined,
+      });
+    const program = ts.createProgram(
+      configs.flatMap((c) => c.files),
+      { ...configs[0].options, noEmit: true },
+    );
     const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
     expect(diagnostics).toEqual([]);
   });

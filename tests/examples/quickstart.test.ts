@@ -38,7 +38,7 @@ describe("examples/quickstart", () => {
     const sets = await cloud.api.listReplicaSets(svc.service_id);
     expect(sets).toHaveLength(1);
     expect(sets[0]).toMatchObject({ name: "reporting", nodes: 1, cpu_millis: 500, memory_gbs: 2, status: "active" });
-    expect(sets[0]!.endpoint?.host).toBe(out.replicaHost);
+    expect(sets[0].endpoint?.host).toBe(out.replicaHost);
 
     expectSecretOutput(cloud, r, "password");
     expect(Object.keys(out).sort()).toEqual(

@@ -32,8 +32,7 @@ export function example(name: string): Example {
     dir,
     project,
     cfg,
-    start: (config = {}) =>
-      startCloud({ project, config: Object.fromEntries(Object.entries(config).map(([k, v]) => [cfg(k), v])) }),
+    start: (config = {}) => startCloud({ project, config: Object.fromEntries(Object.entries(config).map(([k, v]) => [cfg(k), v])) }),
   };
 }
 
@@ -77,7 +76,12 @@ export async function expectNoDrift(cloud: Cloud, program: Program): Promise<UpR
   const r = await cloud.stack.up(program);
   expect(r.errors).toEqual([]);
   expect(r.steps.filter((s) => s.op !== "same" && s.op !== "read").map((s) => `${s.op} ${s.name}`)).toEqual([]);
-  expect(r.steps.filter((s) => s.op === "same").map((s) => s.name).sort()).toEqual([...names].sort());
+  expect(
+    r.steps
+      .filter((s) => s.op === "same")
+      .map((s) => s.name)
+      .sort(),
+  ).toEqual([...names].sort());
   expect(writes(await cloud.requests())).toEqual([]);
   return r;
 }

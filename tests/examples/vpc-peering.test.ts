@@ -49,7 +49,7 @@ describe("examples/vpc-peering", () => {
     expect(failed.errors).toHaveLength(1);
     const peer = cloud.stack.resource("peer");
     expect(peer.initFailed).toBe(true);
-    expect(failed.errors[0]!.message).toContain(`VPC peering ${peer.id} failed`);
+    expect(failed.errors[0].message).toContain(`VPC peering ${peer.id} failed`);
 
     cloud.stack.setConfig(cfg("peerAccountId"), "123456789012");
     const r = expectNoErrors(await cloud.stack.up(vpcPeering));

@@ -13,22 +13,29 @@ if (!hasCli) {
 }
 
 describe("runWithAutomation", () => {
-  (hasCli ? it : it.skip)("creates and destroys a dynamic resource through the real engine", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "auto-cloud-"));
-    const cloudFile = path.join(dir, "cloud.json");
-    newCloud(cloudFile);
-    try {
-      const r = await runWithAutomation(() => {
-        const t = new Thing("a", { cloudFile, size: 2 }, { additionalSecretOutputs: ["token"] });
-        return { label: t.sizeLabel, token: t.token };
-      }, { "test:greeting": "hello" });
-      expect(r.outputs.label).toBe("2GB");
-      expect(r.secretOutputNames).toContain("token");
-      const l = readCloud(cloudFile).log;
-      expect(l.some((x) => x.startsWith("create:a"))).toBe(true);
-      expect(l.some((x) => x.startsWith("delete:a"))).toBe(true);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  }, 180_000);
+  (hasCli ? it : it.skip)(
+    "creates and destroys a dynamic resource through the real engine",
+    async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "auto-cloud-"));
+      const cloudFile = path.join(dir, "cloud.json");
+      newCloud(cloudFile);
+      try {
+        const r = await runWithAutomation(
+          () => {
+            const t = new Thing("a", { cloudFile, size: 2 }, { additionalSecretOutputs: ["token"] });
+            return { label: t.sizeLabel, token: t.token };
+          },
+          { "test:greeting": "hello" },
+        );
+        expect(r.outputs.label).toBe("2GB");
+        expect(r.secretOutputNames).toContain("token");
+        const l = readCloud(cloudFile).log;
+        expect(l.some((x) => x.startsWith("create:a"))).toBe(true);
+        expect(l.some((x) => x.startsWith("delete:a"))).toBe(true);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    180_000,
+  );
 });

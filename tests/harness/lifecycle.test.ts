@@ -13,28 +13,36 @@ import { readCloud, Thing, thingProvider, writeCloud } from "./thingProvider";
 const world = useThingWorld();
 
 function configSeen(file: string): Array<Record<string, unknown>> {
-  return fs.readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+  return fs
+    .readFileSync(file, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 describe("plugin processes and configuration", () => {
   it("P1-P3, P5, P7: one process per operation, configured with the namespaced stack config and the CLI's environment", async () => {
     const { dir, cloudFile } = world();
     const out = path.join(dir, "configured.jsonl");
-    const stack = await TestStack.create({ config: { "test:greeting": "hello", "test:token": "t0ps3cret" }, secretKeys: ["test:token"], env: { THING_CONFIG_OUT: out } });
+    const stack = await TestStack.create({
+      config: { "test:greeting": "hello", "test:token": "t0ps3cret" },
+      secretKeys: ["test:token"],
+      env: { THING_CONFIG_OUT: out },
+    });
     try {
       expectNoErrors(await stack.up(() => new Thing("a", { cloudFile, size: 1 })));
       expect(stack.plugin.pid).toBeUndefined(); // stopped with the operation
       expectNoErrors(await stack.up(() => new Thing("a", { cloudFile, size: 1 })));
       const seen = configSeen(out);
       expect(seen).toHaveLength(2);
-      expect(seen[0]!.pid).not.toBe(seen[1]!.pid);
+      expect(seen[0].pid).not.toBe(seen[1].pid);
       expect(seen[0]).toMatchObject({
         greeting: "hello",
         token: "t0ps3cret", // the host unwraps a secret config value
         env: { PULUMI_NODEJS_PROJECT: "test-project", PULUMI_PROJECT: "test-project", PULUMI_CONFIG: "{}" },
       });
-      expect((seen[0]!.env as Record<string, unknown>).PULUMI_NODEJS_STACK).toBeUndefined();
-      expect(seen[0]!.bare).toBeUndefined(); // a key without namespace is read as `test-project:greeting`
+      expect((seen[0].env as Record<string, unknown>).PULUMI_NODEJS_STACK).toBeUndefined();
+      expect(seen[0].bare).toBeUndefined(); // a key without namespace is read as `test-project:greeting`
     } finally {
       await stack.close();
     }
@@ -74,7 +82,7 @@ describe("refresh", () => {
     );
     const cloud = readCloud(cloudFile);
     delete cloud.items["id-1"];
-    cloud.items["id-2"]!.size = 5;
+    cloud.items["id-2"].size = 5;
     writeCloud(cloudFile, cloud);
 
     const r = expectNoErrors(await stack.refresh());
@@ -91,7 +99,7 @@ describe("refresh", () => {
     expect(ops(expectNoErrors(await stack.refresh()))).toEqual(["same:a"]);
     expect(log().filter((l) => l.startsWith("diff:a")).length).toBe(1);
     const cloud = readCloud(cloudFile);
-    cloud.items["id-1"]!.size = 7;
+    cloud.items["id-1"].size = 7;
     writeCloud(cloudFile, cloud);
     expect(ops(expectNoErrors(await stack.refresh()))).toEqual(["refresh-update:a"]);
     // the inputs Read returned are stored, so a second refresh finds nothing new
@@ -124,7 +132,7 @@ describe("refresh", () => {
     const { stack, cloudFile, indexOf } = world();
     expectNoErrors(await stack.up(() => new Thing("a", { cloudFile, size: 1 })));
     const cloud = readCloud(cloudFile);
-    cloud.items["id-1"]!.size = 4;
+    cloud.items["id-1"].size = 4;
     writeCloud(cloudFile, cloud);
     const r = expectNoErrors(await stack.up(() => new Thing("a", { cloudFile, size: 1 }), { refresh: true }));
     expect(ops(r)).toEqual(["refresh-update:a", "update:a"]);
@@ -180,7 +188,7 @@ describe("import", () => {
   it("IM1: the import option fails for a dynamic resource (its Read carries no properties)", async () => {
     const { stack, cloudFile } = world();
     const r = await stack.up(() => new Thing("i", { cloudFile, size: 1 }, { import: "id-1" }));
-    expect(r.errors[0]!.message).toMatch(/import/);
+    expect(r.errors[0].message).toMatch(/import/);
     expect(stack.resources()).toEqual([]);
   });
 });
@@ -190,11 +198,19 @@ describe("import --file", () => {
     const { stack, cloudFile, log } = world();
     // The inputs must carry the serialized provider: the host loads the provider from them.
     const __provider = (await pulumi.runtime.serializeFunction(() => thingProvider, { allowSecrets: true })).text;
-    const without = await stack.importFile([{ type: "pulumi-nodejs:dynamic/test:Thing", name: "j", id: "id-8", inputs: { cloudFile }, outputs: { cloudFile } }]);
-    expect(without.errors[0]!.message).toMatch(/code must be a string/);
+    const without = await stack.importFile([
+      { type: "pulumi-nodejs:dynamic/test:Thing", name: "j", id: "id-8", inputs: { cloudFile }, outputs: { cloudFile } },
+    ]);
+    expect(without.errors[0].message).toMatch(/code must be a string/);
     const r = expectNoErrors(
       await stack.importFile([
-        { type: "pulumi-nodejs:dynamic/test:Thing", name: "i", id: "id-7", inputs: { __provider, cloudFile, key: "i", size: 0 }, outputs: { __provider, cloudFile, key: "i", size: 3, sizeLabel: "3GB" } },
+        {
+          type: "pulumi-nodejs:dynamic/test:Thing",
+          name: "i",
+          id: "id-7",
+          inputs: { __provider, cloudFile, key: "i", size: 0 },
+          outputs: { __provider, cloudFile, key: "i", size: 3, sizeLabel: "3GB" },
+        },
       ]),
     );
     expect(ops(r)).toEqual(["import:i"]);
@@ -211,7 +227,7 @@ describe("a program that fails", () => {
     const r = await stack.up(() => {
       throw new Error("the program broke");
     });
-    expect(r.errors[0]!.message).toContain("the program broke");
+    expect(r.errors[0].message).toContain("the program broke");
     expect(log().some((l) => l.startsWith("delete"))).toBe(false);
     expect(stack.resources().map((x) => x.name)).toEqual(["a"]);
   });

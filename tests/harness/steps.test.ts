@@ -78,7 +78,8 @@ describe("ignoreChanges", () => {
     expectNoErrors(await stack.up(() => new Thing("a", { cloudFile, size: 1, tag: { owner: "ann", team: "db" } })));
     const r = expectNoErrors(
       await stack.up(
-        () => new Thing("a", { cloudFile, size: 1, ref: "new", tag: { owner: "bob", team: "ops" } }, { ignoreChanges: ["tag.owner", "ref"] }),
+        () =>
+          new Thing("a", { cloudFile, size: 1, ref: "new", tag: { owner: "bob", team: "ops" } }, { ignoreChanges: ["tag.owner", "ref"] }),
       ),
     );
     expect(log()).toContain('check:a:ref=undefined:olds=1:tag={"owner":"ann","team":"ops"}');
@@ -135,7 +136,12 @@ describe("initialization errors", () => {
     const program = (): void => void new Thing("x", { cloudFile, size: 1, failInit: true });
     const r1 = await stack.up(program);
     expect(r1.errors).toEqual([expect.objectContaining({ name: "x", message: expect.stringContaining("x is not ready") })]);
-    expect(stack.resource("x")).toMatchObject({ id: "id-1", initFailed: true, initErrors: ["x is not ready"], outputs: { sizeLabel: "1GB" } });
+    expect(stack.resource("x")).toMatchObject({
+      id: "id-1",
+      initFailed: true,
+      initErrors: ["x is not ready"],
+      outputs: { sizeLabel: "1GB" },
+    });
     const r2 = expectNoErrors(await stack.up(() => new Thing("x", { cloudFile, size: 1 })));
     expect(log().filter((l) => l.startsWith("diff:x"))).toHaveLength(1);
     expect(ops(r2)).toEqual(["update:x"]);
@@ -165,11 +171,16 @@ describe("a failed step", () => {
       new Thing("late", { cloudFile, size: 1 });
     });
     expect(r.errors.map((e) => e.name)).toEqual(["x"]);
-    expect(r.errors[0]!.message).toMatch(/cannot create x/);
+    expect(r.errors[0].message).toMatch(/cannot create x/);
     expect(indexOf("check:dep")).toBe(-1);
     expect(indexOf("check:late")).toBe(-1);
     expect(indexOf("delete:old")).toBe(-1);
-    expect(stack.resources().map((x) => x.name).sort()).toEqual(["old", "slow"]);
+    expect(
+      stack
+        .resources()
+        .map((x) => x.name)
+        .sort(),
+    ).toEqual(["old", "slow"]);
   });
 });
 
@@ -247,7 +258,12 @@ describe("replacement", () => {
     expect(indexOf("delete:x:id-1")).toBeLessThan(indexOf("create-start:x:id-4"));
     expect(indexOf("delete:after")).toBe(-1);
     expect(ops(r).sort()).toEqual(["delete-replaced:uses", "delete-replaced:x", "replace:uses", "replace:x", "same:after"]);
-    expect(stack.resources().map((x) => x.name).sort()).toEqual(["after", "uses", "x"]);
+    expect(
+      stack
+        .resources()
+        .map((x) => x.name)
+        .sort(),
+    ).toEqual(["after", "uses", "x"]);
   });
 
   it("R6: when the re-create fails after the delete, the old one stays pending replacement and is not deleted twice", async () => {
@@ -266,7 +282,7 @@ describe("protect and retainOnDelete", () => {
     const { stack, cloudFile } = world();
     expectNoErrors(await stack.up(() => new Thing("p", { cloudFile, size: 1, replaceKey: "a" }, { protect: true })));
     const refused = await stack.up(() => new Thing("p", { cloudFile, size: 1, replaceKey: "b" }, { protect: true }));
-    expect(refused.errors[0]!.message).toMatch(/unable to replace resource .* marked for protection/s);
+    expect(refused.errors[0].message).toMatch(/unable to replace resource .* marked for protection/s);
     const r = expectNoErrors(await stack.up(() => new Thing("p", { cloudFile, size: 1, replaceKey: "b" })));
     expect(ops(r)).toEqual(["replace:p", "delete-replaced:p"]); // the old half's delete skips the protect check (F5)
   });
@@ -328,7 +344,9 @@ describe("parallelism and deletes", () => {
       }),
     );
     expectNoErrors(await stack.destroy());
-    const deletes = log().filter((l) => /^delete(-start)?:/.test(l)).map((l) => l.split(":").slice(0, 2).join(":"));
+    const deletes = log()
+      .filter((l) => /^delete(-start)?:/.test(l))
+      .map((l) => l.split(":").slice(0, 2).join(":"));
     // waves [c], [b, d], [a]: d waits for the slow c although it depends only on a
     expect(deletes.slice(0, 2)).toEqual(["delete-start:c", "delete:c"]);
     expect(deletes.slice(2, 6).sort()).toEqual(["delete-start:b", "delete-start:d", "delete:b", "delete:d"]);

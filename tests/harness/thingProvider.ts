@@ -38,11 +38,11 @@ export function writeCloud(file: string, cloud: Cloud): void {
   atomicWrite(file, JSON.stringify(cloud));
 }
 
-type Props = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Props = Record<string, any>;
 
 // Everything below runs in the plugin process: no captured modules, `require` inside.
 function mutate<T>(file: string, f: (c: Cloud) => T): T {
-  const nodeFs: typeof import("fs") = require("fs"); // eslint-disable-line @typescript-eslint/no-require-imports
+  const nodeFs: typeof import("fs") = require("fs");
   const c = JSON.parse(nodeFs.readFileSync(file, "utf8")) as Cloud;
   const r = f(c);
   const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
@@ -70,7 +70,7 @@ export const thingProvider: pulumi.dynamic.ResourceProvider = {
   async configure(req: pulumi.dynamic.ConfigureRequest) {
     const out = process.env.THING_CONFIG_OUT;
     if (out) {
-      const nodeFs: typeof import("fs") = require("fs"); // eslint-disable-line @typescript-eslint/no-require-imports
+      const nodeFs: typeof import("fs") = require("fs");
       const seen = {
         greeting: req.config.get("test:greeting"),
         token: req.config.get("test:token"),
@@ -117,7 +117,7 @@ export const thingProvider: pulumi.dynamic.ResourceProvider = {
       return newId;
     });
     if (inputs.blockUntil) {
-      const nodeFs: typeof import("fs") = require("fs"); // eslint-disable-line @typescript-eslint/no-require-imports
+      const nodeFs: typeof import("fs") = require("fs");
       while (!nodeFs.existsSync(inputs.blockUntil)) await new Promise((r) => setTimeout(r, 20));
     }
     await busy(inputs.cloudFile, inputs.slowMs);
@@ -150,7 +150,12 @@ export const thingProvider: pulumi.dynamic.ResourceProvider = {
   },
   async read(id: string, props: Props) {
     const item = mutate(props.cloudFile, (c) => {
-      c.log.push(`read:${props.key}:${id}:props=${Object.keys(props).filter((k) => k !== "__provider").sort().join(",")}`);
+      c.log.push(
+        `read:${props.key}:${id}:props=${Object.keys(props)
+          .filter((k) => k !== "__provider")
+          .sort()
+          .join(",")}`,
+      );
       return c.items[id];
     });
     if (props.failRead) throw new Error(`cannot read ${props.key}`);

@@ -19,9 +19,11 @@ import { FreshProject } from "./support/freshProject";
 import { exportTargets, filesUnder, mapsWithoutSources } from "./support/tarball";
 import { RESOLUTIONS, typecheck, type Resolution } from "./support/typecheck";
 
-const repoSdk = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "node_modules", "@pulumi", "pulumi", "package.json"), "utf8")) as {
-  version: string;
-}).version;
+const repoSdk = (
+  JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "node_modules", "@pulumi", "pulumi", "package.json"), "utf8")) as {
+    version: string;
+  }
+).version;
 const SDK = process.env.CLOUDDB_PACKAGING_SDK || repoSdk;
 
 const PROGRAM = `import * as pulumi from "@pulumi/pulumi";
@@ -58,7 +60,7 @@ export async function main(): Promise<void> {
 /** The \`\`\`ts blocks of the README, in order. */
 function readmeSnippets(): string[] {
   const readme = fs.readFileSync(path.join(REPO_ROOT, "README.md"), "utf8");
-  return [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
+  return [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
 }
 
 describe(`pulumi-clouddb packed and installed beside @pulumi/pulumi ${SDK}`, () => {
@@ -155,7 +157,6 @@ describe(`pulumi-clouddb packed and installed beside @pulumi/pulumi ${SDK}`, () 
       execFileSync(process.execPath, [path.join(project.dir, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"], {
         cwd: project.dir,
       });
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
       program = require(path.join(project.dir, "bin", "index.js")) as Program;
       emulator = await startEmulator({ port: 0, clockScale: 0.02 });
       stack = await TestStack.create({ cwd: project.dir, project: project.name, stack: "dev", config: stackConfig(emulator) });

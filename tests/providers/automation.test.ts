@@ -21,18 +21,22 @@ describe("the quickstart through the Pulumi CLI", () => {
     await emu.close();
   });
 
-  (hasCli ? it : it.skip)("deploys, exports a secret password, and destroys everything", async () => {
-    const r = await runWithAutomation(quickstart, stackConfig(emu), { secretKeys: ["clouddb:apiKey"] });
-    expect(r.resourceChanges.create).toBe(3);
-    expect(r.secretOutputNames).toContain("password");
-    expect(String(r.outputs.host)).toContain(String(r.outputs.serviceId));
-    expect(r.stdout).not.toContain(emu.pat);
-    const api = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId });
-    try {
-      expect(await api.listServices()).toEqual([]);
-      expect(await api.listVpcs()).toEqual([]);
-    } finally {
-      await api.close();
-    }
-  }, 300_000);
+  (hasCli ? it : it.skip)(
+    "deploys, exports a secret password, and destroys everything",
+    async () => {
+      const r = await runWithAutomation(quickstart, stackConfig(emu), { secretKeys: ["clouddb:apiKey"] });
+      expect(r.resourceChanges.create).toBe(3);
+      expect(r.secretOutputNames).toContain("password");
+      expect(String(r.outputs.host)).toContain(String(r.outputs.serviceId));
+      expect(r.stdout).not.toContain(emu.pat);
+      const api = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId });
+      try {
+        expect(await api.listServices()).toEqual([]);
+        expect(await api.listVpcs()).toEqual([]);
+      } finally {
+        await api.close();
+      }
+    },
+    300_000,
+  );
 });

@@ -16,7 +16,14 @@ const uri = (password: string, host: string, port: number) =>
 
 const program = (args: { password: string; pooler: boolean }) => () => {
   const db = new clouddb.Service("db", { name: "connected", password: args.password, connectionPooler: args.pooler });
-  const rs = new clouddb.ReadReplicaSet("rs", { serviceId: db.serviceId, name: "reads", nodes: 1, cpuMillis: 500, memoryGbs: 2, password: db.password });
+  const rs = new clouddb.ReadReplicaSet("rs", {
+    serviceId: db.serviceId,
+    name: "reads",
+    nodes: 1,
+    cpuMillis: 500,
+    memoryGbs: 2,
+    password: db.password,
+  });
   return {
     connectionString: db.connectionString,
     poolerConnectionString: db.poolerConnectionString,
@@ -50,14 +57,19 @@ describe("connection strings", () => {
     expect(String(next.outputs.connectionString)).toContain("second%2FPassword%402");
     expect(next.outputs.poolerConnectionString).toBe(uri("second/Password@2", String(after.poolerHost), Number(after.poolerPort)));
     expect(cloud.stack.resource("db").secretOutputs).toContain("poolerConnectionString");
-    expect(next.outputs.replicaConnectionString).toBe(uri("second/Password@2", String(cloud.stack.resource("rs").outputs.host), Number(cloud.stack.resource("rs").outputs.port)));
+    expect(next.outputs.replicaConnectionString).toBe(
+      uri("second/Password@2", String(cloud.stack.resource("rs").outputs.host), Number(cloud.stack.resource("rs").outputs.port)),
+    );
     expect(cloud.stack.plaintextState()).not.toContain("second");
     expectNoErrors(await cloud.stack.destroy());
   });
 });
 
 const postgres = findPostgresBinaries();
-if (!postgres) console.warn("connectionStrings.test.ts: the real-PostgreSQL case is skipped: PostgreSQL is not installed (scripts/ci/install-postgres.sh)");
+if (!postgres)
+  console.warn(
+    "connectionStrings.test.ts: the real-PostgreSQL case is skipped: PostgreSQL is not installed (scripts/ci/install-postgres.sh)",
+  );
 
 (postgres ? describe : describe.skip)("a real PostgreSQL behind the emulator", () => {
   let cloud: Cloud;

@@ -48,7 +48,13 @@ describe("refresh", () => {
       paused: false,
       timeouts,
     });
-    new clouddb.VpcPeering("peer", { vpcId: net.vpcId, peerAccountId: "123456789012", peerRegionCode: "us-east-1", peerVpcId: "vpc-1", timeouts });
+    new clouddb.VpcPeering("peer", {
+      vpcId: net.vpcId,
+      peerAccountId: "123456789012",
+      peerRegionCode: "us-east-1",
+      peerVpcId: "vpc-1",
+      timeouts,
+    });
     new clouddb.ReadReplicaSet("rs", {
       serviceId: db.serviceId,
       name: "rs",
@@ -111,7 +117,6 @@ describe("an up after a refresh resumes or reports what is not ready", () => {
     expect((await cloud.api.listServices()).filter((s) => s.name === "slow-to-start")).toHaveLength(1);
     expectNoErrors(await cloud.stack.destroy());
   });
-
 });
 
 describe("an up after a refresh reports what failed", () => {
@@ -131,7 +136,9 @@ describe("an up after a refresh reports what failed", () => {
     expect((await cloud.stack.up(program)).errors).toHaveLength(1);
     expectNoErrors(await cloud.stack.refresh());
     const again = await cloud.stack.up(program);
-    expect(again.errors).toEqual([expect.objectContaining({ name: "peer", message: expect.stringContaining("failed: peer account invalid-peer could not be reached") })]);
+    expect(again.errors).toEqual([
+      expect.objectContaining({ name: "peer", message: expect.stringContaining("failed: peer account invalid-peer could not be reached") }),
+    ]);
     cloud.stack.resources(); // still in state
     expect(cloud.stack.resource("peer").outputs.status).toBe("failed");
     expectNoErrors(await cloud.stack.destroy());
@@ -188,7 +195,12 @@ describe("Resource.get", () => {
     ["Vpc", () => clouddb.Vpc.get("found", "424242")],
   ])("%s.get of an id that does not exist fails, naming the id", async (kind, lookup) => {
     const r = await cloud.stack.up(() => ({ id: lookup().id }));
-    expect(r.errors).toEqual([expect.objectContaining({ name: "found", message: expect.stringMatching(new RegExp(`No ${kind} with id .*${kind}\\.get looks up an existing`)) })]);
+    expect(r.errors).toEqual([
+      expect.objectContaining({
+        name: "found",
+        message: expect.stringMatching(new RegExp(`No ${kind} with id .*${kind}\\.get looks up an existing`)),
+      }),
+    ]);
     expect(cloud.stack.externalResources()).toEqual([]);
   });
 
@@ -225,7 +237,9 @@ describe("an engine that dies while the plugin finishes a service create", () =>
     const next = expectNoErrors(await cloud.stack.up(program));
     expect(printed(next)).toContain("1 pending operations");
     expect(ops(next)).toEqual({ db: "create" });
-    expect((await cloud.api.listServices()).filter((s) => s.name === "orphaned-answer").map((s) => s.service_id)).toEqual([made.service_id]);
+    expect((await cloud.api.listServices()).filter((s) => s.name === "orphaned-answer").map((s) => s.service_id)).toEqual([
+      made.service_id,
+    ]);
     expect(cloud.stack.resource("db").id).toBe(made.service_id);
     expectNoErrors(await cloud.stack.refresh({ clearPendingCreates: true }));
     expectNoErrors(await cloud.stack.destroy());

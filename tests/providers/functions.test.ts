@@ -13,13 +13,14 @@ describe("functions", () => {
   let vpcId = "";
   let serviceId = "";
   let peeringId = "";
-  let setIds: string[] = [];
+  const setIds: string[] = [];
   beforeAll(async () => {
     cloud = await startCloud();
     const { api } = cloud;
     vpcId = (await api.createVpc({ name: "looked-up", cidr: "10.20.0.0/16", region_code: "us-east-1" })).id;
     await api.createVpc({ name: "second", cidr: "10.21.0.0/16", region_code: "eu-west-1" });
-    peeringId = (await api.createPeering(vpcId, { peer_account_id: "123456789012", peer_region_code: "us-east-1", peer_vpc_id: "vpc-1" })).id;
+    peeringId = (await api.createPeering(vpcId, { peer_account_id: "123456789012", peer_region_code: "us-east-1", peer_vpc_id: "vpc-1" }))
+      .id;
     const svc = await api.createService({ name: "looked-up-db", cpu_millis: "1000", memory_gbs: "4" });
     serviceId = svc.service_id;
     await api.waitForService(serviceId, { until: ["READY"], timeoutMs: 10_000 });
@@ -53,8 +54,8 @@ describe("functions", () => {
     connectionPooler: s.connection_pooler !== undefined,
     ...(s.connection_pooler ? { poolerHost: s.connection_pooler.endpoint!.host, poolerPort: s.connection_pooler.endpoint!.port } : {}),
     ...(s.vpcEndpoint ? { vpcId: String((s.vpcEndpoint as { vpc_id: string }).vpc_id), vpcEndpoint: s.vpcEndpoint } : {}),
-    cpuMillis: s.resources![0]!.spec!.cpu_millis || "shared",
-    memoryGbs: s.resources![0]!.spec!.memory_gbs || "shared",
+    cpuMillis: s.resources![0].spec!.cpu_millis || "shared",
+    memoryGbs: s.resources![0].spec!.memory_gbs || "shared",
     resources: s.resources!.map((r) => ({
       id: r.id,
       cpuMillis: r.spec!.cpu_millis || "shared",
@@ -86,7 +87,7 @@ describe("functions", () => {
         authOutput: clouddb.getAuthInfoOutput(),
       })),
     );
-    const o = r.outputs as Record<string, unknown>;
+    const o = r.outputs;
     const { api } = cloud;
 
     const info = await api.getAuthInfo();
@@ -138,7 +139,7 @@ describe("functions", () => {
         peerRegionCode: "us-east-1",
         peerVpcId: "vpc-1",
         status: "active",
-        provisionedId: peerings[0]!.provisioned_id,
+        provisionedId: peerings[0].provisioned_id,
       }),
     ]);
     expect(o.peeringsOutput).toEqual(o.peerings);

@@ -41,7 +41,12 @@ describe("importing what exists", () => {
 
     const out = path.join(dir, "import.json");
     const programFile = path.join(dir, "program.ts");
-    const env = { ...process.env, CLOUDDB_API_URL: cloud.emulator.baseUrl, CLOUDDB_API_KEY: cloud.emulator.pat, CLOUDDB_PROJECT_ID: cloud.emulator.projectId };
+    const env = {
+      ...process.env,
+      CLOUDDB_API_URL: cloud.emulator.baseUrl,
+      CLOUDDB_API_KEY: cloud.emulator.pat,
+      CLOUDDB_PROJECT_ID: cloud.emulator.projectId,
+    };
     const cli = path.join(REPO_ROOT, "dist", "provider", "import", "cli.js");
     const { stderr } = await run(process.execPath, [cli, "--out", out, "--program", programFile], { env });
     expect(stderr).toContain("wrote 4 resources");
@@ -66,7 +71,7 @@ describe("importing what exists", () => {
 
     const declared = () => {
       jest.isolateModules(() => {
-        require(programFile); // eslint-disable-line @typescript-eslint/no-require-imports
+        require(programFile);
       });
     };
     const up = expectNoErrors(await cloud.stack.up(declared));

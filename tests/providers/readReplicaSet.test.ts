@@ -17,14 +17,13 @@ describe("ReadReplicaSet", () => {
     await cloud.close();
   });
 
-  const program =
-    (db: Partial<clouddb.ServiceArgs>, sets: Array<Partial<clouddb.ReadReplicaSetArgs> & { name: string }>) => () => {
-      const svc = new clouddb.Service("db", { name: "replicated", ...db });
-      const made = sets.map(
-        (s) => new clouddb.ReadReplicaSet(s.name, { serviceId: svc.serviceId, nodes: 1, cpuMillis: 500, memoryGbs: 2, ...s }),
-      );
-      return { serviceId: svc.serviceId, ids: made.map((m) => m.replicaSetId) };
-    };
+  const program = (db: Partial<clouddb.ServiceArgs>, sets: Array<Partial<clouddb.ReadReplicaSetArgs> & { name: string }>) => () => {
+    const svc = new clouddb.Service("db", { name: "replicated", ...db });
+    const made = sets.map(
+      (s) => new clouddb.ReadReplicaSet(s.name, { serviceId: svc.serviceId, nodes: 1, cpuMillis: 500, memoryGbs: 2, ...s }),
+    );
+    return { serviceId: svc.serviceId, ids: made.map((m) => m.replicaSetId) };
+  };
 
   it("previews a set of a service not yet created, with its serviceId unknown, sending nothing", async () => {
     await cloud.clearRequests();
@@ -39,7 +38,7 @@ describe("ReadReplicaSet", () => {
     const sid = cloud.stack.resource("db").id;
     const [live] = await cloud.api.listReplicaSets(sid);
     expect(live).toMatchObject({ id: cloud.stack.resource("rs1").id, status: "active", nodes: 1 });
-    expect(cloud.stack.resource("rs1").outputs).toMatchObject({ status: "active", host: live!.endpoint!.host, port: 5432 });
+    expect(cloud.stack.resource("rs1").outputs).toMatchObject({ status: "active", host: live.endpoint!.host, port: 5432 });
   });
 
   it("previews an in-place change of its service without showing the set replaced", async () => {
@@ -81,7 +80,12 @@ describe("ReadReplicaSet", () => {
       }),
     );
     expect(r.outputs).toEqual({ nodes: 2, name: "rs2", svcName: "replicated", cpu: 1000 });
-    expect(cloud.stack.resources().map((x) => x.name).sort()).toEqual(["db", "rs1", "rs2"]);
+    expect(
+      cloud.stack
+        .resources()
+        .map((x) => x.name)
+        .sort(),
+    ).toEqual(["db", "rs1", "rs2"]);
   });
 
   it("drops a set deleted out of band on refresh, and the next up creates it again", async () => {
@@ -91,7 +95,9 @@ describe("ReadReplicaSet", () => {
     await cloud.api.waitForReplicaSetDeleted(sid, id, { timeoutMs: 10_000 });
     const refreshed = expectNoErrors(await cloud.stack.refresh());
     expect(refreshed.steps.find((s) => s.name === "rs2")!.op).toBe("refresh-delete");
-    const r = expectNoErrors(await cloud.stack.up(program({ cpuMillis: 1000, memoryGbs: 4 }, [{ name: "rs1" }, { name: "rs2", nodes: 2, serviceId: sid }])));
+    const r = expectNoErrors(
+      await cloud.stack.up(program({ cpuMillis: 1000, memoryGbs: 4 }, [{ name: "rs1" }, { name: "rs2", nodes: 2, serviceId: sid }])),
+    );
     expect(ops(r).rs2).toBe("create");
     expect((await cloud.api.listReplicaSets(sid)).map((s) => s.name).sort()).toEqual(["rs1", "rs2"]);
   });
@@ -103,7 +109,7 @@ describe("ReadReplicaSet", () => {
     const base = [{ name: "rs1" }, { name: "rs2", nodes: 2, serviceId: sid }];
     const bad = await cloud.stack.up(program({ cpuMillis: 1000, memoryGbs: 4 }, [...base, { name: "adopted", adoptId: made.id }]));
     expect(bad.errors).toHaveLength(1);
-    expect(bad.errors[0]!.message).toMatch(/named "by-hand".*"adopted"/);
+    expect(bad.errors[0].message).toMatch(/named "by-hand".*"adopted"/);
     await cloud.clearRequests();
     const r = expectNoErrors(
       await cloud.stack.up(() => {

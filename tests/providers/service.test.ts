@@ -42,9 +42,10 @@ const stackOf = (shape: Shape) => () => {
     ...(vpc === undefined ? {} : { vpcId: vpc === "a" ? a.vpcId : b.vpcId }),
   });
   const sets = (["r1", "r2"] as const).map(
-    (n) => new clouddb.ReadReplicaSet(n, { serviceId: db.serviceId, name: `${n}-set`, nodes: 1, cpuMillis: 500, memoryGbs: 2, ...shape[n] }),
+    (n) =>
+      new clouddb.ReadReplicaSet(n, { serviceId: db.serviceId, name: `${n}-set`, nodes: 1, cpuMillis: 500, memoryGbs: 2, ...shape[n] }),
   );
-  return { serviceId: db.serviceId, password: db.password, r1: sets[0]!.replicaSetId, r2: sets[1]!.replicaSetId };
+  return { serviceId: db.serviceId, password: db.password, r1: sets[0].replicaSetId, r2: sets[1].replicaSetId };
 };
 
 describe("Service with replica sets: in-place changes", () => {
@@ -98,7 +99,7 @@ describe("Service with replica sets: in-place changes", () => {
       created: live.created,
       projectId: cloud.emulator.projectId,
     });
-    expect(outs.resources).toEqual([{ id: live.resources![0]!.id, cpuMillis: 500, memoryGbs: 2, volumeType: "gp3" }]);
+    expect(outs.resources).toEqual([{ id: live.resources![0].id, cpuMillis: 500, memoryGbs: 2, volumeType: "gp3" }]);
     expect(outs.forkedFrom).toBeUndefined();
     const sets = await cloud.api.listReplicaSets(sid);
     expect(sets.map((s) => [s.id, s.name, s.status, s.nodes, s.cpu_millis, s.memory_gbs]).sort()).toEqual(
@@ -146,7 +147,7 @@ describe("Service with replica sets: in-place changes", () => {
       "db",
       () => [svc("resize")],
       async () => {
-        expect((await live()).resources![0]!.spec).toMatchObject({ cpu_millis: 1000, memory_gbs: 4 });
+        expect((await live()).resources![0].spec).toMatchObject({ cpu_millis: 1000, memory_gbs: 4 });
         expect(cloud.stack.resource("db").outputs).toMatchObject({ cpuMillis: 1000, memoryGbs: 4 });
       },
     ],
@@ -342,8 +343,12 @@ describe("Service with replica sets: in-place changes", () => {
       `POST /services/${sid}/stop`,
     ]);
     const got = await cloud.api.getService(sid);
-    expect(got).toMatchObject({ status: "PAUSED", metadata: { environment: "DEV" }, vpcEndpoint: { vpc_id: cloud.stack.resource("net-a").id } });
-    expect(got.resources![0]!.spec).toMatchObject({ cpu_millis: 2000, memory_gbs: 8 });
+    expect(got).toMatchObject({
+      status: "PAUSED",
+      metadata: { environment: "DEV" },
+      vpcEndpoint: { vpc_id: cloud.stack.resource("net-a").id },
+    });
+    expect(got.resources![0].spec).toMatchObject({ cpu_millis: 2000, memory_gbs: 8 });
     expect(got.connection_pooler).toBeUndefined();
     shape = { ...shape, db: { ...shape.db, paused: false } };
     expectNoErrors(await cloud.stack.up(stackOf(shape)));
@@ -379,10 +384,14 @@ describe("Service with replica sets: in-place changes", () => {
     const r = expectNoErrors(await cloud.stack.up(stackOf(shape)));
     expect(ops(r)).toMatchObject({ db: "update", r1: "same", r2: "update" });
     expect((await sent(cloud)).sort()).toEqual(
-      [`POST /services/${sid}/resize`, `POST /services/${sid}/setEnvironment`, `POST /services/${sid}/replicaSets/${rs.r2}/setEnvironment`].sort(),
+      [
+        `POST /services/${sid}/resize`,
+        `POST /services/${sid}/setEnvironment`,
+        `POST /services/${sid}/replicaSets/${rs.r2}/setEnvironment`,
+      ].sort(),
     );
     const got = await cloud.api.getService(sid);
-    expect(got.resources![0]!.spec).toMatchObject({ cpu_millis: 2000, memory_gbs: 8 });
+    expect(got.resources![0].spec).toMatchObject({ cpu_millis: 2000, memory_gbs: 8 });
     expect(got.metadata?.environment).toBe("DEV");
     expect((await cloud.api.listReplicaSets(sid)).find((s) => s.id === rs.r2)!.metadata?.environment).toBe("PROD");
     expect(cloud.stack.resource("db").outputs.password).toBe(password);
@@ -500,7 +509,7 @@ describe("Service and ReadReplicaSet: replacements, passwords, forks, adoption",
     expect(ops(r)).toEqual({ other: "same", db: "same", rr: "replace,delete-replaced" });
     const sets = await cloud.api.listReplicaSets(dbId);
     expect(sets.map((s) => [s.id, s.name])).toEqual([[cloud.stack.resource("rr").id, "rr-renamed"]]);
-    expect(sets[0]!.id).not.toBe(oldSet);
+    expect(sets[0].id).not.toBe(oldSet);
   });
 
   it("replaces only the replica set when its serviceId changes", async () => {
@@ -517,7 +526,8 @@ describe("Service and ReadReplicaSet: replacements, passwords, forks, adoption",
   it("replaces the service when forkFrom is set or changes, each fork with its own password", async () => {
     const source = cloud.stack.resource("other");
     const before = cloud.stack.resource("db");
-    const fork = (strategy: "LAST_SNAPSHOT" | "NOW") => solo({ forkFrom: { serviceId: source.id, strategy } }, { onOther: true, name: "rr-renamed" });
+    const fork = (strategy: "LAST_SNAPSHOT" | "NOW") =>
+      solo({ forkFrom: { serviceId: source.id, strategy } }, { onOther: true, name: "rr-renamed" });
     const r = expectNoErrors(await cloud.stack.up(fork("NOW")));
     expect(ops(r)).toEqual({ other: "same", db: "replace,delete-replaced", rr: "same" });
     const forked = cloud.stack.resource("db");
@@ -607,8 +617,13 @@ describe("Service and ReadReplicaSet: replacements, passwords, forks, adoption",
       metadata: { environment: "PROD" },
       vpcEndpoint: { vpc_id: cloud.stack.resource("net").id },
     });
-    expect(live.resources![0]!.spec).toMatchObject({ cpu_millis: 2000, memory_gbs: 8 });
-    expect(cloud.stack.resource("full").outputs).toMatchObject({ paused: true, status: "PAUSED", password: "all-at-once-pw", poolerPort: 6432 });
+    expect(live.resources![0].spec).toMatchObject({ cpu_millis: 2000, memory_gbs: 8 });
+    expect(cloud.stack.resource("full").outputs).toMatchObject({
+      paused: true,
+      status: "PAUSED",
+      password: "all-at-once-pw",
+      poolerPort: 6432,
+    });
     await cloud.clearRequests();
     expect(ops(expectNoErrors(await cloud.stack.up(program)))).toEqual({ net: "same", full: "same" });
     expect(await sent(cloud)).toEqual([]);
@@ -646,7 +661,7 @@ describe("check", () => {
   });
 
   const service = (args: Partial<clouddb.ServiceArgs>) => () => {
-    new clouddb.Service("db", { name: "checked", ...args } as clouddb.ServiceArgs);
+    new clouddb.Service("db", { name: "checked", ...args });
   };
   const replicaSet = (args: Partial<clouddb.ReadReplicaSetArgs>) => () => {
     new clouddb.ReadReplicaSet("rr", {
@@ -656,22 +671,52 @@ describe("check", () => {
       cpuMillis: 500,
       memoryGbs: 2,
       ...args,
-    } as clouddb.ReadReplicaSetArgs);
+    });
   };
   const cases: Array<[string, () => () => void, string, RegExp]> = [
-    ["a CPU/memory pair that is not allowed", () => service({ cpuMillis: 1000, memoryGbs: 2 }), "memoryGbs", /1000.*2.*not an allowed pair.*shared\/shared, 500\/2, 1000\/4, 2000\/8/],
+    [
+      "a CPU/memory pair that is not allowed",
+      () => service({ cpuMillis: 1000, memoryGbs: 2 }),
+      "memoryGbs",
+      /1000.*2.*not an allowed pair.*shared\/shared, 500\/2, 1000\/4, 2000\/8/,
+    ],
     ["a CPU without memory", () => service({ cpuMillis: 1000 }), "memoryGbs", /give both/],
-    ["a sync replica count above the replica count", () => service({ haReplicas: { replicaCount: 1, syncReplicaCount: 2 } }), "haReplicas.syncReplicaCount", /at most haReplicas\.replicaCount \(1\)/],
+    [
+      "a sync replica count above the replica count",
+      () => service({ haReplicas: { replicaCount: 1, syncReplicaCount: 2 } }),
+      "haReplicas.syncReplicaCount",
+      /at most haReplicas\.replicaCount \(1\)/,
+    ],
     ["three HA replicas", () => service({ haReplicas: { replicaCount: 3 } }), "haReplicas.replicaCount", /0 to 2/],
     ["an unknown environment", () => service({ environment: "STAGING" as "DEV" }), "environment", /"STAGING".*"DEV" or "PROD"/],
     ["an unknown service type", () => service({ serviceType: "GRAPH" as "VECTOR" }), "serviceType", /"GRAPH".*TIMESERIES/],
-    ["a bad fork strategy", () => service({ forkFrom: { serviceId: "abcdefghij", strategy: "LATER" as "NOW" } }), "forkFrom.strategy", /"LATER".*LAST_SNAPSHOT/],
-    ["PITR without a target time", () => service({ forkFrom: { serviceId: "abcdefghij", strategy: "PITR" } }), "forkFrom.targetTime", /PITR needs targetTime/],
+    [
+      "a bad fork strategy",
+      () => service({ forkFrom: { serviceId: "abcdefghij", strategy: "LATER" as "NOW" } }),
+      "forkFrom.strategy",
+      /"LATER".*LAST_SNAPSHOT/,
+    ],
+    [
+      "PITR without a target time",
+      () => service({ forkFrom: { serviceId: "abcdefghij", strategy: "PITR" } }),
+      "forkFrom.targetTime",
+      /PITR needs targetTime/,
+    ],
     // A secret property is named only in the reason: Pulumi prints the value of a property a failure names.
     ["a short password, without quoting it", () => service({ password: "short" }), "", /^password is \[secret\]: expected at least 8/],
     ["a replica set of 11 nodes", () => replicaSet({ nodes: 11 }), "nodes", /11.*1 to 10/],
-    ["a shared replica set", () => replicaSet({ cpuMillis: "shared" as unknown as number, memoryGbs: "shared" as unknown as number }), "cpuMillis", /500, 1000/],
-    ["a replica set pair that is not allowed", () => replicaSet({ cpuMillis: 500, memoryGbs: 4 }), "memoryGbs", /not an allowed pair.*500\/2/],
+    [
+      "a shared replica set",
+      () => replicaSet({ cpuMillis: "shared" as unknown as number, memoryGbs: "shared" as unknown as number }),
+      "cpuMillis",
+      /500, 1000/,
+    ],
+    [
+      "a replica set pair that is not allowed",
+      () => replicaSet({ cpuMillis: 500, memoryGbs: 4 }),
+      "memoryGbs",
+      /not an allowed pair.*500\/2/,
+    ],
     ["a replica set environment that is unknown", () => replicaSet({ environment: "QA" as "DEV" }), "environment", /"QA"/],
   ];
   it.each(cases)("rejects %s naming the property, and sends nothing", async (_what, program, property, reason) => {
@@ -705,8 +750,8 @@ describe("partial failures", () => {
     expect((await cloud.control("POST", `/services/${id}/unstable`)).status).toBe(204);
     const r = await run;
     expect(r.errors).toHaveLength(1);
-    expect(r.errors[0]!.message).toContain(`Service ${id}`);
-    expect(r.errors[0]!.message).toContain("UNSTABLE");
+    expect(r.errors[0].message).toContain(`Service ${id}`);
+    expect(r.errors[0].message).toContain("UNSTABLE");
     const db = cloud.stack.resource("db");
     expect(db.id).toBe(id);
     expect(db.initFailed).toBe(true);
@@ -714,12 +759,12 @@ describe("partial failures", () => {
     expect(password.length).toBeGreaterThanOrEqual(8);
     expect(db.secretOutputs).toContain("password");
     expect(cloud.stack.plaintextState().includes(password)).toBe(false);
-    expect(r.errors[0]!.message).not.toContain(password);
+    expect(r.errors[0].message).not.toContain(password);
 
     // Still UNSTABLE: the next up reports it again and keeps it.
     const stuck = await cloud.stack.up(shaky);
     expect(stuck.errors).toHaveLength(1);
-    expect(stuck.errors[0]!.message).toContain(id);
+    expect(stuck.errors[0].message).toContain(id);
     expect(cloud.stack.resource("db").id).toBe(id);
 
     expect((await cloud.control("POST", `/services/${id}/recover`)).status).toBe(204);
@@ -753,8 +798,8 @@ describe("partial failures", () => {
     expect((await cloud.control("POST", `/replica-sets/${rsId}/error`)).status).toBe(204);
     const r = await run;
     expect(r.errors).toHaveLength(1);
-    expect(r.errors[0]!.message).toContain(`Read replica set ${rsId}`);
-    expect(r.errors[0]!.message).toContain("error");
+    expect(r.errors[0].message).toContain(`Read replica set ${rsId}`);
+    expect(r.errors[0].message).toContain("error");
     const rr = cloud.stack.resource("rr");
     expect(rr.id).toBe(rsId);
     expect(rr.initFailed).toBe(true);
@@ -762,7 +807,7 @@ describe("partial failures", () => {
 
     const again = await cloud.stack.up(program);
     expect(again.errors).toHaveLength(1);
-    expect(again.errors[0]!.message).toContain(rsId);
+    expect(again.errors[0].message).toContain(rsId);
     expect((await cloud.api.listReplicaSets(sid)).map((s) => s.id)).toEqual([rsId]);
     expectNoErrors(await cloud.stack.destroy());
     expect(await cloud.api.listServices()).toEqual([]);
@@ -776,8 +821,8 @@ describe("partial failures", () => {
     expect(r.errors).toHaveLength(1);
     const slow = cloud.stack.resource("slow");
     expect(slow.initFailed).toBe(true);
-    expect(r.errors[0]!.message).toContain(`Service ${slow.id}`);
-    expect(r.errors[0]!.message).toContain("next `pulumi up` resumes");
+    expect(r.errors[0].message).toContain(`Service ${slow.id}`);
+    expect(r.errors[0].message).toContain("next `pulumi up` resumes");
     await cloud.clearRequests();
     const resumed = expectNoErrors(await cloud.stack.up(program("20s")));
     expect(ops(resumed)).toEqual({ slow: "update" });

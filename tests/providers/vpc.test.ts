@@ -5,10 +5,12 @@ import * as clouddb from "pulumi-clouddb";
 import { expectNoErrors, TestStack } from "../../harness";
 import { ops, stackConfig, startCloud, writes, type Cloud } from "../../harness/cloud";
 
-const net = (args: Partial<clouddb.VpcArgs> = {}) => () => {
-  const vpc = new clouddb.Vpc("net", { name: "prod-net", cidr: "10.0.0.0/16", regionCode: "us-east-1", ...args });
-  return { vpcId: vpc.vpcId, name: vpc.name, cidr: vpc.cidr };
-};
+const net =
+  (args: Partial<clouddb.VpcArgs> = {}) =>
+  () => {
+    const vpc = new clouddb.Vpc("net", { name: "prod-net", cidr: "10.0.0.0/16", regionCode: "us-east-1", ...args });
+    return { vpcId: vpc.vpcId, name: vpc.name, cidr: vpc.cidr };
+  };
 
 describe("Vpc", () => {
   let cloud: Cloud;
@@ -124,8 +126,8 @@ describe("Vpc", () => {
     await cloud.stack.up(net({ timeouts: { delete: "1s" } }));
     const r = await cloud.stack.destroy();
     expect(r.errors).toHaveLength(1);
-    expect(r.errors[0]!.message).toContain(`VPC ${id}`);
-    expect(r.errors[0]!.message).toContain(svc.service_id);
+    expect(r.errors[0].message).toContain(`VPC ${id}`);
+    expect(r.errors[0].message).toContain(svc.service_id);
     expect(cloud.stack.resources().map((x) => x.name)).toEqual(["net"]);
     await cloud.api.waitForService(svc.service_id, { until: ["READY"], timeoutMs: 10_000 });
     await cloud.api.detachServiceFromVpc(svc.service_id, id);
@@ -143,9 +145,7 @@ describe("Vpc", () => {
   it("adopts an existing VPC with adoptId instead of creating one", async () => {
     const existing = await cloud.api.createVpc({ name: "made-by-hand", cidr: "10.9.0.0/16", region_code: "us-east-1" });
     const before = (await cloud.api.listVpcs()).length;
-    const r = expectNoErrors(
-      await cloud.stack.up(net({ adoptId: existing.id, name: "now-managed", cidr: "10.9.0.0/16" })),
-    );
+    const r = expectNoErrors(await cloud.stack.up(net({ adoptId: existing.id, name: "now-managed", cidr: "10.9.0.0/16" })));
     expect(ops(r)).toEqual({ net: "create" });
     expect(cloud.stack.resource("net").id).toBe(existing.id);
     expect((await cloud.api.getVpc(existing.id)).name).toBe("now-managed");
@@ -157,7 +157,7 @@ describe("Vpc", () => {
     const existing = await cloud.api.createVpc({ name: "other", cidr: "10.8.0.0/16", region_code: "us-east-1" });
     const r = await cloud.stack.up(net({ adoptId: existing.id }));
     expect(r.errors).toHaveLength(1);
-    expect(r.errors[0]!.message).toMatch(/cidr "10\.8\.0\.0\/16".*"10\.0\.0\.0\/16"/);
+    expect(r.errors[0].message).toMatch(/cidr "10\.8\.0\.0\/16".*"10\.0\.0\.0\/16"/);
     expect(cloud.stack.resources()).toEqual([]);
     await cloud.api.deleteVpc(existing.id);
   });
@@ -215,20 +215,25 @@ describe("VpcPeering", () => {
     const peer = cloud.stack.resource("peer");
     expect(peer.initFailed).toBe(true);
     expect(peer.id).toMatch(/^[0-9]+$/);
-    expect(r.errors[0]!.message).toContain(`VPC peering ${peer.id} failed`);
+    expect(r.errors[0].message).toContain(`VPC peering ${peer.id} failed`);
     const vpcId = cloud.stack.resource("net").id;
     const live = await cloud.api.getPeering(vpcId, peer.id);
     expect(live.status).toBe("failed");
-    expect(r.errors[0]!.message).toContain(String(live.error_message));
+    expect(r.errors[0].message).toContain(String(live.error_message));
 
     const again = await cloud.stack.up(peered("invalid-account"));
     expect(again.errors).toHaveLength(1);
-    expect(again.errors[0]!.message).toContain(`VPC peering ${peer.id} failed`);
+    expect(again.errors[0].message).toContain(`VPC peering ${peer.id} failed`);
     expect(cloud.stack.resource("peer").id).toBe(peer.id);
     // The active peering it replaces waits, marked for deletion, for an up that gets to its
     // deletes (Pulumi stops a run at its first failed step): nothing is made twice.
     expect((await cloud.api.listPeerings(vpcId)).map((p) => p.id).sort()).toEqual([peer.id, replacedId].sort());
-    expect(cloud.stack.resources().filter((x) => x.pendingDelete).map((x) => x.id)).toEqual([replacedId]);
+    expect(
+      cloud.stack
+        .resources()
+        .filter((x) => x.pendingDelete)
+        .map((x) => x.id),
+    ).toEqual([replacedId]);
   });
 
   it("replaces the failed peering once the program fixes it", async () => {
@@ -238,7 +243,7 @@ describe("VpcPeering", () => {
     const vpcId = cloud.stack.resource("net").id;
     const peerings = await cloud.api.listPeerings(vpcId);
     expect(peerings.map((p) => p.id)).toEqual([cloud.stack.resource("peer").id]);
-    expect(peerings[0]!.id).not.toBe(failedId);
+    expect(peerings[0].id).not.toBe(failedId);
   });
 
   it("destroys the peering before its VPC", async () => {
@@ -269,7 +274,7 @@ describe("check", () => {
     await cloud.clearRequests();
     const r = await cloud.stack.up(net(args));
     expect(r.checkFailures.map((f) => f.property)).toEqual([property]);
-    expect(r.checkFailures[0]!.reason).toMatch(reason);
+    expect(r.checkFailures[0].reason).toMatch(reason);
     expect(await cloud.requests()).toEqual([]);
     expect(cloud.stack.resources()).toEqual([]);
   });
@@ -290,8 +295,8 @@ describe("check", () => {
     try {
       const r = await bare.up(net());
       expect(r.errors).toHaveLength(1);
-      expect(r.errors[0]!.message).toContain("clouddb:apiKey");
-      expect(r.errors[0]!.message).toContain("CLOUDDB_API_KEY");
+      expect(r.errors[0].message).toContain("clouddb:apiKey");
+      expect(r.errors[0].message).toContain("CLOUDDB_API_KEY");
     } finally {
       await bare.close();
     }

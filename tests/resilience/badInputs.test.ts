@@ -8,14 +8,13 @@ import { startCloud, type Cloud } from "../../harness/cloud";
 const SID = "abcde12345"; // a well-formed service id (check never calls the API)
 const long = "x".repeat(129);
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Loose = Record<string, any>;
-const vpc = (a: Loose) => () => void new clouddb.Vpc("r", { name: "n", cidr: "10.0.0.0/16", regionCode: "us-east-1", ...a } as clouddb.VpcArgs);
+const vpc = (a: Loose) => () => void new clouddb.Vpc("r", { name: "n", cidr: "10.0.0.0/16", regionCode: "us-east-1", ...a });
 const peering = (a: Loose) => () =>
-  void new clouddb.VpcPeering("r", { vpcId: "123", peerAccountId: "acct", peerRegionCode: "us-east-1", peerVpcId: "vpc-1", ...a } as clouddb.VpcPeeringArgs);
-const service = (a: Loose) => () => void new clouddb.Service("r", { name: "n", ...a } as clouddb.ServiceArgs);
+  void new clouddb.VpcPeering("r", { vpcId: "123", peerAccountId: "acct", peerRegionCode: "us-east-1", peerVpcId: "vpc-1", ...a });
+const service = (a: Loose) => () => void new clouddb.Service("r", { name: "n", ...a });
 const replicas = (a: Loose) => () =>
-  void new clouddb.ReadReplicaSet("r", { serviceId: SID, name: "n", nodes: 1, cpuMillis: 500, memoryGbs: 2, ...a } as clouddb.ReadReplicaSetArgs);
+  void new clouddb.ReadReplicaSet("r", { serviceId: SID, name: "n", nodes: 1, cpuMillis: 500, memoryGbs: 2, ...a });
 
 /** [what, program, the properties the check failures name] */
 const cases: Array<[string, () => void, string | string[]]> = [
@@ -44,7 +43,11 @@ const cases: Array<[string, () => void, string | string[]]> = [
   ["Service: cpu and memory not a pair", service({ cpuMillis: 1000, memoryGbs: 8 }), "memoryGbs"],
   ["Service: cpu without memory", service({ cpuMillis: 1000 }), "memoryGbs"],
   ["Service: three HA replicas", service({ haReplicas: { replicaCount: 3 } }), "haReplicas.replicaCount"],
-  ["Service: more sync replicas than replicas", service({ haReplicas: { replicaCount: 1, syncReplicaCount: 2 } }), "haReplicas.syncReplicaCount"],
+  [
+    "Service: more sync replicas than replicas",
+    service({ haReplicas: { replicaCount: 1, syncReplicaCount: 2 } }),
+    "haReplicas.syncReplicaCount",
+  ],
   ["Service: unknown environment", service({ environment: "STAGING" }), "environment"],
   ["Service: pooler not a boolean", service({ connectionPooler: "yes" }), "connectionPooler"],
   ["Service: vpcId not numeric", service({ vpcId: "vpc-1" }), "vpcId"],

@@ -77,8 +77,8 @@ describe("emulator killed and restarted on its data dir", () => {
     expectNoErrors(await stack.up(program(500, 2)));
     const services = await api.listServices();
     expect(services.map((s) => s.service_id)).toEqual([made.service_id]);
-    expect(services[0]!.status).toBe("READY");
-    expect((services[0]!.read_replica_sets ?? []).map((r) => [r.name, r.status])).toEqual([["durable-rs", "active"]]);
+    expect(services[0].status).toBe("READY");
+    expect((services[0].read_replica_sets ?? []).map((r) => [r.name, r.status])).toEqual([["durable-rs", "active"]]);
     expect(stack.resource("db").id).toBe(made.service_id);
   });
 
@@ -95,9 +95,9 @@ describe("emulator killed and restarted on its data dir", () => {
     expectNoErrors(await stack.up(program(1000, 4)));
     const services = await api.listServices();
     expect(services.map((s) => s.service_id)).toEqual([id]);
-    expect(services[0]!.status).toBe("READY");
-    expect(services[0]!.resources?.[0]?.spec).toMatchObject({ cpu_millis: 1000, memory_gbs: 4 });
-    expect((services[0]!.read_replica_sets ?? []).map((r) => r.id)).toEqual([rsId]);
+    expect(services[0].status).toBe("READY");
+    expect(services[0].resources?.[0]?.spec).toMatchObject({ cpu_millis: 1000, memory_gbs: 4 });
+    expect((services[0].read_replica_sets ?? []).map((r) => r.id)).toEqual([rsId]);
     expect(stack.resource("db").outputs).toMatchObject({ cpuMillis: 1000, memoryGbs: 4 });
     const again = expectNoErrors(await stack.up(program(1000, 4)));
     expect(again.steps.map((s) => s.op)).toEqual(["same", "same"]);

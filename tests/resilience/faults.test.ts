@@ -55,7 +55,7 @@ describe("429 storms and 503 bursts", () => {
     expect(posts).toHaveLength(1);
     const services = await cloud.api.listServices();
     expect(services.map((s) => s.name)).toEqual(["stormy"]);
-    expect(services[0]!.read_replica_sets ?? []).toHaveLength(1);
+    expect(services[0].read_replica_sets ?? []).toHaveLength(1);
   });
 
   it("refresh: reads through the storm, nothing changes", async () => {

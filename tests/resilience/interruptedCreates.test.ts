@@ -42,14 +42,18 @@ describe("creates interrupted by a killed plugin", () => {
     await cloud.stack.plugin.kill();
     expect((await running).errors.length).toBeGreaterThan(0);
     await cloud.control("POST", "/latency", { ms: 0 });
-    await until("the create to be carried out", async () => ((await cloud.requests()).some((r) => r.method === "POST" && pathRe.test(r.path)) ? true : undefined));
+    await until("the create to be carried out", async () =>
+      (await cloud.requests()).some((r) => r.method === "POST" && pathRe.test(r.path)) ? true : undefined,
+    );
     expectNoErrors(await cloud.stack.up(program));
   }
 
   it("Vpc: one VPC", async () => {
     const program = () => void new clouddb.Vpc("net", { name: "interrupted-net", cidr: "10.50.0.0/16", regionCode: "us-east-1" });
     await interruptThenUp(program, /\/vpcs$/);
-    expect((await cloud.api.listVpcs()).filter((v) => v.name === "interrupted-net").map((v) => v.id)).toEqual([cloud.stack.resource("net").id]);
+    expect((await cloud.api.listVpcs()).filter((v) => v.name === "interrupted-net").map((v) => v.id)).toEqual([
+      cloud.stack.resource("net").id,
+    ]);
     expect(journalEntries(journal)).toEqual([]);
   });
 
@@ -84,9 +88,16 @@ describe("creates interrupted by a killed plugin", () => {
     await cloud.stack.plugin.kill();
     await running;
     await cloud.control("POST", "/latency", { ms: 0 });
-    const first = await until("the first stack's service", async () => (await cloud.api.listServices()).find((s) => s.name === "same-name-two-stacks"));
+    const first = await until("the first stack's service", async () =>
+      (await cloud.api.listServices()).find((s) => s.name === "same-name-two-stacks"),
+    );
 
-    const other = await TestStack.create({ stack: "other", config: stackConfig(cloud.emulator), secretKeys: ["clouddb:apiKey"], env: { CLOUDDB_JOURNAL_DIR: journal } });
+    const other = await TestStack.create({
+      stack: "other",
+      config: stackConfig(cloud.emulator),
+      secretKeys: ["clouddb:apiKey"],
+      env: { CLOUDDB_JOURNAL_DIR: journal },
+    });
     try {
       expectNoErrors(await other.up(program));
       expect(other.resource("db").id).not.toBe(first.service_id);

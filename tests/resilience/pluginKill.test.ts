@@ -46,7 +46,9 @@ describe("plugin killed in the middle of a create", () => {
     await until("a poll", async () => {
       const log = await cloud.requests();
       const create = log.findIndex((r) => r.method === "POST" && r.path.endsWith("/services"));
-      return create >= 0 && log.slice(create + 1).some((r) => r.method === "GET" && /\/services(\/[a-z0-9]+)?$/.test(r.path)) ? true : undefined;
+      return create >= 0 && log.slice(create + 1).some((r) => r.method === "GET" && /\/services(\/[a-z0-9]+)?$/.test(r.path))
+        ? true
+        : undefined;
     });
     await cloud.stack.plugin.kill();
     const first = await running;
@@ -59,12 +61,16 @@ describe("plugin killed in the middle of a create", () => {
     const live = (await cloud.api.listServices()).filter((s) => s.name === "killed-while-waiting");
     expect(live.map((s) => s.service_id)).toEqual([made.service_id]);
     expect(cloud.stack.resource("db").id).toBe(made.service_id);
-    expect(live[0]!.status).toBe("READY");
-    const log = (await cloud.requests()).filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path.replace(/.*\/services/, "/services")}`);
+    expect(live[0].status).toBe("READY");
+    const log = (await cloud.requests())
+      .filter((r) => r.method !== "GET")
+      .map((r) => `${r.method} ${r.path.replace(/.*\/services/, "/services")}`);
     // No create; the lost initial password is replaced by a new one the stack knows.
     expect(log).toEqual([`POST /services/${made.service_id}/updatePassword`]);
     expect(String(second.outputs.password).length).toBeGreaterThanOrEqual(8);
-    expect(cloud.stack.pluginStderr()).toContain(`service ${made.service_id} ("killed-while-waiting") was made by an earlier create that did not finish`);
+    expect(cloud.stack.pluginStderr()).toContain(
+      `service ${made.service_id} ("killed-while-waiting") was made by an earlier create that did not finish`,
+    );
     expect(journalEntries(journal)).toEqual([]);
     expectNoErrors(await cloud.stack.destroy());
   });

@@ -9,9 +9,11 @@ import * as path from "path";
 import { REPO_ROOT } from "../../harness";
 import { alive, gone, Sandbox } from "./support/sandbox";
 
-const PINNED = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
-  devDependencies: Record<string, string>;
-}).devDependencies.pulumi!;
+const PINNED = (
+  JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
+    devDependencies: Record<string, string>;
+  }
+).devDependencies.pulumi;
 const NODE_BIN = path.join(REPO_ROOT, "node_modules", ".bin");
 const example = (name: string): string => path.join(REPO_ROOT, "examples", name);
 
@@ -45,7 +47,7 @@ describe("npm run up with a pulumi on PATH", () => {
       expect(c.passphrase).toBe("clouddb-local");
     }
     // The key reaches the CLI on standard input, never as an argument.
-    expect(calls[4]!.stdin).toBe(emu.CLOUDDB_API_KEY);
+    expect(calls[4].stdin).toBe(emu.CLOUDDB_API_KEY);
     expect(calls.map((c) => c.args).join(" ")).not.toContain(emu.CLOUDDB_API_KEY);
   });
 
@@ -98,9 +100,7 @@ describe("npm run up without a pulumi on PATH", () => {
     const r = await box.run(["up"], { pathDirs: [NODE_BIN, box.toolsDir], preload: "offline.js" });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`fetching Pulumi CLI v${PINNED} once`);
-    expect(r.stderr).toContain(
-      `Could not fetch the Pulumi CLI v${PINNED} (the \`pulumi\` npm package said: pulumi: fetch failed).`,
-    );
+    expect(r.stderr).toContain(`Could not fetch the Pulumi CLI v${PINNED} (the \`pulumi\` npm package said: pulumi: fetch failed).`);
     expect(r.stderr).toContain("Install it (https://www.pulumi.com/docs/install/)");
     expect(r.stderr).toContain("curl -fsSL https://get.pulumi.com | sh");
     expect(r.stderr).toContain("then run `npm run up` again");

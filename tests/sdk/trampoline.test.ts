@@ -11,17 +11,15 @@ import { RESOURCES } from "../../provider/resources/registry";
 import { REPO_ROOT, TestStack } from "../../harness";
 
 // The build the provider process runs, not the TypeScript source.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { trampoline } = require(path.join(REPO_ROOT, "dist", "sdk", "trampoline.js")) as {
   trampoline: (module: string) => pulumi.dynamic.ResourceProvider;
 };
 const providers = Object.fromEntries(RESOURCES.map((r) => [r.module, trampoline(r.module)]));
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const clouddb = require(path.join(REPO_ROOT, "dist", "sdk", "index.js")) as typeof import("../../sdk");
 
 describe("serialized providers", () => {
   it.each(Object.keys(providers))("%s serializes to about 2 KB that only forwards to the installed package", async (kind) => {
-    const provider = providers[kind]!;
+    const provider = providers[kind];
     const { text } = await pulumi.runtime.serializeFunction(() => provider, { allowSecrets: true });
     expect(Buffer.byteLength(text)).toBeLessThan(2200);
     expect(text).toContain(`"pulumi-clouddb/provider/${kind}"`);
@@ -46,8 +44,8 @@ describe("serialized providers", () => {
       });
       expect(Date.now() - started).toBeLessThan(15_000);
       expect(r.errors).toHaveLength(1);
-      expect(r.errors[0]!.message).toContain("Cannot find module 'pulumi-clouddb/provider/vpc'");
-      expect(r.errors[0]!.message).toContain("Install pulumi-clouddb in the program's node_modules.");
+      expect(r.errors[0].message).toContain("Cannot find module 'pulumi-clouddb/provider/vpc'");
+      expect(r.errors[0].message).toContain("Install pulumi-clouddb in the program's node_modules.");
       expect(stack.resources()).toEqual([]);
     });
   });

@@ -42,7 +42,11 @@ export function replicaSetOutputs(rs: ReadReplicaSet, serviceId: string, project
 
 /** A replica set in status `error`: only deleting it can leave that state. */
 function inError(rs: ReadReplicaSet): UnusableResourceError<ReadReplicaSet> {
-  return new UnusableResourceError(rs, `Read replica set ${rs.id} (${rs.name ?? ""}) is in status error`, ProviderErrorCode.ReplicaSetFailed);
+  return new UnusableResourceError(
+    rs,
+    `Read replica set ${rs.id} (${rs.name ?? ""}) is in status error`,
+    ProviderErrorCode.ReplicaSetFailed,
+  );
 }
 
 async function waitActive(ctx: ProviderContext, serviceId: string, id: string, projectId: string, limit: number): Promise<ReadReplicaSet> {
@@ -63,7 +67,7 @@ async function converge(ctx: ProviderContext, live: ReadReplicaSet, news: ReadRe
   if (current.status === "error") throw inError(current);
   if (current.status !== "active") current = await waitActive(ctx, serviceId, current.id, projectId, limit);
   if (!sameValue([current.nodes, current.cpu_millis, current.memory_gbs], [news.nodes, news.cpuMillis, news.memoryGbs])) {
-    await api.resizeReplicaSet(serviceId, current.id, { cpu_millis: news.cpuMillis as number, memory_gbs: news.memoryGbs as number, nodes: news.nodes }, opts);
+    await api.resizeReplicaSet(serviceId, current.id, { cpu_millis: news.cpuMillis, memory_gbs: news.memoryGbs, nodes: news.nodes }, opts);
     current = await waitActive(ctx, serviceId, current.id, projectId, limit);
   }
   if (news.environment !== undefined && current.metadata?.environment !== news.environment) {
@@ -71,7 +75,9 @@ async function converge(ctx: ProviderContext, live: ReadReplicaSet, news: ReadRe
   }
   const pooled = current.connection_pooler !== undefined && current.connection_pooler !== null;
   if ((news.connectionPooler ?? false) !== pooled) {
-    await (news.connectionPooler ? api.enableReplicaSetPooler(serviceId, current.id, opts) : api.disableReplicaSetPooler(serviceId, current.id, opts));
+    await (news.connectionPooler
+      ? api.enableReplicaSetPooler(serviceId, current.id, opts)
+      : api.disableReplicaSetPooler(serviceId, current.id, opts));
   }
   return (await findReplicaSet(ctx, serviceId, current.id, projectId)) ?? current;
 }
@@ -97,18 +103,28 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
       const api = ctx.client();
       const recovery: Recovery<ReadReplicaSet> = {
         get: async (id) => findReplicaSet(ctx, news.serviceId, id, projectId),
-        lookAlikes: async () => (await api.listReplicaSets(news.serviceId, { projectId })).filter((rs) => rs.name === news.name && rs.status !== "deleting"),
+        lookAlikes: async () =>
+          (await api.listReplicaSets(news.serviceId, { projectId })).filter((rs) => rs.name === news.name && rs.status !== "deleting"),
         idOf: (rs) => rs.id,
       };
-      const intent = { apiUrl: ctx.settings.apiUrl ?? "", projectId, kind: "ReadReplicaSet", owner: ctx.owner, identity: { serviceId: news.serviceId, name: news.name } };
+      const intent = {
+        apiUrl: ctx.settings.apiUrl ?? "",
+        projectId,
+        kind: "ReadReplicaSet",
+        owner: ctx.owner,
+        identity: { serviceId: news.serviceId, name: news.name },
+      };
       // The service must be READY; while it is being changed the API answers 409: wait.
       const created = await createOnce(intent, recovery, () =>
-        retryWhileConflict(deadline, ctx.settings.poll, () =>
-          api.createReplicaSet(
-            news.serviceId,
-            { name: news.name, nodes: news.nodes, cpu_millis: news.cpuMillis as number, memory_gbs: news.memoryGbs as number },
-            { projectId },
-          ),
+        retryWhileConflict(
+          deadline,
+          ctx.settings.poll,
+          () =>
+            api.createReplicaSet(
+              news.serviceId,
+              { name: news.name, nodes: news.nodes, cpu_millis: news.cpuMillis as number, memory_gbs: news.memoryGbs as number },
+              { projectId },
+            ),
           notRunning("creating a read replica set"),
         ),
       );
@@ -119,7 +135,11 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
       const live = await converge(ctx, made, news, projectId, Math.max(1, deadline - Date.now()));
       return { id: made.id, outs: { ...replicaSetOutputs(live, news.serviceId, projectId, news.password) } };
     } catch (e) {
-      const seen = WaitError.isInstance(e, "replica set") ? e.lastSeen : UnusableResourceError.isInstance(e) ? (e.lastSeen as ReadReplicaSet) : undefined;
+      const seen = WaitError.isInstance(e, "replica set")
+        ? e.lastSeen
+        : UnusableResourceError.isInstance(e)
+          ? (e.lastSeen as ReadReplicaSet)
+          : undefined;
       const last = seen ?? made;
       const failed = ResourceFailedError.isInstance(e) || UnusableResourceError.isInstance(e) || last.status === "error";
       const why = failed
@@ -139,7 +159,10 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
     const projectId = ctx.projectOf(recorded.projectId as string | undefined);
     const serviceId = recorded.serviceId as string | undefined;
     if (!serviceId) {
-      throw new InputConflictError("serviceId", `reading read replica set ${id} needs its serviceId: pass { serviceId } as the state of ReadReplicaSet.get`);
+      throw new InputConflictError(
+        "serviceId",
+        `reading read replica set ${id} needs its serviceId: pass { serviceId } as the state of ReadReplicaSet.get`,
+      );
     }
     // Served from one shared list answer (the client's read cache), so a refresh of many
     // resources costs one request; a set that no longer exists is a NotFoundError.
@@ -170,6 +193,9 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
       if (NotFoundError.isInstance(e)) return;
       if (!ConflictError.isInstance(e)) throw e;
     }
-    await api.waitForReplicaSetDeleted(serviceId, id, { projectId, timeoutMs: ctx.timeoutMs(recorded.timeouts as TimeoutsInput | undefined, "delete") });
+    await api.waitForReplicaSetDeleted(serviceId, id, {
+      projectId,
+      timeoutMs: ctx.timeoutMs(recorded.timeouts as TimeoutsInput | undefined, "delete"),
+    });
   },
 };

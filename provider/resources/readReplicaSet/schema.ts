@@ -25,7 +25,11 @@ export const readReplicaSetSchema = resourceSchema({
       doc: `CPU of each node in millicores, paired with \`memoryGbs\`: ${v.describeSizes(v.REPLICA_SET_SIZES)}. A change resizes the set.`,
       sdkType: "number",
     }),
-    memoryGbs: input(v.memoryGbs(false), { change: "in-place", doc: "Memory of each node in GB, paired with `cpuMillis`.", sdkType: "number" }),
+    memoryGbs: input(v.memoryGbs(false), {
+      change: "in-place",
+      doc: "Memory of each node in GB, paired with `cpuMillis`.",
+      sdkType: "number",
+    }),
     environment: optionalInput(v.environment, { change: "in-place", doc: "`DEV` or `PROD`. Unset: left as the API sets it." }),
     connectionPooler: optionalInput(v.flag, { change: "in-place", doc: "Connection pooler on or off.", default: false }),
     password: optionalInput(v.password, {
@@ -58,7 +62,10 @@ export const readReplicaSetSchema = resourceSchema({
       doc: "`postgresql://tsdbadmin:<password>@<host>:<port>/tsdb?sslmode=require` at the set's endpoint (secret); without the password when none is given.",
       secret: true,
     }),
-    poolerConnectionString: output(z.string().optional(), { doc: "The same through the set's pooler (secret), while it is on.", secret: true }),
+    poolerConnectionString: output(z.string().optional(), {
+      doc: "The same through the set's pooler (secret), while it is on.",
+      secret: true,
+    }),
   },
   idOutput: "replicaSetId",
   lookup: ["serviceId", "projectId"],

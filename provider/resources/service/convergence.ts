@@ -56,7 +56,8 @@ export const SERVICE_ACTIONS: readonly ServiceAction[] = [
   {
     name: "resize",
     needed: (live, want) => !sameValue(outs(live).cpuMillis, want.cpuMillis) || !sameValue(outs(live).memoryGbs, want.memoryGbs),
-    send: (api, id, want, _live, opts) => api.resizeService(id, { cpu_millis: String(want.cpuMillis), memory_gbs: String(want.memoryGbs) }, opts),
+    send: (api, id, want, _live, opts) =>
+      api.resizeService(id, { cpu_millis: String(want.cpuMillis), memory_gbs: String(want.memoryGbs) }, opts),
     then: "READY",
     needsRunning: true,
   },

@@ -48,7 +48,12 @@ function recovery(ctx: ProviderContext, projectId: string, like: (s: Service) =>
 }
 
 /** Creates (or forks) once per intent, taking over what an interrupted create made (framework/journal.ts). */
-async function createServiceOnce(ctx: ProviderContext, intent: Omit<CreateIntent, "apiUrl" | "kind" | "owner">, like: (s: Service) => boolean, send: () => Promise<Service>): Promise<Created<Service>> {
+async function createServiceOnce(
+  ctx: ProviderContext,
+  intent: Omit<CreateIntent, "apiUrl" | "kind" | "owner">,
+  like: (s: Service) => boolean,
+  send: () => Promise<Service>,
+): Promise<Created<Service>> {
   const created = await createOnce(
     { ...intent, apiUrl: ctx.settings.apiUrl ?? "", kind: "Service", owner: ctx.owner },
     recovery(ctx, intent.projectId, like),
@@ -95,21 +100,26 @@ async function start(ctx: ProviderContext, news: ServiceInputs, projectId: strin
     }
     const fork = { projectId, identity: { name: news.name, forkOf: serviceId } };
     const forkOfSource = (s: Service) => s.name === news.name && s.forked_from?.service_id === serviceId;
-    return createServiceOnce(ctx, fork, forkOfSource, () => retryWhileConflict(deadline, ctx.settings.poll, () =>
-      api.forkService(
-        serviceId,
-        {
-          fork_strategy: strategy,
-          target_time: targetTime,
-          name: news.name,
-          cpu_millis: news.cpuMillis === undefined ? undefined : String(news.cpuMillis),
-          memory_gbs: news.memoryGbs === undefined ? undefined : String(news.memoryGbs),
-          environment_tag: news.environment,
-        },
-        opts,
+    return createServiceOnce(ctx, fork, forkOfSource, () =>
+      retryWhileConflict(
+        deadline,
+        ctx.settings.poll,
+        () =>
+          api.forkService(
+            serviceId,
+            {
+              fork_strategy: strategy,
+              target_time: targetTime,
+              name: news.name,
+              cpu_millis: news.cpuMillis === undefined ? undefined : String(news.cpuMillis),
+              memory_gbs: news.memoryGbs === undefined ? undefined : String(news.memoryGbs),
+              environment_tag: news.environment,
+            },
+            opts,
+          ),
+        notRunning("forking it"),
       ),
-      notRunning("forking it"),
-    ));
+    );
   }
   const desired = desiredService(news, {});
   const req = {
@@ -138,7 +148,10 @@ async function checkVpc(ctx: ProviderContext, vpcId: string, projectId: string, 
     .getVpc(vpcId, { projectId })
     .catch((e: unknown) => {
       if (!NotFoundError.isInstance(e)) throw e;
-      throw new InputConflictError("vpcId", `vpcId: there is no VPC ${vpcId} in project ${projectId}; a service attaches to a VPC of its own project and region`);
+      throw new InputConflictError(
+        "vpcId",
+        `vpcId: there is no VPC ${vpcId} in project ${projectId}; a service attaches to a VPC of its own project and region`,
+      );
     });
   if (vpc.region_code !== regionCode) {
     throw new InputConflictError(
@@ -205,7 +218,11 @@ export const serviceOperations: ResourceOperations<typeof serviceSchema.inputs> 
     const recorded = olds as Partial<ServiceOutputs>;
     const want = desiredService(news, recorded);
     if (want.vpcId !== null && want.vpcId !== recorded.vpcId) await checkVpc(ctx, want.vpcId, projectId, live.region_code);
-    const final = await converge({ api, projectId, timeoutMs: ctx.timeoutMs(news.timeouts, "update"), recordedPassword: recorded.password }, live, want);
+    const final = await converge(
+      { api, projectId, timeoutMs: ctx.timeoutMs(news.timeouts, "update"), recordedPassword: recorded.password },
+      live,
+      want,
+    );
     return { ...serviceOutputs(final, { password: news.password ?? recorded.password, forkFrom: news.forkFrom }) };
   },
 

@@ -8,7 +8,7 @@ import type { ResourceDefinition } from "../../framework/resourceProvider";
 import { input, optionalInput, output, resourceSchema } from "../../framework/schema";
 import { adoptIdInput, projectIdInput, timeoutsInput } from "../common";
 import * as v from "../values";
-import { desiredService, type ServiceInputs, type ServiceOutputs } from "./state";
+import { desiredService } from "./state";
 
 /** The API's defaults for what a create leaves out (CONTRACT.md, "create service"). */
 export const SERVICE_DEFAULTS = {
@@ -58,15 +58,24 @@ export const serviceNamedTypes = {
 export const serviceSchema = resourceSchema({
   kind: "Service",
   doc: "A managed database service. The API cannot rename a service, so a new `name` replaces it (a new, empty database): protect production services with `protect: true`.",
-  example: 'const db = new clouddb.Service("db", { name: "orders", cpuMillis: 1000, memoryGbs: 4 }, { protect: true });\nexport const password = db.password; // secret',
+  example:
+    'const db = new clouddb.Service("db", { name: "orders", cpuMillis: 1000, memoryGbs: 4 }, { protect: true });\nexport const password = db.password; // secret',
   inputs: {
     name: input(v.name, { change: "replace", doc: "Name, 1 to 128 characters." }),
-    serviceType: optionalInput(z.enum(["TIMESERIES", "RELATIONAL", "VECTOR"], { error: 'expected "TIMESERIES", "RELATIONAL" or "VECTOR"' }), {
+    serviceType: optionalInput(
+      z.enum(["TIMESERIES", "RELATIONAL", "VECTOR"], { error: 'expected "TIMESERIES", "RELATIONAL" or "VECTOR"' }),
+      {
+        change: "replace",
+        doc: "`TIMESERIES`, `RELATIONAL` or `VECTOR`. A fork has its source's.",
+        default: SERVICE_DEFAULTS.serviceType,
+      },
+    ),
+    regionCode: optionalInput(v.regionCode, {
       change: "replace",
-      doc: "`TIMESERIES`, `RELATIONAL` or `VECTOR`. A fork has its source's.",
-      default: SERVICE_DEFAULTS.serviceType,
+      doc: "Region. A fork has its source's.",
+      default: SERVICE_DEFAULTS.regionCode,
+      sdkType: "string",
     }),
-    regionCode: optionalInput(v.regionCode, { change: "replace", doc: "Region. A fork has its source's.", default: SERVICE_DEFAULTS.regionCode, sdkType: "string" }),
     forkFrom: optionalInput(forkFrom, {
       change: "replace",
       doc: "Make the service by forking another: `strategy` is `LAST_SNAPSHOT`, `NOW` or `PITR` (needs `targetTime`, RFC 3339).",
@@ -78,7 +87,12 @@ export const serviceSchema = resourceSchema({
       default: SERVICE_DEFAULTS.cpuMillis,
       sdkType: "Size",
     }),
-    memoryGbs: optionalInput(v.memoryGbs(true), { change: "in-place", doc: "Memory in GB, paired with `cpuMillis`.", default: SERVICE_DEFAULTS.memoryGbs, sdkType: "Size" }),
+    memoryGbs: optionalInput(v.memoryGbs(true), {
+      change: "in-place",
+      doc: "Memory in GB, paired with `cpuMillis`.",
+      default: SERVICE_DEFAULTS.memoryGbs,
+      sdkType: "Size",
+    }),
     haReplicas: optionalInput(haReplicas, {
       change: "in-place",
       doc: "High-availability replicas: `replicaCount` 0 to 2, `syncReplicaCount` 0 to `replicaCount`.",
@@ -87,7 +101,10 @@ export const serviceSchema = resourceSchema({
     }),
     environment: optionalInput(v.environment, { change: "in-place", doc: "`DEV` or `PROD`.", default: SERVICE_DEFAULTS.environment }),
     connectionPooler: optionalInput(v.flag, { change: "in-place", doc: "Connection pooler on or off.", default: false }),
-    vpcId: optionalInput(v.numericId, { change: "in-place", doc: "VPC to attach the service to (same project and region); a change detaches it from the old one first." }),
+    vpcId: optionalInput(v.numericId, {
+      change: "in-place",
+      doc: "VPC to attach the service to (same project and region); a change detaches it from the old one first.",
+    }),
     password: optionalInput(v.password, {
       change: "in-place",
       secret: true,
@@ -112,7 +129,9 @@ export const serviceSchema = resourceSchema({
     poolerPort: output(z.number().optional(), { doc: "Pooler port, while the pooler is on." }),
     connectionPooler: output(z.boolean(), { doc: "Whether the pooler is on." }),
     vpcId: output(z.string().optional(), { doc: "The VPC the service is attached to, if any." }),
-    vpcEndpoint: output(z.record(z.string(), z.unknown()).optional(), { doc: "The VPC endpoint `{ vpc_id, host, port }`, while attached." }),
+    vpcEndpoint: output(z.record(z.string(), z.unknown()).optional(), {
+      doc: "The VPC endpoint `{ vpc_id, host, port }`, while attached.",
+    }),
     cpuMillis: output(size, { doc: 'CPU in millicores or `"shared"`.', sdkType: "Size" }),
     memoryGbs: output(size, { doc: 'Memory in GB or `"shared"`.', sdkType: "Size" }),
     resources: output(z.array(z.object({ id: z.string(), cpuMillis: size, memoryGbs: size, volumeType: z.string() })), {
@@ -165,7 +184,12 @@ export const serviceSchema = resourceSchema({
         const replicas = ha.replicaCount ?? 0;
         const sync = ha.syncReplicaCount ?? 0;
         return sync > replicas
-          ? [{ property: "haReplicas.syncReplicaCount", reason: `haReplicas.syncReplicaCount is ${sync}: expected at most haReplicas.replicaCount (${replicas})` }]
+          ? [
+              {
+                property: "haReplicas.syncReplicaCount",
+                reason: `haReplicas.syncReplicaCount is ${sync}: expected at most haReplicas.replicaCount (${replicas})`,
+              },
+            ]
           : [];
       },
     },
@@ -179,7 +203,7 @@ export const serviceDefinition: ResourceDefinition<typeof serviceSchema.inputs, 
   desired(news, recorded) {
     const forked = news.forkFrom !== undefined;
     // Raw inputs (they may hold unknowns in a preview): desiredService only reads them.
-    const want = desiredService(news as Partial<ServiceInputs>, recorded as Partial<ServiceOutputs>);
+    const want = desiredService(news, recorded);
     return {
       name: news.name,
       serviceType: news.serviceType ?? (forked ? recorded.serviceType : SERVICE_DEFAULTS.serviceType),

@@ -27,8 +27,8 @@ function size(value: number | undefined): Size {
 /** The VPC a service is attached to, from its `vpcEndpoint`. */
 export function attachedVpc(service: Service): string | undefined {
   const endpoint = service.vpcEndpoint as { vpc_id?: unknown } | null | undefined;
-  if (endpoint === null || typeof endpoint !== "object" || endpoint.vpc_id === undefined) return undefined;
-  return String(endpoint.vpc_id);
+  const id = endpoint !== null && typeof endpoint === "object" ? endpoint.vpc_id : undefined;
+  return typeof id === "string" || typeof id === "number" ? String(id) : undefined;
 }
 
 /** True while a service is paused or pausing. */
@@ -40,10 +40,7 @@ export function isPaused(service: Service): boolean {
  * The outputs of a live service. `kept` carries what the API cannot return again: the
  * password and the `forkFrom` input.
  */
-export function serviceOutputs(
-  service: Service,
-  kept: { password?: string; forkFrom?: ForkFrom },
-): ServiceOutputs {
+export function serviceOutputs(service: Service, kept: { password?: string; forkFrom?: ForkFrom }): ServiceOutputs {
   const spec = service.resources?.[0]?.spec;
   const pooler = service.connection_pooler?.endpoint;
   const endpoint = service.vpcEndpoint;

@@ -3,7 +3,7 @@ import type { Vpc } from "../../client";
 import { ConflictError, NotFoundError } from "../../client/errors";
 import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
 import { CloudStateError, ProviderErrorCode } from "../../framework/errors";
-import { createOnce, type Recovery } from "../../framework/journal";
+import { absentIfNotFound, createOnce, type Recovery } from "../../framework/journal";
 import { retryWhileConflict } from "../../framework/pacing";
 import type { ResourceOperations } from "../../framework/resourceProvider";
 import type { InputsOf, OutputsOf } from "../../framework/schema";
@@ -67,8 +67,9 @@ export const vpcOperations: ResourceOperations<typeof vpcSchema.inputs> = {
     const api = ctx.client();
     const req = { name: news.name, cidr: news.cidr, region_code: news.regionCode };
     const recovery: Recovery<Vpc> = {
-      get: (id) => api.getVpc(id, { projectId }).catch((e: unknown) => (NotFoundError.isInstance(e) ? undefined : Promise.reject(e))),
-      lookAlikes: async () => (await api.listVpcs({ projectId })).filter((x) => x.name === req.name && x.cidr === req.cidr && x.region_code === req.region_code),
+      get: (id) => absentIfNotFound(api.getVpc(id, { projectId })),
+      lookAlikes: async () =>
+        (await api.listVpcs({ projectId })).filter((x) => x.name === req.name && x.cidr === req.cidr && x.region_code === req.region_code),
       idOf: (x) => x.id,
     };
     const intent = { apiUrl: ctx.settings.apiUrl ?? "", projectId, kind: "Vpc", owner: ctx.owner, identity: req };

@@ -3,7 +3,7 @@ import type { Peering } from "../../client";
 import { NotFoundError, WaitError } from "../../client/errors";
 import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
 import { InputConflictError, ResourceInitError } from "../../framework/errors";
-import { createOnce, type Recovery } from "../../framework/journal";
+import { absentIfNotFound, createOnce, type Recovery } from "../../framework/journal";
 import type { ResourceOperations } from "../../framework/resourceProvider";
 import type { InputsOf, OutputsOf } from "../../framework/schema";
 import type { ProviderContext } from "../../framework/settings";
@@ -63,7 +63,9 @@ export const vpcPeeringOperations: ResourceOperations<typeof vpcPeeringSchema.in
         .client()
         .getPeering(news.vpcId, news.adoptId, { projectId })
         .catch((e: unknown) => {
-          throw NotFoundError.isInstance(e) ? nothingToAdopt(`no peering ${news.adoptId} under VPC ${news.vpcId} in project ${projectId}`) : e;
+          throw NotFoundError.isInstance(e)
+            ? nothingToAdopt(`no peering ${news.adoptId} under VPC ${news.vpcId} in project ${projectId}`)
+            : e;
         });
       assertAdoptable(`peering ${live.id}`, [
         ["peerAccountId", news.peerAccountId, live.peer_account_id],
@@ -75,14 +77,21 @@ export const vpcPeeringOperations: ResourceOperations<typeof vpcPeeringSchema.in
       const api = ctx.client();
       const req = { peer_account_id: news.peerAccountId, peer_region_code: news.peerRegionCode, peer_vpc_id: news.peerVpcId };
       const recovery: Recovery<Peering> = {
-        get: (id) => api.getPeering(news.vpcId, id, { projectId }).catch((e: unknown) => (NotFoundError.isInstance(e) ? undefined : Promise.reject(e))),
+        get: (id) => absentIfNotFound(api.getPeering(news.vpcId, id, { projectId })),
         lookAlikes: async () =>
           (await api.listPeerings(news.vpcId, { projectId })).filter(
-            (p) => p.peer_account_id === req.peer_account_id && p.peer_region_code === req.peer_region_code && p.peer_vpc_id === req.peer_vpc_id,
+            (p) =>
+              p.peer_account_id === req.peer_account_id && p.peer_region_code === req.peer_region_code && p.peer_vpc_id === req.peer_vpc_id,
           ),
         idOf: (p) => p.id,
       };
-      const intent = { apiUrl: ctx.settings.apiUrl ?? "", projectId, kind: "VpcPeering", owner: ctx.owner, identity: { vpcId: news.vpcId, ...req } };
+      const intent = {
+        apiUrl: ctx.settings.apiUrl ?? "",
+        projectId,
+        kind: "VpcPeering",
+        owner: ctx.owner,
+        identity: { vpcId: news.vpcId, ...req },
+      };
       const created = await createOnce(intent, recovery, () => api.createPeering(news.vpcId, req, { projectId }));
       peeringId = created.resource.id;
       settled = created.settled;

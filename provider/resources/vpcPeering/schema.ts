@@ -10,7 +10,10 @@ import { adoptIdInput, projectIdInput, timeoutsInput } from "../common";
 import * as v from "../values";
 
 const text = (what: string) =>
-  z.string({ error: `expected ${what}` }).min(1, { error: `expected ${what}` }).max(128, { error: `expected ${what}` });
+  z
+    .string({ error: `expected ${what}` })
+    .min(1, { error: `expected ${what}` })
+    .max(128, { error: `expected ${what}` });
 
 /** Inputs and outputs of a VpcPeering. */
 export const vpcPeeringSchema = resourceSchema({

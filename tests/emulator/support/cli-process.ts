@@ -27,9 +27,9 @@ export function startCli(args: string[]): Promise<CliEmulator> {
     let out = "";
     let err = "";
     const timer = setTimeout(() => reject(new Error(`CLI did not start: ${out}${err}`)), 20_000);
-    child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
     child.on("exit", (code) => reject(new Error(`CLI exited with ${code}: ${err}`)));
-    child.stdout!.on("data", (d: Buffer) => {
+    child.stdout.on("data", (d: Buffer) => {
       out += d.toString();
       if (!out.includes("CLOUDDB_EMULATOR_URL=") || !out.endsWith("\n")) return;
       clearTimeout(timer);
@@ -39,15 +39,15 @@ export function startCli(args: string[]): Promise<CliEmulator> {
       resolve({
         child,
         printed,
-        firstLine: lines[0]!,
+        firstLine: lines[0],
         emu: {
-          url: printed.CLOUDDB_EMULATOR_URL!,
-          baseUrl: printed.CLOUDDB_API_URL!,
-          port: Number(new URL(printed.CLOUDDB_EMULATOR_URL!).port),
-          projectId: printed.CLOUDDB_PROJECT_ID!,
-          secondProjectId: printed.CLOUDDB_SECOND_PROJECT_ID!,
-          pat: printed.CLOUDDB_API_KEY!,
-          oauthToken: printed.CLOUDDB_OAUTH_TOKEN!,
+          url: printed.CLOUDDB_EMULATOR_URL,
+          baseUrl: printed.CLOUDDB_API_URL,
+          port: Number(new URL(printed.CLOUDDB_EMULATOR_URL).port),
+          projectId: printed.CLOUDDB_PROJECT_ID,
+          secondProjectId: printed.CLOUDDB_SECOND_PROJECT_ID,
+          pat: printed.CLOUDDB_API_KEY,
+          oauthToken: printed.CLOUDDB_OAUTH_TOKEN,
           close: async () => {
             child.kill("SIGTERM");
             await exited;

@@ -44,7 +44,7 @@ export function rawRequest(url: string, method: string, path: string, token: str
       const headers = Object.fromEntries(
         lines.map((l) => [l.slice(0, l.indexOf(":")).trim().toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]),
       );
-      resolve({ bytes, head: text, status: Number(statusLine!.split(" ")[1]), headers, body: bytes.subarray(end + 4) });
+      resolve({ bytes, head: text, status: Number(statusLine.split(" ")[1]), headers, body: bytes.subarray(end + 4) });
     });
   });
 }

@@ -39,7 +39,7 @@ function npm(args: string[], cwd: string): string {
     return execFileSync("npm", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 300_000 });
   } catch (e) {
     const err = e as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`npm ${args.join(" ")} failed in ${cwd}: ${err.message}\n${err.stdout ?? ""}\n${err.stderr ?? ""}`);
+    throw new Error(`npm ${args.join(" ")} failed in ${cwd}: ${err.message}\n${err.stdout ?? ""}\n${err.stderr ?? ""}`, { cause: e });
   }
 }
 
@@ -54,7 +54,10 @@ export class FreshProject {
 
   private constructor(private readonly tmp: string) {
     this.dir = path.join(tmp, "project");
-    this.tarball = path.join(tmp, fs.readdirSync(tmp).find((f) => f.endsWith(".tgz"))!);
+    this.tarball = path.join(
+      tmp,
+      fs.readdirSync(tmp).find((f) => f.endsWith(".tgz"))!,
+    );
   }
 
   /**
@@ -70,7 +73,10 @@ export class FreshProject {
       const project = new FreshProject(tmp);
       fs.mkdirSync(project.dir);
       const write = (file: string, text: string): void => fs.writeFileSync(path.join(project.dir, file), text);
-      write("package.json", `${JSON.stringify({ name: project.name, main: "index.ts", devDependencies: {}, dependencies: {} }, null, 2)}\n`);
+      write(
+        "package.json",
+        `${JSON.stringify({ name: project.name, main: "index.ts", devDependencies: {}, dependencies: {} }, null, 2)}\n`,
+      );
       write("Pulumi.yaml", `name: ${project.name}\ndescription: A fresh project\nruntime: nodejs\n`);
       write("tsconfig.json", `${JSON.stringify(TEMPLATE_TSCONFIG, null, 4)}\n`);
       write("index.ts", program);

@@ -21,7 +21,6 @@ import {
   type WithInputs,
 } from "./schema";
 import { configure, providerContext, type ProviderContext } from "./settings";
-import { savePriors } from "./transitionPriors";
 import { containsUnknown, UNKNOWN } from "./unknowns";
 
 /** Inputs and outputs as they cross the dynamic-provider boundary. */
@@ -112,7 +111,11 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
   const secretKeys = secretInputs(schema);
   /** After an operation that waited: keeps what the client learned of transition times for the next process. */
   const remember = (ctx: ProviderContext): void => {
-    if (ctx.settings.apiUrl && ctx.clientLoaded()) savePriors(ctx.settings.apiUrl, ctx.client().learnedDurations());
+    if (!ctx.settings.apiUrl || !ctx.clientLoaded()) return;
+    // Loaded here: `check` and `diff` need neither the file system nor the journal.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { savePriors } = require("./transitionPriors") as typeof import("./transitionPriors");
+    savePriors(ctx.settings.apiUrl, ctx.client().learnedDurations());
   };
   const scrub = (error: unknown, ctx: ProviderContext, ...props: Props[]): Error =>
     scrubbed(error, [ctx.settings.apiKey, ...props.flatMap((p) => [...secretKeys.map((k) => p[k]), ...(definition.secretsOf?.(p) ?? [])])]);

@@ -2,7 +2,6 @@ import type { ClouddbClient } from "../client/client";
 import { ConfigurationError } from "../client/errors";
 import { parseDuration } from "./durations";
 import type { TimeoutsInput } from "./timeouts";
-import { loadPriors } from "./transitionPriors";
 
 /** The subset of Pulumi's dynamic `Config` that the providers read. */
 export interface ConfigSource {
@@ -164,9 +163,11 @@ function clientFor(s: ProviderSettings): ClouddbClient {
         );
       }
     }
-    // Loaded here, not at the top: `check` and `diff` never need undici or the client.
+    // Loaded here, not at the top: `check` and `diff` never need undici, the client or the priors' file.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { ClouddbClient: Client } = require("../client/client") as typeof import("../client/client");
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { loadPriors } = require("./transitionPriors") as typeof import("./transitionPriors");
     found = new Client({
       apiUrl: s.apiUrl,
       apiKey: s.apiKey,

@@ -8,10 +8,17 @@ import * as os from "os";
 import * as path from "path";
 import { REPO_ROOT } from "./stack";
 
-/** True when a `pulumi` executable is on PATH. */
+/**
+ * True when a real `pulumi` CLI is on PATH. npm's launchers (`node_modules/.bin/pulumi`, the
+ * `pulumi` npm package that downloads the CLI on first use) do not count: a test run must not
+ * download anything.
+ */
 export function hasPulumiCli(): boolean {
+  const dirs = (process.env.PATH ?? "").split(path.delimiter).filter((d) => d !== "" && !d.includes(`node_modules${path.sep}.bin`));
+  const cli = dirs.map((d) => path.join(d, "pulumi")).find((f) => fs.existsSync(f));
+  if (!cli) return false;
   try {
-    execFileSync("pulumi", ["version"], { stdio: "ignore", env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" } });
+    execFileSync(cli, ["version"], { stdio: "ignore", env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" } });
     return true;
   } catch {
     return false;

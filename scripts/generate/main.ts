@@ -1,7 +1,8 @@
 /**
  * `npm run generate`: writes the files generated from the resource schemas (the SDK's
- * classes and named types, the README's resource tables). `npm test` fails when a
- * committed file differs from what this would write.
+ * classes and named types, the README's resource tables). With `--check` it writes
+ * nothing and exits 1 naming the committed files that differ from what it would write
+ * (`npm test` runs it so).
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -9,15 +10,22 @@ import { generatedFiles } from "./files";
 
 const root = path.resolve(__dirname, "..", "..");
 
-async function main(): Promise<void> {
+async function main(check: boolean): Promise<void> {
+  const differing: string[] = [];
   for (const [file, content] of Object.entries(await generatedFiles(root))) {
     const full = path.join(root, file);
     const before = fs.existsSync(full) ? fs.readFileSync(full, "utf8") : undefined;
-    if (before !== content) {
+    if (before === content) continue;
+    differing.push(file);
+    if (!check) {
       fs.writeFileSync(full, content);
       console.log(`wrote ${file}`);
     }
   }
+  if (check && differing.length > 0) {
+    console.error(`${differing.join(", ")} differ from what \`npm run generate\` writes: run it and commit the result`);
+    process.exitCode = 1;
+  }
 }
 
-void main();
+void main(process.argv.includes("--check"));

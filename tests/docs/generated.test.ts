@@ -1,20 +1,24 @@
 /**
  * The files generated from the resource schemas (the SDK's classes and types, the README's
  * resource tables) are committed as `npm run generate` writes them: the docs never drift
- * from what `check` accepts.
+ * from what `check` accepts. The generator runs in its own process: Prettier loads its
+ * parsers with dynamic `import()`, which Jest's module sandbox refuses.
  */
-import * as fs from "fs";
+import { spawnSync } from "child_process";
 import * as path from "path";
-import { generatedFiles } from "../../scripts/generate/files";
 
 const root = path.resolve(__dirname, "..", "..");
 
 describe("generated files", () => {
-  it("are as `npm run generate` writes them", async () => {
-    const differing = Object.entries(await generatedFiles(root))
-      .filter(([file, content]) => fs.readFileSync(path.join(root, file), "utf8") !== content)
-      .map(([file]) => file);
-    if (differing.length > 0)
-      throw new Error(`${differing.join(", ")} differ from what \`npm run generate\` writes: run it and commit the result`);
+  it("are as `npm run generate` writes them", () => {
+    const run = spawnSync(
+      process.execPath,
+      [require.resolve("ts-node/dist/bin.js"), "--transpile-only", "scripts/generate/main.ts", "--check"],
+      {
+        cwd: root,
+        encoding: "utf8",
+      },
+    );
+    expect({ status: run.status, stderr: run.stderr.trim() }).toEqual({ status: 0, stderr: "" });
   });
 });

@@ -55,7 +55,16 @@ describe("examples", () => {
       configs.flatMap((c) => c.files),
       { ...configs[0].options, noEmit: true },
     );
-    const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+    // Findings in third-party declarations are left out: they come from this repository's
+    // dev-dependency tree (with @pulumi/pulumi 3.216, got's types meet the keyv 5 that
+    // eslint hoists), not from what a program gets; the packaging test compiles a fresh
+    // project with nothing skipped. The package itself resolves to dist/ (its real path).
+    const diagnostics = ts
+      .getPreEmitDiagnostics(program)
+      .filter((d) => !d.file?.fileName.includes("/node_modules/"))
+      .map(
+        (d) => `${d.file ? path.relative(REPO_ROOT, d.file.fileName) + ": " : ""}${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`,
+      );
     expect(diagnostics).toEqual([]);
   });
 });

@@ -30,6 +30,10 @@ describe("serialized providers", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-no-package-"));
     let stack: TestStack;
     beforeAll(async () => {
+      // A program's directory has @pulumi/pulumi (the CLI's shim resolves the provider
+      // process from it) but, here, not pulumi-clouddb.
+      fs.mkdirSync(path.join(dir, "node_modules", "@pulumi"), { recursive: true });
+      fs.symlinkSync(path.join(REPO_ROOT, "node_modules", "@pulumi", "pulumi"), path.join(dir, "node_modules", "@pulumi", "pulumi"), "dir");
       stack = await TestStack.create({ cwd: dir, config: { "clouddb:apiUrl": "http://127.0.0.1:9/public/api/v1", "clouddb:apiKey": "k" } });
     });
     afterAll(async () => {

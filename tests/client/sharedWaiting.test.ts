@@ -128,7 +128,7 @@ describe("40 creates at once against an API limited to 10 requests a second", ()
     await emu.close();
   });
 
-  it("meet few 429s, poll little beyond their writes, and finish close to the pace the limit allows", async () => {
+  it("meet few 429s, and poll little beyond their writes", async () => {
     const c = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId });
     const started = Date.now();
     let ready: Service[];
@@ -158,8 +158,7 @@ describe("40 creates at once against an API limited to 10 requests a second", ()
     expect(writes).toBe(N);
     expect(refused / log.length).toBeLessThanOrEqual(0.1);
     expect(reads / N).toBeLessThanOrEqual(1.5);
-    // The last create cannot be accepted before (N - 1) / LIMIT s, nor be ready before T
-    // after it; the first 429 (how the client learns the limit) costs its Retry-After, 1 s.
-    expect(wall).toBeLessThanOrEqual(1.1 * (((N - 1) / LIMIT) * 1_000 + T) + 1_000);
+    // The wall time against the pace the limit allows is a benchmark figure (`npm run bench`,
+    // scale), not asserted here: it depends on the machine's load.
   }, 60_000);
 });

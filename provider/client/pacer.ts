@@ -7,9 +7,9 @@
  * - **Pause**: a 429's `Retry-After` pauses every request of the client until it has passed.
  * - **Rate**: requests leave at most `rate` per second, spaced evenly. It starts at
  *   {@link PACER.initialRate} and doubles each second in which requests had to queue
- *   (slow start), until the first 429. A 429 sets it to 90% of the answers the API
+ *   (slow start), until the first 429. A 429 sets it to 95% of the answers the API
  *   accepted in the second before it (its limit, as seen from here), at most the current
- *   rate: adapting down. Then, while requests queue, it grows 10% a second up to 95% of
+ *   rate: adapting down. Then, while requests queue, it grows 10% a second up to 98% of
  *   that measured limit, and only after {@link PACER.probeAfterMs} without a 429 beyond it,
  *   5% a second (a probe, in case the limit rose): adapting up. Each 429 costs every
  *   request its `Retry-After` (a second at least), so the pacer stays under the limit
@@ -29,11 +29,11 @@ export const PACER = {
   /** The rate never goes below this, requests per second. */
   minRate: 0.5,
   /** Share of the measured limit the rate is set to after a 429. */
-  afterLimit: 0.9,
+  afterLimit: 0.95,
   /** Growth per second while requests queue, up to {@link PACER.belowLimit} of the measured limit. */
   growth: 1.1,
   /** Share of the measured limit the rate grows to without probing. */
-  belowLimit: 0.95,
+  belowLimit: 0.98,
   /** Growth per second beyond that, once no 429 came for {@link PACER.probeAfterMs}. */
   probe: 1.05,
   /** Time without a 429 after which the rate may probe above the measured limit. */

@@ -5,7 +5,7 @@
 import { ChildProcess, spawn } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
-import { fromStruct, grpc, JsonObject, provgrpc, provpb, pulumiDir, statuspb, toStruct } from "./protos";
+import { emptypb, fromStruct, grpc, JsonObject, provgrpc, provpb, pulumiDir, statuspb, toStruct } from "./protos";
 import { secretValue } from "./secrets";
 
 /** Details of an ErrorResourceInitFailed: the resource exists but did not initialize. */
@@ -94,7 +94,8 @@ export function decodeInitFailure(err: import("@grpc/grpc-js").ServiceError): In
  * <dynamic-provider> <engine address>` in the program's directory, with the CLI's environment
  * plus `PULUMI_NODEJS_PROJECT`, `PULUMI_PROJECT` and `PULUMI_CONFIG` (the config of the
  * `pulumi-nodejs` namespace, normally `{}`) and not the stack's name (L239-262). `start`
- * spawns it and reads the port it prints; `kill` ends it with SIGKILL.
+ * spawns it, in a process group of its own (plugin.go L597-598 `RegisterProcessGroup`), and reads
+ * the port it prints; `close` ends it as the engine does at the end of a run, `kill` with SIGKILL.
  */
 export class PluginHost {
   /** The stand-in for the CLI process: the parent of the shim that runs the plugin. */
@@ -143,6 +144,8 @@ export class PluginHost {
         ...this.opts.env,
       },
       stdio: ["ignore", "pipe", "pipe"],
+      // setpgid, as the engine starts every plugin: its close signals the whole group.
+      detached: true,
     });
     this.cli = cli;
     // A forgotten close() must not keep the test process alive.
@@ -212,9 +215,38 @@ export class PluginHost {
     }
   }
 
-  /** Stops the plugin. */
+  /**
+   * Ends the plugin as the engine does at the end of a run (pulumi/pulumi v3.248.0,
+   * pkg/host/host.go `defaultHost.Close` L662-685: a Cancel RPC, then `Plugin.Close`;
+   * sdk/go/common/resource/plugin/plugin.go L640-670 and L746-751: the connection closed,
+   * SIGINT to the plugin's process group, SIGKILL to the group if it has not exited after 5 s).
+   */
   async close(): Promise<void> {
-    await this.kill();
+    const client = this.client;
+    const cli = this.cli;
+    if (!client || !cli || cli.exitCode !== null || cli.signalCode !== null) {
+      await this.kill();
+      return;
+    }
+    await new Promise<void>((resolve) =>
+      client.cancel(new emptypb.Empty(), new grpc.Metadata(), { deadline: Date.now() + 5000 }, () => resolve()),
+    );
+    client.close();
+    this.client = undefined;
+    this.cli = undefined;
+    this.pluginPid = undefined;
+    const exited = new Promise<void>((resolve) => cli.once("exit", () => resolve()));
+    const group = (signal: NodeJS.Signals): void => {
+      try {
+        process.kill(-cli.pid!, signal);
+      } catch {
+        // the group is gone
+      }
+    };
+    group("SIGINT");
+    const timer = setTimeout(() => group("SIGKILL"), 5000);
+    await exited;
+    clearTimeout(timer);
   }
 
   /**

@@ -204,16 +204,16 @@ export class TestStack {
     return this.stdoutText;
   }
 
-  /** Waits for the operation under way, then kills every plugin process of this stack (orphans included). */
+  /** Waits for the operation under way, then ends every plugin process of this stack: closed as the engine closes them, orphans killed. */
   async close(): Promise<void> {
     await this.queue.catch(() => undefined);
-    await this.current?.kill();
+    await this.current?.close();
     const spares = this.spares;
     this.spares = [];
     await Promise.all(
       spares.map((s) =>
         s.then(
-          (p) => p.kill(),
+          (p) => p.close(),
           () => undefined,
         ),
       ),
@@ -264,7 +264,7 @@ export class TestStack {
 
   /**
    * Runs one engine run with its own plugin process: started, configured with `config`, and
-   * killed at the end, unless the engine died and left it running.
+   * closed at the end as the engine closes it, unless the engine died and left it running.
    */
   private async withPlugin<T>(
     config: ProviderConfig,
@@ -295,7 +295,7 @@ export class TestStack {
       if (run.dead) {
         this.orphaned.push({ plugin, calls: run.orphans });
       } else {
-        await plugin.kill();
+        await plugin.close();
       }
       if (this.current === plugin) this.current = undefined;
       // The engine shows the plugin's output as info lines without a resource (pkg/resource/plugin/plugin.go).

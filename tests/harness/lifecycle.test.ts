@@ -21,7 +21,7 @@ function configSeen(file: string): Array<Record<string, unknown>> {
 }
 
 describe("plugin processes and configuration", () => {
-  it("P1-P3, P5, P7: one process per operation, configured with the namespaced stack config and the CLI's environment", async () => {
+  it("P1-P3, P5, P7: one process per operation, configured with the namespaced stack config and the CLI's environment, interrupted at its end", async () => {
     const { dir, cloudFile } = world();
     const out = path.join(dir, "configured.jsonl");
     const stack = await TestStack.create({
@@ -33,9 +33,13 @@ describe("plugin processes and configuration", () => {
       expectNoErrors(await stack.up(() => new Thing("a", { cloudFile, size: 1 })));
       expect(stack.plugin.pid).toBeUndefined(); // stopped with the operation
       expectNoErrors(await stack.up(() => new Thing("a", { cloudFile, size: 1 })));
-      const seen = configSeen(out);
+      const all = configSeen(out);
+      const seen = all.filter((s) => s.signal === undefined);
       expect(seen).toHaveLength(2);
       expect(seen[0].pid).not.toBe(seen[1].pid);
+      // Each process got the engine's SIGINT when its operation ended (nothing printed about a kill).
+      expect(all.filter((s) => s.signal === "SIGINT").map((s) => s.pid)).toEqual([seen[0].pid, seen[1].pid]);
+      expect(stack.pluginStderr()).toBe("");
       expect(seen[0]).toMatchObject({
         greeting: "hello",
         token: "t0ps3cret", // the host unwraps a secret config value

@@ -85,6 +85,11 @@ export const thingProvider: pulumi.dynamic.ResourceProvider = {
         cwd: process.cwd(),
       };
       nodeFs.appendFileSync(out, `${JSON.stringify(seen)}\n`);
+      // How the process is ended: the engine interrupts it (SIGINT) at the end of the run.
+      process.once("SIGINT", () => {
+        nodeFs.appendFileSync(out, `${JSON.stringify({ signal: "SIGINT", pid: process.pid })}\n`);
+        process.exit(130);
+      });
     }
   },
   async check(olds: Props, news: Props) {

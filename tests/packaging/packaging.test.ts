@@ -188,7 +188,7 @@ describe(`pulumi-clouddb packed and installed beside @pulumi/pulumi ${SDK}`, () 
       expect(again.steps.every((s) => s.op === "same")).toBe(true);
       stack.setConfig(`${project.name}:dbName`, "fresh-db-2");
       const preview = expectNoErrors(await stack.preview(program));
-      expect(preview.steps.filter((s) => s.name === "db").map((s) => s.op)).toEqual(["replace"]);
+      expect(preview.steps.filter((s) => s.name === "db").map((s) => s.op)).toEqual(["replace", "delete-replaced"]);
       const gone = expectNoErrors(await stack.destroy());
       expect(gone.steps.map((s) => `${s.op} ${s.name}`)).toEqual(["delete reporting", "delete db", "delete net"]);
     });

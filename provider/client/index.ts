@@ -24,7 +24,7 @@ export {
   AmbiguousCreateError,
   ClientErrorCode,
 } from "./errors";
-export type { WatchedResource, WatchedKind, WatchedBodies, ConflictBlocker } from "./errors";
+export type { WatchedResource, WatchedKind, WatchedBodies, ConflictBlocker, ConflictErrorInit } from "./errors";
 export { STATUS_RULES, classifyStatus, waitVerdict, curableByWaiting } from "./statusRules";
 export type { StatusRules, StatusClass, KnownStatus, WaitVerdict } from "./statusRules";
 export { redact, registerSecret } from "./redact";

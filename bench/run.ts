@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every figure of the README's Performance section, measured in one run
- * through Pulumi's real dynamic-provider plugin (the harness, as the engine drives it,
- * `--parallel` at the CLI's default) against the emulator CLI in a child process. Prints a
+ * through Pulumi's real dynamic-provider plugin (the harness, as the engine drives it)
+ * against the emulator CLI in a child process. Prints a
  * table, writes bench/results/bench-<time>.json (and latest.json), and exits non-zero when
  * a target is missed.
  */

@@ -4,6 +4,7 @@
  * (which load the API client) are loaded the first time `create`, `read`, `update` or
  * `delete` runs.
  */
+import "./compileCache";
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { NotFoundError } from "../client/errors";
 import { checkInputs } from "./check";

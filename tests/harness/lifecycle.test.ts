@@ -12,12 +12,18 @@ import { readCloud, Thing, thingProvider, writeCloud } from "./thingProvider";
 
 const world = useThingWorld();
 
-function configSeen(file: string): Array<Record<string, unknown>> {
+/** The lines the Thing provider wrote: one per Configure, and one per SIGINT it received (`signal`). */
+function linesSeen(file: string): Array<Record<string, unknown>> {
   return fs
     .readFileSync(file, "utf8")
     .trim()
     .split("\n")
     .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+/** What each Configure saw. */
+function configSeen(file: string): Array<Record<string, unknown>> {
+  return linesSeen(file).filter((l) => l.signal === undefined);
 }
 
 describe("plugin processes and configuration", () => {
@@ -33,12 +39,15 @@ describe("plugin processes and configuration", () => {
       expectNoErrors(await stack.up(() => new Thing("a", { cloudFile, size: 1 })));
       expect(stack.plugin.pid).toBeUndefined(); // stopped with the operation
       expectNoErrors(await stack.up(() => new Thing("a", { cloudFile, size: 1 })));
-      const all = configSeen(out);
-      const seen = all.filter((s) => s.signal === undefined);
+      const seen = configSeen(out);
       expect(seen).toHaveLength(2);
       expect(seen[0].pid).not.toBe(seen[1].pid);
       // Each process got the engine's SIGINT when its operation ended (nothing printed about a kill).
-      expect(all.filter((s) => s.signal === "SIGINT").map((s) => s.pid)).toEqual([seen[0].pid, seen[1].pid]);
+      expect(
+        linesSeen(out)
+          .filter((s) => s.signal === "SIGINT")
+          .map((s) => s.pid),
+      ).toEqual([seen[0].pid, seen[1].pid]);
       expect(stack.pluginStderr()).toBe("");
       expect(seen[0]).toMatchObject({
         greeting: "hello",

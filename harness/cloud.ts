@@ -2,6 +2,9 @@
  * A test cloud: the emulator over real HTTP, an API client for out-of-band changes, and
  * a {@link TestStack} whose providers run in the real plugin host against the emulator.
  */
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../emulator";
 import { EmulatorControl, type LoggedRequest } from "../emulator/control-client";
 import { ClouddbClient } from "../provider/client";
@@ -15,7 +18,7 @@ export interface CloudOptions {
   clockScale?: number;
   /** Extra stack config. */
   config?: Record<string, string>;
-  /** Extra environment of the plugin process. */
+  /** Extra environment of the plugin process (it may set its own `CLOUDDB_JOURNAL_DIR`). */
   env?: Record<string, string>;
   /** Project name of the stack (the prefix of a program's own config keys). @default the harness's, "test-project" */
   project?: string;
@@ -30,6 +33,11 @@ export interface Cloud {
   readonly api: ClouddbClient;
   /** The stack under test. */
   readonly stack: TestStack;
+  /**
+   * The providers' create journal and learned transition times (`CLOUDDB_JOURNAL_DIR`): a
+   * temp directory of this cloud's own, removed by `close`, so no test sees another's.
+   */
+  readonly journalDir: string;
   /** The emulator's log of answered API requests, oldest first. */
   requests(): Promise<LoggedRequest[]>;
   /** Empties the request log. */
@@ -38,7 +46,7 @@ export interface Cloud {
   readonly controls: EmulatorControl;
   /** Calls the emulator's control path, raw. */
   control(method: string, path: string, body?: unknown): Promise<Response>;
-  /** Stops the plugin, the client and the emulator. */
+  /** Stops the plugin, the client and the emulator, and removes the journal directory. */
   close(): Promise<void>;
 }
 
@@ -75,10 +83,11 @@ export async function startCloud(opts: CloudOptions = {}): Promise<Cloud> {
     projectId: emulator.projectId,
     poll: { initialMs: 20, maxMs: 200 },
   });
+  const journalDir = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-journal-"));
   const stack = await TestStack.create({
     config: { ...stackConfig(emulator), ...opts.config },
     secretKeys: ["clouddb:apiKey"],
-    env: opts.env,
+    env: { CLOUDDB_JOURNAL_DIR: journalDir, ...opts.env },
     project: opts.project,
   });
   const controls = new EmulatorControl(emulator.url, emulator.pat);
@@ -87,6 +96,7 @@ export async function startCloud(opts: CloudOptions = {}): Promise<Cloud> {
     emulator,
     api,
     stack,
+    journalDir,
     control,
     controls,
     requests: () => controls.requests(),
@@ -95,13 +105,12 @@ export async function startCloud(opts: CloudOptions = {}): Promise<Cloud> {
       await stack.close();
       await api.close();
       await emulator.close();
+      fs.rmSync(journalDir, { recursive: true, force: true });
     },
   };
 }
 
 /** The create journal's entries in `dir` (CLOUDDB_JOURNAL_DIR), without the learned transition durations kept beside them. */
 export function journalEntries(dir: string): string[] {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const fs = require("fs") as typeof import("fs");
   return fs.readdirSync(dir).filter((f) => !f.startsWith("durations-"));
 }

@@ -8,6 +8,7 @@ export { PluginHost, ProviderError } from "./pluginHost";
 export type { InitFailure, PluginHostOptions } from "./pluginHost";
 export * from "./types";
 export { REDACTED } from "./secrets";
+export { until } from "./until";
 import { RefreshResult, UpResult } from "./types";
 
 /** Throws an Error listing every error (and check failure) of `result`; returns `result` otherwise. */

@@ -286,13 +286,7 @@ export class PluginHost {
 
   /** Diff(id, olds = old outputs, news = checked inputs, oldInputs). */
   async diff(urn: string, id: string, olds: JsonObject, news: JsonObject, oldInputs: JsonObject): Promise<DiffResult> {
-    const req = new provpb.DiffRequest();
-    req.setUrn(urn);
-    setNameType(req, urn);
-    req.setId(id);
-    req.setOlds(toStruct(olds));
-    req.setNews(toStruct(news));
-    req.setOldInputs(toStruct(oldInputs));
+    const req = changeRequest(new provpb.DiffRequest(), urn, id, olds, news, oldInputs);
     const res = await this.call<typeof req, InstanceType<typeof provpb.DiffResponse>>("diff", req);
     const C = provpb.DiffResponse.DiffChanges;
     const c = res.getChanges();
@@ -315,13 +309,7 @@ export class PluginHost {
 
   /** Update(id, olds = old outputs, news = checked inputs, oldInputs). */
   async update(urn: string, id: string, olds: JsonObject, news: JsonObject, oldInputs: JsonObject): Promise<JsonObject> {
-    const req = new provpb.UpdateRequest();
-    req.setUrn(urn);
-    setNameType(req, urn);
-    req.setId(id);
-    req.setOlds(toStruct(olds));
-    req.setNews(toStruct(news));
-    req.setOldInputs(toStruct(oldInputs));
+    const req = changeRequest(new provpb.UpdateRequest(), urn, id, olds, news, oldInputs);
     const res = await this.call<typeof req, InstanceType<typeof provpb.UpdateResponse>>("update", req);
     return fromStruct(res.getProperties());
   }
@@ -395,7 +383,30 @@ function descendants(pid: number): number[] {
   return children.flatMap((c) => [c, ...descendants(c)]);
 }
 
-function setNameType(req: { setName(n: string): void; setType(t: string): void }, urn: string): void {
+type Struct = ReturnType<typeof toStruct>;
+
+/** Fills what a Diff and an Update request share: the resource, its old outputs and inputs, the checked news. */
+function changeRequest<
+  R extends {
+    setUrn(u: string): unknown;
+    setName(n: string): unknown;
+    setType(t: string): unknown;
+    setId(i: string): unknown;
+    setOlds(s: Struct): unknown;
+    setNews(s: Struct): unknown;
+    setOldInputs(s: Struct): unknown;
+  },
+>(req: R, urn: string, id: string, olds: JsonObject, news: JsonObject, oldInputs: JsonObject): R {
+  req.setUrn(urn);
+  setNameType(req, urn);
+  req.setId(id);
+  req.setOlds(toStruct(olds));
+  req.setNews(toStruct(news));
+  req.setOldInputs(toStruct(oldInputs));
+  return req;
+}
+
+function setNameType(req: { setName(n: string): unknown; setType(t: string): unknown }, urn: string): void {
   const parts = urn.split("::");
   const qualified = parts[2] ?? "";
   req.setType(qualified.split("$").pop() ?? "");

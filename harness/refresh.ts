@@ -8,6 +8,7 @@
  * refresh, inverted.
  */
 import { EngineRun, message } from "./engineRun";
+import type { ReadResult } from "./pluginHost";
 import { ReadEntry, StateEntry, withInitErrors } from "./state";
 import { ContinuableStepError, StepFn } from "./stepExecutor";
 
@@ -32,16 +33,19 @@ export async function refreshAll(run: EngineRun): Promise<boolean> {
   return ok;
 }
 
-async function refreshOne(run: EngineRun, r: StateEntry): Promise<void> {
-  const base = { urn: r.urn, name: r.name, type: r.type };
-  let res;
+/** The Read of one resource; a failed one is reported and does not cancel the others (ExecuteParallel with ignoreErrors). */
+async function read(run: EngineRun, r: StateEntry | ReadEntry): Promise<ReadResult> {
   try {
-    res = await run.rpc(() => run.plugin.read(r.urn, r.id, r.outputs, r.inputs));
+    return await run.rpc(() => run.plugin.read(r.urn, r.id, r.outputs, r.inputs));
   } catch (e) {
     run.error(r.urn, r.name, `${r.name}: read: ${message(e)}`);
-    // A failed refresh does not cancel the others (ExecuteParallel with ignoreErrors).
     throw new ContinuableStepError(message(e));
   }
+}
+
+async function refreshOne(run: EngineRun, r: StateEntry): Promise<void> {
+  const base = { urn: r.urn, name: r.name, type: r.type };
+  const res = await read(run, r);
   if (run.dead) return;
   if (!res.id) {
     run.state.remove(r);
@@ -77,13 +81,7 @@ async function refreshOne(run: EngineRun, r: StateEntry): Promise<void> {
 
 /** An external resource (`Resource.get`): read again; its step compares outputs only (L1617-1619). */
 async function refreshExternal(run: EngineRun, r: ReadEntry): Promise<void> {
-  let res;
-  try {
-    res = await run.rpc(() => run.plugin.read(r.urn, r.id, r.outputs, r.inputs));
-  } catch (e) {
-    run.error(r.urn, r.name, `${r.name}: read: ${message(e)}`);
-    throw new ContinuableStepError(message(e));
-  }
+  const res = await read(run, r);
   if (run.dead) return;
   if (!res.id) {
     run.state.reads = run.state.reads.filter((x) => x !== r);

@@ -14,6 +14,37 @@ export interface RunOptions {
   stack: string;
   preview: boolean;
   config: Record<string, string>;
+  /** Receives what the program logs (`pulumi.log.*`, the runtime's own warnings), as the engine does. */
+  log?: (severity: "info" | "warning" | "error", message: string) => void;
+}
+
+/** How the runtime logs when it has no engine to send to (@pulumi/pulumi log/index.ts). */
+const RUNTIME_LOG = /^(info|warning|error): \[runtime\] ([\s\S]*)$/;
+
+/**
+ * For the duration of `body`, what the runtime would send to the engine's Log RPC reaches
+ * `log` instead of the console. The engine prints those as diagnostics of the run (pulumi/pulumi
+ * v3.248.0, pkg/host/host_server.go `Log` L91-113); our runtime runs with a mock monitor and no
+ * engine, so it writes them to the console with a `<severity>: [runtime] ` prefix.
+ */
+async function routingRuntimeLog<T>(log: RunOptions["log"], body: () => Promise<T>): Promise<T> {
+  if (!log) return body();
+  const saved = { log: console.log, warn: console.warn, error: console.error };
+  const route =
+    (original: (...args: unknown[]) => void) =>
+    (...args: unknown[]): void => {
+      const m = args.length === 1 && typeof args[0] === "string" ? RUNTIME_LOG.exec(args[0]) : null;
+      if (m) log(m[1] as "info" | "warning" | "error", m[2]);
+      else original.apply(console, args);
+    };
+  console.log = route(saved.log);
+  console.warn = route(saved.warn);
+  console.error = route(saved.error);
+  try {
+    return await body();
+  } finally {
+    Object.assign(console, saved);
+  }
 }
 
 /** The process of the outermost context (jest runs tests in a vm context with a copy of `process`). */
@@ -45,27 +76,32 @@ export async function runProgram(program: () => unknown, monitor: HarnessMonitor
   realProcess.removeAllListeners("unhandledRejection");
   realProcess.on("unhandledRejection", onUnhandled);
   try {
-    try {
-      await pulumi.runtime.runInPulumiStack(async () => program());
-    } catch (e) {
-      // A failed registration surfacing through the program is reported by the engine side already.
-      if (!REGISTRATION_FAILURE.test(message(e))) errors.push(`program failed: ${message(e)}`);
-    }
-    // Drain the runtime's RPC queue (registrations still being prepared or in flight) and our
-    // own in-flight handlers; repeat until the queue did not grow across a macrotask turn
-    // (apply callbacks may register resources after an RPC's keep-alive was released).
-    for (;;) {
-      const before = rpcQueue();
-      await pulumi.runtime.disconnect();
-      await monitor.idle();
-      await new Promise<void>((r) => setImmediate(r));
-      if (rpcQueue() === before && monitor.quiet()) break;
-    }
+    await routingRuntimeLog(opts.log, () => drained(program, monitor, errors));
   } finally {
     realProcess.off("unhandledRejection", onUnhandled);
     for (const l of saved) realProcess.on("unhandledRejection", l as (...args: unknown[]) => void);
   }
   return errors;
+}
+
+/** Runs the program, then waits until every registration it made has finished. */
+async function drained(program: () => unknown, monitor: HarnessMonitor, errors: string[]): Promise<void> {
+  try {
+    await pulumi.runtime.runInPulumiStack(async () => program());
+  } catch (e) {
+    // A failed registration surfacing through the program is reported by the engine side already.
+    if (!REGISTRATION_FAILURE.test(message(e))) errors.push(`program failed: ${message(e)}`);
+  }
+  // Drain the runtime's RPC queue (registrations still being prepared or in flight) and our
+  // own in-flight handlers; repeat until the queue did not grow across a macrotask turn
+  // (apply callbacks may register resources after an RPC's keep-alive was released).
+  for (;;) {
+    const before = rpcQueue();
+    await pulumi.runtime.disconnect();
+    await monitor.idle();
+    await new Promise<void>((r) => setImmediate(r));
+    if (rpcQueue() === before && monitor.quiet()) break;
+  }
 }
 
 interface RuntimeStore {

@@ -337,6 +337,7 @@ export class TestStack {
             stack: this.opts.stack,
             preview,
             config: this.config,
+            log: (severity, text) => d.sink.add(severity, text),
           });
           if (!d.dead) for (const m of programErrors) d.errors.push({ message: m });
           // A program that fails fails the run: the engine deletes nothing (the language host's error ends it).

@@ -8,7 +8,7 @@
  * recognised across two copies of the package. Messages never contain the API key or a
  * known password.
  */
-export { ClouddbError, ClientErrorCode, hasKind } from "./errorBase";
+export { ClouddbError, ClientErrorCode } from "./errorBase";
 export type { ClientErrorCodeValue } from "./errorBase";
 export {
   ApiError,
@@ -19,7 +19,6 @@ export {
   ConflictError,
   RateLimitError,
   ServerError,
-  apiErrorFromResponse,
 } from "./apiErrors";
 export type { ApiErrorInit, ErrorContext, ConflictBlocker, ConflictErrorInit } from "./apiErrors";
 export { ResponseValidationError, ConfigurationError, NetworkError, AmbiguousCreateError } from "./clientErrors";

@@ -5,26 +5,7 @@ export { ClouddbClient } from "./client";
 export type { WaitOptions, WaitForServiceOptions, WaitForReplicaSetOptions, WaitForPeeringOptions } from "./client";
 export type { ClouddbClientOptions, PollOptions, ResolvedConfig } from "./config";
 export { resolveConfig, packageVersion } from "./config";
-export {
-  ClouddbError,
-  ApiError,
-  InvalidRequestError,
-  AuthenticationError,
-  PermissionError,
-  NotFoundError,
-  ConflictError,
-  RateLimitError,
-  ServerError,
-  ResponseValidationError,
-  TimeoutError,
-  ResourceFailedError,
-  WaitError,
-  ConfigurationError,
-  NetworkError,
-  AmbiguousCreateError,
-  ClientErrorCode,
-} from "./errors";
-export type { WatchedResource, WatchedKind, WatchedBodies, ConflictBlocker, ConflictErrorInit } from "./errors";
+export * from "./errors";
 export { STATUS_RULES, classifyStatus, waitVerdict, curableByWaiting } from "./statusRules";
 export type { StatusRules, StatusClass, KnownStatus, WaitVerdict } from "./statusRules";
 export { redact, registerSecret } from "./redact";

@@ -7,7 +7,8 @@
  */
 import { Agent } from "undici";
 import type { ResolvedConfig } from "./config";
-import { type ApiError, NetworkError, ResponseValidationError, apiErrorFromResponse } from "./errors";
+import { apiErrorFromResponse } from "./apiErrors";
+import { type ApiError, NetworkError, ResponseValidationError } from "./errors";
 import { describeReceived } from "./redact";
 import type { Pacer, Priority } from "./pacer";
 import type { ServerClock } from "./serverClock";

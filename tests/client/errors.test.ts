@@ -1,4 +1,5 @@
 import * as errors from "../../provider/client/errors";
+import { apiErrorFromResponse } from "../../provider/client/apiErrors";
 import {
   ApiError,
   ClouddbError,
@@ -28,7 +29,7 @@ describe("error hierarchy", () => {
   });
 
   it("maps statuses to classes with stable codes and actionable messages", () => {
-    const e = errors.apiErrorFromResponse(
+    const e = apiErrorFromResponse(
       400,
       { code: "INVALID_REQUEST", message: "Invalid cidr", details: "cidr must be an IPv4 network" },
       { operation: "createVpc", projectId: "p" },
@@ -37,9 +38,9 @@ describe("error hierarchy", () => {
     expect(e.message).toBe(
       "Invalid cidr (operation createVpc, 400 INVALID_REQUEST): cidr must be an IPv4 network. Check the request fields named above.",
     );
-    expect(errors.apiErrorFromResponse(503, undefined, { operation: "x" })).toBeInstanceOf(ServerError);
-    expect(errors.apiErrorFromResponse(503, undefined, { operation: "x" }).code).toBe("UNAVAILABLE");
-    expect(errors.apiErrorFromResponse(418, "teapot", { operation: "x" }).constructor).toBe(ApiError);
+    expect(apiErrorFromResponse(503, undefined, { operation: "x" })).toBeInstanceOf(ServerError);
+    expect(apiErrorFromResponse(503, undefined, { operation: "x" }).code).toBe("UNAVAILABLE");
+    expect(apiErrorFromResponse(418, "teapot", { operation: "x" }).constructor).toBe(ApiError);
   });
 });
 

@@ -77,6 +77,23 @@ describe("plugin processes and configuration", () => {
     }
   });
 
+  it("LG2: prints what the program logs with its severity, the runtime's own warnings included", async () => {
+    const { stack, cloudFile } = world();
+    const r = expectNoErrors(
+      await stack.up(() => {
+        pulumi.log.info("hello from the program");
+        new Thing("a", { cloudFile, size: 1 });
+        return { nothing: undefined };
+      }),
+    );
+    expect(r.diagnostics).toEqual(
+      expect.arrayContaining([
+        { severity: "info", message: "hello from the program" },
+        { severity: "warning", message: "Undefined value (nothing) will not show as a stack output." },
+      ]),
+    );
+  });
+
   it("LG1: shows what the plugin writes as info lines", async () => {
     const { stack, cloudFile } = world();
     const r = await stack.up(() => new Thing("x", { cloudFile, size: 1, failRead: true }, { id: "id-9" }));

@@ -4,22 +4,9 @@
  * by a refresh, check failures printed with their values, `Resource.get` of a missing id, an
  * engine that dies while the plugin finishes a create. Each case failed before its fix.
  */
-import * as fs from "fs";
-import * as os from "os";
-import * as path from "path";
 import * as clouddb from "pulumi-clouddb";
-import { expectNoErrors, printed } from "../../harness";
+import { expectNoErrors, printed, until } from "../../harness";
 import { ops, startCloud, type Cloud, journalEntries } from "../../harness/cloud";
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe("refresh", () => {
   let cloud: Cloud;
@@ -214,14 +201,11 @@ describe("Resource.get", () => {
 
 describe("an engine that dies while the plugin finishes a service create", () => {
   let cloud: Cloud;
-  let journal: string;
   beforeAll(async () => {
-    journal = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-journal-"));
-    cloud = await startCloud({ clockScale: 0.3, env: { CLOUDDB_JOURNAL_DIR: journal } });
+    cloud = await startCloud({ clockScale: 0.3 });
   });
   afterAll(async () => {
     await cloud.close();
-    fs.rmSync(journal, { recursive: true, force: true });
   });
 
   it("makes no second service on the next up", async () => {
@@ -243,6 +227,6 @@ describe("an engine that dies while the plugin finishes a service create", () =>
     expect(cloud.stack.resource("db").id).toBe(made.service_id);
     expectNoErrors(await cloud.stack.refresh({ clearPendingCreates: true }));
     expectNoErrors(await cloud.stack.destroy());
-    expect(journalEntries(journal)).toEqual([]);
+    expect(journalEntries(cloud.journalDir)).toEqual([]);
   });
 });

@@ -8,7 +8,7 @@ import * as os from "os";
 import * as path from "path";
 import * as clouddb from "pulumi-clouddb";
 import { ClouddbClient } from "../../provider/client";
-import { expectNoErrors, TestStack } from "../../harness";
+import { expectNoErrors, TestStack, until } from "../../harness";
 import { freePort, startEmulatorProcess, type EmulatorProcess, type EmulatorProcessOptions } from "../../harness/emulatorProcess";
 
 const program = (cpuMillis: number, memoryGbs: number) => () => {
@@ -16,16 +16,6 @@ const program = (cpuMillis: number, memoryGbs: number) => () => {
   new clouddb.ReadReplicaSet("rs", { serviceId: db.serviceId, name: "durable-rs", nodes: 2, cpuMillis: 500, memoryGbs: 2 });
   return { id: db.serviceId };
 };
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe().catch(() => undefined);
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe("emulator killed and restarted on its data dir", () => {
   let dataDir: string;

@@ -4,40 +4,26 @@
  * The emulator holds each create's answer back (latency), so the plugin dies after the API
  * acted and before the answer arrived.
  */
-import * as fs from "fs";
-import * as os from "os";
-import * as path from "path";
 import * as clouddb from "pulumi-clouddb";
-import { expectNoErrors, TestStack } from "../../harness";
+import { expectNoErrors, TestStack, until } from "../../harness";
 import { stackConfig, startCloud, type Cloud, journalEntries } from "../../harness/cloud";
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe("creates interrupted by a killed plugin", () => {
   let cloud: Cloud;
-  let journal: string;
   beforeAll(async () => {
-    journal = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-journal-"));
-    cloud = await startCloud({ env: { CLOUDDB_JOURNAL_DIR: journal } });
+    cloud = await startCloud();
   });
   afterAll(async () => {
     await cloud.close();
-    fs.rmSync(journal, { recursive: true, force: true });
   });
 
   /** Runs `program` with the create matching `pathRe` held back, kills the plugin once the journal shows it, then ups again. */
   async function interruptThenUp(program: () => void, pathRe: RegExp): Promise<void> {
     await cloud.control("POST", "/latency", { ms: 700 });
     const running = cloud.stack.up(program);
-    await until("the journalled create", async () => (journalEntries(journal).some((f) => f.endsWith(".json")) ? true : undefined));
+    await until("the journalled create", async () =>
+      journalEntries(cloud.journalDir).some((f) => f.endsWith(".json")) ? true : undefined,
+    );
     await new Promise((r) => setTimeout(r, 300)); // the POST is at the API, its answer held back
     await cloud.stack.plugin.kill();
     expect((await running).errors.length).toBeGreaterThan(0);
@@ -54,7 +40,7 @@ describe("creates interrupted by a killed plugin", () => {
     expect((await cloud.api.listVpcs()).filter((v) => v.name === "interrupted-net").map((v) => v.id)).toEqual([
       cloud.stack.resource("net").id,
     ]);
-    expect(journalEntries(journal)).toEqual([]);
+    expect(journalEntries(cloud.journalDir)).toEqual([]);
   });
 
   it("VpcPeering: one peering", async () => {
@@ -83,7 +69,9 @@ describe("creates interrupted by a killed plugin", () => {
     const program = () => void new clouddb.Service("db", { name: "same-name-two-stacks" });
     await cloud.control("POST", "/latency", { ms: 700 });
     const running = cloud.stack.up(program);
-    await until("the journalled create", async () => (journalEntries(journal).some((f) => f.endsWith(".json")) ? true : undefined));
+    await until("the journalled create", async () =>
+      journalEntries(cloud.journalDir).some((f) => f.endsWith(".json")) ? true : undefined,
+    );
     await new Promise((r) => setTimeout(r, 300));
     await cloud.stack.plugin.kill();
     await running;
@@ -96,7 +84,7 @@ describe("creates interrupted by a killed plugin", () => {
       stack: "other",
       config: stackConfig(cloud.emulator),
       secretKeys: ["clouddb:apiKey"],
-      env: { CLOUDDB_JOURNAL_DIR: journal },
+      env: { CLOUDDB_JOURNAL_DIR: cloud.journalDir },
     });
     try {
       expectNoErrors(await other.up(program));

@@ -4,11 +4,8 @@
  * of creates in flight (provider/framework/journal.ts) lets the next `up` take over the service
  * the cloud made instead of making a second one.
  */
-import * as fs from "fs";
-import * as os from "os";
-import * as path from "path";
 import * as clouddb from "pulumi-clouddb";
-import { expectNoErrors } from "../../harness";
+import { expectNoErrors, until } from "../../harness";
 import { startCloud, type Cloud, journalEntries } from "../../harness/cloud";
 
 const program = (name: string) => () => {
@@ -16,27 +13,14 @@ const program = (name: string) => () => {
   return { id: db.serviceId, password: db.password };
 };
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 describe("plugin killed in the middle of a create", () => {
   let cloud: Cloud;
-  let journal: string;
   beforeAll(async () => {
-    journal = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-journal-"));
     // create: 2 s x 0.5 QUEUED + 5 s x 0.5 CONFIGURING = 3.5 s to kill the plugin in
-    cloud = await startCloud({ clockScale: 0.5, env: { CLOUDDB_JOURNAL_DIR: journal } });
+    cloud = await startCloud({ clockScale: 0.5 });
   });
   afterAll(async () => {
     await cloud.close();
-    fs.rmSync(journal, { recursive: true, force: true });
   });
 
   it("while it waits for READY: the next up takes the service over, no second one", async () => {
@@ -71,14 +55,14 @@ describe("plugin killed in the middle of a create", () => {
     expect(cloud.stack.pluginStderr()).toContain(
       `service ${made.service_id} ("killed-while-waiting") was made by an earlier create that did not finish`,
     );
-    expect(journalEntries(journal)).toEqual([]);
+    expect(journalEntries(cloud.journalDir)).toEqual([]);
     expectNoErrors(await cloud.stack.destroy());
   });
 
   it("before the create was answered: the next up finds it by name, type, region and time", async () => {
     await cloud.control("POST", "/latency", { ms: 600 });
     const running = cloud.stack.up(program("killed-before-answer"));
-    await until("the create request", async () => (journalEntries(journal).length > 0 ? true : undefined));
+    await until("the create request", async () => (journalEntries(cloud.journalDir).length > 0 ? true : undefined));
     await new Promise((r) => setTimeout(r, 200)); // the POST is on its way, held by the latency
     await cloud.stack.plugin.kill();
     const first = await running;
@@ -90,7 +74,7 @@ describe("plugin killed in the middle of a create", () => {
     const live = (await cloud.api.listServices()).filter((s) => s.name === "killed-before-answer");
     expect(live.map((s) => s.service_id)).toEqual([made.service_id]);
     expect(cloud.stack.resource("db").id).toBe(made.service_id);
-    expect(journalEntries(journal)).toEqual([]);
+    expect(journalEntries(cloud.journalDir)).toEqual([]);
     expectNoErrors(await cloud.stack.destroy());
   });
 

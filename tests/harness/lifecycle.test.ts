@@ -81,7 +81,7 @@ describe("plugin processes and configuration", () => {
     const { stack, cloudFile } = world();
     const r = expectNoErrors(
       await stack.up(() => {
-        pulumi.log.info("hello from the program");
+        void pulumi.log.info("hello from the program");
         new Thing("a", { cloudFile, size: 1 });
         return { nothing: undefined };
       }),

@@ -130,7 +130,6 @@ describe("40 creates at once against an API limited to 10 requests a second", ()
 
   it("meet few 429s, and poll little beyond their writes", async () => {
     const c = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId });
-    const started = Date.now();
     let ready: Service[];
     try {
       ready = await Promise.all(
@@ -142,19 +141,12 @@ describe("40 creates at once against an API limited to 10 requests a second", ()
     } finally {
       await c.close();
     }
-    const wall = Date.now() - started;
     expect(ready.map((s) => s.status)).toEqual(Array(N).fill("READY"));
     const log = await requestLog(emu);
     const refused = log.filter((r) => r.status === 429).length;
     const accepted = log.filter((r) => r.status !== 429);
     const writes = accepted.filter((r) => r.method === "POST").length;
     const reads = accepted.length - writes;
-    // Figures for the report.
-    process.stdout.write(
-      `40 creates, T ${T} ms, ${LIMIT} req/s: wall ${wall} ms; answers ${log.length}, 429s ${refused} ` +
-        `(${((100 * refused) / log.length).toFixed(1)}%); accepted ${accepted.length} = ${writes} writes + ${reads} reads ` +
-        `(${(reads / N).toFixed(2)} per service)\n`,
-    );
     expect(writes).toBe(N);
     expect(refused / log.length).toBeLessThanOrEqual(0.1);
     expect(reads / N).toBeLessThanOrEqual(1.5);

@@ -7,12 +7,10 @@
  */
 import type { ClouddbClient, ProjectOptions, Service } from "../../client";
 import { ConflictError, ResourceFailedError } from "../../client/errors";
+import { classifyStatus } from "../../client/statusRules";
 import { sameValue } from "../../framework/diff";
 import { ProviderErrorCode, UnusableResourceError } from "../../framework/errors";
 import { attachedVpc, isPaused, serviceOutputs, type DesiredService } from "./state";
-
-/** Statuses a service passes through on its own; convergence waits them out. */
-const SETTLING: readonly string[] = ["QUEUED", "CONFIGURING", "RESUMING", "PAUSING", "UPGRADING", "OPTIMIZING"];
 
 /** Where convergence happens and how long each wait may take. */
 export interface ConvergeContext {
@@ -132,10 +130,14 @@ async function waitFor(ctx: ConvergeContext, id: string, until: Array<"READY" | 
   }
 }
 
-/** Waits until a service is no longer moving between states on its own. */
+/**
+ * Waits until a service is no longer moving between states on its own: ready or paused. A
+ * status the client does not know (the API's news) is "not yet", as a waiter reads it.
+ */
 export async function settle(ctx: ConvergeContext, live: Service): Promise<Service> {
-  if (live.status === "UNSTABLE" || live.status === "DELETING" || live.status === "DELETED") throw unusable(live);
-  if (!SETTLING.includes(live.status)) return live;
+  const cls = classifyStatus("service", live.status);
+  if (cls === "failed" || cls === "ending" || cls === "gone") throw unusable(live);
+  if (cls === "ready" || cls === "dormant") return live;
   return waitFor(ctx, live.service_id, live.status === "PAUSING" ? ["PAUSED"] : ["READY", "PAUSED"]);
 }
 

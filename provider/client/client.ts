@@ -100,9 +100,12 @@ export class ClouddbClient {
     return this.clock.offsetMs;
   }
 
-  /** Releases the connection pool. Calls made afterwards fail with NetworkError. */
+  /** Releases the connection pool: waits under way end with WaitCancelledError, unsent requests and later calls with NetworkError. */
   async close(): Promise<void> {
-    await this.transport.close();
+    const closing = this.transport.close();
+    this.waits.close();
+    this.pacer.close();
+    await closing;
   }
 
   // ---------------------------------------------------------------- auth

@@ -31,6 +31,8 @@ export const ClientErrorCode = {
   ResponseValidation: "CLOUDDB_RESPONSE_VALIDATION",
   /** A waiter ran out of time. */
   Timeout: "CLOUDDB_TIMEOUT",
+  /** A wait was under way when its client was closed. */
+  WaitCancelled: "CLOUDDB_WAIT_CANCELLED",
   /** A waited-for resource reached a failure state or disappeared. */
   ResourceFailed: "CLOUDDB_RESOURCE_FAILED",
   /** The client is missing or has an invalid setting. */

@@ -23,5 +23,5 @@ export {
 export type { ApiErrorInit, ErrorContext, ConflictBlocker, ConflictErrorInit } from "./apiErrors";
 export { ResponseValidationError, ConfigurationError, NetworkError, AmbiguousCreateError } from "./clientErrors";
 export type { ResponseValidationInit, NetworkErrorInit, AmbiguousCreateInit } from "./clientErrors";
-export { WaitError, TimeoutError, ResourceFailedError } from "./waitErrors";
+export { WaitError, TimeoutError, ResourceFailedError, WaitCancelledError } from "./waitErrors";
 export type { WatchedKind, WatchedBodies, WatchedResource, WaitErrorInit } from "./waitErrors";

@@ -58,6 +58,7 @@ export class Pacer {
   private limitedSinceGrowth = false;
   private readonly accepted: number[] = [];
   private timer: NodeJS.Timeout | undefined;
+  private closed = false;
 
   /** @param now - the clock, epoch ms. @default Date.now */
   constructor(private readonly now: () => number = Date.now) {
@@ -79,12 +80,24 @@ export class Pacer {
     return ORDER.reduce((n, p) => n + this.queues[p].length, 0);
   }
 
-  /** Resolves when a request of `priority` may be sent. Never rejects. */
+  /** Resolves when a request of `priority` may be sent (at once once closed). Never rejects. */
   acquire(priority: Priority): Promise<void> {
+    if (this.closed) return Promise.resolve();
     return new Promise((resolve) => {
       this.queues[priority].push(resolve);
       this.pump();
     });
+  }
+
+  /**
+   * The client is closing: lets every queued request go at once (its transport, closed,
+   * then fails it) and holds none from now on, so nothing waits on a timer of the pacer.
+   */
+  close(): void {
+    this.closed = true;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    for (const p of ORDER) for (const release of this.queues[p].splice(0)) release();
   }
 
   /**

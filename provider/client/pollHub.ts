@@ -18,7 +18,7 @@ import { NotFoundError } from "./errors";
 import { pollDelayMs, type PollScheduleOptions } from "./pollSchedule";
 import type { WatchedKind } from "./statusRules";
 import { type TransitionDurations, transitionKey } from "./transitionDurations";
-import { ResourceFailedError, TimeoutError, type WatchedBodies, type WatchedResource } from "./waitErrors";
+import { ResourceFailedError, TimeoutError, WaitCancelledError, type WatchedBodies, type WatchedResource } from "./waitErrors";
 import { type Observation, type WaitGoal, awaitedOf, isTransient, judge } from "./waiters";
 
 /** One answer of a source, and when its request was sent (client clock, epoch ms). */
@@ -81,6 +81,7 @@ interface SourceState<A> {
 /** The shared waiting of one client (see the module comment). */
 export class PollHub {
   private readonly sources = new Map<string, SourceState<unknown>>();
+  private closed = false;
 
   /** @param durations - where transitions' durations are recorded and looked up. */
   constructor(private readonly durations: TransitionDurations) {}
@@ -118,6 +119,10 @@ export class PollHub {
         resolve,
         reject,
       };
+      if (this.closed) {
+        this.cancel(wait);
+        return;
+      }
       const state = this.sourceFor(spec.source);
       state.waits.add(wait as unknown as Wait<WatchedKind, A>);
       this.arm(state);
@@ -227,6 +232,25 @@ export class PollHub {
     if (wait.expectedMs !== undefined) schedule.expectedMs = wait.expectedMs;
     const deadline = wait.startedAt + wait.spec.timeoutMs;
     wait.nextDueAt = Math.min(now + pollDelayMs(now - wait.startedAt, schedule), deadline);
+  }
+
+  /**
+   * Ends every wait under way with {@link WaitCancelledError} and stops polling: the client
+   * is closing. Waits started afterwards end the same way at once.
+   */
+  close(): void {
+    this.closed = true;
+    for (const state of this.sources.values()) {
+      if (state.timer !== undefined) clearTimeout(state.timer);
+      state.timer = undefined;
+      state.timerAt = Infinity;
+      for (const wait of [...state.waits]) this.cancel(wait);
+    }
+  }
+
+  private cancel<K extends WatchedKind, A>(wait: Wait<K, A>): void {
+    const error = new WaitCancelledError<K>({ resource: wait.spec.resource, awaited: awaitedOf(wait.spec.goal), lastSeen: wait.lastSeen });
+    this.finish(wait, () => wait.reject(error));
   }
 
   private timeOut<K extends WatchedKind, A>(wait: Wait<K, A>): void {

@@ -80,6 +80,11 @@ export class ResourceWaits {
     this.hub = new PollHub(durations);
   }
 
+  /** Ends every wait under way with a WaitCancelledError (the client is closing). */
+  close(): void {
+    this.hub.close();
+  }
+
   /** One poll: a single attempt at the lowest priority, named after the waiting method. */
   private poll<O extends Operation>(operation: O, params: ParamsOf<O>, caller: string): Promise<ReplyOf<O>> {
     return this.ops.call(operation, params, undefined, { caller, deadline: Date.now(), priority: "poll" });

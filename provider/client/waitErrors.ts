@@ -1,5 +1,6 @@
 /**
- * Errors of the waiters: {@link TimeoutError} and {@link ResourceFailedError}, both
+ * Errors of the waiters: {@link TimeoutError}, {@link ResourceFailedError} and
+ * {@link WaitCancelledError}, all
  * {@link WaitError}s carrying the watched resource and the last body seen, typed by the
  * resource's kind: `ResourceFailedError.isInstance(e, "service")` narrows `e.lastSeen` to
  * `Service | undefined`, with no cast.
@@ -104,6 +105,28 @@ export class TimeoutError<K extends WatchedKind = WatchedKind> extends WaitError
   /** True when `obj` is a {@link TimeoutError} (about a resource of `kind`, when given). */
   static override isInstance<K extends WatchedKind = WatchedKind>(obj: unknown, kind?: K): obj is TimeoutError<K> {
     return hasKind(obj, TimeoutError.kind) && watches(obj, kind);
+  }
+}
+
+/**
+ * The client was closed while the wait was under way: it stopped polling. The resource is
+ * left as it is.
+ */
+export class WaitCancelledError<K extends WatchedKind = WatchedKind> extends WaitError<K> {
+  static override readonly kind: string = "WaitCancelledError";
+
+  /** Builds the error. */
+  constructor(init: WaitErrorInit<K>) {
+    super(
+      `Stopped waiting for ${init.resource.kind} ${init.resource.id} (project ${init.resource.projectId}) to reach ` +
+        `${init.awaited.join(" or ")}: the client was closed. The ${init.resource.kind} is left as it is.`,
+      ClientErrorCode.WaitCancelled,
+      init,
+    );
+  }
+  /** True when `obj` is a {@link WaitCancelledError} (about a resource of `kind`, when given). */
+  static override isInstance<K extends WatchedKind = WatchedKind>(obj: unknown, kind?: K): obj is WaitCancelledError<K> {
+    return hasKind(obj, WaitCancelledError.kind) && watches(obj, kind);
   }
 }
 

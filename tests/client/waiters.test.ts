@@ -1,5 +1,5 @@
 /** The waiters against the emulator with a small clock scale, failure states and timeouts included. */
-import { ClouddbClient, ResourceFailedError, TimeoutError, type Service } from "../../provider/client";
+import { ClouddbClient, NetworkError, ResourceFailedError, TimeoutError, WaitCancelledError, type Service } from "../../provider/client";
 import { pollIntervalMs } from "../../provider/client/waiters";
 import { type Emu, control, expectNoSecrets, fault, requestLog, startEmulator } from "./emulatorControl";
 
@@ -129,5 +129,29 @@ describe("waiters against the emulator", () => {
     const err = await c.waitForPeering(vpc.id, p.id, { until: ["deleted-never"], timeoutMs: 200 }).catch((e: unknown) => e);
     expect(TimeoutError.isInstance(err)).toBe(true);
     expect((err as TimeoutError).awaited).toEqual(["deleted-never"]);
+  });
+
+  it("ends a wait under way when its client closes, and polls no more", async () => {
+    // An emulator of its own, so that its log shows this client's requests alone.
+    const own = await startEmulator({ port: 0, clockScale: 0.02 });
+    const other = new ClouddbClient({ apiUrl: own.baseUrl, apiKey: own.pat, projectId: own.projectId, poll: { initialMs: 10, maxMs: 40 } });
+    const mine = await other.createService({ name: "closing" });
+    await other.waitForService(mine.service_id, { until: ["READY"], ...WAIT });
+    const waiting = other.waitForService(mine.service_id, { until: ["PAUSED"], timeoutMs: 60_000 }).catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 100)); // a few polls
+    await other.close();
+    const err = await waiting;
+    expect(WaitCancelledError.isInstance(err, "service")).toBe(true);
+    expect((err as WaitCancelledError<"service">).lastSeen?.status).toBe("READY");
+    expect((err as Error).message).toContain(`service ${mine.service_id}`);
+    const since = Date.now();
+    await new Promise((r) => setTimeout(r, 200)); // several poll intervals
+    const later = (await requestLog(own)).filter((r) => Date.parse(r.at) > since);
+    expect(later.map((r) => `${r.method} ${r.path}`)).toEqual([]);
+    // Later calls fail at once.
+    const again = await other.waitForService(mine.service_id, { until: ["READY"], ...WAIT }).catch((e: unknown) => e);
+    expect(WaitCancelledError.isInstance(again)).toBe(true);
+    expect(NetworkError.isInstance(await other.getService(mine.service_id).catch((e: unknown) => e))).toBe(true);
+    await own.close();
   });
 });

@@ -7,7 +7,7 @@
 import { AmbiguousCreateError, ClouddbClient, type Service } from "../../provider/client";
 import { createdWithin, fitsFork, fitsService } from "../../provider/client/createMatching";
 import { ServerClock } from "../../provider/client/serverClock";
-import { type Emu, control, countRequests, expectNoSecrets, fault, misbehave, rewrite, startEmulator } from "./emulatorControl";
+import { type Emu, control, countRequests, expectNoSecrets, fault, misbehave, rewrite, startEmulator, clientOf } from "./emulatorControl";
 
 const WAIT = { timeoutMs: 15_000 };
 
@@ -17,13 +17,7 @@ describe("create recovery against the emulator", () => {
   const clients: ClouddbClient[] = [];
 
   function newClient(retryDeadlineMs = 10_000): ClouddbClient {
-    const made = new ClouddbClient({
-      apiUrl: emu.baseUrl,
-      apiKey: emu.pat,
-      projectId: emu.projectId,
-      retryDeadlineMs,
-      poll: { initialMs: 10, maxMs: 40 },
-    });
+    const made = clientOf(emu, { retryDeadlineMs, poll: { initialMs: 10, maxMs: 40 } });
     clients.push(made);
     return made;
   }

@@ -1,11 +1,17 @@
 /** Helpers to drive the emulator's control path from client tests. */
 import { startEmulator } from "../../emulator";
 import { EmulatorControl, type LoggedRequest } from "../../emulator/control-client";
+import { ClouddbClient, type ClouddbClientOptions } from "../../provider/client";
 
 /** The running emulator, as startEmulator returns it. */
 export type Emu = Awaited<ReturnType<typeof startEmulator>>;
 
 export type { LoggedRequest } from "../../emulator/control-client";
+
+/** A client of `emu`'s project with its token; `options` add to or override that. */
+export function clientOf(emu: Emu, options: ClouddbClientOptions = {}): ClouddbClient {
+  return new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId, ...options });
+}
 
 /** Calls the control path and returns the parsed JSON body (or undefined); throws unless 2xx. */
 export function control(emu: Emu, method: "GET" | "POST" | "DELETE", path: string, body?: unknown): Promise<unknown> {

@@ -3,7 +3,7 @@
  * emulator's request log.
  */
 import { ClouddbClient, NotFoundError } from "../../provider/client";
-import { type Emu, control, fault, requestLog, startEmulator } from "./emulatorControl";
+import { type Emu, control, fault, requestLog, startEmulator, clientOf } from "./emulatorControl";
 import { type Proxy, startProxy } from "./fakeApi";
 
 const WAIT = { timeoutMs: 15_000 };
@@ -14,13 +14,7 @@ describe("retries and create safety against the emulator", () => {
 
   beforeAll(async () => {
     emu = await startEmulator({ port: 0, clockScale: 0.01 });
-    c = new ClouddbClient({
-      apiUrl: emu.baseUrl,
-      apiKey: emu.pat,
-      projectId: emu.projectId,
-      retryDeadlineMs: 10_000,
-      poll: { initialMs: 10, maxMs: 50 },
-    });
+    c = clientOf(emu, { retryDeadlineMs: 10_000, poll: { initialMs: 10, maxMs: 50 } });
   });
   afterAll(async () => {
     await c.close();
@@ -138,12 +132,12 @@ describe("read cache against the emulator", () => {
   });
 
   it("serves N getService calls from one list request, and drops it on a write", async () => {
-    const setup = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId });
+    const setup = clientOf(emu);
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) ids.push((await setup.createService({ name: `cache-${i}` })).service_id);
     await setup.close();
 
-    const c = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId, listCacheMs: 60_000 });
+    const c = clientOf(emu, { listCacheMs: 60_000 });
     try {
       await control(emu, "DELETE", "/requests");
       const got = await Promise.all([...ids, ...ids].map((id) => c.getService(id)));

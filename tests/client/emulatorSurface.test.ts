@@ -13,7 +13,7 @@ import {
   ServerError,
   type Service,
 } from "../../provider/client";
-import { control, type Emu, expectNoSecrets, fault, startEmulator } from "./emulatorControl";
+import { control, type Emu, expectNoSecrets, fault, startEmulator, clientOf } from "./emulatorControl";
 
 const WAIT = { timeoutMs: 15_000 };
 
@@ -24,7 +24,7 @@ describe("client against the emulator: every operation", () => {
 
   beforeAll(async () => {
     emu = await startEmulator({ port: 0, clockScale: 0.01 });
-    c = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId, poll: { initialMs: 10, maxMs: 50 } });
+    c = clientOf(emu, { poll: { initialMs: 10, maxMs: 50 } });
     secrets.push(emu.pat, emu.oauthToken);
   });
   afterAll(async () => {
@@ -203,7 +203,7 @@ describe("client against the emulator: every operation", () => {
     });
 
     it("429 RateLimitError once Retry-After would pass the retry deadline", async () => {
-      const short = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId, retryDeadlineMs: 500 });
+      const short = clientOf(emu, { retryDeadlineMs: 500 });
       try {
         await fault(emu, { method: "GET", path: "/vpcs$", status: 429, count: 1, retryAfter: 5 });
         const err = await failure(short.listVpcs());
@@ -215,7 +215,7 @@ describe("client against the emulator: every operation", () => {
     });
 
     it("5xx ServerError once retries reach the deadline", async () => {
-      const short = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId, retryDeadlineMs: 400 });
+      const short = clientOf(emu, { retryDeadlineMs: 400 });
       try {
         await fault(emu, { method: "GET", path: "/services$", status: 503, count: 1000 });
         const err = await failure(short.listServices());

@@ -5,7 +5,7 @@
  */
 import * as net from "net";
 import { ClouddbClient, ConfigurationError, ConflictError, NetworkError, resolveConfig } from "../../provider/client";
-import { type Emu, control, countRequests, expectNoSecrets, startEmulator } from "./emulatorControl";
+import { type Emu, control, countRequests, expectNoSecrets, startEmulator, clientOf } from "./emulatorControl";
 
 /** A port on 127.0.0.1 where nothing listens (connection refused). */
 async function deadPort(): Promise<number> {
@@ -105,7 +105,7 @@ describe("409s that waiting cannot cure, told apart from those it can", () => {
   });
   beforeEach(async () => {
     await control(emu, "POST", "/reset");
-    c = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId, retryDeadlineMs: 2_000 });
+    c = clientOf(emu, { retryDeadlineMs: 2_000 });
   });
   afterEach(async () => {
     await c.close();

@@ -4,9 +4,9 @@
  * and against a rate-limited API, 40 creates at once meet few 429s and finish close to
  * the pace the limit allows.
  */
-import { ClouddbClient, type Service } from "../../provider/client";
+import type { Service } from "../../provider/client";
 import { detection } from "../../provider/client/pollSchedule";
-import { type Emu, type LoggedRequest, control, requestLog, startEmulator } from "./emulatorControl";
+import { type Emu, type LoggedRequest, control, requestLog, startEmulator, clientOf } from "./emulatorControl";
 
 /** Nominal service create in the emulator: 2 s QUEUED + 5 s CONFIGURING. */
 const NOMINAL_CREATE_MS = 7_000;
@@ -28,7 +28,7 @@ describe("shared waiting against the emulator", () => {
   });
 
   it("10 creates waited for at once cost 10 writes plus about the polls of one wait", async () => {
-    const c = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId });
+    const c = clientOf(emu);
     try {
       const ready = await Promise.all(
         Array.from({ length: 10 }, async (_, i) => {
@@ -49,7 +49,7 @@ describe("shared waiting against the emulator", () => {
   });
 
   it("services and replica sets of one project are all served by its service list", async () => {
-    const c = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId });
+    const c = clientOf(emu);
     try {
       const base = await c.createService({ name: "base" });
       await c.waitForService(base.service_id, { until: ["READY"], timeoutMs: 30_000 });
@@ -71,7 +71,7 @@ describe("shared waiting against the emulator", () => {
   });
 
   it("a 429 on one request pauses every request of the client until its Retry-After has passed", async () => {
-    const c = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId });
+    const c = clientOf(emu);
     try {
       await control(emu, "POST", "/faults", { method: "GET", path: "/vpcs$", status: 429, count: 1, retryAfter: 1 });
       const vpcs = c.listVpcs();
@@ -90,19 +90,14 @@ describe("shared waiting against the emulator", () => {
   });
 
   it("learns how long a transition takes, and the next wait on it polls where readiness is likely", async () => {
-    const c = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId });
+    const c = clientOf(emu);
     try {
       const first = await c.createService({ name: "first" });
       await c.waitForService(first.service_id, { until: ["READY"], timeoutMs: 30_000 });
       const learned = c.learnedDurations()["service:QUEUED->READY"];
       expect(learned).toBeGreaterThan(0.7 * T);
       expect(learned).toBeLessThan(1.6 * T);
-      const seeded = new ClouddbClient({
-        apiUrl: emu.baseUrl,
-        apiKey: emu.pat,
-        projectId: emu.projectId,
-        expectedDurations: c.learnedDurations(),
-      });
+      const seeded = clientOf(emu, { expectedDurations: c.learnedDurations() });
       try {
         expect(seeded.learnedDurations()).toEqual(c.learnedDurations());
       } finally {
@@ -129,7 +124,7 @@ describe("40 creates at once against an API limited to 10 requests a second", ()
   });
 
   it("meet few 429s, and poll little beyond their writes", async () => {
-    const c = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId });
+    const c = clientOf(emu);
     let ready: Service[];
     try {
       ready = await Promise.all(

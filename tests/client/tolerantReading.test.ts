@@ -6,7 +6,7 @@
  */
 import { ClouddbClient, ResponseValidationError, type Service } from "../../provider/client";
 import { waitVerdict } from "../../provider/client/statusRules";
-import { type Emu, control, expectNoSecrets, requestLog, rewrite, startEmulator } from "./emulatorControl";
+import { type Emu, control, expectNoSecrets, requestLog, rewrite, startEmulator, clientOf } from "./emulatorControl";
 import { serviceBody, startFakeApi } from "./fakeApi";
 
 const WAIT = { timeoutMs: 15_000 };
@@ -29,7 +29,7 @@ describe("tolerant reading against the emulator", () => {
 
   beforeAll(async () => {
     emu = await startEmulator({ port: 0, clockScale: 0.01 });
-    c = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId, poll: { initialMs: 10, maxMs: 40 } });
+    c = clientOf(emu, { poll: { initialMs: 10, maxMs: 40 } });
     ready = await c.waitForService((await c.createService({ name: "base" })).service_id, { until: ["READY"], ...WAIT });
   });
   afterAll(async () => {

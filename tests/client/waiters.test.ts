@@ -1,7 +1,7 @@
 /** The waiters against the emulator with a small clock scale, failure states and timeouts included. */
 import { ClouddbClient, NetworkError, ResourceFailedError, TimeoutError, WaitCancelledError, type Service } from "../../provider/client";
 import { pollIntervalMs } from "../../provider/client/waiters";
-import { type Emu, control, expectNoSecrets, fault, requestLog, startEmulator } from "./emulatorControl";
+import { type Emu, control, expectNoSecrets, fault, requestLog, startEmulator, clientOf } from "./emulatorControl";
 
 const WAIT = { timeoutMs: 15_000 };
 
@@ -22,13 +22,7 @@ describe("waiters against the emulator", () => {
 
   beforeAll(async () => {
     emu = await startEmulator({ port: 0, clockScale: 0.02 });
-    c = new ClouddbClient({
-      apiUrl: emu.baseUrl,
-      apiKey: emu.pat,
-      projectId: emu.projectId,
-      retryDeadlineMs: 300,
-      poll: { initialMs: 10, maxMs: 40 },
-    });
+    c = clientOf(emu, { retryDeadlineMs: 300, poll: { initialMs: 10, maxMs: 40 } });
     const s = await c.createService({ name: "w" });
     ready = await c.waitForService(s.service_id, { until: ["READY"], ...WAIT });
   });
@@ -134,7 +128,7 @@ describe("waiters against the emulator", () => {
   it("ends a wait under way when its client closes, and polls no more", async () => {
     // An emulator of its own, so that its log shows this client's requests alone.
     const own = await startEmulator({ port: 0, clockScale: 0.02 });
-    const other = new ClouddbClient({ apiUrl: own.baseUrl, apiKey: own.pat, projectId: own.projectId, poll: { initialMs: 10, maxMs: 40 } });
+    const other = clientOf(own, { poll: { initialMs: 10, maxMs: 40 } });
     const mine = await other.createService({ name: "closing" });
     await other.waitForService(mine.service_id, { until: ["READY"], ...WAIT });
     const waiting = other.waitForService(mine.service_id, { until: ["PAUSED"], timeoutMs: 60_000 }).catch((e: unknown) => e);

@@ -383,20 +383,18 @@ function descendants(pid: number): number[] {
   return children.flatMap((c) => [c, ...descendants(c)]);
 }
 
-type Struct = ReturnType<typeof toStruct>;
+/** The two requests that carry a change: Diff and Update. */
+type ChangeRequest = InstanceType<typeof provpb.DiffRequest> | InstanceType<typeof provpb.UpdateRequest>;
 
 /** Fills what a Diff and an Update request share: the resource, its old outputs and inputs, the checked news. */
-function changeRequest<
-  R extends {
-    setUrn(u: string): unknown;
-    setName(n: string): unknown;
-    setType(t: string): unknown;
-    setId(i: string): unknown;
-    setOlds(s: Struct): unknown;
-    setNews(s: Struct): unknown;
-    setOldInputs(s: Struct): unknown;
-  },
->(req: R, urn: string, id: string, olds: JsonObject, news: JsonObject, oldInputs: JsonObject): R {
+function changeRequest<R extends ChangeRequest>(
+  req: R,
+  urn: string,
+  id: string,
+  olds: JsonObject,
+  news: JsonObject,
+  oldInputs: JsonObject,
+): R {
   req.setUrn(urn);
   setNameType(req, urn);
   req.setId(id);

@@ -6,8 +6,8 @@
 import * as fs from "fs";
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
-import { expectNoErrors, printed, TestStack, UNKNOWN } from "../../harness/index";
-import { ops, until, useThingWorld } from "./support";
+import { expectNoErrors, printed, TestStack, UNKNOWN, until } from "../../harness/index";
+import { ops, useThingWorld } from "./support";
 import { readCloud, Thing, thingProvider, writeCloud } from "./thingProvider";
 
 const world = useThingWorld();
@@ -269,7 +269,7 @@ describe("an engine that dies", () => {
     const gate = path.join(dir, "gate");
     const dies = new AbortController();
     const running = stack.up(() => new Thing("x", { cloudFile, size: 1, blockUntil: gate }), { engineDies: dies.signal });
-    await until(() => log().some((l) => l.startsWith("create-start:x")), "the create to start");
+    await until("the create to start", async () => log().some((l) => l.startsWith("create-start:x")) || undefined);
     dies.abort();
     const first = await running;
     expect(first.interrupted).toBe(true);
@@ -295,7 +295,7 @@ describe("a crashed plugin", () => {
     const { stack, cloudFile, dir, log } = world();
     const gate = path.join(dir, "gate");
     const pending = stack.up(() => new Thing("x", { cloudFile, size: 1, blockUntil: gate }));
-    await until(() => log().some((l) => l.startsWith("create-start:x")), "the create to start");
+    await until("the create to start", async () => log().some((l) => l.startsWith("create-start:x")) || undefined);
     await stack.plugin.kill();
     const r = await pending;
     expect(r.errors).toEqual([expect.objectContaining({ name: "x" })]);

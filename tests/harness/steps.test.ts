@@ -6,8 +6,8 @@
 import * as fs from "fs";
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
-import { expectNoErrors, printed, UNKNOWN } from "../../harness/index";
-import { ops, until, useThingWorld } from "./support";
+import { expectNoErrors, printed, UNKNOWN, until } from "../../harness/index";
+import { ops, useThingWorld } from "./support";
 import { readCloud, Thing } from "./thingProvider";
 
 const world = useThingWorld();
@@ -101,7 +101,7 @@ describe("check failures", () => {
     const gate = path.join(dir, "gate");
     const r = await stack.up(async () => {
       new Thing("ok", { cloudFile, size: 1, blockUntil: gate });
-      await until(() => indexOf("create-start:ok") >= 0, "ok's create");
+      await until("ok's create", async () => indexOf("create-start:ok") >= 0 || undefined);
       new Thing("bad", { cloudFile, size: 0 });
       new Thing("later", { cloudFile, size: 1 });
       setTimeout(() => fs.writeFileSync(gate, ""), 300);
@@ -164,7 +164,7 @@ describe("a failed step", () => {
     const r = await stack.up(async () => {
       new Thing("slow", { cloudFile, size: 1, slowMs: 600 });
       const x = new Thing("x", { cloudFile, size: 1, failPlain: true, blockUntil: gate });
-      await until(() => indexOf("create-start:slow") >= 0 && indexOf("create-start:x") >= 0, "both creates");
+      await until("both creates", async () => (indexOf("create-start:slow") >= 0 && indexOf("create-start:x") >= 0) || undefined);
       fs.writeFileSync(gate, "");
       await new Promise((r) => setTimeout(r, 200)); // x fails at once, slow is still busy
       new Thing("dep", { cloudFile, size: 1, ref: x.sizeLabel });

@@ -56,12 +56,3 @@ export function useThingWorld(opts: StackOptions = {}): () => ThingWorld {
 export function ops(r: UpResult | RefreshResult): string[] {
   return r.steps.map((s) => `${s.op}:${s.name}`);
 }
-
-/** Polls `cond` every 20 ms for up to 15 s. */
-export async function until(cond: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 15000;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}

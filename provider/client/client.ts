@@ -1,13 +1,14 @@
 /**
  * {@link ClouddbClient}: one typed method per API operation (SPEC.md section 4, bodies per
- * CONTRACT.md), waiters, and an optional read cache. The methods only name a route of the
- * route table (routes.ts) and fill in its parameters; operations.ts runs it, createRecovery.ts
+ * CONTRACT.md), waiters, and an optional read cache. {@link ClouddbClient.perform} runs any
+ * operation of the API description (api/index.ts) but the creates; the named methods only
+ * name an operation and fill in its parameters. operations.ts runs it, createRecovery.ts
  * runs the creates, resourceWaits.ts the waits, readCache.ts serves `getService`.
  */
 import { type ClouddbClientOptions, type ResolvedConfig, resolveConfig } from "./config";
 import { CreatedIds } from "./createdIds";
 import { Creates } from "./createRecovery";
-import { Operations } from "./operations";
+import { Operations, type ReplyOf } from "./operations";
 import { CachedReads } from "./readCache";
 import { registerSecret } from "./redact";
 import type {
@@ -29,7 +30,8 @@ import {
   type WaitForServiceOptions,
   type WaitOptions,
 } from "./resourceWaits";
-import type { AuthInfo, Environment, MessageResponse, Peering, ReadReplicaSet, Service, Vpc } from "./schemas";
+import type { AuthInfo, BodyOf, Environment, MessageResponse, ParamsOf, Peering, ReadReplicaSet, Service, Vpc } from "./api";
+import { type PerformParams, type PlainOperation, ROUTES } from "./routes";
 import { Pacer } from "./pacer";
 import { type MsInterval, ServerClock } from "./serverClock";
 import { TransitionDurations } from "./transitionDurations";
@@ -108,21 +110,36 @@ export class ClouddbClient {
     await closing;
   }
 
-  // ---------------------------------------------------------------- auth
+  /**
+   * Runs any operation of the API description but the creates: the one path every named
+   * method below takes, so that a new action needs no method of its own. `params` are the
+   * operation's path parameters but the project (`opts.projectId`, else the client's);
+   * `body` is its request body (`undefined` when it takes none). A list operation answers
+   * its `ListReading` (the readable items, and those it had to skip).
+   *
+   * @throws what the named methods throw: an `ApiError` subclass for an error answer (a
+   * 409 of an action classified by what it waits on), NetworkError, ResponseValidationError,
+   * ConfigurationError when the operation is project-scoped and no project is configured.
+   */
+  async perform<O extends PlainOperation>(op: O, params: PerformParams<O>, body: BodyOf<O>, opts?: ProjectOptions): Promise<ReplyOf<O>> {
+    const scoped = ROUTES[op].path.includes("{project}");
+    const full = (scoped ? { ...params, project: this.ops.project(opts) } : params) as ParamsOf<O>;
+    return this.ops.call(op, full, body);
+  }
 
   /**
    * `GET /auth/info`: who the credential is (`type` `apiKey` with `apiKey`, or `oauth` with
    * `oauth`). Fails with AuthenticationError (401) for an unknown key.
    */
   async getAuthInfo(): Promise<AuthInfo> {
-    return this.ops.call("getAuthInfo", {});
+    return this.perform("getAuthInfo", {}, undefined);
   }
 
   // ---------------------------------------------------------------- VPCs
 
   /** `GET /projects/{p}/vpcs`: every VPC of the project. */
   async listVpcs(opts?: ProjectOptions): Promise<Vpc[]> {
-    return (await this.ops.call("listVpcs", { project: this.ops.project(opts) })).items;
+    return (await this.perform("listVpcs", {}, undefined, opts)).items;
   }
 
   /**
@@ -136,7 +153,7 @@ export class ClouddbClient {
 
   /** `GET /projects/{p}/vpcs/{id}`. Fails with NotFoundError when it does not exist. */
   async getVpc(vpcId: string, opts?: ProjectOptions): Promise<Vpc> {
-    return this.ops.call("getVpc", { project: this.ops.project(opts), vpc: vpcId });
+    return this.perform("getVpc", { vpc: vpcId }, undefined, opts);
   }
 
   /**
@@ -145,19 +162,17 @@ export class ClouddbClient {
    * after an ambiguous failure counts as success).
    */
   async deleteVpc(vpcId: string, opts?: ProjectOptions): Promise<void> {
-    return this.ops.call("deleteVpc", { project: this.ops.project(opts), vpc: vpcId });
+    return this.perform("deleteVpc", { vpc: vpcId }, undefined, opts);
   }
 
   /** `POST /projects/{p}/vpcs/{id}/rename` `{name}` (200, `{message}`). Retried freely. */
   async renameVpc(vpcId: string, name: string, opts?: ProjectOptions): Promise<MessageResponse> {
-    return this.ops.call("renameVpc", { project: this.ops.project(opts), vpc: vpcId }, { name });
+    return this.perform("renameVpc", { vpc: vpcId }, { name }, opts);
   }
-
-  // ---------------------------------------------------------------- peerings
 
   /** `GET .../vpcs/{vpc}/peerings`. Fails with NotFoundError when the VPC does not exist. */
   async listPeerings(vpcId: string, opts?: ProjectOptions): Promise<Peering[]> {
-    return (await this.ops.call("listPeerings", { project: this.ops.project(opts), vpc: vpcId })).items;
+    return (await this.perform("listPeerings", { vpc: vpcId }, undefined, opts)).items;
   }
 
   /**
@@ -170,19 +185,17 @@ export class ClouddbClient {
 
   /** `GET .../peerings/{id}`. Fails with NotFoundError when the VPC or peering does not exist. */
   async getPeering(vpcId: string, peeringId: string, opts?: ProjectOptions): Promise<Peering> {
-    return this.ops.call("getPeering", { project: this.ops.project(opts), vpc: vpcId, peering: peeringId });
+    return this.perform("getPeering", { vpc: vpcId, peering: peeringId }, undefined, opts);
   }
 
   /** `DELETE .../peerings/{id}` (204), allowed in every state. NotFoundError when absent (except on a retry). */
   async deletePeering(vpcId: string, peeringId: string, opts?: ProjectOptions): Promise<void> {
-    return this.ops.call("deletePeering", { project: this.ops.project(opts), vpc: vpcId, peering: peeringId });
+    return this.perform("deletePeering", { vpc: vpcId, peering: peeringId }, undefined, opts);
   }
-
-  // ---------------------------------------------------------------- services
 
   /** `GET /projects/{p}/services`: every service (never with `initial_password`). */
   async listServices(opts?: ProjectOptions): Promise<Service[]> {
-    return (await this.ops.call("listServices", { project: this.ops.project(opts) })).items;
+    return (await this.perform("listServices", {}, undefined, opts)).items;
   }
 
   /**
@@ -211,17 +224,17 @@ export class ClouddbClient {
    * a retry after an ambiguous failure, which counts as success).
    */
   async deleteService(serviceId: string, opts?: ProjectOptions): Promise<void> {
-    return this.ops.call("deleteService", { project: this.ops.project(opts), service: serviceId });
+    return this.perform("deleteService", { service: serviceId }, undefined, opts);
   }
 
   /** `POST .../start` (202, the Service; `RESUMING`, then `READY`). A no-op on `READY`; ConflictError in other states. */
   async startService(serviceId: string, opts?: ProjectOptions): Promise<Service> {
-    return this.ops.call("startService", { project: this.ops.project(opts), service: serviceId });
+    return this.perform("startService", { service: serviceId }, undefined, opts);
   }
 
   /** `POST .../stop` (202, the Service; `PAUSING`, then `PAUSED`). A no-op on `PAUSED`; ConflictError unless `READY`. */
   async stopService(serviceId: string, opts?: ProjectOptions): Promise<Service> {
-    return this.ops.call("stopService", { project: this.ops.project(opts), service: serviceId });
+    return this.perform("stopService", { service: serviceId }, undefined, opts);
   }
 
   /**
@@ -229,12 +242,12 @@ export class ClouddbClient {
    * is not in the same project and region; ConflictError when attached elsewhere or not `READY`.
    */
   async attachServiceToVpc(serviceId: string, vpcId: string, opts?: ProjectOptions): Promise<MessageResponse> {
-    return this.ops.call("attachServiceToVpc", { project: this.ops.project(opts), service: serviceId }, { vpc_id: vpcId });
+    return this.perform("attachServiceToVpc", { service: serviceId }, { vpc_id: vpcId }, opts);
   }
 
   /** `POST .../detachFromVPC` `{vpc_id}` (202, `{message}`). ConflictError when not attached to that VPC. */
   async detachServiceFromVpc(serviceId: string, vpcId: string, opts?: ProjectOptions): Promise<MessageResponse> {
-    return this.ops.call("detachServiceFromVpc", { project: this.ops.project(opts), service: serviceId }, { vpc_id: vpcId });
+    return this.perform("detachServiceFromVpc", { service: serviceId }, { vpc_id: vpcId }, opts);
   }
 
   /**
@@ -243,17 +256,17 @@ export class ClouddbClient {
    */
   async resizeService(serviceId: string, req: ResizeServiceRequest, opts?: ProjectOptions): Promise<Service> {
     const body = { cpu_millis: String(req.cpu_millis), memory_gbs: String(req.memory_gbs) };
-    return this.ops.call("resizeService", { project: this.ops.project(opts), service: serviceId }, body);
+    return this.perform("resizeService", { service: serviceId }, body, opts);
   }
 
   /** `POST .../enablePooler` (200, `{message}`); a no-op when enabled. ConflictError unless `READY`. */
   async enableServicePooler(serviceId: string, opts?: ProjectOptions): Promise<MessageResponse> {
-    return this.ops.call("enableServicePooler", { project: this.ops.project(opts), service: serviceId });
+    return this.perform("enableServicePooler", { service: serviceId }, undefined, opts);
   }
 
   /** `POST .../disablePooler` (200, `{message}`); a no-op when disabled. ConflictError unless `READY`. */
   async disableServicePooler(serviceId: string, opts?: ProjectOptions): Promise<MessageResponse> {
-    return this.ops.call("disableServicePooler", { project: this.ops.project(opts), service: serviceId });
+    return this.perform("disableServicePooler", { service: serviceId }, undefined, opts);
   }
 
   /**
@@ -271,12 +284,12 @@ export class ClouddbClient {
    */
   async updateServicePassword(serviceId: string, password: string, opts?: ProjectOptions): Promise<void> {
     registerSecret(password);
-    return this.ops.call("updateServicePassword", { project: this.ops.project(opts), service: serviceId }, { password });
+    return this.perform("updateServicePassword", { service: serviceId }, { password }, opts);
   }
 
   /** `POST .../setEnvironment` `{environment}` (200, `{message}`). ConflictError unless `READY`. */
   async setServiceEnvironment(serviceId: string, environment: Environment, opts?: ProjectOptions): Promise<MessageResponse> {
-    return this.ops.call("setServiceEnvironment", { project: this.ops.project(opts), service: serviceId }, { environment });
+    return this.perform("setServiceEnvironment", { service: serviceId }, { environment }, opts);
   }
 
   /**
@@ -284,14 +297,12 @@ export class ClouddbClient {
    * `CONFIGURING`, then `READY`). InvalidRequestError for counts out of range.
    */
   async setServiceHA(serviceId: string, req: SetHARequest, opts?: ProjectOptions): Promise<Service> {
-    return this.ops.call("setServiceHA", { project: this.ops.project(opts), service: serviceId }, req);
+    return this.perform("setServiceHA", { service: serviceId }, req, opts);
   }
-
-  // ---------------------------------------------------------------- replica sets
 
   /** `GET .../services/{id}/replicaSets`. NotFoundError when the service does not exist. */
   async listReplicaSets(serviceId: string, opts?: ProjectOptions): Promise<ReadReplicaSet[]> {
-    return (await this.ops.call("listReplicaSets", { project: this.ops.project(opts), service: serviceId })).items;
+    return (await this.perform("listReplicaSets", { service: serviceId }, undefined, opts)).items;
   }
 
   /**
@@ -316,41 +327,28 @@ export class ClouddbClient {
 
   /** `DELETE .../replicaSets/{rs}` (202): `deleting`, then gone from the list. */
   async deleteReplicaSet(serviceId: string, replicaSetId: string, opts?: ProjectOptions): Promise<void> {
-    return this.ops.call("deleteReplicaSet", { project: this.ops.project(opts), service: serviceId, replicaSet: replicaSetId });
+    return this.perform("deleteReplicaSet", { service: serviceId, replicaSet: replicaSetId }, undefined, opts);
   }
 
   /** `POST .../replicaSets/{rs}/resize` (202, `{message}`; `resizing`, then `active`). ConflictError unless `active`. */
-  async resizeReplicaSet(
-    serviceId: string,
-    replicaSetId: string,
-    req: ResizeReplicaSetRequest,
-    opts?: ProjectOptions,
-  ): Promise<MessageResponse> {
-    return this.ops.call("resizeReplicaSet", { project: this.ops.project(opts), service: serviceId, replicaSet: replicaSetId }, req);
+  async resizeReplicaSet(serviceId: string, setId: string, req: ResizeReplicaSetRequest, opts?: ProjectOptions): Promise<MessageResponse> {
+    return this.perform("resizeReplicaSet", { service: serviceId, replicaSet: setId }, req, opts);
   }
 
   /** `POST .../replicaSets/{rs}/enablePooler` (200, `{message}`). ConflictError unless `active`. */
   async enableReplicaSetPooler(serviceId: string, replicaSetId: string, opts?: ProjectOptions): Promise<MessageResponse> {
-    return this.ops.call("enableReplicaSetPooler", { project: this.ops.project(opts), service: serviceId, replicaSet: replicaSetId });
+    return this.perform("enableReplicaSetPooler", { service: serviceId, replicaSet: replicaSetId }, undefined, opts);
   }
 
   /** `POST .../replicaSets/{rs}/disablePooler` (200, `{message}`). ConflictError unless `active`. */
   async disableReplicaSetPooler(serviceId: string, replicaSetId: string, opts?: ProjectOptions): Promise<MessageResponse> {
-    return this.ops.call("disableReplicaSetPooler", { project: this.ops.project(opts), service: serviceId, replicaSet: replicaSetId });
+    return this.perform("disableReplicaSetPooler", { service: serviceId, replicaSet: replicaSetId }, undefined, opts);
   }
 
   /** `POST .../replicaSets/{rs}/setEnvironment` `{environment}` (200, `{message}`). ConflictError unless `active`. */
-  async setReplicaSetEnvironment(
-    serviceId: string,
-    replicaSetId: string,
-    environment: Environment,
-    opts?: ProjectOptions,
-  ): Promise<MessageResponse> {
-    const params = { project: this.ops.project(opts), service: serviceId, replicaSet: replicaSetId };
-    return this.ops.call("setReplicaSetEnvironment", params, { environment });
+  async setReplicaSetEnvironment(serviceId: string, setId: string, env: Environment, opts?: ProjectOptions): Promise<MessageResponse> {
+    return this.perform("setReplicaSetEnvironment", { service: serviceId, replicaSet: setId }, { environment: env }, opts);
   }
-
-  // ---------------------------------------------------------------- waiters
 
   /**
    * Polls the service until its status is one of `until`.

@@ -12,7 +12,7 @@
  */
 import { type ConflictBlocker, ConflictError, NotFoundError } from "./errors";
 import { type ListReading, lookUp } from "./listReading";
-import type { ReadReplicaSet } from "./schemas";
+import type { ReadReplicaSet } from "./api";
 import { classifyStatus, curableByWaiting, type WatchedKind } from "./statusRules";
 
 /** Reads the blockers a classification needs (a view of the client's operation runner). */

@@ -26,7 +26,7 @@ import type { AttemptRecord, CallContext, Operations } from "./operations";
 import { registerSecret } from "./redact";
 import type { CreatePeeringRequest, CreateReplicaSetRequest, CreateServiceRequest, CreateVpcRequest, ForkServiceRequest } from "./requests";
 import { isRetryableFailure } from "./retry";
-import type { Peering, ReadReplicaSet, Service, Vpc } from "./schemas";
+import type { Peering, ReadReplicaSet, Service, Vpc } from "./api";
 import type { ServerClock } from "./serverClock";
 
 /** How one create is sent, and how what it made is recognised in its list. */

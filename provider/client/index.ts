@@ -14,7 +14,6 @@ export type {
   CreatePeeringRequest,
   CreateServiceRequest,
   ForkServiceRequest,
-  ForkStrategy,
   ResizeServiceRequest,
   SetHARequest,
   CreateReplicaSetRequest,
@@ -22,40 +21,7 @@ export type {
   ProjectOptions,
   ReadOptions,
 } from "./requests";
-export {
-  AuthInfoSchema,
-  VpcSchema,
-  PeeringSchema,
-  ServiceSchema,
-  ReadReplicaSetSchema,
-  MessageResponseSchema,
-  ServiceStatusSchema,
-  ReplicaSetStatusSchema,
-  PeeringStatusSchema,
-  ServiceTypeSchema,
-  SERVICE_STATUSES,
-  REPLICA_SET_STATUSES,
-  PEERING_STATUSES,
-  SERVICE_TYPES,
-  ENVIRONMENTS,
-} from "./schemas";
-export type {
-  AuthInfo,
-  Vpc,
-  Peering,
-  Service,
-  ReadReplicaSet,
-  ServiceStatus,
-  ReplicaSetStatus,
-  PeeringStatus,
-  ServiceType,
-  KnownServiceType,
-  Open,
-  Environment,
-  Endpoint,
-  ConnectionPooler,
-  MessageResponse,
-} from "./schemas";
+export * from "./api";
 export type { ListReading, RejectedItem } from "./listReading";
 export { pollDelayMs, pollTimes, detection, POLL_SCHEDULE } from "./pollSchedule";
 export type { PollScheduleOptions, Detection } from "./pollSchedule";

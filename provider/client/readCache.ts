@@ -7,7 +7,7 @@
  */
 import { type ListReading, lookUp, notListed } from "./listReading";
 import type { Operations } from "./operations";
-import type { ReadReplicaSet, Service } from "./schemas";
+import type { ReadReplicaSet, Service } from "./api";
 
 interface Entry<V> {
   at: number;

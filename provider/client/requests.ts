@@ -2,7 +2,7 @@
  * Request body types of the operations whose bodies CONTRACT.md defines. Plain types:
  * the server validates them (400 INVALID_REQUEST with details when a value is not allowed).
  */
-import type { Environment, KnownServiceType } from "./schemas";
+import type { Environment, ForkStrategy, KnownServiceType } from "./api";
 
 /** Body of `createVpc`. */
 export interface CreateVpcRequest {
@@ -41,9 +41,6 @@ export interface CreateServiceRequest {
   /** @default "DEV" */
   environment_tag?: Environment;
 }
-
-/** Allowed fork strategies. */
-export type ForkStrategy = "LAST_SNAPSHOT" | "NOW" | "PITR";
 
 /** Body of `forkService`. */
 export interface ForkServiceRequest {

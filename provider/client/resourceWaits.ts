@@ -15,7 +15,7 @@ import type { Operation, ParamsOf } from "./routes";
 import type { Operations, ReplyOf } from "./operations";
 import { type Fetched, PollHub, type Source } from "./pollHub";
 import type { ProjectOptions } from "./requests";
-import type { Peering, ReadReplicaSet, Service } from "./schemas";
+import type { Peering, ReadReplicaSet, Service } from "./api";
 import type { WatchedKind } from "./statusRules";
 import type { TransitionDurations } from "./transitionDurations";
 import type { WatchedBodies } from "./waitErrors";

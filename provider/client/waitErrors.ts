@@ -6,7 +6,7 @@
  * `Service | undefined`, with no cast.
  */
 import { ClientErrorCode, ClouddbError, hasKind } from "./errorBase";
-import type { Peering, ReadReplicaSet, Service } from "./schemas";
+import type { Peering, ReadReplicaSet, Service } from "./api";
 import type { WatchedKind } from "./statusRules";
 
 export type { WatchedKind } from "./statusRules";

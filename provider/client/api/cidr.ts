@@ -1,5 +1,5 @@
 /** IPv4 CIDR parsing and the contract's rules for VPC networks. */
-import { LIMITS } from "./catalog";
+import { LIMITS } from "./values";
 
 /** Why a CIDR is refused, or `undefined` when it is a valid VPC network. */
 export function cidrProblem(cidr: string): string | undefined {

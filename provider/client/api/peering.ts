@@ -1,0 +1,51 @@
+/** API description of VPC peerings: their operations, request body and answer. */
+import { z } from "zod";
+import { NO_REPLY, PROJECT_PATH, type OperationSpec } from "./operation";
+import { open, tolerant, type Open } from "./reading";
+import { nonEmpty, region } from "./requestFields";
+import { type KnownStatus, knownStatuses } from "../statusRules";
+
+/** Known values of `Peering.status` (CONTRACT "States"), from the status rules table. */
+export const PEERING_STATUSES = knownStatuses("peering");
+/** A peering status (known, or one the API added). */
+export type PeeringStatus = Open<KnownStatus<"peering">>;
+/** Schema of a peering status (any string). */
+export const PeeringStatusSchema = open<KnownStatus<"peering">>();
+
+/** Schema of a VPC peering: `id` and `status` (when present) are relied upon. */
+export const PeeringSchema = z.looseObject({
+  id: z.string(),
+  status: PeeringStatusSchema.optional(),
+  error_message: tolerant(z.string().nullable()),
+  peer_account_id: tolerant(z.string()),
+  peer_region_code: tolerant(z.string()),
+  peer_vpc_id: tolerant(z.string()),
+  provisioned_id: tolerant(z.string().nullable()),
+});
+
+/** A VPC peering. */
+export type Peering = z.infer<typeof PeeringSchema>;
+
+const PEERINGS = `${PROJECT_PATH}/vpcs/{vpc}/peerings`;
+const PEERING = `${PEERINGS}/{peering}`;
+
+/** The operations on the peerings of a VPC. */
+export const PEERING_API = {
+  listPeerings: {
+    method: "GET",
+    path: PEERINGS,
+    retry: "read",
+    reply: { list: { item: PeeringSchema, idField: "id", noun: "peering" } },
+    status: 200,
+  },
+  createPeering: {
+    method: "POST",
+    path: PEERINGS,
+    retry: "create",
+    reply: { one: PeeringSchema },
+    status: 201,
+    request: z.object({ peer_account_id: nonEmpty, peer_region_code: region, peer_vpc_id: nonEmpty }),
+  },
+  getPeering: { method: "GET", path: PEERING, retry: "read", reply: { one: PeeringSchema }, status: 200 },
+  deletePeering: { method: "DELETE", path: PEERING, retry: "delete", reply: NO_REPLY, status: 204 },
+} as const satisfies Record<string, OperationSpec>;

@@ -1,0 +1,37 @@
+/**
+ * How the client reads response bodies tolerantly, as CONTRACT.md "Transport" asks; the
+ * response schemas of every API description are built from these pieces.
+ *
+ * - Objects are loose: unknown fields are kept (new API versions add fields).
+ * - Enumerations are open: a status or service type the client does not know is carried
+ *   as a string (`KnownServiceStatus | (string & {})`), never an error.
+ * - Validation covers what the client relies on: identifiers, statuses, and the service
+ *   fields the server always fills in. Such a field of the wrong type rejects the object
+ *   (a list skips that item only: see listReading.ts). Any other field that does not have
+ *   its documented shape (`metrics: null`, an endpoint that is a string) is dropped (read
+ *   as absent) instead of failing the answer: see {@link tolerant}.
+ */
+import { z } from "zod";
+import type { Reply } from "./operation";
+
+/** A value of an open enumeration: one the client knows, or any other string the API sends. */
+export type Open<Known extends string> = Known | (string & {});
+
+/** Schema of an open enumeration: any string, typed as the known values or a string. */
+export function open<Known extends string>(): z.ZodPipe<z.ZodString, z.ZodTransform<Open<Known>, string>> {
+  return z.string().transform((s): Open<Known> => s);
+}
+
+/** A field the client does not rely on: kept when it has its documented shape, read as absent otherwise. */
+export function tolerant<S extends z.ZodType>(schema: S): z.ZodCatch<z.ZodOptional<S>> {
+  return schema.optional().catch(undefined);
+}
+
+/** Schema of the `{message}` answers (SPEC 2.8). */
+export const MessageResponseSchema = z.looseObject({ message: tolerant(z.string()) });
+
+/** The `{message}` answer of actions such as enabling a pooler. */
+export type MessageResponse = z.infer<typeof MessageResponseSchema>;
+
+/** The reply of an operation answering `{message}`. */
+export const MESSAGE_REPLY = { one: MessageResponseSchema } as const satisfies Reply;

@@ -1,0 +1,91 @@
+/** API description of read replica sets: their operations, request bodies and answer. */
+import { z } from "zod";
+import { MESSAGE_REPLY, open, tolerant, type Open } from "./reading";
+import { action, NO_REPLY, PROJECT_PATH, type OperationSpec } from "./operation";
+import { checkReplicaSetSize, EnvironmentBody, name, replicaSetNodes } from "./requestFields";
+import { type KnownStatus, knownStatuses } from "../statusRules";
+
+/** Known values of `ReadReplicaSet.status` (SPEC 3.2), from the status rules table. */
+export const REPLICA_SET_STATUSES = knownStatuses("replica set");
+/** A replica set status (known, or one the API added). */
+export type ReplicaSetStatus = Open<KnownStatus<"replica set">>;
+/** Schema of a replica set status (any string). */
+export const ReplicaSetStatusSchema = open<KnownStatus<"replica set">>();
+
+/** Schema of an endpoint. */
+export const EndpointSchema = z.looseObject({
+  host: tolerant(z.string()),
+  port: tolerant(z.number()),
+});
+
+/** Schema of a connection pooler. */
+export const ConnectionPoolerSchema = z.looseObject({
+  endpoint: tolerant(EndpointSchema),
+});
+
+/** Schema of the `metadata` of a service or replica set. */
+export const MetadataSchema = z.looseObject({ environment: tolerant(z.string()) });
+
+/** An endpoint `{host, port}`. */
+export type Endpoint = z.infer<typeof EndpointSchema>;
+/** A connection pooler `{endpoint}`. */
+export type ConnectionPooler = z.infer<typeof ConnectionPoolerSchema>;
+
+/** Schema of a read replica set: `id` and `status` (when present) are relied upon. */
+export const ReadReplicaSetSchema = z.looseObject({
+  id: z.string(),
+  status: ReplicaSetStatusSchema.optional(),
+  name: tolerant(z.string()),
+  nodes: tolerant(z.number()),
+  cpu_millis: tolerant(z.number()),
+  memory_gbs: tolerant(z.number()),
+  endpoint: tolerant(EndpointSchema),
+  connection_pooler: tolerant(ConnectionPoolerSchema.nullable()),
+  metadata: tolerant(MetadataSchema),
+});
+
+/** A read replica set. */
+export type ReadReplicaSet = z.infer<typeof ReadReplicaSetSchema>;
+
+const SETS = `${PROJECT_PATH}/services/{service}/replicaSets`;
+const SET = `${SETS}/{replicaSet}`;
+const WHOLE_NUMBER = z.union([z.number(), z.string().regex(/^[0-9]+$/, "must be a whole number")]);
+
+/** The operations on the read replica sets of a service (there is no single-set GET). */
+export const REPLICA_SET_API = {
+  listReplicaSets: {
+    method: "GET",
+    path: SETS,
+    retry: "read",
+    reply: { list: { item: ReadReplicaSetSchema, idField: "id", noun: "replica set" } },
+    status: 200,
+  },
+  createReplicaSet: {
+    method: "POST",
+    path: SETS,
+    retry: "create",
+    reply: { one: ReadReplicaSetSchema },
+    status: 202,
+    blocker: "service",
+    request: z.object({ name, nodes: replicaSetNodes, cpu_millis: z.number(), memory_gbs: z.number() }).superRefine(checkReplicaSetSize),
+  },
+  deleteReplicaSet: { method: "DELETE", path: SET, retry: "delete", reply: NO_REPLY, status: 202 },
+  resizeReplicaSet: action({
+    path: `${SET}/resize`,
+    reply: MESSAGE_REPLY,
+    status: 202,
+    blocker: "replica set",
+    request: z
+      .object({ cpu_millis: WHOLE_NUMBER, memory_gbs: WHOLE_NUMBER, nodes: replicaSetNodes.optional() })
+      .superRefine(checkReplicaSetSize),
+  }),
+  enableReplicaSetPooler: action({ path: `${SET}/enablePooler`, reply: MESSAGE_REPLY, status: 200, blocker: "replica set" }),
+  disableReplicaSetPooler: action({ path: `${SET}/disablePooler`, reply: MESSAGE_REPLY, status: 200, blocker: "replica set" }),
+  setReplicaSetEnvironment: action({
+    path: `${SET}/setEnvironment`,
+    reply: MESSAGE_REPLY,
+    status: 200,
+    blocker: "replica set",
+    request: EnvironmentBody,
+  }),
+} as const satisfies Record<string, OperationSpec>;

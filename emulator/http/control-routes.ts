@@ -2,8 +2,8 @@
 import { z } from "zod";
 import type { ClouddbModel } from "../model/clouddb-model";
 import type { OffsetClock, ReportedClock } from "../model/clock";
-import { InvalidRequestError } from "../model/errors";
 import { empty, json, type Answer } from "./answer";
+import { parseControlInput } from "./control-input";
 import type { Faults } from "./faults";
 import type { RateLimiter } from "./rate-limiter";
 import type { RequestLog } from "./request-log";
@@ -46,15 +46,6 @@ export interface ControlContext {
 /** A control operation. */
 export type ControlHandler = (ctx: ControlContext) => Answer | Promise<Answer>;
 
-function parse<T>(schema: z.ZodType<T>, body: unknown): T {
-  const result = schema.safeParse(body);
-  if (result.success) return result.data;
-  throw new InvalidRequestError(
-    "Invalid control request",
-    result.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; "),
-  );
-}
-
 const LatencyInput = z.object({ ms: z.number().int().min(0).max(600_000) });
 const RateLimitInput = z.object({ requestsPerSecond: z.number().min(0) });
 const ClockInput = z
@@ -80,15 +71,15 @@ export function controlRouter(targets: ControlTargets): Router<ControlHandler> {
       return empty(204);
     })
     .on("POST", "/latency", (c) => {
-      targets.setLatency(parse(LatencyInput, c.body()).ms);
+      targets.setLatency(parseControlInput(LatencyInput, c.body()).ms);
       return empty(204);
     })
     .on("POST", "/rate-limit", (c) => {
-      targets.rateLimiter.setLimit(parse(RateLimitInput, c.body()).requestsPerSecond);
+      targets.rateLimiter.setLimit(parseControlInput(RateLimitInput, c.body()).requestsPerSecond);
       return empty(204);
     })
     .on("POST", "/clock", (c) => {
-      const { advanceMs, offsetMs } = parse(ClockInput, c.body());
+      const { advanceMs, offsetMs } = parseControlInput(ClockInput, c.body());
       if (advanceMs !== undefined) targets.clock.advance(advanceMs);
       if (offsetMs !== undefined) targets.reportedClock.setOffset(offsetMs);
       return empty(204);
@@ -114,7 +105,7 @@ export function controlRouter(targets: ControlTargets): Router<ControlHandler> {
       return empty(204);
     })
     .on("POST", "/peerings/:peering_id/fail", (c) => {
-      targets.model.injections.failPeering(c.params.peering_id, parse(FailPeeringInput, c.body()).errorMessage);
+      targets.model.injections.failPeering(c.params.peering_id, parseControlInput(FailPeeringInput, c.body()).errorMessage);
       return empty(204);
     })
     .on("GET", "/requests", () => json(200, targets.log.list()))

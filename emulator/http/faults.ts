@@ -4,7 +4,7 @@
  * their answer replaced by a 5xx, dropped (socket destroyed) or cut short.
  */
 import { z } from "zod";
-import { InvalidRequestError } from "../model/errors";
+import { parseControlInput, rulePattern } from "./control-input";
 
 /** A fault rule as the control path shows it (fields of unused modes are absent). */
 export interface FaultRule {
@@ -73,20 +73,8 @@ export class Faults {
 
   /** Adds a rule from the control path's body. @throws InvalidRequestError */
   add(body: unknown): FaultRule {
-    const parsed = FaultInput.safeParse(body);
-    if (!parsed.success) {
-      throw new InvalidRequestError(
-        "Invalid fault rule",
-        parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; "),
-      );
-    }
-    let pattern: RegExp;
-    try {
-      pattern = new RegExp(parsed.data.path);
-    } catch (error) {
-      throw new InvalidRequestError("Invalid fault rule", `path: ${(error as Error).message}`);
-    }
-    const input = parsed.data;
+    const input = parseControlInput(FaultInput, body, "Invalid fault rule");
+    const pattern = rulePattern(input.path, "Invalid fault rule");
     const rule: FaultRule = { id: this.nextId++, path: input.path, count: input.count };
     if (input.method !== undefined) rule.method = input.method.toUpperCase();
     let action: FaultAction;

@@ -5,7 +5,7 @@
  * a number where a string belongs.
  */
 import { z } from "zod";
-import { InvalidRequestError } from "../model/errors";
+import { parseControlInput, rulePattern } from "./control-input";
 
 /** A rewrite rule as the control path shows it. */
 export interface RewriteRule {
@@ -62,20 +62,8 @@ export class Rewrites {
 
   /** Adds a rule from the control path's body. @throws InvalidRequestError */
   add(body: unknown): RewriteRule {
-    const parsed = RewriteInput.safeParse(body);
-    if (!parsed.success) {
-      throw new InvalidRequestError(
-        "Invalid rewrite rule",
-        parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; "),
-      );
-    }
-    let pattern: RegExp;
-    try {
-      pattern = new RegExp(parsed.data.path);
-    } catch (error) {
-      throw new InvalidRequestError("Invalid rewrite rule", `path: ${(error as Error).message}`);
-    }
-    const { method, path, field, value, count } = parsed.data;
+    const { method, path, field, value, count } = parseControlInput(RewriteInput, body, "Invalid rewrite rule");
+    const pattern = rulePattern(path, "Invalid rewrite rule");
     const rule: RewriteRule = { id: this.nextId++, path, field, value, count };
     if (method !== undefined) rule.method = method.toUpperCase();
     this.rules.push({ rule, pattern });

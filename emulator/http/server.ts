@@ -86,8 +86,8 @@ export function createRequestListener(deps: PipelineDependencies): RequestListen
     if (received.tooLarge) throw new PayloadTooLargeError(MAX_BODY_BYTES);
     const principal = authenticate(req.headers.authorization, deps.credentials);
     const { handler, params } = deps.api.resolve(method, path.slice(BASE_PATH.length));
-    if (params.project_id !== undefined && !deps.credentials.canReach(principal, params.project_id)) {
-      throw new ForbiddenError(params.project_id);
+    if (params.project !== undefined && !deps.credentials.canReach(principal, params.project)) {
+      throw new ForbiddenError(params.project);
     }
     const answer = handler({ params, principal, body: bodyReader(req, received) });
     await (method === "GET" ? deps.durable() : deps.persist());

@@ -2,14 +2,25 @@
  * The emulated API's domain model, usable without HTTP. Every method is synchronous,
  * validates fully before it changes anything, and throws {@link EmulatorApiError}s.
  */
+import type { ParamsOf } from "../../provider/client/api";
 import type { Clock, ReportedClock } from "./clock";
 import { databaseWishes, type DatabaseHosting, type DatabaseWish } from "./databases";
 import { Injections } from "./injections";
 import { ModelStore } from "./model-store";
-import { NetworkOperations } from "./network-operations";
+import { operationCall, type OperationHandler } from "./operation-handlers";
+import { peeringOperations } from "./peering-operations";
 import { emptyState, type ModelState } from "./records";
-import { ReplicaSetOperations } from "./replica-set-operations";
-import { ServiceOperations } from "./service-operations";
+import { replicaSetOperations } from "./replica-set-operations";
+import { serviceOperations } from "./service-operations";
+import { vpcOperations } from "./vpc-operations";
+
+/** The handlers of every resource's operations, over one store: the list a new resource type joins. */
+function modelOperations(store: ModelStore) {
+  return { ...vpcOperations(store), ...peeringOperations(store), ...serviceOperations(store), ...replicaSetOperations(store) };
+}
+
+/** The operations the model carries out, by name (all but `getAuthInfo`, which is the credentials'). */
+export type ModelOperations = ReturnType<typeof modelOperations>;
 
 /** Options of {@link ClouddbModel}. */
 export interface ClouddbModelOptions {
@@ -26,22 +37,27 @@ export interface ClouddbModelOptions {
 /** VPCs, peerings, services and replica sets of every project, plus injected failures. */
 export class ClouddbModel {
   private readonly store: ModelStore;
-  /** VPC and peering operations. */
-  readonly network: NetworkOperations;
-  /** Service operations. */
-  readonly services: ServiceOperations;
-  /** Read replica set operations. */
-  readonly replicaSets: ReplicaSetOperations;
+  /** The handlers of the API's operations, by operation name. */
+  readonly operations: ModelOperations;
   /** Failures injected by the control path. */
   readonly injections: Injections;
 
   /** @param options - clock, clock scale and initial state. */
   constructor(options: ClouddbModelOptions) {
     this.store = new ModelStore(options.state ?? emptyState(), options.clock, options.clockScale ?? 1, options.databases);
-    this.network = new NetworkOperations(this.store);
-    this.services = new ServiceOperations(this.store);
-    this.replicaSets = new ReplicaSetOperations(this.store);
+    this.operations = modelOperations(this.store);
     this.injections = new Injections(this.store);
+  }
+
+  /**
+   * Carries out an operation of the API description without HTTP: `body` is validated
+   * with the operation's request schema, as the server does.
+   * @returns the answer's body (undefined for operations that answer none).
+   * @throws EmulatorApiError as the server would answer it (NotFoundError, ConflictError, InvalidRequestError).
+   */
+  perform<O extends keyof ModelOperations>(operation: O, params: ParamsOf<O>, body?: unknown): ReturnType<ModelOperations[O]> {
+    const handler = this.operations[operation] as OperationHandler<O>;
+    return handler(operationCall(operation, params, () => body)) as ReturnType<ModelOperations[O]>;
   }
 
   /** The clock the server reports in `created` and `Date`; its offset is control state. */

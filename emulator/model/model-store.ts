@@ -18,7 +18,21 @@ import {
   type VpcRecord,
 } from "./records";
 
-/** State, clock and scale shared by the operation classes. */
+/**
+ * The record found by a lookup.
+ * @throws NotFoundError naming `kind` and `id` when there is none.
+ */
+export function found<R>(kind: string, id: string, record: R | undefined): R {
+  if (record === undefined) throw new NotFoundError(kind, id);
+  return record;
+}
+
+/** Matches the record whose `id` is `id`. */
+export function byId(id: string): (record: { id: string }) => boolean {
+  return (record) => record.id === id;
+}
+
+/** State, clock and scale shared by the operations modules. */
 export class ModelStore {
   /** The clock the server reports (`created`), the emulator clock shifted by the control path. */
   readonly reported: ReportedClock;
@@ -92,30 +106,31 @@ export class ModelStore {
 
   /** @throws NotFoundError when the VPC is not in the project. */
   vpc(projectId: string, vpcId: string): VpcRecord {
-    const vpc = this.state.vpcs.find((v) => v.id === vpcId && v.projectId === projectId);
-    if (!vpc) throw new NotFoundError("VPC", vpcId);
-    return vpc;
+    return found("VPC", vpcId, this.vpcs(projectId).find(byId(vpcId)));
   }
 
   /** @throws NotFoundError when the peering is not under the VPC. */
   peering(vpc: VpcRecord, peeringId: string): PeeringRecord {
-    const peering = this.peerings(vpc).find((p) => p.id === peeringId);
-    if (!peering) throw new NotFoundError("peering", peeringId);
-    return peering;
+    return found("peering", peeringId, this.peerings(vpc).find(byId(peeringId)));
   }
 
   /** @throws NotFoundError when the service is not in the project or its deletion finished. */
   service(projectId: string, serviceId: string): ServiceRecord {
-    const service = this.services(projectId).find((s) => s.id === serviceId);
-    if (!service) throw new NotFoundError("service", serviceId);
-    return service;
+    return found("service", serviceId, this.services(projectId).find(byId(serviceId)));
   }
 
   /** @throws NotFoundError when the replica set is not under the service or is gone. */
   replicaSet(service: ServiceRecord, replicaSetId: string): ReplicaSetRecord {
-    const set = this.replicaSets(service).find((r) => r.id === replicaSetId);
-    if (!set) throw new NotFoundError("replica set", replicaSetId);
-    return set;
+    return found("replica set", replicaSetId, this.replicaSets(service).find(byId(replicaSetId)));
+  }
+
+  /**
+   * The records of a resource type that keeps them in a collection of its own (the four
+   * original types have typed fields of {@link ModelState}); persisted with the rest.
+   */
+  collection<R extends object>(name: string): R[] {
+    this.state[name] ??= [];
+    return this.state[name] as R[];
   }
 
   /** Drops records whose deletion has finished (they are hidden already; this frees them). */

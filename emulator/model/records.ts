@@ -1,19 +1,23 @@
 /**
  * What the emulator stores: plain JSON-serialisable records. Statuses are not stored
  * directly; each record holds a {@link Phase} from which its status is computed.
+ *
+ * Every record may carry `shown`: fields the API shows as they are stored, which its view
+ * spreads into the answer as they are. A new response field is set there, by the
+ * operation that changes it, and needs no change here nor in views.ts.
  */
-import type { Environment, RegionCode, ServiceType } from "./catalog";
+import type { Environment, KnownServiceType, RegionCode } from "../../provider/client/api";
+import type { KnownStatus } from "../../provider/client/statusRules";
 import type { Phase } from "./phase";
 
 /** Service statuses (SPEC 3.1). */
-export type ServiceStatus =
-  "QUEUED" | "DELETING" | "CONFIGURING" | "READY" | "DELETED" | "UNSTABLE" | "PAUSING" | "PAUSED" | "RESUMING" | "UPGRADING" | "OPTIMIZING";
+export type ServiceStatus = KnownStatus<"service">;
 
 /** Read replica set statuses (SPEC 3.2). */
-export type ReplicaSetStatus = "creating" | "active" | "resizing" | "deleting" | "error";
+export type ReplicaSetStatus = KnownStatus<"replica set">;
 
 /** Peering statuses (CONTRACT "States"). */
-export type PeeringStatus = "pending" | "active" | "failed";
+export type PeeringStatus = KnownStatus<"peering">;
 
 /** A stored VPC. */
 export interface VpcRecord {
@@ -22,6 +26,8 @@ export interface VpcRecord {
   name: string;
   cidr: string;
   regionCode: RegionCode;
+  /** Fields shown as stored. */
+  shown?: Record<string, unknown>;
 }
 
 /** A stored VPC peering. */
@@ -36,6 +42,8 @@ export interface PeeringRecord {
   phase: Phase<PeeringStatus>;
   /** Shown as `error_message` while the status is `failed`. */
   errorMessage?: string;
+  /** Fields shown as stored. */
+  shown?: Record<string, unknown>;
 }
 
 /** A stored read replica set. */
@@ -51,6 +59,8 @@ export interface ReplicaSetRecord {
   poolerEnabled: boolean;
   phase: Phase<ReplicaSetStatus>;
   createdAt: number;
+  /** Fields shown as stored. */
+  shown?: Record<string, unknown>;
 }
 
 /** A stored service. */
@@ -58,7 +68,7 @@ export interface ServiceRecord {
   id: string;
   projectId: string;
   name: string;
-  serviceType: ServiceType;
+  serviceType: KnownServiceType;
   regionCode: RegionCode;
   createdAt: number;
   resourceId: string;
@@ -74,14 +84,21 @@ export interface ServiceRecord {
   database?: { host: string; port: number };
   forkedFrom?: { projectId: string; serviceId: string; isStandby: boolean };
   phase: Phase<ServiceStatus>;
+  /** Fields shown as stored. */
+  shown?: Record<string, unknown>;
 }
 
-/** Everything the model holds, as persisted. */
+/**
+ * Everything the model holds, as persisted: the records of each resource type by
+ * collection name. A resource type added later keeps its records in a collection of its
+ * own (see `ModelStore.collection`), persisted with the rest.
+ */
 export interface ModelState {
   vpcs: VpcRecord[];
   peerings: PeeringRecord[];
   services: ServiceRecord[];
   replicaSets: ReplicaSetRecord[];
+  [collection: string]: object[];
 }
 
 /** An empty state. */

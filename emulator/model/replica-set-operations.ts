@@ -1,5 +1,6 @@
 /**
- * Read replica set operations: create `creating` → `active`; resize `active` →
+ * The read replica set operations of the API description
+ * (provider/client/api/replicaSet.ts): create `creating` → `active`; resize `active` →
  * `resizing` → `active`; delete `deleting` → gone; pooler and environment at once in
  * `active`. While the parent service is `UNSTABLE` or `DELETING`, only delete is allowed.
  */
@@ -7,108 +8,118 @@ import { NOMINAL_MS } from "./catalog";
 import { ConflictError } from "./errors";
 import { newShortId } from "./ids";
 import type { ModelStore } from "./model-store";
+import type { OperationHandlers } from "./operation-handlers";
 import { GONE } from "./phase";
-import type { ReplicaSetRecord, ReplicaSetStatus, ServiceRecord } from "./records";
-import { parseBody } from "./request-schemas";
+import type { ReplicaSetRecord, ReplicaSetStatus } from "./records";
 import { requireServiceStatus } from "./service-operations";
-import { replicaSetView, type MessageBody, type ReplicaSetBody } from "./views";
+import { replicaSetView, type MessageBody } from "./views";
 
 /** Service statuses in which a replica set cannot be changed, only deleted. */
 const PARENT_BLOCKING: readonly string[] = ["UNSTABLE", "DELETING"];
 
-/** Replica sets under a service. */
-export class ReplicaSetOperations {
-  /** @param store - the shared model state. */
-  constructor(private readonly store: ModelStore) {}
+/** The path parameters naming one replica set. */
+interface SetParams {
+  readonly project: string;
+  readonly service: string;
+  readonly replicaSet: string;
+}
 
-  private requireStatus(service: ServiceRecord, set: ReplicaSetRecord, allowed: readonly ReplicaSetStatus[], action: string): void {
-    const parent = this.store.serviceStatus(service);
+/** The handlers of the replica set operations, over `store`. */
+export function replicaSetOperations(store: ModelStore) {
+  /** The set `params` name. @throws NotFoundError */
+  const setOf = (params: SetParams): ReplicaSetRecord => store.replicaSet(store.service(params.project, params.service), params.replicaSet);
+
+  /** @throws ConflictError while the parent service blocks changes, or unless the set is in one of `allowed`. */
+  const requireStatus = (set: ReplicaSetRecord, allowed: readonly ReplicaSetStatus[], action: string): void => {
+    const parent = store.serviceStatus(store.service(set.projectId, set.serviceId));
     if (PARENT_BLOCKING.includes(parent)) {
-      throw new ConflictError(`Cannot ${action} while the service is ${parent}`, `service ${service.id} is ${parent}`);
+      throw new ConflictError(`Cannot ${action} while the service is ${parent}`, `service ${set.serviceId} is ${parent}`);
     }
-    const status = this.store.replicaSetStatus(set);
+    const status = store.replicaSetStatus(set);
     if (status === GONE || !allowed.includes(status)) {
       throw new ConflictError(
         `Cannot ${action} while the replica set is ${status}`,
         `replica set ${set.id} is ${status}; ${action} is allowed in ${allowed.join(", ")}`,
       );
     }
-  }
+  };
 
-  /** Replica sets of a service. @throws NotFoundError */
-  list(projectId: string, serviceId: string): ReplicaSetBody[] {
-    const service = this.store.service(projectId, serviceId);
-    return this.store.replicaSets(service).map((set) => replicaSetView(this.store, set));
-  }
-
-  /** Creates a replica set (status `creating`) under a `READY` service. @throws NotFoundError, InvalidRequestError, ConflictError */
-  create(projectId: string, serviceId: string, body: unknown): ReplicaSetBody {
-    const service = this.store.service(projectId, serviceId);
-    const input = parseBody("createReplicaSet", body);
-    requireServiceStatus(this.store, service, ["READY"], "create a replica set");
-    const set: ReplicaSetRecord = {
-      id: this.uniqueId(),
-      projectId,
-      serviceId: service.id,
-      name: input.name,
-      nodes: input.nodes,
-      cpuMillis: input.cpu_millis,
-      memoryGbs: input.memory_gbs,
-      environment: "DEV",
-      poolerEnabled: false,
-      createdAt: this.store.now(),
-      phase: this.store.phase([["creating", NOMINAL_MS.replicaSet]], "active"),
-    };
-    this.store.state.replicaSets.push(set);
-    return replicaSetView(this.store, set);
-  }
-
-  /** Starts deleting a replica set: `deleting`, then gone. @throws NotFoundError, ConflictError while `deleting` */
-  delete(projectId: string, serviceId: string, replicaSetId: string): void {
-    const service = this.store.service(projectId, serviceId);
-    const set = this.store.replicaSet(service, replicaSetId);
-    if (this.store.replicaSetStatus(set) === "deleting") {
-      throw new ConflictError("The replica set is already being deleted", `replica set ${set.id} is deleting`);
-    }
-    set.phase = this.store.phase([["deleting", NOMINAL_MS.replicaSet]], GONE);
-  }
-
-  /** Resizes an `active` replica set (`resizing`, then `active`). @throws NotFoundError, InvalidRequestError, ConflictError */
-  resize(projectId: string, serviceId: string, replicaSetId: string, body: unknown): MessageBody {
-    const service = this.store.service(projectId, serviceId);
-    const set = this.store.replicaSet(service, replicaSetId);
-    const input = parseBody("resizeReplicaSet", body);
-    this.requireStatus(service, set, ["active"], "resize");
-    set.cpuMillis = Number(input.cpu_millis);
-    set.memoryGbs = Number(input.memory_gbs);
-    if (input.nodes !== undefined) set.nodes = input.nodes;
-    set.phase = this.store.phase([["resizing", NOMINAL_MS.replicaSet]], "active");
-    return { message: `Resizing replica set ${set.id}` };
-  }
-
-  /** Turns the pooler of an `active` replica set on or off (idempotent). @throws NotFoundError, ConflictError */
-  setPooler(projectId: string, serviceId: string, replicaSetId: string, enabled: boolean): MessageBody {
-    const service = this.store.service(projectId, serviceId);
-    const set = this.store.replicaSet(service, replicaSetId);
-    this.requireStatus(service, set, ["active"], enabled ? "enable the pooler" : "disable the pooler");
+  /** Sets the pooler of an `active` replica set (idempotent). @throws NotFoundError, ConflictError */
+  const setPooler = (params: SetParams, enabled: boolean): MessageBody => {
+    const set = setOf(params);
+    requireStatus(set, ["active"], enabled ? "enable the pooler" : "disable the pooler");
     set.poolerEnabled = enabled;
     return { message: `Connection pooler ${enabled ? "enabled" : "disabled"} for replica set ${set.id}` };
-  }
+  };
 
-  /** Sets the environment of an `active` replica set. @throws NotFoundError, InvalidRequestError, ConflictError */
-  setEnvironment(projectId: string, serviceId: string, replicaSetId: string, body: unknown): MessageBody {
-    const service = this.store.service(projectId, serviceId);
-    const set = this.store.replicaSet(service, replicaSetId);
-    const input = parseBody("setEnvironment", body);
-    this.requireStatus(service, set, ["active"], "set the environment");
-    set.environment = input.environment;
-    return { message: `Environment of replica set ${set.id} set to ${input.environment}` };
-  }
-
-  private uniqueId(): string {
+  const uniqueId = (): string => {
     for (;;) {
       const id = newShortId();
-      if (!this.store.state.replicaSets.some((r) => r.id === id) && !this.store.state.services.some((s) => s.id === id)) return id;
+      if (!store.state.replicaSets.some((r) => r.id === id) && !store.state.services.some((s) => s.id === id)) return id;
     }
-  }
+  };
+
+  return {
+    /** Replica sets of a service. @throws NotFoundError */
+    listReplicaSets: ({ params }) =>
+      store.replicaSets(store.service(params.project, params.service)).map((set) => replicaSetView(store, set)),
+
+    /** Creates a replica set (status `creating`) under a `READY` service. @throws NotFoundError, InvalidRequestError, ConflictError */
+    createReplicaSet: ({ params, body }) => {
+      const service = store.service(params.project, params.service);
+      const input = body();
+      requireServiceStatus(store, service, ["READY"], "create a replica set");
+      const set: ReplicaSetRecord = {
+        id: uniqueId(),
+        projectId: params.project,
+        serviceId: service.id,
+        name: input.name,
+        nodes: input.nodes,
+        cpuMillis: input.cpu_millis,
+        memoryGbs: input.memory_gbs,
+        environment: "DEV",
+        poolerEnabled: false,
+        createdAt: store.now(),
+        phase: store.phase([["creating", NOMINAL_MS.replicaSet]], "active"),
+      };
+      store.state.replicaSets.push(set);
+      return replicaSetView(store, set);
+    },
+
+    /** Starts deleting a replica set: `deleting`, then gone. @throws NotFoundError, ConflictError while `deleting` */
+    deleteReplicaSet: ({ params }) => {
+      const set = setOf(params);
+      if (store.replicaSetStatus(set) === "deleting") {
+        throw new ConflictError("The replica set is already being deleted", `replica set ${set.id} is deleting`);
+      }
+      set.phase = store.phase([["deleting", NOMINAL_MS.replicaSet]], GONE);
+    },
+
+    /** Resizes an `active` replica set (`resizing`, then `active`). @throws NotFoundError, InvalidRequestError, ConflictError */
+    resizeReplicaSet: ({ params, body }): MessageBody => {
+      const set = setOf(params);
+      const input = body();
+      requireStatus(set, ["active"], "resize");
+      set.cpuMillis = Number(input.cpu_millis);
+      set.memoryGbs = Number(input.memory_gbs);
+      if (input.nodes !== undefined) set.nodes = input.nodes;
+      set.phase = store.phase([["resizing", NOMINAL_MS.replicaSet]], "active");
+      return { message: `Resizing replica set ${set.id}` };
+    },
+
+    /** Turns the pooler of an `active` replica set on. @throws NotFoundError, ConflictError */
+    enableReplicaSetPooler: ({ params }) => setPooler(params, true),
+
+    /** Turns the pooler of an `active` replica set off. @throws NotFoundError, ConflictError */
+    disableReplicaSetPooler: ({ params }) => setPooler(params, false),
+
+    /** Sets the environment of an `active` replica set. @throws NotFoundError, InvalidRequestError, ConflictError */
+    setReplicaSetEnvironment: ({ params, body }): MessageBody => {
+      const set = setOf(params);
+      const input = body();
+      requireStatus(set, ["active"], "set the environment");
+      set.environment = input.environment;
+      return { message: `Environment of replica set ${set.id} set to ${input.environment}` };
+    },
+  } satisfies OperationHandlers;
 }

@@ -1,6 +1,7 @@
 /**
  * The API's response shapes (snake_case, as the contract shows them) and the functions
- * that render stored records into them at the current time.
+ * that render stored records into them at the current time: each view spreads the
+ * record's `shown` fields (see records.ts), then adds what it computes.
  */
 import { DATABASE_PORT, HOST_DOMAIN, POOLER_PORT, VOLUME_TYPE } from "./catalog";
 import type { ModelStore } from "./model-store";
@@ -78,13 +79,14 @@ export function hostOf(id: string, projectId: string): string {
 
 /** Renders a VPC. */
 export function vpcView(vpc: VpcRecord): VpcBody {
-  return { id: vpc.id, name: vpc.name, cidr: vpc.cidr, region_code: vpc.regionCode };
+  return { ...vpc.shown, id: vpc.id, name: vpc.name, cidr: vpc.cidr, region_code: vpc.regionCode };
 }
 
 /** Renders a peering at the current time. */
 export function peeringView(store: ModelStore, peering: PeeringRecord): PeeringBody {
   const status = store.peeringStatus(peering);
   const body: PeeringBody = {
+    ...peering.shown,
     id: peering.id,
     peer_account_id: peering.peerAccountId,
     peer_region_code: peering.peerRegionCode,
@@ -112,6 +114,7 @@ export function replicaSetView(store: ModelStore, set: ReplicaSetRecord): Replic
   const database = store.state.services.find((s) => s.id === set.serviceId)?.database;
   const { db, pooler } = endpointsOf(set.id, set.projectId, database);
   const body: ReplicaSetBody = {
+    ...set.shown,
     id: set.id,
     name: set.name,
     nodes: set.nodes,
@@ -143,6 +146,7 @@ export function serviceView(store: ModelStore, service: ServiceRecord): ServiceB
   const status: ServiceStatus = computed === GONE ? "DELETED" : computed;
   const { db, pooler } = endpointsOf(service.id, service.projectId, service.database);
   const body: ServiceBody = {
+    ...service.shown,
     service_id: service.id,
     project_id: service.projectId,
     name: service.name,

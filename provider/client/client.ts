@@ -111,20 +111,23 @@ export class ClouddbClient {
   }
 
   /**
-   * Runs any operation of the API description but the creates: the one path every named
-   * method below takes, so that a new action needs no method of its own. `params` are the
-   * operation's path parameters but the project (`opts.projectId`, else the client's);
-   * `body` is its request body (`undefined` when it takes none). A list operation answers
-   * its `ListReading` (the readable items, and those it had to skip).
-   *
-   * @throws what the named methods throw: an `ApiError` subclass for an error answer (a
-   * 409 of an action classified by what it waits on), NetworkError, ResponseValidationError,
-   * ConfigurationError when the operation is project-scoped and no project is configured.
+   * Runs any operation of the API description but the creates, as the named methods do, so
+   * that a new action needs no method of its own. `params`: the path parameters but the
+   * project (`opts.projectId`, else the client's); `body`: `undefined` when it takes none. A
+   * list answers its `ListReading`.
+   * @throws what the named methods throw.
    */
   async perform<O extends PlainOperation>(op: O, params: PerformParams<O>, body: BodyOf<O>, opts?: ProjectOptions): Promise<ReplyOf<O>> {
     const scoped = ROUTES[op].path.includes("{project}");
     const full = (scoped ? { ...params, project: this.ops.project(opts) } : params) as ParamsOf<O>;
     return this.ops.call(op, full, body);
+  }
+
+  /** Enables or disables the pooler of a service, or of one of its replica sets. */
+  private async pooler(on: boolean, target: { service: string; replicaSet?: string }, opts?: ProjectOptions): Promise<MessageResponse> {
+    const { service, replicaSet } = target;
+    if (replicaSet === undefined) return this.perform(on ? "enableServicePooler" : "disableServicePooler", { service }, undefined, opts);
+    return this.perform(on ? "enableReplicaSetPooler" : "disableReplicaSetPooler", { service, replicaSet }, undefined, opts);
   }
 
   /**
@@ -134,8 +137,6 @@ export class ClouddbClient {
   async getAuthInfo(): Promise<AuthInfo> {
     return this.perform("getAuthInfo", {}, undefined);
   }
-
-  // ---------------------------------------------------------------- VPCs
 
   /** `GET /projects/{p}/vpcs`: every VPC of the project. */
   async listVpcs(opts?: ProjectOptions): Promise<Vpc[]> {
@@ -261,12 +262,12 @@ export class ClouddbClient {
 
   /** `POST .../enablePooler` (200, `{message}`); a no-op when enabled. ConflictError unless `READY`. */
   async enableServicePooler(serviceId: string, opts?: ProjectOptions): Promise<MessageResponse> {
-    return this.perform("enableServicePooler", { service: serviceId }, undefined, opts);
+    return this.pooler(true, { service: serviceId }, opts);
   }
 
   /** `POST .../disablePooler` (200, `{message}`); a no-op when disabled. ConflictError unless `READY`. */
   async disableServicePooler(serviceId: string, opts?: ProjectOptions): Promise<MessageResponse> {
-    return this.perform("disableServicePooler", { service: serviceId }, undefined, opts);
+    return this.pooler(false, { service: serviceId }, opts);
   }
 
   /**
@@ -337,12 +338,12 @@ export class ClouddbClient {
 
   /** `POST .../replicaSets/{rs}/enablePooler` (200, `{message}`). ConflictError unless `active`. */
   async enableReplicaSetPooler(serviceId: string, replicaSetId: string, opts?: ProjectOptions): Promise<MessageResponse> {
-    return this.perform("enableReplicaSetPooler", { service: serviceId, replicaSet: replicaSetId }, undefined, opts);
+    return this.pooler(true, { service: serviceId, replicaSet: replicaSetId }, opts);
   }
 
   /** `POST .../replicaSets/{rs}/disablePooler` (200, `{message}`). ConflictError unless `active`. */
   async disableReplicaSetPooler(serviceId: string, replicaSetId: string, opts?: ProjectOptions): Promise<MessageResponse> {
-    return this.perform("disableReplicaSetPooler", { service: serviceId, replicaSet: replicaSetId }, undefined, opts);
+    return this.pooler(false, { service: serviceId, replicaSet: replicaSetId }, opts);
   }
 
   /** `POST .../replicaSets/{rs}/setEnvironment` `{environment}` (200, `{message}`). ConflictError unless `active`. */

@@ -51,3 +51,22 @@ export function action<const T extends Omit<OperationSpec, "method" | "retry">>(
 ): T & { readonly method: "POST"; readonly retry: "idempotent" } {
   return { ...spec, method: "POST", retry: "idempotent" };
 }
+
+/** The actions on one kind of resource, whose 409s are about that resource's status (see {@link OperationSpec.blocker}). */
+export function actionsOn<const B extends NonNullable<OperationSpec["blocker"]>>(blocker: B) {
+  return <const T extends Omit<OperationSpec, "method" | "retry" | "blocker">>(spec: T) => action({ ...spec, blocker });
+}
+
+/** A create: a `POST` never blindly repeated (see createRecovery.ts). */
+export function create<const T extends Omit<OperationSpec, "method" | "retry">>(
+  spec: T,
+): T & { readonly method: "POST"; readonly retry: "create" } {
+  return { ...spec, method: "POST", retry: "create" };
+}
+
+/** A read: a `GET` repeated freely, answering 200. */
+export function read<const T extends Pick<OperationSpec, "path" | "reply">>(
+  spec: T,
+): T & { readonly method: "GET"; readonly retry: "read"; readonly status: 200 } {
+  return { ...spec, method: "GET", retry: "read", status: 200 };
+}

@@ -1,6 +1,6 @@
 /** API description of VPC peerings: their operations, request body and answer. */
 import { z } from "zod";
-import { NO_REPLY, PROJECT_PATH, type OperationSpec } from "./operation";
+import { create, NO_REPLY, PROJECT_PATH, read, type OperationSpec } from "./operation";
 import { open, tolerant, type Open } from "./reading";
 import { nonEmpty, region } from "./requestFields";
 import { type KnownStatus, knownStatuses } from "../statusRules";
@@ -29,23 +29,12 @@ export type Peering = z.infer<typeof PeeringSchema>;
 const PEERINGS = `${PROJECT_PATH}/vpcs/{vpc}/peerings`;
 const PEERING = `${PEERINGS}/{peering}`;
 
+const CreatePeeringBody = z.object({ peer_account_id: nonEmpty, peer_region_code: region, peer_vpc_id: nonEmpty });
+
 /** The operations on the peerings of a VPC. */
 export const PEERING_API = {
-  listPeerings: {
-    method: "GET",
-    path: PEERINGS,
-    retry: "read",
-    reply: { list: { item: PeeringSchema, idField: "id", noun: "peering" } },
-    status: 200,
-  },
-  createPeering: {
-    method: "POST",
-    path: PEERINGS,
-    retry: "create",
-    reply: { one: PeeringSchema },
-    status: 201,
-    request: z.object({ peer_account_id: nonEmpty, peer_region_code: region, peer_vpc_id: nonEmpty }),
-  },
-  getPeering: { method: "GET", path: PEERING, retry: "read", reply: { one: PeeringSchema }, status: 200 },
+  listPeerings: read({ path: PEERINGS, reply: { list: { item: PeeringSchema, idField: "id", noun: "peering" } } }),
+  createPeering: create({ path: PEERINGS, reply: { one: PeeringSchema }, status: 201, request: CreatePeeringBody }),
+  getPeering: read({ path: PEERING, reply: { one: PeeringSchema } }),
   deletePeering: { method: "DELETE", path: PEERING, retry: "delete", reply: NO_REPLY, status: 204 },
 } as const satisfies Record<string, OperationSpec>;

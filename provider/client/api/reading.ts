@@ -34,4 +34,4 @@ export const MessageResponseSchema = z.looseObject({ message: tolerant(z.string(
 export type MessageResponse = z.infer<typeof MessageResponseSchema>;
 
 /** The reply of an operation answering `{message}`. */
-export const MESSAGE_REPLY = { one: MessageResponseSchema } as const satisfies Reply;
+export const MESSAGE = { one: MessageResponseSchema } as const satisfies Reply;

@@ -1,7 +1,7 @@
 /** API description of read replica sets: their operations, request bodies and answer. */
 import { z } from "zod";
-import { MESSAGE_REPLY, open, tolerant, type Open } from "./reading";
-import { action, NO_REPLY, PROJECT_PATH, type OperationSpec } from "./operation";
+import { MESSAGE, open, tolerant, type Open } from "./reading";
+import { actionsOn, create, NO_REPLY, PROJECT_PATH, read, type OperationSpec } from "./operation";
 import { checkReplicaSetSize, EnvironmentBody, name, replicaSetNodes } from "./requestFields";
 import { type KnownStatus, knownStatuses } from "../statusRules";
 
@@ -51,41 +51,22 @@ const SETS = `${PROJECT_PATH}/services/{service}/replicaSets`;
 const SET = `${SETS}/{replicaSet}`;
 const WHOLE_NUMBER = z.union([z.number(), z.string().regex(/^[0-9]+$/, "must be a whole number")]);
 
+const CreateReplicaSetBody = z
+  .object({ name, nodes: replicaSetNodes, cpu_millis: z.number(), memory_gbs: z.number() })
+  .superRefine(checkReplicaSetSize);
+const ResizeReplicaSetBody = z
+  .object({ cpu_millis: WHOLE_NUMBER, memory_gbs: WHOLE_NUMBER, nodes: replicaSetNodes.optional() })
+  .superRefine(checkReplicaSetSize);
+const ONE = { one: ReadReplicaSetSchema } as const;
+const onSet = actionsOn("replica set");
+
 /** The operations on the read replica sets of a service (there is no single-set GET). */
 export const REPLICA_SET_API = {
-  listReplicaSets: {
-    method: "GET",
-    path: SETS,
-    retry: "read",
-    reply: { list: { item: ReadReplicaSetSchema, idField: "id", noun: "replica set" } },
-    status: 200,
-  },
-  createReplicaSet: {
-    method: "POST",
-    path: SETS,
-    retry: "create",
-    reply: { one: ReadReplicaSetSchema },
-    status: 202,
-    blocker: "service",
-    request: z.object({ name, nodes: replicaSetNodes, cpu_millis: z.number(), memory_gbs: z.number() }).superRefine(checkReplicaSetSize),
-  },
+  listReplicaSets: read({ path: SETS, reply: { list: { item: ReadReplicaSetSchema, idField: "id", noun: "replica set" } } }),
+  createReplicaSet: create({ path: SETS, reply: ONE, status: 202, blocker: "service", request: CreateReplicaSetBody }),
   deleteReplicaSet: { method: "DELETE", path: SET, retry: "delete", reply: NO_REPLY, status: 202 },
-  resizeReplicaSet: action({
-    path: `${SET}/resize`,
-    reply: MESSAGE_REPLY,
-    status: 202,
-    blocker: "replica set",
-    request: z
-      .object({ cpu_millis: WHOLE_NUMBER, memory_gbs: WHOLE_NUMBER, nodes: replicaSetNodes.optional() })
-      .superRefine(checkReplicaSetSize),
-  }),
-  enableReplicaSetPooler: action({ path: `${SET}/enablePooler`, reply: MESSAGE_REPLY, status: 200, blocker: "replica set" }),
-  disableReplicaSetPooler: action({ path: `${SET}/disablePooler`, reply: MESSAGE_REPLY, status: 200, blocker: "replica set" }),
-  setReplicaSetEnvironment: action({
-    path: `${SET}/setEnvironment`,
-    reply: MESSAGE_REPLY,
-    status: 200,
-    blocker: "replica set",
-    request: EnvironmentBody,
-  }),
+  resizeReplicaSet: onSet({ path: `${SET}/resize`, reply: MESSAGE, status: 202, request: ResizeReplicaSetBody }),
+  enableReplicaSetPooler: onSet({ path: `${SET}/enablePooler`, reply: MESSAGE, status: 200 }),
+  disableReplicaSetPooler: onSet({ path: `${SET}/disablePooler`, reply: MESSAGE, status: 200 }),
+  setReplicaSetEnvironment: onSet({ path: `${SET}/setEnvironment`, reply: MESSAGE, status: 200, request: EnvironmentBody }),
 } as const satisfies Record<string, OperationSpec>;

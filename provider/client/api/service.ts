@@ -1,7 +1,7 @@
 /** API description of services: their operations, request bodies and answer. */
 import { z } from "zod";
-import { action, NO_REPLY, PROJECT_PATH, type OperationSpec } from "./operation";
-import { MESSAGE_REPLY, open, tolerant, type Open } from "./reading";
+import { actionsOn, create, NO_REPLY, PROJECT_PATH, read, type OperationSpec } from "./operation";
+import { MESSAGE, open, tolerant, type Open } from "./reading";
 import { ConnectionPoolerSchema, EndpointSchema, MetadataSchema, ReadReplicaSetSchema, type ReadReplicaSet } from "./replicaSet";
 import {
   checkOptionalServiceSize,
@@ -102,112 +102,61 @@ const SERVICES = `${PROJECT_PATH}/services`;
 const SERVICE = `${SERVICES}/{service}`;
 const ONE = { one: ServiceSchema } as const;
 const VpcReference = z.object({ vpc_id: decimalId });
+const CreateServiceBody = z
+  .object({
+    name,
+    service_type: oneOf(SERVICE_TYPES).optional(),
+    region_code: region.optional(),
+    cpu_millis: z.string().optional(),
+    memory_gbs: z.string().optional(),
+    replica_count: haReplicaCount.optional(),
+    environment_tag: environment.optional(),
+  })
+  .superRefine(checkOptionalServiceSize);
+const ResizeServiceBody = z.object({ cpu_millis: z.string(), memory_gbs: z.string() }).superRefine(checkOptionalServiceSize);
+const ForkServiceBody = z
+  .object({
+    fork_strategy: oneOf(FORK_STRATEGIES),
+    target_time: timestamp.optional(),
+    name: name.optional(),
+    cpu_millis: z.string().optional(),
+    memory_gbs: z.string().optional(),
+    environment_tag: environment.optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.fork_strategy === "PITR" && value.target_time === undefined) {
+      ctx.addIssue({ code: "custom", path: ["target_time"], message: "required when fork_strategy is PITR" });
+    }
+    checkOptionalServiceSize(value, ctx);
+  });
+const PasswordBody = z.object({
+  password: z
+    .string()
+    .min(LIMITS.passwordMinLength, `must be at least ${LIMITS.passwordMinLength} characters`)
+    .max(LIMITS.passwordMaxLength, `must be at most ${LIMITS.passwordMaxLength} characters`),
+});
+const SetHABody = z
+  .object({ replica_count: haReplicaCount.optional(), sync_replica_count: haReplicaCount.optional() })
+  .refine((v) => v.replica_count !== undefined || v.sync_replica_count !== undefined, {
+    message: "give replica_count, sync_replica_count or both",
+  });
+const onService = actionsOn("service");
 
 /** The operations on services. */
 export const SERVICE_API = {
-  listServices: {
-    method: "GET",
-    path: SERVICES,
-    retry: "read",
-    reply: { list: { item: ServiceSchema, idField: "service_id", noun: "service" } },
-    status: 200,
-  },
-  createService: {
-    method: "POST",
-    path: SERVICES,
-    retry: "create",
-    reply: ONE,
-    status: 202,
-    request: z
-      .object({
-        name,
-        service_type: oneOf(SERVICE_TYPES).optional(),
-        region_code: region.optional(),
-        cpu_millis: z.string().optional(),
-        memory_gbs: z.string().optional(),
-        replica_count: haReplicaCount.optional(),
-        environment_tag: environment.optional(),
-      })
-      .superRefine(checkOptionalServiceSize),
-  },
-  getService: { method: "GET", path: SERVICE, retry: "read", reply: ONE, status: 200 },
+  listServices: read({ path: SERVICES, reply: { list: { item: ServiceSchema, idField: "service_id", noun: "service" } } }),
+  createService: create({ path: SERVICES, reply: ONE, status: 202, request: CreateServiceBody }),
+  getService: read({ path: SERVICE, reply: ONE }),
   deleteService: { method: "DELETE", path: SERVICE, retry: "delete", reply: NO_REPLY, status: 202 },
-  startService: action({ path: `${SERVICE}/start`, reply: ONE, status: 202, blocker: "service" }),
-  stopService: action({ path: `${SERVICE}/stop`, reply: ONE, status: 202, blocker: "service" }),
-  attachServiceToVpc: action({
-    path: `${SERVICE}/attachToVPC`,
-    reply: MESSAGE_REPLY,
-    status: 202,
-    blocker: "service",
-    request: VpcReference,
-  }),
-  detachServiceFromVpc: action({
-    path: `${SERVICE}/detachFromVPC`,
-    reply: MESSAGE_REPLY,
-    status: 202,
-    blocker: "service",
-    request: VpcReference,
-  }),
-  resizeService: action({
-    path: `${SERVICE}/resize`,
-    reply: ONE,
-    status: 202,
-    blocker: "service",
-    request: z.object({ cpu_millis: z.string(), memory_gbs: z.string() }).superRefine(checkOptionalServiceSize),
-  }),
-  enableServicePooler: action({ path: `${SERVICE}/enablePooler`, reply: MESSAGE_REPLY, status: 200, blocker: "service" }),
-  disableServicePooler: action({ path: `${SERVICE}/disablePooler`, reply: MESSAGE_REPLY, status: 200, blocker: "service" }),
-  forkService: {
-    method: "POST",
-    path: `${SERVICE}/forkService`,
-    retry: "create",
-    reply: ONE,
-    status: 202,
-    blocker: "service",
-    request: z
-      .object({
-        fork_strategy: oneOf(FORK_STRATEGIES),
-        target_time: timestamp.optional(),
-        name: name.optional(),
-        cpu_millis: z.string().optional(),
-        memory_gbs: z.string().optional(),
-        environment_tag: environment.optional(),
-      })
-      .superRefine((value, ctx) => {
-        if (value.fork_strategy === "PITR" && value.target_time === undefined) {
-          ctx.addIssue({ code: "custom", path: ["target_time"], message: "required when fork_strategy is PITR" });
-        }
-        checkOptionalServiceSize(value, ctx);
-      }),
-  },
-  updateServicePassword: action({
-    path: `${SERVICE}/updatePassword`,
-    reply: NO_REPLY,
-    status: 204,
-    blocker: "service",
-    request: z.object({
-      password: z
-        .string()
-        .min(LIMITS.passwordMinLength, `must be at least ${LIMITS.passwordMinLength} characters`)
-        .max(LIMITS.passwordMaxLength, `must be at most ${LIMITS.passwordMaxLength} characters`),
-    }),
-  }),
-  setServiceEnvironment: action({
-    path: `${SERVICE}/setEnvironment`,
-    reply: MESSAGE_REPLY,
-    status: 200,
-    blocker: "service",
-    request: EnvironmentBody,
-  }),
-  setServiceHA: action({
-    path: `${SERVICE}/setHA`,
-    reply: ONE,
-    status: 202,
-    blocker: "service",
-    request: z
-      .object({ replica_count: haReplicaCount.optional(), sync_replica_count: haReplicaCount.optional() })
-      .refine((v) => v.replica_count !== undefined || v.sync_replica_count !== undefined, {
-        message: "give replica_count, sync_replica_count or both",
-      }),
-  }),
+  startService: onService({ path: `${SERVICE}/start`, reply: ONE, status: 202 }),
+  stopService: onService({ path: `${SERVICE}/stop`, reply: ONE, status: 202 }),
+  attachServiceToVpc: onService({ path: `${SERVICE}/attachToVPC`, reply: MESSAGE, status: 202, request: VpcReference }),
+  detachServiceFromVpc: onService({ path: `${SERVICE}/detachFromVPC`, reply: MESSAGE, status: 202, request: VpcReference }),
+  resizeService: onService({ path: `${SERVICE}/resize`, reply: ONE, status: 202, request: ResizeServiceBody }),
+  enableServicePooler: onService({ path: `${SERVICE}/enablePooler`, reply: MESSAGE, status: 200 }),
+  disableServicePooler: onService({ path: `${SERVICE}/disablePooler`, reply: MESSAGE, status: 200 }),
+  forkService: create({ path: `${SERVICE}/forkService`, reply: ONE, status: 202, blocker: "service", request: ForkServiceBody }),
+  updateServicePassword: onService({ path: `${SERVICE}/updatePassword`, reply: NO_REPLY, status: 204, request: PasswordBody }),
+  setServiceEnvironment: onService({ path: `${SERVICE}/setEnvironment`, reply: MESSAGE, status: 200, request: EnvironmentBody }),
+  setServiceHA: onService({ path: `${SERVICE}/setHA`, reply: ONE, status: 202, request: SetHABody }),
 } as const satisfies Record<string, OperationSpec>;

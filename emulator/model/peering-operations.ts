@@ -17,7 +17,7 @@ export function peeringOperations(store: ModelStore) {
 
     /**
      * Creates a peering (status `pending`). It becomes `active`, or `failed` when the peer
-     * account id starts with {@link UNREACHABLE_PEER_PREFIX}.
+     * account id starts with `UNREACHABLE_PEER_PREFIX` (`invalid`).
      * @throws NotFoundError, InvalidRequestError
      */
     createPeering: ({ params, body }) => {

@@ -1,8 +1,8 @@
 /**
  * {@link ClouddbClient}: one typed method per API operation (SPEC.md section 4, bodies per
  * CONTRACT.md), waiters, and an optional read cache. {@link ClouddbClient.perform} runs any
- * operation of the API description (api/index.ts) but the creates; the named methods only
- * name an operation and fill in its parameters. operations.ts runs it, createRecovery.ts
+ * operation of the API description (api/index.ts); the named methods only name an
+ * operation and fill in its parameters. operations.ts runs it, createRecovery.ts
  * runs the creates, resourceWaits.ts the waits, readCache.ts serves `getService`.
  */
 import { type ClouddbClientOptions, type ResolvedConfig, resolveConfig } from "./config";
@@ -30,14 +30,12 @@ import {
   type WaitForServiceOptions,
   type WaitOptions,
 } from "./resourceWaits";
-import type { AuthInfo, BodyOf, Environment, MessageResponse, ParamsOf, Peering, ReadReplicaSet, Service, Vpc } from "./api";
-import { type PerformParams, type PlainOperation, ROUTES } from "./routes";
+import type { AuthInfo, BodyOf, Environment, MessageResponse, Operation, ParamsOf, Peering, ReadReplicaSet, Service, Vpc } from "./api";
+import { type PerformParams, ROUTES } from "./routes";
 import { Pacer } from "./pacer";
 import { type MsInterval, ServerClock } from "./serverClock";
 import { TransitionDurations } from "./transitionDurations";
 import { HttpTransport } from "./transport";
-
-export type { WaitOptions, WaitForServiceOptions, WaitForReplicaSetOptions, WaitForPeeringOptions } from "./resourceWaits";
 
 /**
  * Typed client of the CloudDB API.
@@ -111,13 +109,13 @@ export class ClouddbClient {
   }
 
   /**
-   * Runs any operation of the API description but the creates, as the named methods do, so
-   * that a new action needs no method of its own. `params`: the path parameters but the
-   * project (`opts.projectId`, else the client's); `body`: `undefined` when it takes none. A
-   * list answers its `ListReading`.
+   * Runs any operation of the API description, as the named methods do: a new operation
+   * needs no method. `params`: the path parameters but the project (`opts.projectId`, else
+   * the client's); `body`: `undefined` when it takes none. A list answers its `ListReading`;
+   * a create runs without recovery (an ambiguous failure is raised, never repeated).
    * @throws what the named methods throw.
    */
-  async perform<O extends PlainOperation>(op: O, params: PerformParams<O>, body: BodyOf<O>, opts?: ProjectOptions): Promise<ReplyOf<O>> {
+  async perform<O extends Operation>(op: O, params: PerformParams<O>, body: BodyOf<O>, opts?: ProjectOptions): Promise<ReplyOf<O>> {
     const scoped = ROUTES[op].path.includes("{project}");
     const full = (scoped ? { ...params, project: this.ops.project(opts) } : params) as ParamsOf<O>;
     return this.ops.call(op, full, body);

@@ -2,7 +2,9 @@
  * Typed client of the CloudDB API: `import { ClouddbClient } from "pulumi-clouddb/provider/client"`.
  */
 export { ClouddbClient } from "./client";
-export type { WaitOptions, WaitForServiceOptions, WaitForReplicaSetOptions, WaitForPeeringOptions } from "./client";
+export type { WaitOptions, WaitForServiceOptions, WaitForReplicaSetOptions, WaitForPeeringOptions } from "./resourceWaits";
+export type { PerformParams } from "./routes";
+export type { ReplyOf } from "./operations";
 export type { ClouddbClientOptions, PollOptions, ResolvedConfig } from "./config";
 export { resolveConfig, packageVersion } from "./config";
 export * from "./errors";

@@ -13,9 +13,6 @@ export type RouteSpec = OperationSpec;
 /** Every operation of the API, by the name of the client method that runs it. */
 export const ROUTES = API;
 
-/** An operation `ClouddbClient.perform` runs: any but the creates, which need create recovery. */
-export type PlainOperation = { [O in Operation]: (typeof ROUTES)[O]["retry"] extends "create" ? never : O }[Operation];
-
 /** The path parameters of an operation as a caller gives them: all but `project`, which comes from the options. */
 export type PerformParams<O extends Operation> = Omit<ParamsOf<O>, "project">;
 

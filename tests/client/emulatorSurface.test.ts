@@ -46,6 +46,15 @@ describe("client against the emulator: every operation", () => {
     }
   });
 
+  it("perform runs an operation of the API description by name, the project from the client", async () => {
+    const vpc = await c.createVpc({ name: "by-name", cidr: "10.42.0.0/16", region_code: "us-east-1" });
+    expect(await c.perform("renameVpc", { vpc: vpc.id }, { name: "renamed" })).toEqual({ message: `VPC ${vpc.id} renamed` });
+    expect((await c.perform("getVpc", { vpc: vpc.id }, undefined)).name).toBe("renamed");
+    expect((await c.perform("listVpcs", {}, undefined)).items.map((v) => v.id)).toContain(vpc.id);
+    await c.perform("deleteVpc", { vpc: vpc.id }, undefined);
+    await expect(c.perform("getVpc", { vpc: vpc.id }, undefined, { projectId: emu.projectId })).rejects.toBeInstanceOf(NotFoundError);
+  });
+
   it("runs the VPC, peering, service and replica set lifecycles", async () => {
     // VPCs
     const vpc = await c.createVpc({ name: "net", cidr: "10.1.0.0/16", region_code: "us-east-1" });

@@ -1,4 +1,4 @@
-/** A small path router: patterns like `/projects/:project_id/vpcs`, 404 and 405 built in. */
+/** A small path router: patterns like `/projects/:project/vpcs`, 404 and 405 built in. */
 import { MethodNotAllowedError, UnknownPathError } from "./http-errors";
 
 /** A matched route: its handler and the path parameters. */

@@ -7,37 +7,18 @@ import { CloudStateError, InputConflictError, ProviderErrorCode, ResourceInitErr
 import { createOnce, type Recovery } from "../../framework/journal";
 import { retryWhileConflict } from "../../framework/pacing";
 import type { ResourceOperations } from "../../framework/resourceProvider";
-import type { InputsOf, OutputsOf } from "../../framework/schema";
+import { outputsFrom, type InputsOf, type OutputsOf } from "../../framework/schema";
 import type { ProviderContext } from "../../framework/settings";
 import type { TimeoutsInput } from "../../framework/timeouts";
-import { connectionString } from "../connectionString";
-import { notRunning } from "../service/state";
-import type { readReplicaSetSchema } from "./schema";
+import { notRunning } from "../service/live";
+import { readReplicaSetSchema } from "./definition";
 
 type ReadReplicaSetInputs = InputsOf<typeof readReplicaSetSchema.inputs>;
 type ReadReplicaSetOutputs = OutputsOf<typeof readReplicaSetSchema.outputs>;
 
 /** Outputs of a live replica set; `password` is the service's, when the program gave it. */
-export function replicaSetOutputs(rs: ReadReplicaSet, serviceId: string, projectId: string, password?: string): ReadReplicaSetOutputs {
-  return {
-    replicaSetId: rs.id,
-    serviceId,
-    projectId,
-    name: rs.name ?? "",
-    nodes: rs.nodes ?? 0,
-    cpuMillis: rs.cpu_millis ?? 0,
-    memoryGbs: rs.memory_gbs ?? 0,
-    environment: rs.metadata?.environment ?? "",
-    connectionPooler: rs.connection_pooler !== undefined && rs.connection_pooler !== null,
-    status: rs.status ?? "",
-    host: rs.endpoint?.host ?? "",
-    port: rs.endpoint?.port ?? 0,
-    poolerHost: rs.connection_pooler?.endpoint?.host,
-    poolerPort: rs.connection_pooler?.endpoint?.port,
-    password,
-    connectionString: connectionString(rs.endpoint, password),
-    poolerConnectionString: connectionString(rs.connection_pooler?.endpoint, password),
-  };
+function replicaSetOutputs(live: ReadReplicaSet, serviceId: string, projectId: string, password?: string): ReadReplicaSetOutputs {
+  return outputsFrom(readReplicaSetSchema, { live, serviceId, projectId, password });
 }
 
 /** A replica set in status `error`: only deleting it can leave that state. */

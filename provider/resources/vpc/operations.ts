@@ -6,17 +6,17 @@ import { CloudStateError, ProviderErrorCode } from "../../framework/errors";
 import { absentIfNotFound, createOnce, type Recovery } from "../../framework/journal";
 import { retryWhileConflict } from "../../framework/pacing";
 import type { ResourceOperations } from "../../framework/resourceProvider";
-import type { InputsOf, OutputsOf } from "../../framework/schema";
+import { outputsFrom, type InputsOf, type OutputsOf } from "../../framework/schema";
 import type { ProviderContext } from "../../framework/settings";
 import { describeMs, type TimeoutsInput } from "../../framework/timeouts";
-import type { vpcSchema } from "./schema";
+import { vpcSchema } from "./definition";
 
 type VpcInputs = InputsOf<typeof vpcSchema.inputs>;
 type VpcOutputs = OutputsOf<typeof vpcSchema.outputs>;
 
 /** Outputs of a live VPC. */
-export function vpcOutputs(vpc: Vpc, projectId: string): VpcOutputs {
-  return { vpcId: vpc.id, name: vpc.name ?? "", cidr: vpc.cidr ?? "", regionCode: vpc.region_code ?? "", projectId };
+function vpcOutputs(live: Vpc, projectId: string): VpcOutputs {
+  return outputsFrom(vpcSchema, { live, projectId });
 }
 
 async function converge(ctx: ProviderContext, id: string, news: VpcInputs, projectId: string): Promise<VpcOutputs> {

@@ -5,26 +5,16 @@ import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
 import { InputConflictError, ResourceInitError } from "../../framework/errors";
 import { absentIfNotFound, createOnce, type Recovery } from "../../framework/journal";
 import type { ResourceOperations } from "../../framework/resourceProvider";
-import type { InputsOf, OutputsOf } from "../../framework/schema";
+import { outputsFrom, type InputsOf, type OutputsOf } from "../../framework/schema";
 import type { ProviderContext } from "../../framework/settings";
-import type { vpcPeeringSchema } from "./schema";
+import { vpcPeeringSchema } from "./definition";
 
 type VpcPeeringInputs = InputsOf<typeof vpcPeeringSchema.inputs>;
 type VpcPeeringOutputs = OutputsOf<typeof vpcPeeringSchema.outputs>;
 
 /** Outputs of a live peering. */
-export function peeringOutputs(p: Peering, vpcId: string, projectId: string): VpcPeeringOutputs {
-  return {
-    peeringId: p.id,
-    vpcId,
-    peerAccountId: p.peer_account_id ?? "",
-    peerRegionCode: p.peer_region_code ?? "",
-    peerVpcId: p.peer_vpc_id ?? "",
-    projectId,
-    status: p.status ?? "",
-    provisionedId: p.provisioned_id ?? "",
-    errorMessage: p.error_message ?? "",
-  };
+function peeringOutputs(live: Peering, vpcId: string, projectId: string): VpcPeeringOutputs {
+  return outputsFrom(vpcPeeringSchema, { live, vpcId, projectId });
 }
 
 /**

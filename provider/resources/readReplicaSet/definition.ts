@@ -5,10 +5,21 @@
  * turns `error` stays in state and the error is reported.
  */
 import { z } from "zod";
+import type { ReadReplicaSet } from "../../client";
 import type { ResourceDefinition } from "../../framework/resourceProvider";
-import { input, optionalInput, output, resourceSchema } from "../../framework/schema";
-import { adoptIdInput, projectIdInput, timeoutsInput } from "../common";
+import { input, optionalInput, outputsReadFrom } from "../../framework/schema";
+import { resourceSchema, type InProject } from "../common";
+import { connectionString } from "../connectionString";
 import * as v from "../values";
+
+/** What a ReadReplicaSet's outputs read from: the live set, its service and project, and the service's password when the program gave it. */
+export interface ReadReplicaSetSource extends InProject {
+  readonly live: ReadReplicaSet;
+  readonly serviceId: string;
+  readonly password?: string;
+}
+
+const output = outputsReadFrom<ReadReplicaSetSource>();
 
 /** Inputs and outputs of a ReadReplicaSet. */
 export const readReplicaSetSchema = resourceSchema({
@@ -30,7 +41,11 @@ export const readReplicaSetSchema = resourceSchema({
       doc: "Memory of each node in GB, paired with `cpuMillis`.",
       sdkType: "number",
     }),
-    environment: optionalInput(v.environment, { change: "in-place", doc: "`DEV` or `PROD`. Unset: left as the API sets it." }),
+    environment: optionalInput(v.environment, {
+      change: "in-place",
+      doc: "`DEV` or `PROD`. Unset: left as the API sets it.",
+      unsetKeeps: () => true,
+    }),
     connectionPooler: optionalInput(v.flag, { change: "in-place", doc: "Connection pooler on or off.", default: false }),
     password: optionalInput(v.password, {
       change: "in-place",
@@ -38,33 +53,44 @@ export const readReplicaSetSchema = resourceSchema({
       doc: "The service's password (pass `service.password`), for `connectionString`: a set has no credentials of its own. Sends nothing to the API.",
       sdkType: "string | undefined",
     }),
-    projectId: projectIdInput,
-    adoptId: adoptIdInput(v.serviceId, "read replica set of `serviceId` (its name)"),
-    timeouts: timeoutsInput,
   },
+  adopt: { id: v.serviceId, what: "read replica set of `serviceId` (its name)" },
   outputs: {
-    replicaSetId: output(z.string(), { doc: "The set's id." }),
-    serviceId: output(z.string(), { doc: "The service." }),
-    projectId: output(z.string(), { doc: "The project." }),
-    name: output(z.string(), { doc: "The set's name." }),
-    nodes: output(z.number(), { doc: "Number of nodes." }),
-    cpuMillis: output(z.number(), { doc: "CPU of each node in millicores." }),
-    memoryGbs: output(z.number(), { doc: "Memory of each node in GB." }),
-    environment: output(z.string(), { doc: "`DEV` or `PROD`." }),
-    connectionPooler: output(z.boolean(), { doc: "Whether the pooler is on." }),
-    status: output(z.string(), { doc: "`creating`, `active`, `resizing`, `error` or `deleting` when last read." }),
-    host: output(z.string(), { doc: "Connection host." }),
-    port: output(z.number(), { doc: "Connection port." }),
-    poolerHost: output(z.string().optional(), { doc: "Pooler host, while the pooler is on." }),
-    poolerPort: output(z.number().optional(), { doc: "Pooler port, while the pooler is on." }),
-    password: output(z.string().optional(), { doc: "The `password` input (secret).", secret: true }),
+    replicaSetId: output(z.string(), { doc: "The set's id.", from: (s) => s.live.id }),
+    serviceId: output(z.string(), { doc: "The service.", from: (s) => s.serviceId }),
+    name: output(z.string(), { doc: "The set's name.", from: (s) => s.live.name ?? "" }),
+    nodes: output(z.number(), { doc: "Number of nodes.", from: (s) => s.live.nodes ?? 0 }),
+    cpuMillis: output(z.number(), { doc: "CPU of each node in millicores.", from: (s) => s.live.cpu_millis ?? 0 }),
+    memoryGbs: output(z.number(), { doc: "Memory of each node in GB.", from: (s) => s.live.memory_gbs ?? 0 }),
+    environment: output(z.string(), { doc: "`DEV` or `PROD`.", from: (s) => s.live.metadata?.environment ?? "" }),
+    connectionPooler: output(z.boolean(), {
+      doc: "Whether the pooler is on.",
+      from: (s) => s.live.connection_pooler !== undefined && s.live.connection_pooler !== null,
+    }),
+    status: output(z.string(), {
+      doc: "`creating`, `active`, `resizing`, `error` or `deleting` when last read.",
+      from: (s) => s.live.status ?? "",
+    }),
+    host: output(z.string(), { doc: "Connection host.", from: (s) => s.live.endpoint?.host ?? "" }),
+    port: output(z.number(), { doc: "Connection port.", from: (s) => s.live.endpoint?.port ?? 0 }),
+    poolerHost: output(z.string().optional(), {
+      doc: "Pooler host, while the pooler is on.",
+      from: (s) => s.live.connection_pooler?.endpoint?.host,
+    }),
+    poolerPort: output(z.number().optional(), {
+      doc: "Pooler port, while the pooler is on.",
+      from: (s) => s.live.connection_pooler?.endpoint?.port,
+    }),
+    password: output(z.string().optional(), { doc: "The `password` input (secret).", secret: true, from: (s) => s.password }),
     connectionString: output(z.string().optional(), {
       doc: "`postgresql://tsdbadmin:<password>@<host>:<port>/tsdb?sslmode=require` at the set's endpoint (secret); without the password when none is given.",
       secret: true,
+      from: (s) => connectionString(s.live.endpoint, s.password),
     }),
     poolerConnectionString: output(z.string().optional(), {
       doc: "The same through the set's pooler (secret), while it is on.",
       secret: true,
+      from: (s) => connectionString(s.live.connection_pooler?.endpoint, s.password),
     }),
   },
   idOutput: "replicaSetId",
@@ -90,18 +116,6 @@ export const readReplicaSetSchema = resourceSchema({
 export const readReplicaSetDefinition: ResourceDefinition<typeof readReplicaSetSchema.inputs, typeof readReplicaSetSchema.outputs> = {
   schema: readReplicaSetSchema,
   settled: (recorded) => recorded.status === "active",
-  desired(news, recorded) {
-    return {
-      serviceId: news.serviceId,
-      name: news.name,
-      nodes: news.nodes,
-      cpuMillis: news.cpuMillis,
-      memoryGbs: news.memoryGbs,
-      environment: news.environment ?? recorded.environment,
-      connectionPooler: news.connectionPooler ?? false,
-      password: news.password ?? null,
-    };
-  },
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   operations: () => (require("./operations") as typeof import("./operations")).readReplicaSetOperations,
 };

@@ -76,12 +76,12 @@ const SHAPE = {
     "cpuMillis",
     "memoryGbs",
     "environment",
-    "connectionPooler",
     "status",
     "host",
     "port",
     "poolerHost",
     "poolerPort",
+    "connectionPooler",
     "password",
     "connectionString",
     "poolerConnectionString",
@@ -113,8 +113,6 @@ export class ReadReplicaSet extends pulumi.dynamic.Resource {
   declare readonly memoryGbs: pulumi.Output<number>;
   /** `DEV` or `PROD`. */
   declare readonly environment: pulumi.Output<string>;
-  /** Whether the pooler is on. */
-  declare readonly connectionPooler: pulumi.Output<boolean>;
   /** `creating`, `active`, `resizing`, `error` or `deleting` when last read. */
   declare readonly status: pulumi.Output<string>;
   /** Connection host. */
@@ -125,6 +123,8 @@ export class ReadReplicaSet extends pulumi.dynamic.Resource {
   declare readonly poolerHost: pulumi.Output<string | undefined>;
   /** Pooler port, while the pooler is on. */
   declare readonly poolerPort: pulumi.Output<number | undefined>;
+  /** Whether the pooler is on. */
+  declare readonly connectionPooler: pulumi.Output<boolean>;
   /** The `password` input (secret). */
   declare readonly password: pulumi.Output<string | undefined>;
   /** `postgresql://tsdbadmin:<password>@<host>:<port>/tsdb?sslmode=require` at the set's endpoint (secret); without the password when none is given. */

@@ -17,8 +17,6 @@ export interface ReadReplicaSetResult {
   readonly memoryGbs: number;
   /** `DEV` or `PROD`. */
   readonly environment: string;
-  /** Whether the pooler is on. */
-  readonly connectionPooler: boolean;
   /** `creating`, `active`, `resizing`, `error` or `deleting` when last read. */
   readonly status: string;
   /** Connection host. */
@@ -29,6 +27,8 @@ export interface ReadReplicaSetResult {
   readonly poolerHost?: string;
   /** Pooler port, while the pooler is on. */
   readonly poolerPort?: number;
+  /** Whether the pooler is on. */
+  readonly connectionPooler: boolean;
   /** The project. */
   readonly projectId: string;
 }
@@ -47,16 +47,6 @@ export interface ServiceResult {
   readonly status: string;
   /** Creation time (RFC 3339, the API's clock). */
   readonly created: string;
-  /** Connection host. */
-  readonly host: string;
-  /** Connection port. */
-  readonly port: number;
-  /** Pooler host, while the pooler is on. */
-  readonly poolerHost?: string;
-  /** Pooler port, while the pooler is on. */
-  readonly poolerPort?: number;
-  /** Whether the pooler is on. */
-  readonly connectionPooler: boolean;
   /** The VPC the service is attached to, if any. */
   readonly vpcId?: string;
   /** The VPC endpoint `{ vpc_id, host, port }`, while attached. */
@@ -82,6 +72,16 @@ export interface ServiceResult {
     projectId: string;
     isStandby: boolean;
   };
+  /** Connection host. */
+  readonly host: string;
+  /** Connection port. */
+  readonly port: number;
+  /** Pooler host, while the pooler is on. */
+  readonly poolerHost?: string;
+  /** Pooler port, while the pooler is on. */
+  readonly poolerPort?: number;
+  /** Whether the pooler is on. */
+  readonly connectionPooler: boolean;
   /** The project. */
   readonly projectId: string;
 }

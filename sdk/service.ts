@@ -95,11 +95,6 @@ const SHAPE = {
     "regionCode",
     "status",
     "created",
-    "host",
-    "port",
-    "poolerHost",
-    "poolerPort",
-    "connectionPooler",
     "vpcId",
     "vpcEndpoint",
     "cpuMillis",
@@ -110,6 +105,11 @@ const SHAPE = {
     "paused",
     "forkedFrom",
     "forkFrom",
+    "host",
+    "port",
+    "poolerHost",
+    "poolerPort",
+    "connectionPooler",
     "password",
     "connectionString",
     "poolerConnectionString",
@@ -140,16 +140,6 @@ export class Service extends pulumi.dynamic.Resource {
   declare readonly status: pulumi.Output<string>;
   /** Creation time (RFC 3339, the API's clock). */
   declare readonly created: pulumi.Output<string>;
-  /** Connection host. */
-  declare readonly host: pulumi.Output<string>;
-  /** Connection port. */
-  declare readonly port: pulumi.Output<number>;
-  /** Pooler host, while the pooler is on. */
-  declare readonly poolerHost: pulumi.Output<string | undefined>;
-  /** Pooler port, while the pooler is on. */
-  declare readonly poolerPort: pulumi.Output<number | undefined>;
-  /** Whether the pooler is on. */
-  declare readonly connectionPooler: pulumi.Output<boolean>;
   /** The VPC the service is attached to, if any. */
   declare readonly vpcId: pulumi.Output<string | undefined>;
   /** The VPC endpoint `{ vpc_id, host, port }`, while attached. */
@@ -190,6 +180,16 @@ export class Service extends pulumi.dynamic.Resource {
       }
     | undefined
   >;
+  /** Connection host. */
+  declare readonly host: pulumi.Output<string>;
+  /** Connection port. */
+  declare readonly port: pulumi.Output<number>;
+  /** Pooler host, while the pooler is on. */
+  declare readonly poolerHost: pulumi.Output<string | undefined>;
+  /** Pooler port, while the pooler is on. */
+  declare readonly poolerPort: pulumi.Output<number | undefined>;
+  /** Whether the pooler is on. */
+  declare readonly connectionPooler: pulumi.Output<boolean>;
   /** The password (secret): the one given, else the initial password from the create or fork answer. */
   declare readonly password: pulumi.Output<string | undefined>;
   /** `postgresql://tsdbadmin:<password>@<host>:<port>/tsdb?sslmode=require` (secret), kept current through password changes. */

@@ -9,7 +9,7 @@ import type { ReadReplicaSet } from "../../client";
 import type { ResourceDefinition } from "../../framework/resourceProvider";
 import { input, optionalInput, outputsReadFrom } from "../../framework/schema";
 import { resourceSchema, type InProject } from "../common";
-import { connectionString } from "../connectionString";
+import { connectionOutputs } from "../connectionString";
 import * as v from "../values";
 
 /** What a ReadReplicaSet's outputs read from: the live set, its service and project, and the service's password when the program gave it. */
@@ -63,34 +63,15 @@ export const readReplicaSetSchema = resourceSchema({
     cpuMillis: output(z.number(), { doc: "CPU of each node in millicores.", from: (s) => s.live.cpu_millis ?? 0 }),
     memoryGbs: output(z.number(), { doc: "Memory of each node in GB.", from: (s) => s.live.memory_gbs ?? 0 }),
     environment: output(z.string(), { doc: "`DEV` or `PROD`.", from: (s) => s.live.metadata?.environment ?? "" }),
-    connectionPooler: output(z.boolean(), {
-      doc: "Whether the pooler is on.",
-      from: (s) => s.live.connection_pooler !== undefined && s.live.connection_pooler !== null,
-    }),
     status: output(z.string(), {
       doc: "`creating`, `active`, `resizing`, `error` or `deleting` when last read.",
       from: (s) => s.live.status ?? "",
     }),
-    host: output(z.string(), { doc: "Connection host.", from: (s) => s.live.endpoint?.host ?? "" }),
-    port: output(z.number(), { doc: "Connection port.", from: (s) => s.live.endpoint?.port ?? 0 }),
-    poolerHost: output(z.string().optional(), {
-      doc: "Pooler host, while the pooler is on.",
-      from: (s) => s.live.connection_pooler?.endpoint?.host,
-    }),
-    poolerPort: output(z.number().optional(), {
-      doc: "Pooler port, while the pooler is on.",
-      from: (s) => s.live.connection_pooler?.endpoint?.port,
-    }),
-    password: output(z.string().optional(), { doc: "The `password` input (secret).", secret: true, from: (s) => s.password }),
-    connectionString: output(z.string().optional(), {
-      doc: "`postgresql://tsdbadmin:<password>@<host>:<port>/tsdb?sslmode=require` at the set's endpoint (secret); without the password when none is given.",
-      secret: true,
-      from: (s) => connectionString(s.live.endpoint, s.password),
-    }),
-    poolerConnectionString: output(z.string().optional(), {
-      doc: "The same through the set's pooler (secret), while it is on.",
-      secret: true,
-      from: (s) => connectionString(s.live.connection_pooler?.endpoint, s.password),
+    ...connectionOutputs<ReadReplicaSetSource>({
+      password: "The `password` input (secret).",
+      connectionString:
+        "`postgresql://tsdbadmin:<password>@<host>:<port>/tsdb?sslmode=require` at the set's endpoint (secret); without the password when none is given.",
+      poolerConnectionString: "The same through the set's pooler (secret), while it is on.",
     }),
   },
   idOutput: "replicaSetId",

@@ -4,7 +4,8 @@ import { ConflictError, NotFoundError, ResourceFailedError, WaitError } from "..
 import { sameValue } from "../../framework/diff";
 import { nothingToAdopt } from "../../framework/adoption";
 import { CloudStateError, InputConflictError, ProviderErrorCode, ResourceInitError, UnusableResourceError } from "../../framework/errors";
-import { createOnce, type Recovery } from "../../framework/journal";
+import { createOnce, intentOf, type Recovery } from "../../framework/journal";
+import { parentIdOf } from "../../framework/parents";
 import { retryWhileConflict } from "../../framework/pacing";
 import type { ResourceOperations } from "../../framework/resourceProvider";
 import { outputsFrom, type InputsOf, type OutputsOf } from "../../framework/schema";
@@ -88,13 +89,7 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
           (await api.listReplicaSets(news.serviceId, { projectId })).filter((rs) => rs.name === news.name && rs.status !== "deleting"),
         idOf: (rs) => rs.id,
       };
-      const intent = {
-        apiUrl: ctx.settings.apiUrl ?? "",
-        projectId,
-        kind: "ReadReplicaSet",
-        owner: ctx.owner,
-        identity: { serviceId: news.serviceId, name: news.name },
-      };
+      const intent = intentOf(ctx, "ReadReplicaSet", projectId, { serviceId: news.serviceId, name: news.name });
       // The service must be READY; while it is being changed the API answers 409: wait.
       const created = await createOnce(intent, recovery, () =>
         retryWhileConflict(
@@ -137,14 +132,8 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
   },
 
   async read(id, recorded, ctx) {
+    const serviceId = parentIdOf(recorded, "serviceId", `read replica set ${id}`, "ReadReplicaSet");
     const projectId = ctx.projectOf(recorded.projectId as string | undefined);
-    const serviceId = recorded.serviceId as string | undefined;
-    if (!serviceId) {
-      throw new InputConflictError(
-        "serviceId",
-        `reading read replica set ${id} needs its serviceId: pass { serviceId } as the state of ReadReplicaSet.get`,
-      );
-    }
     // Served from one shared list answer (the client's read cache), so a refresh of many
     // resources costs one request; a set that no longer exists is a NotFoundError.
     const rs = await ctx.client().getReplicaSet(serviceId, id, { projectId });

@@ -20,7 +20,7 @@ import {
   type Props,
 } from "../../framework/schema";
 import { resourceSchema, type InProject } from "../common";
-import { connectionString } from "../connectionString";
+import { connectionOutputs } from "../connectionString";
 import * as v from "../values";
 import type { ServiceAction } from "./convergence";
 import { serviceCrossRules } from "./crossRules";
@@ -119,20 +119,6 @@ export const serviceSchema = resourceSchema({
     regionCode: output(z.string(), { doc: "The region.", from: (s) => s.live.region_code }),
     status: output(z.string(), { doc: "Status when last read (`READY`, `PAUSED`, ...).", from: (s) => s.live.status }),
     created: output(z.string(), { doc: "Creation time (RFC 3339, the API's clock).", from: (s) => s.live.created }),
-    host: output(z.string(), { doc: "Connection host.", from: (s) => s.live.endpoint?.host ?? "" }),
-    port: output(z.number(), { doc: "Connection port.", from: (s) => s.live.endpoint?.port ?? 0 }),
-    poolerHost: output(z.string().optional(), {
-      doc: "Pooler host, while the pooler is on.",
-      from: (s) => s.live.connection_pooler?.endpoint?.host,
-    }),
-    poolerPort: output(z.number().optional(), {
-      doc: "Pooler port, while the pooler is on.",
-      from: (s) => s.live.connection_pooler?.endpoint?.port,
-    }),
-    connectionPooler: output(z.boolean(), {
-      doc: "Whether the pooler is on.",
-      from: (s) => s.live.connection_pooler !== undefined && s.live.connection_pooler !== null,
-    }),
     vpcId: output(z.string().optional(), { doc: "The VPC the service is attached to, if any.", from: (s) => attachedVpc(s.live) }),
     vpcEndpoint: output(z.record(z.string(), z.unknown()).optional(), {
       doc: "The VPC endpoint `{ vpc_id, host, port }`, while attached.",
@@ -178,20 +164,11 @@ export const serviceSchema = resourceSchema({
       inLookups: false,
       from: (s) => s.forkFrom,
     }),
-    password: output(z.string().optional(), {
-      doc: "The password (secret): the one given, else the initial password from the create or fork answer.",
-      secret: true,
-      from: (s) => s.password,
-    }),
-    connectionString: output(z.string().optional(), {
-      doc: "`postgresql://tsdbadmin:<password>@<host>:<port>/tsdb?sslmode=require` (secret), kept current through password changes.",
-      secret: true,
-      from: (s) => connectionString(s.live.endpoint, s.password),
-    }),
-    poolerConnectionString: output(z.string().optional(), {
-      doc: "The same through the connection pooler (secret), while the pooler is on.",
-      secret: true,
-      from: (s) => connectionString(s.live.connection_pooler?.endpoint, s.password),
+    ...connectionOutputs<ServiceSource>({
+      password: "The password (secret): the one given, else the initial password from the create or fork answer.",
+      connectionString:
+        "`postgresql://tsdbadmin:<password>@<host>:<port>/tsdb?sslmode=require` (secret), kept current through password changes.",
+      poolerConnectionString: "The same through the connection pooler (secret), while the pooler is on.",
     }),
   },
   idOutput: "serviceId",

@@ -7,7 +7,7 @@ import type { Service } from "../../client";
 import { ConflictError, NotFoundError, WaitError } from "../../client/errors";
 import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
 import { InputConflictError, ResourceInitError, UnusableResourceError } from "../../framework/errors";
-import { createOnce, type Created, type CreateIntent, type Recovery } from "../../framework/journal";
+import { createOnce, intentOf, type Created, type CreateIntent, type Recovery } from "../../framework/journal";
 import { retryWhileConflict } from "../../framework/pacing";
 import type { ResourceOperations } from "../../framework/resourceProvider";
 import type { ProviderContext } from "../../framework/settings";
@@ -56,7 +56,7 @@ async function createServiceOnce(
   send: () => Promise<Service>,
 ): Promise<Created<Service>> {
   const created = await createOnce(
-    { ...intent, apiUrl: ctx.settings.apiUrl ?? "", kind: "Service", owner: ctx.owner },
+    intentOf(ctx, "Service", intent.projectId, intent.identity),
     recovery(ctx, intent.projectId, like),
     send,
   );

@@ -3,7 +3,7 @@ import type { Vpc } from "../../client";
 import { ConflictError, NotFoundError } from "../../client/errors";
 import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
 import { CloudStateError, ProviderErrorCode } from "../../framework/errors";
-import { absentIfNotFound, createOnce, type Recovery } from "../../framework/journal";
+import { absentIfNotFound, createOnce, intentOf, type Recovery } from "../../framework/journal";
 import { retryWhileConflict } from "../../framework/pacing";
 import type { ResourceOperations } from "../../framework/resourceProvider";
 import { outputsFrom, type InputsOf, type OutputsOf } from "../../framework/schema";
@@ -72,7 +72,7 @@ export const vpcOperations: ResourceOperations<typeof vpcSchema.inputs> = {
         (await api.listVpcs({ projectId })).filter((x) => x.name === req.name && x.cidr === req.cidr && x.region_code === req.region_code),
       idOf: (x) => x.id,
     };
-    const intent = { apiUrl: ctx.settings.apiUrl ?? "", projectId, kind: "Vpc", owner: ctx.owner, identity: req };
+    const intent = intentOf(ctx, "Vpc", projectId, req);
     const created = await createOnce(intent, recovery, () => api.createVpc(req, { projectId }));
     created.settled();
     return { id: created.resource.id, outs: { ...vpcOutputs(created.resource, projectId) } };

@@ -5,6 +5,8 @@ import type { Size } from "./types";
 export interface ReadReplicaSetResult {
   /** The set's id. */
   readonly replicaSetId: string;
+  /** The project. */
+  readonly projectId: string;
   /** The service. */
   readonly serviceId: string;
   /** The set's name. */
@@ -17,6 +19,8 @@ export interface ReadReplicaSetResult {
   readonly memoryGbs: number;
   /** `DEV` or `PROD`. */
   readonly environment: string;
+  /** Whether the pooler is on. */
+  readonly connectionPooler: boolean;
   /** `creating`, `active`, `resizing`, `error` or `deleting` when last read. */
   readonly status: string;
   /** Connection host. */
@@ -27,16 +31,14 @@ export interface ReadReplicaSetResult {
   readonly poolerHost?: string;
   /** Pooler port, while the pooler is on. */
   readonly poolerPort?: number;
-  /** Whether the pooler is on. */
-  readonly connectionPooler: boolean;
-  /** The project. */
-  readonly projectId: string;
 }
 
 /** A Service as the lookup functions return it: its outputs without secrets. */
 export interface ServiceResult {
   /** The service's id. */
   readonly serviceId: string;
+  /** The project. */
+  readonly projectId: string;
   /** The name. */
   readonly name: string;
   /** The type. */
@@ -47,6 +49,16 @@ export interface ServiceResult {
   readonly status: string;
   /** Creation time (RFC 3339, the API's clock). */
   readonly created: string;
+  /** Connection host. */
+  readonly host: string;
+  /** Connection port. */
+  readonly port: number;
+  /** Pooler host, while the pooler is on. */
+  readonly poolerHost?: string;
+  /** Pooler port, while the pooler is on. */
+  readonly poolerPort?: number;
+  /** Whether the pooler is on. */
+  readonly connectionPooler: boolean;
   /** The VPC the service is attached to, if any. */
   readonly vpcId?: string;
   /** The VPC endpoint `{ vpc_id, host, port }`, while attached. */
@@ -72,38 +84,28 @@ export interface ServiceResult {
     projectId: string;
     isStandby: boolean;
   };
-  /** Connection host. */
-  readonly host: string;
-  /** Connection port. */
-  readonly port: number;
-  /** Pooler host, while the pooler is on. */
-  readonly poolerHost?: string;
-  /** Pooler port, while the pooler is on. */
-  readonly poolerPort?: number;
-  /** Whether the pooler is on. */
-  readonly connectionPooler: boolean;
-  /** The project. */
-  readonly projectId: string;
 }
 
 /** A Vpc as the lookup functions return it: its outputs without secrets. */
 export interface VpcResult {
   /** The VPC's id. */
   readonly vpcId: string;
+  /** The project. */
+  readonly projectId: string;
   /** The VPC's name. */
   readonly name: string;
   /** The VPC's network. */
   readonly cidr: string;
   /** The VPC's region. */
   readonly regionCode: string;
-  /** The project. */
-  readonly projectId: string;
 }
 
 /** A VpcPeering as the lookup functions return it: its outputs without secrets. */
 export interface VpcPeeringResult {
   /** The peering's id. */
   readonly peeringId: string;
+  /** The project. */
+  readonly projectId: string;
   /** Our VPC. */
   readonly vpcId: string;
   /** The peer's cloud account. */
@@ -118,6 +120,4 @@ export interface VpcPeeringResult {
   readonly provisionedId: string;
   /** Why the peering failed, when it did. */
   readonly errorMessage: string;
-  /** The project. */
-  readonly projectId: string;
 }

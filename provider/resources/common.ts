@@ -63,7 +63,7 @@ export interface ResourceDeclaration<I extends InputSpecs, O extends OutputSpecs
   readonly inputs: I;
   /** What `adoptId` takes: the id's schema, and what it names, for its documentation. */
   readonly adopt: { readonly id: A; readonly what: string };
-  /** The resource's own outputs (`projectId` follows them). */
+  /** The resource's own outputs (`projectId` follows the id output). */
   readonly outputs: O;
   readonly idOutput: keyof O & string;
   readonly lookup: ReadonlyArray<keyof (I & CommonInputs<A>) & string>;
@@ -77,5 +77,7 @@ export function resourceSchema<I extends InputSpecs, O extends OutputSpecs<never
 ): ResourceSchema<I & CommonInputs<A>, O & CommonOutputs> {
   const { adopt, inputs, outputs, ...rest } = declaration;
   const common: CommonInputs<A> = { projectId: projectIdInput, adoptId: adoptIdInput(adopt.id, adopt.what), timeouts: timeoutsInput };
-  return { ...rest, inputs: { ...inputs, ...common }, outputs: { ...outputs, projectId: projectIdOutput } };
+  // `projectId` follows the id output, as the SDK lists them.
+  const ordered = Object.assign({ [rest.idOutput]: outputs[rest.idOutput] }, { projectId: projectIdOutput }, outputs);
+  return { ...rest, inputs: { ...inputs, ...common }, outputs: ordered };
 }

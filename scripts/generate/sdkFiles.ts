@@ -70,11 +70,7 @@ export function sdkClassFile(r: RegisteredResource, namedTypes: Record<string, N
     return `${tsdoc([spec.doc], "  ")}  declare readonly ${key}: pulumi.Output<${t}${isOptional(spec.schema) && !t.includes("undefined") ? " | undefined" : ""}>;`;
   });
   const lookupType = `{ ${schema.lookup.map((k) => `${k}?: pulumi.Input<${inputType(inputs[k])}>`).join("; ")} }`;
-  const shape = {
-    required: Object.entries(inputs)
-      .filter(([, s]) => s.required)
-      .map(([k]) => k),
-    outputs: Object.keys(outputs).filter((k) => k !== schema.idOutput),
+  const secrets = {
     secretInputs: Object.entries(inputs)
       .filter(([, s]) => s.secret)
       .map(([k]) => k),
@@ -84,22 +80,23 @@ export function sdkClassFile(r: RegisteredResource, namedTypes: Record<string, N
   };
   const named = namedTypesIn(namedTypes, [...Object.values(inputs).map(inputType), ...Object.values(outputs).map(outputType)]);
   const article = /^[AEIOU]/.test(kind) ? "an" : "a";
+  const constant = r.module.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase();
   return `${header(r.source)}import * as pulumi from "@pulumi/pulumi";
-import { resourceProps } from "./construct";
-import { trampoline } from "./trampoline";
+import { ${r.module}Definition } from "../provider/resources/${r.module}/definition";
+import { ClouddbResource, resourceType } from "./construct";
 ${named.length ? `import type { ${named.join(", ")} } from "./types";\n` : ""}
 /** Arguments of ${article} {@link ${kind}}. */
 export interface ${kind}Args {
 ${argLines.join("\n")}
 }
 
-/** The serialized provider of every ${kind} (one object, so Pulumi serializes it once). */
-const provider = trampoline(${JSON.stringify(r.module)});
+/** The state a lookup of ${article} ${kind} takes (\`${kind}.get\`). */
+type Lookup = ${lookupType};
 
-/** What the constructor needs to know of the schema. */
-const SHAPE = ${JSON.stringify(shape)} as const;
+/** The ${kind} type: its serialized provider (one object, so Pulumi serializes it once) and what its constructor needs of its definition. */
+const ${constant} = resourceType(${JSON.stringify(r.module)}, ${r.module}Definition.schema);
 
-${tsdoc([schema.doc, "", "```ts", schema.example, "```"], "")}export class ${kind} extends pulumi.dynamic.Resource {
+${tsdoc([schema.doc, "", "```ts", schema.example, "```"], "")}export class ${kind} extends ClouddbResource {
 ${outLines.join("\n")}
 
   /**
@@ -110,21 +107,17 @@ ${outLines.join("\n")}
    * @param state ${schema.lookup.map((k) => `\`${k}\``).join(", ")} where the lookup needs ${schema.lookup.length > 1 ? "them" : "it"}
    * @param opts resource options
    */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: ${lookupType}, opts?: pulumi.CustomResourceOptions): ${kind} {
+  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: Lookup, opts?: pulumi.CustomResourceOptions): ${kind} {
     return new ${kind}(name, state as ${kind}Args, { ...opts, id });
   }
 
   /**
    * @param name the resource's name in the program
    * @param args the ${kind}'s arguments
-   * @param opts resource options${secretNote(shape)}
+   * @param opts resource options${secretNote(secrets)}
    */
   constructor(name: string, args: ${kind}Args, opts?: pulumi.CustomResourceOptions) {
-    const { props, options } = resourceProps("clouddb.${kind}", name, args, opts, SHAPE);
-    super(provider, name, props, options, "clouddb", ${JSON.stringify(kind)});
-    // The id output is the resource's id, so it stays known while an update is only
-    // previewed (the engine previews a dynamic resource's update with its inputs as outputs).
-    (this as { ${schema.idOutput}: pulumi.Output<string> }).${schema.idOutput} = this.id;
+    super(${constant}, name, args, opts);
   }
 }
 `;

@@ -21,6 +21,14 @@ export interface ReadReplicaSetSource extends InProject {
 
 const output = outputsReadFrom<ReadReplicaSetSource>();
 
+/** The outputs a replica set shares with its service: its endpoints, the password and connection strings. */
+const connection = connectionOutputs<ReadReplicaSetSource>({
+  password: "The `password` input (secret).",
+  connectionString:
+    "`postgresql://tsdbadmin:<password>@<host>:<port>/tsdb?sslmode=require` at the set's endpoint (secret); without the password when none is given.",
+  poolerConnectionString: "The same through the set's pooler (secret), while it is on.",
+});
+
 /** Inputs and outputs of a ReadReplicaSet. */
 export const readReplicaSetSchema = resourceSchema({
   kind: "ReadReplicaSet",
@@ -63,16 +71,18 @@ export const readReplicaSetSchema = resourceSchema({
     cpuMillis: output(z.number(), { doc: "CPU of each node in millicores.", from: (s) => s.live.cpu_millis ?? 0 }),
     memoryGbs: output(z.number(), { doc: "Memory of each node in GB.", from: (s) => s.live.memory_gbs ?? 0 }),
     environment: output(z.string(), { doc: "`DEV` or `PROD`.", from: (s) => s.live.metadata?.environment ?? "" }),
+    connectionPooler: connection.connectionPooler,
     status: output(z.string(), {
       doc: "`creating`, `active`, `resizing`, `error` or `deleting` when last read.",
       from: (s) => s.live.status ?? "",
     }),
-    ...connectionOutputs<ReadReplicaSetSource>({
-      password: "The `password` input (secret).",
-      connectionString:
-        "`postgresql://tsdbadmin:<password>@<host>:<port>/tsdb?sslmode=require` at the set's endpoint (secret); without the password when none is given.",
-      poolerConnectionString: "The same through the set's pooler (secret), while it is on.",
-    }),
+    host: connection.host,
+    port: connection.port,
+    poolerHost: connection.poolerHost,
+    poolerPort: connection.poolerPort,
+    password: connection.password,
+    connectionString: connection.connectionString,
+    poolerConnectionString: connection.poolerConnectionString,
   },
   idOutput: "replicaSetId",
   lookup: ["serviceId", "projectId"],

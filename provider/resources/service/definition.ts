@@ -27,6 +27,15 @@ import { serviceCrossRules } from "./crossRules";
 import { attachedVpc, isPaused, sizeOf } from "./live";
 import { forkFrom, haReplicas, serviceNamedTypes, size, type ForkFrom } from "./namedTypes";
 
+/** What a Service's outputs read from: the live service, and what the API cannot return again (the password, the `forkFrom` input). */
+export interface ServiceSource extends InProject {
+  readonly live: Service;
+  readonly password?: string;
+  readonly forkFrom?: ForkFrom;
+}
+
+const output = outputsReadFrom<ServiceSource>();
+
 /** The API's defaults for what a create leaves out (CONTRACT.md, "create service"). */
 export const SERVICE_DEFAULTS = {
   serviceType: "TIMESERIES",
@@ -36,14 +45,13 @@ export const SERVICE_DEFAULTS = {
   environment: "DEV",
 } as const;
 
-/** What a Service's outputs read from: the live service, and what the API cannot return again (the password, the `forkFrom` input). */
-export interface ServiceSource extends InProject {
-  readonly live: Service;
-  readonly password?: string;
-  readonly forkFrom?: ForkFrom;
-}
-
-const output = outputsReadFrom<ServiceSource>();
+/** The outputs a service shares with a replica set: its endpoints, password and connection strings. */
+const connection = connectionOutputs<ServiceSource>({
+  password: "The password (secret): the one given, else the initial password from the create or fork answer.",
+  connectionString:
+    "`postgresql://tsdbadmin:<password>@<host>:<port>/tsdb?sslmode=require` (secret), kept current through password changes.",
+  poolerConnectionString: "The same through the connection pooler (secret), while the pooler is on.",
+});
 
 /** A fork keeps its source's type, region and size unless the inputs set them. */
 const forked = (news: Props): boolean => news.forkFrom !== undefined;
@@ -119,6 +127,11 @@ export const serviceSchema = resourceSchema({
     regionCode: output(z.string(), { doc: "The region.", from: (s) => s.live.region_code }),
     status: output(z.string(), { doc: "Status when last read (`READY`, `PAUSED`, ...).", from: (s) => s.live.status }),
     created: output(z.string(), { doc: "Creation time (RFC 3339, the API's clock).", from: (s) => s.live.created }),
+    host: connection.host,
+    port: connection.port,
+    poolerHost: connection.poolerHost,
+    poolerPort: connection.poolerPort,
+    connectionPooler: connection.connectionPooler,
     vpcId: output(z.string().optional(), { doc: "The VPC the service is attached to, if any.", from: (s) => attachedVpc(s.live) }),
     vpcEndpoint: output(z.record(z.string(), z.unknown()).optional(), {
       doc: "The VPC endpoint `{ vpc_id, host, port }`, while attached.",
@@ -164,12 +177,9 @@ export const serviceSchema = resourceSchema({
       inLookups: false,
       from: (s) => s.forkFrom,
     }),
-    ...connectionOutputs<ServiceSource>({
-      password: "The password (secret): the one given, else the initial password from the create or fork answer.",
-      connectionString:
-        "`postgresql://tsdbadmin:<password>@<host>:<port>/tsdb?sslmode=require` (secret), kept current through password changes.",
-      poolerConnectionString: "The same through the connection pooler (secret), while the pooler is on.",
-    }),
+    password: connection.password,
+    connectionString: connection.connectionString,
+    poolerConnectionString: connection.poolerConnectionString,
   },
   idOutput: "serviceId",
   lookup: ["projectId"],

@@ -1,10 +1,11 @@
 /**
  * The one definition of a resource type: its inputs (a zod schema each, with how a change
  * applies, whether it is secret, its default and its documentation) and its outputs (a zod
- * schema and documentation each). Everything else is derived from it: the check rules, the
- * properties `diff` compares and which replace, the desired value of each, the secret
- * lists, the SDK's argument and output types (generated, see scripts/generate.ts) and the
- * README's resource tables.
+ * schema, documentation, and how each reads from the live resource). Everything else is
+ * derived from it: the check rules, the properties `diff` compares and which replace, the
+ * desired value of each (`desiredOf`), the outputs of a live resource (`outputsFrom`), the
+ * secret lists, the SDK's argument and output types and the README's resource tables
+ * (generated, see scripts/generate).
  */
 import { z } from "zod";
 import type { CrossRule } from "./check";

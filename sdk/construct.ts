@@ -1,9 +1,12 @@
 /**
- * What every resource class's constructor does with the program's arguments, in one place
- * (the classes themselves are generated from the resource schemas).
+ * What every resource class's constructor does with the program's arguments, in one place:
+ * {@link ClouddbResource}, the base of the classes generated from the resource definitions.
  */
 import * as pulumi from "@pulumi/pulumi";
+import type * as dynamic from "@pulumi/pulumi/dynamic";
+import { secretInputs, secretOutputs, type InputSpecs, type OutputSpecs } from "../provider/framework/schema";
 import { requireArguments } from "./inputs";
+import { trampoline } from "./trampoline";
 
 /** What a constructor needs to know of its resource's schema. */
 export interface ResourceShape {
@@ -42,4 +45,52 @@ export function resourceProps(
     ? { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...shape.secretOutputs] }
     : { ...opts };
   return { props, options };
+}
+
+/** A resource type as its class constructs it. */
+export interface ResourceType {
+  /** The type's name, e.g. `Vpc`. */
+  readonly kind: string;
+  /** Its serialized provider: one object per type, so Pulumi serializes it once. */
+  readonly provider: dynamic.ResourceProvider;
+  /** The output holding the resource's id. */
+  readonly idOutput: string;
+  /** What the constructor needs to know of the schema. */
+  readonly shape: ResourceShape;
+}
+
+/** The type whose provider is `pulumi-clouddb/provider/<module>`, as its definition's `schema` declares it. */
+export function resourceType(
+  module: string,
+  schema: { readonly kind: string; readonly idOutput: string; readonly inputs: InputSpecs; readonly outputs: OutputSpecs },
+): ResourceType {
+  const inputs = Object.entries(schema.inputs);
+  return {
+    kind: schema.kind,
+    provider: trampoline(module),
+    idOutput: schema.idOutput,
+    shape: {
+      required: inputs.filter(([, spec]) => spec.required).map(([key]) => key),
+      outputs: Object.keys(schema.outputs).filter((key) => key !== schema.idOutput),
+      secretInputs: secretInputs(schema),
+      secretOutputs: secretOutputs(schema),
+    },
+  };
+}
+
+/** The base of every resource class: builds its properties and options from the program's arguments (see {@link resourceProps}). */
+export abstract class ClouddbResource extends pulumi.dynamic.Resource {
+  /**
+   * @param type the resource type
+   * @param name the resource's name in the program
+   * @param args its arguments (a lookup's state, with `opts.id`)
+   * @param opts resource options
+   */
+  protected constructor(type: ResourceType, name: string, args: object | undefined, opts: pulumi.CustomResourceOptions | undefined) {
+    const { props, options } = resourceProps(`clouddb.${type.kind}`, name, args, opts, type.shape);
+    super(type.provider, name, props, options, "clouddb", type.kind);
+    // The id output is the resource's id, so it stays known while an update is only
+    // previewed (the engine previews a dynamic resource's update with its inputs as outputs).
+    Object.assign(this, { [type.idOutput]: this.id });
+  }
 }

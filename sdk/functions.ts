@@ -7,13 +7,11 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ClouddbClient, type AuthInfo } from "../provider/client";
 import { providerContext, readSettings } from "../provider/framework/settings";
-import { replicaSetOutputs } from "../provider/resources/readReplicaSet/operations";
-import { lookupResult } from "../provider/framework/schema";
-import { readReplicaSetSchema } from "../provider/resources/readReplicaSet/schema";
-import { serviceSchema } from "../provider/resources/service/schema";
-import { serviceOutputs } from "../provider/resources/service/state";
-import { vpcOutputs } from "../provider/resources/vpc/operations";
-import { peeringOutputs } from "../provider/resources/vpcPeering/operations";
+import { lookupResult, outputsFrom } from "../provider/framework/schema";
+import { readReplicaSetSchema } from "../provider/resources/readReplicaSet/definition";
+import { serviceOutputs, serviceSchema } from "../provider/resources/service/definition";
+import { vpcSchema } from "../provider/resources/vpc/definition";
+import { vpcPeeringSchema } from "../provider/resources/vpcPeering/definition";
 import type { ReadReplicaSetResult, ServiceResult, VpcPeeringResult, VpcResult } from "./results";
 
 export type { ReadReplicaSetResult, ServiceResult, VpcPeeringResult, VpcResult } from "./results";
@@ -63,7 +61,7 @@ async function withClient<T>(
 }
 
 function service(s: Parameters<typeof serviceOutputs>[0]): ServiceResult {
-  return lookupResult(serviceSchema, { ...serviceOutputs(s, {}) }) as unknown as ServiceResult;
+  return lookupResult(serviceSchema, { ...serviceOutputs(s) }) as unknown as ServiceResult;
 }
 
 function authInfo(info: AuthInfo): AuthInfoResult {
@@ -105,21 +103,23 @@ export function getServices(args: { projectId?: string } = {}, opts?: FunctionOp
 /** One VPC of the project. @throws NotFoundError when there is none with that id. */
 export function getVpc(args: { vpcId: string; projectId?: string }, opts?: FunctionOptions): Promise<VpcResult> {
   return withClient({ ...opts, projectId: args.projectId ?? opts?.projectId }, async (api, project) =>
-    vpcOutputs(await api.getVpc(args.vpcId, { projectId: project() }), project()),
+    outputsFrom(vpcSchema, { live: await api.getVpc(args.vpcId, { projectId: project() }), projectId: project() }),
   );
 }
 
 /** Every VPC of the project. */
 export function getVpcs(args: { projectId?: string } = {}, opts?: FunctionOptions): Promise<VpcResult[]> {
   return withClient({ ...opts, projectId: args.projectId ?? opts?.projectId }, async (api, project) =>
-    (await api.listVpcs({ projectId: project() })).map((v) => vpcOutputs(v, project())),
+    (await api.listVpcs({ projectId: project() })).map((live) => outputsFrom(vpcSchema, { live, projectId: project() })),
   );
 }
 
 /** The peerings of a VPC. */
 export function getVpcPeerings(args: { vpcId: string; projectId?: string }, opts?: FunctionOptions): Promise<VpcPeeringResult[]> {
   return withClient({ ...opts, projectId: args.projectId ?? opts?.projectId }, async (api, project) =>
-    (await api.listPeerings(args.vpcId, { projectId: project() })).map((p) => peeringOutputs(p, args.vpcId, project())),
+    (await api.listPeerings(args.vpcId, { projectId: project() })).map((live) =>
+      outputsFrom(vpcPeeringSchema, { live, vpcId: args.vpcId, projectId: project() }),
+    ),
   );
 }
 
@@ -130,8 +130,10 @@ export function getReadReplicaSets(
 ): Promise<ReadReplicaSetResult[]> {
   return withClient({ ...opts, projectId: args.projectId ?? opts?.projectId }, async (api, project) =>
     (await api.listReplicaSets(args.serviceId, { projectId: project() })).map(
-      (rs) =>
-        lookupResult(readReplicaSetSchema, { ...replicaSetOutputs(rs, args.serviceId, project()) }) as unknown as ReadReplicaSetResult,
+      (live) =>
+        lookupResult(readReplicaSetSchema, {
+          ...outputsFrom(readReplicaSetSchema, { live, serviceId: args.serviceId, projectId: project() }),
+        }) as unknown as ReadReplicaSetResult,
     ),
   );
 }

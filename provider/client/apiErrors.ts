@@ -62,47 +62,36 @@ export class ApiError extends ClouddbError {
     this.step = init.step === init.operation ? undefined : init.step;
   }
 
-  /** True when `obj` is an {@link ApiError} (any subclass, any copy of the package). */
-  static override isInstance(obj: unknown): obj is ApiError {
-    return hasKind(obj, ApiError.kind);
+  /**
+   * True when `obj` is an error of the class this is called on, e.g. `NotFoundError.isInstance(e)`
+   * (that class or a subclass, from any copy of the package).
+   */
+  static override isInstance<C extends ApiErrorClass>(this: C, obj: unknown): obj is InstanceType<C> {
+    return hasKind(obj, this.kind);
   }
+}
+
+/** {@link ApiError} or one of its subclasses, as `isInstance` is called on it. */
+type ApiErrorClass = (abstract new (...args: never[]) => ApiError) & { readonly kind: string };
+
+/** The base of an {@link ApiError} subclass that adds nothing but its `kind` (its class name, for `isInstance`). */
+function ofKind(kind: string) {
+  return class extends ApiError {
+    static override readonly kind: string = kind;
+  };
 }
 
 /** 400 `INVALID_REQUEST` (also 422): the request was malformed or a value is not allowed. Not retried. */
-export class InvalidRequestError extends ApiError {
-  static override readonly kind: string = "InvalidRequestError";
-  /** True when `obj` is an {@link InvalidRequestError}. */
-  static override isInstance(obj: unknown): obj is InvalidRequestError {
-    return hasKind(obj, InvalidRequestError.kind);
-  }
-}
+export class InvalidRequestError extends ofKind("InvalidRequestError") {}
 
 /** 401 `UNAUTHORIZED`: the API key is missing, malformed or unknown. Not retried. */
-export class AuthenticationError extends ApiError {
-  static override readonly kind: string = "AuthenticationError";
-  /** True when `obj` is an {@link AuthenticationError}. */
-  static override isInstance(obj: unknown): obj is AuthenticationError {
-    return hasKind(obj, AuthenticationError.kind);
-  }
-}
+export class AuthenticationError extends ofKind("AuthenticationError") {}
 
 /** 403 `FORBIDDEN`: the credential may not reach this project. Not retried. */
-export class PermissionError extends ApiError {
-  static override readonly kind: string = "PermissionError";
-  /** True when `obj` is a {@link PermissionError}. */
-  static override isInstance(obj: unknown): obj is PermissionError {
-    return hasKind(obj, PermissionError.kind);
-  }
-}
+export class PermissionError extends ofKind("PermissionError") {}
 
 /** 404 `NOT_FOUND`: the project member, VPC, peering, service or replica set does not exist (or is deleted). */
-export class NotFoundError extends ApiError {
-  static override readonly kind: string = "NotFoundError";
-  /** True when `obj` is a {@link NotFoundError}. */
-  static override isInstance(obj: unknown): obj is NotFoundError {
-    return hasKind(obj, NotFoundError.kind);
-  }
-}
+export class NotFoundError extends ofKind("NotFoundError") {}
 
 /** The resource whose state refused an action, as the client found it after a 409. */
 export interface ConflictBlocker {
@@ -147,10 +136,6 @@ export class ConflictError extends ApiError {
     this.blockedBy = init.blockedBy;
     this.curableByWaiting = init.curableByWaiting;
   }
-  /** True when `obj` is a {@link ConflictError}. */
-  static override isInstance(obj: unknown): obj is ConflictError {
-    return hasKind(obj, ConflictError.kind);
-  }
 }
 
 /**
@@ -166,23 +151,13 @@ export class RateLimitError extends ApiError {
     super(init);
     this.retryAfterSeconds = init.retryAfterSeconds;
   }
-  /** True when `obj` is a {@link RateLimitError}. */
-  static override isInstance(obj: unknown): obj is RateLimitError {
-    return hasKind(obj, RateLimitError.kind);
-  }
 }
 
 /**
  * 5xx (`INTERNAL`, `UNAVAILABLE`). 500/502/503 are retried with backoff for reads and
  * idempotent actions; for creates they are ambiguous outcomes (see `createRecovery.ts`).
  */
-export class ServerError extends ApiError {
-  static override readonly kind: string = "ServerError";
-  /** True when `obj` is a {@link ServerError}. */
-  static override isInstance(obj: unknown): obj is ServerError {
-    return hasKind(obj, ServerError.kind);
-  }
-}
+export class ServerError extends ofKind("ServerError") {}
 
 const DEFAULT_CODES: Record<number, string> = {
   400: "INVALID_REQUEST",

@@ -43,13 +43,24 @@ interface CreatePlan<T> {
   idField: "id" | "service_id";
   /** Sends the create once under the retry policy, with `ctx` (deadline, recovery, attempt records). */
   post: (ctx: CallContext<T>) => Promise<T>;
-  /** Lists the resources among which it would be, naming the create as the caller. */
-  list: (deadline: number) => Promise<ListReading<T>>;
+  /** Lists the resources among which it would be, with `call` naming the create as the caller. */
+  list: (call: { caller: string; deadline: number }) => Promise<ListReading<T>>;
   /** Whether a listed item fits the request. */
   fits: (item: Fields) => boolean;
   /** Whether `created` must lie in the request's window (services and forks). */
   timed: boolean;
 }
+
+/** What each kind of create makes: the field of its id, and whether its `created` must lie in the request's window. */
+const MADE = {
+  VPC: { idField: "id", timed: false },
+  peering: { idField: "id", timed: false },
+  service: { idField: "service_id", timed: true },
+  "replica set": { idField: "id", timed: false },
+} as const satisfies Record<string, Pick<CreatePlan<unknown>, "idField" | "timed">>;
+
+/** How a create is sent and listed. */
+type CreateCalls<T> = Pick<CreatePlan<T>, "post" | "list">;
 
 /** Fields of a resource, for the matchers (every answer is a loose object). */
 function fieldsOf(item: unknown): Fields {
@@ -82,7 +93,16 @@ export class Creates {
     this.ids = ids;
   }
 
-  private async run<T>(plan: CreatePlan<T>): Promise<T> {
+  /** Runs the create `operation` of a `noun` known to people as `label`, recovering it as the module comment says. */
+  private async run<T>(
+    noun: keyof typeof MADE,
+    operation: string,
+    label: string,
+    projectId: string,
+    fits: (item: Fields) => boolean,
+    calls: CreateCalls<T>,
+  ): Promise<T> {
+    const plan: CreatePlan<T> = { ...MADE[noun], noun, operation, label, projectId, fits, ...calls };
     const deadline = this.ops.deadlineFromNow();
     let last: AttemptRecord = { trace: {} };
     const made = await plan.post({
@@ -111,7 +131,7 @@ export class Creates {
     };
     let reading: ListReading<T>;
     try {
-      reading = await plan.list(deadline);
+      reading = await plan.list({ caller: plan.operation, deadline });
     } catch (err) {
       if (!final && isRetryableFailure(err)) throw err;
       throw new AmbiguousCreateError({
@@ -164,16 +184,10 @@ export class Creates {
   /** `POST .../vpcs`, recovered by name, CIDR and region. See the module comment for the failure contract. */
   async vpc(req: CreateVpcRequest, projectId: string): Promise<Vpc> {
     const project = { project: projectId };
-    return this.run<Vpc>({
-      operation: "createVpc",
-      noun: "VPC",
-      label: `"${req.name}"`,
-      projectId,
-      idField: "id",
-      timed: false,
-      post: (ctx) => this.ops.call("createVpc", project, { name: req.name, cidr: req.cidr, region_code: req.region_code }, ctx),
-      list: (deadline) => this.ops.call("listVpcs", project, undefined, { caller: "createVpc", deadline }),
-      fits: fitsVpc(req),
+    const body = { name: req.name, cidr: req.cidr, region_code: req.region_code };
+    return this.run<Vpc>("VPC", "createVpc", `"${req.name}"`, projectId, fitsVpc(req), {
+      post: (ctx) => this.ops.call("createVpc", project, body, ctx),
+      list: (call) => this.ops.call("listVpcs", project, undefined, call),
     });
   }
 
@@ -181,32 +195,18 @@ export class Creates {
   async peering(vpcId: string, req: CreatePeeringRequest, projectId: string): Promise<Peering> {
     const params = { project: projectId, vpc: vpcId };
     const body = { peer_account_id: req.peer_account_id, peer_region_code: req.peer_region_code, peer_vpc_id: req.peer_vpc_id };
-    return this.run<Peering>({
-      operation: "createPeering",
-      noun: "peering",
-      label: `to ${req.peer_vpc_id} in VPC ${vpcId}`,
-      projectId,
-      idField: "id",
-      timed: false,
+    return this.run<Peering>("peering", "createPeering", `to ${req.peer_vpc_id} in VPC ${vpcId}`, projectId, fitsPeering(req), {
       post: (ctx) => this.ops.call("createPeering", params, body, ctx),
-      list: (deadline) => this.ops.call("listPeerings", params, undefined, { caller: "createPeering", deadline }),
-      fits: fitsPeering(req),
+      list: (call) => this.ops.call("listPeerings", params, undefined, call),
     });
   }
 
   /** `POST .../services`, recovered by name, type, region, size, HA and environment among services created since it was sent. */
   async service(req: CreateServiceRequest, projectId: string): Promise<Service> {
     const project = { project: projectId };
-    const made = await this.run<Service>({
-      operation: "createService",
-      noun: "service",
-      label: `"${req.name}"`,
-      projectId,
-      idField: "service_id",
-      timed: true,
+    const made = await this.run<Service>("service", "createService", `"${req.name}"`, projectId, fitsService(req), {
       post: (ctx) => this.ops.call("createService", project, req, ctx),
-      list: (deadline) => this.ops.call("listServices", project, undefined, { caller: "createService", deadline }),
-      fits: fitsService(req),
+      list: (call) => this.ops.call("listServices", project, undefined, call),
     });
     registerSecret(made.initial_password);
     return made;
@@ -214,16 +214,10 @@ export class Creates {
 
   /** `POST .../forkService`, recovered by origin (and name, size, environment when given) among services created since it was sent. */
   async fork(sourceId: string, req: ForkServiceRequest, projectId: string): Promise<Service> {
-    const made = await this.run<Service>({
-      operation: "forkService",
-      noun: "service",
-      label: req.name === undefined ? `forked from ${sourceId}` : `"${req.name}" forked from ${sourceId}`,
-      projectId,
-      idField: "service_id",
-      timed: true,
+    const label = req.name === undefined ? `forked from ${sourceId}` : `"${req.name}" forked from ${sourceId}`;
+    const made = await this.run<Service>("service", "forkService", label, projectId, fitsFork(sourceId, req), {
       post: (ctx) => this.ops.call("forkService", { project: projectId, service: sourceId }, req, ctx),
-      list: (deadline) => this.ops.call("listServices", { project: projectId }, undefined, { caller: "forkService", deadline }),
-      fits: fitsFork(sourceId, req),
+      list: (call) => this.ops.call("listServices", { project: projectId }, undefined, call),
     });
     registerSecret(made.initial_password);
     return made;
@@ -232,16 +226,10 @@ export class Creates {
   /** `POST .../replicaSets`, recovered by name and size within the service. */
   async replicaSet(serviceId: string, req: CreateReplicaSetRequest, projectId: string): Promise<ReadReplicaSet> {
     const params = { project: projectId, service: serviceId };
-    return this.run<ReadReplicaSet>({
-      operation: "createReplicaSet",
-      noun: "replica set",
-      label: `"${req.name}" of service ${serviceId}`,
-      projectId,
-      idField: "id",
-      timed: false,
+    const label = `"${req.name}" of service ${serviceId}`;
+    return this.run<ReadReplicaSet>("replica set", "createReplicaSet", label, projectId, fitsReplicaSet(req), {
       post: (ctx) => this.ops.call("createReplicaSet", params, req, ctx),
-      list: (deadline) => this.ops.call("listReplicaSets", params, undefined, { caller: "createReplicaSet", deadline }),
-      fits: fitsReplicaSet(req),
+      list: (call) => this.ops.call("listReplicaSets", params, undefined, call),
     });
   }
 }

@@ -53,6 +53,26 @@ export interface WaitForPeeringOptions extends WaitOptions {
 }
 
 const present = <T>(value: T): Observation<T> => ({ present: true, value });
+
+/** What one wait watches, and for what. */
+interface Watch<K extends WatchedKind> {
+  readonly kind: K;
+  /** The resource's id (for nested resources, `<parent id>/<id>`). */
+  readonly id: string;
+  /** The waiting method, for messages and requests. */
+  readonly operation: string;
+  readonly goal: WaitGoal;
+}
+
+/**
+ * The resource a wait for a status found.
+ *
+ * @throws NotFoundError when it was absent
+ */
+function found<T>(resource: T | undefined, what: string, operation: string): T {
+  if (resource !== undefined) return resource;
+  throw new NotFoundError({ status: 404, code: "NOT_FOUND", apiMessage: `${what} not found`, operation });
+}
 const absent = { present: false } as const;
 
 /** Reads once, turning a 404 into "absent". */
@@ -67,16 +87,15 @@ async function observe<T>(read: () => Promise<T>): Promise<Observation<T>> {
 
 /** The waits of one client (see the module comment). */
 export class ResourceWaits {
+  private readonly ops: Operations;
   private readonly hub: PollHub;
 
   /**
    * @param ops - the client's operation runner.
    * @param durations - transitions' durations, shared with the poll hub.
    */
-  constructor(
-    private readonly ops: Operations,
-    durations: TransitionDurations,
-  ) {
+  constructor(ops: Operations, durations: TransitionDurations) {
+    this.ops = ops;
     this.hub = new PollHub(durations);
   }
 
@@ -110,10 +129,7 @@ export class ResourceWaits {
   }
 
   private run<K extends WatchedKind, A>(
-    kind: K,
-    id: string,
-    operation: string,
-    goal: WaitGoal,
+    { kind, id, operation, goal }: Watch<K>,
     opts: WaitOptions,
     source: (project: string) => Source<A>,
     locate: (project: string, answer: A) => Promise<Observation<WatchedBodies[K]>>,
@@ -140,38 +156,29 @@ export class ResourceWaits {
     return confirm ? observe(() => this.poll("getService", { project, service: id }, caller)) : absent;
   }
 
-  /** The service until its status is one of `opts.until`; see `ClouddbClient.waitForService`. */
-  async service(serviceId: string, opts: WaitForServiceOptions): Promise<Service> {
-    const found = await this.run(
-      "service",
-      serviceId,
-      "waitForService",
-      { status: opts.until },
+  /** The service until `goal`; a wait for a status confirms its absence by its GET. */
+  private serviceWait(serviceId: string, goal: WaitGoal, opts: WaitOptions, operation: string) {
+    const confirm = !("deleted" in goal);
+    return this.run(
+      { kind: "service", id: serviceId, operation, goal },
       opts,
       (p) => this.services(p),
-      (p, a) => this.serviceIn(p, a, serviceId, true, "waitForService"),
+      (p, a) => this.serviceIn(p, a, serviceId, confirm, operation),
     );
-    if (found === undefined)
-      throw new NotFoundError({
-        status: 404,
-        code: "NOT_FOUND",
-        apiMessage: `Service ${serviceId} not found`,
-        operation: "waitForService",
-      });
-    return found;
+  }
+
+  /** The service until its status is one of `opts.until`; see `ClouddbClient.waitForService`. */
+  async service(serviceId: string, opts: WaitForServiceOptions): Promise<Service> {
+    return found(
+      await this.serviceWait(serviceId, { status: opts.until }, opts, "waitForService"),
+      `Service ${serviceId}`,
+      "waitForService",
+    );
   }
 
   /** The service until it is gone; see `ClouddbClient.waitForServiceDeleted`. */
   async serviceDeleted(serviceId: string, opts: WaitOptions): Promise<void> {
-    await this.run(
-      "service",
-      serviceId,
-      "waitForServiceDeleted",
-      { deleted: true },
-      opts,
-      (p) => this.services(p),
-      (p, a) => this.serviceIn(p, a, serviceId, false, "waitForServiceDeleted"),
-    );
+    await this.serviceWait(serviceId, { deleted: true }, opts, "waitForServiceDeleted");
   }
 
   /** The replica set in a service list answer; when the service does not show it, its own list decides. */
@@ -187,41 +194,25 @@ export class ResourceWaits {
     return "found" in hit ? present(hit.found) : absent;
   }
 
-  /** The replica set until its status is one of `opts.until`; see `ClouddbClient.waitForReplicaSet`. */
-  async replicaSet(serviceId: string, replicaSetId: string, opts: WaitForReplicaSetOptions): Promise<ReadReplicaSet> {
-    const id = `${serviceId}/${replicaSetId}`;
-    const goal = { status: opts.until ?? ["active"] };
-    const found = await this.run(
-      "replica set",
-      id,
-      "waitForReplicaSet",
-      goal,
+  /** The replica set until `goal`. */
+  private replicaSetWait(serviceId: string, replicaSetId: string, goal: WaitGoal, opts: WaitOptions, operation: string) {
+    return this.run(
+      { kind: "replica set", id: `${serviceId}/${replicaSetId}`, operation, goal },
       opts,
       (p) => this.services(p),
-      (p, a) => this.replicaSetIn(p, a, serviceId, replicaSetId, "waitForReplicaSet"),
+      (p, a) => this.replicaSetIn(p, a, serviceId, replicaSetId, operation),
     );
-    if (found === undefined)
-      throw new NotFoundError({
-        status: 404,
-        code: "NOT_FOUND",
-        apiMessage: `Replica set ${id} not found`,
-        operation: "waitForReplicaSet",
-      });
-    return found;
+  }
+
+  /** The replica set until its status is one of `opts.until`; see `ClouddbClient.waitForReplicaSet`. */
+  async replicaSet(serviceId: string, replicaSetId: string, opts: WaitForReplicaSetOptions): Promise<ReadReplicaSet> {
+    const set = await this.replicaSetWait(serviceId, replicaSetId, { status: opts.until ?? ["active"] }, opts, "waitForReplicaSet");
+    return found(set, `Replica set ${serviceId}/${replicaSetId}`, "waitForReplicaSet");
   }
 
   /** The replica set until it is gone; see `ClouddbClient.waitForReplicaSetDeleted`. */
   async replicaSetDeleted(serviceId: string, replicaSetId: string, opts: WaitOptions): Promise<void> {
-    const id = `${serviceId}/${replicaSetId}`;
-    await this.run(
-      "replica set",
-      id,
-      "waitForReplicaSetDeleted",
-      { deleted: true },
-      opts,
-      (p) => this.services(p),
-      (p, a) => this.replicaSetIn(p, a, serviceId, replicaSetId, "waitForReplicaSetDeleted"),
-    );
+    await this.replicaSetWait(serviceId, replicaSetId, { deleted: true }, opts, "waitForReplicaSetDeleted");
   }
 
   /** The peering until its status is one of `opts.until`; see `ClouddbClient.waitForPeering`. */
@@ -231,11 +222,8 @@ export class ResourceWaits {
       key: `peerings ${project} ${vpcId}`,
       fetch: (c) => this.fetched("listPeerings", { project, vpc: vpcId }, c),
     });
-    const found = await this.run(
-      "peering",
-      `${vpcId}/${peeringId}`,
-      caller,
-      { status: opts.until ?? ["active"] },
+    const peering = await this.run(
+      { kind: "peering", id: `${vpcId}/${peeringId}`, operation: caller, goal: { status: opts.until ?? ["active"] } },
       opts,
       source,
       async (project, reading) => {
@@ -245,8 +233,6 @@ export class ResourceWaits {
         return observe(() => this.poll("getPeering", { project, vpc: vpcId, peering: peeringId }, caller));
       },
     );
-    if (found === undefined)
-      throw new NotFoundError({ status: 404, code: "NOT_FOUND", apiMessage: `Peering ${peeringId} not found`, operation: caller });
-    return found;
+    return found(peering, `Peering ${peeringId}`, caller);
   }
 }

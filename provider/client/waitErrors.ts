@@ -68,13 +68,21 @@ export class WaitError<K extends WatchedKind = WatchedKind> extends ClouddbError
   }
 
   /**
-   * True when `obj` is a wait error (from any copy of the package), and, when `kind` is
-   * given, one about a resource of that kind, so that `lastSeen` is typed.
+   * True when `obj` is an error of the class this is called on, e.g.
+   * `TimeoutError.isInstance(e)` (from any copy of the package), and, when `kind` is given,
+   * one about a resource of that kind, so that `lastSeen` is typed.
    */
-  static override isInstance<K extends WatchedKind = WatchedKind>(obj: unknown, kind?: K): obj is WaitError<K> {
-    return hasKind(obj, WaitError.kind) && watches(obj, kind);
+  static override isInstance<C extends WaitErrorClass, K extends WatchedKind = WatchedKind>(
+    this: C,
+    obj: unknown,
+    kind?: K,
+  ): obj is InstanceType<C> & WaitError<K> {
+    return hasKind(obj, this.kind) && watches(obj, kind);
   }
 }
+
+/** {@link WaitError} or one of its subclasses, as `isInstance` is called on it. */
+type WaitErrorClass = (abstract new (...args: never[]) => WaitError) & { readonly kind: string };
 
 /**
  * A waiter ran out of time before the resource reached one of the awaited states. The
@@ -102,10 +110,6 @@ export class TimeoutError<K extends WatchedKind = WatchedKind> extends WaitError
     this.lastStatus = init.lastStatus;
     this.timeoutMs = init.timeoutMs;
   }
-  /** True when `obj` is a {@link TimeoutError} (about a resource of `kind`, when given). */
-  static override isInstance<K extends WatchedKind = WatchedKind>(obj: unknown, kind?: K): obj is TimeoutError<K> {
-    return hasKind(obj, TimeoutError.kind) && watches(obj, kind);
-  }
 }
 
 /**
@@ -123,10 +127,6 @@ export class WaitCancelledError<K extends WatchedKind = WatchedKind> extends Wai
       ClientErrorCode.WaitCancelled,
       init,
     );
-  }
-  /** True when `obj` is a {@link WaitCancelledError} (about a resource of `kind`, when given). */
-  static override isInstance<K extends WatchedKind = WatchedKind>(obj: unknown, kind?: K): obj is WaitCancelledError<K> {
-    return hasKind(obj, WaitCancelledError.kind) && watches(obj, kind);
   }
 }
 
@@ -157,9 +157,5 @@ export class ResourceFailedError<K extends WatchedKind = WatchedKind> extends Wa
       init.cause,
     );
     this.state = init.state;
-  }
-  /** True when `obj` is a {@link ResourceFailedError} (about a resource of `kind`, when given). */
-  static override isInstance<K extends WatchedKind = WatchedKind>(obj: unknown, kind?: K): obj is ResourceFailedError<K> {
-    return hasKind(obj, ResourceFailedError.kind) && watches(obj, kind);
   }
 }

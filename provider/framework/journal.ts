@@ -49,6 +49,16 @@ export interface CreateIntent {
   readonly identity: Readonly<Record<string, string>>;
 }
 
+/** The intent of a create of `kind` in `projectId`, identified by `identity`, that a provider call (`ctx`) makes. */
+export function intentOf(
+  ctx: { readonly settings: { readonly apiUrl?: string }; readonly owner: string },
+  kind: string,
+  projectId: string,
+  identity: CreateIntent["identity"],
+): CreateIntent {
+  return { apiUrl: ctx.settings.apiUrl ?? "", projectId, kind, owner: ctx.owner, identity };
+}
+
 /** How to find what an interrupted create of one type made. */
 export interface Recovery<T> {
   /** The live resource with this id, or undefined when it is gone. */

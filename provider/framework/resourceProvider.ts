@@ -12,20 +12,18 @@ import { diffProperties, sameValue } from "./diff";
 import { ResourceInitError, scrubbed } from "./errors";
 import { withoutUndefined } from "./outputs";
 import {
+  desiredOf,
   diffedProperties,
   parseInputs,
   secretInputs,
   type InputsOf,
   type InputSpecs,
   type OutputSpecs,
+  type Props,
   type ResourceSchema,
-  type WithInputs,
 } from "./schema";
 import { configure, providerContext, type ProviderContext } from "./settings";
 import { containsUnknown, UNKNOWN } from "./unknowns";
-
-/** Inputs and outputs as they cross the dynamic-provider boundary. */
-export type Props = Record<string, unknown>;
 
 /**
  * The input the SDK adds to every resource: `<project>/<stack>/<type>/<name>`, so that a
@@ -53,12 +51,6 @@ export interface ResourceOperations<I extends InputSpecs> {
 export interface ResourceDefinition<I extends InputSpecs, O extends OutputSpecs> {
   readonly schema: ResourceSchema<I, O>;
   /**
-   * The desired value of every diffed property: the inputs with the defaults the user did
-   * not write filled in, shaped like the outputs. `recorded` is the old outputs. Without it,
-   * each diffed property is the input as written, else its default, else nothing.
-   */
-  desired?(news: Props, recorded: Props): Props;
-  /**
    * False while the recorded resource is not in its ready state (being created, failed,
    * paused half-way): `diff` then asks for an update, which resumes waiting or reports the
    * failure again, whatever else the state says (a refresh clears Pulumi's record of an
@@ -80,16 +72,6 @@ function lookupNotFound(kind: string, id: string): NotFoundError {
     operation: `${kind}.get`,
     hint: `${kind}.get looks up an existing ${kind}: check the id, and the projectId (or clouddb:projectId) it belongs to.`,
   });
-}
-
-/** The diffed properties as the inputs write them, else their defaults. */
-function asWritten(schema: WithInputs, news: Props): Props {
-  return Object.fromEntries(
-    diffedProperties(schema).map(({ property }) => {
-      const spec = schema.inputs[property];
-      return [property, news[property] ?? spec.default];
-    }),
-  );
 }
 
 /**
@@ -144,9 +126,8 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
 
     async diff(_id: string, olds: Props, news: Props): Promise<dynamic.DiffResult> {
       const ctx = providerContext();
-      const wanted = definition.desired?.(news, olds) ?? asWritten(schema, news);
       const desired: Props = {
-        ...wanted,
+        ...desiredOf(schema, news, olds),
         projectId: news.projectId ?? ctx.settings.projectId ?? olds.projectId,
         timeouts: news.timeouts,
       };

@@ -1,10 +1,11 @@
 /**
  * The one definition of a resource type: its inputs (a zod schema each, with how a change
  * applies, whether it is secret, its default and its documentation) and its outputs (a zod
- * schema and documentation each). Everything else is derived from it: the check rules, the
- * properties `diff` compares and which replace, the desired value of each, the secret
- * lists, the SDK's argument and output types (generated, see scripts/generate.ts) and the
- * README's resource tables.
+ * schema, documentation, and how each reads from the live resource). Everything else is
+ * derived from it: the check rules, the properties `diff` compares and which replace, the
+ * desired value of each (`desiredOf`), the outputs of a live resource (`outputsFrom`), the
+ * secret lists, the SDK's argument and output types and the README's resource tables
+ * (generated, see scripts/generate).
  */
 import { z } from "zod";
 import type { CrossRule } from "./check";
@@ -26,6 +27,9 @@ export interface PropertyDocs {
   readonly sdkType?: string;
 }
 
+/** Inputs and outputs as they cross the dynamic-provider boundary. */
+export type Props = Record<string, unknown>;
+
 /** One input property. `S` is its schema, already optional when the input is. */
 export interface InputSpec<S extends z.ZodType = z.ZodType> extends PropertyDocs {
   readonly schema: S;
@@ -34,39 +38,75 @@ export interface InputSpec<S extends z.ZodType = z.ZodType> extends PropertyDocs
   readonly secret: boolean;
   /** The value used when the program does not set it (the API's, or the provider's), for diffs and docs. */
   readonly default?: unknown;
+  /**
+   * When the program does not set it and this says so for the inputs (raw, possibly
+   * unknown in a preview), the desired value is the recorded one (e.g. a fork keeps its
+   * source's size), else the default.
+   */
+  readonly unsetKeeps?: (news: Props) => boolean;
 }
 
-/** One output property. */
-export interface OutputSpec<S extends z.ZodType = z.ZodType> extends PropertyDocs {
+/** One output property: how it reads from `Src`, what the provider knows of the live resource. */
+export interface OutputSpec<S extends z.ZodType = z.ZodType, Src = never> extends PropertyDocs {
   readonly schema: S;
   readonly secret: boolean;
   /** Whether the lookup functions (`getService`, ...) return it: not when it is an input kept, or a secret. */
   readonly inLookups: boolean;
+  /** The output's value, read from the live resource (and what the provider keeps of it). */
+  readonly from: (source: Src) => z.output<S>;
 }
 
 /** Options of {@link input} and {@link optionalInput}. */
-export interface InputOptions extends PropertyDocs {
-  readonly change: Change;
+export interface InputOptions<C extends Change = Change> extends PropertyDocs {
+  readonly change: C;
   readonly secret?: boolean;
   readonly default?: unknown;
+  readonly unsetKeeps?: (news: Props) => boolean;
 }
 
 /** A required input. */
-export function input<S extends z.ZodType>(schema: S, options: InputOptions): InputSpec<S> {
-  return { schema, required: true, secret: options.secret ?? false, ...options };
-}
-
-/** An optional input. */
-export function optionalInput<S extends z.ZodType>(schema: S, options: InputOptions): InputSpec<z.ZodOptional<S>> {
-  return { schema: schema.optional(), required: false, secret: options.secret ?? false, ...options };
-}
-
-/** An output. Absent from the live resource at times? Give an optional schema. */
-export function output<S extends z.ZodType>(
+export function input<S extends z.ZodType, C extends Change>(
   schema: S,
-  docs: PropertyDocs & { readonly secret?: boolean; readonly inLookups?: boolean },
-): OutputSpec<S> {
-  return { schema, secret: docs.secret ?? false, inLookups: (docs.inLookups ?? true) && !docs.secret, ...docs };
+  options: InputOptions<C>,
+): InputSpec<S> & { readonly change: C; readonly required: true } {
+  return { schema, secret: options.secret ?? false, ...options, required: true };
+}
+
+/** An optional input with a default: its desired value is never absent. */
+export function optionalInput<S extends z.ZodType, C extends Change>(
+  schema: S,
+  options: InputOptions<C> & { readonly default: z.output<S> },
+): InputSpec<z.ZodOptional<S>> & { readonly change: C; readonly default: z.output<S> };
+/** An optional input. */
+export function optionalInput<S extends z.ZodType, C extends Change>(
+  schema: S,
+  options: InputOptions<C>,
+): InputSpec<z.ZodOptional<S>> & { readonly change: C };
+export function optionalInput<S extends z.ZodType, C extends Change>(
+  schema: S,
+  options: InputOptions<C>,
+): InputSpec<z.ZodOptional<S>> & { readonly change: C } {
+  return { schema: schema.optional(), secret: options.secret ?? false, ...options, required: false };
+}
+
+/** Options of an output: its docs, whether it is secret or left out of lookups, and how it reads. */
+export interface OutputOptions<S extends z.ZodType, Src> extends PropertyDocs {
+  readonly secret?: boolean;
+  readonly inLookups?: boolean;
+  readonly from: (source: Src) => z.output<S>;
+}
+
+/**
+ * The output builder of a resource whose outputs read from `Src`. Absent from the live
+ * resource at times? Give an optional schema.
+ */
+export function outputsReadFrom<Src>(): <S extends z.ZodType>(schema: S, options: OutputOptions<S, Src>) => OutputSpec<S, Src> {
+  return (schema, options) => ({
+    schema,
+    secret: options.secret ?? false,
+    inLookups: (options.inLookups ?? true) && !options.secret,
+    ...options,
+  });
 }
 
 /** The outputs the lookup functions return: `outputs` without secrets and kept inputs. */
@@ -76,13 +116,16 @@ export function lookupResult(schema: { readonly outputs: OutputSpecs }, outputs:
 
 /** Input specs by property name. */
 export type InputSpecs = Record<string, InputSpec>;
-/** Output specs by property name. */
-export type OutputSpecs = Record<string, OutputSpec>;
+/** Output specs by property name, each reading from `Src`. */
+export type OutputSpecs<Src = never> = Record<string, OutputSpec<z.ZodType, Src>>;
 
 /** The inputs a resource's provider works with, once checked: parsed from the raw inputs. */
 export type InputsOf<I extends InputSpecs> = z.infer<z.ZodObject<{ [K in keyof I]: I[K]["schema"] }>>;
 /** The outputs a resource records. */
 export type OutputsOf<O extends OutputSpecs> = z.infer<z.ZodObject<{ [K in keyof O]: O[K]["schema"] }>>;
+
+/** A type the SDK declares by name: from a schema, or written out. */
+export type NamedType = { readonly doc: string } & ({ readonly schema: z.ZodType } | { readonly tsType: string });
 
 /** The declarative half of a resource type. */
 export interface ResourceSchema<I extends InputSpecs = InputSpecs, O extends OutputSpecs = OutputSpecs> {
@@ -100,11 +143,28 @@ export interface ResourceSchema<I extends InputSpecs = InputSpecs, O extends Out
   readonly lookup: ReadonlyArray<keyof I & string>;
   /** Rules across several inputs. */
   readonly cross?: readonly CrossRule[];
+  /** Types the SDK declares by name for this resource's arguments and outputs (named in `sdkType`s). */
+  readonly namedTypes?: Readonly<Record<string, NamedType>>;
 }
 
-/** Declares a resource schema, keeping its exact input and output types. */
-export function resourceSchema<I extends InputSpecs, O extends OutputSpecs>(schema: ResourceSchema<I, O>): ResourceSchema<I, O> {
-  return schema;
+/** The outputs of a resource, each read from `source` by its spec's `from`. */
+export function outputsFrom<Src, O extends OutputSpecs<Src>>(schema: { readonly outputs: O }, source: Src): OutputsOf<O> {
+  const entries = Object.entries(schema.outputs).map(([key, spec]) => [key, spec.from(source)]);
+  return Object.fromEntries(entries) as OutputsOf<O>;
+}
+
+/** The desired value of an input: `null` when absent, which it never is when it is required or has a default. */
+type DesiredValue<T extends InputSpec> = T extends { readonly required: true } | { readonly default: unknown }
+  ? NonNullable<z.output<T["schema"]>>
+  : NonNullable<z.output<T["schema"]>> | null;
+
+/** The desired value of every diffed input (see {@link desiredOf}). */
+export type DesiredOf<I extends InputSpecs> = {
+  readonly [K in keyof I as I[K]["change"] extends "create-only" ? never : K]: DesiredValue<I[K]>;
+};
+
+function isPlainObject(value: unknown): value is Props {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 /** What the derivations below read of a schema: its inputs. */
@@ -145,4 +205,28 @@ export function secretOutputs(schema: { readonly outputs: OutputSpecs }): string
   return Object.entries(schema.outputs)
     .filter(([, s]) => s.secret)
     .map(([k]) => k);
+}
+
+/**
+ * What the inputs ask for, property by property (every diffed input): the value written,
+ * else the recorded one where the input's `unsetKeeps` says so, else its default, else
+ * `null`. An object default fills in the fields an object value leaves out. `news` may be
+ * the raw inputs of a preview (with unknowns) or the parsed ones; `recorded` are the
+ * outputs so far.
+ */
+export function desiredOf<I extends InputSpecs>(schema: WithInputs<I>, news: Props, recorded: Props): DesiredOf<I> {
+  const entries = diffedProperties(schema).map(({ property }) => {
+    const spec = schema.inputs[property];
+    const given = news[property];
+    if (given === undefined || given === null) {
+      const kept = spec.unsetKeeps?.(news) === true ? recorded[property] : undefined;
+      return [property, kept ?? spec.default ?? null];
+    }
+    if (isPlainObject(spec.default) && isPlainObject(given)) {
+      const set = Object.entries(given).filter(([, v]) => v !== undefined);
+      return [property, { ...spec.default, ...Object.fromEntries(set) }];
+    }
+    return [property, given];
+  });
+  return Object.fromEntries(entries) as DesiredOf<I>;
 }

@@ -9,12 +9,12 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { ClouddbClient } from "../client";
-import { diffedProperties, secretInputs } from "../framework/schema";
+import { diffedProperties, outputsFrom, secretInputs } from "../framework/schema";
+import { readReplicaSetSchema } from "../resources/readReplicaSet/definition";
 import { RESOURCES } from "../resources/registry";
-import { replicaSetOutputs } from "../resources/readReplicaSet/operations";
-import { serviceOutputs } from "../resources/service/state";
-import { vpcOutputs } from "../resources/vpc/operations";
-import { peeringOutputs } from "../resources/vpcPeering/operations";
+import { serviceOutputs } from "../resources/service/definition";
+import { vpcSchema } from "../resources/vpc/definition";
+import { vpcPeeringSchema } from "../resources/vpcPeering/definition";
 import { trampoline } from "../../sdk/trampoline";
 
 /** One resource of the document (`importSpec` of pkg/cmd/pulumi/operations/import.go). */
@@ -102,19 +102,21 @@ export async function importDocument(api: ClouddbClient, projectId: string, filt
   };
   const opts = { projectId };
   for (const vpc of await api.listVpcs(opts)) {
-    if (keep("Vpc", vpc.id)) add("Vpc", vpc.id, vpc.name ?? vpc.id, { ...vpcOutputs(vpc, projectId) });
+    if (keep("Vpc", vpc.id)) add("Vpc", vpc.id, vpc.name ?? vpc.id, { ...outputsFrom(vpcSchema, { live: vpc, projectId }) });
     for (const p of await api.listPeerings(vpc.id, opts)) {
       if (keep("VpcPeering", p.id))
-        add("VpcPeering", p.id, `${vpc.name ?? vpc.id}-peering-${p.id}`, { ...peeringOutputs(p, vpc.id, projectId) });
+        add("VpcPeering", p.id, `${vpc.name ?? vpc.id}-peering-${p.id}`, {
+          ...outputsFrom(vpcPeeringSchema, { live: p, vpcId: vpc.id, projectId }),
+        });
     }
   }
   for (const s of await api.listServices(opts)) {
     if (s.status === "DELETING") continue;
-    if (keep("Service", s.service_id)) add("Service", s.service_id, s.name ?? s.service_id, { ...serviceOutputs(s, {}) });
+    if (keep("Service", s.service_id)) add("Service", s.service_id, s.name ?? s.service_id, { ...serviceOutputs(s) });
     for (const rs of s.read_replica_sets ?? []) {
       if (keep("ReadReplicaSet", rs.id))
         add("ReadReplicaSet", rs.id, `${s.name ?? s.service_id}-${rs.name ?? rs.id}`, {
-          ...replicaSetOutputs(rs, s.service_id, projectId),
+          ...outputsFrom(readReplicaSetSchema, { live: rs, serviceId: s.service_id, projectId }),
         });
     }
   }

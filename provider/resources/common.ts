@@ -1,27 +1,83 @@
 /**
- * Inputs every resource type has: `projectId`, `timeouts` and `adoptId`.
+ * What every resource type has, added to each definition by {@link resourceSchema}: the
+ * inputs `projectId`, `adoptId` and `timeouts`, and the output `projectId`.
  */
-import type { z } from "zod";
-import { optionalInput } from "../framework/schema";
+import { z } from "zod";
+import type { CrossRule } from "../framework/check";
+import {
+  optionalInput,
+  outputsReadFrom,
+  type InputSpecs,
+  type NamedType,
+  type OutputSpecs,
+  type ResourceSchema,
+} from "../framework/schema";
 import * as v from "./values";
 
 /** `projectId`: the project of the resource. */
-export const projectIdInput = optionalInput(v.projectId, {
+const projectIdInput = optionalInput(v.projectId, {
   change: "replace",
   doc: "Project; defaults to `clouddb:projectId`.",
 });
 
 /** `timeouts`: how long operations may wait (Pulumi's `customTimeouts` never reach a dynamic provider). */
-export const timeoutsInput = optionalInput(v.timeouts, {
+const timeoutsInput = optionalInput(v.timeouts, {
   change: "in-place",
   doc: "How long operations may wait. A change records the new timeouts and sends nothing.",
   sdkType: "Timeouts",
 });
 
 /** `adoptId`: an existing resource to take over at create, instead of making one. */
-export function adoptIdInput<S extends z.ZodType>(idSchema: S, what: string) {
+function adoptIdInput<S extends z.ZodType>(idSchema: S, what: string) {
   return optionalInput(idSchema, {
     change: "create-only",
     doc: `Id of an existing ${what} to take over instead of creating one (read at create only); its fixed properties must match the program.`,
   });
+}
+
+/** What every resource's outputs read from: at least the project the resource is in. */
+export interface InProject {
+  /** The project of the resource. */
+  readonly projectId: string;
+}
+
+/** The output `projectId`. */
+const projectIdOutput = outputsReadFrom<InProject>()(z.string(), { doc: "The project.", from: (s) => s.projectId });
+
+/** The inputs {@link resourceSchema} adds. */
+export type CommonInputs<A extends z.ZodType> = {
+  readonly projectId: typeof projectIdInput;
+  readonly adoptId: ReturnType<typeof adoptIdInput<A>>;
+  readonly timeouts: typeof timeoutsInput;
+};
+
+/** The outputs {@link resourceSchema} adds. */
+export type CommonOutputs = { readonly projectId: typeof projectIdOutput };
+
+/** What a resource declares; {@link resourceSchema} adds the common inputs and outputs. */
+export interface ResourceDeclaration<I extends InputSpecs, O extends OutputSpecs<never>, A extends z.ZodType> {
+  readonly kind: string;
+  readonly doc: string;
+  readonly example: string;
+  /** The resource's own inputs (before `projectId`, `adoptId` and `timeouts`). */
+  readonly inputs: I;
+  /** What `adoptId` takes: the id's schema, and what it names, for its documentation. */
+  readonly adopt: { readonly id: A; readonly what: string };
+  /** The resource's own outputs (`projectId` follows the id output). */
+  readonly outputs: O;
+  readonly idOutput: keyof O & string;
+  readonly lookup: ReadonlyArray<keyof (I & CommonInputs<A>) & string>;
+  readonly cross?: readonly CrossRule[];
+  readonly namedTypes?: Readonly<Record<string, NamedType>>;
+}
+
+/** Declares a resource schema, adding the common inputs and outputs and keeping their exact types. */
+export function resourceSchema<I extends InputSpecs, O extends OutputSpecs<never>, A extends z.ZodType>(
+  declaration: ResourceDeclaration<I, O, A>,
+): ResourceSchema<I & CommonInputs<A>, O & CommonOutputs> {
+  const { adopt, inputs, outputs, ...rest } = declaration;
+  const common: CommonInputs<A> = { projectId: projectIdInput, adoptId: adoptIdInput(adopt.id, adopt.what), timeouts: timeoutsInput };
+  // `projectId` follows the id output, as the SDK lists them.
+  const ordered = Object.assign({ [rest.idOutput]: outputs[rest.idOutput] }, { projectId: projectIdOutput }, outputs);
+  return { ...rest, inputs: { ...inputs, ...common }, outputs: ordered };
 }

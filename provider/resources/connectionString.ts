@@ -2,7 +2,11 @@
  * Connection strings (CONTRACT.md, "Connecting to a service"): every service has the
  * database `tsdb` and the admin role `tsdbadmin`, whose password is the service's; a read
  * replica set takes its service's role and password at its own endpoint; connections need TLS.
+ * And the outputs that carry them, which services and replica sets share.
  */
+import { z } from "zod";
+import type { ConnectionPooler, Endpoint } from "../client";
+import { outputsReadFrom } from "../framework/schema";
 
 /** The admin role of every service. */
 export const ADMIN_ROLE = "tsdbadmin";
@@ -17,4 +21,44 @@ export function connectionString(endpoint: { host?: string; port?: number } | un
   if (!endpoint?.host || !endpoint.port) return undefined;
   const user = encodeURIComponent(ADMIN_ROLE) + (password === undefined ? "" : `:${encodeURIComponent(password)}`);
   return `postgresql://${user}@${endpoint.host}:${endpoint.port}/${DATABASE}?sslmode=require`;
+}
+
+/** What the connection outputs read from: a live service or replica set, and its password when known. */
+export interface ConnectionSource {
+  readonly live: { readonly endpoint?: Endpoint; readonly connection_pooler?: ConnectionPooler | null };
+  readonly password?: string;
+}
+
+/**
+ * The connection outputs of a service or a replica set: host, port, the pooler's, the
+ * password and the connection strings, each read from the live resource.
+ */
+export function connectionOutputs<Src extends ConnectionSource>(docs: {
+  readonly password: string;
+  readonly connectionString: string;
+  readonly poolerConnectionString: string;
+}) {
+  const output = outputsReadFrom<Src>();
+  const pooler = (s: Src) => s.live.connection_pooler?.endpoint;
+  return {
+    host: output(z.string(), { doc: "Connection host.", from: (s) => s.live.endpoint?.host ?? "" }),
+    port: output(z.number(), { doc: "Connection port.", from: (s) => s.live.endpoint?.port ?? 0 }),
+    poolerHost: output(z.string().optional(), { doc: "Pooler host, while the pooler is on.", from: (s) => pooler(s)?.host }),
+    poolerPort: output(z.number().optional(), { doc: "Pooler port, while the pooler is on.", from: (s) => pooler(s)?.port }),
+    connectionPooler: output(z.boolean(), {
+      doc: "Whether the pooler is on.",
+      from: (s) => s.live.connection_pooler !== undefined && s.live.connection_pooler !== null,
+    }),
+    password: output(z.string().optional(), { doc: docs.password, secret: true, from: (s) => s.password }),
+    connectionString: output(z.string().optional(), {
+      doc: docs.connectionString,
+      secret: true,
+      from: (s) => connectionString(s.live.endpoint, s.password),
+    }),
+    poolerConnectionString: output(z.string().optional(), {
+      doc: docs.poolerConnectionString,
+      secret: true,
+      from: (s) => connectionString(pooler(s), s.password),
+    }),
+  };
 }

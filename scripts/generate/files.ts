@@ -1,7 +1,8 @@
-/** Every file generated from the resource schemas, by path relative to the repository root. */
+/** Every file generated from the resource definitions, by path relative to the repository root. */
 import * as fs from "fs";
 import * as path from "path";
 import * as prettier from "prettier";
+import { foundResources, providerFiles } from "./providerFiles";
 import { withResourceTables } from "./readmeTables";
 import { sdkFiles } from "./sdkFiles";
 
@@ -9,7 +10,10 @@ import { sdkFiles } from "./sdkFiles";
 export async function generatedFiles(root: string): Promise<Record<string, string>> {
   const options = (await prettier.resolveConfig(path.join(root, "package.json"))) ?? {};
   const files: Record<string, string> = {};
-  for (const [file, text] of Object.entries(sdkFiles())) files[file] = await prettier.format(text, { ...options, parser: "typescript" });
-  files["README.md"] = withResourceTables(fs.readFileSync(path.join(root, "README.md"), "utf8"));
+  const resources = foundResources(root);
+  for (const [file, text] of Object.entries({ ...providerFiles(resources), ...sdkFiles(resources) })) {
+    files[file] = await prettier.format(text, { ...options, parser: "typescript" });
+  }
+  files["README.md"] = withResourceTables(fs.readFileSync(path.join(root, "README.md"), "utf8"), resources);
   return files;
 }

@@ -3,7 +3,7 @@
  * `<!-- generated:<Kind> -->` and `<!-- /generated:<Kind> -->`.
  */
 import type { InputSpec } from "../../provider/framework/schema";
-import { RESOURCES, specsOf, type RegisteredResource } from "../../provider/resources/registry";
+import { specsOf, type RegisteredResource } from "../../provider/resources/registration";
 import { typeText } from "./typeText";
 
 const CHANGE: Record<InputSpec["change"], string> = {
@@ -30,9 +30,9 @@ export function resourceTable(r: RegisteredResource): string {
 }
 
 /** `readme` with every resource's table regenerated. */
-export function withResourceTables(readme: string): string {
+export function withResourceTables(readme: string, resources: readonly RegisteredResource[]): string {
   let out = readme;
-  for (const r of RESOURCES) {
+  for (const r of resources) {
     const kind = r.definition.schema.kind;
     const start = `<!-- generated:${kind} -->`;
     const end = `<!-- /generated:${kind} -->`;

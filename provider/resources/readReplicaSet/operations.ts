@@ -4,40 +4,22 @@ import { ConflictError, NotFoundError, ResourceFailedError, WaitError } from "..
 import { sameValue } from "../../framework/diff";
 import { nothingToAdopt } from "../../framework/adoption";
 import { CloudStateError, InputConflictError, ProviderErrorCode, ResourceInitError, UnusableResourceError } from "../../framework/errors";
-import { createOnce, type Recovery } from "../../framework/journal";
+import { createOnce, intentOf, type Recovery } from "../../framework/journal";
+import { parentIdOf } from "../../framework/parents";
 import { retryWhileConflict } from "../../framework/pacing";
 import type { ResourceOperations } from "../../framework/resourceProvider";
-import type { InputsOf, OutputsOf } from "../../framework/schema";
+import { outputsFrom, type InputsOf, type OutputsOf } from "../../framework/schema";
 import type { ProviderContext } from "../../framework/settings";
 import type { TimeoutsInput } from "../../framework/timeouts";
-import { connectionString } from "../connectionString";
-import { notRunning } from "../service/state";
-import type { readReplicaSetSchema } from "./schema";
+import { notRunning } from "../service/live";
+import { readReplicaSetSchema } from "./definition";
 
 type ReadReplicaSetInputs = InputsOf<typeof readReplicaSetSchema.inputs>;
 type ReadReplicaSetOutputs = OutputsOf<typeof readReplicaSetSchema.outputs>;
 
 /** Outputs of a live replica set; `password` is the service's, when the program gave it. */
-export function replicaSetOutputs(rs: ReadReplicaSet, serviceId: string, projectId: string, password?: string): ReadReplicaSetOutputs {
-  return {
-    replicaSetId: rs.id,
-    serviceId,
-    projectId,
-    name: rs.name ?? "",
-    nodes: rs.nodes ?? 0,
-    cpuMillis: rs.cpu_millis ?? 0,
-    memoryGbs: rs.memory_gbs ?? 0,
-    environment: rs.metadata?.environment ?? "",
-    connectionPooler: rs.connection_pooler !== undefined && rs.connection_pooler !== null,
-    status: rs.status ?? "",
-    host: rs.endpoint?.host ?? "",
-    port: rs.endpoint?.port ?? 0,
-    poolerHost: rs.connection_pooler?.endpoint?.host,
-    poolerPort: rs.connection_pooler?.endpoint?.port,
-    password,
-    connectionString: connectionString(rs.endpoint, password),
-    poolerConnectionString: connectionString(rs.connection_pooler?.endpoint, password),
-  };
+function replicaSetOutputs(live: ReadReplicaSet, serviceId: string, projectId: string, password?: string): ReadReplicaSetOutputs {
+  return outputsFrom(readReplicaSetSchema, { live, serviceId, projectId, password });
 }
 
 /** A replica set in status `error`: only deleting it can leave that state. */
@@ -107,13 +89,7 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
           (await api.listReplicaSets(news.serviceId, { projectId })).filter((rs) => rs.name === news.name && rs.status !== "deleting"),
         idOf: (rs) => rs.id,
       };
-      const intent = {
-        apiUrl: ctx.settings.apiUrl ?? "",
-        projectId,
-        kind: "ReadReplicaSet",
-        owner: ctx.owner,
-        identity: { serviceId: news.serviceId, name: news.name },
-      };
+      const intent = intentOf(ctx, "ReadReplicaSet", projectId, { serviceId: news.serviceId, name: news.name });
       // The service must be READY; while it is being changed the API answers 409: wait.
       const created = await createOnce(intent, recovery, () =>
         retryWhileConflict(
@@ -156,14 +132,8 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
   },
 
   async read(id, recorded, ctx) {
+    const serviceId = parentIdOf(recorded, "serviceId", `read replica set ${id}`, "ReadReplicaSet");
     const projectId = ctx.projectOf(recorded.projectId as string | undefined);
-    const serviceId = recorded.serviceId as string | undefined;
-    if (!serviceId) {
-      throw new InputConflictError(
-        "serviceId",
-        `reading read replica set ${id} needs its serviceId: pass { serviceId } as the state of ReadReplicaSet.get`,
-      );
-    }
     // Served from one shared list answer (the client's read cache), so a refresh of many
     // resources costs one request; a set that no longer exists is a NotFoundError.
     const rs = await ctx.client().getReplicaSet(serviceId, id, { projectId });

@@ -1,16 +1,14 @@
 /**
- * Brings a live service to a desired state: one ordered table of the API's actions, each
- * saying when it is needed, what it sends and what the service goes through after it, and
- * one loop over the table. The order is one the API accepts: resume first, then resize, HA,
- * environment, pooler, VPC (detach the old before attaching the new), password, and pause
- * last. A difference that needs no action sends nothing. Adding an action is adding an entry.
+ * Brings a live service to a desired state: one loop over the service's table of the API's
+ * actions (`SERVICE_ACTIONS` in `definition.ts`), each saying when it is needed, what it
+ * sends and what the service goes through after it. A difference that needs no action
+ * sends nothing.
  */
 import type { ClouddbClient, ProjectOptions, Service } from "../../client";
 import { ConflictError, ResourceFailedError } from "../../client/errors";
 import { classifyStatus } from "../../client/statusRules";
-import { sameValue } from "../../framework/diff";
 import { ProviderErrorCode, UnusableResourceError } from "../../framework/errors";
-import { attachedVpc, isPaused, serviceOutputs, type DesiredService } from "./state";
+import { SERVICE_ACTIONS, type DesiredService } from "./definition";
 
 /** Where convergence happens and how long each wait may take. */
 export interface ConvergeContext {
@@ -38,78 +36,6 @@ export interface ServiceAction {
   /** The API refuses it on a paused service: a paused service is resumed first. */
   readonly needsRunning: boolean;
 }
-
-const outs = (s: Service) => serviceOutputs(s, {});
-
-/** The actions, in the order they run. */
-export const SERVICE_ACTIONS: readonly ServiceAction[] = [
-  {
-    name: "start",
-    needed: (live, want, ctx) =>
-      isPaused(live) && (!want.paused || SERVICE_ACTIONS.some((a) => a.needsRunning && a.needed(live, want, ctx))),
-    send: (api, id, _want, _live, opts) => api.startService(id, opts),
-    then: "READY",
-    needsRunning: false,
-  },
-  {
-    name: "resize",
-    needed: (live, want) => !sameValue(outs(live).cpuMillis, want.cpuMillis) || !sameValue(outs(live).memoryGbs, want.memoryGbs),
-    send: (api, id, want, _live, opts) =>
-      api.resizeService(id, { cpu_millis: String(want.cpuMillis), memory_gbs: String(want.memoryGbs) }, opts),
-    then: "READY",
-    needsRunning: true,
-  },
-  {
-    name: "setHA",
-    needed: (live, want) => !sameValue(outs(live).haReplicas, want.haReplicas),
-    send: (api, id, want, _live, opts) =>
-      api.setServiceHA(id, { replica_count: want.haReplicas.replicaCount, sync_replica_count: want.haReplicas.syncReplicaCount }, opts),
-    then: "READY",
-    needsRunning: true,
-  },
-  {
-    name: "setEnvironment",
-    needed: (live, want) => outs(live).environment !== want.environment,
-    send: (api, id, want, _live, opts) => api.setServiceEnvironment(id, want.environment as "DEV" | "PROD", opts),
-    then: "at-once",
-    needsRunning: true,
-  },
-  {
-    name: "pooler",
-    needed: (live, want) => outs(live).connectionPooler !== want.connectionPooler,
-    send: (api, id, want, _live, opts) => (want.connectionPooler ? api.enableServicePooler(id, opts) : api.disableServicePooler(id, opts)),
-    then: "at-once",
-    needsRunning: true,
-  },
-  {
-    name: "detachFromVpc",
-    needed: (live, want) => attachedVpc(live) !== undefined && attachedVpc(live) !== (want.vpcId ?? undefined),
-    send: (api, id, _want, live, opts) => api.detachServiceFromVpc(id, attachedVpc(live)!, opts),
-    then: "READY",
-    needsRunning: true,
-  },
-  {
-    name: "attachToVpc",
-    needed: (live, want) => want.vpcId !== null && attachedVpc(live) !== want.vpcId,
-    send: (api, id, want, _live, opts) => api.attachServiceToVpc(id, want.vpcId!, opts),
-    then: "READY",
-    needsRunning: true,
-  },
-  {
-    name: "updatePassword",
-    needed: (_live, want, ctx) => want.password !== undefined && want.password !== ctx.recordedPassword,
-    send: (api, id, want, _live, opts) => api.updateServicePassword(id, want.password!, opts),
-    then: "at-once",
-    needsRunning: true,
-  },
-  {
-    name: "stop",
-    needed: (live, want) => want.paused && !isPaused(live),
-    send: (api, id, _want, _live, opts) => api.stopService(id, opts),
-    then: "PAUSED",
-    needsRunning: false,
-  },
-];
 
 /** The error for a service only deletion can help. */
 export function unusable(service: Service): UnusableResourceError<Service> {

@@ -7,14 +7,15 @@ import type { Service } from "../../client";
 import { ConflictError, NotFoundError, WaitError } from "../../client/errors";
 import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
 import { InputConflictError, ResourceInitError, UnusableResourceError } from "../../framework/errors";
-import { createOnce, type Created, type CreateIntent, type Recovery } from "../../framework/journal";
+import { createOnce, intentOf, type Created, type CreateIntent, type Recovery } from "../../framework/journal";
 import { retryWhileConflict } from "../../framework/pacing";
 import type { ResourceOperations } from "../../framework/resourceProvider";
 import type { ProviderContext } from "../../framework/settings";
 import type { TimeoutsInput } from "../../framework/timeouts";
+import { desiredOf } from "../../framework/schema";
 import { converge } from "./convergence";
-import { SERVICE_DEFAULTS, type serviceSchema } from "./schema";
-import { desiredService, notRunning, serviceOutputs, type ServiceInputs, type ServiceOutputs } from "./state";
+import { SERVICE_DEFAULTS, serviceOutputs, serviceSchema, type ServiceInputs, type ServiceOutputs } from "./definition";
+import { notRunning } from "./live";
 
 /** Generates a password for a service whose initial password was lost (a recovered create). */
 function generatedPassword(): string {
@@ -55,7 +56,7 @@ async function createServiceOnce(
   send: () => Promise<Service>,
 ): Promise<Created<Service>> {
   const created = await createOnce(
-    { ...intent, apiUrl: ctx.settings.apiUrl ?? "", kind: "Service", owner: ctx.owner },
+    intentOf(ctx, "Service", intent.projectId, intent.identity),
     recovery(ctx, intent.projectId, like),
     send,
   );
@@ -121,7 +122,7 @@ async function start(ctx: ProviderContext, news: ServiceInputs, projectId: strin
       ),
     );
   }
-  const desired = desiredService(news, {});
+  const desired = desiredOf(serviceSchema, news, {});
   const req = {
     name: news.name,
     service_type: news.serviceType ?? SERVICE_DEFAULTS.serviceType,
@@ -129,7 +130,7 @@ async function start(ctx: ProviderContext, news: ServiceInputs, projectId: strin
     cpu_millis: String(desired.cpuMillis),
     memory_gbs: String(desired.memoryGbs),
     replica_count: desired.haReplicas.replicaCount,
-    environment_tag: desired.environment as "DEV" | "PROD",
+    environment_tag: desired.environment,
   };
   const intent = { projectId, identity: { name: req.name, serviceType: req.service_type, regionCode: req.region_code } };
   const like = (s: Service) => s.name === req.name && s.service_type === req.service_type && s.region_code === req.region_code;
@@ -188,7 +189,7 @@ export const serviceOperations: ResourceOperations<typeof serviceSchema.inputs> 
       const live = await converge(
         { api: ctx.client(), projectId, timeoutMs: Math.max(1, deadline - Date.now()), recordedPassword: initial },
         made,
-        { ...desiredService(news, serviceOutputs(made, {})), password },
+        { ...desiredOf(serviceSchema, news, serviceOutputs(made)), password: password ?? null },
       );
       return { id, outs: { ...serviceOutputs(live, { password, forkFrom: news.forkFrom }) } };
     } catch (e) {
@@ -216,7 +217,7 @@ export const serviceOperations: ResourceOperations<typeof serviceSchema.inputs> 
     const api = ctx.client();
     const live = await api.getService(id, { projectId, fresh: true });
     const recorded = olds as Partial<ServiceOutputs>;
-    const want = desiredService(news, recorded);
+    const want = desiredOf(serviceSchema, news, recorded);
     if (want.vpcId !== null && want.vpcId !== recorded.vpcId) await checkVpc(ctx, want.vpcId, projectId, live.region_code);
     const final = await converge(
       { api, projectId, timeoutMs: ctx.timeoutMs(news.timeouts, "update"), recordedPassword: recorded.password },

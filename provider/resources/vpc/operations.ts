@@ -3,20 +3,20 @@ import type { Vpc } from "../../client";
 import { ConflictError, NotFoundError } from "../../client/errors";
 import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
 import { CloudStateError, ProviderErrorCode } from "../../framework/errors";
-import { absentIfNotFound, createOnce, type Recovery } from "../../framework/journal";
+import { absentIfNotFound, createOnce, intentOf, type Recovery } from "../../framework/journal";
 import { retryWhileConflict } from "../../framework/pacing";
 import type { ResourceOperations } from "../../framework/resourceProvider";
-import type { InputsOf, OutputsOf } from "../../framework/schema";
+import { outputsFrom, type InputsOf, type OutputsOf } from "../../framework/schema";
 import type { ProviderContext } from "../../framework/settings";
 import { describeMs, type TimeoutsInput } from "../../framework/timeouts";
-import type { vpcSchema } from "./schema";
+import { vpcSchema } from "./definition";
 
 type VpcInputs = InputsOf<typeof vpcSchema.inputs>;
 type VpcOutputs = OutputsOf<typeof vpcSchema.outputs>;
 
 /** Outputs of a live VPC. */
-export function vpcOutputs(vpc: Vpc, projectId: string): VpcOutputs {
-  return { vpcId: vpc.id, name: vpc.name ?? "", cidr: vpc.cidr ?? "", regionCode: vpc.region_code ?? "", projectId };
+function vpcOutputs(live: Vpc, projectId: string): VpcOutputs {
+  return outputsFrom(vpcSchema, { live, projectId });
 }
 
 async function converge(ctx: ProviderContext, id: string, news: VpcInputs, projectId: string): Promise<VpcOutputs> {
@@ -72,7 +72,7 @@ export const vpcOperations: ResourceOperations<typeof vpcSchema.inputs> = {
         (await api.listVpcs({ projectId })).filter((x) => x.name === req.name && x.cidr === req.cidr && x.region_code === req.region_code),
       idOf: (x) => x.id,
     };
-    const intent = { apiUrl: ctx.settings.apiUrl ?? "", projectId, kind: "Vpc", owner: ctx.owner, identity: req };
+    const intent = intentOf(ctx, "Vpc", projectId, req);
     const created = await createOnce(intent, recovery, () => api.createVpc(req, { projectId }));
     created.settled();
     return { id: created.resource.id, outs: { ...vpcOutputs(created.resource, projectId) } };

@@ -2,29 +2,20 @@
 import type { Peering } from "../../client";
 import { NotFoundError, WaitError } from "../../client/errors";
 import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
-import { InputConflictError, ResourceInitError } from "../../framework/errors";
-import { absentIfNotFound, createOnce, type Recovery } from "../../framework/journal";
+import { ResourceInitError } from "../../framework/errors";
+import { parentIdOf } from "../../framework/parents";
+import { absentIfNotFound, createOnce, intentOf, type Recovery } from "../../framework/journal";
 import type { ResourceOperations } from "../../framework/resourceProvider";
-import type { InputsOf, OutputsOf } from "../../framework/schema";
+import { outputsFrom, type InputsOf, type OutputsOf } from "../../framework/schema";
 import type { ProviderContext } from "../../framework/settings";
-import type { vpcPeeringSchema } from "./schema";
+import { vpcPeeringSchema } from "./definition";
 
 type VpcPeeringInputs = InputsOf<typeof vpcPeeringSchema.inputs>;
 type VpcPeeringOutputs = OutputsOf<typeof vpcPeeringSchema.outputs>;
 
 /** Outputs of a live peering. */
-export function peeringOutputs(p: Peering, vpcId: string, projectId: string): VpcPeeringOutputs {
-  return {
-    peeringId: p.id,
-    vpcId,
-    peerAccountId: p.peer_account_id ?? "",
-    peerRegionCode: p.peer_region_code ?? "",
-    peerVpcId: p.peer_vpc_id ?? "",
-    projectId,
-    status: p.status ?? "",
-    provisionedId: p.provisioned_id ?? "",
-    errorMessage: p.error_message ?? "",
-  };
+function peeringOutputs(live: Peering, vpcId: string, projectId: string): VpcPeeringOutputs {
+  return outputsFrom(vpcPeeringSchema, { live, vpcId, projectId });
 }
 
 /**
@@ -85,13 +76,7 @@ export const vpcPeeringOperations: ResourceOperations<typeof vpcPeeringSchema.in
           ),
         idOf: (p) => p.id,
       };
-      const intent = {
-        apiUrl: ctx.settings.apiUrl ?? "",
-        projectId,
-        kind: "VpcPeering",
-        owner: ctx.owner,
-        identity: { vpcId: news.vpcId, ...req },
-      };
+      const intent = intentOf(ctx, "VpcPeering", projectId, { vpcId: news.vpcId, ...req });
       const created = await createOnce(intent, recovery, () => api.createPeering(news.vpcId, req, { projectId }));
       peeringId = created.resource.id;
       settled = created.settled;
@@ -104,11 +89,8 @@ export const vpcPeeringOperations: ResourceOperations<typeof vpcPeeringSchema.in
   },
 
   async read(id, recorded, ctx) {
+    const vpcId = parentIdOf(recorded, "vpcId", `VPC peering ${id}`, "VpcPeering");
     const projectId = ctx.projectOf(recorded.projectId as string | undefined);
-    const vpcId = recorded.vpcId as string | undefined;
-    if (!vpcId) {
-      throw new InputConflictError("vpcId", `reading VPC peering ${id} needs its vpcId: pass { vpcId } as the state of VpcPeering.get`);
-    }
     return { ...peeringOutputs(await ctx.client().getPeering(vpcId, id, { projectId }), vpcId, projectId) };
   },
 

@@ -3,10 +3,18 @@
  * or project replaces it. Created, renamed and deleted at once by the API.
  */
 import { z } from "zod";
+import type { Vpc } from "../../client";
 import type { ResourceDefinition } from "../../framework/resourceProvider";
-import { input, output, resourceSchema } from "../../framework/schema";
-import { adoptIdInput, projectIdInput, timeoutsInput } from "../common";
+import { input, outputsReadFrom } from "../../framework/schema";
+import { resourceSchema, type InProject } from "../common";
 import * as v from "../values";
+
+/** What a Vpc's outputs read from: the live VPC and its project. */
+export interface VpcSource extends InProject {
+  readonly live: Vpc;
+}
+
+const output = outputsReadFrom<VpcSource>();
 
 /** Inputs and outputs of a Vpc. */
 export const vpcSchema = resourceSchema({
@@ -17,16 +25,13 @@ export const vpcSchema = resourceSchema({
     name: input(v.name, { change: "in-place", doc: "Name of the VPC, 1 to 128 characters. A change renames it." }),
     cidr: input(v.cidr, { change: "replace", doc: "IPv4 network, prefix 16 to 28, host bits zero (`10.0.0.0/16`)." }),
     regionCode: input(v.regionCode, { change: "replace", doc: "Region, e.g. `us-east-1`.", sdkType: "string" }),
-    projectId: projectIdInput,
-    adoptId: adoptIdInput(v.numericId, "VPC (its `cidr` and `regionCode`)"),
-    timeouts: timeoutsInput,
   },
+  adopt: { id: v.numericId, what: "VPC (its `cidr` and `regionCode`)" },
   outputs: {
-    vpcId: output(z.string(), { doc: "The VPC's id." }),
-    name: output(z.string(), { doc: "The VPC's name." }),
-    cidr: output(z.string(), { doc: "The VPC's network." }),
-    regionCode: output(z.string(), { doc: "The VPC's region." }),
-    projectId: output(z.string(), { doc: "The project the VPC belongs to." }),
+    vpcId: output(z.string(), { doc: "The VPC's id.", from: (s) => s.live.id }),
+    name: output(z.string(), { doc: "The VPC's name.", from: (s) => s.live.name ?? "" }),
+    cidr: output(z.string(), { doc: "The VPC's network.", from: (s) => s.live.cidr ?? "" }),
+    regionCode: output(z.string(), { doc: "The VPC's region.", from: (s) => s.live.region_code ?? "" }),
   },
   idOutput: "vpcId",
   lookup: ["projectId"],

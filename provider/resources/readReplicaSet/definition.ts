@@ -5,10 +5,29 @@
  * turns `error` stays in state and the error is reported.
  */
 import { z } from "zod";
+import type { ReadReplicaSet } from "../../client";
 import type { ResourceDefinition } from "../../framework/resourceProvider";
-import { input, optionalInput, output, resourceSchema } from "../../framework/schema";
-import { adoptIdInput, projectIdInput, timeoutsInput } from "../common";
+import { input, optionalInput, outputsReadFrom } from "../../framework/schema";
+import { resourceSchema, type InProject } from "../common";
+import { connectionOutputs } from "../connectionString";
 import * as v from "../values";
+
+/** What a ReadReplicaSet's outputs read from: the live set, its service and project, and the service's password when the program gave it. */
+export interface ReadReplicaSetSource extends InProject {
+  readonly live: ReadReplicaSet;
+  readonly serviceId: string;
+  readonly password?: string;
+}
+
+const output = outputsReadFrom<ReadReplicaSetSource>();
+
+/** The outputs a replica set shares with its service: its endpoints, the password and connection strings. */
+const connection = connectionOutputs<ReadReplicaSetSource>({
+  password: "The `password` input (secret).",
+  connectionString:
+    "`postgresql://tsdbadmin:<password>@<host>:<port>/tsdb?sslmode=require` at the set's endpoint (secret); without the password when none is given.",
+  poolerConnectionString: "The same through the set's pooler (secret), while it is on.",
+});
 
 /** Inputs and outputs of a ReadReplicaSet. */
 export const readReplicaSetSchema = resourceSchema({
@@ -30,7 +49,11 @@ export const readReplicaSetSchema = resourceSchema({
       doc: "Memory of each node in GB, paired with `cpuMillis`.",
       sdkType: "number",
     }),
-    environment: optionalInput(v.environment, { change: "in-place", doc: "`DEV` or `PROD`. Unset: left as the API sets it." }),
+    environment: optionalInput(v.environment, {
+      change: "in-place",
+      doc: "`DEV` or `PROD`. Unset: left as the API sets it.",
+      unsetKeeps: () => true,
+    }),
     connectionPooler: optionalInput(v.flag, { change: "in-place", doc: "Connection pooler on or off.", default: false }),
     password: optionalInput(v.password, {
       change: "in-place",
@@ -38,34 +61,28 @@ export const readReplicaSetSchema = resourceSchema({
       doc: "The service's password (pass `service.password`), for `connectionString`: a set has no credentials of its own. Sends nothing to the API.",
       sdkType: "string | undefined",
     }),
-    projectId: projectIdInput,
-    adoptId: adoptIdInput(v.serviceId, "read replica set of `serviceId` (its name)"),
-    timeouts: timeoutsInput,
   },
+  adopt: { id: v.serviceId, what: "read replica set of `serviceId` (its name)" },
   outputs: {
-    replicaSetId: output(z.string(), { doc: "The set's id." }),
-    serviceId: output(z.string(), { doc: "The service." }),
-    projectId: output(z.string(), { doc: "The project." }),
-    name: output(z.string(), { doc: "The set's name." }),
-    nodes: output(z.number(), { doc: "Number of nodes." }),
-    cpuMillis: output(z.number(), { doc: "CPU of each node in millicores." }),
-    memoryGbs: output(z.number(), { doc: "Memory of each node in GB." }),
-    environment: output(z.string(), { doc: "`DEV` or `PROD`." }),
-    connectionPooler: output(z.boolean(), { doc: "Whether the pooler is on." }),
-    status: output(z.string(), { doc: "`creating`, `active`, `resizing`, `error` or `deleting` when last read." }),
-    host: output(z.string(), { doc: "Connection host." }),
-    port: output(z.number(), { doc: "Connection port." }),
-    poolerHost: output(z.string().optional(), { doc: "Pooler host, while the pooler is on." }),
-    poolerPort: output(z.number().optional(), { doc: "Pooler port, while the pooler is on." }),
-    password: output(z.string().optional(), { doc: "The `password` input (secret).", secret: true }),
-    connectionString: output(z.string().optional(), {
-      doc: "`postgresql://tsdbadmin:<password>@<host>:<port>/tsdb?sslmode=require` at the set's endpoint (secret); without the password when none is given.",
-      secret: true,
+    replicaSetId: output(z.string(), { doc: "The set's id.", from: (s) => s.live.id }),
+    serviceId: output(z.string(), { doc: "The service.", from: (s) => s.serviceId }),
+    name: output(z.string(), { doc: "The set's name.", from: (s) => s.live.name ?? "" }),
+    nodes: output(z.number(), { doc: "Number of nodes.", from: (s) => s.live.nodes ?? 0 }),
+    cpuMillis: output(z.number(), { doc: "CPU of each node in millicores.", from: (s) => s.live.cpu_millis ?? 0 }),
+    memoryGbs: output(z.number(), { doc: "Memory of each node in GB.", from: (s) => s.live.memory_gbs ?? 0 }),
+    environment: output(z.string(), { doc: "`DEV` or `PROD`.", from: (s) => s.live.metadata?.environment ?? "" }),
+    connectionPooler: connection.connectionPooler,
+    status: output(z.string(), {
+      doc: "`creating`, `active`, `resizing`, `error` or `deleting` when last read.",
+      from: (s) => s.live.status ?? "",
     }),
-    poolerConnectionString: output(z.string().optional(), {
-      doc: "The same through the set's pooler (secret), while it is on.",
-      secret: true,
-    }),
+    host: connection.host,
+    port: connection.port,
+    poolerHost: connection.poolerHost,
+    poolerPort: connection.poolerPort,
+    password: connection.password,
+    connectionString: connection.connectionString,
+    poolerConnectionString: connection.poolerConnectionString,
   },
   idOutput: "replicaSetId",
   lookup: ["serviceId", "projectId"],
@@ -90,18 +107,6 @@ export const readReplicaSetSchema = resourceSchema({
 export const readReplicaSetDefinition: ResourceDefinition<typeof readReplicaSetSchema.inputs, typeof readReplicaSetSchema.outputs> = {
   schema: readReplicaSetSchema,
   settled: (recorded) => recorded.status === "active",
-  desired(news, recorded) {
-    return {
-      serviceId: news.serviceId,
-      name: news.name,
-      nodes: news.nodes,
-      cpuMillis: news.cpuMillis,
-      memoryGbs: news.memoryGbs,
-      environment: news.environment ?? recorded.environment,
-      connectionPooler: news.connectionPooler ?? false,
-      password: news.password ?? null,
-    };
-  },
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   operations: () => (require("./operations") as typeof import("./operations")).readReplicaSetOperations,
 };

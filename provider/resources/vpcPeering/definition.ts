@@ -4,10 +4,19 @@
  * `failed` stays in state and its `error_message` is reported on every `up`.
  */
 import { z } from "zod";
+import type { Peering } from "../../client";
 import type { ResourceDefinition } from "../../framework/resourceProvider";
-import { input, output, resourceSchema } from "../../framework/schema";
-import { adoptIdInput, projectIdInput, timeoutsInput } from "../common";
+import { input, outputsReadFrom } from "../../framework/schema";
+import { resourceSchema, type InProject } from "../common";
 import * as v from "../values";
+
+/** What a VpcPeering's outputs read from: the live peering, its VPC and its project. */
+export interface VpcPeeringSource extends InProject {
+  readonly live: Peering;
+  readonly vpcId: string;
+}
+
+const output = outputsReadFrom<VpcPeeringSource>();
 
 const text = (what: string) =>
   z
@@ -26,20 +35,17 @@ export const vpcPeeringSchema = resourceSchema({
     peerAccountId: input(text("the peer's cloud account id, 1 to 128 characters"), { change: "replace", doc: "The peer's cloud account." }),
     peerRegionCode: input(v.regionCode, { change: "replace", doc: "The peer VPC's region.", sdkType: "string" }),
     peerVpcId: input(text("the peer VPC's id, 1 to 128 characters"), { change: "replace", doc: "The peer VPC's id in its account." }),
-    projectId: projectIdInput,
-    adoptId: adoptIdInput(v.numericId, "peering under `vpcId` (its peer account, region and VPC)"),
-    timeouts: timeoutsInput,
   },
+  adopt: { id: v.numericId, what: "peering under `vpcId` (its peer account, region and VPC)" },
   outputs: {
-    peeringId: output(z.string(), { doc: "The peering's id." }),
-    vpcId: output(z.string(), { doc: "Our VPC." }),
-    peerAccountId: output(z.string(), { doc: "The peer's cloud account." }),
-    peerRegionCode: output(z.string(), { doc: "The peer VPC's region." }),
-    peerVpcId: output(z.string(), { doc: "The peer VPC's id." }),
-    projectId: output(z.string(), { doc: "The project." }),
-    status: output(z.string(), { doc: "`pending`, `active` or `failed` when last read." }),
-    provisionedId: output(z.string(), { doc: "The peering's id in the cloud's network." }),
-    errorMessage: output(z.string(), { doc: "Why the peering failed, when it did." }),
+    peeringId: output(z.string(), { doc: "The peering's id.", from: (s) => s.live.id }),
+    vpcId: output(z.string(), { doc: "Our VPC.", from: (s) => s.vpcId }),
+    peerAccountId: output(z.string(), { doc: "The peer's cloud account.", from: (s) => s.live.peer_account_id ?? "" }),
+    peerRegionCode: output(z.string(), { doc: "The peer VPC's region.", from: (s) => s.live.peer_region_code ?? "" }),
+    peerVpcId: output(z.string(), { doc: "The peer VPC's id.", from: (s) => s.live.peer_vpc_id ?? "" }),
+    status: output(z.string(), { doc: "`pending`, `active` or `failed` when last read.", from: (s) => s.live.status ?? "" }),
+    provisionedId: output(z.string(), { doc: "The peering's id in the cloud's network.", from: (s) => s.live.provisioned_id ?? "" }),
+    errorMessage: output(z.string(), { doc: "Why the peering failed, when it did.", from: (s) => s.live.error_message ?? "" }),
   },
   idOutput: "peeringId",
   lookup: ["vpcId", "projectId"],

@@ -1,0 +1,290 @@
+/**
+ * The Service resource: a managed database, defined once. `name`, `serviceType`,
+ * `regionCode`, `projectId` and `forkFrom` replace it (the API cannot rename a service);
+ * everything else changes in place through the API's actions, in the table
+ * {@link SERVICE_ACTIONS} (run by `convergence.ts`). Each output says how it reads from the
+ * live service; the desired state is the inputs with their defaults (framework/schema.ts).
+ */
+import { z } from "zod";
+import type { Service } from "../../client";
+import { sameValue } from "../../framework/diff";
+import type { ResourceDefinition } from "../../framework/resourceProvider";
+import {
+  input,
+  optionalInput,
+  outputsFrom,
+  outputsReadFrom,
+  type DesiredOf,
+  type InputsOf,
+  type OutputsOf,
+  type Props,
+} from "../../framework/schema";
+import { resourceSchema, type InProject } from "../common";
+import { connectionOutputs } from "../connectionString";
+import * as v from "../values";
+import type { ServiceAction } from "./convergence";
+import { serviceCrossRules } from "./crossRules";
+import { attachedVpc, isPaused, sizeOf } from "./live";
+import { forkFrom, haReplicas, serviceNamedTypes, size, type ForkFrom } from "./namedTypes";
+
+/** What a Service's outputs read from: the live service, and what the API cannot return again (the password, the `forkFrom` input). */
+export interface ServiceSource extends InProject {
+  readonly live: Service;
+  readonly password?: string;
+  readonly forkFrom?: ForkFrom;
+}
+
+const output = outputsReadFrom<ServiceSource>();
+
+/** The API's defaults for what a create leaves out (CONTRACT.md, "create service"). */
+export const SERVICE_DEFAULTS = {
+  serviceType: "TIMESERIES",
+  regionCode: "us-east-1",
+  cpuMillis: 500,
+  memoryGbs: 2,
+  environment: "DEV",
+} as const;
+
+/** The outputs a service shares with a replica set: its endpoints, password and connection strings. */
+const connection = connectionOutputs<ServiceSource>({
+  password: "The password (secret): the one given, else the initial password from the create or fork answer.",
+  connectionString:
+    "`postgresql://tsdbadmin:<password>@<host>:<port>/tsdb?sslmode=require` (secret), kept current through password changes.",
+  poolerConnectionString: "The same through the connection pooler (secret), while the pooler is on.",
+});
+
+/** A fork keeps its source's type, region and size unless the inputs set them. */
+const forked = (news: Props): boolean => news.forkFrom !== undefined;
+
+/** Inputs and outputs of a Service. */
+export const serviceSchema = resourceSchema({
+  kind: "Service",
+  doc: "A managed database service. The API cannot rename a service, so a new `name` replaces it (a new, empty database): protect production services with `protect: true`.",
+  example:
+    'const db = new clouddb.Service("db", { name: "orders", cpuMillis: 1000, memoryGbs: 4 }, { protect: true });\nexport const password = db.password; // secret',
+  inputs: {
+    name: input(v.name, { change: "replace", doc: "Name, 1 to 128 characters." }),
+    serviceType: optionalInput(
+      z.enum(["TIMESERIES", "RELATIONAL", "VECTOR"], { error: 'expected "TIMESERIES", "RELATIONAL" or "VECTOR"' }),
+      {
+        change: "replace",
+        doc: "`TIMESERIES`, `RELATIONAL` or `VECTOR`. A fork has its source's.",
+        default: SERVICE_DEFAULTS.serviceType,
+        unsetKeeps: forked,
+      },
+    ),
+    regionCode: optionalInput(v.regionCode, {
+      change: "replace",
+      doc: "Region. A fork has its source's.",
+      default: SERVICE_DEFAULTS.regionCode,
+      unsetKeeps: forked,
+      sdkType: "string",
+    }),
+    forkFrom: optionalInput(forkFrom, {
+      change: "replace",
+      doc: "Make the service by forking another: `strategy` is `LAST_SNAPSHOT`, `NOW` or `PITR` (needs `targetTime`, RFC 3339).",
+      sdkType: "ForkFromArgs",
+    }),
+    cpuMillis: optionalInput(v.cpuMillis(true), {
+      change: "in-place",
+      doc: `CPU in millicores, paired with \`memoryGbs\`: ${v.describeSizes(v.SERVICE_SIZES)}. A change resizes the service.`,
+      default: SERVICE_DEFAULTS.cpuMillis,
+      unsetKeeps: forked,
+      sdkType: "Size",
+    }),
+    memoryGbs: optionalInput(v.memoryGbs(true), {
+      change: "in-place",
+      doc: "Memory in GB, paired with `cpuMillis`.",
+      default: SERVICE_DEFAULTS.memoryGbs,
+      unsetKeeps: forked,
+      sdkType: "Size",
+    }),
+    haReplicas: optionalInput(haReplicas, {
+      change: "in-place",
+      doc: "High-availability replicas: `replicaCount` 0 to 2, `syncReplicaCount` 0 to `replicaCount`.",
+      default: { replicaCount: 0, syncReplicaCount: 0 },
+      sdkType: "HaReplicasArgs",
+    }),
+    environment: optionalInput(v.environment, { change: "in-place", doc: "`DEV` or `PROD`.", default: SERVICE_DEFAULTS.environment }),
+    connectionPooler: optionalInput(v.flag, { change: "in-place", doc: "Connection pooler on or off.", default: false }),
+    vpcId: optionalInput(v.numericId, {
+      change: "in-place",
+      doc: "VPC to attach the service to (same project and region); a change detaches it from the old one first.",
+    }),
+    password: optionalInput(v.password, {
+      change: "in-place",
+      secret: true,
+      unsetKeeps: () => true,
+      doc: "Password, 8 to 128 characters (secret). Unset: the service keeps the initial password the API generated, exposed as the `password` output.",
+    }),
+    paused: optionalInput(v.flag, { change: "in-place", doc: "Paused (stopped) or running.", default: false }),
+  },
+  adopt: { id: v.serviceId, what: "service (its name, type and region)" },
+  outputs: {
+    serviceId: output(z.string(), { doc: "The service's id.", from: (s) => s.live.service_id }),
+    name: output(z.string(), { doc: "The name.", from: (s) => s.live.name ?? "" }),
+    serviceType: output(z.string(), { doc: "The type.", from: (s) => s.live.service_type }),
+    regionCode: output(z.string(), { doc: "The region.", from: (s) => s.live.region_code }),
+    status: output(z.string(), { doc: "Status when last read (`READY`, `PAUSED`, ...).", from: (s) => s.live.status }),
+    created: output(z.string(), { doc: "Creation time (RFC 3339, the API's clock).", from: (s) => s.live.created }),
+    host: connection.host,
+    port: connection.port,
+    poolerHost: connection.poolerHost,
+    poolerPort: connection.poolerPort,
+    connectionPooler: connection.connectionPooler,
+    vpcId: output(z.string().optional(), { doc: "The VPC the service is attached to, if any.", from: (s) => attachedVpc(s.live) }),
+    vpcEndpoint: output(z.record(z.string(), z.unknown()).optional(), {
+      doc: "The VPC endpoint `{ vpc_id, host, port }`, while attached.",
+      from: ({ live: { vpcEndpoint: e } }) => (e !== null && typeof e === "object" ? (e as Record<string, unknown>) : undefined),
+    }),
+    cpuMillis: output(size, {
+      doc: 'CPU in millicores or `"shared"`.',
+      sdkType: "Size",
+      from: (s) => sizeOf(s.live.resources?.[0]?.spec?.cpu_millis),
+    }),
+    memoryGbs: output(size, {
+      doc: 'Memory in GB or `"shared"`.',
+      sdkType: "Size",
+      from: (s) => sizeOf(s.live.resources?.[0]?.spec?.memory_gbs),
+    }),
+    resources: output(z.array(z.object({ id: z.string(), cpuMillis: size, memoryGbs: size, volumeType: z.string() })), {
+      doc: "Allocated resources.",
+      sdkType: "Array<{ id: string; cpuMillis: Size; memoryGbs: Size; volumeType: string }>",
+      from: (s) =>
+        (s.live.resources ?? []).map((r) => ({
+          id: r.id ?? "",
+          cpuMillis: sizeOf(r.spec?.cpu_millis),
+          memoryGbs: sizeOf(r.spec?.memory_gbs),
+          volumeType: r.spec?.volume_type ?? "",
+        })),
+    }),
+    haReplicas: output(z.object({ replicaCount: z.number(), syncReplicaCount: z.number() }), {
+      doc: "HA replicas.",
+      from: ({ live: { ha_replicas: ha } }) => ({ replicaCount: ha?.replica_count ?? 0, syncReplicaCount: ha?.sync_replica_count ?? 0 }),
+    }),
+    environment: output(z.string(), {
+      doc: "`DEV` or `PROD`.",
+      from: (s) => s.live.metadata?.environment ?? SERVICE_DEFAULTS.environment,
+    }),
+    paused: output(z.boolean(), { doc: "Whether the service is paused.", from: (s) => isPaused(s.live) }),
+    forkedFrom: output(z.object({ serviceId: z.string(), projectId: z.string(), isStandby: z.boolean() }).optional(), {
+      doc: "Origin of a fork, as the API reports it.",
+      from: ({ live: { forked_from: f } }) =>
+        f ? { serviceId: f.service_id ?? "", projectId: f.project_id ?? "", isStandby: f.is_standby ?? false } : undefined,
+    }),
+    forkFrom: output(forkFrom.optional(), {
+      doc: "The `forkFrom` input the service was made with.",
+      inLookups: false,
+      from: (s) => s.forkFrom,
+    }),
+    password: connection.password,
+    connectionString: connection.connectionString,
+    poolerConnectionString: connection.poolerConnectionString,
+  },
+  idOutput: "serviceId",
+  lookup: ["projectId"],
+  cross: serviceCrossRules,
+  namedTypes: serviceNamedTypes,
+});
+
+/** Inputs of a Service, parsed. */
+export type ServiceInputs = InputsOf<typeof serviceSchema.inputs>;
+/** Outputs of a Service. */
+export type ServiceOutputs = OutputsOf<typeof serviceSchema.outputs>;
+/** What the inputs ask for, defaults filled in (a fork keeps its source's type, region and size unless set). */
+export type DesiredService = DesiredOf<typeof serviceSchema.inputs>;
+
+/** The outputs of a live service; `kept` carries what the API cannot return again. */
+export function serviceOutputs(live: Service, kept: { password?: string; forkFrom?: ForkFrom } = {}): ServiceOutputs {
+  return outputsFrom(serviceSchema, { live, projectId: live.project_id, ...kept });
+}
+
+/** An action's `needed`: the live service's outputs differ from what is wanted in one of `properties`. */
+function differs(...properties: ReadonlyArray<keyof DesiredService & keyof ServiceOutputs>) {
+  return (live: Service, want: DesiredService): boolean => {
+    const outs = serviceOutputs(live);
+    return properties.some((p) => !sameValue(outs[p], want[p]));
+  };
+}
+
+/**
+ * The API's actions on a service, in the order they run, which is one the API accepts:
+ * resume first, then resize, HA, environment, pooler, VPC (detach the old before attaching
+ * the new), password, and pause last. Adding an update action is adding an entry.
+ */
+export const SERVICE_ACTIONS: readonly ServiceAction[] = [
+  {
+    name: "start",
+    needed: (live, want, ctx) =>
+      isPaused(live) && (!want.paused || SERVICE_ACTIONS.some((a) => a.needsRunning && a.needed(live, want, ctx))),
+    send: (api, id, _want, _live, opts) => api.startService(id, opts),
+    then: "READY",
+    needsRunning: false,
+  },
+  {
+    name: "resize",
+    needed: differs("cpuMillis", "memoryGbs"),
+    send: (api, id, want, _live, opts) =>
+      api.resizeService(id, { cpu_millis: String(want.cpuMillis), memory_gbs: String(want.memoryGbs) }, opts),
+    then: "READY",
+    needsRunning: true,
+  },
+  {
+    name: "setHA",
+    needed: differs("haReplicas"),
+    send: (api, id, want, _live, opts) =>
+      api.setServiceHA(id, { replica_count: want.haReplicas.replicaCount, sync_replica_count: want.haReplicas.syncReplicaCount }, opts),
+    then: "READY",
+    needsRunning: true,
+  },
+  {
+    name: "setEnvironment",
+    needed: differs("environment"),
+    send: (api, id, want, _live, opts) => api.setServiceEnvironment(id, want.environment, opts),
+    then: "at-once",
+    needsRunning: true,
+  },
+  {
+    name: "pooler",
+    needed: differs("connectionPooler"),
+    send: (api, id, want, _live, opts) => (want.connectionPooler ? api.enableServicePooler(id, opts) : api.disableServicePooler(id, opts)),
+    then: "at-once",
+    needsRunning: true,
+  },
+  {
+    name: "detachFromVpc",
+    needed: (live, want) => attachedVpc(live) !== undefined && attachedVpc(live) !== (want.vpcId ?? undefined),
+    send: (api, id, _want, live, opts) => api.detachServiceFromVpc(id, attachedVpc(live)!, opts),
+    then: "READY",
+    needsRunning: true,
+  },
+  {
+    name: "attachToVpc",
+    needed: (live, want) => want.vpcId !== null && attachedVpc(live) !== want.vpcId,
+    send: (api, id, want, _live, opts) => api.attachServiceToVpc(id, want.vpcId!, opts),
+    then: "READY",
+    needsRunning: true,
+  },
+  {
+    name: "updatePassword",
+    needed: (_live, want, ctx) => want.password !== null && want.password !== ctx.recordedPassword,
+    send: (api, id, want, _live, opts) => api.updateServicePassword(id, want.password!, opts),
+    then: "at-once",
+    needsRunning: true,
+  },
+  {
+    name: "stop",
+    needed: (live, want) => want.paused && !isPaused(live),
+    send: (api, id, _want, _live, opts) => api.stopService(id, opts),
+    then: "PAUSED",
+    needsRunning: false,
+  },
+];
+
+/** The Service resource type. */
+export const serviceDefinition: ResourceDefinition<typeof serviceSchema.inputs, typeof serviceSchema.outputs> = {
+  schema: serviceSchema,
+  settled: (recorded) => recorded.status === (recorded.paused === true ? "PAUSED" : "READY"),
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  operations: () => (require("./operations") as typeof import("./operations")).serviceOperations,
+};

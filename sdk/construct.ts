@@ -1,12 +1,12 @@
 /**
  * What every resource class's constructor does with the program's arguments, in one place:
  * {@link ClouddbResource}, the base of the classes generated from the resource definitions.
+ * Its declarations are part of a program's type graph, so this file imports nothing of the
+ * provider (its types are zod's): `resourceType.ts` reads the definitions.
  */
 import * as pulumi from "@pulumi/pulumi";
 import type * as dynamic from "@pulumi/pulumi/dynamic";
-import { secretInputs, secretOutputs, type InputSpecs, type OutputSpecs } from "../provider/framework/schema";
 import { requireArguments } from "./inputs";
-import { trampoline } from "./trampoline";
 
 /** What a constructor needs to know of its resource's schema. */
 export interface ResourceShape {
@@ -57,25 +57,6 @@ export interface ResourceType {
   readonly idOutput: string;
   /** What the constructor needs to know of the schema. */
   readonly shape: ResourceShape;
-}
-
-/** The type whose provider is `pulumi-clouddb/provider/<module>`, as its definition's `schema` declares it. */
-export function resourceType(
-  module: string,
-  schema: { readonly kind: string; readonly idOutput: string; readonly inputs: InputSpecs; readonly outputs: OutputSpecs },
-): ResourceType {
-  const inputs = Object.entries(schema.inputs);
-  return {
-    kind: schema.kind,
-    provider: trampoline(module),
-    idOutput: schema.idOutput,
-    shape: {
-      required: inputs.filter(([, spec]) => spec.required).map(([key]) => key),
-      outputs: Object.keys(schema.outputs).filter((key) => key !== schema.idOutput),
-      secretInputs: secretInputs(schema),
-      secretOutputs: secretOutputs(schema),
-    },
-  };
 }
 
 /** The base of every resource class: builds its properties and options from the program's arguments (see {@link resourceProps}). */

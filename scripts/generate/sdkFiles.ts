@@ -83,7 +83,8 @@ export function sdkClassFile(r: RegisteredResource, namedTypes: Record<string, N
   const constant = r.module.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase();
   return `${header(r.source)}import * as pulumi from "@pulumi/pulumi";
 import { ${r.module}Definition } from "../provider/resources/${r.module}/definition";
-import { ClouddbResource, resourceType } from "./construct";
+import { ClouddbResource } from "./construct";
+import { resourceType } from "./resourceType";
 ${named.length ? `import type { ${named.join(", ")} } from "./types";\n` : ""}
 /** Arguments of ${article} {@link ${kind}}. */
 export interface ${kind}Args {

@@ -1,6 +1,7 @@
 /** The waiters against the emulator with a small clock scale, failure states and timeouts included. */
 import { ClouddbClient, NetworkError, ResourceFailedError, TimeoutError, WaitCancelledError, type Service } from "../../provider/client";
 import { pollIntervalMs } from "../../provider/client/waiters";
+import { until } from "../../harness/until";
 import { type Emu, control, expectNoSecrets, fault, requestLog, startEmulator, clientOf } from "./emulatorControl";
 
 const WAIT = { timeoutMs: 15_000 };
@@ -131,8 +132,13 @@ describe("waiters against the emulator", () => {
     const other = clientOf(own, { poll: { initialMs: 10, maxMs: 40 } });
     const mine = await other.createService({ name: "closing" });
     await other.waitForService(mine.service_id, { until: ["READY"], ...WAIT });
+    const started = Date.now();
     const waiting = other.waitForService(mine.service_id, { until: ["PAUSED"], timeoutMs: 60_000 }).catch((e: unknown) => e);
-    await new Promise((r) => setTimeout(r, 100)); // a few polls
+    // Two polls of the wait: the first one's answer was read before the second was sent.
+    await until("two polls of the wait", async () => {
+      const polls = (await requestLog(own)).filter((r) => r.method === "GET" && Date.parse(r.at) >= started);
+      return polls.length >= 2 ? polls : undefined;
+    });
     await other.close();
     const err = await waiting;
     expect(WaitCancelledError.isInstance(err, "service")).toBe(true);

@@ -8,6 +8,7 @@ export const USAGE = `Usage: clouddb-emulator [options]
   --port <n>          TCP port, 0 picks a free one (default ${DEFAULT_CLI_PORT})
   --host <addr>       interface to listen on (default ${DEFAULT_HOST})
   --clock-scale <f>   factor on every transition time, e.g. 0.01 (default 1)
+  --frozen-clock      the clock moves only when POST /_emulator/clock advances it
   --data-dir <dir>    keep state durably in <dir> (default: in memory)
   --project-id <id>   default project id, 10 chars [a-z0-9] (default: stored, else random)
   --pat <token>       personal access token (default clouddb-emulator-pat)
@@ -35,6 +36,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
       port: { type: "string" },
       host: { type: "string" },
       "clock-scale": { type: "string" },
+      "frozen-clock": { type: "boolean" },
       "data-dir": { type: "string" },
       "project-id": { type: "string" },
       pat: { type: "string" },
@@ -47,6 +49,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   const options: EmulatorOptions = { port: toNumber("--port", values.port) ?? DEFAULT_CLI_PORT };
   const clockScale = toNumber("--clock-scale", values["clock-scale"]);
   if (clockScale !== undefined) options.clockScale = clockScale;
+  if (values["frozen-clock"] === true) options.frozenClock = true;
   if (values.host !== undefined) options.host = values.host;
   if (values["data-dir"] !== undefined) options.dataDir = values["data-dir"];
   if (values["project-id"] !== undefined) options.projectId = values["project-id"];

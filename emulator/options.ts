@@ -9,6 +9,12 @@ export interface EmulatorOptions {
   host?: string;
   /** Factor applied to every nominal transition time; 0 makes transitions instant. @default 1 */
   clockScale?: number;
+  /**
+   * The emulator clock stands still: it moves only when the control path advances it
+   * (`POST /_emulator/clock` with `advanceMs`), so a test sees each state for as long as it
+   * likes however slow the machine. @default false
+   */
+  frozenClock?: boolean;
   /** Directory for durable state; without it state lives in memory. @default undefined */
   dataDir?: string;
   /** Id of the default project (10 characters of `[a-z0-9]`). @default the stored one, else random */

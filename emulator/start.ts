@@ -61,7 +61,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     oauthToken: options.oauthToken ?? DEFAULT_OAUTH_TOKEN,
     createdAt: stored?.credentialsCreatedAt ?? Date.now(),
   });
-  const clock = new OffsetClock(stored?.clockOffsetMs ?? 0);
+  const frozenAt = Date.now();
+  const clock = new OffsetClock(stored?.clockOffsetMs ?? 0, options.frozenClock === true ? () => frozenAt : Date.now);
   const fleet = options.postgres ? await PostgresFleet.open(options.dataDir === undefined ? {} : { dataDir: options.dataDir }) : undefined;
   const model = new ClouddbModel({
     clock,

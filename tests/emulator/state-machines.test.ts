@@ -5,7 +5,8 @@
 import { startEmulator } from "../../emulator";
 import { EmulatorApi, useEmulator } from "./support/emulator-api";
 
-const api = useEmulator();
+// A frozen clock: each state lasts until the test advances it, however slow the machine.
+const api = useEmulator({ clockScale: 1, frozenClock: true });
 
 const svc = (id: string, rest = "") => api.p(`/services/${id}${rest}`);
 const status = async (id: string) => (await api.call("GET", svc(id))).body.status as string;

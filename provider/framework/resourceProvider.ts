@@ -5,6 +5,7 @@
  * `delete` runs.
  */
 import "./compileCache";
+import "./lazyZodLocales";
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { NotFoundError } from "../client/errors";
 import { checkInputs } from "./check";

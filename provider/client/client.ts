@@ -7,7 +7,7 @@
  */
 import { type ClouddbClientOptions, type ResolvedConfig, resolveConfig } from "./config";
 import { CreatedIds } from "./createdIds";
-import { Creates } from "./createRecovery";
+import { Creates, recoveryOf } from "./createRecovery";
 import { Operations, type ReplyOf } from "./operations";
 import { CachedReads } from "./readCache";
 import { registerSecret } from "./redact";
@@ -69,9 +69,8 @@ export class ClouddbClient {
    */
   constructor(options: ClouddbClientOptions = {}) {
     this.config = resolveConfig(options);
-    const clock = new ServerClock();
+    const [clock, ids] = [new ServerClock(), new CreatedIds()];
     this.clock = clock;
-    const ids = new CreatedIds();
     this.pacer = new Pacer();
     this.transport = new HttpTransport(this.config, clock, this.pacer);
     this.ops = new Operations(this.config, this.transport, ids, () => this.reads.invalidate());
@@ -112,13 +111,19 @@ export class ClouddbClient {
    * Runs any operation of the API description, as the named methods do: a new operation
    * needs no method. `params`: the path parameters but the project (`opts.projectId`, else
    * the client's); `body`: `undefined` when it takes none. A list answers its `ListReading`;
-   * a create runs without recovery (an ambiguous failure is raised, never repeated).
+   * a create whose description declares `recover` runs with create recovery (see
+   * createRecovery.ts), another create without (an ambiguous failure is raised, never repeated).
    * @throws what the named methods throw.
    */
   async perform<O extends Operation>(op: O, params: PerformParams<O>, body: BodyOf<O>, opts?: ProjectOptions): Promise<ReplyOf<O>> {
+    return this.run(op, params, body, opts);
+  }
+
+  /** {@link ClouddbClient.perform} with a body the server validates (the named methods' request types are wider). */
+  private async run<O extends Operation>(op: O, params: PerformParams<O>, body: unknown, opts?: ProjectOptions): Promise<ReplyOf<O>> {
     const scoped = ROUTES[op].path.includes("{project}");
     const full = (scoped ? { ...params, project: this.ops.project(opts) } : params) as ParamsOf<O>;
-    return this.ops.call(op, full, body);
+    return recoveryOf(op) === undefined ? this.ops.call(op, full, body) : this.creates.run(op, full, body);
   }
 
   /** Enables or disables the pooler of a service, or of one of its replica sets. */
@@ -147,7 +152,7 @@ export class ClouddbClient {
    * fails with a 5xx/NetworkError, no matching VPC was found by the last check.
    */
   async createVpc(req: CreateVpcRequest, opts?: ProjectOptions): Promise<Vpc> {
-    return this.creates.vpc(req, this.ops.project(opts));
+    return this.run("createVpc", {}, { name: req.name, cidr: req.cidr, region_code: req.region_code }, opts);
   }
 
   /** `GET /projects/{p}/vpcs/{id}`. Fails with NotFoundError when it does not exist. */
@@ -174,12 +179,10 @@ export class ClouddbClient {
     return (await this.perform("listPeerings", { vpc: vpcId }, undefined, opts)).items;
   }
 
-  /**
-   * `POST .../vpcs/{vpc}/peerings` (201, status `pending`). Never blindly repeated (see
-   * createRecovery.ts).
-   */
+  /** `POST .../vpcs/{vpc}/peerings` (201, status `pending`). Never blindly repeated (see createRecovery.ts). */
   async createPeering(vpcId: string, req: CreatePeeringRequest, opts?: ProjectOptions): Promise<Peering> {
-    return this.creates.peering(vpcId, req, this.ops.project(opts));
+    const { peer_account_id, peer_region_code, peer_vpc_id } = req;
+    return this.run("createPeering", { vpc: vpcId }, { peer_account_id, peer_region_code, peer_vpc_id }, opts);
   }
 
   /** `GET .../peerings/{id}`. Fails with NotFoundError when the VPC or peering does not exist. */
@@ -204,7 +207,7 @@ export class ClouddbClient {
    * is registered for redaction. Fails with InvalidRequestError for bad values.
    */
   async createService(req: CreateServiceRequest, opts?: ProjectOptions): Promise<Service> {
-    return this.creates.service(req, this.ops.project(opts));
+    return this.run("createService", {}, req, opts);
   }
 
   /**
@@ -274,7 +277,7 @@ export class ClouddbClient {
    * ConflictError unless the source is `READY`.
    */
   async forkService(serviceId: string, req: ForkServiceRequest, opts?: ProjectOptions): Promise<Service> {
-    return this.creates.fork(serviceId, req, this.ops.project(opts));
+    return this.run("forkService", { service: serviceId }, req, opts);
   }
 
   /**
@@ -321,7 +324,7 @@ export class ClouddbClient {
    * Never blindly repeated (see createRecovery.ts). ConflictError unless the service is `READY`.
    */
   async createReplicaSet(serviceId: string, req: CreateReplicaSetRequest, opts?: ProjectOptions): Promise<ReadReplicaSet> {
-    return this.creates.replicaSet(serviceId, req, this.ops.project(opts));
+    return this.run("createReplicaSet", { service: serviceId }, req, opts);
   }
 
   /** `DELETE .../replicaSets/{rs}` (202): `deleting`, then gone from the list. */

@@ -1,32 +1,35 @@
 /**
- * Create recovery: creates (VPC, peering, service, fork, replica set) are never blindly
- * repeated. Any failure after which the request may have reached the API (a 5xx, an answer
- * lost, dropped or cut short, a 2xx whose body cannot be read) is an ambiguous outcome,
- * settled before anything more is sent:
+ * Create recovery: a create whose API description declares `recover` (api/operation.ts
+ * `CreateRecovery`: the list that shows what it made, whether it is timed, how an item fits
+ * the request) is never blindly repeated; `ClouddbClient.perform` and the named creates run
+ * it here, and nothing in this file names a kind of resource. Any failure after which the
+ * request may have reached the API (a 5xx, an answer lost, dropped or cut short, a 2xx
+ * whose body cannot be read) is an ambiguous outcome, settled before anything more is sent:
  *
  * 1. The client lists the resources and keeps the candidates: those that fit the request
- *    (createMatching.ts), were not given to another create of this client, were not seen
- *    in an answer received before the request was sent, and, for services, whose `created`
- *    lies between the request's sending and its failure in the server's clock (measured
- *    from the `Date` header of the answers, serverClock.ts). A 2xx body that names an id
- *    narrows them to that id.
+ *    (the description's `fits`), were not given to another create of this client, were
+ *    not seen in an answer received before the request was sent, and, for timed creates
+ *    (services), whose `created` lies between the request's sending and its failure in the
+ *    server's clock (measured from the `Date` header of the answers, serverClock.ts). A 2xx
+ *    body that names an id narrows them to that id.
  * 2. Exactly one candidate: it is taken over and returned (a recovered service has no
- *    `initial_password` unless the unreadable answer carried one). None, after a 5xx or a
- *    lost answer: the create was not carried out, and it is sent again. None after a 2xx,
- *    several, or no way to list: `AmbiguousCreateError`, naming the candidate ids and how
- *    to adopt one (`adoptId: "<id>"`). Recovery never guesses.
+ *    `initial_password`, its declared `secret`, unless the unreadable answer carried one).
+ *    None, after a 5xx or a lost answer: the create was not carried out, and it is sent
+ *    again. None after a 2xx, several, or no way to list: `AmbiguousCreateError`, naming
+ *    the candidate ids and how to adopt one (`adoptId: "<id>"`). Recovery never guesses.
  *
  * A request that never reached the API (connection refused) is sent again like any retry.
  */
+import type { z } from "zod";
+import type { CreateRecovery, Operation, ParamsOf, PathParams } from "./api";
 import type { CreatedIds } from "./createdIds";
-import { type Fields, createdWithin, fitsFork, fitsPeering, fitsReplicaSet, fitsService, fitsVpc } from "./createMatching";
+import { type Fields, createdWithin } from "./createMatching";
 import { AmbiguousCreateError, ApiError, NetworkError, ResponseValidationError } from "./errors";
-import type { ListReading } from "./listReading";
-import type { AttemptRecord, CallContext, Operations } from "./operations";
+import type { ListReading, ListShape } from "./listReading";
+import type { AttemptRecord, CallContext, Operations, ReplyOf } from "./operations";
 import { registerSecret } from "./redact";
-import type { CreatePeeringRequest, CreateReplicaSetRequest, CreateServiceRequest, CreateVpcRequest, ForkServiceRequest } from "./requests";
 import { isRetryableFailure } from "./retry";
-import type { Peering, ReadReplicaSet, Service, Vpc } from "./api";
+import { ROUTES, type RouteSpec } from "./routes";
 import type { ServerClock } from "./serverClock";
 
 /** How one create is sent, and how what it made is recognised in its list. */
@@ -39,8 +42,8 @@ interface CreatePlan<T> {
   label: string;
   /** Project it is made in. */
   projectId: string;
-  /** The identifier field of the resource. */
-  idField: "id" | "service_id";
+  /** The identifier field of the resource, as its list names it. */
+  idField: string;
   /** Sends the create once under the retry policy, with `ctx` (deadline, recovery, attempt records). */
   post: (ctx: CallContext<T>) => Promise<T>;
   /** Lists the resources among which it would be, with `call` naming the create as the caller. */
@@ -49,18 +52,28 @@ interface CreatePlan<T> {
   fits: (item: Fields) => boolean;
   /** Whether `created` must lie in the request's window (services and forks). */
   timed: boolean;
+  /** The answer's field that holds a secret, if any. */
+  secret: string | undefined;
 }
 
-/** What each kind of create makes: the field of its id, and whether its `created` must lie in the request's window. */
-const MADE = {
-  VPC: { idField: "id", timed: false },
-  peering: { idField: "id", timed: false },
-  service: { idField: "service_id", timed: true },
-  "replica set": { idField: "id", timed: false },
-} as const satisfies Record<string, Pick<CreatePlan<unknown>, "idField" | "timed">>;
+/** How the create `operation` is recovered, as its description declares it; undefined when it declares none. */
+export function recoveryOf(operation: Operation): CreateRecovery<unknown, PathParams> | undefined {
+  return (ROUTES[operation] as RouteSpec).recover as CreateRecovery<unknown, PathParams> | undefined;
+}
 
-/** How a create is sent and listed. */
-type CreateCalls<T> = Pick<CreatePlan<T>, "post" | "list">;
+/** The list a recovery reads, and the shape of its items (id field and noun). */
+function listOf(operation: string, recovery: CreateRecovery<unknown, PathParams>): { list: Operation; shape: ListShape<z.ZodType> } {
+  const list = recovery.list as Operation;
+  const reply = (ROUTES as Readonly<Record<string, RouteSpec | undefined>>)[list]?.reply;
+  if (reply === undefined || !("list" in reply)) throw new Error(`${operation}: its recovery names ${list}, which is not a list operation`);
+  return { list, shape: reply.list };
+}
+
+/** How a person knows what a create makes when its description gives no label: the body's `name`, quoted. */
+function defaultLabel(body: unknown, noun: string): string {
+  const name = fieldsOf(body).name;
+  return typeof name === "string" ? `"${name}"` : `(a new ${noun})`;
+}
 
 /** Fields of a resource, for the matchers (every answer is a loose object). */
 function fieldsOf(item: unknown): Fields {
@@ -93,16 +106,27 @@ export class Creates {
     this.ids = ids;
   }
 
-  /** Runs the create `operation` of a `noun` known to people as `label`, recovering it as the module comment says. */
-  private async run<T>(
-    noun: keyof typeof MADE,
-    operation: string,
-    label: string,
-    projectId: string,
-    fits: (item: Fields) => boolean,
-    calls: CreateCalls<T>,
-  ): Promise<T> {
-    const plan: CreatePlan<T> = { ...MADE[noun], noun, operation, label, projectId, fits, ...calls };
+  /**
+   * Runs the create `operation` (whose description declares its recovery, see
+   * {@link recoveryOf}) with its full path `params` and `body`, recovering a lost answer
+   * as the module comment says.
+   */
+  async run<O extends Operation>(operation: O, params: ParamsOf<O>, body: unknown): Promise<ReplyOf<O>> {
+    const recovery = recoveryOf(operation);
+    if (recovery === undefined) throw new Error(`${operation} declares no create recovery`);
+    const { list, shape } = listOf(operation, recovery);
+    const plan: CreatePlan<ReplyOf<O>> = {
+      operation,
+      noun: shape.noun,
+      idField: shape.idField,
+      label: recovery.label?.(body, params) ?? defaultLabel(body, shape.noun),
+      projectId: String((params as Partial<PathParams<"{project}">>).project),
+      post: (ctx) => this.ops.call(operation, params, body, ctx),
+      list: async (call) => (await this.ops.call(list, params, undefined, call)) as ListReading<ReplyOf<O>>,
+      fits: (item) => recovery.fits(body, item, params),
+      timed: recovery.timed === true,
+      secret: recovery.secret,
+    };
     const deadline = this.ops.deadlineFromNow();
     let last: AttemptRecord = { trace: {} };
     const made = await plan.post({
@@ -112,6 +136,7 @@ export class Creates {
     });
     const id = fieldsOf(made)[plan.idField];
     if (typeof id === "string") this.ids.own(plan.noun, id);
+    if (plan.secret !== undefined) registerSecret(fieldsOf(made)[plan.secret]);
     return made;
   }
 
@@ -162,10 +187,10 @@ export class Creates {
     const only = candidates.length === 1 ? candidates[0] : undefined;
     if (only?.item !== undefined) {
       this.ids.own(plan.noun, only.id);
-      const password = answered.initial_password;
-      if (typeof password === "string" && ResponseValidationError.isInstance(failure)) {
-        registerSecret(password);
-        return { ...only.item, initial_password: password };
+      const secret = plan.secret === undefined ? undefined : answered[plan.secret];
+      if (plan.secret !== undefined && typeof secret === "string" && ResponseValidationError.isInstance(failure)) {
+        registerSecret(secret);
+        return { ...only.item, [plan.secret]: secret };
       }
       return only.item;
     }
@@ -178,58 +203,6 @@ export class Creates {
           ? `the one ${plan.noun} that fits it cannot be read (${reading.rejected.find((r) => r.id === only.id)?.error.message ?? "unreadable"})`
           : `the API accepted it, yet no ${plan.noun} in the list fits it${namedId === undefined ? "" : ` (its answer named ${JSON.stringify(namedId)})`}`,
       cause: failure,
-    });
-  }
-
-  /** `POST .../vpcs`, recovered by name, CIDR and region. See the module comment for the failure contract. */
-  async vpc(req: CreateVpcRequest, projectId: string): Promise<Vpc> {
-    const project = { project: projectId };
-    const body = { name: req.name, cidr: req.cidr, region_code: req.region_code };
-    return this.run<Vpc>("VPC", "createVpc", `"${req.name}"`, projectId, fitsVpc(req), {
-      post: (ctx) => this.ops.call("createVpc", project, body, ctx),
-      list: (call) => this.ops.call("listVpcs", project, undefined, call),
-    });
-  }
-
-  /** `POST .../vpcs/{vpc}/peerings`, recovered by peer account, region and VPC. */
-  async peering(vpcId: string, req: CreatePeeringRequest, projectId: string): Promise<Peering> {
-    const params = { project: projectId, vpc: vpcId };
-    const body = { peer_account_id: req.peer_account_id, peer_region_code: req.peer_region_code, peer_vpc_id: req.peer_vpc_id };
-    return this.run<Peering>("peering", "createPeering", `to ${req.peer_vpc_id} in VPC ${vpcId}`, projectId, fitsPeering(req), {
-      post: (ctx) => this.ops.call("createPeering", params, body, ctx),
-      list: (call) => this.ops.call("listPeerings", params, undefined, call),
-    });
-  }
-
-  /** `POST .../services`, recovered by name, type, region, size, HA and environment among services created since it was sent. */
-  async service(req: CreateServiceRequest, projectId: string): Promise<Service> {
-    const project = { project: projectId };
-    const made = await this.run<Service>("service", "createService", `"${req.name}"`, projectId, fitsService(req), {
-      post: (ctx) => this.ops.call("createService", project, req, ctx),
-      list: (call) => this.ops.call("listServices", project, undefined, call),
-    });
-    registerSecret(made.initial_password);
-    return made;
-  }
-
-  /** `POST .../forkService`, recovered by origin (and name, size, environment when given) among services created since it was sent. */
-  async fork(sourceId: string, req: ForkServiceRequest, projectId: string): Promise<Service> {
-    const label = req.name === undefined ? `forked from ${sourceId}` : `"${req.name}" forked from ${sourceId}`;
-    const made = await this.run<Service>("service", "forkService", label, projectId, fitsFork(sourceId, req), {
-      post: (ctx) => this.ops.call("forkService", { project: projectId, service: sourceId }, req, ctx),
-      list: (call) => this.ops.call("listServices", { project: projectId }, undefined, call),
-    });
-    registerSecret(made.initial_password);
-    return made;
-  }
-
-  /** `POST .../replicaSets`, recovered by name and size within the service. */
-  async replicaSet(serviceId: string, req: CreateReplicaSetRequest, projectId: string): Promise<ReadReplicaSet> {
-    const params = { project: projectId, service: serviceId };
-    const label = `"${req.name}" of service ${serviceId}`;
-    return this.run<ReadReplicaSet>("replica set", "createReplicaSet", label, projectId, fitsReplicaSet(req), {
-      post: (ctx) => this.ops.call("createReplicaSet", params, req, ctx),
-      list: (call) => this.ops.call("listReplicaSets", params, undefined, call),
     });
   }
 }

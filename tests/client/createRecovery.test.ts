@@ -4,7 +4,7 @@
  * server clock far from the client's. Every case checks the exact counts of creates sent
  * and resources made in the emulator afterwards.
  */
-import { AmbiguousCreateError, ClouddbClient, type Service } from "../../provider/client";
+import { API, AmbiguousCreateError, ClouddbClient, type OperationSpec, type Service } from "../../provider/client";
 import { createdWithin, fitsFork, fitsService } from "../../provider/client/createMatching";
 import { ServerClock } from "../../provider/client/serverClock";
 import { type Emu, control, countRequests, expectNoSecrets, fault, misbehave, rewrite, startEmulator, clientOf } from "./emulatorControl";
@@ -151,6 +151,13 @@ describe("create recovery against the emulator", () => {
     expect(await countRequests(emu, "POST", /\/services$/)).toBe(2);
   });
 
+  it("runs a create through perform with the recovery its description declares", async () => {
+    await misbehave(emu, { method: "POST", path: "/vpcs$", status: 503, after: true });
+    const vpc = await c.perform("createVpc", {}, { name: "by-perform", cidr: "10.9.0.0/16", region_code: "us-east-1" });
+    expect((await c.listVpcs()).map((v) => v.id)).toEqual([vpc.id]);
+    expect(await countRequests(emu, "POST", /\/vpcs$/)).toBe(1);
+  });
+
   it("fails with no candidate, naming the create and how to adopt, when it cannot list to check", async () => {
     const short = newClient(800);
     await misbehave(emu, { method: "POST", path: "/services$", status: 503, after: true });
@@ -170,6 +177,16 @@ describe("create recovery against the emulator", () => {
 });
 
 describe("the pure halves of create recovery", () => {
+  it("declares recovery on every create of the description, each naming a list operation", () => {
+    const specs: [string, OperationSpec][] = Object.entries(API);
+    const creates = specs.filter(([, spec]) => spec.retry === "create");
+    expect(creates.map(([name]) => name)).toEqual(expect.arrayContaining(["createVpc", "createService", "forkService"]));
+    for (const [, spec] of creates) {
+      const list = specs.find(([name]) => name === spec.recover?.list)?.[1];
+      expect(list !== undefined && "list" in list.reply).toBe(true);
+    }
+  });
+
   it("measures the server's clock from Date headers, narrowing with each answer and starting over when it jumps", () => {
     const clock = new ServerClock();
     expect(clock.toServer(0, 10)).toEqual({ from: -Infinity, to: Infinity });

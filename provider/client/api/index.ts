@@ -5,7 +5,7 @@
  */
 import type { z } from "zod";
 import { AUTH_API } from "./auth";
-import type { OperationSpec } from "./operation";
+import type { OperationSpec, PathParams } from "./operation";
 import { PEERING_API } from "./peering";
 import { REPLICA_SET_API } from "./replicaSet";
 import { SERVICE_API } from "./service";
@@ -18,7 +18,7 @@ export * from "./service";
 export * from "./replicaSet";
 export * from "./values";
 export { MessageResponseSchema, type MessageResponse, type Open } from "./reading";
-export type { OperationSpec, Reply } from "./operation";
+export type { CreateRecovery, OperationSpec, PathParams, Reply } from "./operation";
 
 /** Every operation of the API, by name (the name of the client method that runs it). */
 export const API = { ...AUTH_API, ...VPC_API, ...PEERING_API, ...SERVICE_API, ...REPLICA_SET_API } as const satisfies Record<
@@ -29,11 +29,8 @@ export const API = { ...AUTH_API, ...VPC_API, ...PEERING_API, ...SERVICE_API, ..
 /** The name of an operation. */
 export type Operation = keyof typeof API;
 
-/** The `{param}` names of a path template. */
-type ParamNames<P extends string> = P extends `${string}{${infer N}}${infer Rest}` ? N | ParamNames<Rest> : never;
-
 /** The parameters an operation's path needs, e.g. `{ project, service }`. */
-export type ParamsOf<O extends Operation> = { readonly [N in ParamNames<(typeof API)[O]["path"]>]: string };
+export type ParamsOf<O extends Operation> = PathParams<(typeof API)[O]["path"]>;
 
 /** The request body an operation takes, as its sender writes it (`undefined` when it takes none). */
 export type BodyOf<O extends Operation> = (typeof API)[O] extends { request: infer S extends z.ZodType } ? z.input<S> : undefined;

@@ -5,12 +5,39 @@
  * (emulator/http/api-routes.ts).
  */
 import type { z } from "zod";
+import type { Fields } from "../createMatching";
 import type { ListShape } from "../listReading";
 import type { CallKind } from "../retry";
 import type { HttpMethod } from "../transport";
 
 /** What an operation answers: one object, a list of objects (each validated on its own), or nothing to read. */
 export type Reply = { readonly one: z.ZodType } | { readonly list: ListShape<z.ZodType> } | { readonly none: true };
+
+/** The `{param}` names of a path template. */
+export type ParamNames<P extends string> = P extends `${string}{${infer N}}${infer Rest}` ? N | ParamNames<Rest> : never;
+
+/** The path parameters of an operation whose path is `P`, e.g. `{ project, service }`. */
+export type PathParams<P extends string = string> = { readonly [N in ParamNames<P>]: string };
+
+/**
+ * How the outcome of a create is recovered when its answer is lost (createRecovery.ts): the
+ * list that would show what it made, and how a listed item is recognised. The made
+ * resource's id field and noun are those of the list (its `reply.list`).
+ * @typeParam B - the request body, as the sender writes it.
+ * @typeParam P - the create's path parameters (the list is called with them).
+ */
+export interface CreateRecovery<B = never, P = never> {
+  /** The name of the list operation that shows what the create made. */
+  readonly list: string;
+  /** Whether the item's `created` must lie between the request's sending and its failure, in the server's clock. @default false */
+  readonly timed?: boolean;
+  /** Whether a listed item (seen as its fields) may be what this create made; an unknown field never excludes it. */
+  readonly fits: (body: B, item: Fields, params: P) => boolean;
+  /** How a person knows the resource, for messages. @default the body's `name`, quoted */
+  readonly label?: (body: B, params: P) => string;
+  /** A field of the answer holding a secret: registered for redaction, and kept from an answer otherwise unreadable. */
+  readonly secret?: string;
+}
 
 /** One API operation. */
 export interface OperationSpec {
@@ -34,6 +61,8 @@ export interface OperationSpec {
    * resource once to tell whether waiting can cure the conflict (see conflicts.ts).
    */
   readonly blocker?: "service" | "replica set";
+  /** For a create: how its outcome is recovered when its answer is lost; without it a lost answer is an error. */
+  readonly recover?: CreateRecovery;
 }
 
 /** The reply of an operation that answers no body. */
@@ -57,11 +86,19 @@ export function actionsOn<const B extends NonNullable<OperationSpec["blocker"]>>
   return <const T extends Omit<OperationSpec, "method" | "retry" | "blocker">>(spec: T) => action({ ...spec, blocker });
 }
 
-/** A create: a `POST` never blindly repeated (see createRecovery.ts). */
-export function create<const T extends Omit<OperationSpec, "method" | "retry">>(
+/**
+ * A create: a `POST` never blindly repeated. With `recover`, a lost answer is settled from
+ * a list as it says (createRecovery.ts), its functions typed by the request schema and the path.
+ */
+export function create<const T extends Omit<OperationSpec, "method" | "retry" | "recover"> & { readonly request: z.ZodType }>(
   spec: T,
-): T & { readonly method: "POST"; readonly retry: "create" } {
-  return { ...spec, method: "POST", retry: "create" };
+  recover?: CreateRecovery<z.input<T["request"]>, PathParams<T["path"]>>,
+): T & {
+  readonly method: "POST";
+  readonly retry: "create";
+  readonly recover?: CreateRecovery<z.input<T["request"]>, PathParams<T["path"]>>;
+} {
+  return recover === undefined ? { ...spec, method: "POST", retry: "create" } : { ...spec, method: "POST", retry: "create", recover };
 }
 
 /** A read: a `GET` repeated freely, answering 200. */

@@ -1,5 +1,6 @@
 /** API description of VPC peerings: their operations, request body and answer. */
 import { z } from "zod";
+import { fitsPeering } from "../createMatching";
 import { create, NO_REPLY, PROJECT_PATH, read, type OperationSpec } from "./operation";
 import { open, tolerant, type Open } from "./reading";
 import { nonEmpty, region } from "./requestFields";
@@ -34,7 +35,14 @@ const CreatePeeringBody = z.object({ peer_account_id: nonEmpty, peer_region_code
 /** The operations on the peerings of a VPC. */
 export const PEERING_API = {
   listPeerings: read({ path: PEERINGS, reply: { list: { item: PeeringSchema, idField: "id", noun: "peering" } } }),
-  createPeering: create({ path: PEERINGS, reply: { one: PeeringSchema }, status: 201, request: CreatePeeringBody }),
+  createPeering: create(
+    { path: PEERINGS, reply: { one: PeeringSchema }, status: 201, request: CreatePeeringBody },
+    {
+      list: "listPeerings",
+      fits: (body, item) => fitsPeering(body)(item),
+      label: (body, params) => `to ${body.peer_vpc_id} in VPC ${params.vpc}`,
+    },
+  ),
   getPeering: read({ path: PEERING, reply: { one: PeeringSchema } }),
   deletePeering: { method: "DELETE", path: PEERING, retry: "delete", reply: NO_REPLY, status: 204 },
 } as const satisfies Record<string, OperationSpec>;

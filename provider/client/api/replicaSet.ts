@@ -1,5 +1,6 @@
 /** API description of read replica sets: their operations, request bodies and answer. */
 import { z } from "zod";
+import { fitsReplicaSet } from "../createMatching";
 import { MESSAGE, open, tolerant, type Open } from "./reading";
 import { actionsOn, create, NO_REPLY, PROJECT_PATH, read, type OperationSpec } from "./operation";
 import { checkReplicaSetSize, EnvironmentBody, name, replicaSetNodes } from "./requestFields";
@@ -63,7 +64,14 @@ const onSet = actionsOn("replica set");
 /** The operations on the read replica sets of a service (there is no single-set GET). */
 export const REPLICA_SET_API = {
   listReplicaSets: read({ path: SETS, reply: { list: { item: ReadReplicaSetSchema, idField: "id", noun: "replica set" } } }),
-  createReplicaSet: create({ path: SETS, reply: ONE, status: 202, blocker: "service", request: CreateReplicaSetBody }),
+  createReplicaSet: create(
+    { path: SETS, reply: ONE, status: 202, blocker: "service", request: CreateReplicaSetBody },
+    {
+      list: "listReplicaSets",
+      fits: (body, item) => fitsReplicaSet(body)(item),
+      label: (body, params) => `"${body.name}" of service ${params.service}`,
+    },
+  ),
   deleteReplicaSet: { method: "DELETE", path: SET, retry: "delete", reply: NO_REPLY, status: 202 },
   resizeReplicaSet: onSet({ path: `${SET}/resize`, reply: MESSAGE, status: 202, request: ResizeReplicaSetBody }),
   enableReplicaSetPooler: onSet({ path: `${SET}/enablePooler`, reply: MESSAGE, status: 200 }),

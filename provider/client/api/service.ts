@@ -1,5 +1,6 @@
 /** API description of services: their operations, request bodies and answer. */
 import { z } from "zod";
+import { fitsFork, fitsService } from "../createMatching";
 import { actionsOn, create, NO_REPLY, PROJECT_PATH, read, type OperationSpec } from "./operation";
 import { MESSAGE, open, tolerant, type Open } from "./reading";
 import { ConnectionPoolerSchema, EndpointSchema, MetadataSchema, ReadReplicaSetSchema, type ReadReplicaSet } from "./replicaSet";
@@ -145,7 +146,10 @@ const onService = actionsOn("service");
 /** The operations on services. */
 export const SERVICE_API = {
   listServices: read({ path: SERVICES, reply: { list: { item: ServiceSchema, idField: "service_id", noun: "service" } } }),
-  createService: create({ path: SERVICES, reply: ONE, status: 202, request: CreateServiceBody }),
+  createService: create(
+    { path: SERVICES, reply: ONE, status: 202, request: CreateServiceBody },
+    { list: "listServices", timed: true, secret: "initial_password", fits: (body, item) => fitsService(body)(item) },
+  ),
   getService: read({ path: SERVICE, reply: ONE }),
   deleteService: { method: "DELETE", path: SERVICE, retry: "delete", reply: NO_REPLY, status: 202 },
   startService: onService({ path: `${SERVICE}/start`, reply: ONE, status: 202 }),
@@ -155,7 +159,16 @@ export const SERVICE_API = {
   resizeService: onService({ path: `${SERVICE}/resize`, reply: ONE, status: 202, request: ResizeServiceBody }),
   enableServicePooler: onService({ path: `${SERVICE}/enablePooler`, reply: MESSAGE, status: 200 }),
   disableServicePooler: onService({ path: `${SERVICE}/disablePooler`, reply: MESSAGE, status: 200 }),
-  forkService: create({ path: `${SERVICE}/forkService`, reply: ONE, status: 202, blocker: "service", request: ForkServiceBody }),
+  forkService: create(
+    { path: `${SERVICE}/forkService`, reply: ONE, status: 202, blocker: "service", request: ForkServiceBody },
+    {
+      list: "listServices",
+      timed: true,
+      secret: "initial_password",
+      fits: (body, item, params) => fitsFork(params.service, body)(item),
+      label: (body, params) => `${body.name === undefined ? "" : `"${body.name}" `}forked from ${params.service}`,
+    },
+  ),
   updateServicePassword: onService({ path: `${SERVICE}/updatePassword`, reply: NO_REPLY, status: 204, request: PasswordBody }),
   setServiceEnvironment: onService({ path: `${SERVICE}/setEnvironment`, reply: MESSAGE, status: 200, request: EnvironmentBody }),
   setServiceHA: onService({ path: `${SERVICE}/setHA`, reply: ONE, status: 202, request: SetHABody }),

@@ -1,5 +1,6 @@
 /** API description of VPCs: their operations, request bodies and answer. */
 import { z } from "zod";
+import { fitsVpc } from "../createMatching";
 import { cidrProblem } from "./cidr";
 import { action, create, NO_REPLY, PROJECT_PATH, read, type OperationSpec } from "./operation";
 import { MESSAGE, tolerant } from "./reading";
@@ -31,7 +32,10 @@ const CreateVpcBody = z.object({
 /** The operations on VPCs. */
 export const VPC_API = {
   listVpcs: read({ path: VPCS, reply: { list: { item: VpcSchema, idField: "id", noun: "VPC" } } }),
-  createVpc: create({ path: VPCS, reply: { one: VpcSchema }, status: 201, request: CreateVpcBody }),
+  createVpc: create(
+    { path: VPCS, reply: { one: VpcSchema }, status: 201, request: CreateVpcBody },
+    { list: "listVpcs", fits: (body, item) => fitsVpc(body)(item) },
+  ),
   getVpc: read({ path: VPC, reply: { one: VpcSchema } }),
   deleteVpc: { method: "DELETE", path: VPC, retry: "delete", reply: NO_REPLY, status: 204 },
   renameVpc: action({ path: `${VPC}/rename`, reply: MESSAGE, status: 200, request: z.object({ name }) }),

@@ -121,9 +121,9 @@ export class ClouddbClient {
 
   /** {@link ClouddbClient.perform} with a body the server validates (the named methods' request types are wider). */
   private async run<O extends Operation>(op: O, params: PerformParams<O>, body: unknown, opts?: ProjectOptions): Promise<ReplyOf<O>> {
-    const scoped = ROUTES[op].path.includes("{project}");
-    const full = (scoped ? { ...params, project: this.ops.project(opts) } : params) as ParamsOf<O>;
-    return recoveryOf(op) === undefined ? this.ops.call(op, full, body) : this.creates.run(op, full, body);
+    const full = (ROUTES[op].path.includes("{project}") ? { ...params, project: this.ops.project(opts) } : params) as ParamsOf<O>;
+    const recovery = recoveryOf(op);
+    return recovery === undefined ? this.ops.call(op, full, body) : this.creates.run(op, recovery, full, body);
   }
 
   /** Enables or disables the pooler of a service, or of one of its replica sets. */

@@ -107,13 +107,16 @@ export class Creates {
   }
 
   /**
-   * Runs the create `operation` (whose description declares its recovery, see
-   * {@link recoveryOf}) with its full path `params` and `body`, recovering a lost answer
-   * as the module comment says.
+   * Runs the create `operation` with its full path `params` and `body`, recovering a lost
+   * answer as the module comment says and as `recovery` (its description's, see
+   * {@link recoveryOf}) declares.
    */
-  async run<O extends Operation>(operation: O, params: ParamsOf<O>, body: unknown): Promise<ReplyOf<O>> {
-    const recovery = recoveryOf(operation);
-    if (recovery === undefined) throw new Error(`${operation} declares no create recovery`);
+  async run<O extends Operation>(
+    operation: O,
+    recovery: CreateRecovery<unknown, PathParams>,
+    params: ParamsOf<O>,
+    body: unknown,
+  ): Promise<ReplyOf<O>> {
     const { list, shape } = listOf(operation, recovery);
     const plan: CreatePlan<ReplyOf<O>> = {
       operation,

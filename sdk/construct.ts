@@ -75,3 +75,74 @@ export abstract class ClouddbResource extends pulumi.dynamic.Resource {
     Object.assign(this, { [type.idOutput]: this.id });
   }
 }
+
+/** A resource's outputs as its class holds them: each a `pulumi.Output`, documented as in `Outputs`. */
+export type OutputProperties<Outputs> = { readonly [K in keyof Outputs]-?: pulumi.Output<Outputs[K]> };
+
+/**
+ * The constructor and the `get` every resource class has: the class a generated class
+ * extends (`class Vpc extends resourceClass<VpcArgs, "projectId">(VPC)`), so neither is
+ * written once per resource.
+ *
+ * @typeParam Args the resource's arguments
+ * @typeParam Outputs the resource's outputs, as plain values
+ * @typeParam Lookup the arguments a lookup (`get`) may give besides the id
+ */
+export interface ResourceClass<Args, Outputs, Lookup extends keyof Args> {
+  /**
+   * Declares the resource.
+   *
+   * @param name the resource's name in the program
+   * @param args the resource's arguments
+   * @param opts resource options; the outputs the resource keeps secret are always added to
+   *   `additionalSecretOutputs`, and its secret arguments are sent as secret inputs
+   */
+  new (name: string, args: Args, opts?: pulumi.CustomResourceOptions): ClouddbResource & OutputProperties<Outputs>;
+  /**
+   * Looks up an existing resource of this type without managing it (read-only). An id that
+   * does not exist fails the lookup.
+   *
+   * @param name the name of the resulting resource in the program
+   * @param id the resource's id
+   * @param state what the lookup needs besides the id: the project, and the parent's id for a resource under another
+   * @param opts resource options
+   */
+  get<T>(
+    this: new (name: string, args: Args, opts?: pulumi.CustomResourceOptions) => T,
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    state?: Partial<Pick<Args, Lookup>>,
+    opts?: pulumi.CustomResourceOptions,
+  ): T;
+}
+
+/**
+ * The class a resource type's generated class extends: {@link ClouddbResource} with the
+ * type's constructor and `get`.
+ *
+ * @param type the resource type (its provider and what its constructor needs of its definition)
+ */
+export function resourceClass<Args extends object, Outputs, Lookup extends keyof Args>(
+  type: ResourceType,
+): ResourceClass<Args, Outputs, Lookup> {
+  class Resource extends ClouddbResource {
+    constructor(name: string, args: Args, opts?: pulumi.CustomResourceOptions) {
+      super(type, name, args, opts);
+    }
+
+    static get<T>(
+      this: new (name: string, args: Args, opts?: pulumi.CustomResourceOptions) => T,
+      name: string,
+      id: pulumi.Input<pulumi.ID>,
+      state?: Partial<Pick<Args, Lookup>>,
+      opts?: pulumi.CustomResourceOptions,
+    ): T {
+      // A lookup's state is not the arguments: with `opts.id`, the constructor checks none of them.
+      return new this(name, state as Args, { ...opts, id });
+    }
+  }
+  // The outputs are not declared by the class: `pulumi.dynamic.Resource` sets each output
+  // property from the resource's properties (all of them, `resourceProps` lists every
+  // output), which is what `OutputProperties<Outputs>` says of an instance.
+  return Resource as unknown as ResourceClass<Args, Outputs, Lookup>;
+}

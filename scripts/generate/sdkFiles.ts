@@ -4,7 +4,7 @@
  * `check` accepts, with the same documentation.
  */
 import type { z } from "zod";
-import type { InputSpec, NamedType, OutputSpec } from "../../provider/framework/schema";
+import type { InputSpec, InputSpecs, NamedType, OutputSpec, OutputSpecs } from "../../provider/framework/schema";
 import { namedTypesOf, specsOf, type RegisteredResource } from "../../provider/resources/registration";
 import { header } from "./header";
 import { interfaceBody, typeText } from "./typeText";
@@ -44,7 +44,7 @@ function namedTypesIn(named: Record<string, NamedType>, texts: string[]): string
   return Object.keys(named).filter((n) => texts.some((t) => new RegExp(`\\b${n}\\b`).test(t)));
 }
 
-/** What the constructor's TSDoc says of secrets. */
+/** What a class's TSDoc says of its secrets ("" when it has none). */
 function secretNote(shape: { secretInputs: string[]; secretOutputs: string[] }): string {
   const list = (keys: string[]) => keys.map((k) => `\`${k}\``).join(", ");
   const parts = [
@@ -53,23 +53,43 @@ function secretNote(shape: { secretInputs: string[]; secretOutputs: string[] }):
       : "",
     shape.secretInputs.length ? `a given ${list(shape.secretInputs)} is sent as a secret input` : "",
   ].filter(Boolean);
-  return parts.length ? `; ${parts.join(", and ")}` : "";
+  return parts.length ? `Secrets: ${parts.join(", and ")}.` : "";
+}
+
+/** The properties every resource shares, one spec for all (the common ones the framework adds, e.g. `projectId`): the SDK declares them once. */
+function sharedBy<Spec>(all: readonly Readonly<Record<string, Spec>>[]): Record<string, Spec> {
+  const [first, ...rest] = all;
+  return Object.fromEntries(Object.entries(first ?? {}).filter(([key, spec]) => rest.every((specs) => specs[key] === spec)));
+}
+
+/** What every resource shares: the arguments of `ResourceArgs` and the outputs of `ResourceOutputs`. */
+interface Shared {
+  readonly inputs: InputSpecs;
+  readonly outputs: OutputSpecs;
+}
+
+/** An argument's documented declaration. */
+function argLine(key: string, spec: InputSpec): string {
+  const dflt = spec.default === undefined ? "" : `@default ${JSON.stringify(spec.default)}`;
+  return `${tsdoc([spec.doc, `${CHANGE_TEXT[spec.change]}${dflt ? ` ${dflt}` : ""}`], "  ")}  ${key}${spec.required ? "" : "?"}: pulumi.Input<${inputType(spec)}>;`;
+}
+
+/** An output's documented declaration, as a plain value. */
+function outputLine(key: string, spec: OutputSpec): string {
+  return `${tsdoc([spec.doc], "  ")}  readonly ${key}${isOptional(spec.schema) ? "?" : ""}: ${outputType(spec).replace(/ \| undefined$/, "")};`;
 }
 
 /** The file `sdk/<module>.ts` of one resource. */
-export function sdkClassFile(r: RegisteredResource, namedTypes: Record<string, NamedType>): string {
+export function sdkClassFile(r: RegisteredResource, namedTypes: Record<string, NamedType>, shared: Shared): string {
   const schema = r.definition.schema;
   const { inputs, outputs } = specsOf(r);
   const kind = schema.kind;
-  const argLines = Object.entries(inputs).map(([key, spec]) => {
-    const dflt = spec.default === undefined ? "" : `@default ${JSON.stringify(spec.default)}`;
-    return `${tsdoc([spec.doc, `${CHANGE_TEXT[spec.change]}${dflt ? ` ${dflt}` : ""}`], "  ")}  ${key}${spec.required ? "" : "?"}: pulumi.Input<${inputType(spec)}>;`;
-  });
-  const outLines = Object.entries(outputs).map(([key, spec]) => {
-    const t = outputType(spec);
-    return `${tsdoc([spec.doc], "  ")}  declare readonly ${key}: pulumi.Output<${t}${isOptional(spec.schema) && !t.includes("undefined") ? " | undefined" : ""}>;`;
-  });
-  const lookupType = `{ ${schema.lookup.map((k) => `${k}?: pulumi.Input<${inputType(inputs[k])}>`).join("; ")} }`;
+  const argLines = Object.entries(inputs)
+    .filter(([key]) => !(key in shared.inputs))
+    .map(([key, spec]) => argLine(key, spec));
+  const outLines = Object.entries(outputs)
+    .filter(([key]) => !(key in shared.outputs))
+    .map(([key, spec]) => outputLine(key, spec));
   const secrets = {
     secretInputs: Object.entries(inputs)
       .filter(([, s]) => s.secret)
@@ -78,86 +98,62 @@ export function sdkClassFile(r: RegisteredResource, namedTypes: Record<string, N
       .filter(([, s]) => s.secret)
       .map(([k]) => k),
   };
-  const named = namedTypesIn(namedTypes, [...Object.values(inputs).map(inputType), ...Object.values(outputs).map(outputType)]);
+  const named = namedTypesIn(namedTypes, [...argLines, ...outLines]);
   const article = /^[AEIOU]/.test(kind) ? "an" : "a";
-  const constant = r.module.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase();
-  return `${header(r.source)}import * as pulumi from "@pulumi/pulumi";
+  const note = secretNote(secrets);
+  const lookup = schema.lookup.map((k) => JSON.stringify(k)).join(" | ");
+  return `${header(r.source)}import type * as pulumi from "@pulumi/pulumi";
 import { ${r.module}Definition } from "../provider/resources/${r.module}/definition";
-import { ClouddbResource } from "./construct";
+import { resourceClass } from "./construct";
 import { resourceType } from "./resourceType";
-${named.length ? `import type { ${named.join(", ")} } from "./types";\n` : ""}
+import type { ${["ResourceArgs", "ResourceOutputs", ...named].join(", ")} } from "./types";
+
 /** Arguments of ${article} {@link ${kind}}. */
-export interface ${kind}Args {
+export interface ${kind}Args extends ResourceArgs {
 ${argLines.join("\n")}
 }
 
-/** The state a lookup of ${article} ${kind} takes (\`${kind}.get\`). */
-type Lookup = ${lookupType};
-
-/** The ${kind} type: its serialized provider (one object, so Pulumi serializes it once) and what its constructor needs of its definition. */
-const ${constant} = resourceType(${JSON.stringify(r.module)}, ${r.module}Definition.schema);
-
-${tsdoc([schema.doc, "", "```ts", schema.example, "```"], "")}export class ${kind} extends ClouddbResource {
+/** The outputs of ${article} {@link ${kind}}: the class holds each as a \`pulumi.Output\`. */
+export interface ${kind}Outputs extends ResourceOutputs {
 ${outLines.join("\n")}
-
-  /**
-   * Looks up an existing ${kind} without managing it (read-only). An id that does not exist fails the lookup.
-   *
-   * @param name the name of the resulting resource in the program
-   * @param id the ${kind}'s id
-   * @param state ${schema.lookup.map((k) => `\`${k}\``).join(", ")} where the lookup needs ${schema.lookup.length > 1 ? "them" : "it"}
-   * @param opts resource options
-   */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: Lookup, opts?: pulumi.CustomResourceOptions): ${kind} {
-    return new ${kind}(name, state as ${kind}Args, { ...opts, id });
-  }
-
-  /**
-   * @param name the resource's name in the program
-   * @param args the ${kind}'s arguments
-   * @param opts resource options${secretNote(secrets)}
-   */
-  constructor(name: string, args: ${kind}Args, opts?: pulumi.CustomResourceOptions) {
-    super(${constant}, name, args, opts);
-  }
 }
+
+${tsdoc([schema.doc, ...(note ? ["", note] : []), "", "```ts", schema.example, "```"], "")}export class ${kind} extends resourceClass<${kind}Args, ${kind}Outputs, ${lookup}>(resourceType(${JSON.stringify(r.module)}, ${r.module}Definition.schema)) {}
 `;
 }
 
 /** The file `sdk/types.ts`: the named types. */
-export function sdkTypesFile(namedTypes: Record<string, NamedType>): string {
+export function sdkTypesFile(namedTypes: Record<string, NamedType>, shared: Shared): string {
   const parts = Object.entries(namedTypes).map(([name, t]) => {
     const doc = tsdoc([t.doc], "");
     if ("tsType" in t) return `${doc}export type ${name} = ${t.tsType};`;
     return `${doc}export interface ${name} {\n${interfaceBody(t.schema, "input")}\n}`;
   });
+  const sharedArgs = Object.entries(shared.inputs).map(([key, spec]) => argLine(key, spec));
+  const sharedOutputs = Object.entries(shared.outputs).map(([key, spec]) => outputLine(key, spec));
+  parts.unshift(
+    `/** Arguments every resource takes. */\nexport interface ResourceArgs {\n${sharedArgs.join("\n")}\n}`,
+    `/** Outputs every resource has. */\nexport interface ResourceOutputs {\n${sharedOutputs.join("\n")}\n}`,
+  );
   const usesPulumi = parts.some((p) => p.includes("pulumi."));
   return `${header(DEFINITIONS)}${usesPulumi ? 'import type * as pulumi from "@pulumi/pulumi";\n' : ""}\n${parts.join("\n\n")}\n`;
 }
 
-/** The file `sdk/results.ts`: what the lookup functions return, as plain types (no client or zod in a program's type graph). */
-export function sdkResultsFile(resources: readonly RegisteredResource[], namedTypes: Record<string, NamedType>): string {
+/** The file `sdk/results.ts`: what the lookup functions return, the outputs without secrets (no client or zod in a program's type graph). */
+export function sdkResultsFile(resources: readonly RegisteredResource[]): string {
   const parts = resources.map((r) => {
     const { outputs } = specsOf(r);
     const kind = r.definition.schema.kind;
-    const lines = Object.entries(outputs)
-      .filter(([, spec]) => spec.inLookups)
-      .map(
-        ([key, spec]) =>
-          `${tsdoc([spec.doc], "  ")}  readonly ${key}${isOptional(spec.schema) ? "?" : ""}: ${outputType(spec).replace(/ \| undefined$/, "")};`,
-      );
+    const left = Object.entries(outputs)
+      .filter(([, spec]) => !spec.inLookups)
+      .map(([key]) => JSON.stringify(key));
+    const type = left.length ? `Omit<${kind}Outputs, ${left.join(" | ")}>` : `${kind}Outputs`;
     return `/** ${article(kind)} ${kind} as the lookup functions return it: its outputs without secrets. */
-export interface ${kind}Result {
-${lines.join("\n")}
-}`;
+export type ${kind}Result = ${type};`;
   });
-  const named = namedTypesIn(namedTypes, parts);
-  return `${header(DEFINITIONS)}${
-    named.length
-      ? `import type { ${named.join(", ")} } from "./types";
-`
-      : ""
-  }
+  const imports = resources.map((r) => `import type { ${r.definition.schema.kind}Outputs } from "./${r.module}";`);
+  return `${header(DEFINITIONS)}${imports.join("\n")}
+
 ${parts.join("\n\n")}
 `;
 }
@@ -170,7 +166,7 @@ function article(kind: string): string {
 export function sdkIndexFile(resources: readonly RegisteredResource[], namedTypes: Record<string, NamedType>): string {
   const classes = resources.map((r) => {
     const kind = r.definition.schema.kind;
-    return `export { ${kind}, type ${kind}Args } from "./${r.module}";`;
+    return `export { ${kind}, type ${kind}Args, type ${kind}Outputs } from "./${r.module}";`;
   });
   return `${header(DEFINITIONS)}/**
  * pulumi-clouddb: Pulumi resources for CloudDB managed databases.
@@ -184,7 +180,7 @@ export function sdkIndexFile(resources: readonly RegisteredResource[], namedType
  * @packageDocumentation
  */
 ${classes.join("\n")}
-export type { ${Object.keys(namedTypes).join(", ")} } from "./types";
+export type { ${["ResourceArgs", "ResourceOutputs", ...Object.keys(namedTypes)].join(", ")} } from "./types";
 export * from "./functions";
 export { MissingArgumentError } from "./inputs";
 `;
@@ -193,11 +189,15 @@ export { MissingArgumentError } from "./inputs";
 /** Every generated SDK file, by path. */
 export function sdkFiles(resources: readonly RegisteredResource[]): Record<string, string> {
   const namedTypes = namedTypesOf(resources);
-  const files: Record<string, string> = {
-    "sdk/types.ts": sdkTypesFile(namedTypes),
-    "sdk/index.ts": sdkIndexFile(resources, namedTypes),
-    "sdk/results.ts": sdkResultsFile(resources, namedTypes),
+  const shared = {
+    inputs: sharedBy(resources.map((r) => specsOf(r).inputs)),
+    outputs: sharedBy(resources.map((r) => specsOf(r).outputs)),
   };
-  for (const r of resources) files[`sdk/${r.module}.ts`] = sdkClassFile(r, namedTypes);
+  const files: Record<string, string> = {
+    "sdk/types.ts": sdkTypesFile(namedTypes, shared),
+    "sdk/index.ts": sdkIndexFile(resources, namedTypes),
+    "sdk/results.ts": sdkResultsFile(resources),
+  };
+  for (const r of resources) files[`sdk/${r.module}.ts`] = sdkClassFile(r, namedTypes, shared);
   return files;
 }

@@ -6,8 +6,10 @@ module.exports = {
   testMatch: ["**/*.test.ts"],
   // The packaging test installs the packed package from the registry: `npm run test:packaging`.
   testPathIgnorePatterns: ["/node_modules/", "<rootDir>/tests/packaging/"],
-  // Fails the run at once when Pulumi's provider process could not load the built package.
-  globalSetup: "<rootDir>/tests/setup/packageLinked.js",
+  // Fails the run at once when Pulumi's provider process could not load the built package;
+  // gives the run its own temp directory and process marker, cleared by the teardown.
+  globalSetup: "<rootDir>/tests/setup/globalSetup.js",
+  globalTeardown: "<rootDir>/tests/setup/globalTeardown.js",
   setupFiles: ["<rootDir>/tests/setup/lateRejections.js"],
   testTimeout: 60000,
   maxWorkers: 2,

@@ -102,10 +102,17 @@ export async function startCloud(opts: CloudOptions = {}): Promise<Cloud> {
     requests: () => controls.requests(),
     clearRequests: () => controls.clearRequests(),
     async close() {
-      await stack.close();
-      await api.close();
-      await emulator.close();
-      fs.rmSync(journalDir, { recursive: true, force: true });
+      // Each step runs even when one before it failed: a failing test still ends the emulator.
+      try {
+        await stack.close();
+      } finally {
+        try {
+          await api.close();
+        } finally {
+          await emulator.close();
+          fs.rmSync(journalDir, { recursive: true, force: true });
+        }
+      }
     },
   };
 }

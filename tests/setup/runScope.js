@@ -1,0 +1,66 @@
+/**
+ * What one jest run leaves behind, bounded: every test process works under a temp directory
+ * of the run's own (TMPDIR, so `os.tmpdir()` in the tests, the harness, the emulator and the
+ * provider processes they start), and every process started during the run carries the
+ * run's marker in its environment. At the end of the run (`globalTeardown`), the processes
+ * still marked are ended and the directory removed: a test that fails or times out
+ * half-way, before its `afterAll` closed what it started (plugin processes, emulators,
+ * PostgreSQL), leaves nothing behind.
+ */
+"use strict";
+const fs = require("fs");
+const os = require("os");
+const path = require("path");
+
+/** The environment variable that marks the run's processes: its value is the run's directory. */
+const MARKER = "CLOUDDB_TEST_RUN";
+
+/** Creates the run's directory and points TMPDIR and the marker at it; the workers inherit both. */
+function open() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-test-run-"));
+  // Others may pass through, as through /tmp (not list it): run as root, the emulator's
+  // PostgreSQL servers run as another user, in directories of their own below this one.
+  fs.chmodSync(dir, 0o711);
+  process.env[MARKER] = dir;
+  process.env.TMPDIR = dir;
+  return dir;
+}
+
+/** The processes whose environment carries `dir` as the run's marker (Linux: /proc), this one excepted. */
+function marked(dir) {
+  const entry = `${MARKER}=${dir}`;
+  let pids;
+  try {
+    pids = fs.readdirSync("/proc").filter((p) => /^\d+$/.test(p) && Number(p) !== process.pid);
+  } catch {
+    return []; // no /proc: nothing to find
+  }
+  return pids.filter((pid) => {
+    try {
+      return fs.readFileSync(`/proc/${pid}/environ`, "latin1").split("\0").includes(entry);
+    } catch {
+      return false; // gone, or not ours to read
+    }
+  });
+}
+
+/**
+ * Ends the processes the run left (SIGKILL: a test that left them has already failed) and
+ * removes the run's directory. Says what it ended, since only a failed test leaves any.
+ */
+function close() {
+  const dir = process.env[MARKER];
+  if (!dir) return;
+  const left = marked(dir);
+  for (const pid of left) {
+    try {
+      process.kill(Number(pid), "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+  if (left.length > 0) console.log(`\nEnded ${left.length} process(es) that failed tests left running.`);
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+module.exports = { open, close, marked, MARKER };

@@ -9,6 +9,7 @@ export type { InitFailure, PluginHostOptions } from "./pluginHost";
 export * from "./types";
 export { REDACTED } from "./secrets";
 export { until } from "./until";
+export { alive } from "./processes";
 import { RefreshResult, UpResult } from "./types";
 
 /** Throws an Error listing every error (and check failure) of `result`; returns `result` otherwise. */

@@ -3,9 +3,9 @@
  * and a typed gRPC client for it. One concern: spawn, talk, kill.
  */
 import { ChildProcess, spawn } from "child_process";
-import * as fs from "fs";
 import * as path from "path";
 import { emptypb, fromStruct, grpc, JsonObject, provgrpc, provpb, pulumiDir, statuspb, toStruct } from "./protos";
+import { alive, descendants } from "./processes";
 import { secretValue } from "./secrets";
 
 /** Details of an ErrorResourceInitFailed: the resource exists but did not initialize. */
@@ -356,31 +356,6 @@ export class PluginHost {
       });
     });
   }
-}
-
-/** True while process `pid` exists and is not a zombie. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return true;
-  }
-}
-
-/** The descendants of `pid`, parents before children (Linux: /proc/<pid>/task/<pid>/children). */
-function descendants(pid: number): number[] {
-  let children: number[];
-  try {
-    children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
-  return children.flatMap((c) => [c, ...descendants(c)]);
 }
 
 /** The two requests that carry a change: Diff and Update. */

@@ -1,7 +1,8 @@
 /** @type {import('jest').Config} */
 module.exports = {
   preset: "ts-jest",
-  testEnvironment: "node",
+  // Node's environment, closing the inspector sessions each test file opened (see the file).
+  testEnvironment: "<rootDir>/tests/setup/inspectorSessions.js",
   roots: ["<rootDir>/tests"],
   testMatch: ["**/*.test.ts"],
   // The packaging test installs the packed package from the registry: `npm run test:packaging`.

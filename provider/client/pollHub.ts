@@ -140,7 +140,11 @@ export class PollHub {
   private arm<A>(state: SourceState<A>): void {
     if (state.waits.size === 0) {
       if (state.timer !== undefined) clearTimeout(state.timer);
-      this.sources.delete(state.source.key);
+      // Only this state: while its last poll was delivered, its waits may have ended and a
+      // new wait on the same source made a new state, which keeps polling for that wait.
+      // (Deleting that one orphaned it: never cancelled by `close`, and polling without
+      // pause for a wait that ended, since `finish` finds a wait's state in the map.)
+      if (this.sources.get(state.source.key) === state) this.sources.delete(state.source.key);
       return;
     }
     if (state.inFlight) return;

@@ -1,6 +1,7 @@
 /**
- * What every resource class's constructor does with the program's arguments, in one place:
- * {@link ClouddbResource}, the base of the classes generated from the resource definitions.
+ * What every resource class has, in one place: {@link resourceClass} gives each generated
+ * class its constructor, `get` and output properties, on {@link ClouddbResource}, which
+ * turns the program's arguments into the resource's properties and options.
  * Its declarations are part of a program's type graph, so this file imports nothing of the
  * provider (its types are zod's): `resourceType.ts` reads the definitions.
  */
@@ -81,8 +82,8 @@ export type OutputProperties<Outputs> = { readonly [K in keyof Outputs]-?: pulum
 
 /**
  * The constructor and the `get` every resource class has: the class a generated class
- * extends (`class Vpc extends resourceClass<VpcArgs, "projectId">(VPC)`), so neither is
- * written once per resource.
+ * extends (`class Vpc extends resourceClass<VpcArgs, VpcOutputs, "projectId">(type) {}`),
+ * so that neither is repeated in every class.
  *
  * @typeParam Args the resource's arguments
  * @typeParam Outputs the resource's outputs, as plain values

@@ -12,9 +12,9 @@ import { readReplicaSetSchema } from "../provider/resources/readReplicaSet/defin
 import { serviceOutputs, serviceSchema } from "../provider/resources/service/definition";
 import { vpcSchema } from "../provider/resources/vpc/definition";
 import { vpcPeeringSchema } from "../provider/resources/vpcPeering/definition";
-import type { ReadReplicaSetResult, ServiceResult, VpcPeeringResult, VpcResult } from "./results";
+import type { ReadReplicaSetResult, ServiceResult, VpcPeeringResult, VpcResult } from "./outputs";
 
-export type { ReadReplicaSetResult, ServiceResult, VpcPeeringResult, VpcResult } from "./results";
+export type { ReadReplicaSetResult, ServiceResult, VpcPeeringResult, VpcResult } from "./outputs";
 
 /** Overrides of the configuration for one call. */
 export interface FunctionOptions {

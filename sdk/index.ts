@@ -10,10 +10,11 @@
  *
  * @packageDocumentation
  */
-export { ReadReplicaSet, type ReadReplicaSetArgs, type ReadReplicaSetOutputs } from "./readReplicaSet";
-export { Service, type ServiceArgs, type ServiceOutputs } from "./service";
-export { Vpc, type VpcArgs, type VpcOutputs } from "./vpc";
-export { VpcPeering, type VpcPeeringArgs, type VpcPeeringOutputs } from "./vpcPeering";
+export { ReadReplicaSet, type ReadReplicaSetArgs } from "./readReplicaSet";
+export { Service, type ServiceArgs } from "./service";
+export { Vpc, type VpcArgs } from "./vpc";
+export { VpcPeering, type VpcPeeringArgs } from "./vpcPeering";
+export type { ReadReplicaSetOutputs, ServiceOutputs, VpcOutputs, VpcPeeringOutputs } from "./outputs";
 export type { ResourceArgs, ResourceOutputs, Size, Timeouts, HaReplicasArgs, ForkFromArgs } from "./types";
 export * from "./functions";
 export { MissingArgumentError } from "./inputs";

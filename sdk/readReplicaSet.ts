@@ -2,8 +2,9 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { readReplicaSetDefinition } from "../provider/resources/readReplicaSet/definition";
 import { resourceClass } from "./construct";
+import type { ReadReplicaSetOutputs } from "./outputs";
 import { resourceType } from "./resourceType";
-import type { ResourceArgs, ResourceOutputs } from "./types";
+import type { ResourceArgs } from "./types";
 
 /** Arguments of a {@link ReadReplicaSet}. */
 export interface ReadReplicaSetArgs extends ResourceArgs {
@@ -52,42 +53,6 @@ export interface ReadReplicaSetArgs extends ResourceArgs {
    * Read at create only.
    */
   adoptId?: pulumi.Input<string>;
-}
-
-/** The outputs of a {@link ReadReplicaSet}: the class holds each as a `pulumi.Output`. */
-export interface ReadReplicaSetOutputs extends ResourceOutputs {
-  /** The set's id. */
-  readonly replicaSetId: string;
-  /** The service. */
-  readonly serviceId: string;
-  /** The set's name. */
-  readonly name: string;
-  /** Number of nodes. */
-  readonly nodes: number;
-  /** CPU of each node in millicores. */
-  readonly cpuMillis: number;
-  /** Memory of each node in GB. */
-  readonly memoryGbs: number;
-  /** `DEV` or `PROD`. */
-  readonly environment: string;
-  /** Whether the pooler is on. */
-  readonly connectionPooler: boolean;
-  /** `creating`, `active`, `resizing`, `error` or `deleting` when last read. */
-  readonly status: string;
-  /** Connection host. */
-  readonly host: string;
-  /** Connection port. */
-  readonly port: number;
-  /** Pooler host, while the pooler is on. */
-  readonly poolerHost?: string;
-  /** Pooler port, while the pooler is on. */
-  readonly poolerPort?: number;
-  /** The `password` input (secret). */
-  readonly password?: string;
-  /** `postgresql://tsdbadmin:<password>@<host>:<port>/tsdb?sslmode=require` at the set's endpoint (secret); without the password when none is given. */
-  readonly connectionString?: string;
-  /** The same through the set's pooler (secret), while it is on. */
-  readonly poolerConnectionString?: string;
 }
 
 /**

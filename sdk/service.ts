@@ -2,8 +2,9 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { serviceDefinition } from "../provider/resources/service/definition";
 import { resourceClass } from "./construct";
+import type { ServiceOutputs } from "./outputs";
 import { resourceType } from "./resourceType";
-import type { ResourceArgs, ResourceOutputs, Size, HaReplicasArgs, ForkFromArgs } from "./types";
+import type { ResourceArgs, Size, HaReplicasArgs, ForkFromArgs } from "./types";
 
 /** Arguments of a {@link Service}. */
 export interface ServiceArgs extends ResourceArgs {
@@ -72,72 +73,6 @@ export interface ServiceArgs extends ResourceArgs {
    * Read at create only.
    */
   adoptId?: pulumi.Input<string>;
-}
-
-/** The outputs of a {@link Service}: the class holds each as a `pulumi.Output`. */
-export interface ServiceOutputs extends ResourceOutputs {
-  /** The service's id. */
-  readonly serviceId: string;
-  /** The name. */
-  readonly name: string;
-  /** The type. */
-  readonly serviceType: string;
-  /** The region. */
-  readonly regionCode: string;
-  /** Status when last read (`READY`, `PAUSED`, ...). */
-  readonly status: string;
-  /** Creation time (RFC 3339, the API's clock). */
-  readonly created: string;
-  /** Connection host. */
-  readonly host: string;
-  /** Connection port. */
-  readonly port: number;
-  /** Pooler host, while the pooler is on. */
-  readonly poolerHost?: string;
-  /** Pooler port, while the pooler is on. */
-  readonly poolerPort?: number;
-  /** Whether the pooler is on. */
-  readonly connectionPooler: boolean;
-  /** The VPC the service is attached to, if any. */
-  readonly vpcId?: string;
-  /** The VPC endpoint `{ vpc_id, host, port }`, while attached. */
-  readonly vpcEndpoint?: Record<string, unknown>;
-  /** CPU in millicores or `"shared"`. */
-  readonly cpuMillis: Size;
-  /** Memory in GB or `"shared"`. */
-  readonly memoryGbs: Size;
-  /** Allocated resources. */
-  readonly resources: Array<{ id: string; cpuMillis: Size; memoryGbs: Size; volumeType: string }>;
-  /** HA replicas. */
-  readonly haReplicas: {
-    replicaCount: number;
-    syncReplicaCount: number;
-  };
-  /** `DEV` or `PROD`. */
-  readonly environment: string;
-  /** Whether the service is paused. */
-  readonly paused: boolean;
-  /** Origin of a fork, as the API reports it. */
-  readonly forkedFrom?: {
-    serviceId: string;
-    projectId: string;
-    isStandby: boolean;
-  };
-  /** The `forkFrom` input the service was made with. */
-  readonly forkFrom?: {
-    /** The service to fork. */
-    serviceId: string;
-    /** `LAST_SNAPSHOT`, `NOW`, or `PITR` (point in time: needs `targetTime`). */
-    strategy: "LAST_SNAPSHOT" | "NOW" | "PITR";
-    /** RFC 3339 time between the source's creation and now, for `PITR`. */
-    targetTime?: string;
-  };
-  /** The password (secret): the one given, else the initial password from the create or fork answer. */
-  readonly password?: string;
-  /** `postgresql://tsdbadmin:<password>@<host>:<port>/tsdb?sslmode=require` (secret), kept current through password changes. */
-  readonly connectionString?: string;
-  /** The same through the connection pooler (secret), while the pooler is on. */
-  readonly poolerConnectionString?: string;
 }
 
 /**

@@ -2,8 +2,9 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { vpcDefinition } from "../provider/resources/vpc/definition";
 import { resourceClass } from "./construct";
+import type { VpcOutputs } from "./outputs";
 import { resourceType } from "./resourceType";
-import type { ResourceArgs, ResourceOutputs } from "./types";
+import type { ResourceArgs } from "./types";
 
 /** Arguments of a {@link Vpc}. */
 export interface VpcArgs extends ResourceArgs {
@@ -27,18 +28,6 @@ export interface VpcArgs extends ResourceArgs {
    * Read at create only.
    */
   adoptId?: pulumi.Input<string>;
-}
-
-/** The outputs of a {@link Vpc}: the class holds each as a `pulumi.Output`. */
-export interface VpcOutputs extends ResourceOutputs {
-  /** The VPC's id. */
-  readonly vpcId: string;
-  /** The VPC's name. */
-  readonly name: string;
-  /** The VPC's network. */
-  readonly cidr: string;
-  /** The VPC's region. */
-  readonly regionCode: string;
 }
 
 /**

@@ -2,8 +2,9 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { vpcPeeringDefinition } from "../provider/resources/vpcPeering/definition";
 import { resourceClass } from "./construct";
+import type { VpcPeeringOutputs } from "./outputs";
 import { resourceType } from "./resourceType";
-import type { ResourceArgs, ResourceOutputs } from "./types";
+import type { ResourceArgs } from "./types";
 
 /** Arguments of a {@link VpcPeering}. */
 export interface VpcPeeringArgs extends ResourceArgs {
@@ -32,26 +33,6 @@ export interface VpcPeeringArgs extends ResourceArgs {
    * Read at create only.
    */
   adoptId?: pulumi.Input<string>;
-}
-
-/** The outputs of a {@link VpcPeering}: the class holds each as a `pulumi.Output`. */
-export interface VpcPeeringOutputs extends ResourceOutputs {
-  /** The peering's id. */
-  readonly peeringId: string;
-  /** Our VPC. */
-  readonly vpcId: string;
-  /** The peer's cloud account. */
-  readonly peerAccountId: string;
-  /** The peer VPC's region. */
-  readonly peerRegionCode: string;
-  /** The peer VPC's id. */
-  readonly peerVpcId: string;
-  /** `pending`, `active` or `failed` when last read. */
-  readonly status: string;
-  /** The peering's id in the cloud's network. */
-  readonly provisionedId: string;
-  /** Why the peering failed, when it did. */
-  readonly errorMessage: string;
 }
 
 /**

@@ -79,7 +79,7 @@ function outputLine(key: string, spec: OutputSpec): string {
   return `${tsdoc([spec.doc], "  ")}  readonly ${key}${isOptional(spec.schema) ? "?" : ""}: ${outputType(spec).replace(/ \| undefined$/, "")};`;
 }
 
-/** The file `sdk/<module>.ts` of one resource. */
+/** The file `sdk/<module>.ts` of one resource: what a program passes, and the class (its outputs are in `sdk/outputs.ts`). */
 export function sdkClassFile(r: RegisteredResource, namedTypes: Record<string, NamedType>, shared: Shared): string {
   const schema = r.definition.schema;
   const { inputs, outputs } = specsOf(r);
@@ -87,9 +87,6 @@ export function sdkClassFile(r: RegisteredResource, namedTypes: Record<string, N
   const argLines = Object.entries(inputs)
     .filter(([key]) => !(key in shared.inputs))
     .map(([key, spec]) => argLine(key, spec));
-  const outLines = Object.entries(outputs)
-    .filter(([key]) => !(key in shared.outputs))
-    .map(([key, spec]) => outputLine(key, spec));
   const secrets = {
     secretInputs: Object.entries(inputs)
       .filter(([, s]) => s.secret)
@@ -98,24 +95,19 @@ export function sdkClassFile(r: RegisteredResource, namedTypes: Record<string, N
       .filter(([, s]) => s.secret)
       .map(([k]) => k),
   };
-  const named = namedTypesIn(namedTypes, [...argLines, ...outLines]);
-  const article = /^[AEIOU]/.test(kind) ? "an" : "a";
+  const named = namedTypesIn(namedTypes, argLines);
   const note = secretNote(secrets);
   const lookup = schema.lookup.map((k) => JSON.stringify(k)).join(" | ");
   return `${header(r.source)}import type * as pulumi from "@pulumi/pulumi";
 import { ${r.module}Definition } from "../provider/resources/${r.module}/definition";
 import { resourceClass } from "./construct";
+import type { ${kind}Outputs } from "./outputs";
 import { resourceType } from "./resourceType";
-import type { ${["ResourceArgs", "ResourceOutputs", ...named].join(", ")} } from "./types";
+import type { ${["ResourceArgs", ...named].join(", ")} } from "./types";
 
-/** Arguments of ${article} {@link ${kind}}. */
+/** Arguments of ${article(kind)} {@link ${kind}}. */
 export interface ${kind}Args extends ResourceArgs {
 ${argLines.join("\n")}
-}
-
-/** The outputs of ${article} {@link ${kind}}: the class holds each as a \`pulumi.Output\`. */
-export interface ${kind}Outputs extends ResourceOutputs {
-${outLines.join("\n")}
 }
 
 ${tsdoc([schema.doc, ...(note ? ["", note] : []), "", "```ts", schema.example, "```"], "")}export class ${kind} extends resourceClass<${kind}Args, ${kind}Outputs, ${lookup}>(resourceType(${JSON.stringify(r.module)}, ${r.module}Definition.schema)) {}
@@ -139,34 +131,53 @@ export function sdkTypesFile(namedTypes: Record<string, NamedType>, shared: Shar
   return `${header(DEFINITIONS)}${usesPulumi ? 'import type * as pulumi from "@pulumi/pulumi";\n' : ""}\n${parts.join("\n\n")}\n`;
 }
 
-/** The file `sdk/results.ts`: what the lookup functions return, the outputs without secrets (no client or zod in a program's type graph). */
-export function sdkResultsFile(resources: readonly RegisteredResource[]): string {
+/**
+ * The file `sdk/outputs.ts`: each resource's outputs as plain values (its class holds each as a
+ * `pulumi.Output`), and beside them what the lookup functions return of it, the outputs without
+ * secrets. No client or zod type enters a program's type graph.
+ */
+export function sdkOutputsFile(resources: readonly RegisteredResource[], namedTypes: Record<string, NamedType>, shared: Shared): string {
+  const texts: string[] = [];
   const parts = resources.map((r) => {
     const { outputs } = specsOf(r);
     const kind = r.definition.schema.kind;
-    const left = Object.entries(outputs)
+    const outLines = Object.entries(outputs)
+      .filter(([key]) => !(key in shared.outputs))
+      .map(([key, spec]) => outputLine(key, spec));
+    texts.push(...outLines);
+    const secret = Object.entries(outputs)
       .filter(([, spec]) => !spec.inLookups)
       .map(([key]) => JSON.stringify(key));
-    const type = left.length ? `Omit<${kind}Outputs, ${left.join(" | ")}>` : `${kind}Outputs`;
-    return `/** ${article(kind)} ${kind} as the lookup functions return it: its outputs without secrets. */
-export type ${kind}Result = ${type};`;
+    const result = secret.length ? `Omit<${kind}Outputs, ${secret.join(" | ")}>` : `${kind}Outputs`;
+    return `/** The outputs of ${article(kind)} {@link ${kind}}: the class holds each as a \`pulumi.Output\`. */
+export interface ${kind}Outputs extends ResourceOutputs {
+${outLines.join("\n")}
+}
+
+/** ${capitalised(article(kind))} ${kind} as the lookup functions return it: its outputs without secrets. */
+export type ${kind}Result = ${result};`;
   });
-  const imports = resources.map((r) => `import type { ${r.definition.schema.kind}Outputs } from "./${r.module}";`);
-  return `${header(DEFINITIONS)}${imports.join("\n")}
+  const named = namedTypesIn(namedTypes, texts);
+  return `${header(DEFINITIONS)}import type { ${["ResourceOutputs", ...named].join(", ")} } from "./types";
 
 ${parts.join("\n\n")}
 `;
 }
 
+/** The indefinite article before a resource kind: `a Vpc`, `an Instance`. */
 function article(kind: string): string {
-  return /^[AEIOU]/.test(kind) ? "An" : "A";
+  return /^[AEIOU]/.test(kind) ? "an" : "a";
+}
+
+function capitalised(word: string): string {
+  return word.charAt(0).toUpperCase() + word.slice(1);
 }
 
 /** The file `sdk/index.ts`: what a program imports. */
 export function sdkIndexFile(resources: readonly RegisteredResource[], namedTypes: Record<string, NamedType>): string {
   const classes = resources.map((r) => {
     const kind = r.definition.schema.kind;
-    return `export { ${kind}, type ${kind}Args, type ${kind}Outputs } from "./${r.module}";`;
+    return `export { ${kind}, type ${kind}Args } from "./${r.module}";`;
   });
   return `${header(DEFINITIONS)}/**
  * pulumi-clouddb: Pulumi resources for CloudDB managed databases.
@@ -180,6 +191,7 @@ export function sdkIndexFile(resources: readonly RegisteredResource[], namedType
  * @packageDocumentation
  */
 ${classes.join("\n")}
+export type { ${resources.map((r) => `${r.definition.schema.kind}Outputs`).join(", ")} } from "./outputs";
 export type { ${["ResourceArgs", "ResourceOutputs", ...Object.keys(namedTypes)].join(", ")} } from "./types";
 export * from "./functions";
 export { MissingArgumentError } from "./inputs";
@@ -196,7 +208,7 @@ export function sdkFiles(resources: readonly RegisteredResource[]): Record<strin
   const files: Record<string, string> = {
     "sdk/types.ts": sdkTypesFile(namedTypes, shared),
     "sdk/index.ts": sdkIndexFile(resources, namedTypes),
-    "sdk/results.ts": sdkResultsFile(resources),
+    "sdk/outputs.ts": sdkOutputsFile(resources, namedTypes, shared),
   };
   for (const r of resources) files[`sdk/${r.module}.ts`] = sdkClassFile(r, namedTypes, shared);
   return files;

@@ -102,17 +102,14 @@ export async function startCloud(opts: CloudOptions = {}): Promise<Cloud> {
     requests: () => controls.requests(),
     clearRequests: () => controls.clearRequests(),
     async close() {
-      // Each step runs even when one before it failed: a failing test still ends the emulator.
-      try {
-        await stack.close();
-      } finally {
-        try {
-          await api.close();
-        } finally {
-          await emulator.close();
-          fs.rmSync(journalDir, { recursive: true, force: true });
-        }
+      // Each step runs even when one before it failed, so that a failing test still ends the
+      // emulator; the first failure is the one thrown.
+      const failures: unknown[] = [];
+      for (const step of [() => stack.close(), () => api.close(), () => emulator.close()]) {
+        await step().catch((e: unknown) => failures.push(e));
       }
+      fs.rmSync(journalDir, { recursive: true, force: true });
+      if (failures.length > 0) throw failures[0];
     },
   };
 }

@@ -126,20 +126,16 @@ export interface ResourceClass<Args, Outputs, Lookup extends keyof Args> {
 export function resourceClass<Args extends object, Outputs, Lookup extends keyof Args>(
   type: ResourceType,
 ): ResourceClass<Args, Outputs, Lookup> {
+  // Typed by the interface, `this` (the class it is called on) included.
+  const get: ResourceClass<Args, Outputs, Lookup>["get"] = function (name, id, state, opts) {
+    // A lookup's state is not the arguments: with `opts.id`, the constructor checks none of them.
+    return new this(name, state as Args, { ...opts, id });
+  };
   class Resource extends ClouddbResource {
+    static readonly get = get;
+
     constructor(name: string, args: Args, opts?: pulumi.CustomResourceOptions) {
       super(type, name, args, opts);
-    }
-
-    static get<T>(
-      this: new (name: string, args: Args, opts?: pulumi.CustomResourceOptions) => T,
-      name: string,
-      id: pulumi.Input<pulumi.ID>,
-      state?: Partial<Pick<Args, Lookup>>,
-      opts?: pulumi.CustomResourceOptions,
-    ): T {
-      // A lookup's state is not the arguments: with `opts.id`, the constructor checks none of them.
-      return new this(name, state as Args, { ...opts, id });
     }
   }
   // The outputs are not declared by the class: `pulumi.dynamic.Resource` sets each output

@@ -23,7 +23,6 @@ function open() {
   fs.chmodSync(dir, 0o711);
   process.env[MARKER] = dir;
   process.env.TMPDIR = dir;
-  return dir;
 }
 
 /** The processes whose environment carries `dir` as the run's marker (Linux: /proc), this one excepted. */
@@ -63,4 +62,4 @@ function close() {
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
-module.exports = { open, close, marked, MARKER };
+module.exports = { open, close };

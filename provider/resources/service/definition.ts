@@ -209,8 +209,8 @@ function differs(...properties: ReadonlyArray<keyof DesiredService & keyof Servi
 
 /**
  * The API's actions on a service, in the order they run, which is one the API accepts:
- * resume first, then resize, HA, environment, pooler, VPC (detach the old before attaching
- * the new), password, and pause last. Adding an update action is adding an entry.
+ * resume first and pause last (a paused service refuses the others), and a VPC's detach
+ * before the new one's attach. Adding an update action is adding an entry.
  */
 export const SERVICE_ACTIONS: readonly ServiceAction[] = [
   {

@@ -37,7 +37,7 @@ export interface ReadReplicaSetOutputs extends ResourceOutputs {
   readonly poolerConnectionString?: string;
 }
 
-/** A ReadReplicaSet as the lookup functions return it: its outputs without secrets. */
+/** A ReadReplicaSet as the lookup functions return it: its outputs, without its secrets and the inputs it keeps. */
 export type ReadReplicaSetResult = Omit<ReadReplicaSetOutputs, "password" | "connectionString" | "poolerConnectionString">;
 
 /** The outputs of a {@link Service}: the class holds each as a `pulumi.Output`. */
@@ -106,7 +106,7 @@ export interface ServiceOutputs extends ResourceOutputs {
   readonly poolerConnectionString?: string;
 }
 
-/** A Service as the lookup functions return it: its outputs without secrets. */
+/** A Service as the lookup functions return it: its outputs, without its secrets and the inputs it keeps. */
 export type ServiceResult = Omit<ServiceOutputs, "forkFrom" | "password" | "connectionString" | "poolerConnectionString">;
 
 /** The outputs of a {@link Vpc}: the class holds each as a `pulumi.Output`. */
@@ -121,7 +121,7 @@ export interface VpcOutputs extends ResourceOutputs {
   readonly regionCode: string;
 }
 
-/** A Vpc as the lookup functions return it: its outputs without secrets. */
+/** A Vpc as the lookup functions return it: its outputs. */
 export type VpcResult = VpcOutputs;
 
 /** The outputs of a {@link VpcPeering}: the class holds each as a `pulumi.Output`. */
@@ -144,5 +144,5 @@ export interface VpcPeeringOutputs extends ResourceOutputs {
   readonly errorMessage: string;
 }
 
-/** A VpcPeering as the lookup functions return it: its outputs without secrets. */
+/** A VpcPeering as the lookup functions return it: its outputs. */
 export type VpcPeeringResult = VpcPeeringOutputs;

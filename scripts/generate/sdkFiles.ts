@@ -133,8 +133,8 @@ export function sdkTypesFile(namedTypes: Record<string, NamedType>, shared: Shar
 
 /**
  * The file `sdk/outputs.ts`: each resource's outputs as plain values (its class holds each as a
- * `pulumi.Output`), and beside them what the lookup functions return of it, the outputs without
- * secrets. No client or zod type enters a program's type graph.
+ * `pulumi.Output`), and beside them what the lookup functions return of it: the outputs without
+ * secrets or kept inputs (`inLookups`). No client or zod type enters a program's type graph.
  */
 export function sdkOutputsFile(resources: readonly RegisteredResource[], namedTypes: Record<string, NamedType>, shared: Shared): string {
   const texts: string[] = [];
@@ -145,16 +145,16 @@ export function sdkOutputsFile(resources: readonly RegisteredResource[], namedTy
       .filter(([key]) => !(key in shared.outputs))
       .map(([key, spec]) => outputLine(key, spec));
     texts.push(...outLines);
-    const secret = Object.entries(outputs)
+    const withheld = Object.entries(outputs)
       .filter(([, spec]) => !spec.inLookups)
       .map(([key]) => JSON.stringify(key));
-    const result = secret.length ? `Omit<${kind}Outputs, ${secret.join(" | ")}>` : `${kind}Outputs`;
+    const result = withheld.length ? `Omit<${kind}Outputs, ${withheld.join(" | ")}>` : `${kind}Outputs`;
     return `/** The outputs of ${article(kind)} {@link ${kind}}: the class holds each as a \`pulumi.Output\`. */
 export interface ${kind}Outputs extends ResourceOutputs {
 ${outLines.join("\n")}
 }
 
-/** ${capitalised(article(kind))} ${kind} as the lookup functions return it: its outputs without secrets. */
+/** ${capitalised(article(kind))} ${kind} as the lookup functions return it: its outputs${withheld.length ? ", without its secrets and the inputs it keeps" : ""}. */
 export type ${kind}Result = ${result};`;
   });
   const named = namedTypesIn(namedTypes, texts);

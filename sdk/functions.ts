@@ -61,7 +61,7 @@ async function withClient<T>(
 }
 
 function service(s: Parameters<typeof serviceOutputs>[0]): ServiceResult {
-  return lookupResult(serviceSchema, { ...serviceOutputs(s) }) as unknown as ServiceResult;
+  return lookupResult<ServiceResult>(serviceSchema, serviceOutputs(s));
 }
 
 function authInfo(info: AuthInfo): AuthInfoResult {
@@ -103,14 +103,19 @@ export function getServices(args: { projectId?: string } = {}, opts?: FunctionOp
 /** One VPC of the project. @throws NotFoundError when there is none with that id. */
 export function getVpc(args: { vpcId: string; projectId?: string }, opts?: FunctionOptions): Promise<VpcResult> {
   return withClient({ ...opts, projectId: args.projectId ?? opts?.projectId }, async (api, project) =>
-    outputsFrom(vpcSchema, { live: await api.getVpc(args.vpcId, { projectId: project() }), projectId: project() }),
+    lookupResult<VpcResult>(
+      vpcSchema,
+      outputsFrom(vpcSchema, { live: await api.getVpc(args.vpcId, { projectId: project() }), projectId: project() }),
+    ),
   );
 }
 
 /** Every VPC of the project. */
 export function getVpcs(args: { projectId?: string } = {}, opts?: FunctionOptions): Promise<VpcResult[]> {
   return withClient({ ...opts, projectId: args.projectId ?? opts?.projectId }, async (api, project) =>
-    (await api.listVpcs({ projectId: project() })).map((live) => outputsFrom(vpcSchema, { live, projectId: project() })),
+    (await api.listVpcs({ projectId: project() })).map((live) =>
+      lookupResult<VpcResult>(vpcSchema, outputsFrom(vpcSchema, { live, projectId: project() })),
+    ),
   );
 }
 
@@ -118,7 +123,7 @@ export function getVpcs(args: { projectId?: string } = {}, opts?: FunctionOption
 export function getVpcPeerings(args: { vpcId: string; projectId?: string }, opts?: FunctionOptions): Promise<VpcPeeringResult[]> {
   return withClient({ ...opts, projectId: args.projectId ?? opts?.projectId }, async (api, project) =>
     (await api.listPeerings(args.vpcId, { projectId: project() })).map((live) =>
-      outputsFrom(vpcPeeringSchema, { live, vpcId: args.vpcId, projectId: project() }),
+      lookupResult<VpcPeeringResult>(vpcPeeringSchema, outputsFrom(vpcPeeringSchema, { live, vpcId: args.vpcId, projectId: project() })),
     ),
   );
 }
@@ -129,11 +134,11 @@ export function getReadReplicaSets(
   opts?: FunctionOptions,
 ): Promise<ReadReplicaSetResult[]> {
   return withClient({ ...opts, projectId: args.projectId ?? opts?.projectId }, async (api, project) =>
-    (await api.listReplicaSets(args.serviceId, { projectId: project() })).map(
-      (live) =>
-        lookupResult(readReplicaSetSchema, {
-          ...outputsFrom(readReplicaSetSchema, { live, serviceId: args.serviceId, projectId: project() }),
-        }) as unknown as ReadReplicaSetResult,
+    (await api.listReplicaSets(args.serviceId, { projectId: project() })).map((live) =>
+      lookupResult<ReadReplicaSetResult>(
+        readReplicaSetSchema,
+        outputsFrom(readReplicaSetSchema, { live, serviceId: args.serviceId, projectId: project() }),
+      ),
     ),
   );
 }

@@ -109,9 +109,15 @@ export function outputsReadFrom<Src>(): <S extends z.ZodType>(schema: S, options
   });
 }
 
-/** The outputs the lookup functions return: `outputs` without secrets and kept inputs. */
-export function lookupResult(schema: { readonly outputs: OutputSpecs }, outputs: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(outputs).filter(([k]) => schema.outputs[k]?.inLookups === true));
+/**
+ * The outputs the lookup functions return: `outputs` without secrets and kept inputs (the
+ * outputs whose spec has no `inLookups`).
+ *
+ * @typeParam Result the lookup's result type (the SDK's `<Kind>Result`), generated from the
+ *   same specs: it declares none of the outputs this leaves out
+ */
+export function lookupResult<Result extends object>(schema: { readonly outputs: OutputSpecs }, outputs: Result): Result {
+  return Object.fromEntries(Object.entries(outputs).filter(([k]) => schema.outputs[k]?.inLookups === true)) as Result;
 }
 
 /** Input specs by property name. */

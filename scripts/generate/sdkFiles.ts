@@ -4,7 +4,15 @@
  * `check` accepts, with the same documentation.
  */
 import type { z } from "zod";
-import type { InputSpec, InputSpecs, NamedType, OutputSpec, OutputSpecs } from "../../provider/framework/schema";
+import {
+  secretInputs,
+  secretOutputs,
+  type InputSpec,
+  type InputSpecs,
+  type NamedType,
+  type OutputSpec,
+  type OutputSpecs,
+} from "../../provider/framework/schema";
 import { namedTypesOf, specsOf, type RegisteredResource } from "../../provider/resources/registration";
 import { header } from "./header";
 import { interfaceBody, typeText } from "./typeText";
@@ -87,16 +95,8 @@ export function sdkClassFile(r: RegisteredResource, namedTypes: Record<string, N
   const argLines = Object.entries(inputs)
     .filter(([key]) => !(key in shared.inputs))
     .map(([key, spec]) => argLine(key, spec));
-  const secrets = {
-    secretInputs: Object.entries(inputs)
-      .filter(([, s]) => s.secret)
-      .map(([k]) => k),
-    secretOutputs: Object.entries(outputs)
-      .filter(([, s]) => s.secret)
-      .map(([k]) => k),
-  };
   const named = namedTypesIn(namedTypes, argLines);
-  const note = secretNote(secrets);
+  const note = secretNote({ secretInputs: secretInputs({ inputs }), secretOutputs: secretOutputs({ outputs }) });
   const lookup = schema.lookup.map((k) => JSON.stringify(k)).join(" | ");
   return `${header(r.source)}import type * as pulumi from "@pulumi/pulumi";
 import { ${r.module}Definition } from "../provider/resources/${r.module}/definition";
@@ -137,17 +137,19 @@ export function sdkTypesFile(namedTypes: Record<string, NamedType>, shared: Shar
  * secrets or kept inputs (`inLookups`). No client or zod type enters a program's type graph.
  */
 export function sdkOutputsFile(resources: readonly RegisteredResource[], namedTypes: Record<string, NamedType>, shared: Shared): string {
-  const texts: string[] = [];
-  const parts = resources.map((r) => {
+  const kinds = resources.map((r) => {
     const { outputs } = specsOf(r);
-    const kind = r.definition.schema.kind;
-    const outLines = Object.entries(outputs)
-      .filter(([key]) => !(key in shared.outputs))
-      .map(([key, spec]) => outputLine(key, spec));
-    texts.push(...outLines);
-    const withheld = Object.entries(outputs)
-      .filter(([, spec]) => !spec.inLookups)
-      .map(([key]) => JSON.stringify(key));
+    return {
+      kind: r.definition.schema.kind,
+      outLines: Object.entries(outputs)
+        .filter(([key]) => !(key in shared.outputs))
+        .map(([key, spec]) => outputLine(key, spec)),
+      withheld: Object.entries(outputs)
+        .filter(([, spec]) => !spec.inLookups)
+        .map(([key]) => JSON.stringify(key)),
+    };
+  });
+  const parts = kinds.map(({ kind, outLines, withheld }) => {
     const result = withheld.length ? `Omit<${kind}Outputs, ${withheld.join(" | ")}>` : `${kind}Outputs`;
     return `/** The outputs of ${article(kind)} {@link ${kind}}: the class holds each as a \`pulumi.Output\`. */
 export interface ${kind}Outputs extends ResourceOutputs {
@@ -157,7 +159,10 @@ ${outLines.join("\n")}
 /** ${capitalised(article(kind))} ${kind} as the lookup functions return it: its outputs${withheld.length ? ", without its secrets and the inputs it keeps" : ""}. */
 export type ${kind}Result = ${result};`;
   });
-  const named = namedTypesIn(namedTypes, texts);
+  const named = namedTypesIn(
+    namedTypes,
+    kinds.flatMap((k) => k.outLines),
+  );
   return `${header(DEFINITIONS)}import type { ${["ResourceOutputs", ...named].join(", ")} } from "./types";
 
 ${parts.join("\n\n")}

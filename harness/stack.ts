@@ -12,6 +12,7 @@ import { PluginHost } from "./pluginHost";
 import { importResources } from "./importFile";
 import { refreshAll } from "./refresh";
 import { runProgram } from "./runtime";
+import { CHECKPOINT_VERSION, loadParts, stateParts, type Checkpoint } from "./checkpoint";
 import { HarnessState, ProviderConfig } from "./state";
 import { defaultParallel } from "./stepExecutor";
 import {
@@ -94,6 +95,37 @@ export class TestStack {
       env: opts.env ?? {},
       parallel: opts.parallel ?? defaultParallel(),
     });
+  }
+
+  /** `pulumi stack export` with the stack's config: the whole state as JSON, for a later {@link TestStack.importCheckpoint}. */
+  exportCheckpoint(): Checkpoint {
+    return {
+      version: CHECKPOINT_VERSION,
+      project: this.opts.project,
+      stack: this.opts.stack,
+      config: { ...this.config },
+      secretKeys: [...this.secretKeys],
+      ...stateParts(this.state),
+    };
+  }
+
+  /**
+   * `pulumi stack import` of `checkpoint`, and its config set as the stack's (`rewrite` may
+   * change values first, e.g. the API URL of the emulator the test runs). The stack's project
+   * and stack name must be the checkpoint's, or the URNs would not match.
+   */
+  importCheckpoint(checkpoint: Checkpoint, rewrite: (config: Record<string, string>) => Record<string, string> = (c) => c): void {
+    if (checkpoint.project !== this.opts.project || checkpoint.stack !== this.opts.stack) {
+      throw new Error(
+        `checkpoint of ${checkpoint.project}/${checkpoint.stack} imported into ${this.opts.project}/${this.opts.stack}: create the stack with the same project and stack name`,
+      );
+    }
+    loadParts(this.state, checkpoint);
+    this.config = rewrite({ ...checkpoint.config });
+    this.secretKeys.clear();
+    for (const k of checkpoint.secretKeys) this.secretKeys.add(k);
+    if (this.state.providerConfig)
+      this.state.providerConfig = { ...this.state.providerConfig, values: rewrite({ ...this.state.providerConfig.values }) };
   }
 
   /** `pulumi config set [--secret] key value`. Refresh and destroy see it only after the next `up` (engine rule P6). */

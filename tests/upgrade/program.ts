@@ -1,0 +1,70 @@
+/**
+ * The program of the upgrade fixtures: every resource kind, with most inputs set and some
+ * left to their defaults, an adopted service, a fork and a paused service. Each release's
+ * fixture is this program's state under that release (`record.ts`); the upgrade test runs it
+ * again, unchanged, under the code of today. Keep it unchanged: a later fixture may add a
+ * program of its own.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import * as clouddb from "pulumi-clouddb";
+
+/** The project of the fixture's stack (its config keys are `upgrade:<key>`). */
+export const UPGRADE_PROJECT = "upgrade";
+/** The stack name of the fixture's stack. */
+export const UPGRADE_STACK = "fixture";
+
+/** The program. */
+export function upgradeProgram(): Record<string, unknown> {
+  const config = new pulumi.Config(UPGRADE_PROJECT);
+  const net = new clouddb.Vpc("net", { name: "upgrade-net", cidr: "10.20.0.0/16", regionCode: "us-east-1" });
+  const peer = new clouddb.VpcPeering("peer", {
+    vpcId: net.vpcId,
+    peerAccountId: "123456789012",
+    peerRegionCode: "us-west-2",
+    peerVpcId: "vpc-0a1b2c3d",
+  });
+  const db = new clouddb.Service("db", {
+    name: "upgrade-db",
+    serviceType: "RELATIONAL",
+    cpuMillis: 1000,
+    memoryGbs: 4,
+    haReplicas: { replicaCount: 1, syncReplicaCount: 0 },
+    environment: "PROD",
+    connectionPooler: true,
+    vpcId: net.vpcId,
+    password: config.requireSecret("dbPassword"),
+    timeouts: { create: "20m", update: "15m", delete: "10m" },
+  });
+  const minimal = new clouddb.Service("minimal", { name: "upgrade-minimal" });
+  const paused = new clouddb.Service("paused", { name: "upgrade-paused", paused: true });
+  const fork = new clouddb.Service("fork", { name: "upgrade-fork", forkFrom: { serviceId: minimal.serviceId, strategy: "NOW" } });
+  const adopted = new clouddb.Service("adopted", { name: "upgrade-legacy", adoptId: config.require("adoptedId"), environment: "PROD" });
+  const reads = new clouddb.ReadReplicaSet("reads", {
+    serviceId: db.serviceId,
+    name: "upgrade-reads",
+    nodes: 2,
+    cpuMillis: 1000,
+    memoryGbs: 4,
+    environment: "PROD",
+    connectionPooler: true,
+    password: db.password,
+  });
+  const plainReads = new clouddb.ReadReplicaSet("plain-reads", {
+    serviceId: minimal.serviceId,
+    name: "upgrade-plain",
+    nodes: 1,
+    cpuMillis: 500,
+    memoryGbs: 2,
+  });
+  return {
+    vpcId: net.vpcId,
+    peeringId: peer.peeringId,
+    dbHost: db.host,
+    dbUrl: db.connectionString,
+    forkOf: fork.forkedFrom,
+    pausedStatus: paused.status,
+    adoptedId: adopted.serviceId,
+    readsUrl: reads.connectionString,
+    plainReadsId: plainReads.replicaSetId,
+  };
+}

@@ -4,98 +4,42 @@
  * turns into. Check and Diff run one registration at a time (the deployment executor's event
  * loop, deployment_executor.go `handleSingleEvent` L570-637), and the loop waits until a worker
  * takes the chain it produced (step_executor.go `ExecuteSerial`, an unbuffered channel). The
- * steps themselves run on the {@link StepExecutor}.
+ * steps themselves run on the {@link StepExecutor}. Replacements are planned in replacement.ts,
+ * reads and imports in reads.ts, the engine's additions to Diff in engineDiff.ts.
  */
-import { Condemned, runDeletes } from "./deletes";
-import { checkFailureMessage, initErrorMessage, protectedDependentMessage, protectedReplaceMessage } from "./diagnostics";
+import { Condemned, dependenciesOf, runDeletes } from "./deletes";
+import { checkFailureMessage, initErrorMessage } from "./diagnostics";
+import { applyReplaceOnChanges, diffOfInputs, replaces, type EngineDiff } from "./engineDiff";
 import { EngineDied, EngineRun, EngineRunOptions, message } from "./engineRun";
 import { processIgnoreChanges } from "./ignoreChanges";
 import { ProviderError } from "./pluginHost";
 import { JsonObject } from "./protos";
+import { importChain, readResource } from "./reads";
+import { aliasUrn, ReadRequest, RegisterRequest, RegisterResponse, RegistrationError, STACK_TYPE, urnOf } from "./registration";
+import { replaceChain, type CreateStepFactory } from "./replacement";
 import { unwrapProperties, wrapSecrets } from "./secrets";
 import { StateEntry, withInitErrors } from "./state";
 import { Cancelled, StepFn } from "./stepExecutor";
-import { DYNAMIC_TYPE_PREFIX, PendingOperation, UNKNOWN } from "./types";
+import { DYNAMIC_TYPE_PREFIX, PendingOperation } from "./types";
 
-/** Root stack type token. */
-export const STACK_TYPE = "pulumi:pulumi:Stack";
+export { STACK_TYPE, RegistrationError } from "./registration";
+export type { RegisterRequest, RegisterResponse, ReadRequest } from "./registration";
 
-/** A RegisterResourceRequest, decoded. `object` still holds secret markers. */
-export interface RegisterRequest {
-  type: string;
-  name: string;
-  parent: string;
-  custom: boolean;
-  object: JsonObject;
-  dependencies: string[];
-  propertyDependencies: Record<string, string[]>;
-  additionalSecretOutputs: string[];
-  /** Undefined when the program did not set the option (`deleteBeforeReplaceDefined` false). */
-  deleteBeforeReplace?: boolean;
-  /** Undefined when the program did not set the option. */
-  protect?: boolean;
-  /** Undefined when the program did not set the option. */
-  retainOnDelete?: boolean;
-  importId: string;
-  ignoreChanges: string[];
-  replaceOnChanges: string[];
-}
-
-/** What the monitor answers to a registration: outputs with secret markers. */
-export interface RegisterResponse {
-  urn: string;
-  id: string;
-  object: JsonObject;
-}
-
-/** A ReadResourceRequest (`Resource.get`), decoded. */
-export interface ReadRequest {
-  type: string;
-  name: string;
-  parent: string;
-  id: string;
-  properties: JsonObject;
-  dependencies: string[];
-  additionalSecretOutputs: string[];
-}
-
-/** An error that fails a registration; the monitor turns it into an RPC error. */
-export class RegistrationError extends Error {
-  constructor(msg: string) {
-    super(msg);
-    this.name = "RegistrationError";
-  }
+/** What an `up` or `preview` is asked to do besides running the program. */
+export interface DeploymentOptions extends EngineRunOptions {
+  /** `--replace <urn>`: resources (URNs or names) replaced whatever their Diff says. @default none */
+  replaceTargets?: ReadonlySet<string>;
+  /** `--target <urn>`: the only resources (URNs or names) the run changes; undefined means every one. */
+  targets?: ReadonlySet<string>;
 }
 
 function pick(keys: readonly string[], obj: JsonObject): string[] {
   return [...new Set(keys)].filter((k) => k in obj);
 }
 
-function deepEqual(a: unknown, b: unknown): boolean {
-  return JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b));
-}
-
-function sortKeys(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sortKeys);
-  if (v !== null && typeof v === "object") {
-    return Object.fromEntries(
-      Object.keys(v)
-        .sort()
-        .map((k) => [k, sortKeys((v as JsonObject)[k])]),
-    );
-  }
-  return v;
-}
-
-/** The engine's own diff of inputs (sg L2794-2805), for a Diff that answered DIFF_UNKNOWN: the top-level keys that differ, `__provider` included. */
-function changedInputKeys(olds: JsonObject, news: JsonObject): string[] {
-  const keys = new Set([...Object.keys(olds), ...Object.keys(news)]);
-  return [...keys].filter((k) => !deepEqual(olds[k], news[k]));
-}
-
-/** Whether a `replaceOnChanges` path covers a changed key (sg `applyReplaceOnChanges` L2911-3002). */
-function replaceOnChangesHit(paths: readonly string[], changed: readonly string[]): boolean {
-  return paths.some((p) => p === "*" || changed.some((k) => p === k || p.startsWith(`${k}.`) || p.startsWith(`${k}[`)));
+/** Whether `urn` is in a set of URNs or resource names (the last part of a URN). */
+function names(set: ReadonlySet<string>, urn: string): boolean {
+  return set.has(urn) || set.has(urn.slice(urn.lastIndexOf("::") + 2));
 }
 
 /**
@@ -103,31 +47,34 @@ function replaceOnChangesHit(paths: readonly string[], changed: readonly string[
  * {@link finish} runs the deletes once the program is done.
  */
 export class Deployment extends EngineRun {
-  private readonly seen = new Set<string>();
-  private readonly readsSeen = new Set<string>();
-  private readonly order: string[] = [];
+  /** URNs registered in this run. */
+  readonly seen = new Set<string>();
+  /** URNs read (`Resource.get`) in this run. */
+  readonly readsSeen = new Set<string>();
   /** Dependents deleted before their dependency's replacement; re-created when they register. */
-  private readonly condemned = new Set<string>();
+  readonly condemned = new Set<string>();
+  /** With `--continue-on-error`: resources whose step failed or was skipped; what depends on them is skipped. */
+  private readonly skipped = new Set<string>();
+  private readonly order: string[] = [];
   /** Creates in flight, with their inputs: pending operations if the engine dies now. */
   private readonly creating = new Map<string, PendingOperation>();
+  private readonly replaceTargets: ReadonlySet<string>;
+  private readonly targets?: ReadonlySet<string>;
   private lock: Promise<void> = Promise.resolve();
   private readonly died: Promise<never>;
   private markDied!: (e: Error) => void;
 
-  constructor(o: EngineRunOptions) {
+  constructor(o: DeploymentOptions) {
     super(o);
+    this.replaceTargets = o.replaceTargets ?? new Set();
+    this.targets = o.targets;
     this.died = new Promise<never>((_, reject) => (this.markDied = reject));
     this.died.catch(() => undefined);
   }
 
   /** URN the engine gives a resource (parents other than the root stack prefix the type). */
   urn(type: string, name: string, parent: string): string {
-    let qualified = type;
-    if (parent) {
-      const parentType = parent.split("::")[2] ?? "";
-      if (parentType !== STACK_TYPE) qualified = `${parentType}$${type}`;
-    }
-    return `urn:pulumi:${this.stack}::${this.project}::${qualified}::${name}`;
+    return urnOf(this.stack, this.project, type, name, parent);
   }
 
   /** The engine dies: creates in flight become pending operations; every waiting registration fails. */
@@ -140,7 +87,7 @@ export class Deployment extends EngineRun {
   }
 
   /** Runs `f` alone (the event loop handles one registration at a time). */
-  private async exclusive<T>(f: () => Promise<T>): Promise<T> {
+  async exclusive<T>(f: () => Promise<T>): Promise<T> {
     const prev = this.lock;
     let release!: () => void;
     this.lock = new Promise<void>((r) => (release = r));
@@ -152,14 +99,19 @@ export class Deployment extends EngineRun {
     }
   }
 
-  private halted(urn: string, name: string): RegistrationError {
-    void urn;
+  /** The error of a registration the engine no longer handles. */
+  halted(name: string): RegistrationError {
     return new RegistrationError(`${name}: not registered: the deployment stopped after an earlier error`);
   }
 
   /** Handles a RegisterResource. Rejects with {@link RegistrationError} when the engine fails it. */
   async register(req: RegisterRequest): Promise<RegisterResponse> {
     return Promise.race([this.registerInner(req), this.died]);
+  }
+
+  /** Handles a ReadResource (`Resource.get`, see reads.ts). */
+  async read(req: ReadRequest): Promise<{ urn: string; properties: JsonObject }> {
+    return Promise.race([readResource(this, this.urn(req.type, req.name, req.parent), req), this.died]);
   }
 
   private async registerInner(req: RegisterRequest): Promise<RegisterResponse> {
@@ -189,21 +141,68 @@ export class Deployment extends EngineRun {
   }
 
   /**
+   * The old state of a registration: by its URN, else by its aliases (sg `getOldResource`
+   * L614-680). One found by an alias takes the new URN, and so do references to it (the
+   * snapshot rewrites them), so it is the same resource, not a delete and a create.
+   */
+  private oldOf(urn: string, req: RegisterRequest): StateEntry | undefined {
+    const direct = this.state.live(urn);
+    if (direct) return direct;
+    for (const alias of req.aliases ?? []) {
+      const from = aliasUrn(alias, this.stack, this.project, req);
+      const old = this.state.live(from);
+      if (!old) continue;
+      if (this.seen.has(from)) {
+        const msg = `Duplicate resource alias '${from}' applied to resource with URN '${urn}' conflicting with resource with URN '${from}'`;
+        this.error(urn, req.name, msg);
+        this.bail();
+        throw new RegistrationError(msg);
+      }
+      for (const r of this.state.resources) {
+        if (r.urn === from) r.urn = urn;
+        r.dependencies = r.dependencies.map((u) => (u === from ? urn : u));
+        for (const k of Object.keys(r.propertyDependencies))
+          r.propertyDependencies[k] = r.propertyDependencies[k].map((u) => (u === from ? urn : u));
+      }
+      return old;
+    }
+    return undefined;
+  }
+
+  /**
    * Check, Diff and the decision for one registration (sg `continueStepsFromImport` L1131-1667,
    * `continueStepsFromDiff` L1757-2070). Returns a function that waits for the chain and answers.
    */
   private async generate(urn: string, req: RegisterRequest): Promise<() => Promise<RegisterResponse>> {
     const { name, type } = req;
-    if (this.failed) throw this.halted(urn, name);
+    if (this.failed) throw this.halted(name);
+    if (req.importId) return importChain(this, urn, req);
     const { props: programInputs, secretKeys } = unwrapProperties(req.object);
-    const old = this.state.live(urn);
+    const old = this.oldOf(urn, req);
     const recreating = this.condemned.has(urn);
+    // `--replace` and `pulumi state taint` (sg `isTargetedReplace` L195-202).
+    const targetedReplace = old !== undefined && (names(this.replaceTargets, urn) || old.taint === true);
+    const targeted = this.targets === undefined || names(this.targets, urn);
 
-    if (req.importId) return this.importChain(urn, req);
+    let result: { id: string; outputs: JsonObject } | undefined;
+    const secretOutputsFor = (outs: JsonObject): string[] =>
+      pick([...req.additionalSecretOutputs, ...secretKeys.filter((k) => k !== "__provider")], outs);
+    const respond = (): RegisterResponse => ({
+      urn,
+      id: result!.id,
+      object: wrapSecrets(result!.outputs, secretOutputsFor(result!.outputs)),
+    });
 
-    // ignoreChanges, only against an old state (sg L1152-1156, processIgnoreChanges L2838-2858).
+    // Not in `--target`: Check is stubbed with the old inputs, no Diff; an existing resource is
+    // `same` with its old state, a new one is not created (sg L1196-1205, L1439-1628, L1659-1663).
+    if (!targeted) {
+      if (old) this.step("same", urn, type, name);
+      return async () => (old ? { urn, id: old.id, object: wrapSecrets(old.outputs, old.secretOutputs) } : { urn, id: "", object: {} });
+    }
+
+    // ignoreChanges, only against an old state, and not for a targeted replace (sg L1152-1156, L1212).
     let news = programInputs;
-    if (old && !recreating) {
+    if (old && !recreating && !targetedReplace) {
       const r = processIgnoreChanges(programInputs, old.inputs, req.ignoreChanges);
       news = r.inputs;
       if (r.failed.length > 0) {
@@ -214,11 +213,9 @@ export class Deployment extends EngineRun {
         );
       }
     }
-    // Check: olds are the old *inputs*; none for a create or a re-create (sg L1209-1236).
-    const checked = await this.check(urn, req, old && !recreating ? old.inputs : {}, news, req.object);
+    // Check: olds are the old *inputs*; none for a create, a re-create or a targeted replace (sg L1209-1236).
+    const checked = await this.check(urn, req, old && !recreating && !targetedReplace ? old.inputs : {}, news, req.object);
 
-    const secretOutputsFor = (outs: JsonObject): string[] =>
-      pick([...req.additionalSecretOutputs, ...secretKeys.filter((k) => k !== "__provider")], outs);
     const entry = (id: string, inputs: JsonObject, outputs: JsonObject, initErrors: readonly string[] = []): StateEntry =>
       withInitErrors(
         {
@@ -239,55 +236,54 @@ export class Deployment extends EngineRun {
         },
         initErrors,
       );
-    let result: { id: string; outputs: JsonObject } | undefined;
-    const respond = (): RegisterResponse => ({
-      urn,
-      id: result!.id,
-      object: wrapSecrets(result!.outputs, secretOutputsFor(result!.outputs)),
-    });
+    /** A failed step: with `--continue-on-error`, what depends on this resource is skipped. */
+    const fail = (): void => void this.skipped.add(urn);
 
-    const createStep =
-      (inputs: JsonObject, op: "create" | "replace", onMade: () => void): StepFn =>
-      async () => {
-        if (this.preview) {
-          result = { id: "", outputs: inputs };
-          onMade();
-          this.step(op, urn, type, name);
-          return;
-        }
-        this.creating.set(urn, { urn, type, inputs, op: "creating" });
-        try {
-          const res = await this.rpc(() => this.plugin.create(urn, inputs));
-          this.state.resources.push(entry(res.id, inputs, res.properties));
-          result = { id: res.id, outputs: res.properties };
-        } catch (e) {
-          if (e instanceof EngineDied) throw e;
-          const init = ProviderError.isInstance(e) ? e.initFailure : undefined;
-          if (init?.id) {
-            // A partial failure: the resource is in state (sx/eu OnResourceStepPost L1073-1180).
-            this.state.resources.push(entry(init.id, inputs, init.properties, init.reasons));
-            onMade();
-            this.error(urn, name, `${name}: ${op === "replace" ? "replace" : "create"}: ${initErrorMessage(init.reasons)}`);
-          } else {
-            this.error(urn, name, `${name}: create: ${message(e)}`);
-          }
-          throw e;
-        } finally {
-          this.creating.delete(urn);
-        }
+    const createStep: CreateStepFactory = (inputs, op, onMade) => async () => {
+      if (this.preview) {
+        result = { id: "", outputs: inputs };
         onMade();
         this.step(op, urn, type, name);
-      };
+        return;
+      }
+      this.creating.set(urn, { urn, type, inputs, op: "creating" });
+      try {
+        const res = await this.rpc(() => this.plugin.create(urn, inputs));
+        this.state.resources.push(entry(res.id, inputs, res.properties));
+        result = { id: res.id, outputs: res.properties };
+      } catch (e) {
+        if (e instanceof EngineDied) throw e;
+        fail();
+        const init = ProviderError.isInstance(e) ? e.initFailure : undefined;
+        if (init?.id) {
+          // A partial failure: the resource is in state (sx/eu OnResourceStepPost L1073-1180).
+          this.state.resources.push(entry(init.id, inputs, init.properties, init.reasons));
+          onMade();
+          this.error(urn, name, `${name}: ${op === "replace" ? "replace" : "create"}: ${initErrorMessage(init.reasons)}`);
+        } else {
+          this.error(urn, name, `${name}: create: ${message(e)}`);
+        }
+        throw e;
+      } finally {
+        this.creating.delete(urn);
+      }
+      onMade();
+      this.step(op, urn, type, name);
+    };
 
     let chain: StepFn[];
     if (!old || recreating) {
-      chain = [
-        createStep(checked, recreating ? "replace" : "create", () => {
-          if (recreating && old) this.state.remove(old);
-        }),
-      ];
+      chain = [createStep(checked, recreating ? "replace" : "create", () => (recreating && old ? this.state.remove(old) : undefined))];
     } else {
-      chain = await this.decide(urn, req, old, checked, entry, createStep, (r) => (result = r));
+      chain = await this.decide(urn, req, old, checked, targetedReplace, entry, createStep, (r) => (result = r), fail);
+    }
+    // `--continue-on-error`: steps of a resource that depends on a failed or skipped one are skipped (dx L614-626).
+    if (
+      this.continueOnError &&
+      [...new Set([...req.dependencies, ...Object.values(req.propertyDependencies).flat()])].some((u) => this.skipped.has(u))
+    ) {
+      this.skipped.add(urn);
+      return async () => ({ urn, id: old?.id ?? "", object: {}, result: "skip" });
     }
     const submitted = this.executor.submit(chain);
     await submitted.taken;
@@ -295,7 +291,8 @@ export class Deployment extends EngineRun {
       try {
         await submitted.done;
       } catch (e) {
-        if (e instanceof Cancelled) throw this.halted(urn, name);
+        if (e instanceof Cancelled) throw this.halted(name);
+        if (this.continueOnError && !(e instanceof EngineDied)) return { urn, id: old?.id ?? "", object: {}, result: "fail" };
         throw new RegistrationError(message(e));
       }
       return respond();
@@ -303,7 +300,7 @@ export class Deployment extends EngineRun {
   }
 
   /** The first (or second) Check; on failures, prints them and ends the run (sg L1234, issueCheckErrors L2809-2836, L1360-1362). */
-  private async check(urn: string, req: RegisterRequest, olds: JsonObject, news: JsonObject, printed: JsonObject): Promise<JsonObject> {
+  async check(urn: string, req: RegisterRequest, olds: JsonObject, news: JsonObject, printed: JsonObject): Promise<JsonObject> {
     let res;
     try {
       res = await this.rpc(() => this.plugin.check(urn, olds, news));
@@ -324,41 +321,55 @@ export class Deployment extends EngineRun {
     return res.inputs;
   }
 
+  /** The Diff answer as the engine holds it: none for a targeted replace (sg L2701-2703), its own diff for DIFF_UNKNOWN. */
+  private async engineDiff(
+    urn: string,
+    req: RegisterRequest,
+    old: StateEntry,
+    checked: JsonObject,
+    targetedReplace: boolean,
+  ): Promise<EngineDiff> {
+    if (targetedReplace) return { some: true, replaceKeys: ["id"], changedKeys: [], detailed: new Map(), deleteBeforeReplace: false };
+    let diff;
+    try {
+      diff = await this.rpc(() => this.plugin.diff(urn, old.id, old.outputs, checked, old.inputs));
+    } catch (e) {
+      this.error(urn, req.name, `${req.name}: diff: ${message(e)}`);
+      this.bail();
+      throw new RegistrationError(message(e));
+    }
+    const base: EngineDiff = {
+      some: diff.changes === "some",
+      replaceKeys: diff.replaces,
+      changedKeys: [],
+      detailed: new Map(),
+      deleteBeforeReplace: diff.deleteBeforeReplace,
+    };
+    return diff.changes === "unknown" ? { ...base, ...diffOfInputs(old.inputs, checked, req.ignoreChanges) } : base;
+  }
+
   /** Diff and the step it decides (sg `generateStepsFromDiff` L1670-1727, `continueStepsFromDiff` L1757-2070). */
   private async decide(
     urn: string,
     req: RegisterRequest,
     old: StateEntry,
     checked: JsonObject,
+    targetedReplace: boolean,
     entry: (id: string, inputs: JsonObject, outputs: JsonObject, initErrors?: readonly string[]) => StateEntry,
-    createStep: (inputs: JsonObject, op: "create" | "replace", onMade: () => void) => StepFn,
+    createStep: CreateStepFactory,
     setResult: (r: { id: string; outputs: JsonObject }) => void,
+    fail: () => void,
   ): Promise<StepFn[]> {
     const { name, type } = req;
-    let diff;
-    try {
-      diff = await this.rpc(() => this.plugin.diff(urn, old.id, old.outputs, checked, old.inputs));
-    } catch (e) {
-      this.error(urn, name, `${name}: diff: ${message(e)}`);
-      this.bail();
-      throw new RegistrationError(message(e));
-    }
-    let some = diff.changes === "some";
-    let replaceByOption = false;
-    if (diff.changes === "unknown") {
-      const changed = changedInputKeys(old.inputs, processIgnoreChanges(checked, old.inputs, req.ignoreChanges).inputs);
-      some = changed.length > 0;
-      replaceByOption = replaceOnChangesHit(req.replaceOnChanges, changed);
-    }
-    // `replaceOnChanges: ["*"]` turns init errors into a replacement (L2974-2990).
-    if (!some && old.initErrors.length > 0 && req.replaceOnChanges.includes("*")) {
-      some = true;
-      replaceByOption = true;
-    }
-
-    if (some || old.pendingReplacement) {
-      if (diff.replaces.length > 0 || replaceByOption || old.pendingReplacement) {
-        return this.replaceChain(urn, req, old, checked, diff.deleteBeforeReplace, createStep);
+    // `replaceOnChanges` and init errors (`applyReplaceOnChanges` L2911-3002, called at L1822).
+    const diff = applyReplaceOnChanges(
+      await this.engineDiff(urn, req, old, checked, targetedReplace),
+      req.replaceOnChanges,
+      old.initErrors.length > 0,
+    );
+    if (diff.some || old.pendingReplacement) {
+      if (replaces(diff) || old.pendingReplacement) {
+        return replaceChain(this, urn, req, old, checked, { providerDbr: diff.deleteBeforeReplace, targeted: targetedReplace }, createStep);
       }
     } else if (old.initErrors.length === 0) {
       // Same: new inputs and options, old outputs (SameStep).
@@ -383,6 +394,7 @@ export class Deployment extends EngineRun {
           outputs = await this.rpc(() => this.plugin.update(urn, old.id, old.outputs, checked, old.inputs));
         } catch (e) {
           if (e instanceof EngineDied) throw e;
+          fail();
           const init = ProviderError.isInstance(e) ? e.initFailure : undefined;
           if (init) {
             // A partial failure of an Update keeps the *old* inputs (eu OnResourceStepPost L1161-1173).
@@ -398,168 +410,6 @@ export class Deployment extends EngineRun {
         this.step("update", urn, type, name);
       },
     ];
-  }
-
-  /**
-   * A replacement (sg L1834-2037): refused when both the program and the state protect the
-   * resource; a second Check with no olds and the raw program inputs; then create-before-delete
-   * (the old half marked for deletion once the new one exists, deleted with the other deletes),
-   * or delete-before-replace (the program's option, when set, overrides the provider's) with the
-   * dependents whose Diff would replace them deleted first.
-   */
-  private async replaceChain(
-    urn: string,
-    req: RegisterRequest,
-    old: StateEntry,
-    checked: JsonObject,
-    providerDbr: boolean,
-    createStep: (inputs: JsonObject, op: "create" | "replace", onMade: () => void) => StepFn,
-  ): Promise<StepFn[]> {
-    const { name } = req;
-    if (req.protect && old.protect) {
-      this.error(urn, name, protectedReplaceMessage(urn));
-      this.bail();
-      throw new RegistrationError(protectedReplaceMessage(urn));
-    }
-    // The second Check "recomputes the default values" from the raw program inputs; its failures
-    // print the first Check's values (L1882-1901).
-    const { props: raw } = unwrapProperties(req.object);
-    const inputs = await this.check(urn, req, {}, raw, checked);
-    const dbr = req.deleteBeforeReplace ?? providerDbr;
-    if (!dbr) {
-      return [
-        createStep(inputs, "replace", () => {
-          old.pendingDelete = true;
-        }),
-      ];
-    }
-    const dependents = await this.dependentReplacements(old);
-    const blocked = dependents.find((d) => d.protect);
-    if (blocked) {
-      const msg = protectedDependentMessage(blocked.urn, urn);
-      this.error(blocked.urn, blocked.name, msg);
-      this.bail();
-      throw new RegistrationError(msg);
-    }
-    const deleteReplaced =
-      (r: StateEntry): StepFn =>
-      async () => {
-        if (!this.preview) {
-          try {
-            await this.rpc(() => this.plugin.delete(r.urn, r.id, r.outputs, r.inputs));
-          } catch (e) {
-            if (!(e instanceof EngineDied)) this.error(r.urn, r.name, `${r.name}: deleting before replacement: ${message(e)}`);
-            throw e;
-          }
-          // Kept in state as pendingReplacement until its replacement exists (st L749-753).
-          r.pendingReplacement = true;
-        }
-        this.step("delete-replaced", r.urn, r.type, r.name);
-      };
-    for (const d of dependents) this.condemned.add(d.urn);
-    return [
-      ...[...dependents].reverse().map(deleteReplaced),
-      ...(old.pendingReplacement ? [] : [deleteReplaced(old)]),
-      createStep(inputs, "replace", () => this.state.remove(old)),
-    ];
-  }
-
-  /**
-   * The dependents a delete-before-replace must delete first (sg `calculateDependentReplacements`
-   * L3009-3152): resources of the old state not registered yet in this run whose inputs have a
-   * property dependency on a condemned resource, and whose Diff, with those inputs unknown, says
-   * replace. `dependsOn` alone never condemns.
-   */
-  private async dependentReplacements(root: StateEntry): Promise<StateEntry[]> {
-    const condemned = new Set([root.urn]);
-    const out: StateEntry[] = [];
-    for (const r of this.state.resources) {
-      if (r === root || r.pendingDelete || this.seen.has(r.urn)) continue;
-      const keys = Object.entries(r.propertyDependencies)
-        .filter(([, urns]) => urns.some((u) => condemned.has(u)))
-        .map(([k]) => k);
-      if (keys.length === 0) continue;
-      const news = { ...r.inputs, ...Object.fromEntries(keys.map((k) => [k, UNKNOWN])) };
-      const d = await this.rpc(() => this.plugin.diff(r.urn, r.id, r.outputs, news, r.inputs));
-      if (d.changes !== "none" && d.replaces.length > 0) {
-        condemned.add(r.urn);
-        out.push(r);
-      }
-    }
-    return out;
-  }
-
-  /** The `import` option: a Read with no properties, which the dynamic host cannot serve (st ImportStep.Apply L1805-2042). */
-  private async importChain(urn: string, req: RegisterRequest): Promise<() => Promise<RegisterResponse>> {
-    try {
-      await this.rpc(() => this.plugin.read(urn, req.importId, {}, {}));
-      throw new Error("provider does not support importing resources; please try updating the provider plugin");
-    } catch (e) {
-      const msg = `${req.name}: import: ${message(e)}`;
-      this.error(urn, req.name, msg);
-      this.bail();
-      throw new RegistrationError(msg);
-    }
-  }
-
-  /**
-   * Handles a ReadResource (`Resource.get`; sg `GenerateReadSteps` L271-369, st `ReadStep.Apply`
-   * L1270-1365): Read with properties = inputs = the given props; an unknown id in preview
-   * sends nothing; a found-or-not answer is taken as found (the host always returns
-   * `__provider`), keeping the requested id. Read resources are external: never deleted.
-   */
-  async read(req: ReadRequest): Promise<{ urn: string; properties: JsonObject }> {
-    return Promise.race([this.readInner(req), this.died]);
-  }
-
-  private async readInner(req: ReadRequest): Promise<{ urn: string; properties: JsonObject }> {
-    const urn = this.urn(req.type, req.name, req.parent);
-    if (this.failed) throw this.halted(urn, req.name);
-    this.readsSeen.add(urn);
-    if (!req.id) {
-      const msg = `Expected an ID for ${urn}`;
-      this.error(urn, req.name, msg);
-      this.bail();
-      throw new RegistrationError(msg);
-    }
-    if (req.id === UNKNOWN) return { urn, properties: {} };
-    const { props, secretKeys } = unwrapProperties(req.properties);
-    let properties: JsonObject = {};
-    const submitted = await this.exclusive(async () => {
-      const s = this.executor.submit([
-        async () => {
-          let res;
-          try {
-            res = await this.rpc(() => this.plugin.read(urn, req.id, props, props));
-          } catch (e) {
-            if (!(e instanceof EngineDied)) this.error(urn, req.name, `${req.name}: read: ${message(e)}`);
-            throw e;
-          }
-          properties = res.properties;
-          const secretOutputs = pick([...req.additionalSecretOutputs, ...secretKeys.filter((k) => k !== "__provider")], properties);
-          this.state.reads = this.state.reads.filter((r) => r.urn !== urn);
-          this.state.reads.push({
-            urn,
-            type: req.type,
-            name: req.name,
-            id: res.id || req.id,
-            inputs: props,
-            outputs: properties,
-            secretOutputs,
-          });
-          this.step("read", urn, req.type, req.name);
-        },
-      ]);
-      await s.taken;
-      return s;
-    });
-    try {
-      await submitted.done;
-    } catch (e) {
-      throw e instanceof Cancelled ? this.halted(urn, req.name) : new RegistrationError(message(e));
-    }
-    const entry = this.state.reads.find((r) => r.urn === urn)!;
-    return { urn, properties: wrapSecrets(properties, entry.secretOutputs) };
   }
 
   /** Handles RegisterResourceOutputs (stack outputs, component outputs). */
@@ -581,8 +431,9 @@ export class Deployment extends EngineRun {
   /**
    * Ends the run once the program is done (deployment_executor.go `performPostSteps`
    * L444-555): unless something failed, deletes the replaced old halves and every resource this
-   * run did not register, in waves; drops pending replacements no longer declared and
-   * external resources no longer read; then orders the state by this run's registrations.
+   * run did not register (with `--target`, only targeted ones: sg `GenerateDeletes` L2176-2199),
+   * in waves; drops pending replacements no longer declared and external resources no longer
+   * read; then orders the state by this run's registrations.
    */
   async finish(): Promise<void> {
     if (this.dead) return;
@@ -590,6 +441,7 @@ export class Deployment extends EngineRun {
     if (!this.failed) {
       const condemned: Condemned[] = [];
       for (const r of [...state.resources]) {
+        if (this.targets !== undefined && !names(this.targets, r.urn)) continue;
         if (r.pendingDelete) condemned.push({ entry: r, replacing: true });
         else if (!this.seen.has(r.urn)) {
           if (r.pendingReplacement)
@@ -597,10 +449,14 @@ export class Deployment extends EngineRun {
           else condemned.push({ entry: r, replacing: false });
         }
       }
-      await runDeletes(this, condemned);
+      // `--continue-on-error`: nothing that depends on a failed resource is deleted.
+      await runDeletes(
+        this,
+        this.continueOnError ? condemned.filter((c) => ![...dependenciesOf(c.entry)].some((u) => this.skipped.has(u))) : condemned,
+      );
       if (!this.preview) {
         state.reads = state.reads.filter((r) => this.readsSeen.has(r.urn)); // read-discard
-        state.components = state.components.filter((c) => this.seen.has(c.urn));
+        state.components = state.components.filter((c) => this.seen.has(c.urn) || this.targets !== undefined);
       }
     }
     const rank = new Map(this.order.map((u, i) => [u, i]));

@@ -18,6 +18,8 @@ export interface EngineRunOptions {
   stack: string;
   parallel: number;
   sink: DiagnosticSink;
+  /** `--continue-on-error`: a failed step does not stop the others (step_executor.go `cancelDueToError` L432-458). @default false */
+  continueOnError?: boolean;
 }
 
 /** The message of an error-like value. */
@@ -45,6 +47,8 @@ export class EngineRun {
   readonly project: string;
   readonly stack: string;
   readonly sink: DiagnosticSink;
+  /** `--continue-on-error`. */
+  readonly continueOnError: boolean;
   /** Set when the engine process died: nothing more is recorded. */
   dead = false;
   /** Provider calls whose answers nobody will read once the engine died. */
@@ -58,7 +62,8 @@ export class EngineRun {
     this.project = o.project;
     this.stack = o.stack;
     this.sink = o.sink;
-    this.executor = new StepExecutor(o.parallel);
+    this.continueOnError = o.continueOnError ?? false;
+    this.executor = new StepExecutor(o.parallel, this.continueOnError);
   }
 
   /** True once a step failed or the step generator bailed: the engine starts nothing new. */

@@ -6,6 +6,7 @@
 import { Deployment } from "./deployment";
 import { message } from "./engineRun";
 import { fromStruct, grpc, provpb, respb, toStruct } from "./protos";
+import type { AliasSpec } from "./registration";
 
 type Callback<T> = (err: Error | null, res?: T) => void;
 type RegisterReq = InstanceType<typeof respb.RegisterResourceRequest>;
@@ -35,6 +36,22 @@ function propertyDependenciesOf(req: RegisterReq): Record<string, string[]> {
     out[key] = deps.getUrnsList();
   });
   return out;
+}
+
+/** The registration's `aliases` (sent as specs: the harness supports `aliasSpecs`). */
+function aliasesOf(req: RegisterReq): AliasSpec[] {
+  return req.getAliasesList().map((a) => {
+    const spec = a.getSpec();
+    if (!spec) return { urn: a.getUrn() };
+    return {
+      name: spec.getName(),
+      type: spec.getType(),
+      stack: spec.getStack(),
+      project: spec.getProject(),
+      ...(spec.getParenturn() ? { parentUrn: spec.getParenturn() } : {}),
+      noParent: spec.getNoparent(),
+    };
+  });
 }
 
 /** A mock resource monitor that runs the engine's step rules through a {@link Deployment}. */
@@ -81,12 +98,13 @@ export class HarnessMonitor {
         importId: req.getImportid(),
         ignoreChanges: req.getIgnorechangesList(),
         replaceOnChanges: req.getReplaceonchangesList(),
+        aliases: aliasesOf(req),
       });
       const res = new respb.RegisterResourceResponse();
       res.setUrn(out.urn);
       res.setId(out.id);
       res.setObject(toStruct(out.object));
-      res.setResult(respb.Result.SUCCESS);
+      res.setResult(out.result === "fail" ? respb.Result.FAIL : out.result === "skip" ? respb.Result.SKIP : respb.Result.SUCCESS);
       return res;
     }, cb);
   }

@@ -128,6 +128,13 @@ export class TestStack {
       this.state.providerConfig = { ...this.state.providerConfig, values: rewrite({ ...this.state.providerConfig.values }) };
   }
 
+  /** `pulumi state taint <urn>` of the resource named `name`: the next `up` replaces it. */
+  taint(name: string): void {
+    const entry = this.state.resources.find((r) => r.name === name && !r.pendingDelete);
+    if (!entry) throw new Error(`no resource named "${name}" in state`);
+    entry.taint = true;
+  }
+
   /** `pulumi config set [--secret] key value`. Refresh and destroy see it only after the next `up` (engine rule P6). */
   setConfig(key: string, value: string, options: { secret?: boolean } = {}): void {
     this.config[key] = value;
@@ -383,7 +390,13 @@ export class TestStack {
           dies?.removeEventListener("abort", onAbort);
         }
       },
-      (o) => new Deployment(o),
+      (o) =>
+        new Deployment({
+          ...o,
+          continueOnError: options.continueOnError ?? false,
+          replaceTargets: new Set(options.replace ?? []),
+          ...(options.target ? { targets: new Set(options.target) } : {}),
+        }),
       state,
       preview,
       options.parallel ?? this.opts.parallel,

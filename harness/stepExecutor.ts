@@ -3,7 +3,8 @@
  * workers take chains of steps from an unbuffered channel, one worker runs a whole chain
  * serially, and the first failed step cancels the executor: no queued chain starts, no later
  * step of a running chain starts, while steps already inside `Apply` on other workers run
- * to completion (`executeChain` L397-430, `cancelDueToError` L432-458, `worker` L674-720).
+ * to completion (`executeChain` L397-430, `cancelDueToError` L432-458, `worker` L674-720);
+ * with `--continue-on-error` the failure is recorded and the others go on.
  */
 import * as os from "os";
 
@@ -48,8 +49,14 @@ export class StepExecutor {
   private cancelledFlag = false;
   private firstError?: unknown;
 
-  /** @param parallel the number of workers (`--parallel`); below 1 counts as 1 */
-  constructor(private readonly parallel: number) {}
+  /**
+   * @param parallel the number of workers (`--parallel`); below 1 counts as 1
+   * @param continueOnError `--continue-on-error`: a failed step is recorded but cancels nothing
+   */
+  constructor(
+    private readonly parallel: number,
+    private readonly continueOnError = false,
+  ) {}
 
   /** True once a step failed (or {@link cancel} was called). */
   get cancelled(): boolean {
@@ -126,7 +133,10 @@ export class StepExecutor {
       try {
         await step();
       } catch (e) {
-        if (!(e instanceof ContinuableStepError) && !(e instanceof Cancelled)) this.cancel(e);
+        if (!(e instanceof ContinuableStepError) && !(e instanceof Cancelled)) {
+          if (this.continueOnError) this.firstError ??= e;
+          else this.cancel(e);
+        }
         throw e;
       }
     }

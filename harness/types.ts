@@ -39,6 +39,12 @@ export interface UpOptions {
    * running on its own (see {@link TestStack.orphansSettled}).
    */
   engineDies?: AbortSignal;
+  /** `--replace <urn>`: resources (URNs, or names of resources in state) replaced whatever Diff says. @default [] */
+  replace?: string[];
+  /** `--target <urn>`: the only resources (URNs or names) the run creates, updates or deletes. @default every one */
+  target?: string[];
+  /** `--continue-on-error`: a failed step stops only what depends on it. @default false */
+  continueOnError?: boolean;
 }
 
 /** One resource of a `pulumi import --file` document (Pulumi CLI 3.254+), values in state encoding (plain JSON here). */
@@ -87,6 +93,8 @@ export interface StateResource {
   retainOnDelete?: boolean;
   /** `delete: true` in Pulumi's state: the old half of a create-before-delete replacement, deleted at the end of a run. */
   pendingDelete?: boolean;
+  /** `taint` in Pulumi's state (`pulumi state taint`): the next `up` replaces it. */
+  taint?: boolean;
   /** `pendingReplacement` in Pulumi's state: deleted before its replacement was created, which has not happened yet. */
   pendingReplacement?: boolean;
 }

@@ -2,12 +2,15 @@
  * What every resource class has, in one place: {@link resourceClass} gives each generated
  * class its constructor, `get` and output properties, on {@link ClouddbResource}, which
  * turns the program's arguments into the resource's properties and options.
- * Its declarations are part of a program's type graph, so this file imports nothing of the
- * provider (its types are zod's): `resourceType.ts` reads the definitions.
+ * Its declarations are part of a program's type graph, so this file imports no type of the
+ * provider (its types are zod's), only the names of internal inputs: `resourceType.ts` reads
+ * the definitions.
  */
 import * as pulumi from "@pulumi/pulumi";
 import type * as dynamic from "@pulumi/pulumi/dynamic";
+import { OWNER_KEY } from "../provider/framework/internalInputs";
 import { requireArguments } from "./inputs";
+import { optionsFor } from "./options";
 
 /** What a constructor needs to know of its resource's schema. */
 export interface ResourceShape {
@@ -25,9 +28,13 @@ export interface ResourceShape {
  * The properties and options to hand to `pulumi.dynamic.Resource`: every output as a
  * property to fill in (`undefined`), the arguments (secret ones wrapped with `pulumi.secret`,
  * so state never holds them in plain text), `__owner` (the project, stack, type and name of
- * the resource), and `additionalSecretOutputs` with the secret outputs. Checks the required arguments unless `opts.id` looks an existing resource up.
+ * the resource), what Pulumi's options mean for our resources (options.ts: `retainOnDelete`
+ * for an adopted resource, `replaceOnChanges` carried to the provider), and
+ * `additionalSecretOutputs` with the secret outputs. Checks the required arguments unless
+ * `opts.id` looks an existing resource up.
  *
  * @throws MissingArgumentError naming the first required argument missing
+ * @throws ConflictingOptionsError when the options contradict the arguments
  */
 export function resourceProps(
   type: string,
@@ -41,10 +48,12 @@ export function resourceProps(
   for (const key of shape.secretInputs) if (given[key] !== undefined) given[key] = pulumi.secret(given[key]);
   const props: Record<string, unknown> = Object.assign(Object.fromEntries(shape.outputs.map((k) => [k, undefined])), given);
   // Who asks: an interrupted create is only ever taken over by the same stack's same resource.
-  if (!opts?.id) props.__owner = `${pulumi.getProject()}/${pulumi.getStack()}/${type}/${name}`;
+  if (!opts?.id) props[OWNER_KEY] = `${pulumi.getProject()}/${pulumi.getStack()}/${type}/${name}`;
+  const chosen = optionsFor(type, name, given, opts ?? {});
+  Object.assign(props, chosen.props);
   const options = shape.secretOutputs.length
-    ? { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...shape.secretOutputs] }
-    : { ...opts };
+    ? { ...chosen.options, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...shape.secretOutputs] }
+    : { ...chosen.options };
   return { props, options };
 }
 

@@ -30,3 +30,21 @@ export function assertAdoptable(what: string, fixed: readonly FixedProperty[]): 
 export function nothingToAdopt(what: string): InputConflictError {
   return new InputConflictError("adoptId", `adoptId: ${what} to adopt`);
 }
+
+/** The resources adopted in this process, as `<kind> <id>`. */
+const adopted = new Set<string>();
+
+/** Records that a create adopted resource `id` of `kind` (`adoptId`) in this process. */
+export function rememberAdopted(kind: string, id: string): void {
+  adopted.add(`${kind} ${id}`);
+}
+
+/**
+ * Whether a create adopted resource `id` of `kind` in this process: a delete of that id is
+ * then the old half of a replacement that took the same resource over again. (The SDK
+ * registers adopted resources with `retainOnDelete`, so Pulumi calls no delete for them; this
+ * covers state written before it did, within the run that replaces them.)
+ */
+export function adoptedHere(kind: string, id: string): boolean {
+  return adopted.has(`${kind} ${id}`);
+}

@@ -3,6 +3,7 @@
  * per bad property, naming the property, the value given and what is allowed.
  */
 import type { CheckFailure } from "@pulumi/pulumi/dynamic";
+import { INTERNAL_KEYS } from "./internalInputs";
 import type { WithInputs } from "./schema";
 import { containsUnknown } from "./unknowns";
 
@@ -15,9 +16,6 @@ export interface CrossRule {
 }
 
 const MAX_SHOWN = 80;
-
-/** Keys every resource's inputs have besides its schema's: the serialized provider (Pulumi's) and the owner (the SDK's). */
-const INTERNAL_KEYS = new Set(["__provider", "__owner"]);
 
 /** Renders a value for a check failure's reason: short, and never a secret. */
 export function showValue(value: unknown, secret = false): string {

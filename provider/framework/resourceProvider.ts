@@ -23,14 +23,11 @@ import {
   type Props,
   type ResourceSchema,
 } from "./schema";
+import { adoptedHere, rememberAdopted } from "./adoption";
+import { OWNER_KEY, REPLACE_ON_CHANGES_KEY } from "./internalInputs";
+import { replacedByOption } from "./replaceOnChanges";
 import { configure, providerContext, type ProviderContext } from "./settings";
 import { containsUnknown, UNKNOWN } from "./unknowns";
-
-/**
- * The input the SDK adds to every resource: `<project>/<stack>/<type>/<name>`, so that a
- * create interrupted in one stack is never taken over by another (framework/journal.ts).
- */
-export const OWNER_KEY = "__owner";
 
 /**
  * What a resource type does against the API. Each method's failure contract is Pulumi's:
@@ -42,9 +39,15 @@ export interface ResourceOperations<I extends InputSpecs> {
   create(news: InputsOf<I>, ctx: ProviderContext): Promise<{ id: string; outs: Props }>;
   /** Reads the live resource's outputs; `undefined` (or a NotFoundError) when it is gone. `recorded` are the outputs in state. */
   read(id: string, recorded: Props, ctx: ProviderContext): Promise<Props | undefined>;
-  /** Converges the live resource to `news` and returns every output. `olds` are the outputs in state. */
-  update(id: string, olds: Props, news: InputsOf<I>, ctx: ProviderContext): Promise<Props>;
-  /** Deletes the resource and waits until it is gone; one already gone is fine. */
+  /**
+   * Applies what changed and returns every output. `olds` are the outputs in state; `changed`
+   * the properties whose desired value (from `news`, after the engine applied `ignoreChanges`)
+   * differs from the recorded one: only those are sent, whatever the live resource shows of
+   * the others. A failure after anything was changed throws a `ResourceInitError` carrying
+   * the outputs as they now are, so that state matches the cloud.
+   */
+  update(id: string, olds: Props, news: InputsOf<I>, ctx: ProviderContext, changed: ReadonlySet<string>): Promise<Props>;
+  /** Deletes the resource and waits until it is gone; one already gone is fine. Never called for an adopted one (the SDK retains it). */
   delete(id: string, recorded: Props, ctx: ProviderContext): Promise<void>;
 }
 
@@ -92,6 +95,24 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
 ): Required<Pick<dynamic.ResourceProvider, "configure" | "check" | "diff" | "read" | "update" | "delete">> & dynamic.ResourceProvider {
   const { schema } = definition;
   const keys = diffedProperties(schema);
+  /**
+   * What `diff` and `update` compare: the desired value of each diffed property against the
+   * recorded one. A property that the state does not record (written by a version of this
+   * package before the input existed) and that the program does not set is not a change: its
+   * default is what the resource already has. An input not known yet (preview) is a change.
+   */
+  const compare = (olds: Props, news: Props, ctx: ProviderContext) => {
+    const desired: Props = {
+      ...desiredOf(schema, news, olds),
+      projectId: news.projectId ?? ctx.settings.projectId ?? olds.projectId,
+      timeouts: news.timeouts,
+    };
+    for (const { property } of keys) {
+      if (containsUnknown(news[property])) desired[property] = UNKNOWN;
+      else if (!(property in olds) && (news[property] === undefined || news[property] === null)) desired[property] = undefined;
+    }
+    return { desired, ...diffProperties(olds, desired, keys) };
+  };
   const secretKeys = secretInputs(schema);
   /** After an operation that waited: keeps what the client learned of transition times for the next process. */
   const remember = (ctx: ProviderContext): void => {
@@ -126,22 +147,16 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
     },
 
     async diff(_id: string, olds: Props, news: Props): Promise<dynamic.DiffResult> {
-      const ctx = providerContext();
-      const desired: Props = {
-        ...desiredOf(schema, news, olds),
-        projectId: news.projectId ?? ctx.settings.projectId ?? olds.projectId,
-        timeouts: news.timeouts,
-      };
-      // An input that is not known yet (preview) is a change, whatever defaults say.
-      for (const { property } of keys) if (containsUnknown(news[property])) desired[property] = UNKNOWN;
-      const { changes, replaces } = diffProperties(olds, desired, keys);
-      return { changes: changes || definition.settled?.(olds) === false, replaces };
+      const { desired, changes, replaces, changed } = compare(olds, news, providerContext());
+      const byOption = replacedByOption(news[REPLACE_ON_CHANGES_KEY], changed, olds, desired);
+      return { changes: changes || definition.settled?.(olds) === false, replaces: [...new Set([...(replaces ?? []), ...byOption])] };
     },
 
     async create(news: Props): Promise<dynamic.CreateResult> {
       const ctx = providerContext(typeof news[OWNER_KEY] === "string" ? news[OWNER_KEY] : "");
       try {
         const { id, outs } = await definition.operations().create(parseInputs(schema, news), ctx);
+        if (news.adoptId !== undefined) rememberAdopted(schema.kind, id);
         return { id, outs: withoutUndefined({ ...outs, timeouts: news.timeouts }) };
       } catch (e) {
         throw scrub(withInputs(e, news), ctx, news);
@@ -173,7 +188,8 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
         // every diffed property and the timeouts, so that diffing the outputs against them
         // finds nothing (Pulumi shows each refresh as that diff). Secret properties never go
         // into inputs: the engine stores those in plain text.
-        const drifted = keys.some(({ property }) => !sameValue(recorded[property] ?? null, outs[property] ?? null));
+        // A property the state does not record yet (written before the input existed) is learned, not drift.
+        const drifted = keys.some(({ property }) => property in recorded && !sameValue(recorded[property] ?? null, outs[property] ?? null));
         if (!drifted) return { id, props: withoutUndefined(outs) };
         const inputs = Object.fromEntries(
           [...keys.map(({ property }) => property), "timeouts"].filter((p) => !secretKeys.includes(p)).map((p) => [p, outs[p]]),
@@ -187,7 +203,9 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
     async update(id: string, olds: Props, news: Props): Promise<dynamic.UpdateResult> {
       const ctx = providerContext();
       try {
-        const outs = await definition.operations().update(id, olds, parseInputs(schema, news), ctx);
+        const parsed = parseInputs(schema, news);
+        const { changed } = compare(olds, parsed, ctx);
+        const outs = await definition.operations().update(id, olds, parsed, ctx, new Set(changed));
         return { outs: withoutUndefined({ ...outs, timeouts: news.timeouts }) };
       } catch (e) {
         throw scrub(withInputs(e, news), ctx, olds, news);
@@ -198,6 +216,14 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
 
     async delete(id: string, props: Props): Promise<void> {
       const ctx = providerContext();
+      if (adoptedHere(schema.kind, id)) {
+        // The replacement of an adopted resource adopted it again in this process (state written
+        // before adopted resources were retained): deleting the old half would delete it.
+        console.error(
+          `clouddb: ${schema.kind} ${id} is not deleted: its replacement adopted it again (adoptId); it stays in state under the new one`,
+        );
+        return;
+      }
       try {
         await definition.operations().delete(id, props, ctx);
       } catch (e) {

@@ -200,6 +200,7 @@ export type { ${resources.map((r) => `${r.definition.schema.kind}Outputs`).join(
 export type { ${["ResourceArgs", "ResourceOutputs", ...Object.keys(namedTypes)].join(", ")} } from "./types";
 export * from "./functions";
 export { MissingArgumentError } from "./inputs";
+export { ConflictingOptionsError } from "./options";
 `;
 }
 

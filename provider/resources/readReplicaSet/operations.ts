@@ -8,13 +8,13 @@ import { createOnce, intentOf, type Recovery } from "../../framework/journal";
 import { parentIdOf } from "../../framework/parents";
 import { retryWhileConflict } from "../../framework/pacing";
 import type { ResourceOperations } from "../../framework/resourceProvider";
-import { outputsFrom, type InputsOf, type OutputsOf } from "../../framework/schema";
+import { wantedNow } from "../../framework/changes";
+import { desiredOf, outputsFrom, type DesiredOf, type OutputsOf } from "../../framework/schema";
 import type { ProviderContext } from "../../framework/settings";
 import type { TimeoutsInput } from "../../framework/timeouts";
 import { notRunning } from "../service/live";
 import { readReplicaSetSchema } from "./definition";
 
-type ReadReplicaSetInputs = InputsOf<typeof readReplicaSetSchema.inputs>;
 type ReadReplicaSetOutputs = OutputsOf<typeof readReplicaSetSchema.outputs>;
 
 /** Outputs of a live replica set; `password` is the service's, when the program gave it. */
@@ -40,26 +40,35 @@ async function findReplicaSet(ctx: ProviderContext, serviceId: string, id: strin
   return (await ctx.client().listReplicaSets(serviceId, { projectId })).find((rs) => rs.id === id);
 }
 
-/** Applies every difference between the live set and the inputs; returns the set at the end. */
-async function converge(ctx: ProviderContext, live: ReadReplicaSet, news: ReadReplicaSetInputs, projectId: string, limit: number) {
+/** What a replica set is to be: the desired values, or (in an update) the live ones of what did not change. */
+type WantedSet = DesiredOf<typeof readReplicaSetSchema.inputs>;
+
+/**
+ * Applies every difference between the live set and `want`, recording each action the API
+ * accepted in `sent`; returns the set at the end.
+ */
+async function converge(ctx: ProviderContext, live: ReadReplicaSet, want: WantedSet, projectId: string, limit: number, sent: string[]) {
   const api = ctx.client();
   const opts = { projectId };
-  const { serviceId } = news;
+  const { serviceId } = want;
   let current = live;
   if (current.status === "error") throw inError(current);
   if (current.status !== "active") current = await waitActive(ctx, serviceId, current.id, projectId, limit);
-  if (!sameValue([current.nodes, current.cpu_millis, current.memory_gbs], [news.nodes, news.cpuMillis, news.memoryGbs])) {
-    await api.resizeReplicaSet(serviceId, current.id, { cpu_millis: news.cpuMillis, memory_gbs: news.memoryGbs, nodes: news.nodes }, opts);
+  if (!sameValue([current.nodes, current.cpu_millis, current.memory_gbs], [want.nodes, want.cpuMillis, want.memoryGbs])) {
+    await api.resizeReplicaSet(serviceId, current.id, { cpu_millis: want.cpuMillis, memory_gbs: want.memoryGbs, nodes: want.nodes }, opts);
+    sent.push("resize");
     current = await waitActive(ctx, serviceId, current.id, projectId, limit);
   }
-  if (news.environment !== undefined && current.metadata?.environment !== news.environment) {
-    await api.setReplicaSetEnvironment(serviceId, current.id, news.environment, opts);
+  if (want.environment !== null && current.metadata?.environment !== want.environment) {
+    await api.setReplicaSetEnvironment(serviceId, current.id, want.environment, opts);
+    sent.push("setEnvironment");
   }
   const pooled = current.connection_pooler !== undefined && current.connection_pooler !== null;
-  if ((news.connectionPooler ?? false) !== pooled) {
-    await (news.connectionPooler
+  if (want.connectionPooler !== pooled) {
+    await (want.connectionPooler
       ? api.enableReplicaSetPooler(serviceId, current.id, opts)
       : api.disableReplicaSetPooler(serviceId, current.id, opts));
+    sent.push(want.connectionPooler ? "enablePooler" : "disablePooler");
   }
   return (await findReplicaSet(ctx, serviceId, current.id, projectId)) ?? current;
 }
@@ -108,7 +117,7 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
       settled = created.settled;
     }
     try {
-      const live = await converge(ctx, made, news, projectId, Math.max(1, deadline - Date.now()));
+      const live = await converge(ctx, made, desiredOf(readReplicaSetSchema, news, {}), projectId, Math.max(1, deadline - Date.now()), []);
       return { id: made.id, outs: { ...replicaSetOutputs(live, news.serviceId, projectId, news.password) } };
     } catch (e) {
       const seen = WaitError.isInstance(e, "replica set")
@@ -140,7 +149,7 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
     return { ...replicaSetOutputs(rs, serviceId, projectId, recorded.password as string | undefined) };
   },
 
-  async update(id, olds, news, ctx) {
+  async update(id, olds, news, ctx, changed) {
     const projectId = ctx.projectOf(news.projectId ?? (olds.projectId as string | undefined));
     const live = await findReplicaSet(ctx, news.serviceId, id, projectId);
     if (!live) {
@@ -149,8 +158,24 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
         ProviderErrorCode.Gone,
       );
     }
-    const final = await converge(ctx, live, news, projectId, ctx.timeoutMs(news.timeouts, "update"));
-    return { ...replicaSetOutputs(final, news.serviceId, projectId, news.password) };
+    const recorded = olds as Partial<ReadReplicaSetOutputs>;
+    const liveOutputs = replicaSetOutputs(live, news.serviceId, projectId, recorded.password);
+    const want = wantedNow(desiredOf(readReplicaSetSchema, news, recorded), liveOutputs, recorded, changed);
+    const sent: string[] = [];
+    try {
+      const final = await converge(ctx, live, want, projectId, ctx.timeoutMs(news.timeouts, "update"), sent);
+      return { ...replicaSetOutputs(final, news.serviceId, projectId, news.password) };
+    } catch (e) {
+      if (sent.length === 0) throw e;
+      // Something changed: record the set as it now is, so state matches the cloud and the next up does the rest.
+      const now = (await findReplicaSet(ctx, news.serviceId, id, projectId).catch(() => undefined)) ?? live;
+      throw new ResourceInitError(
+        id,
+        replicaSetOutputs(now, news.serviceId, projectId, recorded.password),
+        `Read replica set ${id} (${now.name ?? ""}): the update failed after ${sent.join(", ")}: ${(e as Error).message}. ` +
+          "State records the set as it now is; the next `pulumi up` applies the rest.",
+      );
+    }
   },
 
   async delete(id, recorded, ctx) {

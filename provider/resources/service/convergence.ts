@@ -10,6 +10,14 @@ import { classifyStatus } from "../../client/statusRules";
 import { ProviderErrorCode, UnusableResourceError } from "../../framework/errors";
 import { SERVICE_ACTIONS, type DesiredService } from "./definition";
 
+/** What a convergence has done so far: read after it failed, to record the service as it now is. */
+export interface ConvergeProgress {
+  /** The actions the API accepted, in order. */
+  readonly sent: string[];
+  /** The password the service has, as far as is known: the recorded one until `updatePassword` is accepted. */
+  password?: string;
+}
+
 /** Where convergence happens and how long each wait may take. */
 export interface ConvergeContext {
   readonly api: ClouddbClient;
@@ -18,6 +26,10 @@ export interface ConvergeContext {
   readonly timeoutMs: number;
   /** The password recorded in state; a different desired one is applied. */
   readonly recordedPassword?: string;
+  /** The service was adopted (`adoptId`): a replacement would adopt it again, which changes what to advise. */
+  readonly adopted: boolean;
+  /** Filled in as actions are accepted. */
+  readonly progress: ConvergeProgress;
 }
 
 /** One of the API's actions on a service. */
@@ -37,21 +49,24 @@ export interface ServiceAction {
   readonly needsRunning: boolean;
 }
 
-/** The error for a service only deletion can help. */
-export function unusable(service: Service): UnusableResourceError<Service> {
-  return new UnusableResourceError(
-    service,
-    `Service ${service.service_id} (${service.name ?? "unnamed"}) is ${service.status}: the API allows nothing but deleting it. ` +
-      "Replace it with `pulumi up --replace <urn>`, or delete it and run `pulumi up` again.",
-    ProviderErrorCode.ServiceUnusable,
-  );
+/**
+ * The error for a service only deletion can help. An adopted service is not the stack's to
+ * delete, and a replacement would adopt the same one again: the advice says so.
+ */
+export function unusable(service: Service, adopted: boolean): UnusableResourceError<Service> {
+  const what = `Service ${service.service_id} (${service.name ?? "unnamed"}) is ${service.status}: the API allows nothing but deleting it.`;
+  const advice = adopted
+    ? "It was adopted (adoptId), so `pulumi up --replace` would adopt it again: remove adoptId from the program, then run " +
+      "`pulumi up --replace <urn>` to make a new service in its place; this one is left in the cloud for you to delete."
+    : "Replace it with `pulumi up --replace <urn>`, or delete it and run `pulumi up` again.";
+  return new UnusableResourceError(service, `${what} ${advice}`, ProviderErrorCode.ServiceUnusable);
 }
 
 async function waitFor(ctx: ConvergeContext, id: string, until: Array<"READY" | "PAUSED">): Promise<Service> {
   try {
     return await ctx.api.waitForService(id, { until, timeoutMs: ctx.timeoutMs, projectId: ctx.projectId });
   } catch (e) {
-    if (ResourceFailedError.isInstance(e, "service") && e.state === "UNSTABLE" && e.lastSeen) throw unusable(e.lastSeen);
+    if (ResourceFailedError.isInstance(e, "service") && e.state === "UNSTABLE" && e.lastSeen) throw unusable(e.lastSeen, ctx.adopted);
     throw e;
   }
 }
@@ -62,7 +77,7 @@ async function waitFor(ctx: ConvergeContext, id: string, until: Array<"READY" | 
  */
 export async function settle(ctx: ConvergeContext, live: Service): Promise<Service> {
   const cls = classifyStatus("service", live.status);
-  if (cls === "failed" || cls === "ending" || cls === "gone") throw unusable(live);
+  if (cls === "failed" || cls === "ending" || cls === "gone") throw unusable(live, ctx.adopted);
   if (cls === "ready" || cls === "dormant") return live;
   return waitFor(ctx, live.service_id, live.status === "PAUSING" ? ["PAUSED"] : ["READY", "PAUSED"]);
 }
@@ -84,6 +99,13 @@ async function perform(ctx: ConvergeContext, id: string, action: ServiceAction, 
     const now = await settle(ctx, await ctx.api.getService(id, { projectId: ctx.projectId, fresh: true }));
     if (action.needed(now, want, ctx)) await action.send(ctx.api, id, want, now, opts);
   }
+  accepted(ctx, action, want);
+}
+
+/** Records an action the API accepted. */
+function accepted(ctx: ConvergeContext, action: ServiceAction, want: DesiredService): void {
+  ctx.progress.sent.push(action.name);
+  if (action.name === "updatePassword" && want.password !== null) ctx.progress.password = want.password;
 }
 
 /**
@@ -102,6 +124,7 @@ export async function converge(ctx: ConvergeContext, live: Service, want: Desire
     if (!action.needed(current, want, ctx)) continue;
     if (action.then === "at-once") {
       await action.send(ctx.api, id, want, current, { projectId: ctx.projectId });
+      accepted(ctx, action, want);
       unseen = true;
       continue;
     }

@@ -12,8 +12,9 @@ import { retryWhileConflict } from "../../framework/pacing";
 import type { ResourceOperations } from "../../framework/resourceProvider";
 import type { ProviderContext } from "../../framework/settings";
 import type { TimeoutsInput } from "../../framework/timeouts";
+import { wantedNow } from "../../framework/changes";
 import { desiredOf } from "../../framework/schema";
-import { converge } from "./convergence";
+import { converge, type ConvergeProgress } from "./convergence";
 import { SERVICE_DEFAULTS, serviceOutputs, serviceSchema, type ServiceInputs, type ServiceOutputs } from "./definition";
 import { notRunning } from "./live";
 
@@ -185,18 +186,19 @@ export const serviceOperations: ResourceOperations<typeof serviceSchema.inputs> 
     // The password the service will have: the one given, else the initial one (which the
     // API never shows again), else (a create recovered after a lost answer) a new one.
     const password = news.password ?? initial ?? (adopted ? undefined : generatedPassword());
+    const progress: ConvergeProgress = { sent: [], password: initial };
     try {
       const live = await converge(
-        { api: ctx.client(), projectId, timeoutMs: Math.max(1, deadline - Date.now()), recordedPassword: initial },
+        { api: ctx.client(), projectId, timeoutMs: Math.max(1, deadline - Date.now()), recordedPassword: initial, adopted, progress },
         made,
         { ...desiredOf(serviceSchema, news, serviceOutputs(made)), password: password ?? null },
       );
       return { id, outs: { ...serviceOutputs(live, { password, forkFrom: news.forkFrom }) } };
     } catch (e) {
-      // Record the service as last seen, and as password only the one it is known to
-      // have (the initial one): a given password not applied yet is applied on resume.
+      // Record the service as last seen, and as password only one it is known to have (the
+      // initial one, or one the API accepted): a given password not applied yet is applied on resume.
       const last = lastSeenBy(e) ?? made;
-      const known = serviceOutputs(last, { password: initial, forkFrom: news.forkFrom });
+      const known = serviceOutputs(last, { password: progress.password, forkFrom: news.forkFrom });
       const why = UnusableResourceError.isInstance(e)
         ? `${e.message} The service is kept in state: once it is usable again, the next \`pulumi up\` resumes it.`
         : `Service ${id} (${news.name}) was created but is not ready: ${(e as Error).message}. It is kept in state; the next \`pulumi up\` resumes waiting for it.`;
@@ -212,19 +214,34 @@ export const serviceOperations: ResourceOperations<typeof serviceSchema.inputs> 
     return { ...serviceOutputs(live, { password: kept.password, forkFrom: kept.forkFrom }) };
   },
 
-  async update(id, olds, news, ctx) {
+  async update(id, olds, news, ctx, changed) {
     const projectId = ctx.projectOf(news.projectId ?? (olds.projectId as string | undefined));
     const api = ctx.client();
     const live = await api.getService(id, { projectId, fresh: true });
     const recorded = olds as Partial<ServiceOutputs>;
-    const want = desiredOf(serviceSchema, news, recorded);
-    if (want.vpcId !== null && want.vpcId !== recorded.vpcId) await checkVpc(ctx, want.vpcId, projectId, live.region_code);
-    const final = await converge(
-      { api, projectId, timeoutMs: ctx.timeoutMs(news.timeouts, "update"), recordedPassword: recorded.password },
-      live,
-      want,
-    );
-    return { ...serviceOutputs(final, { password: news.password ?? recorded.password, forkFrom: news.forkFrom }) };
+    const kept = { password: recorded.password, forkFrom: recorded.forkFrom };
+    const want = wantedNow(desiredOf(serviceSchema, news, recorded), serviceOutputs(live, kept), recorded, changed);
+    if (changed.has("vpcId") && want.vpcId !== null) await checkVpc(ctx, want.vpcId, projectId, live.region_code);
+    const progress: ConvergeProgress = { sent: [], password: recorded.password };
+    const timeoutMs = ctx.timeoutMs(news.timeouts, "update");
+    try {
+      const final = await converge(
+        { api, projectId, timeoutMs, recordedPassword: recorded.password, adopted: news.adoptId !== undefined, progress },
+        live,
+        want,
+      );
+      return { ...serviceOutputs(final, { password: progress.password, forkFrom: news.forkFrom }) };
+    } catch (e) {
+      if (progress.sent.length === 0) throw e;
+      // Something changed: record the service as it now is, so state matches the cloud and the next up does the rest.
+      const now = await api.getService(id, { projectId, fresh: true }).catch(() => lastSeenBy(e) ?? live);
+      throw new ResourceInitError(
+        id,
+        serviceOutputs(now, { password: progress.password, forkFrom: recorded.forkFrom }),
+        `Service ${id} (${now.name ?? ""}): the update failed after ${progress.sent.join(", ")}: ${(e as Error).message}. ` +
+          "State records the service as it now is; the next `pulumi up` applies the rest.",
+      );
+    }
   },
 
   async delete(id, recorded, ctx) {

@@ -19,10 +19,11 @@ function vpcOutputs(live: Vpc, projectId: string): VpcOutputs {
   return outputsFrom(vpcSchema, { live, projectId });
 }
 
-async function converge(ctx: ProviderContext, id: string, news: VpcInputs, projectId: string): Promise<VpcOutputs> {
+/** Renames the VPC when `rename` says its name is to change and the live one differs; returns its outputs. */
+async function converge(ctx: ProviderContext, id: string, news: VpcInputs, projectId: string, rename: boolean): Promise<VpcOutputs> {
   const api = ctx.client();
   const live = await api.getVpc(id, { projectId });
-  if (live.name !== news.name) {
+  if (rename && live.name !== news.name) {
     await api.renameVpc(id, news.name, { projectId });
     return vpcOutputs({ ...live, name: news.name }, projectId);
   }
@@ -62,7 +63,7 @@ export const vpcOperations: ResourceOperations<typeof vpcSchema.inputs> = {
         ["cidr", news.cidr, live.cidr],
         ["regionCode", news.regionCode, live.region_code],
       ]);
-      return { id: live.id, outs: { ...(await converge(ctx, live.id, news, projectId)) } };
+      return { id: live.id, outs: { ...(await converge(ctx, live.id, news, projectId, true)) } };
     }
     const api = ctx.client();
     const req = { name: news.name, cidr: news.cidr, region_code: news.regionCode };
@@ -83,8 +84,10 @@ export const vpcOperations: ResourceOperations<typeof vpcSchema.inputs> = {
     return { ...vpcOutputs(await ctx.client().getVpc(id, { projectId }), projectId) };
   },
 
-  async update(id, olds, news, ctx) {
-    return { ...(await converge(ctx, id, news, ctx.projectOf(news.projectId ?? (olds.projectId as string | undefined)))) };
+  async update(id, olds, news, ctx, changed) {
+    // One action (rename): when it fails, nothing changed.
+    const projectId = ctx.projectOf(news.projectId ?? (olds.projectId as string | undefined));
+    return { ...(await converge(ctx, id, news, projectId, changed.has("name"))) };
   },
 
   async delete(id, recorded, ctx) {

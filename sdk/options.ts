@@ -1,0 +1,64 @@
+/**
+ * What Pulumi's resource options mean for our resources, decided in the program (the provider
+ * never sees the options: the dynamic-provider host passes it inputs only).
+ *
+ * - `adoptId` makes the resource adopted: it is registered with `retainOnDelete`, so that no
+ *   Pulumi operation deletes what the stack did not make (a destroy, the old half of any
+ *   replacement, a delete-before-replace). Without it, `pulumi up --replace` of an adopted
+ *   resource would adopt the same resource again and then delete it (the engine refuses a
+ *   replacement for its own `import` option for the same reason: step_generator.go L1855-1878).
+ * - `replaceOnChanges` reaches the provider's `diff` as the input {@link REPLACE_ON_CHANGES_KEY}:
+ *   the engine applies the option only to changed keys and detailed diffs, which the
+ *   dynamic-provider host never returns (sdk/nodejs/cmd/dynamic-provider `diff`).
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { REPLACE_ON_CHANGES_KEY } from "../provider/framework/internalInputs";
+
+/** Thrown by a resource's constructor when its options contradict its arguments. */
+export class ConflictingOptionsError extends Error {
+  /** A stable code to match on. */
+  readonly code = "CLOUDDB_CONFLICTING_OPTIONS";
+
+  /**
+   * @param type the resource type, e.g. `clouddb.Service`
+   * @param resourceName the resource's name in the program
+   * @param problem what conflicts and what to do
+   */
+  constructor(
+    readonly type: string,
+    readonly resourceName: string,
+    problem: string,
+  ) {
+    super(`${type} "${resourceName}": ${problem}`);
+    this.name = "ConflictingOptionsError";
+  }
+}
+
+/**
+ * The options and extra properties our resources need: `retainOnDelete` for an adopted
+ * resource, `replaceOnChanges` carried as an input.
+ *
+ * @throws ConflictingOptionsError for `retainOnDelete: false` beside `adoptId`
+ */
+export function optionsFor(
+  type: string,
+  name: string,
+  args: Record<string, unknown>,
+  opts: pulumi.CustomResourceOptions,
+): { options: pulumi.CustomResourceOptions; props: Record<string, unknown> } {
+  const props: Record<string, unknown> = {};
+  let options = opts;
+  if (args.adoptId !== undefined && !opts.id) {
+    if (opts.retainOnDelete === false) {
+      throw new ConflictingOptionsError(
+        type,
+        name,
+        "adoptId adopts a resource the stack did not make, which Pulumi then never deletes; retainOnDelete: false asks the opposite. " +
+          "Remove retainOnDelete, or remove adoptId once the resource is adopted to let the stack delete it.",
+      );
+    }
+    options = { ...options, retainOnDelete: true };
+  }
+  if (opts.replaceOnChanges !== undefined && opts.replaceOnChanges.length > 0) props[REPLACE_ON_CHANGES_KEY] = [...opts.replaceOnChanges];
+  return { options, props };
+}

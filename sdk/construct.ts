@@ -22,6 +22,8 @@ export interface ResourceShape {
   readonly secretInputs: readonly string[];
   /** Outputs always marked secret. */
   readonly secretOutputs: readonly string[];
+  /** Inputs whose change updates or replaces the resource (what `replaceOnChanges` may name). */
+  readonly changeable: readonly string[];
 }
 
 /**
@@ -49,7 +51,7 @@ export function resourceProps(
   const props: Record<string, unknown> = Object.assign(Object.fromEntries(shape.outputs.map((k) => [k, undefined])), given);
   // Who asks: an interrupted create is only ever taken over by the same stack's same resource.
   if (!opts?.id) props[OWNER_KEY] = `${pulumi.getProject()}/${pulumi.getStack()}/${type}/${name}`;
-  const chosen = optionsFor(type, name, given, opts ?? {});
+  const chosen = optionsFor(type, name, given, opts ?? {}, shape.changeable);
   Object.assign(props, chosen.props);
   const options = shape.secretOutputs.length
     ? { ...chosen.options, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...shape.secretOutputs] }

@@ -34,17 +34,26 @@ export class ConflictingOptionsError extends Error {
   }
 }
 
+/** The property a `replaceOnChanges` path starts with (`haReplicas` of `haReplicas.replicaCount`, `*`). */
+function head(path: string): string {
+  return /^[^.[]*/.exec(path)?.[0] ?? "";
+}
+
 /**
  * The options and extra properties our resources need: `retainOnDelete` for an adopted
  * resource, `replaceOnChanges` carried as an input.
  *
- * @throws ConflictingOptionsError for `retainOnDelete: false` beside `adoptId`
+ * @param changeable the inputs whose change updates or replaces the resource: each
+ *   `replaceOnChanges` path must start with one of them, or be `*`
+ * @throws ConflictingOptionsError for `retainOnDelete: false` beside `adoptId`, and for a
+ *   `replaceOnChanges` path that names nothing that can change
  */
 export function optionsFor(
   type: string,
   name: string,
   args: Record<string, unknown>,
   opts: pulumi.CustomResourceOptions,
+  changeable: readonly string[],
 ): { options: pulumi.CustomResourceOptions; props: Record<string, unknown> } {
   const props: Record<string, unknown> = {};
   let options = opts;
@@ -59,6 +68,15 @@ export function optionsFor(
     }
     options = { ...options, retainOnDelete: true };
   }
-  if (opts.replaceOnChanges !== undefined && opts.replaceOnChanges.length > 0) props[REPLACE_ON_CHANGES_KEY] = [...opts.replaceOnChanges];
+  const paths = opts.replaceOnChanges ?? [];
+  for (const path of paths) {
+    if (head(path) === "*" || changeable.includes(head(path))) continue;
+    throw new ConflictingOptionsError(
+      type,
+      name,
+      `replaceOnChanges ${JSON.stringify(path)} names no property whose change updates or replaces it; one of: ${changeable.join(", ")} (or "*")`,
+    );
+  }
+  if (paths.length > 0) props[REPLACE_ON_CHANGES_KEY] = [...paths];
   return { options, props };
 }

@@ -3,7 +3,7 @@
  * definition. Only the generated classes' module bodies use it, so its types (the
  * definitions' zod types) never reach a program's type graph through the SDK's declarations.
  */
-import { secretInputs, secretOutputs, type InputSpecs, type OutputSpecs } from "../provider/framework/schema";
+import { diffedProperties, secretInputs, secretOutputs, type InputSpecs, type OutputSpecs } from "../provider/framework/schema";
 import type { ResourceType } from "./construct";
 import { trampoline } from "./trampoline";
 
@@ -22,6 +22,7 @@ export function resourceType(
       outputs: Object.keys(schema.outputs).filter((key) => key !== schema.idOutput),
       secretInputs: secretInputs(schema),
       secretOutputs: secretOutputs(schema),
+      changeable: diffedProperties(schema).map((d) => d.property),
     },
   };
 }

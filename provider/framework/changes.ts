@@ -24,3 +24,15 @@ export function wantedNow<I extends InputSpecs>(
   });
   return Object.fromEntries(entries) as DesiredOf<I>;
 }
+
+/**
+ * The outputs an update records: `outs` as read from the resource, except that every diffed
+ * property the update did not change keeps its recorded value. Drift in those is Pulumi's to
+ * record (a refresh, which also records it in the inputs so that `ignoreChanges` keeps it);
+ * an update that took it into the outputs alone would make the next `up` repair it,
+ * `ignoreChanges` or not.
+ */
+export function recordedUnlessChanged(outs: Props, recorded: Props, diffed: readonly string[], changed: ReadonlySet<string>): Props {
+  const kept = diffed.filter((p) => !changed.has(p) && p in recorded).map((p): [string, unknown] => [p, recorded[p]]);
+  return { ...outs, ...Object.fromEntries<unknown>(kept) };
+}

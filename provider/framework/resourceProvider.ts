@@ -24,6 +24,7 @@ import {
   type ResourceSchema,
 } from "./schema";
 import { adoptedHere, rememberAdopted } from "./adoption";
+import { recordedUnlessChanged } from "./changes";
 import { OWNER_KEY, REPLACE_ON_CHANGES_KEY } from "./internalInputs";
 import { replacedByOption } from "./replaceOnChanges";
 import { configure, providerContext, type ProviderContext } from "./settings";
@@ -95,6 +96,7 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
 ): Required<Pick<dynamic.ResourceProvider, "configure" | "check" | "diff" | "read" | "update" | "delete">> & dynamic.ResourceProvider {
   const { schema } = definition;
   const keys = diffedProperties(schema);
+  const diffedKeys = keys.map((k) => k.property);
   /**
    * What `diff` and `update` compare: the desired value of each diffed property against the
    * recorded one. A property that the state does not record (written by a version of this
@@ -202,12 +204,14 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
 
     async update(id: string, olds: Props, news: Props): Promise<dynamic.UpdateResult> {
       const ctx = providerContext();
+      const parsed = parseInputs(schema, news);
+      const changed = new Set(compare(olds, parsed, ctx).changed);
+      const recorded = (outs: Props): Props => recordedUnlessChanged(outs, olds, diffedKeys, changed);
       try {
-        const parsed = parseInputs(schema, news);
-        const { changed } = compare(olds, parsed, ctx);
-        const outs = await definition.operations().update(id, olds, parsed, ctx, new Set(changed));
-        return { outs: withoutUndefined({ ...outs, timeouts: news.timeouts }) };
+        const outs = await definition.operations().update(id, olds, parsed, ctx, changed);
+        return { outs: withoutUndefined({ ...recorded(outs), timeouts: news.timeouts }) };
       } catch (e) {
+        if (ResourceInitError.isInstance(e)) e.properties = recorded(e.properties);
         throw scrub(withInputs(e, news), ctx, olds, news);
       } finally {
         remember(ctx);

@@ -25,66 +25,117 @@ function changes(r: UpResult | RefreshResult): string[] {
   return r.steps.filter((s) => s.op !== "same").map((s) => `${s.op} ${s.name}`);
 }
 
-describe.each(releases)("a stack recorded under release %s", (release) => {
-  let work: string;
-  let emulator: RunningEmulator;
-  let controls: EmulatorControl;
-  let api: ClouddbClient;
-  let stack: TestStack;
-  let checkpoint: Checkpoint;
+/** A stack loaded from a release's fixture, its emulator, and a client on it. */
+interface Loaded {
+  stack: TestStack;
+  emulator: RunningEmulator;
+  controls: EmulatorControl;
+  api: ClouddbClient;
+  checkpoint: Checkpoint;
+  close(): Promise<void>;
+}
 
+/** Loads `release`'s fixture (after `edit` changed its checkpoint) into a new stack against a new emulator. */
+async function load(release: string, edit: (c: Checkpoint) => void = () => undefined): Promise<Loaded> {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-upgrade-"));
+  fs.mkdirSync(path.join(work, "emulator"));
+  fs.copyFileSync(path.join(fixtureDir(release), "emulator", SNAPSHOT_FILE_NAME), path.join(work, "emulator", SNAPSHOT_FILE_NAME));
+  const emulator = await startEmulator({ port: 0, clockScale: 0.02, dataDir: path.join(work, "emulator"), projectId: FIXTURE_PROJECT_ID });
+  const controls = new EmulatorControl(emulator.url, emulator.pat);
+  const api = new ClouddbClient({ apiUrl: emulator.baseUrl, apiKey: emulator.pat, projectId: emulator.projectId });
+  const checkpoint = JSON.parse(fs.readFileSync(path.join(fixtureDir(release), "checkpoint.json"), "utf8")) as Checkpoint;
+  edit(checkpoint);
+  const stack = await TestStack.create({
+    project: UPGRADE_PROJECT,
+    stack: UPGRADE_STACK,
+    env: { CLOUDDB_JOURNAL_DIR: path.join(work, "journal") },
+  });
+  const here = (config: Record<string, string>): Record<string, string> =>
+    Object.fromEntries(Object.entries(config).map(([k, v]) => [k, v === API_URL_PLACEHOLDER ? emulator.baseUrl : v]));
+  stack.importCheckpoint(checkpoint, here);
+  return {
+    stack,
+    emulator,
+    controls,
+    api,
+    checkpoint,
+    async close() {
+      await stack.close();
+      await api.close();
+      await emulator.close();
+      fs.rmSync(work, { recursive: true, force: true });
+    },
+  };
+}
+
+describe.each(releases)("a stack recorded under release %s", (release) => {
+  let f: Loaded;
   beforeAll(async () => {
-    work = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-upgrade-"));
-    fs.mkdirSync(path.join(work, "emulator"));
-    fs.copyFileSync(path.join(fixtureDir(release), "emulator", SNAPSHOT_FILE_NAME), path.join(work, "emulator", SNAPSHOT_FILE_NAME));
-    emulator = await startEmulator({ port: 0, clockScale: 0.02, dataDir: path.join(work, "emulator"), projectId: FIXTURE_PROJECT_ID });
-    controls = new EmulatorControl(emulator.url, emulator.pat);
-    api = new ClouddbClient({ apiUrl: emulator.baseUrl, apiKey: emulator.pat, projectId: emulator.projectId });
-    checkpoint = JSON.parse(fs.readFileSync(path.join(fixtureDir(release), "checkpoint.json"), "utf8")) as Checkpoint;
-    stack = await TestStack.create({
-      project: UPGRADE_PROJECT,
-      stack: UPGRADE_STACK,
-      env: { CLOUDDB_JOURNAL_DIR: path.join(work, "journal") },
-    });
-    const here = (config: Record<string, string>): Record<string, string> =>
-      Object.fromEntries(Object.entries(config).map(([k, v]) => [k, v === API_URL_PLACEHOLDER ? emulator.baseUrl : v]));
-    stack.importCheckpoint(checkpoint, here);
+    f = await load(release);
   });
   afterAll(async () => {
-    await stack.close();
-    await api.close();
-    await emulator.close();
-    fs.rmSync(work, { recursive: true, force: true });
+    await f.close();
   });
 
   it("previews with no change and sends no write", async () => {
-    await controls.clearRequests();
-    const r = expectNoErrors(await stack.preview(upgradeProgram));
+    await f.controls.clearRequests();
+    const r = expectNoErrors(await f.stack.preview(upgradeProgram));
     expect(changes(r)).toEqual([]);
-    expect(r.steps.map((s) => s.name).sort()).toEqual(checkpoint.resources.map((x) => x.name).sort());
-    expect(writes(await controls.requests())).toEqual([]);
+    expect(r.steps.map((s) => s.name).sort()).toEqual(f.checkpoint.resources.map((x) => x.name).sort());
+    expect(writes(await f.controls.requests())).toEqual([]);
   });
 
   it("refreshes with no change, and then previews with no change", async () => {
-    const refreshed = expectNoErrors(await stack.refresh());
+    const refreshed = expectNoErrors(await f.stack.refresh());
     expect(changes(refreshed)).toEqual([]);
-    const r = expectNoErrors(await stack.preview(upgradeProgram));
+    const r = expectNoErrors(await f.stack.preview(upgradeProgram));
     expect(changes(r)).toEqual([]);
   });
 
   it("updates with no change: nothing is sent", async () => {
-    await controls.clearRequests();
-    const r = expectNoErrors(await stack.up(upgradeProgram));
+    await f.controls.clearRequests();
+    const r = expectNoErrors(await f.stack.up(upgradeProgram));
     expect(changes(r)).toEqual([]);
-    expect(writes(await controls.requests())).toEqual([]);
+    expect(writes(await f.controls.requests())).toEqual([]);
   });
 
   it("destroys every resource it owns, and leaves the adopted service in the cloud", async () => {
-    const adopted = checkpoint.resources.find((x) => x.name === "adopted")!.id;
-    const r = expectNoErrors(await stack.destroy());
-    expect(r.steps.map((s) => `${s.op} ${s.name}`).sort()).toEqual(checkpoint.resources.map((x) => `delete ${x.name}`).sort());
-    expect(stack.resources()).toEqual([]);
-    expect((await api.listServices()).map((s) => s.service_id)).toEqual([adopted]);
-    expect(await api.listVpcs()).toEqual([]);
+    const adopted = f.checkpoint.resources.find((x) => x.name === "adopted")!.id;
+    const r = expectNoErrors(await f.stack.destroy());
+    expect(r.steps.map((s) => `${s.op} ${s.name}`).sort()).toEqual(f.checkpoint.resources.map((x) => `delete ${x.name}`).sort());
+    expect(f.stack.resources()).toEqual([]);
+    expect((await f.api.listServices()).map((s) => s.service_id)).toEqual([adopted]);
+    expect(await f.api.listVpcs()).toEqual([]);
+  });
+});
+
+describe("a stack recorded before some optional inputs existed (0.1.0 without them)", () => {
+  /** The optional inputs the program leaves unset on `minimal`, as if the release that wrote its state had not had them. */
+  const absent = ["connectionPooler", "paused", "environment", "haReplicas", "vpcId"];
+  let f: Loaded;
+  beforeAll(async () => {
+    f = await load("0.1.0", (c) => {
+      const minimal = c.resources.find((r) => r.name === "minimal")!;
+      for (const key of absent) {
+        delete minimal.outputs[key];
+        delete minimal.inputs[key];
+      }
+    });
+  });
+  afterAll(async () => {
+    await f.close();
+  });
+
+  it("previews and updates with no change: an input the state does not record and the program does not set is its default", async () => {
+    expect(changes(expectNoErrors(await f.stack.preview(upgradeProgram)))).toEqual([]);
+    await f.controls.clearRequests();
+    expect(changes(expectNoErrors(await f.stack.up(upgradeProgram)))).toEqual([]);
+    expect(writes(await f.controls.requests())).toEqual([]);
+  });
+
+  it("refreshes with no change, learning the values the state did not record", async () => {
+    expect(changes(expectNoErrors(await f.stack.refresh()))).toEqual([]);
+    expect(f.stack.resource("minimal").outputs).toMatchObject({ connectionPooler: false, paused: false, environment: "DEV" });
+    expect(changes(expectNoErrors(await f.stack.preview(upgradeProgram)))).toEqual([]);
   });
 });

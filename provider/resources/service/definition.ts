@@ -284,7 +284,8 @@ export const SERVICE_ACTIONS: readonly ServiceAction[] = [
 /** The Service resource type. */
 export const serviceDefinition: ResourceDefinition<typeof serviceSchema.inputs, typeof serviceSchema.outputs> = {
   schema: serviceSchema,
-  settled: (recorded) => recorded.status === (recorded.paused === true ? "PAUSED" : "READY"),
+  // Ready or paused: a status that stays put. (Whether it is the one the program asks for is the diff of `paused`.)
+  settled: (recorded) => recorded.status === "READY" || recorded.status === "PAUSED",
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   operations: () => (require("./operations") as typeof import("./operations")).serviceOperations,
 };

@@ -18,3 +18,4 @@ export type { ReadReplicaSetOutputs, ServiceOutputs, VpcOutputs, VpcPeeringOutpu
 export type { ResourceArgs, ResourceOutputs, Size, Timeouts, HaReplicasArgs, ForkFromArgs } from "./types";
 export * from "./functions";
 export { MissingArgumentError } from "./inputs";
+export { ConflictingOptionsError } from "./options";

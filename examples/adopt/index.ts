@@ -2,7 +2,8 @@
  * Taking over a service that already exists (made by hand or by another tool).
  * `pulumi import` does not work for dynamic providers, so:
  * - `adoptId` makes create take the existing service over: it is read, checked
- *   (name, type and region must match), then changed to match the program.
+ *   (name, type and region must match), then changed to match the program; while
+ *   `adoptId` is set, Pulumi never deletes it (destroy leaves it in the cloud).
  * - `Service.get` only reads it, without managing it.
  */
 import * as pulumi from "@pulumi/pulumi";

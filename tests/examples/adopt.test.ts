@@ -1,6 +1,6 @@
 /**
  * examples/adopt through the real plugin host: takes over a service made out of band
- * (`adoptId`) and reads it (`Service.get`); destroy deletes the adopted service.
+ * (`adoptId`) and reads it (`Service.get`); destroy leaves the adopted service in the cloud.
  */
 import adopt = require("../../examples/adopt");
 import { expectNoErrors } from "../../harness";
@@ -50,10 +50,12 @@ describe("examples/adopt", () => {
     cloud.stack.setConfig(cfg("existingServiceName"), "legacy-orders");
   });
 
-  it("deletes the adopted service on destroy: it is managed now", async () => {
+  it("leaves the adopted service in the cloud on destroy, dropping it from state: the stack did not make it", async () => {
+    await cloud.clearRequests();
     const r = expectNoErrors(await cloud.stack.destroy());
     expect(ops(r)).toEqual({ adopted: "delete" });
-    await expect(cloud.api.getService(existingId)).rejects.toMatchObject({ status: 404 });
-    expect(await inventory(cloud)).toEqual({ services: [], vpcs: [] });
+    expect(writes(await cloud.requests())).toEqual([]);
+    expect(cloud.stack.resources()).toEqual([]);
+    expect(await inventory(cloud)).toEqual({ services: [existingId], vpcs: [] });
   });
 });

@@ -85,6 +85,17 @@ describe("an adopted Service", () => {
     await expect(cloud.api.getService(id)).rejects.toMatchObject({ status: 404 });
   });
 
+  it("advises removing adoptId before a replacement when the adopted service turns UNSTABLE", async () => {
+    expectNoErrors(await cloud.stack.up(adopting()));
+    expect((await cloud.control("POST", `/services/${id}/unstable`)).status).toBe(204);
+    const r = await cloud.stack.up(adopting({ environment: "PROD" }));
+    const text = r.errors.map((e) => e.message).join("\n");
+    expect(text).toMatch(/UNSTABLE/);
+    expect(text).toMatch(/adopted \(adoptId\).*remove adoptId from the program, then run `pulumi up --replace <urn>`/s);
+    expect(text).toMatch(/left in the cloud/);
+    await cloud.control("POST", `/services/${id}/recover`);
+  });
+
   it("refuses, at construction, retainOnDelete: false beside adoptId, naming both and what to do", async () => {
     const r = await cloud.stack.up(adopting({}, { retainOnDelete: false }));
     expect(r.errors.map((e) => e.message).join("\n")).toMatch(

@@ -7,12 +7,18 @@
  *   replacement, a delete-before-replace). Without it, `pulumi up --replace` of an adopted
  *   resource would adopt the same resource again and then delete it (the engine refuses a
  *   replacement for its own `import` option for the same reason: step_generator.go L1855-1878).
- * - `replaceOnChanges` reaches the provider's `diff` as the input {@link REPLACE_ON_CHANGES_KEY}:
+ * - `replaceOnChanges` reaches the provider's `diff` as the input `__replaceOnChanges`:
  *   the engine applies the option only to changed keys and detailed diffs, which the
  *   dynamic-provider host never returns (sdk/nodejs/cmd/dynamic-provider `diff`).
+ * - `customTimeouts` become the `timeouts` input (the dynamic-provider host ignores the
+ *   timeout the engine sends with each call); fields the `timeouts` argument sets win.
  */
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
+import { isDuration } from "../provider/framework/durations";
 import { REPLACE_ON_CHANGES_KEY } from "../provider/framework/internalInputs";
+
+/** The operations a `timeouts` input and Pulumi's `customTimeouts` both name. */
+const TIMED = ["create", "update", "delete"] as const;
 
 /** Thrown by a resource's constructor when its options contradict its arguments. */
 export class ConflictingOptionsError extends Error {
@@ -78,5 +84,25 @@ export function optionsFor(
     );
   }
   if (paths.length > 0) props[REPLACE_ON_CHANGES_KEY] = [...paths];
+  const custom = opts.customTimeouts;
+  const fromOption: Record<string, string> = {};
+  for (const op of TIMED) {
+    const value = custom?.[op];
+    if (value === undefined || value === "") continue;
+    if (!isDuration(value)) {
+      throw new ConflictingOptionsError(
+        type,
+        name,
+        `customTimeouts.${op} ${JSON.stringify(value)} is not a duration: give a string such as "90s", "30m" or "1h30m"`,
+      );
+    }
+    fromOption[op] = value;
+  }
+  if (Object.keys(fromOption).length > 0) {
+    props.timeouts =
+      args.timeouts === undefined
+        ? fromOption
+        : pulumi.output(args.timeouts).apply((given) => ({ ...fromOption, ...(given as Record<string, unknown> | undefined) }));
+  }
   return { options, props };
 }

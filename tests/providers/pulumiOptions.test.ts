@@ -173,3 +173,32 @@ describe("an update that fails half-way", () => {
     expect(await sent(cloud)).toEqual([`POST /services/${sid}/replicaSets/${id}/setEnvironment`]);
   });
 });
+
+describe("customTimeouts", () => {
+  let cloud: Cloud;
+  beforeAll(async () => {
+    // A create takes about 1.4 s: long enough to outlast a short timeout.
+    cloud = await startCloud({ clockScale: 0.2 });
+  });
+  afterAll(async () => {
+    await cloud.close();
+  });
+
+  it("limits the provider's own waits, as the timeouts input does", async () => {
+    const r = await cloud.stack.up(
+      () => void new clouddb.Service("slow", { name: "slow" }, { customTimeouts: { create: "200ms", delete: "45s" } }),
+    );
+    expect(r.errors).toHaveLength(1);
+    expect(r.errors[0].message).toMatch(/not ready/);
+    const slow = cloud.stack.resource("slow");
+    expect(slow.initFailed).toBe(true);
+    expect(slow.inputs.timeouts).toEqual({ create: "200ms", delete: "45s" });
+    expectNoErrors(await cloud.stack.destroy());
+  });
+
+  it("fails at construction for a value that is not a duration, naming it", async () => {
+    const r = await cloud.stack.up(() => void new clouddb.Service("odd", { name: "odd" }, { customTimeouts: { create: "soon" } }));
+    expect(r.errors.map((e) => e.message).join("\n")).toMatch(/clouddb.Service "odd": customTimeouts.create "soon" is not a duration/);
+    expect(cloud.stack.resources()).toEqual([]);
+  });
+});

@@ -20,7 +20,7 @@ const projectIdInput = optionalInput(v.projectId, {
   doc: "Project; defaults to `clouddb:projectId`.",
 });
 
-/** `timeouts`: how long operations may wait (Pulumi's `customTimeouts` never reach a dynamic provider). */
+/** `timeouts`: how long operations may wait (the SDK turns Pulumi's `customTimeouts`, which never reach a dynamic provider, into it). */
 const timeoutsInput = optionalInput(v.timeouts, {
   change: "in-place",
   doc: "How long operations may wait. A change records the new timeouts and sends nothing.",

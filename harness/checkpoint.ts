@@ -27,12 +27,20 @@ export interface Checkpoint {
   readonly providerConfig?: ProviderConfig;
 }
 
-/** The parts of a {@link HarnessState} a checkpoint holds, copied. */
-export function stateParts(
+/** The checkpoint of the stack `names` (its project and stack name) with this config and state (copied). */
+export function checkpointOf(
+  names: { project: string; stack: string },
+  config: Record<string, string>,
+  secretKeys: Iterable<string>,
   state: HarnessState,
-): Pick<Checkpoint, "resources" | "reads" | "components" | "stackOutputs" | "stackSecretOutputs" | "pendingOperations" | "providerConfig"> {
+): Checkpoint {
   const s = state.clone();
   return {
+    version: CHECKPOINT_VERSION,
+    project: names.project,
+    stack: names.stack,
+    config: { ...config },
+    secretKeys: [...secretKeys],
     resources: s.resources,
     reads: s.reads,
     components: s.components,
@@ -43,8 +51,23 @@ export function stateParts(
   };
 }
 
-/** Writes a checkpoint's state into `state` (replacing what it held). */
-export function loadParts(state: HarnessState, c: Checkpoint): void {
+/**
+ * Writes a checkpoint's state into `state` (replacing what it held), its provider config
+ * passed through `rewrite`, and returns its stack config, also through `rewrite`.
+ *
+ * @throws Error when the checkpoint is of another project or stack than `names` (its URNs would not match)
+ */
+export function loadCheckpoint(
+  state: HarnessState,
+  c: Checkpoint,
+  names: { project: string; stack: string },
+  rewrite: (config: Record<string, string>) => Record<string, string>,
+): Record<string, string> {
+  if (c.project !== names.project || c.stack !== names.stack) {
+    throw new Error(
+      `checkpoint of ${c.project}/${c.stack} imported into ${names.project}/${names.stack}: create the stack with the same project and stack name`,
+    );
+  }
   const version: unknown = c.version;
   if (version !== CHECKPOINT_VERSION) throw new Error(`checkpoint version ${String(version)}, expected ${CHECKPOINT_VERSION}`);
   const copy = <T>(v: T): T => structuredClone(v);
@@ -54,5 +77,6 @@ export function loadParts(state: HarnessState, c: Checkpoint): void {
   state.stackOutputs = copy(c.stackOutputs);
   state.stackSecretOutputs = copy(c.stackSecretOutputs);
   state.pendingOperations = copy(c.pendingOperations);
-  state.providerConfig = c.providerConfig ? copy(c.providerConfig) : undefined;
+  state.providerConfig = c.providerConfig ? { ...copy(c.providerConfig), values: rewrite({ ...c.providerConfig.values }) } : undefined;
+  return rewrite({ ...c.config });
 }

@@ -8,17 +8,18 @@
  * reads and imports in reads.ts, the engine's additions to Diff in engineDiff.ts.
  */
 import { Condemned, dependenciesOf, runDeletes } from "./deletes";
-import { checkFailureMessage, initErrorMessage } from "./diagnostics";
-import { applyReplaceOnChanges, diffOfInputs, replaces, type EngineDiff } from "./engineDiff";
+import { checkFailureMessage, ignoreChangesFailedMessage, initErrorMessage } from "./diagnostics";
+import { oldStateOf } from "./aliases";
+import { applyReplaceOnChanges, diffAsEngineHolds, replaces } from "./engineDiff";
 import { EngineDied, EngineRun, EngineRunOptions, message } from "./engineRun";
 import { processIgnoreChanges } from "./ignoreChanges";
 import { ProviderError } from "./pluginHost";
 import { JsonObject } from "./protos";
 import { importChain, readResource } from "./reads";
-import { aliasUrn, ReadRequest, RegisterRequest, RegisterResponse, RegistrationError, STACK_TYPE, urnOf } from "./registration";
+import { ReadRequest, RegisterRequest, RegisterResponse, RegistrationError, STACK_TYPE, urnOf } from "./registration";
 import { replaceChain, type CreateStepFactory } from "./replacement";
-import { unwrapProperties, wrapSecrets } from "./secrets";
-import { StateEntry, withInitErrors } from "./state";
+import { keysIn, secretOutputKeys, unwrapProperties, wrapSecrets } from "./secrets";
+import { registeredEntry, StateEntry } from "./state";
 import { Cancelled, StepFn } from "./stepExecutor";
 import { DYNAMIC_TYPE_PREFIX, PendingOperation } from "./types";
 
@@ -31,10 +32,6 @@ export interface DeploymentOptions extends EngineRunOptions {
   replaceTargets?: ReadonlySet<string>;
   /** `--target <urn>`: the only resources (URNs or names) the run changes; undefined means every one. */
   targets?: ReadonlySet<string>;
-}
-
-function pick(keys: readonly string[], obj: JsonObject): string[] {
-  return [...new Set(keys)].filter((k) => k in obj);
 }
 
 /** Whether `urn` is in a set of URNs or resource names (the last part of a URN). */
@@ -141,35 +138,6 @@ export class Deployment extends EngineRun {
   }
 
   /**
-   * The old state of a registration: by its URN, else by its aliases (sg `getOldResource`
-   * L614-680). One found by an alias takes the new URN, and so do references to it (the
-   * snapshot rewrites them), so it is the same resource, not a delete and a create.
-   */
-  private oldOf(urn: string, req: RegisterRequest): StateEntry | undefined {
-    const direct = this.state.live(urn);
-    if (direct) return direct;
-    for (const alias of req.aliases ?? []) {
-      const from = aliasUrn(alias, this.stack, this.project, req);
-      const old = this.state.live(from);
-      if (!old) continue;
-      if (this.seen.has(from)) {
-        const msg = `Duplicate resource alias '${from}' applied to resource with URN '${urn}' conflicting with resource with URN '${from}'`;
-        this.error(urn, req.name, msg);
-        this.bail();
-        throw new RegistrationError(msg);
-      }
-      for (const r of this.state.resources) {
-        if (r.urn === from) r.urn = urn;
-        r.dependencies = r.dependencies.map((u) => (u === from ? urn : u));
-        for (const k of Object.keys(r.propertyDependencies))
-          r.propertyDependencies[k] = r.propertyDependencies[k].map((u) => (u === from ? urn : u));
-      }
-      return old;
-    }
-    return undefined;
-  }
-
-  /**
    * Check, Diff and the decision for one registration (sg `continueStepsFromImport` L1131-1667,
    * `continueStepsFromDiff` L1757-2070). Returns a function that waits for the chain and answers.
    */
@@ -178,15 +146,14 @@ export class Deployment extends EngineRun {
     if (this.failed) throw this.halted(name);
     if (req.importId) return importChain(this, urn, req);
     const { props: programInputs, secretKeys } = unwrapProperties(req.object);
-    const old = this.oldOf(urn, req);
+    const old = oldStateOf(this, urn, req);
     const recreating = this.condemned.has(urn);
     // `--replace` and `pulumi state taint` (sg `isTargetedReplace` L195-202).
     const targetedReplace = old !== undefined && (names(this.replaceTargets, urn) || old.taint === true);
     const targeted = this.targets === undefined || names(this.targets, urn);
 
     let result: { id: string; outputs: JsonObject } | undefined;
-    const secretOutputsFor = (outs: JsonObject): string[] =>
-      pick([...req.additionalSecretOutputs, ...secretKeys.filter((k) => k !== "__provider")], outs);
+    const secretOutputsFor = (outs: JsonObject): string[] => secretOutputKeys(req.additionalSecretOutputs, secretKeys, outs);
     const respond = (): RegisterResponse => ({
       urn,
       id: result!.id,
@@ -205,35 +172,16 @@ export class Deployment extends EngineRun {
     if (old && !recreating && !targetedReplace) {
       const r = processIgnoreChanges(programInputs, old.inputs, req.ignoreChanges);
       news = r.inputs;
-      if (r.failed.length > 0) {
-        this.sink.add(
-          "info",
-          `cannot ignore changes in added or removed elements of the path: ${JSON.stringify(r.failed.join(", "))}`,
-          urn,
-        );
-      }
+      if (r.failed.length > 0) this.sink.add("info", ignoreChangesFailedMessage(r.failed), urn);
     }
     // Check: olds are the old *inputs*; none for a create, a re-create or a targeted replace (sg L1209-1236).
     const checked = await this.check(urn, req, old && !recreating && !targetedReplace ? old.inputs : {}, news, req.object);
 
     const entry = (id: string, inputs: JsonObject, outputs: JsonObject, initErrors: readonly string[] = []): StateEntry =>
-      withInitErrors(
-        {
-          urn,
-          type,
-          name,
-          id,
-          inputs,
-          outputs,
-          secretOutputs: secretOutputsFor(outputs),
-          secretInputs: pick(secretKeys, inputs),
-          dependencies: [...req.dependencies],
-          propertyDependencies: structuredClone(req.propertyDependencies),
-          initErrors: [],
-          ...(req.deleteBeforeReplace !== undefined ? { deleteBeforeReplace: req.deleteBeforeReplace } : {}),
-          ...(req.protect ? { protect: true } : {}),
-          ...(req.retainOnDelete ? { retainOnDelete: true } : {}),
-        },
+      registeredEntry(
+        urn,
+        req,
+        { id, inputs, outputs, secretOutputs: secretOutputsFor(outputs), secretInputs: keysIn(secretKeys, inputs) },
         initErrors,
       );
     /** A failed step: with `--continue-on-error`, what depends on this resource is skipped. */
@@ -278,10 +226,7 @@ export class Deployment extends EngineRun {
       chain = await this.decide(urn, req, old, checked, targetedReplace, entry, createStep, (r) => (result = r), fail);
     }
     // `--continue-on-error`: steps of a resource that depends on a failed or skipped one are skipped (dx L614-626).
-    if (
-      this.continueOnError &&
-      [...new Set([...req.dependencies, ...Object.values(req.propertyDependencies).flat()])].some((u) => this.skipped.has(u))
-    ) {
+    if (this.continueOnError && [...req.dependencies, ...Object.values(req.propertyDependencies).flat()].some((u) => this.skipped.has(u))) {
       this.skipped.add(urn);
       return async () => ({ urn, id: old?.id ?? "", object: {}, result: "skip" });
     }
@@ -321,33 +266,6 @@ export class Deployment extends EngineRun {
     return res.inputs;
   }
 
-  /** The Diff answer as the engine holds it: none for a targeted replace (sg L2701-2703), its own diff for DIFF_UNKNOWN. */
-  private async engineDiff(
-    urn: string,
-    req: RegisterRequest,
-    old: StateEntry,
-    checked: JsonObject,
-    targetedReplace: boolean,
-  ): Promise<EngineDiff> {
-    if (targetedReplace) return { some: true, replaceKeys: ["id"], changedKeys: [], detailed: new Map(), deleteBeforeReplace: false };
-    let diff;
-    try {
-      diff = await this.rpc(() => this.plugin.diff(urn, old.id, old.outputs, checked, old.inputs));
-    } catch (e) {
-      this.error(urn, req.name, `${req.name}: diff: ${message(e)}`);
-      this.bail();
-      throw new RegistrationError(message(e));
-    }
-    const base: EngineDiff = {
-      some: diff.changes === "some",
-      replaceKeys: diff.replaces,
-      changedKeys: [],
-      detailed: new Map(),
-      deleteBeforeReplace: diff.deleteBeforeReplace,
-    };
-    return diff.changes === "unknown" ? { ...base, ...diffOfInputs(old.inputs, checked, req.ignoreChanges) } : base;
-  }
-
   /** Diff and the step it decides (sg `generateStepsFromDiff` L1670-1727, `continueStepsFromDiff` L1757-2070). */
   private async decide(
     urn: string,
@@ -363,7 +281,7 @@ export class Deployment extends EngineRun {
     const { name, type } = req;
     // `replaceOnChanges` and init errors (`applyReplaceOnChanges` L2911-3002, called at L1822).
     const diff = applyReplaceOnChanges(
-      await this.engineDiff(urn, req, old, checked, targetedReplace),
+      await diffAsEngineHolds(this, urn, req, old, checked, targetedReplace),
       req.replaceOnChanges,
       old.initErrors.length > 0,
     );

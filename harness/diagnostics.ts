@@ -113,3 +113,8 @@ export class DiagnosticSink {
     this.lines.push({ severity, message: text, ...(urn ? { urn } : {}) });
   }
 }
+
+/** The info line for `ignoreChanges` paths the engine could not apply (sg `processIgnoreChanges` L2852-2856). */
+export function ignoreChangesFailedMessage(paths: readonly string[]): string {
+  return `cannot ignore changes in added or removed elements of the path: ${JSON.stringify(paths.join(", "))}`;
+}

@@ -5,9 +5,13 @@
  * reach the leaves, sdk/go/common/resource/plugin/provider.go `NewDetailedDiffFromObjectDiff`
  * L745-806), and `replaceOnChanges` (`applyReplaceOnChanges` L2911-3002).
  */
+import type { Deployment } from "./deployment";
+import { message } from "./engineRun";
 import { processIgnoreChanges } from "./ignoreChanges";
 import { contains, parsePath, type Segment } from "./propertyPath";
 import { JsonObject } from "./protos";
+import { RegisterRequest, RegistrationError } from "./registration";
+import { StateEntry } from "./state";
 
 /** A Diff answer as the engine holds it once it has handled DIFF_UNKNOWN. */
 export interface EngineDiff {
@@ -103,4 +107,36 @@ export function applyReplaceOnChanges(diff: EngineDiff, replaceOnChanges: readon
 /** `DiffResult.Replace`: a replace key, or a detailed diff entry that replaces. */
 export function replaces(diff: EngineDiff): boolean {
   return diff.replaceKeys.length > 0 || [...diff.detailed.values()].some((d) => d.replace);
+}
+
+/**
+ * Diff as the engine holds it (sg `diff` L2690-2770, `diffResource` L2773-2807): none for a
+ * targeted replace (replace keys `["id"]`), else the provider's answer, decided by the
+ * engine's own diff of the inputs when it was DIFF_UNKNOWN. A failed Diff ends the run.
+ */
+export async function diffAsEngineHolds(
+  d: Deployment,
+  urn: string,
+  req: RegisterRequest,
+  old: StateEntry,
+  checked: JsonObject,
+  targetedReplace: boolean,
+): Promise<EngineDiff> {
+  if (targetedReplace) return { some: true, replaceKeys: ["id"], changedKeys: [], detailed: new Map(), deleteBeforeReplace: false };
+  let diff;
+  try {
+    diff = await d.rpc(() => d.plugin.diff(urn, old.id, old.outputs, checked, old.inputs));
+  } catch (e) {
+    d.error(urn, req.name, `${req.name}: diff: ${message(e)}`);
+    d.bail();
+    throw new RegistrationError(message(e));
+  }
+  const base: EngineDiff = {
+    some: diff.changes === "some",
+    replaceKeys: diff.replaces,
+    changedKeys: [],
+    detailed: new Map(),
+    deleteBeforeReplace: diff.deleteBeforeReplace,
+  };
+  return diff.changes === "unknown" ? { ...base, ...diffOfInputs(old.inputs, checked, req.ignoreChanges) } : base;
 }

@@ -7,13 +7,9 @@ import type { Deployment } from "./deployment";
 import { message, EngineDied } from "./engineRun";
 import { JsonObject } from "./protos";
 import { ReadRequest, RegisterRequest, RegisterResponse, RegistrationError } from "./registration";
-import { unwrapProperties, wrapSecrets } from "./secrets";
+import { secretOutputKeys, unwrapProperties, wrapSecrets } from "./secrets";
 import { Cancelled } from "./stepExecutor";
 import { UNKNOWN } from "./types";
-
-function pick(keys: readonly string[], obj: JsonObject): string[] {
-  return [...new Set(keys)].filter((k) => k in obj);
-}
 
 /**
  * A ReadResource: Read with properties = inputs = the given props; an unknown id in preview
@@ -43,7 +39,7 @@ export async function readResource(d: Deployment, urn: string, req: ReadRequest)
           throw e;
         }
         properties = res.properties;
-        const secretOutputs = pick([...req.additionalSecretOutputs, ...secretKeys.filter((k) => k !== "__provider")], properties);
+        const secretOutputs = secretOutputKeys(req.additionalSecretOutputs, secretKeys, properties);
         d.state.reads = d.state.reads.filter((r) => r.urn !== urn);
         d.state.reads.push({
           urn,

@@ -81,3 +81,20 @@ export function redact(props: JsonObject, secretKeys: readonly string[]): JsonOb
   }
   return out;
 }
+
+/** The keys among `keys` that `obj` has, once each. */
+export function keysIn(keys: readonly string[], obj: JsonObject): string[] {
+  return [...new Set(keys)].filter((k) => k in obj);
+}
+
+/**
+ * The outputs the engine marks secret (pp `annotateSecrets` L886-902, sx L518-566): those the
+ * registration lists in `additionalSecretOutputs`, and those named like a secret input.
+ */
+export function secretOutputKeys(
+  additionalSecretOutputs: readonly string[],
+  secretInputKeys: readonly string[],
+  outputs: JsonObject,
+): string[] {
+  return keysIn([...additionalSecretOutputs, ...secretInputKeys.filter((k) => k !== "__provider")], outputs);
+}

@@ -12,7 +12,7 @@ import { PluginHost } from "./pluginHost";
 import { importResources } from "./importFile";
 import { refreshAll } from "./refresh";
 import { runProgram } from "./runtime";
-import { CHECKPOINT_VERSION, loadParts, stateParts, type Checkpoint } from "./checkpoint";
+import { checkpointOf, loadCheckpoint, type Checkpoint } from "./checkpoint";
 import { HarnessState, ProviderConfig } from "./state";
 import { defaultParallel } from "./stepExecutor";
 import {
@@ -99,14 +99,7 @@ export class TestStack {
 
   /** `pulumi stack export` with the stack's config: the whole state as JSON, for a later {@link TestStack.importCheckpoint}. */
   exportCheckpoint(): Checkpoint {
-    return {
-      version: CHECKPOINT_VERSION,
-      project: this.opts.project,
-      stack: this.opts.stack,
-      config: { ...this.config },
-      secretKeys: [...this.secretKeys],
-      ...stateParts(this.state),
-    };
+    return checkpointOf(this.opts, this.config, this.secretKeys, this.state);
   }
 
   /**
@@ -115,17 +108,9 @@ export class TestStack {
    * and stack name must be the checkpoint's, or the URNs would not match.
    */
   importCheckpoint(checkpoint: Checkpoint, rewrite: (config: Record<string, string>) => Record<string, string> = (c) => c): void {
-    if (checkpoint.project !== this.opts.project || checkpoint.stack !== this.opts.stack) {
-      throw new Error(
-        `checkpoint of ${checkpoint.project}/${checkpoint.stack} imported into ${this.opts.project}/${this.opts.stack}: create the stack with the same project and stack name`,
-      );
-    }
-    loadParts(this.state, checkpoint);
-    this.config = rewrite({ ...checkpoint.config });
+    this.config = loadCheckpoint(this.state, checkpoint, this.opts, rewrite);
     this.secretKeys.clear();
     for (const k of checkpoint.secretKeys) this.secretKeys.add(k);
-    if (this.state.providerConfig)
-      this.state.providerConfig = { ...this.state.providerConfig, values: rewrite({ ...this.state.providerConfig.values }) };
   }
 
   /** `pulumi state taint <urn>` of the resource named `name`: the next `up` replaces it. */

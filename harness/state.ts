@@ -5,6 +5,7 @@
  * and the plaintext view a backend would store.
  */
 import { JsonObject } from "./protos";
+import type { RegisterRequest } from "./registration";
 import { redact } from "./secrets";
 import { PendingOperation, StateResource } from "./types";
 
@@ -131,4 +132,31 @@ export function withInitErrors<T extends StateResource>(entry: T, reasons: reado
   if (reasons.length > 0) entry.initFailed = true;
   else delete entry.initFailed;
   return entry;
+}
+
+/**
+ * The state entry of a registration (`urn`, the request's type, name, dependencies and
+ * options as the program set them) with what its step produced.
+ */
+export function registeredEntry(
+  urn: string,
+  req: RegisterRequest,
+  made: Pick<StateEntry, "id" | "inputs" | "outputs" | "secretOutputs" | "secretInputs">,
+  initErrors: readonly string[] = [],
+): StateEntry {
+  return withInitErrors(
+    {
+      urn,
+      type: req.type,
+      name: req.name,
+      ...made,
+      dependencies: [...req.dependencies],
+      propertyDependencies: structuredClone(req.propertyDependencies),
+      initErrors: [],
+      ...(req.deleteBeforeReplace !== undefined ? { deleteBeforeReplace: req.deleteBeforeReplace } : {}),
+      ...(req.protect ? { protect: true } : {}),
+      ...(req.retainOnDelete ? { retainOnDelete: true } : {}),
+    },
+    initErrors,
+  );
 }

@@ -7,8 +7,7 @@
  * the definitions.
  */
 import * as pulumi from "@pulumi/pulumi";
-import type * as dynamic from "@pulumi/pulumi/dynamic";
-import { OWNER_KEY } from "../provider/framework/internalInputs";
+import { OWNER_KEY, PROVIDER_KEY } from "../provider/framework/internalInputs";
 import { requireArguments } from "./inputs";
 import { optionsFor } from "./options";
 
@@ -63,16 +62,22 @@ export function resourceProps(
 export interface ResourceType {
   /** The type's name, e.g. `Vpc`. */
   readonly kind: string;
-  /** Its serialized provider: one object per type, so Pulumi serializes it once. */
-  readonly provider: dynamic.ResourceProvider;
+  /** Its serialized provider, the `__provider` input (trampoline.ts). */
+  readonly providerText: string;
   /** The output holding the resource's id. */
   readonly idOutput: string;
   /** What the constructor needs to know of the schema. */
   readonly shape: ResourceShape;
 }
 
-/** The base of every resource class: builds its properties and options from the program's arguments (see {@link resourceProps}). */
-export abstract class ClouddbResource extends pulumi.dynamic.Resource {
+/**
+ * The base of every resource class: a dynamic resource (type `pulumi-nodejs:dynamic/clouddb:<Kind>`,
+ * run by Pulumi's dynamic-provider process), its properties and options built from the
+ * program's arguments (see {@link resourceProps}). It registers what `pulumi.dynamic.Resource`
+ * would, with the serialized provider written once (trampoline.ts) instead of serialized per
+ * program.
+ */
+export abstract class ClouddbResource extends pulumi.CustomResource {
   /**
    * @param type the resource type
    * @param name the resource's name in the program
@@ -81,7 +86,8 @@ export abstract class ClouddbResource extends pulumi.dynamic.Resource {
    */
   protected constructor(type: ResourceType, name: string, args: object | undefined, opts: pulumi.CustomResourceOptions | undefined) {
     const { props, options } = resourceProps(`clouddb.${type.kind}`, name, args, opts, type.shape);
-    super(type.provider, name, props, options, "clouddb", type.kind);
+    // As `pulumi.dynamic.Resource` does (@pulumi/pulumi dynamic/index.js): the type token, and `__provider` among the properties.
+    super(`pulumi-nodejs:dynamic/clouddb:${type.kind}`, name, { ...props, [PROVIDER_KEY]: type.providerText }, options);
     // The id output is the resource's id, so it stays known while an update is only
     // previewed (the engine previews a dynamic resource's update with its inputs as outputs).
     Object.assign(this, { [type.idOutput]: this.id });

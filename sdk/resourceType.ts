@@ -5,7 +5,7 @@
  */
 import { diffedProperties, secretInputs, secretOutputs, type InputSpecs, type OutputSpecs } from "../provider/framework/schema";
 import type { ResourceType } from "./construct";
-import { trampoline } from "./trampoline";
+import { providerText } from "./trampoline";
 
 /** The type whose provider is `pulumi-clouddb/provider/<module>`, as its definition's `schema` declares it. */
 export function resourceType(
@@ -15,7 +15,7 @@ export function resourceType(
   const inputs = Object.entries(schema.inputs);
   return {
     kind: schema.kind,
-    provider: trampoline(module),
+    providerText: providerText(module),
     idOutput: schema.idOutput,
     shape: {
       required: inputs.filter(([, spec]) => spec.required).map(([key]) => key),

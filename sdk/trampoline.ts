@@ -1,36 +1,24 @@
-import type * as dynamic from "@pulumi/pulumi/dynamic";
-
 /**
- * A dynamic provider that only forwards each method to the compiled implementation in
- * `pulumi-clouddb/provider/<kind>`, loaded with `require` when the method runs.
+ * The serialized provider of each resource type: the text Pulumi stores as `__provider` in
+ * every resource's inputs and outputs, and that its dynamic-provider process loads with
+ * `requireFromString(text).handler()` (pulumi/pulumi sdk/nodejs/cmd/dynamic-provider
+ * `getProvider`). Pulumi's own `dynamic.Resource` makes that text by serializing a provider
+ * object, a closure per method (2.2 KB for ours, copied into every resource twice, and a
+ * V8 inspector session in the program to make it); ours is the module the serializer would
+ * have written for a provider that only forwards to the installed package, written once:
+ * under 250 bytes, no credential, the same whatever the implementation, so code changes
+ * never show as diffs and old state always runs the installed code.
  *
- * Pulumi serializes this object into every resource's state (`__provider`) and runs the
- * text in its dynamic-provider process. Kept this small (every captured function costs
- * a wrapper in the serialized text, hence the terse forwarding arrows), the text is
- * under 2 KB, holds no credential, and stays the same when the implementation changes,
- * so code changes never show as diffs and old state always runs the installed code. The
- * `require` resolves from the Pulumi program's directory: the package must be installed
+ * Its `require` resolves from the Pulumi program's directory: the package must be installed
  * there (it is a dependency of any program that uses it). When it cannot be loaded, the
- * first call fails with the loader's error and how to fix it (about 140 bytes more text,
- * on one line because the serialized text keeps the compiled code's whitespace).
+ * first call fails with the loader's error and how to fix it.
  */
-/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-require-imports, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-return, @typescript-eslint/restrict-template-expressions --
- * The serialized text must stay small and self-contained: it forwards untyped arguments to a
- * module it requires by name when a method runs. */
-export function trampoline(kind: string): dynamic.ResourceProvider {
-  type Any = any;
-  // The module path as one captured string: shorter serialized text than capturing `kind`.
-  const m = `pulumi-clouddb/provider/${kind}`;
-  // prettier-ignore
-  const p = (): Any => { try { return require(m).provider; } catch (e) { throw Error(`${e}\nInstall pulumi-clouddb in the program's node_modules.`, { cause: e }); } };
-  return {
-    configure: (...a: Any[]) => p().configure(...a),
-    check: (...a: Any[]) => p().check(...a),
-    diff: (...a: Any[]) => p().diff(...a),
-    create: (...a: Any[]) => p().create(...a),
-    read: (...a: Any[]) => p().read(...a),
-    update: (...a: Any[]) => p().update(...a),
-    delete: (...a: Any[]) => p().delete(...a),
-  };
+
+/** The `__provider` text of the resource type whose provider is `pulumi-clouddb/provider/<module>`. */
+export function providerText(module: string): string {
+  const path = JSON.stringify(`pulumi-clouddb/provider/${module}`);
+  return (
+    `exports.handler = () => { try { return require(${path}).provider; } ` +
+    `catch (e) { throw new Error(e + "\\nInstall pulumi-clouddb in the program's node_modules.", { cause: e }); } };\n`
+  );
 }
-/* eslint-enable @typescript-eslint/no-explicit-any, @typescript-eslint/no-require-imports, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-return, @typescript-eslint/restrict-template-expressions */

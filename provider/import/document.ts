@@ -7,7 +7,6 @@
  * program shows no change; the outputs are what the provider's read returns. Both carry
  * the SDK's serialized provider (`__provider`), as Pulumi stores it.
  */
-import * as pulumi from "@pulumi/pulumi";
 import type { ClouddbClient } from "../client";
 import { diffedProperties, outputsFrom, secretInputs } from "../framework/schema";
 import { readReplicaSetSchema } from "../resources/readReplicaSet/definition";
@@ -15,7 +14,7 @@ import { RESOURCES } from "../resources/registry";
 import { serviceOutputs } from "../resources/service/definition";
 import { vpcSchema } from "../resources/vpc/definition";
 import { vpcPeeringSchema } from "../resources/vpcPeering/definition";
-import { trampoline } from "../../sdk/trampoline";
+import { providerText } from "../../sdk/trampoline";
 
 /** One resource of the document (`importSpec` of pkg/cmd/pulumi/operations/import.go). */
 export interface ImportResource {
@@ -54,11 +53,6 @@ function logicalName(wanted: string, taken: Set<string>): string {
   return name;
 }
 
-/** The serialized provider of `module`, exactly as the SDK registers it. */
-async function serializedProvider(module: string): Promise<string> {
-  return (await pulumi.runtime.serializeFunction(() => trampoline(module), { allowSecrets: true })).text;
-}
-
 /**
  * The inputs a program declaring the resource as it is would give: every diffed input read
  * back from the outputs (secrets are not known: the API never returns them).
@@ -85,9 +79,7 @@ function defined(value: Record<string, unknown>): Record<string, unknown> {
  */
 export async function importDocument(api: ClouddbClient, projectId: string, filter: ImportFilter = {}): Promise<ImportDocument> {
   const keep = (kind: string, id: string) => (!filter.kinds || filter.kinds.includes(kind)) && (!filter.ids || filter.ids.includes(id));
-  const providers = Object.fromEntries(
-    await Promise.all(RESOURCES.map(async (r) => [r.definition.schema.kind, await serializedProvider(r.module)] as const)),
-  );
+  const providers = Object.fromEntries(RESOURCES.map((r) => [r.definition.schema.kind, providerText(r.module)]));
   const taken = new Set<string>();
   const resources: ImportResource[] = [];
   const add = (kind: string, id: string, name: string, outputs: Record<string, unknown>): void => {

@@ -2,11 +2,15 @@
 import * as fs from "fs";
 import * as path from "path";
 import * as prettier from "prettier";
+import { packageSchemaText } from "./packageSchema";
 import { foundResources, providerFiles } from "./providerFiles";
 import { withResourceTables } from "./readmeTables";
 import { sdkFiles } from "./sdkFiles";
 
-/** The generated files' contents (TypeScript as Prettier formats it; the README with its tables regenerated). */
+/**
+ * The generated files' contents (TypeScript and JSON as Prettier formats them; the README
+ * with its tables regenerated; `schema.json`, the Pulumi package schema).
+ */
 export async function generatedFiles(root: string): Promise<Record<string, string>> {
   const options = (await prettier.resolveConfig(path.join(root, "package.json"))) ?? {};
   const files: Record<string, string> = {};
@@ -14,6 +18,7 @@ export async function generatedFiles(root: string): Promise<Record<string, strin
   for (const [file, text] of Object.entries({ ...providerFiles(resources), ...sdkFiles(resources) })) {
     files[file] = await prettier.format(text, { ...options, parser: "typescript" });
   }
+  files["schema.json"] = await prettier.format(packageSchemaText(root, resources), { ...options, parser: "json" });
   files["README.md"] = withResourceTables(fs.readFileSync(path.join(root, "README.md"), "utf8"), resources);
   return files;
 }

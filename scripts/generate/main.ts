@@ -1,7 +1,7 @@
 /**
  * `npm run generate`: writes the files generated from the resource definitions it
  * finds (the provider's registry and entry points, the SDK's classes and named types, the
- * README's resource tables). With `--check` it writes
+ * README's resource tables, the Pulumi package schema `schema.json`). With `--check` it writes
  * nothing and exits 1 naming the committed files that differ from what it would write
  * (`npm test` runs it so).
  */

@@ -15,6 +15,7 @@ import {
 } from "../../provider/framework/schema";
 import { namedTypesOf, specsOf, type RegisteredResource } from "../../provider/resources/registration";
 import { header } from "./header";
+import { PACKAGE_SUMMARY } from "./packageInfo";
 import { interfaceBody, typeText } from "./typeText";
 
 /** Where the SDK's files as a whole are generated from. */
@@ -185,7 +186,7 @@ export function sdkIndexFile(resources: readonly RegisteredResource[], namedType
     return `export { ${kind}, type ${kind}Args } from "./${r.module}";`;
   });
   return `${header(DEFINITIONS)}/**
- * pulumi-clouddb: Pulumi resources for CloudDB managed databases.
+ * pulumi-clouddb: ${PACKAGE_SUMMARY}
  *
  * \`\`\`ts
  * import * as clouddb from "pulumi-clouddb";

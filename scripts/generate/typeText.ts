@@ -5,7 +5,8 @@
  */
 import { z } from "zod";
 
-interface JsonSchema {
+/** A JSON Schema as zod's `toJSONSchema` writes one (the parts the generators read). */
+export interface JsonSchema {
   type?: string;
   const?: unknown;
   enum?: unknown[];
@@ -16,6 +17,9 @@ interface JsonSchema {
   required?: string[];
   additionalProperties?: boolean | JsonSchema;
   description?: string;
+  default?: unknown;
+  $ref?: string;
+  /** A schema's (or a field's) TypeScript type as written in its metadata, e.g. `number | string`. */
   tsType?: string;
 }
 
@@ -64,9 +68,18 @@ function objectText(js: JsonSchema, mode: Mode, indent: string): string {
   return `{\n${lines.join("\n")}\n${indent}}`;
 }
 
+/**
+ * The JSON Schema of `schema`: as the program writes it (`input`, where a field with a
+ * default is optional) or as it is read back (`output`). What JSON Schema cannot say (a
+ * `z.custom` check) is `{}`, with the schema's metadata such as `tsType`.
+ */
+export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): JsonSchema {
+  return z.toJSONSchema(schema, { unrepresentable: "any", io }) as JsonSchema;
+}
+
 /** The JSON Schema of `schema` as the program writes it (input side). */
 function jsonOf(schema: z.ZodType): JsonSchema {
-  return z.toJSONSchema(schema, { unrepresentable: "any", io: "input" }) as JsonSchema;
+  return jsonSchemaOf(schema, "input");
 }
 
 /** The type text of `schema` (without `pulumi.Input` around it); `undefined` not included. */

@@ -2,14 +2,15 @@
  * What every resource class has, in one place: {@link resourceClass} gives each generated
  * class its constructor, `get` and output properties, on {@link ClouddbResource}, which
  * turns the program's arguments into the resource's properties and options.
- * Its declarations are part of a program's type graph, so this file imports no type of the
- * provider (its types are zod's), only the names of internal inputs: `resourceType.ts` reads
- * the definitions.
+ * Its declarations are part of a program's type graph, and a program loads it to construct
+ * resources, so it imports nothing of the provider but the names of internal inputs: each
+ * class is given its {@link ResourceType} as a literal, generated from its definition.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { OWNER_KEY, PROVIDER_KEY } from "../provider/framework/internalInputs";
 import { requireArguments } from "./inputs";
 import { optionsFor } from "./options";
+import { providerText } from "./trampoline";
 
 /** What a constructor needs to know of its resource's schema. */
 export interface ResourceShape {
@@ -62,8 +63,8 @@ export function resourceProps(
 export interface ResourceType {
   /** The type's name, e.g. `Vpc`. */
   readonly kind: string;
-  /** Its serialized provider, the `__provider` input (trampoline.ts). */
-  readonly providerText: string;
+  /** Its provider's module, `pulumi-clouddb/provider/<module>` (see trampoline.ts). */
+  readonly module: string;
   /** The output holding the resource's id. */
   readonly idOutput: string;
   /** What the constructor needs to know of the schema. */
@@ -87,7 +88,7 @@ export abstract class ClouddbResource extends pulumi.CustomResource {
   protected constructor(type: ResourceType, name: string, args: object | undefined, opts: pulumi.CustomResourceOptions | undefined) {
     const { props, options } = resourceProps(`clouddb.${type.kind}`, name, args, opts, type.shape);
     // As `pulumi.dynamic.Resource` does (@pulumi/pulumi dynamic/index.js): the type token, and `__provider` among the properties.
-    super(`pulumi-nodejs:dynamic/clouddb:${type.kind}`, name, { ...props, [PROVIDER_KEY]: type.providerText }, options);
+    super(`pulumi-nodejs:dynamic/clouddb:${type.kind}`, name, { ...props, [PROVIDER_KEY]: providerText(type.module) }, options);
     // The id output is the resource's id, so it stays known while an update is only
     // previewed (the engine previews a dynamic resource's update with its inputs as outputs).
     Object.assign(this, { [type.idOutput]: this.id });

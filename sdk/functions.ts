@@ -2,16 +2,11 @@
  * Functions for programs: read what exists, without managing it. Each takes the same
  * configuration as the resources (`clouddb:apiUrl`, `clouddb:apiKey`,
  * `clouddb:projectId`, else the CLOUDDB_* environment variables), and has an
- * `...Output` variant taking Inputs and returning an Output, in Pulumi's usual style.
+ * `...Output` variant taking Inputs and returning an Output, in Pulumi's usual style. The
+ * implementation (sdk/lookups.ts: the API client and the definitions) is loaded when a
+ * lookup first runs.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { ClouddbClient, type AuthInfo } from "../provider/client";
-import { providerContext, readSettings } from "../provider/framework/settings";
-import { lookupResult, outputsFrom } from "../provider/framework/schema";
-import { readReplicaSetSchema } from "../provider/resources/readReplicaSet/definition";
-import { serviceOutputs, serviceSchema } from "../provider/resources/service/definition";
-import { vpcSchema } from "../provider/resources/vpc/definition";
-import { vpcPeeringSchema } from "../provider/resources/vpcPeering/definition";
 import type { ReadReplicaSetResult, ServiceResult, VpcPeeringResult, VpcResult } from "./outputs";
 
 export type { ReadReplicaSetResult, ServiceResult, VpcPeeringResult, VpcResult } from "./outputs";
@@ -42,90 +37,40 @@ export interface AuthInfoResult {
   oauth?: { user: { id: string; email: string; name: string } };
 }
 
-async function withClient<T>(
-  opts: FunctionOptions | undefined,
-  use: (api: ClouddbClient, projectId: () => string) => Promise<T>,
-): Promise<T> {
-  const config = new pulumi.Config("clouddb");
-  const s = readSettings({ get: (key) => config.get(key.replace(/^clouddb:/, "")) });
-  const api = new ClouddbClient({
-    apiUrl: opts?.apiUrl ?? s.apiUrl,
-    apiKey: opts?.apiKey ?? s.apiKey,
-    projectId: opts?.projectId ?? s.projectId,
-  });
-  try {
-    return await use(api, () => opts?.projectId ?? s.projectId ?? providerContext().projectOf(undefined));
-  } finally {
-    await api.close();
-  }
-}
-
-function service(s: Parameters<typeof serviceOutputs>[0]): ServiceResult {
-  return lookupResult<ServiceResult>(serviceSchema, serviceOutputs(s));
-}
-
-function authInfo(info: AuthInfo): AuthInfoResult {
-  const k = info.apiKey;
-  const u = info.oauth?.user;
-  return info.type === "apiKey"
-    ? {
-        type: "apiKey",
-        apiKey: {
-          name: k?.name ?? "",
-          created: k?.created ?? "",
-          publicKey: k?.public_key ?? "",
-          project: { id: k?.project?.id ?? "", name: k?.project?.name ?? "", planType: k?.project?.plan_type ?? "" },
-          issuingUser: { id: k?.issuing_user?.id ?? "", email: k?.issuing_user?.email ?? "", name: k?.issuing_user?.name ?? "" },
-        },
-      }
-    : { type: "oauth", oauth: { user: { id: u?.id ?? "", email: u?.email ?? "", name: u?.name ?? "" } } };
+/** The implementation, loaded on first use. */
+function impl(): typeof import("./lookups") {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require("./lookups") as typeof import("./lookups");
 }
 
 /** Who the configured credential is (`GET /auth/info`). */
 export function getAuthInfo(opts?: FunctionOptions): Promise<AuthInfoResult> {
-  return withClient(opts, async (api) => authInfo(await api.getAuthInfo()));
+  return impl().getAuthInfo(opts);
 }
 
 /** One service of the project. @throws NotFoundError when there is none with that id. */
 export function getService(args: { serviceId: string; projectId?: string }, opts?: FunctionOptions): Promise<ServiceResult> {
-  return withClient({ ...opts, projectId: args.projectId ?? opts?.projectId }, async (api, project) =>
-    service(await api.getService(args.serviceId, { projectId: project() })),
-  );
+  return impl().getService(args, opts);
 }
 
 /** Every service of the project. */
 export function getServices(args: { projectId?: string } = {}, opts?: FunctionOptions): Promise<ServiceResult[]> {
-  return withClient({ ...opts, projectId: args.projectId ?? opts?.projectId }, async (api, project) =>
-    (await api.listServices({ projectId: project() })).map(service),
-  );
+  return impl().getServices(args, opts);
 }
 
 /** One VPC of the project. @throws NotFoundError when there is none with that id. */
 export function getVpc(args: { vpcId: string; projectId?: string }, opts?: FunctionOptions): Promise<VpcResult> {
-  return withClient({ ...opts, projectId: args.projectId ?? opts?.projectId }, async (api, project) =>
-    lookupResult<VpcResult>(
-      vpcSchema,
-      outputsFrom(vpcSchema, { live: await api.getVpc(args.vpcId, { projectId: project() }), projectId: project() }),
-    ),
-  );
+  return impl().getVpc(args, opts);
 }
 
 /** Every VPC of the project. */
 export function getVpcs(args: { projectId?: string } = {}, opts?: FunctionOptions): Promise<VpcResult[]> {
-  return withClient({ ...opts, projectId: args.projectId ?? opts?.projectId }, async (api, project) =>
-    (await api.listVpcs({ projectId: project() })).map((live) =>
-      lookupResult<VpcResult>(vpcSchema, outputsFrom(vpcSchema, { live, projectId: project() })),
-    ),
-  );
+  return impl().getVpcs(args, opts);
 }
 
 /** The peerings of a VPC. */
 export function getVpcPeerings(args: { vpcId: string; projectId?: string }, opts?: FunctionOptions): Promise<VpcPeeringResult[]> {
-  return withClient({ ...opts, projectId: args.projectId ?? opts?.projectId }, async (api, project) =>
-    (await api.listPeerings(args.vpcId, { projectId: project() })).map((live) =>
-      lookupResult<VpcPeeringResult>(vpcPeeringSchema, outputsFrom(vpcPeeringSchema, { live, vpcId: args.vpcId, projectId: project() })),
-    ),
-  );
+  return impl().getVpcPeerings(args, opts);
 }
 
 /** The read replica sets of a service. */
@@ -133,14 +78,7 @@ export function getReadReplicaSets(
   args: { serviceId: string; projectId?: string },
   opts?: FunctionOptions,
 ): Promise<ReadReplicaSetResult[]> {
-  return withClient({ ...opts, projectId: args.projectId ?? opts?.projectId }, async (api, project) =>
-    (await api.listReplicaSets(args.serviceId, { projectId: project() })).map((live) =>
-      lookupResult<ReadReplicaSetResult>(
-        readReplicaSetSchema,
-        outputsFrom(readReplicaSetSchema, { live, serviceId: args.serviceId, projectId: project() }),
-      ),
-    ),
-  );
+  return impl().getReadReplicaSets(args, opts);
 }
 
 /** The arguments of a lookup function, each of which may be an Input: what the `...Output` variants take. */

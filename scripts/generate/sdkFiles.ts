@@ -5,6 +5,7 @@
  */
 import type { z } from "zod";
 import {
+  diffedProperties,
   secretInputs,
   secretOutputs,
   type InputSpec,
@@ -14,6 +15,7 @@ import {
   type OutputSpecs,
 } from "../../provider/framework/schema";
 import { namedTypesOf, specsOf, type RegisteredResource } from "../../provider/resources/registration";
+import type { ResourceType } from "../../sdk/construct";
 import { header } from "./header";
 import { PACKAGE_SUMMARY } from "./packageInfo";
 import { interfaceBody, typeText } from "./typeText";
@@ -100,10 +102,8 @@ export function sdkClassFile(r: RegisteredResource, namedTypes: Record<string, N
   const note = secretNote({ secretInputs: secretInputs({ inputs }), secretOutputs: secretOutputs({ outputs }) });
   const lookup = schema.lookup.map((k) => JSON.stringify(k)).join(" | ");
   return `${header(r.source)}import type * as pulumi from "@pulumi/pulumi";
-import { ${r.module}Definition } from "../provider/resources/${r.module}/definition";
 import { resourceClass } from "./construct";
 import type { ${kind}Outputs } from "./outputs";
-import { resourceType } from "./resourceType";
 import type { ${["ResourceArgs", ...named].join(", ")} } from "./types";
 
 /** Arguments of ${article(kind)} {@link ${kind}}. */
@@ -111,8 +111,32 @@ export interface ${kind}Args extends ResourceArgs {
 ${argLines.join("\n")}
 }
 
-${tsdoc([schema.doc, ...(note ? ["", note] : []), "", "```ts", schema.example, "```"], "")}export class ${kind} extends resourceClass<${kind}Args, ${kind}Outputs, ${lookup}>(resourceType(${JSON.stringify(r.module)}, ${r.module}Definition.schema)) {}
+${tsdoc([schema.doc, ...(note ? ["", note] : []), "", "```ts", schema.example, "```"], "")}export class ${kind} extends resourceClass<${kind}Args, ${kind}Outputs, ${lookup}>(${resourceTypeLiteral(r)}) {}
 `;
+}
+
+/**
+ * What the constructor of a resource's class needs of its definition, written out as a
+ * literal: a program that imports the SDK loads no definition (nor zod) to construct resources.
+ */
+function resourceTypeLiteral(r: RegisteredResource): string {
+  const { schema } = r.definition;
+  const { inputs, outputs } = specsOf(r);
+  const type: ResourceType = {
+    kind: schema.kind,
+    module: r.module,
+    idOutput: schema.idOutput,
+    shape: {
+      required: Object.entries(inputs)
+        .filter(([, spec]) => spec.required)
+        .map(([key]) => key),
+      outputs: Object.keys(outputs).filter((key) => key !== schema.idOutput),
+      secretInputs: secretInputs({ inputs }),
+      secretOutputs: secretOutputs({ outputs }),
+      changeable: diffedProperties({ inputs }).map((d) => d.property),
+    },
+  };
+  return JSON.stringify(type);
 }
 
 /** The file `sdk/types.ts`: the named types. */

@@ -1,0 +1,116 @@
+/**
+ * The lookup functions' implementation: loaded by sdk/functions.ts when a lookup first runs,
+ * so that a program that imports the SDK loads neither the API client (undici) nor the
+ * definitions (zod) until it looks something up.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { ClouddbClient, type AuthInfo } from "../provider/client";
+import { providerContext, readSettings } from "../provider/framework/settings";
+import { lookupResult, outputsFrom } from "../provider/framework/schema";
+import { readReplicaSetSchema } from "../provider/resources/readReplicaSet/definition";
+import { serviceOutputs, serviceSchema } from "../provider/resources/service/definition";
+import { vpcSchema } from "../provider/resources/vpc/definition";
+import { vpcPeeringSchema } from "../provider/resources/vpcPeering/definition";
+import type { AuthInfoResult, FunctionOptions } from "./functions";
+import type { ReadReplicaSetResult, ServiceResult, VpcPeeringResult, VpcResult } from "./outputs";
+
+async function withClient<T>(
+  opts: FunctionOptions | undefined,
+  use: (api: ClouddbClient, projectId: () => string) => Promise<T>,
+): Promise<T> {
+  const config = new pulumi.Config("clouddb");
+  const s = readSettings({ get: (key) => config.get(key.replace(/^clouddb:/, "")) });
+  const api = new ClouddbClient({
+    apiUrl: opts?.apiUrl ?? s.apiUrl,
+    apiKey: opts?.apiKey ?? s.apiKey,
+    projectId: opts?.projectId ?? s.projectId,
+  });
+  try {
+    return await use(api, () => opts?.projectId ?? s.projectId ?? providerContext().projectOf(undefined));
+  } finally {
+    await api.close();
+  }
+}
+
+function service(s: Parameters<typeof serviceOutputs>[0]): ServiceResult {
+  return lookupResult<ServiceResult>(serviceSchema, serviceOutputs(s));
+}
+
+function authInfo(info: AuthInfo): AuthInfoResult {
+  const k = info.apiKey;
+  const u = info.oauth?.user;
+  return info.type === "apiKey"
+    ? {
+        type: "apiKey",
+        apiKey: {
+          name: k?.name ?? "",
+          created: k?.created ?? "",
+          publicKey: k?.public_key ?? "",
+          project: { id: k?.project?.id ?? "", name: k?.project?.name ?? "", planType: k?.project?.plan_type ?? "" },
+          issuingUser: { id: k?.issuing_user?.id ?? "", email: k?.issuing_user?.email ?? "", name: k?.issuing_user?.name ?? "" },
+        },
+      }
+    : { type: "oauth", oauth: { user: { id: u?.id ?? "", email: u?.email ?? "", name: u?.name ?? "" } } };
+}
+
+/** See sdk/functions.ts. */
+export function getAuthInfo(opts?: FunctionOptions): Promise<AuthInfoResult> {
+  return withClient(opts, async (api) => authInfo(await api.getAuthInfo()));
+}
+
+/** See sdk/functions.ts. */
+export function getService(args: { serviceId: string; projectId?: string }, opts?: FunctionOptions): Promise<ServiceResult> {
+  return withClient({ ...opts, projectId: args.projectId ?? opts?.projectId }, async (api, project) =>
+    service(await api.getService(args.serviceId, { projectId: project() })),
+  );
+}
+
+/** See sdk/functions.ts. */
+export function getServices(args: { projectId?: string } = {}, opts?: FunctionOptions): Promise<ServiceResult[]> {
+  return withClient({ ...opts, projectId: args.projectId ?? opts?.projectId }, async (api, project) =>
+    (await api.listServices({ projectId: project() })).map(service),
+  );
+}
+
+/** See sdk/functions.ts. */
+export function getVpc(args: { vpcId: string; projectId?: string }, opts?: FunctionOptions): Promise<VpcResult> {
+  return withClient({ ...opts, projectId: args.projectId ?? opts?.projectId }, async (api, project) =>
+    lookupResult<VpcResult>(
+      vpcSchema,
+      outputsFrom(vpcSchema, { live: await api.getVpc(args.vpcId, { projectId: project() }), projectId: project() }),
+    ),
+  );
+}
+
+/** See sdk/functions.ts. */
+export function getVpcs(args: { projectId?: string } = {}, opts?: FunctionOptions): Promise<VpcResult[]> {
+  return withClient({ ...opts, projectId: args.projectId ?? opts?.projectId }, async (api, project) =>
+    (await api.listVpcs({ projectId: project() })).map((live) =>
+      lookupResult<VpcResult>(vpcSchema, outputsFrom(vpcSchema, { live, projectId: project() })),
+    ),
+  );
+}
+
+/** See sdk/functions.ts. */
+export function getVpcPeerings(args: { vpcId: string; projectId?: string }, opts?: FunctionOptions): Promise<VpcPeeringResult[]> {
+  return withClient({ ...opts, projectId: args.projectId ?? opts?.projectId }, async (api, project) =>
+    (await api.listPeerings(args.vpcId, { projectId: project() })).map((live) =>
+      lookupResult<VpcPeeringResult>(vpcPeeringSchema, outputsFrom(vpcPeeringSchema, { live, vpcId: args.vpcId, projectId: project() })),
+    ),
+  );
+}
+
+/** See sdk/functions.ts. */
+export function getReadReplicaSets(
+  args: { serviceId: string; projectId?: string },
+  opts?: FunctionOptions,
+): Promise<ReadReplicaSetResult[]> {
+  return withClient({ ...opts, projectId: args.projectId ?? opts?.projectId }, async (api, project) =>
+    (await api.listReplicaSets(args.serviceId, { projectId: project() })).map((live) =>
+      lookupResult<ReadReplicaSetResult>(
+        readReplicaSetSchema,
+        outputsFrom(readReplicaSetSchema, { live, serviceId: args.serviceId, projectId: project() }),
+      ),
+    ),
+  );
+}

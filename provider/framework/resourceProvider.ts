@@ -4,7 +4,7 @@
  * (which load the API client) are loaded the first time `create`, `read`, `update` or
  * `delete` runs.
  */
-import "./compileCache";
+import { saveCompileCache } from "./compileCache";
 import "./lazyZodLocales";
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { NotFoundError } from "../client/errors";
@@ -95,6 +95,15 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
   definition: ResourceDefinition<I, O>,
 ): Required<Pick<dynamic.ResourceProvider, "configure" | "check" | "diff" | "read" | "update" | "delete">> & dynamic.ResourceProvider {
   const { schema } = definition;
+  /** The operations, loaded (with the API client) the first time one runs; the compile cache is saved then. */
+  let loadedOperations: ResourceOperations<I> | undefined;
+  const operations = (): ResourceOperations<I> => {
+    if (!loadedOperations) {
+      loadedOperations = definition.operations();
+      saveCompileCache();
+    }
+    return loadedOperations;
+  };
   const keys = diffedProperties(schema);
   const diffedKeys = keys.map((k) => k.property);
   /**
@@ -142,6 +151,8 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
   return {
     async configure(req: dynamic.ConfigureRequest): Promise<void> {
       configure(req.config);
+      // What `check` and `diff` need is loaded by now: keep it compiled for the next process.
+      saveCompileCache();
     },
 
     async check(_olds: Props, news: Props): Promise<dynamic.CheckResult> {
@@ -157,7 +168,7 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
     async create(news: Props): Promise<dynamic.CreateResult> {
       const ctx = providerContext(typeof news[OWNER_KEY] === "string" ? news[OWNER_KEY] : "");
       try {
-        const { id, outs } = await definition.operations().create(parseInputs(schema, news), ctx);
+        const { id, outs } = await operations().create(parseInputs(schema, news), ctx);
         if (news.adoptId !== undefined) rememberAdopted(schema.kind, id);
         return { id, outs: withoutUndefined({ ...outs, timeouts: news.timeouts }) };
       } catch (e) {
@@ -171,8 +182,7 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
       const ctx = providerContext();
       const recorded = props ?? {};
       try {
-        const found = await definition
-          .operations()
+        const found = await operations()
           .read(id, recorded, ctx)
           .catch((e: unknown) => {
             if (NotFoundError.isInstance(e)) return undefined;
@@ -208,7 +218,7 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
       const changed = new Set(compare(olds, parsed, ctx).changed);
       const recorded = (outs: Props): Props => recordedUnlessChanged(outs, olds, diffedKeys, changed);
       try {
-        const outs = await definition.operations().update(id, olds, parsed, ctx, changed);
+        const outs = await operations().update(id, olds, parsed, ctx, changed);
         return { outs: withoutUndefined({ ...recorded(outs), timeouts: news.timeouts }) };
       } catch (e) {
         if (ResourceInitError.isInstance(e)) e.properties = recorded(e.properties);
@@ -229,7 +239,7 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
         return;
       }
       try {
-        await definition.operations().delete(id, props, ctx);
+        await operations().delete(id, props, ctx);
       } catch (e) {
         throw scrub(e, ctx, props);
       } finally {

@@ -9,10 +9,10 @@ import type { ResourceArgs, Size, HaReplicasArgs, ForkFromArgs } from "./types";
 /** Arguments of a {@link Service}. */
 export interface ServiceArgs extends ResourceArgs {
   /**
-   * Name, 1 to 128 characters.
+   * Name, 1 to 128 characters. Unset: the resource's name in the program plus a random suffix (`db-1a2b3c4`), kept from then on (a replacement gets a new one); with `adoptId`, the adopted one's.
    * A change replaces the resource.
    */
-  name: pulumi.Input<string>;
+  name?: pulumi.Input<string>;
   /**
    * `TIMESERIES`, `RELATIONAL` or `VECTOR`. A fork has its source's.
    * A change replaces the resource. @default "TIMESERIES"

@@ -91,6 +91,16 @@ export class ClouddbClient {
   }
 
   /**
+   * The last measurements of each transition (oldest first), by name, as this client keeps
+   * them (those `expectedDurations` seeded included): save them and pass them as
+   * `expectedDurations` to a later client, whose waits then expect their median, so one slow
+   * run does not decide a later run's prior.
+   */
+  learnedSamples(): Record<string, number[]> {
+    return this.durations.samples();
+  }
+
+  /**
    * The offset of the API's clock from this machine's (`server - client`, ms) as measured
    * from the `Date` headers of the answers so far, as an interval; undefined before any
    * answer. Compare the API's timestamps (`created`) with `Date.now() + offset`, never

@@ -16,7 +16,8 @@ async function perCreateMs(dir: string): Promise<number> {
   process.env.CLOUDDB_JOURNAL_DIR = dir;
   const recovery: Recovery<{ id: string }> = {
     get: async () => undefined,
-    lookAlikes: async () => [],
+    list: async () => [],
+    fits: () => true,
     idOf: (r) => r.id,
     createdAt: () => 0,
   };
@@ -26,8 +27,11 @@ async function perCreateMs(dir: string): Promise<number> {
       apiUrl: "http://api",
       projectId: "p",
       kind: "Service",
+      noun: "service",
       owner: "bench/stack/Service/db",
       identity: { name: `db-${i}` },
+      name: `db-${i}`,
+      autonamed: false,
     };
     const created = await createOnce(intent, recovery, async () => ({ id: `id-${i}` }));
     created.settled();

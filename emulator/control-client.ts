@@ -23,6 +23,21 @@ export interface FaultRule {
   /** Send the real answer cut short (half the body unless `truncateAt`). */
   truncate?: boolean;
   truncateAt?: number;
+  /** Send `Retry-After` as an HTTP date instead of seconds. */
+  retryAfterDate?: boolean;
+  /** Hold the request this many milliseconds first (a gateway that holds it). */
+  holdMs?: number;
+  /** Carry the request out and send its body one byte every `trickleMs` milliseconds. */
+  trickleMs?: number;
+  /** Answer with the answer the same path had the time before (a list one answer behind). */
+  stale?: boolean;
+  /** Carry the request out and show every item of a list answer twice. */
+  repeat?: boolean;
+  /** Answer this redirect status (301, 302, 303, 307, 308) with `location`; nothing is carried out. */
+  redirect?: number;
+  location?: string;
+  /** Answer 200 with a firewall's own HTML page (carried out only with `after`). */
+  waf?: boolean;
 }
 
 /** A rewrite rule (POST /_emulator/rewrites). */
@@ -92,8 +107,8 @@ export class EmulatorControl {
     await this.send("POST", "/latency", { ms });
   }
 
-  /** Moves the emulator's clock forward, or shifts the clock it reports. */
-  async clock(change: { advanceMs?: number; offsetMs?: number }): Promise<void> {
+  /** Moves the emulator's clock forward, shifts the clock it reports, or only the `Date` header's (a gateway's clock). */
+  async clock(change: { advanceMs?: number; offsetMs?: number; dateOffsetMs?: number }): Promise<void> {
     await this.send("POST", "/clock", change);
   }
 

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { apiRouter } from "./http/api-routes";
 import { controlRouter } from "./http/control-routes";
 import { Faults } from "./http/faults";
+import { AnswerMemory } from "./http/gateway";
 import { RateLimiter } from "./http/rate-limiter";
 import { RequestLog } from "./http/request-log";
 import { Rewrites } from "./http/rewrites";
@@ -96,7 +97,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const rewrites = new Rewrites();
   const rateLimiter = new RateLimiter();
   const log = new RequestLog();
+  const answers = new AnswerMemory();
   let latencyMs = 0;
+  let dateOffsetMs = 0;
   const listener = createRequestListener({
     credentials,
     api: apiRouter(model, credentials),
@@ -111,6 +114,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       setLatency: (ms) => {
         latencyMs = ms;
       },
+      dateOffset: {
+        get: () => dateOffsetMs,
+        set: (ms) => {
+          dateOffsetMs = ms;
+        },
+      },
       reset: async () => {
         model.reset();
         faults.clear();
@@ -118,7 +127,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         model.reportedClock.setOffset(0);
         rateLimiter.setLimit(0);
         log.clear();
+        answers.clear();
         latencyMs = 0;
+        dateOffsetMs = 0;
         await syncDatabases();
         await fleet?.settle();
       },
@@ -127,8 +138,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     rewrites,
     rateLimiter,
     log,
+    answers,
     latencyMs: () => latencyMs,
     serverTime: () => model.reportedClock.now(),
+    dateOffsetMs: () => dateOffsetMs,
     persist: async () => {
       await snapshotFile?.save();
       await syncDatabases();

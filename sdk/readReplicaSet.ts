@@ -12,10 +12,10 @@ export interface ReadReplicaSetArgs extends ResourceArgs {
    */
   serviceId: pulumi.Input<string>;
   /**
-   * Name, 1 to 128 characters.
+   * Name, 1 to 128 characters. Unset: the resource's name in the program plus a random suffix (`db-1a2b3c4`), kept from then on (a replacement gets a new one); with `adoptId`, the adopted one's.
    * A change replaces the resource.
    */
-  name: pulumi.Input<string>;
+  name?: pulumi.Input<string>;
   /**
    * Number of nodes, 1 to 10. A change resizes the set.
    * A change applies in place.
@@ -67,7 +67,7 @@ export class ReadReplicaSet extends resourceClass<ReadReplicaSetArgs, ReadReplic
   module: "readReplicaSet",
   idOutput: "replicaSetId",
   shape: {
-    required: ["serviceId", "name", "nodes", "cpuMillis", "memoryGbs"],
+    required: ["serviceId", "nodes", "cpuMillis", "memoryGbs"],
     outputs: [
       "projectId",
       "serviceId",

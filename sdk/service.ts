@@ -7,10 +7,10 @@ import type { ResourceArgs, Size, HaReplicasArgs, ForkFromArgs } from "./types";
 /** Arguments of a {@link Service}. */
 export interface ServiceArgs extends ResourceArgs {
   /**
-   * Name, 1 to 128 characters.
+   * Name, 1 to 128 characters. Unset: the resource's name in the program plus a random suffix (`db-1a2b3c4`), kept from then on (a replacement gets a new one); with `adoptId`, the adopted one's.
    * A change replaces the resource.
    */
-  name: pulumi.Input<string>;
+  name?: pulumi.Input<string>;
   /**
    * `TIMESERIES`, `RELATIONAL` or `VECTOR`. A fork has its source's.
    * A change replaces the resource. @default "TIMESERIES"
@@ -88,7 +88,7 @@ export class Service extends resourceClass<ServiceArgs, ServiceOutputs, "project
   module: "service",
   idOutput: "serviceId",
   shape: {
-    required: ["name"],
+    required: [],
     outputs: [
       "projectId",
       "name",

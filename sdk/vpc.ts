@@ -7,10 +7,10 @@ import type { ResourceArgs } from "./types";
 /** Arguments of a {@link Vpc}. */
 export interface VpcArgs extends ResourceArgs {
   /**
-   * Name of the VPC, 1 to 128 characters. A change renames it.
+   * Name of the VPC, 1 to 128 characters. A change renames it. Unset: the resource's name in the program plus a random suffix (`db-1a2b3c4`), kept from then on (a replacement gets a new one); with `adoptId`, the adopted one's.
    * A change applies in place.
    */
-  name: pulumi.Input<string>;
+  name?: pulumi.Input<string>;
   /**
    * IPv4 network, prefix 16 to 28, host bits zero (`10.0.0.0/16`).
    * A change replaces the resource.
@@ -40,7 +40,7 @@ export class Vpc extends resourceClass<VpcArgs, VpcOutputs, "projectId">({
   module: "vpc",
   idOutput: "vpcId",
   shape: {
-    required: ["name", "cidr", "regionCode"],
+    required: ["cidr", "regionCode"],
     outputs: ["projectId", "name", "cidr", "regionCode"],
     secretInputs: [],
     secretOutputs: [],

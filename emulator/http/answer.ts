@@ -8,6 +8,8 @@ export interface Answer {
   status: number;
   /** JSON-serialisable body; omitted when undefined. */
   body?: unknown;
+  /** A body that is not JSON (a gateway's HTML page), sent as it is with the `Content-Type` of {@link Answer.headers}. */
+  text?: string;
   /** Extra response headers. */
   headers?: Record<string, string>;
 }
@@ -51,7 +53,10 @@ export interface SerializedAnswer {
 export function serializeAnswer(answer: Answer, dateMs: number): SerializedAnswer {
   const headers: Record<string, string> = { Date: new Date(dateMs).toUTCString(), ...answer.headers };
   let payload: Buffer | undefined;
-  if (answer.body !== undefined) {
+  if (answer.text !== undefined) {
+    payload = Buffer.from(answer.text);
+    headers["Content-Length"] = String(payload.length);
+  } else if (answer.body !== undefined) {
     payload = Buffer.from(JSON.stringify(answer.body));
     headers["Content-Type"] = "application/json";
     headers["Content-Length"] = String(payload.length);

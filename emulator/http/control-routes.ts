@@ -31,7 +31,9 @@ export interface ControlTargets {
   log: RequestLog;
   /** Sets the latency added to every API request. */
   setLatency(ms: number): void;
-  /** Empties resources and every piece of control state (rules, latency, rate limit, clock offset, log). */
+  /** How far the `Date` header runs from the server's reported clock (a gateway stamping its own clock); `created` keeps the server's. */
+  dateOffset: { get(): number; set(ms: number): void };
+  /** Empties resources and every piece of control state (rules, latency, rate limit, clock offsets, log, remembered answers). */
   reset(): void | Promise<void>;
 }
 
@@ -49,8 +51,10 @@ export type ControlHandler = (ctx: ControlContext) => Answer | Promise<Answer>;
 const LatencyInput = z.object({ ms: z.number().int().min(0).max(600_000) });
 const RateLimitInput = z.object({ requestsPerSecond: z.number().min(0) });
 const ClockInput = z
-  .object({ advanceMs: z.number().min(0).optional(), offsetMs: z.number().optional() })
-  .refine((c) => c.advanceMs !== undefined || c.offsetMs !== undefined, { message: "give advanceMs, offsetMs or both" });
+  .object({ advanceMs: z.number().min(0).optional(), offsetMs: z.number().optional(), dateOffsetMs: z.number().optional() })
+  .refine((c) => c.advanceMs !== undefined || c.offsetMs !== undefined || c.dateOffsetMs !== undefined, {
+    message: "give advanceMs, offsetMs, dateOffsetMs or several",
+  });
 const FailPeeringInput = z.object({ errorMessage: z.string().min(1).optional() });
 
 /** The router of the control path (patterns relative to {@link CONTROL_PREFIX}). */
@@ -79,9 +83,10 @@ export function controlRouter(targets: ControlTargets): Router<ControlHandler> {
       return empty(204);
     })
     .on("POST", "/clock", (c) => {
-      const { advanceMs, offsetMs } = parseControlInput(ClockInput, c.body());
+      const { advanceMs, offsetMs, dateOffsetMs } = parseControlInput(ClockInput, c.body());
       if (advanceMs !== undefined) targets.clock.advance(advanceMs);
       if (offsetMs !== undefined) targets.reportedClock.setOffset(offsetMs);
+      if (dateOffsetMs !== undefined) targets.dateOffset.set(dateOffsetMs);
       return empty(204);
     })
     .on("GET", "/clock", () =>
@@ -90,6 +95,7 @@ export function controlRouter(targets: ControlTargets): Router<ControlHandler> {
         serverTime: new Date(targets.reportedClock.now()).toISOString(),
         advancedMs: targets.clock.offset,
         offsetMs: targets.reportedClock.offset,
+        dateOffsetMs: targets.dateOffset.get(),
       }),
     )
     .on("POST", "/services/:service_id/unstable", (c) => {

@@ -39,3 +39,33 @@ export function writeTruncated(res: ServerResponse, serialized: SerializedAnswer
   socket.end(Buffer.concat([head, body.subarray(0, cut)]));
   return cut;
 }
+
+/**
+ * Sends an answer whose body trickles in, one byte every `byteMs` milliseconds after the
+ * whole head (with the real `Content-Length`), as a slow or stalled gateway would. Stops
+ * when the connection goes. @returns a promise that settles when the last byte was sent
+ * or the connection closed.
+ */
+export function writeTrickled(res: ServerResponse, serialized: SerializedAnswer, byteMs: number): Promise<void> {
+  const socket = res.socket;
+  if (!socket) return Promise.resolve();
+  socket.write(headBytes(serialized));
+  const body = serialized.payload ?? Buffer.alloc(0);
+  return new Promise((resolve) => {
+    let sent = 0;
+    const timer = setInterval(() => {
+      if (socket.destroyed || sent >= body.length) {
+        clearInterval(timer);
+        if (!socket.destroyed) socket.end();
+        resolve();
+        return;
+      }
+      socket.write(body.subarray(sent, sent + 1));
+      sent += 1;
+    }, byteMs);
+    socket.once("close", () => {
+      clearInterval(timer);
+      resolve();
+    });
+  });
+}

@@ -1,7 +1,10 @@
 /**
  * Fault rules of the control path: the next N requests matching a method and path are
  * answered with a status instead of being carried out, or carried out and then have
- * their answer replaced by a 5xx, dropped (socket destroyed) or cut short.
+ * their answer replaced by a 5xx, dropped (socket destroyed) or cut short; or they meet
+ * what a gateway between a client and a real API does: it holds them, redirects them,
+ * serves its own HTML page, answers a list with the answer before, repeats its items, or
+ * lets the body trickle in a byte at a time.
  */
 import { z } from "zod";
 import { parseControlInput, rulePattern } from "./control-input";
@@ -14,12 +17,14 @@ export interface FaultRule {
   method?: string;
   /** Regular expression tested against the request path (without query string). */
   path: string;
-  /** Status to answer (absent for `drop` and `truncate` rules). */
+  /** Status to answer (absent for the modes that answer no status of their own). */
   status?: number;
   /** Requests still to fail. */
   count: number;
   /** `Retry-After` seconds (429 always carries one, default 1). */
   retryAfter?: number;
+  /** True: `Retry-After` is sent as an HTTP date (the `Date` header's clock plus `retryAfter`), not as seconds. */
+  retryAfterDate?: boolean;
   /** True: carry the request out first, then lose its answer. */
   after?: boolean;
   /** True: destroy the connection without any answer. */
@@ -28,16 +33,45 @@ export interface FaultRule {
   truncate?: boolean;
   /** Body bytes sent before the cut (implies `truncate`); default half the body. */
   truncateAt?: number;
+  /** Milliseconds the gateway holds the request before anything else happens to it. */
+  holdMs?: number;
+  /** Carry the request out and send its body one byte every `trickleMs` milliseconds. */
+  trickleMs?: number;
+  /** Answer with the answer this path had the time before (a list one answer behind). */
+  stale?: boolean;
+  /** Carry the request out and show every item of a list answer twice. */
+  repeat?: boolean;
+  /** Answer this redirect status (301, 302, 303, 307, 308) with `location`, without carrying the request out. */
+  redirect?: number;
+  /** Where a redirect points. */
+  location?: string;
+  /** Answer 200 with a web application firewall's own HTML page (carried out only with `after`). */
+  waf?: boolean;
 }
 
-/** What a matching rule does to one request. */
-export type FaultAction =
+/** What a matching rule does to one request (besides holding it for {@link FaultAction.holdMs}). */
+export type FaultEffect =
   /** Answer `status` instead of the real answer; `after`: carry the request out first. */
-  | { kind: "status"; status: number; retryAfter?: number; after: boolean }
+  | { kind: "status"; status: number; retryAfter?: number; retryAfterDate: boolean; after: boolean }
   /** Destroy the socket without answering; `after`: carry the request out first. */
   | { kind: "drop"; after: boolean }
   /** Carry the request out and send its answer cut short after `atBytes` body bytes. */
-  | { kind: "truncate"; after: true; atBytes?: number };
+  | { kind: "truncate"; after: true; atBytes?: number }
+  /** Carry the request out and send its answer's body one byte every `byteMs`. */
+  | { kind: "trickle"; after: true; byteMs: number }
+  /** Answer with the previous answer to the same path. */
+  | { kind: "stale"; after: true }
+  /** Carry the request out and repeat every item of an array answer. */
+  | { kind: "repeat"; after: true }
+  /** Answer a redirect to `location`; nothing is carried out. */
+  | { kind: "redirect"; after: false; status: number; location: string }
+  /** Answer 200 with an HTML page of a firewall; `after`: carry the request out first. */
+  | { kind: "waf"; after: boolean };
+
+/** A rule's effect and how long it holds the request first. */
+export type FaultAction = FaultEffect & { holdMs: number };
+
+const REDIRECTS = [301, 302, 303, 307, 308] as const;
 
 const FaultInput = z
   .object({
@@ -46,25 +80,100 @@ const FaultInput = z
     status: z.number().int().min(400).max(599).optional(),
     count: z.number().int().min(1).default(1),
     retryAfter: z.number().int().min(0).optional(),
+    retryAfterDate: z.boolean().optional(),
     after: z.boolean().optional(),
     drop: z.boolean().optional(),
     truncate: z.boolean().optional(),
     truncateAt: z.number().int().min(0).optional(),
+    holdMs: z.number().int().min(0).max(600_000).optional(),
+    trickleMs: z.number().int().min(1).max(60_000).optional(),
+    stale: z.boolean().optional(),
+    repeat: z.boolean().optional(),
+    redirect: z
+      .number()
+      .int()
+      .refine((s) => (REDIRECTS as readonly number[]).includes(s), { message: `one of ${REDIRECTS.join(", ")}` })
+      .optional(),
+    location: z.string().min(1).optional(),
+    waf: z.boolean().optional(),
   })
   .superRefine((rule, ctx) => {
-    const truncate = rule.truncate === true || rule.truncateAt !== undefined;
     const problem = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
+    const truncate = rule.truncate === true || rule.truncateAt !== undefined;
     if (rule.truncate === false && rule.truncateAt !== undefined) problem("truncateAt", "needs truncate to be true or absent");
-    if (rule.drop === true && truncate) problem("truncate", "a rule either drops or truncates, not both");
-    if (rule.drop === true || truncate) {
-      if (rule.status !== undefined) problem("status", "has no meaning with drop or truncate (no status is answered)");
-      if (rule.retryAfter !== undefined) problem("retryAfter", "has no meaning with drop or truncate");
-      if (truncate && rule.after === false) problem("after", "a truncated answer is always carried out first");
+    const modes = [
+      ["drop", rule.drop === true],
+      ["truncate", truncate],
+      ["trickleMs", rule.trickleMs !== undefined],
+      ["stale", rule.stale === true],
+      ["repeat", rule.repeat === true],
+      ["redirect", rule.redirect !== undefined],
+      ["waf", rule.waf === true],
+    ].filter(([, on]) => on) as Array<[string, boolean]>;
+    if (modes.length > 1) problem(modes[1][0], `a rule has one mode: ${modes.map(([m]) => m).join(" and ")} cannot go together`);
+    if (rule.location !== undefined && rule.redirect === undefined) problem("location", "needs redirect");
+    if (rule.retryAfterDate === true && rule.status === undefined) problem("retryAfterDate", "needs a status");
+    if (modes.length > 0) {
+      const [mode] = modes[0];
+      if (rule.status !== undefined) problem("status", `has no meaning with ${mode} (no status of its own is answered)`);
+      if (rule.retryAfter !== undefined) problem("retryAfter", `has no meaning with ${mode}`);
+      const carried = truncate || mode === "trickleMs" || mode === "stale" || mode === "repeat";
+      if (carried && rule.after === false) problem("after", `${mode} always carries the request out first`);
+      if (mode === "redirect" && rule.after === true) problem("after", "a redirect is never carried out");
       return;
     }
-    if (rule.status === undefined) problem("status", "required (400-599) unless drop or truncate is set");
+    if (rule.status === undefined) problem("status", "required (400-599) unless another mode is set");
     else if (rule.after === true && rule.status < 500) problem("status", "an answer lost after carrying out is a 5xx (500-599)");
   });
+
+/** The rule shown and its effect, from a parsed input. */
+function ruleOf(input: z.output<typeof FaultInput>, id: number): { rule: FaultRule; effect: FaultEffect } {
+  const rule: FaultRule = { id, path: input.path, count: input.count };
+  if (input.method !== undefined) rule.method = input.method.toUpperCase();
+  if (input.holdMs !== undefined) rule.holdMs = input.holdMs;
+  if (input.truncate === true || input.truncateAt !== undefined) {
+    Object.assign(rule, { truncate: true, after: true }, input.truncateAt === undefined ? {} : { truncateAt: input.truncateAt });
+    return {
+      rule,
+      effect:
+        input.truncateAt === undefined ? { kind: "truncate", after: true } : { kind: "truncate", after: true, atBytes: input.truncateAt },
+    };
+  }
+  if (input.drop === true) {
+    Object.assign(rule, { drop: true, after: input.after === true });
+    return { rule, effect: { kind: "drop", after: input.after === true } };
+  }
+  if (input.trickleMs !== undefined) {
+    Object.assign(rule, { trickleMs: input.trickleMs, after: true });
+    return { rule, effect: { kind: "trickle", after: true, byteMs: input.trickleMs } };
+  }
+  if (input.stale === true) {
+    Object.assign(rule, { stale: true, after: true });
+    return { rule, effect: { kind: "stale", after: true } };
+  }
+  if (input.repeat === true) {
+    Object.assign(rule, { repeat: true, after: true });
+    return { rule, effect: { kind: "repeat", after: true } };
+  }
+  if (input.redirect !== undefined) {
+    const location = input.location ?? "https://api.example.com/public/api/v2";
+    Object.assign(rule, { redirect: input.redirect, location, after: false });
+    return { rule, effect: { kind: "redirect", after: false, status: input.redirect, location } };
+  }
+  if (input.waf === true) {
+    Object.assign(rule, { waf: true, after: input.after === true });
+    return { rule, effect: { kind: "waf", after: input.after === true } };
+  }
+  const status = input.status!;
+  rule.status = status;
+  if (input.after !== undefined) rule.after = input.after;
+  const retry = input.retryAfter ?? (status === 429 ? 1 : undefined);
+  if (retry !== undefined) rule.retryAfter = retry;
+  if (input.retryAfterDate === true) rule.retryAfterDate = true;
+  const effect: FaultEffect = { kind: "status", status, after: input.after === true, retryAfterDate: input.retryAfterDate === true };
+  if (retry !== undefined) effect.retryAfter = retry;
+  return { rule, effect };
+}
 
 /** The active fault rules, first match wins. */
 export class Faults {
@@ -75,28 +184,8 @@ export class Faults {
   add(body: unknown): FaultRule {
     const input = parseControlInput(FaultInput, body, "Invalid fault rule");
     const pattern = rulePattern(input.path, "Invalid fault rule");
-    const rule: FaultRule = { id: this.nextId++, path: input.path, count: input.count };
-    if (input.method !== undefined) rule.method = input.method.toUpperCase();
-    let action: FaultAction;
-    if (input.truncate === true || input.truncateAt !== undefined) {
-      rule.truncate = true;
-      rule.after = true;
-      if (input.truncateAt !== undefined) rule.truncateAt = input.truncateAt;
-      action =
-        input.truncateAt === undefined ? { kind: "truncate", after: true } : { kind: "truncate", after: true, atBytes: input.truncateAt };
-    } else if (input.drop === true) {
-      rule.drop = true;
-      rule.after = input.after === true;
-      action = { kind: "drop", after: rule.after };
-    } else {
-      const status = input.status!;
-      rule.status = status;
-      if (input.after !== undefined) rule.after = input.after;
-      const retry = input.retryAfter ?? (status === 429 ? 1 : undefined);
-      if (retry !== undefined) rule.retryAfter = retry;
-      action = { kind: "status", status, after: input.after === true, ...(retry === undefined ? {} : { retryAfter: retry }) };
-    }
-    this.rules.push({ rule, action, pattern });
+    const { rule, effect } = ruleOf(input, this.nextId++);
+    this.rules.push({ rule, action: { ...effect, holdMs: input.holdMs ?? 0 }, pattern });
     return { ...rule };
   }
 

@@ -7,7 +7,17 @@ export type InjectedOutcome =
   /** The connection was destroyed without an answer (`status` is 0). */
   | "dropped"
   /** The real answer was sent cut short. */
-  | "truncated";
+  | "truncated"
+  /** The real answer's body was sent one byte at a time. */
+  | "trickled"
+  /** The answer this path had the time before was sent (a list one answer behind). */
+  | "stale"
+  /** The real answer was sent with every list item twice. */
+  | "repeated"
+  /** A redirect was answered; nothing was carried out. */
+  | "redirected"
+  /** A firewall's own HTML page (200) was answered instead of the API's. */
+  | "waf";
 
 /** One API request and what the client saw of its answer. */
 export interface RequestLogEntry {
@@ -19,7 +29,7 @@ export interface RequestLogEntry {
   status: number;
   /** When the request arrived (wall clock), ISO 8601 with milliseconds. */
   at: string;
-  /** Set when a fault rule lost, dropped or cut the answer. */
+  /** Set when a fault rule changed what the client got (lost, dropped, cut, trickled, stale, repeated, redirected, firewall page). */
   outcome?: InjectedOutcome;
   /** With `outcome`: whether the request was carried out (its effects happened). */
   carriedOut?: boolean;

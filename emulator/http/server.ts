@@ -1,10 +1,12 @@
 /**
  * The request pipeline: read the body, then for API requests latency → rate limit →
- * faults → size limit → authentication → route (404/405) → project access (403) →
- * operation → persistence → rewrites → delivery (whole, or lost, dropped or cut short as
- * a fault rule says), logging every API request with what its client saw. The control
- * path is authenticated and routed the same way, without latency, limits, faults,
- * rewrites or logging. Every answer carries `Date` in the server's reported clock.
+ * faults (and the hold a rule asks for) → size limit → authentication → route (404/405) →
+ * project access (403) → operation → persistence → rewrites → delivery (whole, or lost,
+ * dropped, cut short, trickled, stale, repeated, redirected or replaced by a firewall's
+ * page as a fault rule says), logging every API request with what its client saw. The
+ * control path is authenticated and routed the same way, without latency, limits,
+ * faults, rewrites or logging. Every answer carries `Date` in the server's reported clock
+ * (an API answer's shifted by a gateway's own offset, when the control path sets one).
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -14,8 +16,9 @@ import { errorAnswer, serializeAnswer, writeAnswer, type Answer } from "./answer
 import type { ApiHandler } from "./api-routes";
 import { authenticate } from "./authentication";
 import { CONTROL_PREFIX, type ControlHandler } from "./control-routes";
-import { dropConnection, writeTruncated } from "./delivery";
+import { dropConnection, writeTrickled, writeTruncated } from "./delivery";
 import type { FaultAction, Faults } from "./faults";
+import { type AnswerMemory, redirectAnswer, repeated, wafPage } from "./gateway";
 import { InjectedFaultError, PayloadTooLargeError, UnknownPathError } from "./http-errors";
 import type { RateLimiter } from "./rate-limiter";
 import { MAX_BODY_BYTES, parseJsonBody, receiveBody, type ReceivedBody } from "./request-body";
@@ -42,10 +45,14 @@ export interface PipelineDependencies {
   rateLimiter: RateLimiter;
   /** Log of API requests. */
   log: RequestLog;
+  /** The last answer to each GET path, for stale lists. */
+  answers: AnswerMemory;
   /** Latency added to every API request, milliseconds. */
   latencyMs(): number;
   /** The server's reported clock, epoch milliseconds, for the `Date` header. */
   serverTime(): number;
+  /** How far the `Date` header of API answers runs from {@link PipelineDependencies.serverTime}: a gateway stamping its own clock. */
+  dateOffsetMs(): number;
   /** Makes every change so far durable; awaited before a change is acknowledged. */
   persist(): Promise<void>;
   /**
@@ -102,8 +109,11 @@ export function createRequestListener(deps: PipelineDependencies): RequestListen
       if (latency > 0) await sleep(latency);
       deps.rateLimiter.admit();
       fault = deps.faults.take(request.method, request.path);
+      if (fault !== undefined && fault.holdMs > 0) await sleep(fault.holdMs);
       if (fault?.kind === "status" && !fault.after) throw new InjectedFaultError(fault.status, fault.retryAfter);
       if (fault?.kind === "drop" && !fault.after) return { answer: { status: 0 }, fault };
+      if (fault?.kind === "redirect") return { answer: redirectAnswer(fault.status, fault.location), fault };
+      if (fault?.kind === "waf" && !fault.after) return { answer: wafPage(), fault };
       return { answer: await carryOut(request), fault };
     } catch (error) {
       return fault === undefined ? { answer: errorAnswer(error) } : { answer: errorAnswer(error), fault };
@@ -117,29 +127,60 @@ export function createRequestListener(deps: PipelineDependencies): RequestListen
     return { answer: { ...given, body }, rewritten: fields };
   }
 
+  /** What the client is given instead of the real answer, as the fault rule says (the real one when it says nothing). */
+  function given(request: ApiRequest, real: Answer, fault: FaultAction | undefined): Answer {
+    if (request.method === "GET" && real.status === 200) {
+      const before = deps.answers.swap(request.path, real);
+      if (fault?.kind === "stale" && before !== undefined) return before;
+    }
+    if (fault?.kind === "status" && fault.after) return errorAnswer(new InjectedFaultError(fault.status, fault.retryAfter));
+    if (fault?.kind === "waf" && fault.after) return wafPage();
+    if (fault?.kind === "repeat") return repeated(real);
+    return real;
+  }
+
+  /** The log fields of a rule's mode: what it did, whether the request was carried out, the real status. */
+  function outcomeOf(fault: FaultAction, real: Answer): Partial<RequestLogEntry> {
+    const outcome = (
+      {
+        status: "replaced",
+        drop: "dropped",
+        truncate: "truncated",
+        trickle: "trickled",
+        stale: "stale",
+        repeat: "repeated",
+        redirect: "redirected",
+        waf: "waf",
+      } as const
+    )[fault.kind];
+    return fault.after ? { outcome, carriedOut: true, realStatus: real.status } : { outcome, carriedOut: false };
+  }
+
   /** Delivers the answer as the fault rule says, and logs what the client saw. */
   function deliver(request: ApiRequest, real: Answer, fault: FaultAction | undefined): void {
     const { res, entry } = request;
     if (fault?.kind === "drop") {
       dropConnection(res);
-      const carriedOut = fault.after;
-      deps.log.record({ ...entry, status: 0, outcome: "dropped", carriedOut, ...(carriedOut ? { realStatus: real.status } : {}) });
+      deps.log.record({ ...entry, status: 0, ...outcomeOf(fault, real) });
       return;
     }
-    const lost = fault?.kind === "status" && fault.after;
-    const given = lost ? errorAnswer(new InjectedFaultError(fault.status, fault.retryAfter)) : real;
-    const { answer, rewritten } = rewrite(request, given);
-    const serialized = serializeAnswer(answer, deps.serverTime());
+    const { answer, rewritten } = rewrite(request, given(request, real, fault));
+    const date = deps.serverTime() + deps.dateOffsetMs();
+    const serialized = serializeAnswer(answer, date);
+    if (fault?.kind === "status" && fault.retryAfterDate && serialized.headers["Retry-After"] !== undefined) {
+      serialized.headers["Retry-After"] = new Date(date + Number(serialized.headers["Retry-After"]) * 1000).toUTCString();
+    }
     const extra: Partial<RequestLogEntry> = rewritten.length > 0 ? { rewritten } : {};
+    const logged: RequestLogEntry = { ...entry, status: answer.status, ...(fault === undefined ? {} : outcomeOf(fault, real)), ...extra };
     if (fault?.kind === "truncate") {
       if (!res.destroyed) writeTruncated(res, serialized, fault.atBytes);
-      deps.log.record({ ...entry, status: answer.status, outcome: "truncated", carriedOut: true, realStatus: real.status, ...extra });
-      return;
+    } else if (fault?.kind === "trickle") {
+      if (!res.destroyed) void writeTrickled(res, serialized, fault.byteMs);
+    } else if (!res.headersSent && !res.destroyed) {
+      writeAnswer(res, serialized);
     }
-    if (!res.headersSent && !res.destroyed) writeAnswer(res, serialized);
-    if (lost)
-      deps.log.record({ ...entry, status: answer.status, outcome: "replaced", carriedOut: true, realStatus: real.status, ...extra });
-    else deps.log.record({ ...entry, status: answer.status, ...extra });
+    if (fault?.kind === "status" && !fault.after) deps.log.record({ ...entry, status: answer.status, ...extra });
+    else deps.log.record(logged);
   }
 
   async function answerControl(req: IncomingMessage, method: string, path: string, received: ReceivedBody): Promise<Answer> {

@@ -3,10 +3,15 @@
  * it over the old one and fsyncs the directory, so a crash at any moment leaves either
  * the previous or the new snapshot, never a torn one. Saves are serialized and coalesced:
  * {@link SnapshotFile.save} resolves once a write that began after the call has finished.
+ * The snapshot holds the services' passwords, so it is readable by its owner only (0600),
+ * whatever the umask, and a snapshot left readable by an older version is tightened.
  */
 import { promises as fs, readFileSync } from "node:fs";
 import path from "node:path";
 import { SNAPSHOT_VERSION, type Snapshot } from "./snapshot";
+
+/** The mode of the snapshot: it holds passwords. */
+const OWNER_ONLY = 0o600;
 
 /** The snapshot file name inside the data directory. */
 export const SNAPSHOT_FILE_NAME = "clouddb-emulator-state.json";
@@ -84,8 +89,9 @@ export class SnapshotFile {
 
   private async writeNow(snapshot: Snapshot): Promise<void> {
     await fs.mkdir(this.dataDir, { recursive: true });
-    const handle = await fs.open(this.tempFile, "w");
+    const handle = await fs.open(this.tempFile, "w", OWNER_ONLY);
     try {
+      await handle.chmod(OWNER_ONLY);
       await handle.writeFile(JSON.stringify(snapshot));
       await handle.sync();
     } finally {

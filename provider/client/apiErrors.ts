@@ -21,7 +21,7 @@ export interface ApiErrorInit {
   step?: string;
   /** Extra advice appended to the message. */
   hint?: string;
-  /** Seconds from a `Retry-After` header (429). */
+  /** Seconds from a `Retry-After` header (429, 503), in either of its forms. */
   retryAfterSeconds?: number;
 }
 
@@ -154,10 +154,21 @@ export class RateLimitError extends ApiError {
 }
 
 /**
- * 5xx (`INTERNAL`, `UNAVAILABLE`). 500/502/503 are retried with backoff for reads and
- * idempotent actions; for creates they are ambiguous outcomes (see `createRecovery.ts`).
+ * 5xx (`INTERNAL`, `UNAVAILABLE`, a gateway's 502/504). Each that may follow a request the
+ * API carried out (every 5xx but 501, 505 and 511, see `retry.ts`) is retried with backoff
+ * for reads, idempotent actions and deletes, and is an ambiguous outcome for creates (see
+ * `createRecovery.ts`); a 503's `Retry-After` is honoured.
  */
-export class ServerError extends ofKind("ServerError") {}
+export class ServerError extends ApiError {
+  static override readonly kind: string = "ServerError";
+  /** Seconds the server asked to wait (`Retry-After` of a 503), when it said. */
+  readonly retryAfterSeconds: number | undefined;
+  /** Builds the error; see {@link ApiError}. */
+  constructor(init: ApiErrorInit) {
+    super(init);
+    this.retryAfterSeconds = init.retryAfterSeconds;
+  }
+}
 
 const DEFAULT_CODES: Record<number, string> = {
   400: "INVALID_REQUEST",
@@ -203,6 +214,7 @@ export function apiErrorFromResponse(status: number, body: unknown, ctx: ErrorCo
   if (details !== undefined) init.details = details;
   if (retryAfterSeconds !== undefined) init.retryAfterSeconds = retryAfterSeconds;
   const project = ctx.projectId === undefined ? "" : ` ${ctx.projectId}`;
+  const asked = retryAfterSeconds === undefined ? "" : ` The API asked to wait ${retryAfterSeconds} s (Retry-After).`;
   switch (status) {
     case 400:
     case 422:
@@ -222,10 +234,13 @@ export function apiErrorFromResponse(status: number, body: unknown, ctx: ErrorCo
         hint: "Wait until the resource is in a state that allows this action (usually READY / active), then try again.",
       });
     case 429:
-      return new RateLimitError({ ...init, hint: "Lower the request rate or raise `retryDeadlineMs`." });
+      return new RateLimitError({ ...init, hint: `Lower the request rate or raise \`retryDeadlineMs\`.${asked}` });
     default:
       if (status >= 500) {
-        return new ServerError({ ...init, hint: "The API had trouble; try again later or raise `retryDeadlineMs`." });
+        return new ServerError({
+          ...init,
+          hint: `The API (or a gateway before it) had trouble; try again later or raise \`retryDeadlineMs\`.${asked}`,
+        });
       }
       return new ApiError({ ...init, hint: "Unexpected status from the API." });
   }

@@ -12,6 +12,7 @@ import { Operations, type ReplyOf } from "./operations";
 import { CachedReads } from "./readCache";
 import { registerSecret } from "./redact";
 import type {
+  CreateOptions,
   CreatePeeringRequest,
   CreateReplicaSetRequest,
   CreateServiceRequest,
@@ -90,6 +91,16 @@ export class ClouddbClient {
   }
 
   /**
+   * The last measurements of each transition (oldest first), by name, as this client keeps
+   * them (those `expectedDurations` seeded included): save them and pass them as
+   * `expectedDurations` to a later client, whose waits then expect their median, so one slow
+   * run does not decide a later run's prior.
+   */
+  learnedSamples(): Record<string, number[]> {
+    return this.durations.samples();
+  }
+
+  /**
    * The offset of the API's clock from this machine's (`server - client`, ms) as measured
    * from the `Date` headers of the answers so far, as an interval; undefined before any
    * answer. Compare the API's timestamps (`created`) with `Date.now() + offset`, never
@@ -112,18 +123,21 @@ export class ClouddbClient {
    * needs no method. `params`: the path parameters but the project (`opts.projectId`, else
    * the client's); `body`: `undefined` when it takes none. A list answers its `ListReading`;
    * a create whose description declares `recover` runs with create recovery (see
-   * createRecovery.ts), another create without (an ambiguous failure is raised, never repeated).
+   * createRecovery.ts; `opts.uniqueName` when its name is its own), another create without
+   * (an ambiguous failure is raised, never repeated).
    * @throws what the named methods throw.
    */
-  async perform<O extends Operation>(op: O, params: PerformParams<O>, body: BodyOf<O>, opts?: ProjectOptions): Promise<ReplyOf<O>> {
+  async perform<O extends Operation>(op: O, params: PerformParams<O>, body: BodyOf<O>, opts?: CreateOptions): Promise<ReplyOf<O>> {
     return this.run(op, params, body, opts);
   }
 
   /** {@link ClouddbClient.perform} with a body the server validates (the named methods' request types are wider). */
-  private async run<O extends Operation>(op: O, params: PerformParams<O>, body: unknown, opts?: ProjectOptions): Promise<ReplyOf<O>> {
+  private async run<O extends Operation>(op: O, params: PerformParams<O>, body: unknown, opts?: CreateOptions): Promise<ReplyOf<O>> {
     const full = (ROUTES[op].path.includes("{project}") ? { ...params, project: this.ops.project(opts) } : params) as ParamsOf<O>;
     const recovery = recoveryOf(op);
-    return recovery === undefined ? this.ops.call(op, full, body) : this.creates.run(op, recovery, full, body);
+    return recovery === undefined
+      ? this.ops.call(op, full, body)
+      : this.creates.run(op, recovery, full, body, { uniqueName: opts?.uniqueName });
   }
 
   /** Enables or disables the pooler of a service, or of one of its replica sets. */
@@ -148,10 +162,12 @@ export class ClouddbClient {
 
   /**
    * `POST /projects/{p}/vpcs` (201): creates a VPC. Never blindly repeated (see
-   * createRecovery.ts). Fails with InvalidRequestError for a bad CIDR or region. When it
+   * createRecovery.ts): a lost answer is recovered by the name when `opts.uniqueName`
+   * says it is this create's own, and otherwise fails with AmbiguousCreateError when a VPC
+   * that fits may be new. Fails with InvalidRequestError for a bad CIDR or region. When it
    * fails with a 5xx/NetworkError, no matching VPC was found by the last check.
    */
-  async createVpc(req: CreateVpcRequest, opts?: ProjectOptions): Promise<Vpc> {
+  async createVpc(req: CreateVpcRequest, opts?: CreateOptions): Promise<Vpc> {
     return this.run("createVpc", {}, { name: req.name, cidr: req.cidr, region_code: req.region_code }, opts);
   }
 
@@ -179,7 +195,11 @@ export class ClouddbClient {
     return (await this.perform("listPeerings", { vpc: vpcId }, undefined, opts)).items;
   }
 
-  /** `POST .../vpcs/{vpc}/peerings` (201, status `pending`). Never blindly repeated (see createRecovery.ts). */
+  /**
+   * `POST .../vpcs/{vpc}/peerings` (201, status `pending`). Never blindly repeated (see
+   * createRecovery.ts): the VPC's peerings are listed just before it is sent, and a lost
+   * answer is recovered as the one fitting peering that appeared meanwhile.
+   */
   async createPeering(vpcId: string, req: CreatePeeringRequest, opts?: ProjectOptions): Promise<Peering> {
     const { peer_account_id, peer_region_code, peer_vpc_id } = req;
     return this.run("createPeering", { vpc: vpcId }, { peer_account_id, peer_region_code, peer_vpc_id }, opts);
@@ -203,10 +223,11 @@ export class ClouddbClient {
   /**
    * `POST /projects/{p}/services` (202, status `QUEUED`, with `initial_password`). Never
    * blindly repeated (see createRecovery.ts): a service recovered after an ambiguous failure
-   * has NO `initial_password`; treat the password as unknown. The password, when present,
-   * is registered for redaction. Fails with InvalidRequestError for bad values.
+   * has NO `initial_password`; treat the password as unknown. A lost answer is recovered by
+   * the name only when `opts.uniqueName` says it is this create's own. The password, when
+   * present, is registered for redaction. Fails with InvalidRequestError for bad values.
    */
-  async createService(req: CreateServiceRequest, opts?: ProjectOptions): Promise<Service> {
+  async createService(req: CreateServiceRequest, opts?: CreateOptions): Promise<Service> {
     return this.run("createService", {}, req, opts);
   }
 
@@ -276,7 +297,7 @@ export class ClouddbClient {
    * blindly repeated (see createRecovery.ts): a recovered fork has no `initial_password`.
    * ConflictError unless the source is `READY`.
    */
-  async forkService(serviceId: string, req: ForkServiceRequest, opts?: ProjectOptions): Promise<Service> {
+  async forkService(serviceId: string, req: ForkServiceRequest, opts?: CreateOptions): Promise<Service> {
     return this.run("forkService", { service: serviceId }, req, opts);
   }
 
@@ -323,7 +344,7 @@ export class ClouddbClient {
    * `POST .../replicaSets` `{name, nodes, cpu_millis, memory_gbs}` (202, status `creating`).
    * Never blindly repeated (see createRecovery.ts). ConflictError unless the service is `READY`.
    */
-  async createReplicaSet(serviceId: string, req: CreateReplicaSetRequest, opts?: ProjectOptions): Promise<ReadReplicaSet> {
+  async createReplicaSet(serviceId: string, req: CreateReplicaSetRequest, opts?: CreateOptions): Promise<ReadReplicaSet> {
     return this.run("createReplicaSet", { service: serviceId }, req, opts);
   }
 

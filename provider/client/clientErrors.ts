@@ -103,6 +103,13 @@ const NOT_SENT_CAUSES = new Set([
   "UND_ERR_DESTROYED",
 ]);
 
+/**
+ * The code of the failure the transport raises when an answer did not arrive whole within
+ * the request's deadline (`requestTimeoutMs`), however the server sent its bytes (a body
+ * trickling in counts from the first byte sent to the last received).
+ */
+export const ANSWER_DEADLINE_CODE = "CLOUDDB_ANSWER_DEADLINE";
+
 /** The `code` of a low-level error, or of its `cause`. */
 function codeOf(cause: unknown): string | undefined {
   const c = cause as { code?: unknown; cause?: { code?: unknown } } | undefined;
@@ -152,8 +159,11 @@ export class NetworkError extends ClouddbError {
     const cause = init.cause as { message?: unknown } | undefined;
     const causeMessage = typeof cause?.message === "string" ? cause.message : String(init.cause);
     super(
-      `Could not reach the API at ${init.url} (${operationText(init.operation, init.step)}): ${causeMessage}` +
-        `${causeCode === undefined ? "" : ` [${causeCode}]`}. Check apiUrl / CLOUDDB_API_URL and the network.`,
+      causeCode === ANSWER_DEADLINE_CODE
+        ? `No whole answer from the API at ${init.url} (${operationText(init.operation, init.step)}): ${causeMessage} [${causeCode}]. ` +
+            "The request may have been carried out. Check the network and what stands between this machine and the API."
+        : `Could not reach the API at ${init.url} (${operationText(init.operation, init.step)}): ${causeMessage}` +
+            `${causeCode === undefined ? "" : ` [${causeCode}]`}. Check apiUrl / CLOUDDB_API_URL and the network.`,
       ClientErrorCode.Network,
       { cause: init.cause },
     );
@@ -182,9 +192,11 @@ export interface AmbiguousCreateInit {
   projectId: string;
   /** Ids of the resources that fit the request, none of which was taken over. */
   candidateIds: readonly string[];
+  /** The candidates with when the API says each was made, when it says (for messages). */
+  candidates?: ReadonlyArray<{ id: string; created?: string | undefined }>;
   /** How the outcome became unknown, e.g. `its answer was lost: 503 UNAVAILABLE`. */
   failure: string;
-  /** Why the client could not settle it when no candidate, or one it could not read, was found. */
+  /** Why the client could not settle it: why the candidates prove nothing, or why there are none. */
   unsettled?: string;
   /** The error that made the outcome unknown, or that stopped the check. */
   cause?: unknown;
@@ -192,9 +204,10 @@ export interface AmbiguousCreateInit {
 
 /**
  * A create was sent, its outcome is unknown (the answer was lost, cut short or unreadable),
- * and the client could not tell which resource, if any, it made: several fit the request,
- * or it could not look. Nothing was taken over and nothing more was created. The message
- * names the candidates and how to adopt one (`adoptId: "<id>"` on the resource).
+ * and the client could not tell which resource, if any, it made: none of those that fit
+ * can be proved its own (createRecovery.ts), several can, or it could not look. Nothing
+ * was taken over and nothing more was created. The message names every candidate and the
+ * exact `adoptId: "<id>"` that takes it over.
  */
 export class AmbiguousCreateError extends ClouddbError {
   static override readonly kind: string = "AmbiguousCreateError";
@@ -207,18 +220,24 @@ export class AmbiguousCreateError extends ClouddbError {
   /** Ids of the resources that fit the request (possibly none). */
   readonly candidateIds: readonly string[];
 
-  /** Builds the error; the message says what happened and how to adopt a candidate. */
+  /** Builds the error; the message says what happened and how to adopt each candidate. */
   constructor(init: AmbiguousCreateInit) {
-    const ids = init.candidateIds.map((id) => `"${id}"`).join(", ");
-    const first = init.candidateIds[0] ?? "<id>";
+    const created = new Map((init.candidates ?? []).map((c) => [c.id, c.created]));
+    const listed = init.candidateIds.map((id) => `"${id}"${created.get(id) === undefined ? "" : ` (created ${created.get(id)})`}`);
+    const count = init.candidateIds.length;
+    const why =
+      init.unsettled ??
+      (count >= 2 ? "the client takes one over only when it can prove it made it" : "the client could not check what it made");
     const what =
-      init.candidateIds.length >= 2
-        ? `${init.candidateIds.length} ${init.noun}s fit the request: ${ids}. The client takes one over only when exactly one fits, so it took none and created no other.`
-        : `${init.unsettled ?? "the client could not check what it made"}${init.candidateIds.length === 1 ? ` (candidate: ${ids})` : ""}.`;
+      count === 0
+        ? `${why}.`
+        : `${count === 1 ? `one ${init.noun} fits it: ${listed[0]}` : `${count} ${init.noun}s fit it: ${listed.join(", ")}`}, and ${why}; none was taken over and no other ${init.noun} was created.`;
+    const adopt =
+      count === 0
+        ? `If a ${init.noun} it made exists, set adoptId: "<id>" (its id) on the resource to take it over.`
+        : `If ${count === 1 ? "it is" : "one of them is"} yours, take it over by setting ${init.candidateIds.map((id) => `adoptId: "${id}"`).join(" or ")} on the resource, and delete any ${init.noun} you do not want.`;
     super(
-      `${init.operation} (${init.noun} ${init.label}, project ${init.projectId}): the outcome of the create is unknown ` +
-        `(${init.failure}) and ${what} If one of them is yours, set adoptId: "${first}" on the resource ` +
-        `(its id) to take it over, and delete any ${init.noun} you do not want.`,
+      `${init.operation} (${init.noun} ${init.label}, project ${init.projectId}): the outcome of the create is unknown (${init.failure}): ${what} ${adopt}`,
       ClientErrorCode.AmbiguousCreate,
       { cause: init.cause },
     );

@@ -41,12 +41,13 @@ export interface ClouddbClientOptions {
   /** Waiter polling. */
   poll?: PollOptions;
   /**
-   * How long transitions are expected to take, by name (`service:QUEUED->READY`: ms), as
-   * `ClouddbClient.learnedDurations()` returned them in an earlier run: waits on those
-   * transitions poll where readiness is likely from the first one (see pollSchedule.ts).
+   * How long transitions are expected to take, by name (`service:QUEUED->READY`): ms, as
+   * `ClouddbClient.learnedDurations()` returned them in an earlier run, or the last
+   * measurements, as `ClouddbClient.learnedSamples()` did (their median is expected): waits
+   * on those transitions poll where readiness is likely from the first one (see pollSchedule.ts).
    * @default {} (learned as waits end)
    */
-  expectedDurations?: Record<string, number>;
+  expectedDurations?: Record<string, number | readonly number[]>;
 }
 
 /** Options after resolution. */
@@ -70,7 +71,7 @@ export interface ResolvedConfig {
   /** Resolved polling. */
   poll: { initialMs: number; maxMs: number };
   /** See {@link ClouddbClientOptions.expectedDurations}. */
-  expectedDurations: Record<string, number>;
+  expectedDurations: Record<string, number | readonly number[]>;
 }
 
 /** Default per-request timeout. */

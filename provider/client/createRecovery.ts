@@ -1,36 +1,60 @@
 /**
  * Create recovery: a create whose API description declares `recover` (api/operation.ts
- * `CreateRecovery`: the list that shows what it made, whether it is timed, how an item fits
- * the request) is never blindly repeated; `ClouddbClient.perform` and the named creates run
- * it here, and nothing in this file names a kind of resource. Any failure after which the
- * request may have reached the API (a 5xx, an answer lost, dropped or cut short, a 2xx
- * whose body cannot be read) is an ambiguous outcome, settled before anything more is sent:
+ * `CreateRecovery`: the list that shows what it made, how an item fits the request) is
+ * never blindly repeated; `ClouddbClient.perform` and the named creates run it here, and
+ * nothing in this file names a kind of resource. Any failure after which the request may
+ * have reached the API (a 5xx but 501/505/511, an answer lost, dropped, cut short or not
+ * whole within its deadline, a 2xx whose body cannot be read or is not the API's) is an
+ * ambiguous outcome, settled before anything more is sent. The API has no idempotency key,
+ * so a listed resource is taken over only when it can have come from this create and no
+ * other client:
  *
- * 1. The client lists the resources and keeps the candidates: those that fit the request
- *    (the description's `fits`), were not given to another create of this client, were
- *    not seen in an answer received before the request was sent, and, for timed creates
- *    (services), whose `created` lies between the request's sending and its failure in the
- *    server's clock (measured from the `Date` header of the answers, serverClock.ts). A 2xx
- *    body that names an id narrows them to that id.
- * 2. Exactly one candidate: it is taken over and returned (a recovered service has no
- *    `initial_password`, its declared `secret`, unless the unreadable answer carried one).
- *    None, after a 5xx or a lost answer: the create was not carried out, and it is sent
- *    again. None after a 2xx, several, or no way to list: `AmbiguousCreateError`, naming
- *    the candidate ids and how to adopt one (`adoptId: "<id>"`). Recovery never guesses.
+ * - **A unique name** (`uniqueName`, the providers' autonaming: a logical name and a random
+ *   suffix): the resource of exactly that name is this create's, whenever it was made (no
+ *   clock is compared). Several of that name (the request was carried out twice) are never
+ *   guessed between.
+ * - **A snapshot** (`recover.snapshot`, peerings, which have no name): the list is read just
+ *   before the request is sent; the one fitting item it did not show is this create's.
+ * - **An unreadable 2xx that names an id**: that id.
+ * - **Otherwise** (a name the program chose, which another client may use as well), any
+ *   fitting item that may be new (not seen before the request was sent; for timed creates,
+ *   made no earlier than ten minutes before it in the server's clock) may be another
+ *   client's: none is taken over, and the create fails with `AmbiguousCreateError` naming
+ *   every candidate and the `adoptId` that takes it over.
  *
- * A request that never reached the API (connection refused) is sent again like any retry.
+ * A list is read item by item and de-duplicated by id (a gateway may repeat items). When it
+ * shows no candidate, recovery looks once more (a list may lag one answer behind the
+ * create); none twice after a 5xx or a lost answer: the create was not carried out, and it
+ * is sent again. None after a 2xx, or no way to list: `AmbiguousCreateError`. A request that
+ * never reached the API (connection refused) is sent again like any retry.
  */
 import type { z } from "zod";
 import type { CreateRecovery, Operation, ParamsOf, PathParams } from "./api";
 import type { CreatedIds } from "./createdIds";
 import { type Fields, createdWithin } from "./createMatching";
-import { AmbiguousCreateError, ApiError, NetworkError, ResponseValidationError } from "./errors";
+import { AmbiguousCreateError, ApiError, NetworkError, NotTheApiError, ResponseValidationError } from "./errors";
 import type { ListReading, ListShape } from "./listReading";
 import type { AttemptRecord, CallContext, Operations, ReplyOf } from "./operations";
 import { registerSecret } from "./redact";
+import type { CreateOptions } from "./requests";
 import { isRetryableFailure } from "./retry";
 import { ROUTES, type RouteSpec } from "./routes";
 import type { ServerClock } from "./serverClock";
+import { sleep } from "./timers";
+
+/** How far before its request a resource of a name that proves nothing may have been made and still count as a candidate (server clock). */
+export const EXPLICIT_NAME_WINDOW_MS = 10 * 60_000;
+/** The pause before recovery looks a second time at a list that showed no candidate. */
+export const LAG_RECHECK_MS = 500;
+
+/** What proves that a listed item is what a create made. */
+type Proof =
+  /** Its exact name, unique to this create. */
+  | { by: "name"; name: string }
+  /** Its absence from the list read just before the request (undefined when that list could not be read). */
+  | { by: "snapshot"; before: ReadonlySet<string> | undefined }
+  /** Nothing: any item that fits may be another client's. */
+  | { by: "nothing" };
 
 /** How one create is sent, and how what it made is recognised in its list. */
 interface CreatePlan<T> {
@@ -50,11 +74,23 @@ interface CreatePlan<T> {
   list: (call: { caller: string; deadline: number }) => Promise<ListReading<T>>;
   /** Whether a listed item fits the request. */
   fits: (item: Fields) => boolean;
-  /** Whether `created` must lie in the request's window (services and forks). */
+  /** Whether items show when they were made (`created`). */
   timed: boolean;
   /** The answer's field that holds a secret, if any. */
   secret: string | undefined;
+  /** What proves ownership. */
+  proof: Proof;
 }
+
+/** A listed item that fits the request: readable (`item`) or not. */
+interface Candidate<T> {
+  id: string;
+  fields: Fields;
+  item: T | undefined;
+}
+
+/** How recovery settled one look at the list. */
+type Settled<T> = { taken: Candidate<T> } | { none: true } | { ambiguous: Candidate<T>[]; why: string };
 
 /** How the create `operation` is recovered, as its description declares it; undefined when it declares none. */
 export function recoveryOf(operation: Operation): CreateRecovery<unknown, PathParams> | undefined {
@@ -85,7 +121,23 @@ function describeFailure(failure: unknown): string {
   if (ApiError.isInstance(failure)) return `its answer was lost: ${failure.status} ${failure.code}`;
   if (NetworkError.isInstance(failure)) return `no whole answer came: ${failure.causeCode ?? "connection closed"}`;
   if (ResponseValidationError.isInstance(failure)) return `its answer could not be read: field \`${failure.path}\` was ${failure.received}`;
+  if (NotTheApiError.isInstance(failure)) {
+    return `its answer was not the API's but a ${failure.status} ${failure.title === undefined ? "page" : `page titled "${failure.title}"`} of something between this machine and the API`;
+  }
   return failure instanceof Error ? failure.message : String(failure);
+}
+
+/** The candidates of a list reading, each id once (a gateway may repeat items; a readable copy wins). */
+function candidatesOf<T>(reading: ListReading<T>, idField: string): Candidate<T>[] {
+  const byId = new Map<string, Candidate<T>>();
+  for (const item of reading.items) {
+    const id = String(fieldsOf(item)[idField]);
+    if (!byId.has(id)) byId.set(id, { id, fields: fieldsOf(item), item });
+  }
+  for (const r of reading.rejected) {
+    if (r.id !== undefined && !byId.has(r.id)) byId.set(r.id, { id: r.id, fields: fieldsOf(r.raw), item: undefined });
+  }
+  return [...byId.values()];
 }
 
 /** The creates of one client (see the module comment). */
@@ -109,15 +161,24 @@ export class Creates {
   /**
    * Runs the create `operation` with its full path `params` and `body`, recovering a lost
    * answer as the module comment says and as `recovery` (its description's, see
-   * {@link recoveryOf}) declares.
+   * {@link recoveryOf}) declares; `opts.uniqueName` says the body's name is this create's own.
    */
   async run<O extends Operation>(
     operation: O,
     recovery: CreateRecovery<unknown, PathParams>,
     params: ParamsOf<O>,
     body: unknown,
+    opts: Pick<CreateOptions, "uniqueName"> = {},
   ): Promise<ReplyOf<O>> {
     const { list, shape } = listOf(operation, recovery);
+    const listing = async (call: { caller: string; deadline: number }): Promise<ListReading<ReplyOf<O>>> =>
+      (await this.ops.call(list, params, undefined, call)) as ListReading<ReplyOf<O>>;
+    const deadline = this.ops.deadlineFromNow();
+    const name = fieldsOf(body).name;
+    let proof: Proof = { by: "nothing" };
+    if (opts.uniqueName === true && typeof name === "string") proof = { by: "name", name };
+    else if (recovery.snapshot === true)
+      proof = { by: "snapshot", before: await this.snapshot(listing, operation, shape.idField, deadline) };
     const plan: CreatePlan<ReplyOf<O>> = {
       operation,
       noun: shape.noun,
@@ -125,12 +186,12 @@ export class Creates {
       label: recovery.label?.(body, params) ?? defaultLabel(body, shape.noun),
       projectId: String((params as Partial<PathParams<"{project}">>).project),
       post: (ctx) => this.ops.call(operation, params, body, ctx),
-      list: async (call) => (await this.ops.call(list, params, undefined, call)) as ListReading<ReplyOf<O>>,
+      list: listing,
       fits: (item) => recovery.fits(body, item, params),
       timed: recovery.timed === true,
       secret: recovery.secret,
+      proof,
     };
-    const deadline = this.ops.deadlineFromNow();
     let last: AttemptRecord = { trace: {} };
     const made = await plan.post({
       deadline,
@@ -141,6 +202,20 @@ export class Creates {
     if (typeof id === "string") this.ids.own(plan.noun, id);
     if (plan.secret !== undefined) registerSecret(fieldsOf(made)[plan.secret]);
     return made;
+  }
+
+  /** The ids the list shows just before a create without a name is sent; undefined when it cannot be read. */
+  private async snapshot<T>(
+    listing: (call: { caller: string; deadline: number }) => Promise<ListReading<T>>,
+    operation: string,
+    idField: string,
+    deadline: number,
+  ): Promise<ReadonlySet<string> | undefined> {
+    try {
+      return new Set(candidatesOf(await listing({ caller: operation, deadline }), idField).map((c) => c.id));
+    } catch {
+      return undefined;
+    }
   }
 
   private async recover<T>(
@@ -157,38 +232,39 @@ export class Creates {
       projectId: plan.projectId,
       failure: describeFailure(failure),
     };
-    let reading: ListReading<T>;
-    try {
-      reading = await plan.list({ caller: plan.operation, deadline });
-    } catch (err) {
-      if (!final && isRetryableFailure(err)) throw err;
-      throw new AmbiguousCreateError({
-        ...ambiguous,
-        candidateIds: [],
-        unsettled: `the client could not list the ${plan.noun}s to check what it made (${err instanceof Error ? err.message : String(err)})`,
-        cause: err,
-      });
-    }
-    const sentAt = attempt.trace.sentAt ?? Date.now();
-    const endedAt = attempt.trace.endedAt ?? Date.now();
-    const window = plan.timed ? this.clock.toServer(sentAt, endedAt) : undefined;
     const answered = fieldsOf(attempt.body);
-    const namedId =
-      ResponseValidationError.isInstance(failure) && typeof answered[plan.idField] === "string" ? answered[plan.idField] : undefined;
-    const readable = reading.items.map((item) => ({ id: String(fieldsOf(item)[plan.idField]), fields: fieldsOf(item), item }));
-    const unreadable = reading.rejected.flatMap((r) =>
-      r.id === undefined ? [] : [{ id: r.id, fields: fieldsOf(r.raw), item: undefined }],
-    );
-    const candidates = [...readable, ...unreadable].filter(
-      (c) =>
-        (namedId === undefined || c.id === namedId) &&
-        !this.ids.isOwned(plan.noun, c.id) &&
-        !this.ids.seenBefore(plan.noun, c.id, sentAt) &&
-        plan.fits(c.fields) &&
-        (window === undefined || createdWithin(c.fields, window)),
-    );
-    const only = candidates.length === 1 ? candidates[0] : undefined;
-    if (only?.item !== undefined) {
+    const answeredId = answered[plan.idField];
+    const namedId = ResponseValidationError.isInstance(failure) && typeof answeredId === "string" ? answeredId : undefined;
+    let settled: Settled<T> = { none: true };
+    for (let look = 0; look < 2 && "none" in settled; look++) {
+      if (look > 0) {
+        if (Date.now() + LAG_RECHECK_MS > deadline) break;
+        await sleep(LAG_RECHECK_MS); // the list may lag one answer behind the create
+      }
+      let reading: ListReading<T>;
+      try {
+        reading = await plan.list({ caller: plan.operation, deadline });
+      } catch (err) {
+        if (!final && isRetryableFailure(err)) throw err;
+        throw new AmbiguousCreateError({
+          ...ambiguous,
+          candidateIds: [],
+          unsettled: `the client could not list the ${plan.noun}s to check what it made (${err instanceof Error ? err.message : String(err)})`,
+          cause: err,
+        });
+      }
+      settled = this.judge(plan, candidatesOf(reading, plan.idField), attempt, namedId);
+    }
+    if ("taken" in settled) {
+      const only = settled.taken;
+      if (only.item === undefined) {
+        throw new AmbiguousCreateError({
+          ...ambiguous,
+          candidateIds: [only.id],
+          unsettled: `the ${plan.noun} it made cannot be read`,
+          cause: failure,
+        });
+      }
       this.ids.own(plan.noun, only.id);
       const secret = plan.secret === undefined ? undefined : answered[plan.secret];
       if (plan.secret !== undefined && typeof secret === "string" && ResponseValidationError.isInstance(failure)) {
@@ -197,15 +273,71 @@ export class Creates {
       }
       return only.item;
     }
-    if (candidates.length === 0 && !ResponseValidationError.isInstance(failure)) return undefined;
+    if ("ambiguous" in settled) {
+      throw new AmbiguousCreateError({
+        ...ambiguous,
+        candidateIds: settled.ambiguous.map((c) => c.id),
+        candidates: settled.ambiguous.map((c) => ({
+          id: c.id,
+          created: typeof c.fields.created === "string" ? c.fields.created : undefined,
+        })),
+        unsettled: settled.why,
+        cause: failure,
+      });
+    }
+    if (!ResponseValidationError.isInstance(failure)) return undefined;
     throw new AmbiguousCreateError({
       ...ambiguous,
-      candidateIds: candidates.map((c) => c.id),
-      unsettled:
-        only !== undefined
-          ? `the one ${plan.noun} that fits it cannot be read (${reading.rejected.find((r) => r.id === only.id)?.error.message ?? "unreadable"})`
-          : `the API accepted it, yet no ${plan.noun} in the list fits it${namedId === undefined ? "" : ` (its answer named ${JSON.stringify(namedId)})`}`,
+      candidateIds: [],
+      unsettled: `the API accepted it, yet no ${plan.noun} in the list fits it${namedId === undefined ? "" : ` (its answer named ${JSON.stringify(namedId)})`}`,
       cause: failure,
     });
+  }
+
+  /** What one look at the list settles, by the plan's proof (see the module comment). */
+  private judge<T>(plan: CreatePlan<T>, listed: Candidate<T>[], attempt: AttemptRecord, namedId: string | undefined): Settled<T> {
+    const fitting = listed.filter((c) => !this.ids.isOwned(plan.noun, c.id) && plan.fits(c.fields));
+    const one = (found: Candidate<T>[], why: string): Settled<T> =>
+      found.length === 0 ? { none: true } : found.length === 1 ? { taken: found[0] } : { ambiguous: found, why };
+    if (namedId !== undefined)
+      return one(
+        fitting.filter((c) => c.id === namedId),
+        "several items carry the id its answer named",
+      );
+    const { proof } = plan;
+    if (proof.by === "name") {
+      const mine = fitting.filter((c) => c.fields.name === proof.name);
+      const unknown = fitting.filter((c) => typeof c.fields.name !== "string");
+      if (mine.length === 0 && unknown.length > 0) {
+        return {
+          ambiguous: unknown,
+          why: `the list does not show the name of ${unknown.length === 1 ? "this one" : "these"}, so the client cannot tell`,
+        };
+      }
+      return one(
+        mine,
+        `${mine.length} ${plan.noun}s carry the name ${JSON.stringify(proof.name)}, which is this create's own: the request was carried out more than once (a gateway repeated it)`,
+      );
+    }
+    if (proof.by === "snapshot" && proof.before !== undefined) {
+      const before = proof.before;
+      return one(
+        fitting.filter((c) => !before.has(c.id)),
+        `several ${plan.noun}s that fit it appeared while it was under way, and the client does not guess which one is its own`,
+      );
+    }
+    const sentAt = attempt.trace.sentAt ?? Date.now();
+    const window = this.clock.toServer(sentAt, Infinity, EXPLICIT_NAME_WINDOW_MS);
+    const maybeNew = fitting.filter(
+      (c) => !this.ids.seenBefore(plan.noun, c.id, sentAt) && (!plan.timed || createdWithin(c.fields, window)),
+    );
+    if (maybeNew.length === 0) return { none: true };
+    return {
+      ambiguous: maybeNew,
+      why:
+        proof.by === "snapshot"
+          ? `the list could not be read before it was sent, so the client cannot tell which ${plan.noun} is new`
+          : `its name ${plan.label} is not unique to this create, so ${maybeNew.length === 1 ? "this one" : "each of them"} may be another client's (another stack's): the client takes over only what it can prove it made`,
+    };
   }
 }

@@ -44,6 +44,10 @@ export const ClientErrorCode = {
    * (several fit), or could not look: see `AmbiguousCreateError`.
    */
   AmbiguousCreate: "CLOUDDB_AMBIGUOUS_CREATE",
+  /** The URL answered a redirect (3xx): the request was not carried out there, and the client does not follow it. */
+  Redirect: "CLOUDDB_REDIRECT",
+  /** A 2xx answer that is not the API's (an HTML page of a firewall or a proxy). */
+  NotTheApi: "CLOUDDB_NOT_THE_API",
 } as const;
 
 /** One of the {@link ClientErrorCode} values. */

@@ -1,7 +1,8 @@
 /**
  * The client's error hierarchy, in one import: the base ({@link ClouddbError}, its brand
  * and the stable client codes, in errorBase.ts), errors from API answers (apiErrors.ts),
- * the client's own (clientErrors.ts) and the waiters' (waitErrors.ts).
+ * the client's own (clientErrors.ts), answers of something between the client and the API
+ * (gatewayErrors.ts) and the waiters' (waitErrors.ts).
  *
  * Every error carries a stable string `code` and a brand under
  * `Symbol.for("pulumi-clouddb.ClouddbError")` checked by the static `isInstance`, so it is
@@ -23,5 +24,7 @@ export {
 export type { ApiErrorInit, ErrorContext, ConflictBlocker, ConflictErrorInit } from "./apiErrors";
 export { ResponseValidationError, ConfigurationError, NetworkError, AmbiguousCreateError } from "./clientErrors";
 export type { ResponseValidationInit, NetworkErrorInit, AmbiguousCreateInit } from "./clientErrors";
+export { RedirectError, NotTheApiError } from "./gatewayErrors";
+export type { RedirectInit, NotTheApiInit } from "./gatewayErrors";
 export { WaitError, TimeoutError, ResourceFailedError, WaitCancelledError } from "./waitErrors";
 export type { WatchedKind, WatchedBodies, WatchedResource, WaitErrorInit } from "./waitErrors";

@@ -22,6 +22,7 @@ export type {
   ResizeReplicaSetRequest,
   ProjectOptions,
   ReadOptions,
+  CreateOptions,
 } from "./requests";
 export * from "./api";
 export type { ListReading, RejectedItem } from "./listReading";

@@ -117,11 +117,13 @@ export class Operations implements BlockerReader {
     if (projectId !== undefined) req.projectId = projectId;
     if (ctx.priority !== undefined) req.priority = ctx.priority;
     if (isWrite) this.onWrite();
+    const deadline = ctx.deadline ?? this.deadlineFromNow();
+    req.deadline = deadline;
     try {
       const retryCall: RetryCall<ReplyOf<O>> = {
         operation,
         kind: route.retry,
-        deadline: ctx.deadline ?? this.deadlineFromNow(),
+        deadline,
         unreachableDeadline: Date.now() + this.config.unreachableRetryMs,
         attempt: async () => {
           const record: AttemptRecord = { trace: {} };

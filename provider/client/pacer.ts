@@ -4,7 +4,10 @@
  *
  * - **Order**: writes first, then reads, then waiters' polls; first come first served
  *   within each.
- * - **Pause**: a 429's `Retry-After` pauses every request of the client until it has passed.
+ * - **Pause**: a 429's `Retry-After` pauses every request of the client until it has passed,
+ *   when the request that met it waits that long (the transport says so); a request never
+ *   waits in a pause past what it may wait (its `waitUntil`): it is let go at once, unsent,
+ *   so no Retry-After holds other requests longer than they may wait.
  * - **Rate**: requests leave at most `rate` per second, spaced evenly. It starts at
  *   {@link PACER.initialRate} and doubles each second in which requests had to queue
  *   (slow start), until the first 429. A 429 sets it to 95% of the answers the API
@@ -15,9 +18,11 @@
  *   request its `Retry-After` (a second at least), so the pacer stays under the limit
  *   rather than on it.
  *
- * The pacer never fails a request: callers decide how long they wait (the retry policy's
- * deadline). Time comes from `now`, so tests can drive it.
+ * The pacer never fails a request: it tells a caller whether it may send, and callers
+ * decide what to do (the retry policy's deadline). Time comes from `now`, so tests can
+ * drive it; its timer is safe past Node's timer limit (timers.ts).
  */
+import { type LongTimer, setLongTimeout } from "./timers";
 
 /** Who a request serves: writes go first, waiters' polls last. */
 export type Priority = "write" | "read" | "poll";
@@ -44,9 +49,17 @@ export const PACER = {
 
 const ORDER: readonly Priority[] = ["write", "read", "poll"];
 
+/** A request waiting for its turn. */
+interface Waiting {
+  /** Lets it go: `true` to send, `false` when the pause outlasts what it may wait. */
+  release(send: boolean): void;
+  /** The latest time (epoch ms) it may still be sent; Infinity when it waits through any pause. */
+  waitUntil: number;
+}
+
 /** The pacer of one client (see the module comment). */
 export class Pacer {
-  private readonly queues: Record<Priority, Array<() => void>> = { write: [], read: [], poll: [] };
+  private readonly queues: Record<Priority, Waiting[]> = { write: [], read: [], poll: [] };
   private rateNow: number = PACER.initialRate;
   private slowStart = true;
   private limit: number | undefined;
@@ -57,7 +70,7 @@ export class Pacer {
   private queuedSinceGrowth = false;
   private limitedSinceGrowth = false;
   private readonly accepted: number[] = [];
-  private timer: NodeJS.Timeout | undefined;
+  private timer: LongTimer | undefined;
   private closed = false;
 
   /** @param now - the clock, epoch ms. @default Date.now */
@@ -80,11 +93,15 @@ export class Pacer {
     return ORDER.reduce((n, p) => n + this.queues[p].length, 0);
   }
 
-  /** Resolves when a request of `priority` may be sent (at once once closed). Never rejects. */
-  acquire(priority: Priority): Promise<void> {
-    if (this.closed) return Promise.resolve();
+  /**
+   * Resolves `true` when a request of `priority` may be sent (at once once closed), or
+   * `false` as soon as a pause (after a 429) reaches past `waitUntil` (epoch ms): the
+   * request may not wait that long and is not sent. Never rejects.
+   */
+  acquire(priority: Priority, waitUntil = Infinity): Promise<boolean> {
+    if (this.closed) return Promise.resolve(true);
     return new Promise((resolve) => {
-      this.queues[priority].push(resolve);
+      this.queues[priority].push({ release: resolve, waitUntil });
       this.pump();
     });
   }
@@ -95,24 +112,25 @@ export class Pacer {
    */
   close(): void {
     this.closed = true;
-    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer?.cancel();
     this.timer = undefined;
-    for (const p of ORDER) for (const release of this.queues[p].splice(0)) release();
+    for (const p of ORDER) for (const waiting of this.queues[p].splice(0)) waiting.release(true);
   }
 
   /**
    * Tells the pacer how a request ended: the HTTP status of its answer (undefined when none
-   * came) and, for a 429, its `Retry-After` in seconds. Never throws.
+   * came) and, for a 429, its `Retry-After` in seconds; `pause` false when the request that
+   * met the 429 gives up rather than wait that long (then no other request is held for it:
+   * the rate still adapts). Never throws.
    */
-  settle(status: number | undefined, retryAfterSeconds?: number): void {
+  settle(status: number | undefined, retryAfterSeconds?: number, pause = true): void {
     const now = this.now();
     if (status !== 429) {
       if (status !== undefined) this.accepted.push(now);
       while (this.accepted.length > 0 && this.accepted[0] < now - 1_000) this.accepted.shift();
       return;
     }
-    const pause = (retryAfterSeconds ?? 1) * 1_000 + PACER.retryAfterMarginMs;
-    this.pausedUntilMs = Math.max(this.pausedUntilMs, now + pause);
+    if (pause) this.pausedUntilMs = Math.max(this.pausedUntilMs, now + (retryAfterSeconds ?? 1) * 1_000 + PACER.retryAfterMarginMs);
     const acceptedLastSecond = this.accepted.filter((t) => t >= now - 1_000).length;
     const measured = acceptedLastSecond >= 2 ? acceptedLastSecond : undefined;
     this.limit = measured ?? this.limit;
@@ -138,7 +156,18 @@ export class Pacer {
     this.limitedSinceGrowth = false;
   }
 
+  /** Lets go, unsent, every queued request that may not wait until the pause ends. */
+  private releaseImpatient(): void {
+    for (const p of ORDER) {
+      const [patient, impatient] = [[] as Waiting[], [] as Waiting[]];
+      for (const w of this.queues[p]) (w.waitUntil < this.pausedUntilMs ? impatient : patient).push(w);
+      this.queues[p] = patient;
+      for (const w of impatient) w.release(false);
+    }
+  }
+
   private pump(): void {
+    if (this.pausedUntilMs > this.now()) this.releaseImpatient();
     for (;;) {
       const priority = ORDER.find((p) => this.queues[p].length > 0);
       if (priority === undefined) return;
@@ -148,16 +177,16 @@ export class Pacer {
       if (now < at) {
         this.queuedSinceGrowth = true;
         if (this.timer === undefined) {
-          this.timer = setTimeout(() => {
+          this.timer = setLongTimeout(() => {
             this.timer = undefined;
             this.pump();
           }, at - now);
         }
         return;
       }
-      const release = this.queues[priority].shift()!;
+      const waiting = this.queues[priority].shift()!;
       this.nextSendAt = Math.max(now, this.nextSendAt) + 1_000 / this.rateNow;
-      release();
+      waiting.release(true);
     }
   }
 }

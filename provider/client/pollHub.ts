@@ -19,6 +19,7 @@ import { pollDelayMs, type PollScheduleOptions } from "./pollSchedule";
 import type { WatchedKind } from "./statusRules";
 import { type TransitionDurations, transitionKey } from "./transitionDurations";
 import { ResourceFailedError, TimeoutError, WaitCancelledError, type WatchedBodies, type WatchedResource } from "./waitErrors";
+import { type LongTimer, setLongTimeout } from "./timers";
 import { type Observation, type WaitGoal, awaitedOf, isTransient, judge } from "./waiters";
 
 /** One answer of a source, and when its request was sent (client clock, epoch ms). */
@@ -65,7 +66,7 @@ interface Wait<K extends WatchedKind, A> {
   lastSeen: WatchedBodies[K] | undefined;
   lastError: unknown;
   settled: boolean;
-  timer: NodeJS.Timeout;
+  timer: LongTimer;
   resolve: (value: WatchedBodies[K] | undefined) => void;
   reject: (err: unknown) => void;
 }
@@ -74,7 +75,7 @@ interface SourceState<A> {
   source: Source<A>;
   waits: Set<Wait<WatchedKind, A>>;
   inFlight: boolean;
-  timer: NodeJS.Timeout | undefined;
+  timer: LongTimer | undefined;
   timerAt: number;
 }
 
@@ -115,7 +116,7 @@ export class PollHub {
         lastSeen: undefined,
         lastError: undefined,
         settled: false,
-        timer: setTimeout(() => this.timeOut(wait), spec.timeoutMs),
+        timer: setLongTimeout(() => this.timeOut(wait), spec.timeoutMs),
         resolve,
         reject,
       };
@@ -139,7 +140,7 @@ export class PollHub {
 
   private arm<A>(state: SourceState<A>): void {
     if (state.waits.size === 0) {
-      if (state.timer !== undefined) clearTimeout(state.timer);
+      state.timer?.cancel();
       // Only this state: while its last poll was delivered, its waits may have ended and a
       // new wait on the same source made a new state, which keeps polling for that wait.
       // (Deleting that one orphaned it: never cancelled by `close`, and polling without
@@ -151,9 +152,9 @@ export class PollHub {
     let due = Infinity;
     for (const w of state.waits) due = Math.min(due, w.nextDueAt);
     if (state.timer !== undefined && state.timerAt <= due) return;
-    if (state.timer !== undefined) clearTimeout(state.timer);
+    state.timer?.cancel();
     state.timerAt = due;
-    state.timer = setTimeout(
+    state.timer = setLongTimeout(
       () => {
         state.timer = undefined;
         state.timerAt = Infinity;
@@ -245,7 +246,7 @@ export class PollHub {
   close(): void {
     this.closed = true;
     for (const state of this.sources.values()) {
-      if (state.timer !== undefined) clearTimeout(state.timer);
+      state.timer?.cancel();
       state.timer = undefined;
       state.timerAt = Infinity;
       for (const wait of [...state.waits]) this.cancel(wait);
@@ -272,7 +273,7 @@ export class PollHub {
   private finish<K extends WatchedKind, A>(wait: Wait<K, A>, settle: () => void): void {
     if (wait.settled) return;
     wait.settled = true;
-    clearTimeout(wait.timer);
+    wait.timer.cancel();
     const state = this.sources.get(wait.spec.source.key);
     if (state !== undefined) {
       state.waits.delete(wait as unknown as Wait<WatchedKind, unknown>);

@@ -76,7 +76,7 @@ export interface SetHARequest {
 
 /** Body of `createReplicaSet` (numbers). */
 export interface CreateReplicaSetRequest {
-  /** 1 to 128 characters, unique within the service (the client relies on it to recover after a failed create). */
+  /** 1 to 128 characters (a lost answer is recovered by it only when it is unique: see {@link CreateOptions.uniqueName}). */
   name: string;
   /** 1 to 10. */
   nodes: number;
@@ -100,6 +100,19 @@ export interface ResizeReplicaSetRequest {
 export interface ProjectOptions {
   /** Project to address. @default the client's `projectId` */
   projectId?: string;
+}
+
+/** Options of the creates of named resources (VPCs, services, forks, replica sets). */
+export interface CreateOptions extends ProjectOptions {
+  /**
+   * `true` when the request's `name` belongs to this create alone (generated with a random
+   * suffix, as the providers' autonaming does): when its answer is lost, a listed resource
+   * of exactly that name is what it made, whatever the clocks say, and is taken over.
+   * Otherwise a name proves nothing (another client may use it), and a resource that fits
+   * is never taken over: the create fails naming every candidate and the `adoptId` to use.
+   * @default false
+   */
+  uniqueName?: boolean;
 }
 
 /** Options of reads that the read cache may serve (`getService`). */

@@ -3,18 +3,21 @@
  * retried and how long to wait:
  * - 429: always (the server did not act), no sooner than `Retry-After`: the client's pacer
  *   holds every request until then (pacer.ts), so a call does not wait on its own;
- * - 500/502/503 and network failures: for reads and idempotent actions, with exponential
- *   backoff and jitter;
- * - creates: a failure after which the request may have been carried out (a 5xx, a lost or
- *   cut-short answer, a 2xx whose body cannot be read) is an ambiguous outcome: `recover`
- *   settles it before anything is sent again (see createRecovery.ts); a request that never
- *   reached the API (connection refused) is simply sent again;
- * - everything else (4xx, validation of a read): never.
+ * - every failure after which the request may have been carried out ("maybe": any 5xx but
+ *   501, 505 and 511, which say it was not understood or never got past a portal; no whole
+ *   answer from a request that may have been sent), for reads, idempotent actions and
+ *   deletes, with exponential backoff and jitter, and no sooner than a 503's `Retry-After`;
+ * - creates: a "maybe", and a 2xx whose body cannot be read or is not the API's, is an
+ *   ambiguous outcome: `recover` settles it before anything is sent again (see
+ *   createRecovery.ts); a request that never reached the API (connection refused) is simply
+ *   sent again; after a page that is not the API's (NotTheApiError) nothing is sent again;
+ * - everything else (4xx, a redirect, validation of a read): never.
  * All of it bounded by a deadline: a retry that could not start before the deadline is
- * not made, and the last error is raised.
+ * not made, and the last error is raised (at once when a `Retry-After` reaches past it).
  */
 import pRetry = require("p-retry");
-import { NetworkError, NotFoundError, RateLimitError, ResponseValidationError, ServerError } from "./errors";
+import { NetworkError, NotFoundError, NotTheApiError, RateLimitError, ResponseValidationError, ServerError } from "./errors";
+import { sleep } from "./timers";
 
 /** How a call may be repeated. */
 export type CallKind =
@@ -64,30 +67,40 @@ export const backoff = {
   retryAfterMarginMs: 25,
 };
 
-const RETRYABLE_5XX = new Set([500, 502, 503]);
+/** 5xx statuses that say the request was not carried out: not implemented, HTTP version not supported, network authentication required (a captive portal). */
+const NOT_CARRIED_OUT_5XX = new Set([501, 505, 511]);
 
 /**
- * True for failures after which the request may or may not have been carried out: a
- * 500/502/503, no whole answer from a request that may have reached the API, and a 2xx
- * whose body could not be read.
+ * True for an error status that may follow a request the API carried out (a gateway's
+ * 502 or 504 after passing it on, a 500 after acting): every 5xx but 501, 505 and 511.
  */
-export function isAmbiguousFailure(err: unknown): boolean {
-  if (ServerError.isInstance(err)) return RETRYABLE_5XX.has(err.status);
-  if (NetworkError.isInstance(err)) return err.retryable && err.requestSent;
-  return ResponseValidationError.isInstance(err);
+export function mayHaveBeenCarriedOut(status: number): boolean {
+  return status >= 500 && status <= 599 && !NOT_CARRIED_OUT_5XX.has(status);
 }
 
-/** True for failures the policy retries (429, 500/502/503, retryable network failures). */
+/**
+ * True for failures after which the request may or may not have been carried out: a 5xx
+ * that may follow it ({@link mayHaveBeenCarriedOut}), no whole answer from a request that
+ * may have reached the API, a 2xx whose body could not be read, and a 2xx page that is
+ * not the API's.
+ */
+export function isAmbiguousFailure(err: unknown): boolean {
+  if (ServerError.isInstance(err)) return mayHaveBeenCarriedOut(err.status);
+  if (NetworkError.isInstance(err)) return err.retryable && err.requestSent;
+  return ResponseValidationError.isInstance(err) || NotTheApiError.isInstance(err);
+}
+
+/** True for failures the policy retries (429, a 5xx that may follow a request carried out, retryable network failures). */
 export function isRetryableFailure(err: unknown): boolean {
   if (RateLimitError.isInstance(err)) return true;
-  if (ServerError.isInstance(err)) return RETRYABLE_5XX.has(err.status);
+  if (ServerError.isInstance(err)) return mayHaveBeenCarriedOut(err.status);
   return NetworkError.isInstance(err) && err.retryable;
 }
 
 /**
  * Delay before retry number `attempt` (1 = first retry) after `err`: exponential with
- * jitter (between half and all of `base * 2^(attempt-1)`, capped), and for a 429 never
- * less than `Retry-After` plus a small margin. Never throws.
+ * jitter (between half and all of `base * 2^(attempt-1)`, capped), and for a 429 or a 503
+ * never less than its `Retry-After` plus a small margin. Never throws.
  */
 export function retryDelayMs(err: unknown, attempt: number, random: () => number = Math.random): number {
   const step = Math.min(backoff.maxMs, backoff.baseMs * 2 ** Math.max(0, attempt - 1));
@@ -96,11 +109,10 @@ export function retryDelayMs(err: unknown, attempt: number, random: () => number
     const floor = err.retryAfterSeconds === undefined ? 1_000 : err.retryAfterSeconds * 1_000 + backoff.retryAfterMarginMs;
     return Math.max(floor, jittered);
   }
+  if (ServerError.isInstance(err) && err.retryAfterSeconds !== undefined) {
+    return Math.max(err.retryAfterSeconds * 1_000 + backoff.retryAfterMarginMs, jittered);
+  }
   return jittered;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /**
@@ -143,6 +155,8 @@ export async function withRetry<T>(call: RetryCall<T>): Promise<T> {
           if (call.kind === "create" && ambiguous && unsettled === undefined) {
             if (recover === undefined) throw new pRetry.AbortError(err as Error);
             unsettled = err;
+            // A page that is not the API's: settle it by looking, but never send the create again through that gateway.
+            if (!isRetryableFailure(err) && !ResponseValidationError.isInstance(err)) throw new pRetry.AbortError(err as Error);
             throw err;
           }
           if (!isRetryableFailure(err)) throw new pRetry.AbortError(err as Error);

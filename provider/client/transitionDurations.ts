@@ -2,7 +2,8 @@
  * How long transitions took, as this client measured them: the prior of the poll schedule
  * (pollSchedule.ts, `expectedMs`). A transition is named by the resource kind, the status
  * a wait first saw and the awaited statuses, e.g. `service:QUEUED->READY`; its expected
- * duration is the median of the last few measured.
+ * duration is the median of the last few measured (with an even count, the mean of the two
+ * middle ones), so one slow run does not become the prior.
  */
 
 /** Measurements kept per transition. */
@@ -17,9 +18,17 @@ export function transitionKey(kind: string, firstStatus: string, awaited: readon
 export class TransitionDurations {
   private readonly measured = new Map<string, number[]>();
 
-  /** @param seed - expected durations by transition name (ms), e.g. saved from an earlier run. */
-  constructor(seed: Readonly<Record<string, number>> = {}) {
-    for (const [key, ms] of Object.entries(seed)) if (Number.isFinite(ms) && ms > 0) this.measured.set(key, [ms]);
+  /**
+   * @param seed - expected durations by transition name (ms): one value, or the last
+   * measurements (oldest first), e.g. {@link TransitionDurations.samples} of an earlier run.
+   */
+  constructor(seed: Readonly<Record<string, number | readonly number[]>> = {}) {
+    for (const [key, given] of Object.entries(seed)) {
+      const list = (Array.isArray(given) ? given : [given]).filter(
+        (ms): ms is number => typeof ms === "number" && Number.isFinite(ms) && ms > 0,
+      );
+      if (list.length > 0) this.measured.set(key, list.slice(-KEPT));
+    }
   }
 
   /** Records that `key` took `ms`. Never throws. */
@@ -36,7 +45,13 @@ export class TransitionDurations {
     const list = this.measured.get(key);
     if (list === undefined || list.length === 0) return undefined;
     const sorted = [...list].sort((a, b) => a - b);
-    return sorted[Math.floor(sorted.length / 2)];
+    const middle = Math.floor(sorted.length / 2);
+    return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  }
+
+  /** The last measurements of every transition, oldest first, by name (to save, and seed a later client with). */
+  samples(): Record<string, number[]> {
+    return Object.fromEntries([...this.measured].map(([key, list]) => [key, [...list]]));
   }
 
   /** Every transition's expected duration, by name (to save, and seed a later client with). */

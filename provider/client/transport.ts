@@ -1,17 +1,23 @@
 /**
- * HTTP transport: one pooled undici Agent per client (keep-alive, header and body
- * timeouts), JSON in and out, `Authorization: Bearer`, `User-Agent`. Turns error answers
- * into `ApiError`s and failures without an answer into `NetworkError`s, each naming the
- * operation of its own caller. Feeds every answer's `Date` header to the server clock. It
- * does not retry: that is `retry.ts`'s job.
+ * HTTP transport: one pooled undici Agent per client (keep-alive), JSON in and out,
+ * `Authorization: Bearer`, `User-Agent`. Every request has one deadline
+ * (`requestTimeoutMs`) from the moment it is sent to its last byte, whatever the server
+ * does with its bytes. Turns error answers into `ApiError`s, redirects into
+ * `RedirectError`s, a 2xx page that is not JSON into a `NotTheApiError`, and failures
+ * without an answer into `NetworkError`s, each naming the operation of its own caller.
+ * Reads `Retry-After` (429, 503) in both forms, an HTTP date against the answer's own
+ * `Date`. Feeds every answer's `Date` header to the server clock. It does not retry: that
+ * is `retry.ts`'s job.
  */
 import { Agent } from "undici";
 import type { ResolvedConfig } from "./config";
 import { apiErrorFromResponse } from "./apiErrors";
-import { type ApiError, NetworkError, ResponseValidationError } from "./errors";
+import { ANSWER_DEADLINE_CODE } from "./clientErrors";
+import { type ApiError, NetworkError, NotTheApiError, RedirectError, ResponseValidationError } from "./errors";
 import { describeReceived } from "./redact";
 import type { Pacer, Priority } from "./pacer";
 import type { ServerClock } from "./serverClock";
+import { MAX_TIMER_MS, setLongTimeout } from "./timers";
 
 /** HTTP methods the API uses. */
 export type HttpMethod = "GET" | "POST" | "DELETE";
@@ -42,6 +48,12 @@ export interface HttpRequest {
   trace?: RequestTrace;
   /** Its turn in the pacer. @default "write" for POST and DELETE, "read" for GET */
   priority?: Priority;
+  /**
+   * The latest time (epoch ms) the call may still send it, as its retry policy says: it
+   * never waits in a pause after a 429 beyond this, and its own 429 pauses other requests
+   * only when it waits out the Retry-After. @default no limit
+   */
+  deadline?: number;
 }
 
 /** A 2xx answer. */
@@ -56,23 +68,49 @@ export interface HttpResponse {
   receivedAt: number;
 }
 
+/** An answer's head, as far as the transport reads it. */
+interface AnswerHead {
+  status: number;
+  /** Seconds of its `Retry-After` (429 and 503), either form; undefined when absent or unreadable. */
+  retryAfterSeconds: number | undefined;
+  contentType: string | undefined;
+  location: string | undefined;
+}
+
 /** What one exchange gave, before it is turned into a caller's answer or error. */
 type Outcome =
-  | { answered: true; status: number; text: string; retryAfter: string | string[] | undefined; sentAt: number; receivedAt: number }
-  | { answered: false; cause: unknown; sentAt: number; failedAt: number };
+  | ({ answered: true; text: string; sentAt: number; receivedAt: number } & AnswerHead)
+  | { answered: false; cause: unknown; sentAt: number; failedAt: number }
+  /** Not sent: a pause after a 429 lasts until `pausedUntil`, past what the call may wait. */
+  | { answered: false; held: true; pausedUntil: number; sentAt: number; failedAt: number };
+
+/** The first value of a header. */
+function first(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
 
 /**
- * Parses a `Retry-After` header (delta seconds or HTTP date) into seconds, or undefined
- * when absent or unreadable. Never throws.
+ * Parses a `Retry-After` header into seconds, or undefined when absent or unreadable:
+ * delta seconds, or an HTTP date, which is in the server's clock and so is measured from
+ * the answer's own `Date` when it has one (else from `now`, this machine's clock). Never throws.
  */
-export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
-  const v = Array.isArray(value) ? value[0] : value;
-  if (v === undefined || v.trim() === "") return undefined;
-  const trimmed = v.trim();
-  if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed);
-  const date = Date.parse(trimmed);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, (date - now) / 1000);
+export function parseRetryAfter(
+  value: string | string[] | undefined,
+  now = Date.now(),
+  dateHeader?: string | string[],
+): number | undefined {
+  const v = first(value)?.trim();
+  if (v === undefined || v === "") return undefined;
+  if (/^\d+(\.\d+)?$/.test(v)) return Number(v);
+  const until = Date.parse(v);
+  if (Number.isNaN(until)) return undefined;
+  const date = Date.parse(first(dateHeader) ?? "");
+  return Math.max(0, (until - (Number.isNaN(date) ? now : date)) / 1000);
+}
+
+/** True for a `Content-Type` that says JSON (`application/json`, `application/problem+json`, ...). */
+function isJsonType(contentType: string | undefined): boolean {
+  return contentType !== undefined && /^application\/([\w.+-]+\+)?json\b/i.test(contentType.trim());
 }
 
 /**
@@ -102,11 +140,13 @@ export class HttpTransport {
     const url = new URL(config.apiUrl);
     this.origin = url.origin;
     this.basePath = url.pathname.replace(/\/+$/, "");
+    // undici's own timeouts bound the gaps between bytes; the request's deadline (sendOnce) bounds the whole.
+    const gap = Math.min(config.requestTimeoutMs, MAX_TIMER_MS);
     this.agent = new Agent({
       keepAliveTimeout: 10_000,
       keepAliveMaxTimeout: 60_000,
-      headersTimeout: config.requestTimeoutMs,
-      bodyTimeout: config.requestTimeoutMs,
+      headersTimeout: gap,
+      bodyTimeout: gap,
       connections: 16,
     });
   }
@@ -137,7 +177,13 @@ export class HttpTransport {
   }
 
   private async sendOnce(req: HttpRequest): Promise<Outcome> {
-    await this.pacer.acquire(req.priority ?? (req.method === "GET" ? "read" : "write"));
+    const priority = req.priority ?? (req.method === "GET" ? "read" : "write");
+    // A poll is one attempt (the next poll retries it), yet it may wait out a pause as any call may.
+    const mayWaitUntil = (from: number): number => (priority === "poll" ? from + this.config.retryDeadlineMs : (req.deadline ?? Infinity));
+    const queuedAt = Date.now();
+    if (!(await this.pacer.acquire(priority, mayWaitUntil(queuedAt)))) {
+      return { answered: false, held: true, pausedUntil: this.pacer.pausedUntil, sentAt: queuedAt, failedAt: Date.now() };
+    }
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.config.apiKey}`,
       "user-agent": this.config.userAgent,
@@ -149,6 +195,16 @@ export class HttpTransport {
       headers["content-type"] = "application/json";
     }
     const sentAt = Date.now();
+    // One deadline for the whole exchange: undici's own timeouts bound only the gaps between bytes.
+    const limit = this.config.requestTimeoutMs;
+    const controller = new AbortController();
+    const deadline = setLongTimeout(
+      () =>
+        controller.abort(
+          Object.assign(new Error(`no whole answer within ${limit} ms, the request's deadline`), { code: ANSWER_DEADLINE_CODE }),
+        ),
+      limit,
+    );
     try {
       const res = await this.agent.request({
         origin: this.origin,
@@ -156,16 +212,24 @@ export class HttpTransport {
         method: req.method,
         headers,
         body: payload ?? null,
+        signal: controller.signal,
       });
       const text = await res.body.text();
       const receivedAt = Date.now();
       this.clock.observe(res.headers.date, sentAt, receivedAt);
-      const retryAfter = res.headers["retry-after"];
-      this.pacer.settle(res.statusCode, res.statusCode === 429 ? parseRetryAfter(retryAfter) : undefined);
-      return { answered: true, status: res.statusCode, text, retryAfter, sentAt, receivedAt };
+      const status = res.statusCode;
+      const retryAfterSeconds =
+        status === 429 || status === 503 ? parseRetryAfter(res.headers["retry-after"], receivedAt, res.headers.date) : undefined;
+      // Every request waits out a 429's Retry-After only when the call that met it does: one that gives up holds no other.
+      const pauseEnd = receivedAt + (retryAfterSeconds ?? 1) * 1_000;
+      this.pacer.settle(status, retryAfterSeconds, status === 429 && pauseEnd <= mayWaitUntil(sentAt));
+      const head = { status, retryAfterSeconds, contentType: first(res.headers["content-type"]), location: first(res.headers.location) };
+      return { answered: true, ...head, text, sentAt, receivedAt };
     } catch (cause) {
       this.pacer.settle(undefined);
       return { answered: false, cause, sentAt, failedAt: Date.now() };
+    } finally {
+      deadline.cancel();
     }
   }
 
@@ -174,8 +238,13 @@ export class HttpTransport {
       req.trace.sentAt = outcome.sentAt;
       req.trace.endedAt = outcome.answered ? outcome.receivedAt : outcome.failedAt;
     }
+    const url = this.origin + this.basePath + req.path;
     if (!outcome.answered) {
-      throw new NetworkError({ ...this.named(req), url: this.origin + this.basePath + req.path, cause: outcome.cause });
+      if ("held" in outcome) throw this.held(req, outcome.pausedUntil);
+      throw new NetworkError({ ...this.named(req), url, cause: outcome.cause });
+    }
+    if (outcome.status >= 300 && outcome.status < 400) {
+      throw new RedirectError({ ...this.named(req), url, status: outcome.status, location: outcome.location });
     }
     let body: unknown = undefined;
     let parsed = true;
@@ -187,7 +256,11 @@ export class HttpTransport {
       }
     }
     if (outcome.status >= 400) {
-      throw this.toApiError(outcome.status, parsed ? body : outcome.text, req, outcome.retryAfter);
+      throw this.toApiError(outcome.status, parsed ? body : outcome.text, req, outcome.retryAfterSeconds);
+    }
+    const foreign = outcome.contentType !== undefined ? !isJsonType(outcome.contentType) && outcome.text.trim() !== "" : !parsed;
+    if (foreign) {
+      throw new NotTheApiError({ ...this.named(req), url, status: outcome.status, contentType: outcome.contentType, body: outcome.text });
     }
     if (!parsed) {
       throw new ResponseValidationError({
@@ -200,14 +273,22 @@ export class HttpTransport {
     return { status: outcome.status, body, sentAt: outcome.sentAt, receivedAt: outcome.receivedAt };
   }
 
+  /** The error of a request not sent because a pause after a 429 outlasts what its call may wait. */
+  private held(req: HttpRequest, pausedUntil: number): ApiError {
+    const seconds = Math.max(0, Math.ceil((pausedUntil - Date.now()) / 1000));
+    const apiMessage =
+      `Not sent: the API asked this client to wait until ${new Date(pausedUntil).toISOString()} (the Retry-After of an earlier 429), ` +
+      `${seconds} s more, longer than this call may wait`;
+    return this.toApiError(429, { code: "RATE_LIMITED", message: apiMessage }, req, seconds);
+  }
+
   private named(req: HttpRequest): { operation: string; step?: string } {
     return req.step === undefined ? { operation: req.operation } : { operation: req.operation, step: req.step };
   }
 
-  private toApiError(status: number, body: unknown, req: HttpRequest, retryAfter: string | string[] | undefined): ApiError {
+  private toApiError(status: number, body: unknown, req: HttpRequest, retryAfterSeconds: number | undefined): ApiError {
     const ctx = req.projectId === undefined ? this.named(req) : { ...this.named(req), projectId: req.projectId };
-    const seconds = status === 429 ? parseRetryAfter(retryAfter) : undefined;
-    return apiErrorFromResponse(status, body, ctx, seconds);
+    return apiErrorFromResponse(status, body, ctx, retryAfterSeconds);
   }
 
   /** Closes the pool, waiting for in-flight requests. Later sends fail with NetworkError. */

@@ -41,3 +41,21 @@ export function isDuration(value: unknown): value is number | string {
     return false;
   }
 }
+
+/**
+ * The range a timeout (the `timeouts` input, `clouddb:*Timeout`) must lie in: below 100 ms
+ * not one answer can be waited for (a fraction of a millisecond used to round to 0 and end
+ * a create at once, after sending it), and nothing the API does takes a week (a longer
+ * wait overflowed Node's timers, which fire at once past about 24.8 days).
+ */
+export const TIMEOUT_RANGE_MS = { min: 100, max: 7 * 24 * 3_600_000 } as const;
+
+/** The range, in words, for messages. */
+export const TIMEOUT_RANGE_TEXT = "from 100ms to 168h (7 days)";
+
+/** True when `value` is a duration ({@link parseDuration}) within {@link TIMEOUT_RANGE_MS}. */
+export function isTimeout(value: unknown): value is number | string {
+  if (!isDuration(value)) return false;
+  const ms = parseDuration(value);
+  return ms >= TIMEOUT_RANGE_MS.min && ms <= TIMEOUT_RANGE_MS.max;
+}

@@ -20,5 +20,8 @@ export const OWNER_KEY = "__owner";
  */
 export const REPLACE_ON_CHANGES_KEY = "__replaceOnChanges";
 
+/** The input `check` adds when it made the name up (framework/autonaming.ts): the name is the resource's own. */
+export const AUTONAMED_KEY = "__autonamed";
+
 /** Every key above: never an input of a schema, never reported as unknown by `check`. */
-export const INTERNAL_KEYS: ReadonlySet<string> = new Set([PROVIDER_KEY, OWNER_KEY, REPLACE_ON_CHANGES_KEY]);
+export const INTERNAL_KEYS: ReadonlySet<string> = new Set([PROVIDER_KEY, OWNER_KEY, REPLACE_ON_CHANGES_KEY, AUTONAMED_KEY]);

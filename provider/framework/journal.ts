@@ -2,40 +2,57 @@
  * Interrupted creates. When the provider process dies after the API accepted a create but
  * before Pulumi recorded the result (plugin killed, machine lost, Ctrl-C twice, or the CLI
  * killed while the provider finished on its own), the resource exists but no state names
- * it, and the next `pulumi up` would create a second one. Names are not unique in the API,
- * so "a resource with this name exists" proves nothing: it may be another stack's, or the
- * old half of a `--replace`.
+ * it, and the next `pulumi up` would create a second one.
  *
- * So the provider keeps a journal on this machine, one file per resource being created,
- * named by a hash of the intent: the API endpoint, the project, the resource type, the
- * stack and resource asking (the SDK's `__owner` input) and the fields that identify what
- * is made. Before it sends a create it writes the entry (its process id, those of the Pulumi
- * engine above it, the start time, and, for types whose answers carry no creation time,
- * the ids of look-alikes that already exist); it adds the id as soon as the API answers;
- * and it removes the entry when `create` returns to a live engine (the id is then in
- * Pulumi's hands). An entry whose process is no longer alive is an interrupted create; so
- * is one whose create returned after the engine had died.
+ * So the provider keeps a journal on this machine (journalStore.ts: a private directory,
+ * one file per resource being created, keyed by the API endpoint, the project, the type
+ * and the SDK's `__owner`, i.e. the stack and the resource asking). Before it sends a
+ * create it writes the entry (the process that owns it, told apart from a later process
+ * with the same id; the Pulumi engine above it; the start time; what identifies what is
+ * made, and the name it sends); it adds the id as soon as the API answers; it keeps the
+ * entry when the create fails in a way that may have made the resource; and it removes the
+ * entry only when the resource is in Pulumi's hands (`create` returned to a live engine, or
+ * threw with its id) or nothing was made (the API refused the create). Entries never expire.
  *
- * The next create of the same intent reads exactly that file (no directory scan) and takes
- * over the resource it recorded; without a recorded id (the process died before the
- * answer), the one look-alike made since the entry, if exactly one is; several: it fails,
- * naming them and how to adopt one. Nothing else is ever taken over. The entry holds no
- * secret. It lives in `CLOUDDB_JOURNAL_DIR`, else `<tmpdir>/clouddb-pending-creates-<uid>`;
- * entries older than {@link MAX_AGE_MS} are ignored. On another machine (CI runners) the
- * journal is not there: Pulumi's pending create (`pulumi refresh --clear-pending-creates`)
- * plus `adoptId` recover it.
+ * The next create of the same resource reads exactly that file and takes over what the
+ * interrupted create provably made:
+ * - the resource of the id it recorded;
+ * - without one (the process died before the answer), the resource of exactly its name
+ *   when that name was the resource's own (autonamed, framework/autonaming.ts: the next
+ *   `check` asks for the same name);
+ * - for a peering (no name), the one fitting peering that appeared under the VPC since the
+ *   entry's list of look-alikes.
+ * A name the program chose proves nothing (another stack may have made a resource of that
+ * name meanwhile): when a look-alike may be new, the create stops and names every candidate,
+ * the `adoptId` that takes it over, and the entry to remove if none is the stack's. A takeover
+ * rewrites the entry as its own, so a takeover interrupted again is found again. An entry
+ * that cannot be read (`null`, torn) is an intent whose outcome is unknown, not absent.
+ * On another machine (CI runners) the journal is not there: Pulumi's pending create
+ * (`pulumi refresh --clear-pending-creates`) plus `adoptId` recover it.
  */
-import { createHash, randomBytes } from "crypto";
-import * as fs from "fs";
-import * as os from "os";
-import * as path from "path";
-import { NotFoundError } from "../client/errors";
-import { InputConflictError } from "./errors";
+import { AmbiguousCreateError, ApiError, ConfigurationError, NetworkError, NotFoundError, RedirectError } from "../client/errors";
+import { sleep } from "../client/timers";
+import { logicalNameOf } from "./autonaming";
+import { CloudStateError, InputConflictError, ProviderErrorCode } from "./errors";
+import {
+  engineProcesses,
+  entryFile,
+  isRunning,
+  type JournalEntry,
+  journalUnavailable,
+  legacyEntryFile,
+  processRef,
+  readEntry,
+  removeEntry,
+  type StoredEntry,
+  usableJournalDir,
+  writeEntry,
+} from "./journalStore";
 
-/** Entries older than this are ignored (and removed). */
-export const MAX_AGE_MS = 24 * 60 * 60_000;
-/** Tolerated clock difference between this machine and the API, for creation times. */
-const SKEW_MS = 10_000;
+/** How far before an entry a resource may have been made and still count as new (its `created`, server clock made ours): clocks disagree. */
+const CREATED_SLACK_MS = 10 * 60_000;
+/** The pause before a list that showed nothing is read again (it may lag behind the create). */
+const LAG_RECHECK_MS = 500;
 
 /** What identifies one create: the same resource of the same stack, asked for again. */
 export interface CreateIntent {
@@ -43,187 +60,64 @@ export interface CreateIntent {
   readonly projectId: string;
   /** The resource type, e.g. `Service`. */
   readonly kind: string;
+  /** What it is called in messages, e.g. `service`, `read replica set`. */
+  readonly noun: string;
   /** The stack and resource asking (`__owner`); empty for programs of SDKs that did not send it. */
   readonly owner: string;
-  /** The fields that identify what is made (name, type, region, parent id, ...). */
+  /** The fields that identify what is made (name, type, region, parent id, ...; the name too, as 0.1 keyed entries by it). */
   readonly identity: Readonly<Record<string, string>>;
+  /** The name the create sends, when the resource has one. */
+  readonly name?: string;
+  /** True when `name` is the resource's own (autonamed): what bears it is what this resource made. */
+  readonly autonamed: boolean;
 }
 
-/** The intent of a create of `kind` in `projectId`, identified by `identity`, that a provider call (`ctx`) makes. */
+/**
+ * The intent of a create of `kind` (`noun` in messages) in `projectId`, identified by
+ * `identity`, that a provider call (`ctx`) makes, sending `name` when the resource has one.
+ */
 export function intentOf(
-  ctx: { readonly settings: { readonly apiUrl?: string }; readonly owner: string },
-  kind: string,
+  ctx: { readonly settings: { readonly apiUrl?: string }; readonly owner: string; readonly autonamed: boolean },
+  what: { readonly kind: string; readonly noun: string },
   projectId: string,
   identity: CreateIntent["identity"],
+  name?: string,
 ): CreateIntent {
-  return { apiUrl: ctx.settings.apiUrl ?? "", projectId, kind, owner: ctx.owner, identity };
+  const named = name === undefined ? {} : { name };
+  return {
+    apiUrl: ctx.settings.apiUrl ?? "",
+    projectId,
+    ...what,
+    owner: ctx.owner,
+    identity,
+    ...named,
+    autonamed: ctx.autonamed && name !== undefined,
+  };
 }
 
 /** How to find what an interrupted create of one type made. */
 export interface Recovery<T> {
   /** The live resource with this id, or undefined when it is gone. */
   get(id: string): Promise<T | undefined>;
-  /** The live resources that look like the intent's (same identifying fields). */
-  lookAlikes(): Promise<T[]>;
+  /** The live resources where the intent's would be (the project's services, the VPC's peerings, ...), none being deleted. */
+  list(): Promise<T[]>;
+  /** Whether a resource has the intent's fixed fields (its name aside). */
+  fits(resource: T): boolean;
+  /** Its name, for types that have one. */
+  nameOf?(resource: T): string | undefined;
   /** The resource's id. */
   idOf(resource: T): string;
-  /** Its creation time in ms, when the API tells it (services); otherwise look-alikes are listed before each create. */
+  /** Its creation time in ms on this machine's clock, when the API tells it (services). */
   createdAt?(resource: T): number | undefined;
 }
 
-interface Entry {
-  pid: number;
-  /** The Pulumi engine's processes above this one (the shim's shell, the CLI). */
-  engine: number[];
-  startedAt: number;
-  /** Look-alikes that existed before the create (types without creation times). */
-  before?: string[];
-  id?: string;
-  /** The create returned, but its engine was gone: the answer reached no one. */
-  unrecorded?: boolean;
-}
-
-/** Where the journal (and the learned transition durations) live: `CLOUDDB_JOURNAL_DIR`, else a per-user temp dir. */
-export function journalDir(): string {
-  const uid = typeof process.getuid === "function" ? process.getuid() : "user";
-  return process.env.CLOUDDB_JOURNAL_DIR || path.join(os.tmpdir(), `clouddb-pending-creates-${uid}`);
-}
-
-function fileOf(intent: CreateIntent): string {
-  const identity = Object.entries(intent.identity).sort(([a], [b]) => a.localeCompare(b));
-  const text = JSON.stringify([intent.apiUrl, intent.projectId, intent.kind, intent.owner, identity]);
-  return path.join(journalDir(), `${createHash("sha256").update(text).digest("hex").slice(0, 40)}.json`);
-}
-
-/** `/proc/<pid>/stat` after the command name: state, ppid, ...; undefined without /proc. */
-function procStat(pid: number): string[] | undefined {
-  try {
-    // "<pid> (<comm>) <state> <ppid> ...": comm may hold spaces and parentheses.
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  } catch {
-    return undefined;
-  }
-}
-
-/** True while process `pid` runs. A zombie (dead, not yet reaped by its parent) is dead. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== "EPERM") return false;
-  }
-  return procStat(pid)?.[0] !== "Z";
-}
-
-/** The parent of process `pid`, or undefined when it cannot be told. */
-function parentOf(pid: number): number | undefined {
-  const ppid = Number(procStat(pid)?.[1]);
-  return Number.isInteger(ppid) && ppid > 1 ? ppid : undefined;
-}
-
-/**
- * The processes of the Pulumi engine above this provider process: its parent (the CLI, or
- * the `pulumi-resource-pulumi-nodejs` shell script the CLI runs) and that one's parent. On
- * systems without /proc, only the parent.
- */
-export function engineProcesses(): number[] {
-  const parent = process.ppid;
-  const grandparent = parentOf(parent);
-  return grandparent === undefined ? [parent] : [parent, grandparent];
-}
-
-function write(file: string, entry: Entry): void {
-  const tmp = `${file}.${randomBytes(4).toString("hex")}.tmp`;
-  fs.writeFileSync(tmp, JSON.stringify(entry), { mode: 0o600 });
-  fs.renameSync(tmp, file);
-}
-
-function remove(file: string): void {
-  try {
-    fs.unlinkSync(file);
-  } catch {
-    // already gone
-  }
-}
-
-/** The entry of one create in flight; every method is best effort (a journal that cannot be written is skipped). */
-class JournalEntry {
-  constructor(
-    private readonly file: string,
-    private readonly entry: Entry,
-    private writable: boolean,
-  ) {}
-
-  /** Records the id the API answered with. */
-  made(id: string): void {
-    this.entry.id = id;
-    this.save();
-  }
-
-  /** The create made nothing: the entry goes. */
-  end(): void {
-    if (this.writable) remove(this.file);
-  }
-
-  /**
-   * The create has returned: its id is Pulumi's now, and the entry goes, unless the engine
-   * died meanwhile; then the entry stays, marked, for the next create to take the resource over.
-   */
-  returned(): void {
-    if (this.entry.engine.every(alive)) return this.end();
-    this.entry.unrecorded = true;
-    this.save();
-  }
-
-  private save(): void {
-    if (!this.writable) return;
-    try {
-      write(this.file, this.entry);
-    } catch {
-      this.writable = false;
-    }
-  }
-}
-
-/** The entry of an interrupted create of `intent`, claimed (renamed) by this process; undefined when there is none. */
-function claim(file: string): { entry: Entry; claimed: string } | undefined {
-  let entry: Entry;
-  try {
-    entry = JSON.parse(fs.readFileSync(file, "utf8")) as Entry;
-  } catch {
-    return undefined;
-  }
-  if (Date.now() - entry.startedAt > MAX_AGE_MS) {
-    remove(file);
-    return undefined;
-  }
-  if (alive(entry.pid) && !entry.unrecorded) return undefined; // a create still running
-  const claimed = `${file}.claimed-${process.pid}-${randomBytes(4).toString("hex")}`;
-  try {
-    fs.renameSync(file, claimed); // only one process wins the rename
-  } catch {
-    return undefined;
-  }
-  return { entry, claimed };
-}
-
-/** What an interrupted create made, per its entry: the resource, none, or an error naming several. */
-async function interrupted<T>(kind: string, entry: Entry, recovery: Recovery<T>): Promise<T | undefined> {
-  if (entry.id !== undefined) return recovery.get(entry.id);
-  const before = new Set(entry.before ?? []);
-  const made = (await recovery.lookAlikes()).filter((r) => {
-    if (before.has(recovery.idOf(r))) return false;
-    const created = recovery.createdAt?.(r);
-    return created === undefined ? entry.before !== undefined : created >= entry.startedAt - SKEW_MS;
-  });
-  if (made.length <= 1) return made[0];
-  const ids = made.map((r) => recovery.idOf(r));
-  throw new InputConflictError(
-    "adoptId",
-    `An earlier create of this ${kind} was interrupted, and ${ids.length} ${kind}s it may have made exist: ${ids.join(", ")}. ` +
-      `Take over the right one with \`adoptId: "<id>"\` on the resource, and delete the others.`,
-  );
+/** What {@link createOnce} returns: the resource, whether it was taken over, and the hook to call once `create` returns. */
+export interface Created<T> {
+  readonly resource: T;
+  /** True when it is what an interrupted create made, not a new one. */
+  readonly takenOver: boolean;
+  /** Call once the provider's `create` returns or throws with the id: the entry goes (or stays, if the engine is gone). */
+  readonly settled: () => void;
 }
 
 /** `read`'s answer, or undefined when it is a NotFoundError (a recorded resource that is gone). */
@@ -236,61 +130,296 @@ export async function absentIfNotFound<T>(read: Promise<T>): Promise<T | undefin
   }
 }
 
-/** What {@link createOnce} returns: the resource, whether it was taken over, and the hook to call once `create` returns. */
-export interface Created<T> {
-  readonly resource: T;
-  /** True when it is what an interrupted create made, not a new one. */
-  readonly takenOver: boolean;
-  /** Call once the provider's `create` returns or throws with the id: the entry goes (or stays, if the engine is gone). */
-  readonly settled: () => void;
+/** True when a create's failure proves it made nothing: the API refused it, or it never left this machine. */
+function madeNothing(e: unknown): boolean {
+  if (ApiError.isInstance(e)) return e.status >= 400 && e.status < 500 && e.status !== 408;
+  if (NetworkError.isInstance(e)) return !e.requestSent;
+  return (
+    RedirectError.isInstance(e) || ConfigurationError.isInstance(e) || InputConflictError.isInstance(e) || CloudStateError.isInstance(e)
+  );
+}
+
+/** The entry as this process owns it. */
+function ownedNow(entry: JournalEntry): JournalEntry {
+  return { ...entry, ...processRef(process.pid), engine: engineProcesses() };
+}
+
+/** True when `entry` is this process's own. */
+function isMine(entry: JournalEntry): boolean {
+  const me = processRef(process.pid);
+  return entry.pid === me.pid && (entry.startTime === undefined || entry.startTime === me.startTime);
+}
+
+/** The identity without the name, when a name of the resource's own is not part of what it is. */
+function sameIntent(entry: JournalEntry, intent: CreateIntent): boolean {
+  const strip = (identity: Readonly<Record<string, string>>, autonamed: boolean) =>
+    JSON.stringify(
+      Object.entries(identity)
+        .filter(([k]) => !(autonamed && k === "name"))
+        .sort(([a], [b]) => a.localeCompare(b)),
+    );
+  return (
+    (entry.autonamed === true) === intent.autonamed && strip(entry.identity, intent.autonamed) === strip(intent.identity, intent.autonamed)
+  );
+}
+
+/** `"<id>" (name)` and the adoptId of each, for messages. */
+function listed<T>(recovery: Recovery<T>, found: readonly T[]): string {
+  return found
+    .map((r) => {
+      const name = recovery.nameOf?.(r);
+      return `${recovery.idOf(r)}${name === undefined ? "" : ` (${JSON.stringify(name)})`}: adoptId: "${recovery.idOf(r)}"`;
+    })
+    .join("; ");
+}
+
+/** What the journal says of an entry, for messages. */
+function describe(file: string, entry: JournalEntry): string {
+  const times = (entry.interruptions ?? 0) > 1 ? `, interrupted ${entry.interruptions} times` : "";
+  return `journal entry ${file}, written at ${new Date(entry.startedAt).toISOString()} by process ${entry.pid}${times}`;
+}
+
+/** Reads what `read` finds, once more after a pause when it finds nothing (a list may lag one answer behind a create). */
+async function lookTwice<T>(read: () => Promise<T[]>): Promise<T[]> {
+  const first = await read();
+  if (first.length > 0) return first;
+  await sleep(LAG_RECHECK_MS);
+  return read();
+}
+
+/** The journal of one create in flight; every write is best effort (a journal that cannot be written is said once, and skipped). */
+class Journaled {
+  constructor(
+    private file: string | undefined,
+    private entry: JournalEntry,
+  ) {}
+
+  /** Records the id the API answered with. */
+  made(id: string): void {
+    const { unsettled: _unsettled, ...rest } = this.entry;
+    this.save({ ...rest, id });
+  }
+
+  /** The create failed in a way that may have made the resource: the entry stays, saying why. */
+  unknown(why: string): void {
+    this.save({ ...this.entry, unsettled: why });
+  }
+
+  /** The create made nothing: the entry goes. */
+  end(): void {
+    if (this.file !== undefined) removeEntry(this.file);
+  }
+
+  /**
+   * The create has returned: its id is Pulumi's now, and the entry goes, unless the engine
+   * died meanwhile; then the entry stays, marked, for the next create to take the resource over.
+   */
+  returned(): void {
+    if (this.entry.engine.every(isRunning)) return this.end();
+    this.save({ ...this.entry, unrecorded: true });
+  }
+
+  /** Where the entry is, for messages. */
+  get where(): string | undefined {
+    return this.file;
+  }
+
+  save(entry: JournalEntry): void {
+    this.entry = entry;
+    if (this.file === undefined) return;
+    try {
+      writeEntry(this.file, entry);
+    } catch (e) {
+      journalUnavailable(this.file, (e as NodeJS.ErrnoException).code ?? (e as Error).message);
+      this.file = undefined;
+    }
+  }
+}
+
+/** The stored entry of `intent`: its file, else (a name the program chose) where version 0.1 kept it. */
+function stored(dir: string, intent: CreateIntent): { file: string; found: StoredEntry; legacyFile?: string } {
+  const file = entryFile(dir, intent.apiUrl, intent.projectId, intent.kind, intent.owner);
+  const found = readEntry(file);
+  if (found.kind !== "none" || intent.autonamed) return { file, found };
+  const legacyFile = legacyEntryFile(dir, intent.apiUrl, intent.projectId, intent.kind, intent.owner, intent.identity);
+  return { file, found: readEntry(legacyFile, intent.identity), legacyFile };
+}
+
+/** Look-alikes of the intent: its fixed fields, and `name` when given. */
+async function lookAlikes<T>(recovery: Recovery<T>, name: string | undefined): Promise<T[]> {
+  return (await recovery.list()).filter((r) => recovery.fits(r) && (name === undefined || recovery.nameOf?.(r) === name));
+}
+
+/**
+ * An entry that cannot be read: whatever fits the intent may be what that create made.
+ * @throws InputConflictError naming them, when there are any
+ */
+async function unreadable<T>(intent: CreateIntent, recovery: Recovery<T>, file: string, why: string): Promise<void> {
+  const logical = logicalNameOf(intent.owner, intent.kind.toLowerCase()).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const ownName = new RegExp(`^${logical}-[0-9a-f]{7}$`);
+  const maybe = await lookTwice(async () =>
+    (await lookAlikes(recovery, undefined)).filter((r) => {
+      const name = recovery.nameOf?.(r);
+      return intent.name === undefined || name === undefined || (intent.autonamed ? ownName.test(name) : name === intent.name);
+    }),
+  );
+  if (maybe.length === 0) return;
+  throw new InputConflictError(
+    "adoptId",
+    `The journal entry ${file} of an earlier create of this ${intent.noun} cannot be read (${why}), so that create may have made a ${intent.noun} ` +
+      `this stack does not know of. These fit: ${listed(recovery, maybe)}. Take over the one it made with adoptId on the resource, and delete the others; ` +
+      `if none is this stack's, remove ${file} and run \`pulumi up\` again.`,
+  );
+}
+
+/**
+ * What the interrupted create of `entry` provably made (see the module comment): the
+ * resource, or undefined when it made nothing that remains.
+ * @throws InputConflictError when what it may have made cannot be told apart from another stack's, or no longer fits the program
+ */
+async function interrupted<T>(intent: CreateIntent, entry: JournalEntry, recovery: Recovery<T>, file: string): Promise<T | undefined> {
+  const where = describe(file, entry);
+  if (!sameIntent(entry, intent)) {
+    const then = Object.entries(entry.identity)
+      .map(([k, v]) => `${k} ${JSON.stringify(v)}`)
+      .join(", ");
+    const found =
+      entry.id !== undefined
+        ? await recovery.get(entry.id)
+        : entry.name === undefined
+          ? undefined
+          : (await recovery.list()).find((r) => recovery.nameOf?.(r) === entry.name);
+    if (found === undefined) return undefined;
+    throw new InputConflictError(
+      "adoptId",
+      `An earlier create of this ${intent.noun} (${then}; ${where}) did not finish, and may have made ${intent.noun} ${listed(recovery, [found])}, ` +
+        `but the program now asks for something else. To keep it, set the program back and take it over with adoptId; otherwise delete it ` +
+        `(or, if it is not this stack's, remove ${file}), then run \`pulumi up\` again.`,
+    );
+  }
+  if (entry.id !== undefined) return recovery.get(entry.id);
+  if (entry.autonamed === true && entry.name !== undefined) {
+    const mine = await lookTwice(() => lookAlikes(recovery, entry.name));
+    if (mine.length <= 1) return mine[0];
+    throw new InputConflictError(
+      "adoptId",
+      `An earlier create of this ${intent.noun} (${where}) did not finish, and ${mine.length} ${intent.noun}s carry its name ${JSON.stringify(entry.name)}, ` +
+        `which is this resource's own (the request was carried out more than once): ${listed(recovery, mine)}. Take over one with adoptId, and delete the others.`,
+    );
+  }
+  const before = entry.before === undefined ? undefined : new Set(entry.before);
+  const isNew = (r: T): boolean => {
+    if (before !== undefined) return !before.has(recovery.idOf(r));
+    const created = recovery.createdAt?.(r);
+    return created === undefined || created >= entry.startedAt - CREATED_SLACK_MS;
+  };
+  const made = await lookTwice(async () => (await lookAlikes(recovery, entry.name)).filter(isNew));
+  if (made.length === 0) return undefined;
+  if (entry.name === undefined && before !== undefined && made.length === 1) return made[0];
+  const why =
+    entry.name === undefined
+      ? `${made.length} ${intent.noun}s that fit it appeared since, and the provider does not guess which one it made`
+      : `its name ${JSON.stringify(entry.name)} is the program's, not unique to this stack, so ${made.length === 1 ? "this one" : "each of these"} may be another stack's`;
+  throw new InputConflictError(
+    "adoptId",
+    `An earlier create of this ${intent.noun} (${where}) did not finish, and ${why}: ${listed(recovery, made)}. ` +
+      `Take over the one it made with adoptId on the resource; if none is this stack's, remove ${file} and run \`pulumi up\` again (it then creates one).`,
+  );
 }
 
 /**
  * Creates at most once per intent across interrupted provider processes: takes over what
- * an interrupted create of the same intent made (see the module comment), else journals
- * and runs `send`.
+ * an interrupted create of the same resource made (see the module comment), else journals
+ * and runs `send`. `onTakeover` ends the line printed when it takes one over.
  *
- * @throws InputConflictError when an interrupted create may have made several look-alikes;
- *   what `send` throws (the entry is dropped: nothing was made).
+ * @throws InputConflictError when an interrupted create may have made what cannot be told
+ *   apart from another stack's; CloudStateError when a create of the same resource is still
+ *   under way in another process; what `send` throws (the entry stays when it may have made
+ *   the resource, and the error says so).
  */
-export async function createOnce<T>(intent: CreateIntent, recovery: Recovery<T>, send: () => Promise<T>): Promise<Created<T>> {
-  const file = fileOf(intent);
-  const found = claim(file);
-  if (found) {
-    try {
-      const resource = await interrupted(intent.kind, found.entry, recovery);
+export async function createOnce<T>(
+  intent: CreateIntent,
+  recovery: Recovery<T>,
+  send: () => Promise<T>,
+  onTakeover = "",
+): Promise<Created<T>> {
+  const dir = usableJournalDir();
+  const entry: JournalEntry = {
+    v: 2,
+    ...processRef(process.pid),
+    engine: engineProcesses(),
+    startedAt: Date.now(),
+    identity: intent.identity,
+    ...(intent.name === undefined ? {} : { name: intent.name, autonamed: intent.autonamed }),
+  };
+  let journal = new Journaled(undefined, entry);
+  if (dir !== undefined) {
+    const { file, found, legacyFile } = stored(dir, intent);
+    if (found.kind === "unreadable") await unreadable(intent, recovery, file, found.why);
+    if (found.kind === "entry") {
+      const previous = found.entry;
+      if (!isMine(previous) && isRunning(previous) && previous.unrecorded !== true) {
+        throw new CloudStateError(
+          `A create of this ${intent.noun} is under way in another process (${describe(file, previous)}), which is still running: ` +
+            `let it finish or stop it, then run \`pulumi up\` again. If no such process runs, remove ${file}.`,
+          ProviderErrorCode.NotReady,
+        );
+      }
+      // Claim it before looking: a takeover interrupted too is found by the next create.
+      const { unrecorded: _unrecorded, ...kept } = previous;
+      const claimed = ownedNow({ ...kept, interruptions: (previous.interruptions ?? 0) + 1 });
+      journal = new Journaled(file, claimed);
+      journal.save(claimed);
+      if (legacyFile !== undefined) removeEntry(legacyFile);
+      const resource = await interrupted(intent, previous, recovery, file);
       if (resource !== undefined) {
-        remove(found.claimed);
-        return { resource, takenOver: true, settled: () => undefined };
+        const name = recovery.nameOf?.(resource);
+        console.error(
+          `clouddb: ${intent.noun} ${recovery.idOf(resource)}${name === undefined ? "" : ` (${JSON.stringify(name)})`} was made by an earlier create ` +
+            `that did not finish (${describe(file, { ...previous, interruptions: claimed.interruptions })}: its provider process stopped, or Pulumi never recorded its answer); ` +
+            `taking it over instead of creating another${onTakeover}`,
+        );
+        journal.made(recovery.idOf(resource));
+        return { resource, takenOver: true, settled: () => journal.returned() };
       }
-    } catch (e) {
-      // Put the entry back: the next create meets the same question.
-      try {
-        fs.renameSync(found.claimed, file);
-      } catch {
-        // ignore
-      }
-      throw e;
     }
-    remove(found.claimed);
+    const before =
+      !intent.autonamed && recovery.createdAt === undefined
+        ? (await lookAlikes(recovery, intent.name)).map((r) => recovery.idOf(r))
+        : undefined;
+    const fresh: JournalEntry = { ...entry, ...(before === undefined ? {} : { before }) };
+    journal = new Journaled(file, fresh);
+    journal.save(fresh);
   }
-  const entry: Entry = { pid: process.pid, engine: engineProcesses(), startedAt: Date.now() };
-  if (!recovery.createdAt) entry.before = (await recovery.lookAlikes()).map((r) => recovery.idOf(r));
-  let writable = true;
-  try {
-    fs.mkdirSync(journalDir(), { recursive: true, mode: 0o700 });
-    write(file, entry);
-  } catch {
-    writable = false;
-  }
-  const journal = new JournalEntry(file, entry, writable);
   let resource: T;
   try {
     resource = await send();
   } catch (e) {
-    journal.end();
+    if (madeNothing(e)) {
+      journal.end();
+    } else {
+      journal.unknown(e instanceof Error ? e.message.slice(0, 300) : String(e));
+      if (journal.where !== undefined && e instanceof Error) {
+        e.message +=
+          ` The journal keeps this create's intent (${journal.where}): the next \`pulumi up\` looks for what it made before it sends anything` +
+          `${AmbiguousCreateError.isInstance(e) ? "; if none of these is this stack's, remove that file first" : ""}.`;
+      }
+    }
     throw e;
   }
   journal.made(recovery.idOf(resource));
   return { resource, takenOver: false, settled: () => journal.returned() };
+}
+
+/**
+ * Forgets the interrupted create of the resource `ctx` is for (its journal entry goes): the
+ * program took an existing resource over with `adoptId`, which settles the question.
+ */
+export function forgetInterrupted(
+  ctx: { readonly settings: { readonly apiUrl?: string }; readonly owner: string },
+  kind: string,
+  projectId: string,
+): void {
+  const dir = usableJournalDir();
+  if (dir !== undefined && ctx.owner !== "") removeEntry(entryFile(dir, ctx.settings.apiUrl ?? "", projectId, kind, ctx.owner));
 }

@@ -3,13 +3,9 @@
  * another change, a VPC with something still attached).
  */
 import { ConflictError } from "../client/errors";
+import { sleep } from "../client/timers";
 import { CloudStateError, ProviderErrorCode } from "./errors";
 import type { ProviderSettings } from "./settings";
-
-/** Resolves after `ms` milliseconds. */
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 /**
  * The pause before the `attempt`-th (0-based) retry: starting at the configured poll

@@ -8,6 +8,7 @@ import { saveCompileCache } from "./compileCache";
 import "./lazyZodLocales";
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { NotFoundError } from "../client/errors";
+import { AUTONAMED_KEY, withName } from "./autonaming";
 import { checkInputs } from "./check";
 import { diffProperties, sameValue } from "./diff";
 import { ResourceInitError, scrubbed } from "./errors";
@@ -83,7 +84,8 @@ function lookupNotFound(kind: string, id: string): NotFoundError {
  * Builds the dynamic provider of one resource type around its definition.
  *
  * - `configure` stores the stack configuration for every resource in this process.
- * - `check` returns the inputs unchanged with one failure per bad property.
+ * - `check` returns the inputs with one failure per bad property, and the name it made up
+ *   when the program sets none (framework/autonaming.ts).
  * - `diff` compares desired values with the recorded outputs, exactly, per property; a
  *   resource not yet ready is always an update.
  * - `create`, `read`, `update`, `delete` parse the inputs and delegate to the operations;
@@ -131,7 +133,7 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
     // Loaded here: `check` and `diff` need neither the file system nor the journal.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { savePriors } = require("./transitionPriors") as typeof import("./transitionPriors");
-    savePriors(ctx.settings.apiUrl, ctx.client().learnedDurations());
+    savePriors(ctx.settings.apiUrl, ctx.client().learnedSamples());
   };
   const scrub = (error: unknown, ctx: ProviderContext, ...props: Props[]): Error =>
     scrubbed(error, [ctx.settings.apiKey, ...props.flatMap((p) => [...secretKeys.map((k) => p[k]), ...(definition.secretsOf?.(p) ?? [])])]);
@@ -155,8 +157,9 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
       saveCompileCache();
     },
 
-    async check(_olds: Props, news: Props): Promise<dynamic.CheckResult> {
-      return { inputs: news, failures: checkInputs(schema, news) };
+    async check(olds: Props, news: Props): Promise<dynamic.CheckResult> {
+      const failures = checkInputs(schema, news);
+      return { inputs: failures.length > 0 ? news : withName(schema, olds ?? {}, news), failures };
     },
 
     async diff(_id: string, olds: Props, news: Props): Promise<dynamic.DiffResult> {
@@ -166,7 +169,7 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
     },
 
     async create(news: Props): Promise<dynamic.CreateResult> {
-      const ctx = providerContext(typeof news[OWNER_KEY] === "string" ? news[OWNER_KEY] : "");
+      const ctx = providerContext(typeof news[OWNER_KEY] === "string" ? news[OWNER_KEY] : "", news[AUTONAMED_KEY] === true);
       try {
         const { id, outs } = await operations().create(parseInputs(schema, news), ctx);
         if (news.adoptId !== undefined) rememberAdopted(schema.kind, id);

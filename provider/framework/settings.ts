@@ -1,6 +1,6 @@
 import type { ClouddbClient } from "../client/client";
 import { ConfigurationError } from "../client/errors";
-import { parseDuration } from "./durations";
+import { parseDuration, TIMEOUT_RANGE_MS, TIMEOUT_RANGE_TEXT } from "./durations";
 import type { TimeoutsInput } from "./timeouts";
 
 /** The subset of Pulumi's dynamic `Config` that the providers read. */
@@ -36,6 +36,8 @@ export interface ProviderSettings {
    * resources (`0`, `0s` or `off` turn sharing off). @default 2s
    */
   readonly listCacheMs: number;
+  /** `clouddb:requestTimeout`: how long one request may take, from its first byte sent to the last received. @default 30s */
+  readonly requestTimeoutMs?: number;
 }
 
 const THIRTY_MINUTES = 30 * 60_000;
@@ -61,6 +63,17 @@ function duration(source: ConfigSource, key: string): number | undefined {
   }
 }
 
+/** A timeout from the config, within {@link TIMEOUT_RANGE_MS}. @throws ConfigurationError naming the key and the range */
+function timeout(source: ConfigSource, key: string): number | undefined {
+  const ms = duration(source, key);
+  if (ms !== undefined && (ms < TIMEOUT_RANGE_MS.min || ms > TIMEOUT_RANGE_MS.max)) {
+    throw new ConfigurationError(
+      `Config ${key}: ${JSON.stringify(source.get(key))} is out of range: expected a duration ${TIMEOUT_RANGE_TEXT}`,
+    );
+  }
+  return ms;
+}
+
 /**
  * Reads the settings from the stack configuration, falling back to the environment for
  * the endpoint, key and project. Pure: no state is changed.
@@ -75,10 +88,11 @@ export function readSettings(source: ConfigSource, env: NodeJS.ProcessEnv = proc
     apiKey: pick("apiKey"),
     projectId: pick("projectId"),
     timeouts: {
-      createMs: duration(source, "clouddb:createTimeout") ?? THIRTY_MINUTES,
-      updateMs: duration(source, "clouddb:updateTimeout") ?? THIRTY_MINUTES,
-      deleteMs: duration(source, "clouddb:deleteTimeout") ?? THIRTY_MINUTES,
+      createMs: timeout(source, "clouddb:createTimeout") ?? THIRTY_MINUTES,
+      updateMs: timeout(source, "clouddb:updateTimeout") ?? THIRTY_MINUTES,
+      deleteMs: timeout(source, "clouddb:deleteTimeout") ?? THIRTY_MINUTES,
     },
+    requestTimeoutMs: timeout(source, "clouddb:requestTimeout"),
     poll: { initialMs: duration(source, "clouddb:pollInterval"), maxMs: duration(source, "clouddb:pollMaxInterval") },
     listCacheMs: /^(0|0s|off)$/.test(source.get("clouddb:readCache") ?? "")
       ? 0
@@ -119,17 +133,21 @@ export interface ProviderContext {
   timeoutMs(input: TimeoutsInput | undefined, operation: keyof TimeoutsInput): number;
   /** The stack and resource a create is for (the SDK's `__owner` input), or "" when the program did not say. */
   readonly owner: string;
+  /** True when `check` made the resource's name up (framework/autonaming.ts): a resource of exactly that name is this one's own. */
+  readonly autonamed: boolean;
 }
 
 /**
  * The context of the settings in force: those given to {@link configure}, else the
- * environment's alone; `owner` is the `__owner` input of the resource at hand.
+ * environment's alone; `owner` is the `__owner` input of the resource at hand, `autonamed`
+ * whether `check` made its name up.
  */
-export function providerContext(owner = ""): ProviderContext {
+export function providerContext(owner = "", autonamed = false): ProviderContext {
   const s = configured ?? readSettings({ get: () => undefined });
   return {
     settings: s,
     owner,
+    autonamed,
     client: () => clientFor(s),
     clientLoaded: () => clients.has(cacheKeyOf(s)),
     projectOf(inputProjectId) {
@@ -149,7 +167,7 @@ export function providerContext(owner = ""): ProviderContext {
 }
 
 function cacheKeyOf(s: ProviderSettings): string {
-  return JSON.stringify([s.apiUrl, s.apiKey, s.projectId, s.poll, s.listCacheMs]);
+  return JSON.stringify([s.apiUrl, s.apiKey, s.projectId, s.poll, s.listCacheMs, s.requestTimeoutMs]);
 }
 
 function clientFor(s: ProviderSettings): ClouddbClient {
@@ -173,6 +191,7 @@ function clientFor(s: ProviderSettings): ClouddbClient {
       apiKey: s.apiKey,
       projectId: s.projectId,
       listCacheMs: s.listCacheMs,
+      ...(s.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: s.requestTimeoutMs }),
       poll: s.poll,
       expectedDurations: loadPriors(s.apiUrl!),
     });

@@ -4,7 +4,7 @@
  * values") are checked here, in `check`, before anything is sent.
  */
 import { z } from "zod";
-import { isDuration } from "../framework/durations";
+import { isTimeout, TIMEOUT_RANGE_TEXT } from "../framework/durations";
 
 /** Regions the API offers. */
 export const REGIONS = ["us-east-1", "us-west-2", "eu-west-1", "eu-central-1", "ap-southeast-1", "ap-southeast-2", "sa-east-1"] as const;
@@ -77,10 +77,10 @@ export const cidr = z.string({ error: 'expected an IPv4 network in CIDR notation
   error: 'expected an IPv4 network in CIDR notation with a prefix length of 16 to 28 and the host bits zero, such as "10.0.0.0/16"',
 });
 
-/** A duration: seconds as a number, or a string such as `"30m"`. */
+/** A timeout: seconds as a number, or a string such as `"30m"`, from 1 second to 7 days. */
 export const duration = z
-  .custom<number | string>(isDuration, {
-    error: 'expected a duration: a number of seconds or a string such as "90s", "30m", "1h30m"',
+  .custom<number | string>(isTimeout, {
+    error: `expected a duration ${TIMEOUT_RANGE_TEXT}: a number of seconds or a string such as "90s", "30m", "1h30m"`,
   })
   .meta({ tsType: "number | string" });
 

@@ -50,6 +50,9 @@ const VARIABLES: Readonly<Record<string, VariableDoc>> = {
     doc: `How old a shared list answer may be when a refresh reads many resources: ${DURATION}; \`0\`, \`0s\` or \`off\` turn sharing off.`,
     duration: (s) => s.listCacheMs,
   },
+  requestTimeout: {
+    doc: `How long one request may take, from its first byte sent to its last received: ${DURATION}. Unset: 30s.`,
+  },
 };
 
 /** `ms` as a duration `parseDuration` reads back to the same value: `1800000` is `"30m"`. */

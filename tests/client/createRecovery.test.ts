@@ -41,31 +41,69 @@ describe("create recovery against the emulator", () => {
     await emu.close();
   });
 
+  /** A name of its own, as the providers' autonaming makes one. */
+  const own = (base: string) => `${base}-${Math.random().toString(16).slice(2, 9)}`;
+  const UNIQUE = { uniqueName: true } as const;
+
   it.each([
     ["a 503 after the create was carried out", { status: 503, after: true }],
+    ["a 504 after the create was carried out", { status: 504, after: true }],
     ["a connection dropped after it was carried out", { drop: true, after: true }],
     ["an answer cut short", { truncate: true }],
-  ])("takes over the one service it made after %s", async (_, mode) => {
+    ["a firewall's page after it was carried out", { waf: true, after: true }],
+  ])("with a name of its own, takes over the one service it made after %s", async (_, mode) => {
     await misbehave(emu, { method: "POST", path: "/services$", ...mode });
-    const s = await c.createService({ name: "lost" });
-    const listed = await services("lost");
+    const name = own("lost");
+    const s = await c.createService({ name }, UNIQUE);
+    const listed = await services(name);
     expect(listed.map((x) => x.service_id)).toEqual([s.service_id]);
     expect(s.initial_password).toBeUndefined();
     expect(await countRequests(emu, "POST", /\/services$/)).toBe(1);
   });
 
+  it("with a name the program chose, never takes over what it cannot prove it made: it stops naming the candidate and its adoptId", async () => {
+    await misbehave(emu, { method: "POST", path: "/services$", status: 503, after: true });
+    const err = await c.createService({ name: "chosen" }).catch((e: unknown) => e);
+    expect(AmbiguousCreateError.isInstance(err)).toBe(true);
+    const made = await services("chosen");
+    expect(made).toHaveLength(1);
+    const e = err as AmbiguousCreateError;
+    expect(e.candidateIds).toEqual([made[0].service_id]);
+    expect(e.message).toContain(`adoptId: "${made[0].service_id}"`);
+    expect(e.message).toContain("not unique to this create");
+    expect(await countRequests(emu, "POST", /\/services$/)).toBe(1);
+  });
+
+  it("never takes over another client's service made while its own request never arrived (a gateway's 503)", async () => {
+    // Another stack's create of the same name succeeds; ours is answered 503 without reaching the API.
+    const theirs = await newClient().createService({ name: "orders" });
+    await fault(emu, { method: "POST", path: "/services$", status: 503, count: 1 });
+    const err = await c.createService({ name: "orders" }).catch((e: unknown) => e);
+    // An explicit name: the provider never guesses.
+    expect(AmbiguousCreateError.isInstance(err)).toBe(true);
+    expect((err as AmbiguousCreateError).candidateIds).toEqual([theirs.service_id]);
+    expect((err as AmbiguousCreateError).message).toContain(`adoptId: "${theirs.service_id}"`);
+    // A name of its own: the other one is not its own, so it sends the create again and gets its own.
+    await fault(emu, { method: "POST", path: "/services$", status: 503, count: 1 });
+    const name = own("orders");
+    const mine = await c.createService({ name }, UNIQUE);
+    expect(mine.service_id).not.toBe(theirs.service_id);
+    expect((await services(name)).map((x) => x.service_id)).toEqual([mine.service_id]);
+  });
+
   it("returns the service and its password when the create answer has an unreadable id", async () => {
     await rewrite(emu, { method: "POST", path: "/services$", field: "service_id", value: null });
-    const s = await c.createService({ name: "no-id" });
-    const listed = await services("no-id");
+    const name = own("no-id");
+    const s = await c.createService({ name }, UNIQUE);
+    const listed = await services(name);
     expect(listed.map((x) => x.service_id)).toEqual([s.service_id]);
     expect(typeof s.initial_password).toBe("string");
     expect(await countRequests(emu, "POST", /\/services$/)).toBe(1);
   });
 
-  it("recovers VPCs, peerings, forks and replica sets the same way, making exactly one of each", async () => {
+  it("recovers VPCs, peerings (by the list read just before), forks and replica sets the same way, making exactly one of each", async () => {
     await misbehave(emu, { method: "POST", path: "/vpcs$", status: 502, after: true });
-    const vpc = await c.createVpc({ name: "net", cidr: "10.3.0.0/16", region_code: "us-east-1" });
+    const vpc = await c.createVpc({ name: own("net"), cidr: "10.3.0.0/16", region_code: "us-east-1" }, UNIQUE);
     expect((await c.listVpcs()).map((v) => v.id)).toEqual([vpc.id]);
 
     await misbehave(emu, { method: "POST", path: "/peerings$", drop: true, after: true });
@@ -75,20 +113,30 @@ describe("create recovery against the emulator", () => {
     const src = await c.createService({ name: "src" });
     await c.waitForService(src.service_id, { until: ["READY"], ...WAIT });
     await misbehave(emu, { method: "POST", path: "/forkService$", truncate: true });
-    const fork = await c.forkService(src.service_id, { fork_strategy: "NOW" });
+    const fork = await c.forkService(src.service_id, { fork_strategy: "NOW", name: own("fork") }, UNIQUE);
     expect(fork.forked_from?.service_id).toBe(src.service_id);
     expect((await c.listServices()).filter((x) => x.forked_from?.service_id === src.service_id).map((x) => x.service_id)).toEqual([
       fork.service_id,
     ]);
 
     await misbehave(emu, { method: "POST", path: "/replicaSets$", status: 500, after: true });
-    const rs = await c.createReplicaSet(src.service_id, { name: "r1", nodes: 1, cpu_millis: 500, memory_gbs: 2 });
+    const rs = await c.createReplicaSet(src.service_id, { name: own("r1"), nodes: 1, cpu_millis: 500, memory_gbs: 2 }, UNIQUE);
     expect((await c.listReplicaSets(src.service_id)).map((x) => x.id)).toEqual([rs.id]);
 
     expect(await countRequests(emu, "POST", /\/vpcs$/)).toBe(1);
     expect(await countRequests(emu, "POST", /\/peerings$/)).toBe(1);
     expect(await countRequests(emu, "POST", /\/forkService$/)).toBe(1);
     expect(await countRequests(emu, "POST", /\/replicaSets$/)).toBe(1);
+  });
+
+  it("does not take over a peering that existed before it was sent, and names both when two appeared meanwhile", async () => {
+    const vpc = await c.createVpc({ name: "peered", cidr: "10.4.0.0/16", region_code: "us-east-1" });
+    const body = { peer_account_id: "acct", peer_region_code: "us-east-1", peer_vpc_id: "pv" };
+    const older = await newClient().createPeering(vpc.id, body);
+    await misbehave(emu, { method: "POST", path: "/peerings$", status: 503, after: true });
+    const p = await c.createPeering(vpc.id, body);
+    expect(p.id).not.toBe(older.id);
+    expect((await c.listPeerings(vpc.id)).map((x) => x.id).sort()).toEqual([older.id, p.id].sort());
   });
 
   describe.each([
@@ -110,33 +158,59 @@ describe("create recovery against the emulator", () => {
         const e = o.reason as AmbiguousCreateError;
         expect([...e.candidateIds].sort()).toEqual(made);
         expect(e.code).toBe("CLOUDDB_AMBIGUOUS_CREATE");
-        expect(e.message).toContain(`adoptId: "${e.candidateIds[0]}"`);
-        for (const id of e.candidateIds) expect(e.message).toContain(id);
+        for (const id of e.candidateIds) expect(e.message).toContain(`adoptId: "${id}"`);
         expectNoSecrets(e, [emu.pat]);
       }
     });
   });
 
   it.each([
-    ["an hour behind", -3_600_000],
-    ["a minute behind", -60_000],
-    ["a minute ahead", 60_000],
-  ])("makes no duplicate when the API's clock is %s the client's and the answer is lost", async (_, offsetMs) => {
-    await control(emu, "POST", "/clock", { offsetMs });
+    ["an hour behind", { offsetMs: -3_600_000 }],
+    ["a minute behind", { offsetMs: -60_000 }],
+    ["a minute ahead", { offsetMs: 60_000 }],
+    ["stamped by a gateway 8 s ahead of the API's", { dateOffsetMs: 8_000 }],
+    ["stamped by a gateway 8 s behind the API's", { dateOffsetMs: -8_000 }],
+  ])("makes no duplicate when the clock of the Date header is %s the client's and the answer is lost", async (_, clock) => {
+    await control(emu, "POST", "/clock", clock);
     await misbehave(emu, { method: "POST", path: "/services$", status: 503, after: true });
-    const s = await c.createService({ name: "skewed" });
-    expect((await services("skewed")).map((x) => x.service_id)).toEqual([s.service_id]);
+    const name = own("skewed");
+    const s = await c.createService({ name }, UNIQUE);
+    expect((await services(name)).map((x) => x.service_id)).toEqual([s.service_id]);
     expect(await countRequests(emu, "POST", /\/services$/)).toBe(1);
   });
 
-  it("does not take over an identical service created a minute earlier by someone else", async () => {
-    const old = await newClient().createService({ name: "same" });
-    await control(emu, "POST", "/clock", { advanceMs: 60_000 });
+  it("looks again when the list lags one answer behind the create, and reads a list that repeats an item as one", async () => {
+    await c.listServices(); // the answer the lagging list will give again
     await misbehave(emu, { method: "POST", path: "/services$", status: 503, after: true });
-    const s = await c.createService({ name: "same" });
+    await control(emu, "POST", "/faults", { method: "GET", path: "/services$", stale: true });
+    const name = own("lagged");
+    const s = await c.createService({ name }, UNIQUE);
+    expect((await services(name)).map((x) => x.service_id)).toEqual([s.service_id]);
+
+    await misbehave(emu, { method: "POST", path: "/vpcs$", status: 503, after: true });
+    await control(emu, "POST", "/faults", { method: "GET", path: "/vpcs$", repeat: true });
+    const vpc = await c.createVpc({ name: own("repeated"), cidr: "10.5.0.0/16", region_code: "us-east-1" }, UNIQUE);
+    expect((await c.listVpcs()).map((v) => v.id)).toEqual([vpc.id]);
+    expect(await countRequests(emu, "POST", /\/services$/)).toBe(1);
+    expect(await countRequests(emu, "POST", /\/vpcs$/)).toBe(1);
+  });
+
+  it("with a name of its own, never takes over an older service of another name, and stops when a gateway made it twice", async () => {
+    const old = await newClient().createService({ name: "same" });
+    await misbehave(emu, { method: "POST", path: "/services$", status: 503, after: true });
+    const name = own("same");
+    const s = await c.createService({ name }, UNIQUE);
     expect(s.service_id).not.toBe(old.service_id);
-    expect((await services("same")).map((x) => x.service_id).sort()).toEqual([old.service_id, s.service_id].sort());
     expect(await countRequests(emu, "POST", /\/services$/)).toBe(2);
+    // The same unique name twice (a gateway that repeated the request): never a guess between them.
+    const twice = own("twice");
+    await newClient().createService({ name: twice });
+    await newClient().createService({ name: twice });
+    await misbehave(emu, { method: "POST", path: "/services$", status: 503 });
+    const err = await c.createService({ name: twice }, UNIQUE).catch((e: unknown) => e);
+    expect(AmbiguousCreateError.isInstance(err)).toBe(true);
+    expect((err as AmbiguousCreateError).candidateIds).toHaveLength(2);
+    expect((err as AmbiguousCreateError).message).toContain("carried out more than once");
   });
 
   it("fails naming both when someone else made an identical one at the same moment", async () => {
@@ -153,7 +227,7 @@ describe("create recovery against the emulator", () => {
 
   it("runs a create through perform with the recovery its description declares", async () => {
     await misbehave(emu, { method: "POST", path: "/vpcs$", status: 503, after: true });
-    const vpc = await c.perform("createVpc", {}, { name: "by-perform", cidr: "10.9.0.0/16", region_code: "us-east-1" });
+    const vpc = await c.perform("createVpc", {}, { name: own("by-perform"), cidr: "10.9.0.0/16", region_code: "us-east-1" }, UNIQUE);
     expect((await c.listVpcs()).map((v) => v.id)).toEqual([vpc.id]);
     expect(await countRequests(emu, "POST", /\/vpcs$/)).toBe(1);
   });
@@ -162,7 +236,7 @@ describe("create recovery against the emulator", () => {
     const short = newClient(800);
     await misbehave(emu, { method: "POST", path: "/services$", status: 503, after: true });
     await fault(emu, { method: "GET", path: "/services$", status: 503, count: 1_000 });
-    const err = await short.createService({ name: "blind" }).catch((e: unknown) => e);
+    const err = await short.createService({ name: "blind" }, UNIQUE).catch((e: unknown) => e);
     await control(emu, "DELETE", "/faults");
     expect(AmbiguousCreateError.isInstance(err)).toBe(true);
     const e = err as AmbiguousCreateError;

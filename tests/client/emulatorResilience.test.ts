@@ -87,19 +87,19 @@ describe("retries and create safety against the emulator", () => {
       return (await requestLog(emu)).filter((r) => r.method === "POST" && suffix.test(r.path)).length;
     }
 
-    it("returns the service it made, without initial_password, and makes no second one", async () => {
+    it("returns the service it made (by its name of its own), without initial_password, and makes no second one", async () => {
       failNext = /\/services$/;
-      const s = await via.createService({ name: "ghost" });
-      expect(s.name).toBe("ghost");
+      const s = await via.createService({ name: "ghost-4f3a2b1" }, { uniqueName: true });
+      expect(s.name).toBe("ghost-4f3a2b1");
       expect(s.initial_password).toBeUndefined();
-      expect((await c.listServices()).filter((x) => x.name === "ghost")).toHaveLength(1);
+      expect((await c.listServices()).filter((x) => x.name === "ghost-4f3a2b1")).toHaveLength(1);
       expect(await posts(/\/services$/)).toBe(1);
     });
 
     it("does the same for VPCs, peerings, replica sets and forks", async () => {
       failNext = /\/vpcs$/;
-      const vpc = await via.createVpc({ name: "ghost-net", cidr: "10.3.0.0/16", region_code: "us-east-1" });
-      expect((await c.listVpcs()).filter((v) => v.name === "ghost-net")).toHaveLength(1);
+      const vpc = await via.createVpc({ name: "ghost-net-9c8d7e6", cidr: "10.3.0.0/16", region_code: "us-east-1" }, { uniqueName: true });
+      expect((await c.listVpcs()).filter((v) => v.name === "ghost-net-9c8d7e6")).toHaveLength(1);
       expect(await posts(/\/vpcs$/)).toBe(1);
 
       failNext = /\/peerings$/;
@@ -109,12 +109,16 @@ describe("retries and create safety against the emulator", () => {
       const svc = await c.createService({ name: "src" });
       await c.waitForService(svc.service_id, { until: ["READY"], ...WAIT });
       failNext = /\/replicaSets$/;
-      const rs = await via.createReplicaSet(svc.service_id, { name: "r1", nodes: 1, cpu_millis: 500, memory_gbs: 2 });
+      const rs = await via.createReplicaSet(
+        svc.service_id,
+        { name: "r1-1a2b3c4", nodes: 1, cpu_millis: 500, memory_gbs: 2 },
+        { uniqueName: true },
+      );
       expect((await c.listReplicaSets(svc.service_id)).map((x) => x.id)).toEqual([rs.id]);
 
       await c.waitForReplicaSet(svc.service_id, rs.id, WAIT);
       failNext = /\/forkService$/;
-      const fork = await via.forkService(svc.service_id, { fork_strategy: "NOW" });
+      const fork = await via.forkService(svc.service_id, { fork_strategy: "NOW", name: "src-fork-5e6f7a8" }, { uniqueName: true });
       expect(fork.initial_password).toBeUndefined();
       expect((await c.listServices()).filter((x) => x.forked_from?.service_id === svc.service_id)).toHaveLength(1);
       expect(await posts(/\/forkService$/)).toBe(1);

@@ -228,6 +228,7 @@ describe("server clock offset", () => {
     const clock = (await api.control("GET", "/clock")).body;
     expect(clock).toEqual({
       offsetMs: 2 * 24 * HOUR,
+      dateOffsetMs: 0,
       advancedMs: expect.any(Number),
       emulatorTime: expect.any(String),
       serverTime: expect.any(String),

@@ -7,7 +7,7 @@
  */
 import * as clouddb from "pulumi-clouddb";
 import { expectNoErrors, printed } from "../../harness";
-import { ops, startCloud, type Cloud } from "../../harness/cloud";
+import { journalEntries, ops, startCloud, type Cloud } from "../../harness/cloud";
 
 /** How many create requests (POSTs to `path`) the API received. */
 async function createsSent(cloud: Cloud, path: RegExp): Promise<number> {
@@ -35,24 +35,25 @@ describe("a cloud that misbehaves", () => {
     await cloud.controls.fault({ method: "POST", path: "/services$", truncate: true });
     await cloud.controls.fault({ method: "POST", path: "/replicaSets$", status: 502, after: true });
     await cloud.clearRequests();
+    // Names of their own (autonaming): what a lost answer made is recognised by them.
     const program = (): void => {
-      const net = new clouddb.Vpc("net", { name: "lost-net", cidr: "10.7.0.0/16", regionCode: "us-east-1" });
+      const net = new clouddb.Vpc("net", { cidr: "10.7.0.0/16", regionCode: "us-east-1" });
       new clouddb.VpcPeering("peer", {
         vpcId: net.vpcId,
         peerAccountId: "123456789012",
         peerRegionCode: "us-east-1",
         peerVpcId: "vpc-0abc",
       });
-      const db = new clouddb.Service("db", { name: "lost-db" });
-      new clouddb.ReadReplicaSet("rs", { serviceId: db.serviceId, name: "lost-rs", nodes: 1, cpuMillis: 500, memoryGbs: 2 });
+      const db = new clouddb.Service("db", {});
+      new clouddb.ReadReplicaSet("rs", { serviceId: db.serviceId, nodes: 1, cpuMillis: 500, memoryGbs: 2 });
     };
     const r = expectNoErrors(await cloud.stack.up(program));
     expect(ops(r)).toEqual({ net: "create", peer: "create", db: "create", rs: "create" });
     const ids = Object.fromEntries(["net", "peer", "db", "rs"].map((n) => [n, cloud.stack.resource(n).id]));
     // Exactly one of each in the cloud, and it is the one in state.
-    expect((await cloud.api.listVpcs()).filter((v) => v.name === "lost-net").map((v) => v.id)).toEqual([ids.net]);
+    expect((await cloud.api.listVpcs()).map((v) => v.id)).toEqual([ids.net]);
     expect((await cloud.api.listPeerings(ids.net)).map((p) => p.id)).toEqual([ids.peer]);
-    expect((await cloud.api.listServices()).filter((s) => s.name === "lost-db").map((s) => s.service_id)).toEqual([ids.db]);
+    expect((await cloud.api.listServices()).map((s) => s.service_id)).toEqual([ids.db]);
     expect((await cloud.api.listReplicaSets(ids.db)).map((s) => s.id)).toEqual([ids.rs]);
     // No create was sent twice.
     expect(await createsSent(cloud, /\/vpcs$/)).toBe(1);
@@ -65,6 +66,20 @@ describe("a cloud that misbehaves", () => {
     expect(cloud.stack.plaintextState()).not.toContain(password as string);
     // And the stack is whole: a second up changes nothing.
     expect(ops(expectNoErrors(await cloud.stack.up(program)))).toEqual({ net: "same", peer: "same", db: "same", rs: "same" });
+  });
+
+  it("loses the answer of a create of a name the program chose: never takes it over unproved, names it and its adoptId", async () => {
+    await cloud.controls.fault({ method: "POST", path: "/services$", status: 503, after: true });
+    const named = (adoptId?: string) => () => void new clouddb.Service("db", { name: "lost-db", ...(adoptId ? { adoptId } : {}) });
+    const r = await cloud.stack.up(named());
+    const made = (await cloud.api.listServices()).filter((s) => s.name === "lost-db");
+    expect(made).toHaveLength(1);
+    expect(r.errors).toHaveLength(1);
+    expect(r.errors[0].message).toContain(`adoptId: "${made[0].service_id}"`);
+    expect(cloud.stack.resources()).toEqual([]);
+    expectNoErrors(await cloud.stack.up(named(made[0].service_id)));
+    expect(cloud.stack.resource("db").id).toBe(made[0].service_id);
+    expect(journalEntries(cloud.journalDir)).toEqual([]);
   });
 
   it("meets a status it has never seen: waits through it, carries it to the outputs on refresh, and the next up resumes", async () => {
@@ -84,16 +99,16 @@ describe("a cloud that misbehaves", () => {
     expect((await cloud.api.listServices()).filter((s) => s.name === "odd-status")).toHaveLength(1);
   });
 
-  it("with the server's clock an hour behind ours, takes over the service a lost create made, not an older identical one", async () => {
+  it("with the server's clock an hour behind ours, takes over the service a lost create made, not an older one", async () => {
     await cloud.controls.clock({ offsetMs: -3_600_000 });
-    const older = await cloud.api.createService({ name: "skewed" });
+    const older = await cloud.api.createService({ name: "db-0000000" });
     await cloud.controls.clock({ advanceMs: 60_000 });
     await cloud.controls.fault({ method: "POST", path: "/services$", status: 503, after: true });
-    const r = await cloud.stack.up(() => ({ id: new clouddb.Service("db", { name: "skewed" }).serviceId }));
+    const r = await cloud.stack.up(() => ({ id: new clouddb.Service("db", {}).serviceId }));
     expectNoErrors(r);
     const mine = cloud.stack.resource("db").id;
     expect(mine).not.toBe(older.service_id);
-    const all = (await cloud.api.listServices()).filter((s) => s.name === "skewed").map((s) => s.service_id);
+    const all = (await cloud.api.listServices()).map((s) => s.service_id);
     expect(all.sort()).toEqual([older.service_id, mine].sort());
     expect(printed(r)).not.toContain(cloud.emulator.pat);
     await cloud.api.deleteService(older.service_id);

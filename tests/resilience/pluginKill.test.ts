@@ -59,19 +59,24 @@ describe("plugin killed in the middle of a create", () => {
     expectNoErrors(await cloud.stack.destroy());
   });
 
-  it("before the create was answered: the next up finds it by name, type, region and time", async () => {
+  it("before the create was answered: with a name of its own, the next up asks for it again and takes the service over", async () => {
+    const own = () => {
+      const db = new clouddb.Service("db", { cpuMillis: 1000, memoryGbs: 4 });
+      return { id: db.serviceId, name: db.name };
+    };
     await cloud.control("POST", "/latency", { ms: 600 });
-    const running = cloud.stack.up(program("killed-before-answer"));
+    const running = cloud.stack.up(own);
     await until("the create request", async () => (journalEntries(cloud.journalDir).length > 0 ? true : undefined));
     await new Promise((r) => setTimeout(r, 200)); // the POST is on its way, held by the latency
     await cloud.stack.plugin.kill();
     const first = await running;
     expect(first.errors).toHaveLength(1);
     await cloud.control("POST", "/latency", { ms: 0 });
-    const made = await until("the service", async () => (await cloud.api.listServices()).find((s) => s.name === "killed-before-answer"));
+    const made = await until("the service", async () => (await cloud.api.listServices())[0]);
 
-    expectNoErrors(await cloud.stack.up(program("killed-before-answer")));
-    const live = (await cloud.api.listServices()).filter((s) => s.name === "killed-before-answer");
+    const r = expectNoErrors(await cloud.stack.up(own));
+    expect(r.outputs.name).toBe(made.name);
+    const live = await cloud.api.listServices();
     expect(live.map((s) => s.service_id)).toEqual([made.service_id]);
     expect(cloud.stack.resource("db").id).toBe(made.service_id);
     expect(journalEntries(cloud.journalDir)).toEqual([]);

@@ -29,8 +29,18 @@ export type PathParams<P extends string = string> = { readonly [N in ParamNames<
 export interface CreateRecovery<B = never, P = never> {
   /** The name of the list operation that shows what the create made. */
   readonly list: string;
-  /** Whether the item's `created` must lie between the request's sending and its failure, in the server's clock. @default false */
+  /**
+   * Whether the item's `created` tells when it was made (services): a create whose name
+   * proves nothing then counts as candidates only items made around its request (a wide
+   * window in the server's clock, so a gateway's skewed `Date` cannot exclude what it made). @default false
+   */
   readonly timed?: boolean;
+  /**
+   * For a create without a name (peerings): the list is read just before the request is
+   * sent, and an item it did not show, that fits, is what the create made; several such
+   * are never guessed between. @default false
+   */
+  readonly snapshot?: boolean;
   /** Whether a listed item (seen as its fields) may be what this create made; an unknown field never excludes it. */
   readonly fits: (body: B, item: Fields, params: P) => boolean;
   /** How a person knows the resource, for messages. @default the body's `name`, quoted */

@@ -39,6 +39,7 @@ export const PEERING_API = {
     { path: PEERINGS, reply: { one: PeeringSchema }, status: 201, request: CreatePeeringBody },
     {
       list: "listPeerings",
+      snapshot: true,
       fits: (body, item) => fitsPeering(body)(item),
       label: (body, params) => `to ${body.peer_vpc_id} in VPC ${params.vpc}`,
     },

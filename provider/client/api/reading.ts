@@ -10,6 +10,8 @@
  *   (a list skips that item only: see listReading.ts). Any other field that does not have
  *   its documented shape (`metrics: null`, an endpoint that is a string) is dropped (read
  *   as absent) instead of failing the answer: see {@link tolerant}.
+ * - A number sent as a numeric string (`"1000"`) is read as the number it means
+ *   ({@link lenientNumber}): an unambiguous alternative shape, not an odd one.
  */
 import { z } from "zod";
 import type { Reply } from "./operation";
@@ -25,6 +27,18 @@ export function open<Known extends string>(): z.ZodPipe<z.ZodString, z.ZodTransf
 /** A field the client does not rely on: kept when it has its documented shape, read as absent otherwise. */
 export function tolerant<S extends z.ZodType>(schema: S): z.ZodCatch<z.ZodOptional<S>> {
   return schema.optional().catch(undefined);
+}
+
+/** A number, or a string that is one written in decimal (`"1000"`, `" 2 "`), read as that number. */
+export function lenientNumber(): z.ZodType<number, unknown> {
+  return z.union([
+    z.number(),
+    z
+      .string()
+      .trim()
+      .regex(/^-?\d+(\.\d+)?$/)
+      .transform(Number),
+  ]);
 }
 
 /** Schema of the `{message}` answers (SPEC 2.8). */

@@ -1,7 +1,7 @@
 /** API description of read replica sets: their operations, request bodies and answer. */
 import { z } from "zod";
 import { fitsReplicaSet } from "../createMatching";
-import { MESSAGE, open, tolerant, type Open } from "./reading";
+import { lenientNumber, MESSAGE, open, tolerant, type Open } from "./reading";
 import { actionsOn, create, NO_REPLY, PROJECT_PATH, read, type OperationSpec } from "./operation";
 import { checkReplicaSetSize, EnvironmentBody, name, replicaSetNodes } from "./requestFields";
 import { type KnownStatus, knownStatuses } from "../statusRules";
@@ -16,7 +16,7 @@ export const ReplicaSetStatusSchema = open<KnownStatus<"replica set">>();
 /** Schema of an endpoint. */
 export const EndpointSchema = z.looseObject({
   host: tolerant(z.string()),
-  port: tolerant(z.number()),
+  port: tolerant(lenientNumber()),
 });
 
 /** Schema of a connection pooler. */
@@ -37,9 +37,9 @@ export const ReadReplicaSetSchema = z.looseObject({
   id: z.string(),
   status: ReplicaSetStatusSchema.optional(),
   name: tolerant(z.string()),
-  nodes: tolerant(z.number()),
-  cpu_millis: tolerant(z.number()),
-  memory_gbs: tolerant(z.number()),
+  nodes: tolerant(lenientNumber()),
+  cpu_millis: tolerant(lenientNumber()),
+  memory_gbs: tolerant(lenientNumber()),
   endpoint: tolerant(EndpointSchema),
   connection_pooler: tolerant(ConnectionPoolerSchema.nullable()),
   metadata: tolerant(MetadataSchema),

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { fitsFork, fitsService } from "../createMatching";
 import { actionsOn, create, NO_REPLY, PROJECT_PATH, read, type OperationSpec } from "./operation";
-import { MESSAGE, open, tolerant, type Open } from "./reading";
+import { lenientNumber, MESSAGE, open, tolerant, type Open } from "./reading";
 import { ConnectionPoolerSchema, EndpointSchema, MetadataSchema, ReadReplicaSetSchema, type ReadReplicaSet } from "./replicaSet";
 import {
   checkOptionalServiceSize,
@@ -65,13 +65,13 @@ export const ServiceSchema = z.looseObject({
       })
       .nullable(),
   ),
-  ha_replicas: tolerant(z.looseObject({ replica_count: tolerant(z.number()), sync_replica_count: tolerant(z.number()) })),
+  ha_replicas: tolerant(z.looseObject({ replica_count: tolerant(lenientNumber()), sync_replica_count: tolerant(lenientNumber()) })),
   metadata: tolerant(MetadataSchema),
   metrics: tolerant(
     z.looseObject({
-      memory_mb: tolerant(z.number()),
-      milli_cpu: tolerant(z.number()),
-      storage_mb: tolerant(z.number()),
+      memory_mb: tolerant(lenientNumber()),
+      milli_cpu: tolerant(lenientNumber()),
+      storage_mb: tolerant(lenientNumber()),
     }),
   ),
   read_replica_sets: tolerant(EmbeddedReplicaSetsSchema.nullable()),
@@ -81,8 +81,8 @@ export const ServiceSchema = z.looseObject({
         id: tolerant(z.string()),
         spec: tolerant(
           z.looseObject({
-            cpu_millis: tolerant(z.number()),
-            memory_gbs: tolerant(z.number()),
+            cpu_millis: tolerant(lenientNumber()),
+            memory_gbs: tolerant(lenientNumber()),
             volume_type: tolerant(z.string()),
           }),
         ),

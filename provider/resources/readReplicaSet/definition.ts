@@ -10,6 +10,7 @@ import type { ResourceDefinition } from "../../framework/resourceProvider";
 import { input, optionalInput, outputsReadFrom } from "../../framework/schema";
 import { resourceSchema, type InProject } from "../common";
 import { connectionOutputs } from "../connectionString";
+import { AUTONAME_DOC } from "../../framework/autonaming";
 import * as v from "../values";
 
 /** What a ReadReplicaSet's outputs read from: the live set, its service and project, and the service's password when the program gave it. */
@@ -37,7 +38,7 @@ export const readReplicaSetSchema = resourceSchema({
     'new clouddb.ReadReplicaSet("reporting", { serviceId: db.serviceId, name: "reporting", nodes: 2, cpuMillis: 1000, memoryGbs: 4 });',
   inputs: {
     serviceId: input(v.serviceId, { change: "replace", doc: "The service whose replicas these are." }),
-    name: input(v.name, { change: "replace", doc: "Name, 1 to 128 characters." }),
+    name: optionalInput(v.name, { change: "replace", unsetKeeps: () => true, doc: `Name, 1 to 128 characters. ${AUTONAME_DOC}` }),
     nodes: input(v.wholeNumber(1, 10), { change: "in-place", doc: "Number of nodes, 1 to 10. A change resizes the set." }),
     cpuMillis: input(v.cpuMillis(false), {
       change: "in-place",

@@ -4,7 +4,8 @@ import { ConflictError, NotFoundError, ResourceFailedError, WaitError } from "..
 import { sameValue } from "../../framework/diff";
 import { nothingToAdopt } from "../../framework/adoption";
 import { CloudStateError, InputConflictError, ProviderErrorCode, ResourceInitError, UnusableResourceError } from "../../framework/errors";
-import { createOnce, intentOf, type Recovery } from "../../framework/journal";
+import { nameOf } from "../../framework/autonaming";
+import { createOnce, forgetInterrupted, intentOf, type Recovery } from "../../framework/journal";
 import { parentIdOf } from "../../framework/parents";
 import { retryWhileConflict } from "../../framework/pacing";
 import type { ResourceOperations } from "../../framework/resourceProvider";
@@ -13,8 +14,17 @@ import { desiredOf, outputsFrom, type DesiredOf, type OutputsOf } from "../../fr
 import type { ProviderContext } from "../../framework/settings";
 import type { TimeoutsInput } from "../../framework/timeouts";
 import { notRunning } from "../service/live";
+import { keepingRecorded, type ShownField, unreadableOutputs } from "../../framework/unreadable";
 import { readReplicaSetSchema } from "./definition";
 
+/** The fields of a set its outputs are read from (framework/unreadable.ts): an answer that does not show one readably changes nothing. */
+const REPLICA_SET_FIELDS: readonly ShownField<ReadReplicaSet>[] = [
+  {
+    field: "nodes, cpu_millis, memory_gbs",
+    outputs: ["nodes", "cpuMillis", "memoryGbs"],
+    shows: (rs) => typeof rs.nodes === "number" && typeof rs.cpu_millis === "number" && typeof rs.memory_gbs === "number",
+  },
+];
 type ReadReplicaSetOutputs = OutputsOf<typeof readReplicaSetSchema.outputs>;
 
 /** Outputs of a live replica set; `password` is the service's, when the program gave it. */
@@ -54,7 +64,11 @@ async function converge(ctx: ProviderContext, live: ReadReplicaSet, want: Wanted
   let current = live;
   if (current.status === "error") throw inError(current);
   if (current.status !== "active") current = await waitActive(ctx, serviceId, current.id, projectId, limit);
-  if (!sameValue([current.nodes, current.cpu_millis, current.memory_gbs], [want.nodes, want.cpuMillis, want.memoryGbs])) {
+  const wanted = [want.nodes, want.cpuMillis, want.memoryGbs];
+  const sized = unreadableOutputs(current, REPLICA_SET_FIELDS).has("nodes")
+    ? wanted
+    : [current.nodes, current.cpu_millis, current.memory_gbs];
+  if (!sameValue(sized, wanted)) {
     await api.resizeReplicaSet(serviceId, current.id, { cpu_millis: want.cpuMillis, memory_gbs: want.memoryGbs, nodes: want.nodes }, opts);
     sent.push("resize");
     current = await waitActive(ctx, serviceId, current.id, projectId, limit);
@@ -84,21 +98,30 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
       const found = await findReplicaSet(ctx, news.serviceId, news.adoptId, projectId);
       if (!found) throw nothingToAdopt(`no read replica set ${news.adoptId} under service ${news.serviceId}`);
       made = found;
-      if (made.name !== news.name) {
+      if (news.name !== undefined && made.name !== news.name) {
         throw new InputConflictError(
           "name",
           `adoptId: read replica set ${made.id} is named ${JSON.stringify(made.name)} but the program asks for ${JSON.stringify(news.name)}, which cannot change in place; make the program match it to adopt it`,
         );
       }
+      forgetInterrupted(ctx, "ReadReplicaSet", projectId);
     } else {
       const api = ctx.client();
+      const name = nameOf(news);
       const recovery: Recovery<ReadReplicaSet> = {
         get: async (id) => findReplicaSet(ctx, news.serviceId, id, projectId),
-        lookAlikes: async () =>
-          (await api.listReplicaSets(news.serviceId, { projectId })).filter((rs) => rs.name === news.name && rs.status !== "deleting"),
+        list: async () => (await api.listReplicaSets(news.serviceId, { projectId })).filter((rs) => rs.status !== "deleting"),
+        fits: () => true,
+        nameOf: (rs) => rs.name,
         idOf: (rs) => rs.id,
       };
-      const intent = intentOf(ctx, "ReadReplicaSet", projectId, { serviceId: news.serviceId, name: news.name });
+      const intent = intentOf(
+        ctx,
+        { kind: "ReadReplicaSet", noun: "read replica set" },
+        projectId,
+        { serviceId: news.serviceId, name },
+        name,
+      );
       // The service must be READY; while it is being changed the API answers 409: wait.
       const created = await createOnce(intent, recovery, () =>
         retryWhileConflict(
@@ -107,8 +130,9 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
           () =>
             api.createReplicaSet(
               news.serviceId,
-              { name: news.name, nodes: news.nodes, cpu_millis: news.cpuMillis as number, memory_gbs: news.memoryGbs as number },
-              { projectId },
+              { name, nodes: news.nodes, cpu_millis: news.cpuMillis as number, memory_gbs: news.memoryGbs as number },
+              // A name the program did not set is the set's own: a lost answer is recovered by it (framework/autonaming.ts).
+              { projectId, uniqueName: ctx.autonamed },
             ),
           notRunning("creating a read replica set"),
         ),
@@ -128,8 +152,8 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
       const last = seen ?? made;
       const failed = ResourceFailedError.isInstance(e) || UnusableResourceError.isInstance(e) || last.status === "error";
       const why = failed
-        ? `Read replica set ${made.id} (${news.name}) is in status error`
-        : `Read replica set ${made.id} (${news.name}) was created but is not active: ${(e as Error).message}`;
+        ? `Read replica set ${made.id} (${made.name ?? news.name}) is in status error`
+        : `Read replica set ${made.id} (${made.name ?? news.name}) was created but is not active: ${(e as Error).message}`;
       throw new ResourceInitError(
         made.id,
         replicaSetOutputs(last, news.serviceId, projectId),
@@ -146,7 +170,8 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
     // Served from one shared list answer (the client's read cache), so a refresh of many
     // resources costs one request; a set that no longer exists is a NotFoundError.
     const rs = await ctx.client().getReplicaSet(serviceId, id, { projectId });
-    return { ...replicaSetOutputs(rs, serviceId, projectId, recorded.password as string | undefined) };
+    const outs = { ...replicaSetOutputs(rs, serviceId, projectId, recorded.password as string | undefined) };
+    return keepingRecorded(`read replica set ${id}`, rs, outs, recorded, REPLICA_SET_FIELDS);
   },
 
   async update(id, olds, news, ctx, changed) {

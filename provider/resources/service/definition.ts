@@ -10,7 +10,6 @@ import type { Service } from "../../client";
 import { sameValue } from "../../framework/diff";
 import type { ResourceDefinition } from "../../framework/resourceProvider";
 import {
-  input,
   optionalInput,
   outputsFrom,
   outputsReadFrom,
@@ -21,10 +20,12 @@ import {
 } from "../../framework/schema";
 import { resourceSchema, type InProject } from "../common";
 import { connectionOutputs } from "../connectionString";
+import { AUTONAME_DOC } from "../../framework/autonaming";
 import * as v from "../values";
 import type { ServiceAction } from "./convergence";
 import { serviceCrossRules } from "./crossRules";
-import { attachedVpc, isPaused, sizeOf } from "./live";
+import { unreadableOutputs } from "../../framework/unreadable";
+import { attachedVpc, isPaused, SERVICE_FIELDS, sizeOf } from "./live";
 import { forkFrom, haReplicas, serviceNamedTypes, size, type ForkFrom } from "./namedTypes";
 
 /** What a Service's outputs read from: the live service, and what the API cannot return again (the password, the `forkFrom` input). */
@@ -63,7 +64,7 @@ export const serviceSchema = resourceSchema({
   example:
     'const db = new clouddb.Service("db", { name: "orders", cpuMillis: 1000, memoryGbs: 4 }, { protect: true });\nexport const password = db.password; // secret',
   inputs: {
-    name: input(v.name, { change: "replace", doc: "Name, 1 to 128 characters." }),
+    name: optionalInput(v.name, { change: "replace", unsetKeeps: () => true, doc: `Name, 1 to 128 characters. ${AUTONAME_DOC}` }),
     serviceType: optionalInput(
       z.enum(["TIMESERIES", "RELATIONAL", "VECTOR"], { error: 'expected "TIMESERIES", "RELATIONAL" or "VECTOR"' }),
       {
@@ -199,11 +200,16 @@ export function serviceOutputs(live: Service, kept: { password?: string; forkFro
   return outputsFrom(serviceSchema, { live, projectId: live.project_id, ...kept });
 }
 
-/** An action's `needed`: the live service's outputs differ from what is wanted in one of `properties`. */
+/**
+ * An action's `needed`: the live service's outputs differ from what is wanted in one of
+ * `properties`; one the answer does not show readably never differs (tolerant reading never
+ * invents a value, so it never triggers a write).
+ */
 function differs(...properties: ReadonlyArray<keyof DesiredService & keyof ServiceOutputs>) {
   return (live: Service, want: DesiredService): boolean => {
     const outs = serviceOutputs(live);
-    return properties.some((p) => !sameValue(outs[p], want[p]));
+    const unreadable = unreadableOutputs(live, SERVICE_FIELDS);
+    return properties.some((p) => !unreadable.has(p) && !sameValue(outs[p], want[p]));
   };
 }
 

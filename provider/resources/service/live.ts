@@ -1,6 +1,34 @@
-/** How a live service (the API's shape) reads: its size, its VPC, whether it is paused, and why it cannot be used now. */
+/**
+ * How a live service (the API's shape) reads: its size, its VPC, whether it is paused, what
+ * its answer must show to be read at all, and why it cannot be used now.
+ */
 import type { Service } from "../../client";
+import type { ShownField } from "../../framework/unreadable";
 import type { Size } from "./namedTypes";
+
+/**
+ * The fields of a service its outputs are read from and that every answer has (CONTRACT.md,
+ * "Service fields the server fills in"): when one is not shown readably, those outputs keep
+ * what is recorded, and no action is sent because of them (framework/unreadable.ts).
+ */
+export const SERVICE_FIELDS: readonly ShownField<Service>[] = [
+  {
+    field: "resources[0].spec",
+    outputs: ["cpuMillis", "memoryGbs", "resources"],
+    shows: (s) => typeof s.resources?.[0]?.spec?.cpu_millis === "number" && typeof s.resources[0].spec.memory_gbs === "number",
+  },
+  {
+    field: "ha_replicas",
+    outputs: ["haReplicas"],
+    shows: (s) => typeof s.ha_replicas?.replica_count === "number" && typeof s.ha_replicas.sync_replica_count === "number",
+  },
+  {
+    field: "endpoint",
+    outputs: ["host", "port", "connectionString"],
+    shows: (s) => typeof s.endpoint?.host === "string" && typeof s.endpoint.port === "number",
+  },
+  { field: "metadata.environment", outputs: ["environment"], shows: (s) => typeof s.metadata?.environment === "string" },
+];
 
 /** The plan of a size as the API shows it: the shared plan reads as 0/0. */
 export function sizeOf(value: number | undefined): Size {

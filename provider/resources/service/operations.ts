@@ -7,7 +7,8 @@ import type { Service } from "../../client";
 import { ConflictError, NotFoundError, WaitError } from "../../client/errors";
 import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
 import { InputConflictError, ResourceInitError, UnusableResourceError } from "../../framework/errors";
-import { createOnce, intentOf, type Created, type CreateIntent, type Recovery } from "../../framework/journal";
+import { nameOf } from "../../framework/autonaming";
+import { createOnce, forgetInterrupted, intentOf, type Created, type Recovery } from "../../framework/journal";
 import { retryWhileConflict } from "../../framework/pacing";
 import type { ResourceOperations } from "../../framework/resourceProvider";
 import type { ProviderContext } from "../../framework/settings";
@@ -16,7 +17,8 @@ import { wantedNow } from "../../framework/changes";
 import { desiredOf } from "../../framework/schema";
 import { converge, type ConvergeProgress } from "./convergence";
 import { SERVICE_DEFAULTS, serviceOutputs, serviceSchema, type ServiceInputs, type ServiceOutputs } from "./definition";
-import { notRunning } from "./live";
+import { keepingRecorded } from "../../framework/unreadable";
+import { notRunning, SERVICE_FIELDS } from "./live";
 
 /** Generates a password for a service whose initial password was lost (a recovered create). */
 function generatedPassword(): string {
@@ -25,8 +27,8 @@ function generatedPassword(): string {
 
 const GONE = new Set(["DELETING", "DELETED"]);
 
-/** How to find what an interrupted create of a service like `like` made. */
-function recovery(ctx: ProviderContext, projectId: string, like: (s: Service) => boolean): Recovery<Service> {
+/** How to find what an interrupted create of a service made: among the project's services, those `fits` says are like it. */
+function recovery(ctx: ProviderContext, projectId: string, fits: (s: Service) => boolean): Recovery<Service> {
   const api = ctx.client();
   return {
     async get(id) {
@@ -38,7 +40,9 @@ function recovery(ctx: ProviderContext, projectId: string, like: (s: Service) =>
         throw e;
       }
     },
-    lookAlikes: async () => (await api.listServices({ projectId })).filter((s) => like(s) && !GONE.has(s.status)),
+    list: async () => (await api.listServices({ projectId })).filter((s) => !GONE.has(s.status)),
+    fits,
+    nameOf: (s) => s.name,
     idOf: (s) => s.service_id,
     // `created` is in the API's clock (offset = server - client); the journal's times are this machine's: the latest client time it may mean.
     createdAt: (s) => {
@@ -52,40 +56,34 @@ function recovery(ctx: ProviderContext, projectId: string, like: (s: Service) =>
 /** Creates (or forks) once per intent, taking over what an interrupted create made (framework/journal.ts). */
 async function createServiceOnce(
   ctx: ProviderContext,
-  intent: Omit<CreateIntent, "apiUrl" | "kind" | "owner">,
-  like: (s: Service) => boolean,
+  projectId: string,
+  identity: Readonly<Record<string, string>>,
+  fits: (s: Service) => boolean,
   send: () => Promise<Service>,
 ): Promise<Created<Service>> {
-  const created = await createOnce(
-    intentOf(ctx, "Service", intent.projectId, intent.identity),
-    recovery(ctx, intent.projectId, like),
-    send,
-  );
-  if (created.takenOver) {
-    const s = created.resource;
-    console.error(
-      `clouddb: service ${s.service_id} (${JSON.stringify(s.name)}) was made by an earlier create that did not finish ` +
-        "(its provider process stopped, or Pulumi never recorded its answer); taking it over instead of creating another, with a new password unless the program sets one",
-    );
-  }
-  return created;
+  const intent = intentOf(ctx, { kind: "Service", noun: "service" }, projectId, identity, identity.name);
+  return createOnce(intent, recovery(ctx, projectId, fits), send, ", with a new password unless the program sets one");
 }
 
 /** Starts the service the inputs describe: an adoption, a fork, or a new service; `settled` must be called once `create` is done. */
 async function start(ctx: ProviderContext, news: ServiceInputs, projectId: string, deadline: number): Promise<Created<Service>> {
   const api = ctx.client();
   const opts = { projectId };
+  // A name the program did not set is the service's own: a lost answer is recovered by it (framework/autonaming.ts).
+  const createOpts = { projectId, uniqueName: ctx.autonamed };
   if (news.adoptId !== undefined) {
     const live = await api.getService(news.adoptId, opts).catch((e: unknown) => {
       throw NotFoundError.isInstance(e) ? nothingToAdopt(`no service ${news.adoptId} in project ${projectId}`) : e;
     });
     assertAdoptable(`service ${live.service_id}`, [
-      ["name", news.name, live.name],
+      ...(news.name === undefined ? [] : [["name", news.name, live.name] as const]),
       ["serviceType", news.serviceType ?? SERVICE_DEFAULTS.serviceType, live.service_type],
       ["regionCode", news.regionCode ?? SERVICE_DEFAULTS.regionCode, live.region_code],
     ]);
+    forgetInterrupted(ctx, "Service", projectId);
     return { resource: live, takenOver: false, settled: () => undefined };
   }
+  const name = nameOf(news);
   if (news.forkFrom !== undefined) {
     const { serviceId, strategy, targetTime } = news.forkFrom;
     const source = await api.getService(serviceId, opts);
@@ -100,9 +98,8 @@ async function start(ctx: ProviderContext, news: ServiceInputs, projectId: strin
         );
       }
     }
-    const fork = { projectId, identity: { name: news.name, forkOf: serviceId } };
-    const forkOfSource = (s: Service) => s.name === news.name && s.forked_from?.service_id === serviceId;
-    return createServiceOnce(ctx, fork, forkOfSource, () =>
+    const forkOfSource = (s: Service) => s.forked_from?.service_id === serviceId;
+    return createServiceOnce(ctx, projectId, { name, forkOf: serviceId }, forkOfSource, () =>
       retryWhileConflict(
         deadline,
         ctx.settings.poll,
@@ -112,12 +109,12 @@ async function start(ctx: ProviderContext, news: ServiceInputs, projectId: strin
             {
               fork_strategy: strategy,
               target_time: targetTime,
-              name: news.name,
+              name,
               cpu_millis: news.cpuMillis === undefined ? undefined : String(news.cpuMillis),
               memory_gbs: news.memoryGbs === undefined ? undefined : String(news.memoryGbs),
               environment_tag: news.environment,
             },
-            opts,
+            createOpts,
           ),
         notRunning("forking it"),
       ),
@@ -125,7 +122,7 @@ async function start(ctx: ProviderContext, news: ServiceInputs, projectId: strin
   }
   const desired = desiredOf(serviceSchema, news, {});
   const req = {
-    name: news.name,
+    name,
     service_type: news.serviceType ?? SERVICE_DEFAULTS.serviceType,
     region_code: news.regionCode ?? SERVICE_DEFAULTS.regionCode,
     cpu_millis: String(desired.cpuMillis),
@@ -133,9 +130,9 @@ async function start(ctx: ProviderContext, news: ServiceInputs, projectId: strin
     replica_count: desired.haReplicas.replicaCount,
     environment_tag: desired.environment,
   };
-  const intent = { projectId, identity: { name: req.name, serviceType: req.service_type, regionCode: req.region_code } };
-  const like = (s: Service) => s.name === req.name && s.service_type === req.service_type && s.region_code === req.region_code;
-  return createServiceOnce(ctx, intent, like, () => api.createService(req, opts));
+  const identity = { name: req.name, serviceType: req.service_type, regionCode: req.region_code };
+  const like = (s: Service) => !s.forked_from && s.service_type === req.service_type && s.region_code === req.region_code;
+  return createServiceOnce(ctx, projectId, identity, like, () => api.createService(req, createOpts));
 }
 
 /**
@@ -201,7 +198,7 @@ export const serviceOperations: ResourceOperations<typeof serviceSchema.inputs> 
       const known = serviceOutputs(last, { password: progress.password, forkFrom: news.forkFrom });
       const why = UnusableResourceError.isInstance(e)
         ? `${e.message} The service is kept in state: once it is usable again, the next \`pulumi up\` resumes it.`
-        : `Service ${id} (${news.name}) was created but is not ready: ${(e as Error).message}. It is kept in state; the next \`pulumi up\` resumes waiting for it.`;
+        : `Service ${id} (${made.name ?? news.name}) was created but is not ready: ${(e as Error).message}. It is kept in state; the next \`pulumi up\` resumes waiting for it.`;
       throw new ResourceInitError(id, known, why);
     } finally {
       started.settled();
@@ -211,7 +208,8 @@ export const serviceOperations: ResourceOperations<typeof serviceSchema.inputs> 
   async read(id, recorded, ctx) {
     const live = await ctx.client().getService(id, { projectId: ctx.projectOf(recorded.projectId as string | undefined) });
     const kept = recorded as Partial<ServiceOutputs>;
-    return { ...serviceOutputs(live, { password: kept.password, forkFrom: kept.forkFrom }) };
+    const outs = { ...serviceOutputs(live, { password: kept.password, forkFrom: kept.forkFrom }) };
+    return keepingRecorded(`service ${id}`, live, outs, recorded, SERVICE_FIELDS);
   },
 
   async update(id, olds, news, ctx, changed) {

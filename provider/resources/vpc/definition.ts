@@ -5,8 +5,9 @@
 import { z } from "zod";
 import type { Vpc } from "../../client";
 import type { ResourceDefinition } from "../../framework/resourceProvider";
-import { input, outputsReadFrom } from "../../framework/schema";
+import { input, optionalInput, outputsReadFrom } from "../../framework/schema";
 import { resourceSchema, type InProject } from "../common";
+import { AUTONAME_DOC } from "../../framework/autonaming";
 import * as v from "../values";
 
 /** What a Vpc's outputs read from: the live VPC and its project. */
@@ -22,7 +23,11 @@ export const vpcSchema = resourceSchema({
   doc: "A private network (VPC) of a project.",
   example: 'const net = new clouddb.Vpc("net", { name: "prod-net", cidr: "10.0.0.0/16", regionCode: "us-east-1" });',
   inputs: {
-    name: input(v.name, { change: "in-place", doc: "Name of the VPC, 1 to 128 characters. A change renames it." }),
+    name: optionalInput(v.name, {
+      change: "in-place",
+      unsetKeeps: () => true,
+      doc: `Name of the VPC, 1 to 128 characters. A change renames it. ${AUTONAME_DOC}`,
+    }),
     cidr: input(v.cidr, { change: "replace", doc: "IPv4 network, prefix 16 to 28, host bits zero (`10.0.0.0/16`)." }),
     regionCode: input(v.regionCode, { change: "replace", doc: "Region, e.g. `us-east-1`.", sdkType: "string" }),
   },

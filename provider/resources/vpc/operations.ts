@@ -3,7 +3,8 @@ import type { Vpc } from "../../client";
 import { ConflictError, NotFoundError } from "../../client/errors";
 import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
 import { CloudStateError, ProviderErrorCode } from "../../framework/errors";
-import { absentIfNotFound, createOnce, intentOf, type Recovery } from "../../framework/journal";
+import { nameOf } from "../../framework/autonaming";
+import { absentIfNotFound, createOnce, forgetInterrupted, intentOf, type Recovery } from "../../framework/journal";
 import { retryWhileConflict } from "../../framework/pacing";
 import type { ResourceOperations } from "../../framework/resourceProvider";
 import { outputsFrom, type InputsOf, type OutputsOf } from "../../framework/schema";
@@ -23,7 +24,8 @@ function vpcOutputs(live: Vpc, projectId: string): VpcOutputs {
 async function converge(ctx: ProviderContext, id: string, news: VpcInputs, projectId: string, rename: boolean): Promise<VpcOutputs> {
   const api = ctx.client();
   const live = await api.getVpc(id, { projectId });
-  if (rename && live.name !== news.name) {
+  // No name (adopted without one): the VPC keeps its own.
+  if (rename && news.name !== undefined && live.name !== news.name) {
     await api.renameVpc(id, news.name, { projectId });
     return vpcOutputs({ ...live, name: news.name }, projectId);
   }
@@ -63,18 +65,21 @@ export const vpcOperations: ResourceOperations<typeof vpcSchema.inputs> = {
         ["cidr", news.cidr, live.cidr],
         ["regionCode", news.regionCode, live.region_code],
       ]);
+      forgetInterrupted(ctx, "Vpc", projectId);
       return { id: live.id, outs: { ...(await converge(ctx, live.id, news, projectId, true)) } };
     }
     const api = ctx.client();
-    const req = { name: news.name, cidr: news.cidr, region_code: news.regionCode };
+    const req = { name: nameOf(news), cidr: news.cidr, region_code: news.regionCode };
     const recovery: Recovery<Vpc> = {
       get: (id) => absentIfNotFound(api.getVpc(id, { projectId })),
-      lookAlikes: async () =>
-        (await api.listVpcs({ projectId })).filter((x) => x.name === req.name && x.cidr === req.cidr && x.region_code === req.region_code),
+      list: () => api.listVpcs({ projectId }),
+      fits: (x) => x.cidr === req.cidr && x.region_code === req.region_code,
+      nameOf: (x) => x.name,
       idOf: (x) => x.id,
     };
-    const intent = intentOf(ctx, "Vpc", projectId, req);
-    const created = await createOnce(intent, recovery, () => api.createVpc(req, { projectId }));
+    const intent = intentOf(ctx, { kind: "Vpc", noun: "VPC" }, projectId, req, req.name);
+    // A name the program did not set is the VPC's own: a lost answer is recovered by it (framework/autonaming.ts).
+    const created = await createOnce(intent, recovery, () => api.createVpc(req, { projectId, uniqueName: ctx.autonamed }));
     created.settled();
     return { id: created.resource.id, outs: { ...vpcOutputs(created.resource, projectId) } };
   },

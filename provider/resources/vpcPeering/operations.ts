@@ -4,7 +4,7 @@ import { NotFoundError, WaitError } from "../../client/errors";
 import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
 import { ResourceInitError } from "../../framework/errors";
 import { parentIdOf } from "../../framework/parents";
-import { absentIfNotFound, createOnce, intentOf, type Recovery } from "../../framework/journal";
+import { absentIfNotFound, createOnce, forgetInterrupted, intentOf, type Recovery } from "../../framework/journal";
 import type { ResourceOperations } from "../../framework/resourceProvider";
 import { outputsFrom, type InputsOf, type OutputsOf } from "../../framework/schema";
 import type { ProviderContext } from "../../framework/settings";
@@ -64,19 +64,19 @@ export const vpcPeeringOperations: ResourceOperations<typeof vpcPeeringSchema.in
         ["peerVpcId", news.peerVpcId, live.peer_vpc_id],
       ]);
       peeringId = live.id;
+      forgetInterrupted(ctx, "VpcPeering", projectId);
     } else {
       const api = ctx.client();
       const req = { peer_account_id: news.peerAccountId, peer_region_code: news.peerRegionCode, peer_vpc_id: news.peerVpcId };
+      // A peering has no name: what proves it is this create's is its absence from the VPC's list just before (createRecovery.ts, journal.ts).
       const recovery: Recovery<Peering> = {
         get: (id) => absentIfNotFound(api.getPeering(news.vpcId, id, { projectId })),
-        lookAlikes: async () =>
-          (await api.listPeerings(news.vpcId, { projectId })).filter(
-            (p) =>
-              p.peer_account_id === req.peer_account_id && p.peer_region_code === req.peer_region_code && p.peer_vpc_id === req.peer_vpc_id,
-          ),
+        list: () => api.listPeerings(news.vpcId, { projectId }),
+        fits: (p) =>
+          p.peer_account_id === req.peer_account_id && p.peer_region_code === req.peer_region_code && p.peer_vpc_id === req.peer_vpc_id,
         idOf: (p) => p.id,
       };
-      const intent = intentOf(ctx, "VpcPeering", projectId, { vpcId: news.vpcId, ...req });
+      const intent = intentOf(ctx, { kind: "VpcPeering", noun: "peering" }, projectId, { vpcId: news.vpcId, ...req });
       const created = await createOnce(intent, recovery, () => api.createPeering(news.vpcId, req, { projectId }));
       peeringId = created.resource.id;
       settled = created.settled;

@@ -15,9 +15,14 @@ export async function addFault(
  * long after the 429 it arrived. Requests never repeated (none came after) are left out.
  */
 export function retriesAfter429(log: LoggedRequest[]): Array<{ request: string; gapMs: number }> {
+  return retriesAfter(log, 429);
+}
+
+/** {@link retriesAfter429} for any status: each answer of `status` paired with the next request for the same method and path. */
+export function retriesAfter(log: LoggedRequest[], status: number): Array<{ request: string; gapMs: number }> {
   const out: Array<{ request: string; gapMs: number }> = [];
   log.forEach((r, i) => {
-    if (r.status !== 429) return;
+    if (r.status !== status) return;
     const next = log.slice(i + 1).find((n) => n.method === r.method && n.path === r.path);
     if (next) out.push({ request: `${r.method} ${r.path}`, gapMs: Date.parse(next.at) - Date.parse(r.at) });
   });

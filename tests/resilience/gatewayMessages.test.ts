@@ -1,0 +1,117 @@
+/**
+ * Messages say what happened (case 7, and what was also seen): a firewall's own 200 HTML page
+ * or a 307 on a create is not "the API accepted it", a 308 on a read names the redirect and
+ * where it points (not the API's version), and the transition times learned for the poll
+ * schedule follow the median of the last runs, not one slow run.
+ */
+import * as fs from "fs";
+import * as path from "path";
+import * as clouddb from "pulumi-clouddb";
+import { expectNoErrors } from "../../harness";
+import { journalEntries, startCloud, writes, type Cloud } from "../../harness/cloud";
+
+describe("answers that are not the API's", () => {
+  let cloud: Cloud;
+  beforeAll(async () => {
+    cloud = await startCloud();
+  });
+  afterEach(async () => {
+    await cloud.control("DELETE", "/faults");
+    expectNoErrors(await cloud.stack.destroy());
+  });
+  afterAll(async () => {
+    await cloud.close();
+  });
+
+  const vpc = (name?: string) => () =>
+    void new clouddb.Vpc("net", { ...(name ? { name } : {}), cidr: "10.95.0.0/16", regionCode: "us-east-1" });
+
+  it("a firewall's 200 page on a create: named for what it is, nothing made, and the next up creates one", async () => {
+    await cloud.controls.fault({ method: "POST", path: "/vpcs$", waf: true });
+    const r = await cloud.stack.up(vpc("walled"));
+    expect(r.errors).toHaveLength(1);
+    const message = r.errors[0].message;
+    expect(message).toContain('an HTML page titled "Request blocked"');
+    expect(message).toContain("not the API's answer");
+    expect(message).not.toContain("the API accepted it");
+    expect(await cloud.api.listVpcs()).toEqual([]);
+    await cloud.control("DELETE", "/faults");
+    expectNoErrors(await cloud.stack.up(vpc("walled")));
+    expect((await cloud.api.listVpcs()).map((v) => v.id)).toEqual([cloud.stack.resource("net").id]);
+  });
+
+  it("a firewall's 200 page after the create got through: the VPC of its own name is taken over", async () => {
+    await cloud.controls.fault({ method: "POST", path: "/vpcs$", waf: true, after: true });
+    expectNoErrors(await cloud.stack.up(vpc()));
+    expect((await cloud.api.listVpcs()).map((v) => v.id)).toEqual([cloud.stack.resource("net").id]);
+  });
+
+  it("a 307 on a create: names the redirect and where it points, says nothing was made there, and sends nothing more", async () => {
+    await cloud.controls.fault({
+      method: "POST",
+      path: "/vpcs$",
+      redirect: 307,
+      location: "https://eu.api.example/public/api/v1/projects/p/vpcs",
+    });
+    await cloud.clearRequests();
+    const r = await cloud.stack.up(vpc("redirected"));
+    expect(r.errors).toHaveLength(1);
+    const message = r.errors[0].message;
+    expect(message).toContain("answered 307 (a redirect) to https://eu.api.example/public/api/v1/projects/p/vpcs");
+    expect(message).toContain("not carried out");
+    expect(message).not.toContain("the API accepted it");
+    expect(writes(await cloud.requests()).map((x) => x.status)).toEqual([307]);
+    expect(await cloud.api.listVpcs()).toEqual([]);
+    expect(journalEntries(cloud.journalDir)).toEqual([]);
+  });
+
+  it("a 308 on a read: names the redirect and where it points, not the API's version", async () => {
+    expectNoErrors(await cloud.stack.up(vpc("moved")));
+    await cloud.controls.fault({
+      method: "GET",
+      path: "/vpcs/",
+      redirect: 308,
+      location: "https://api.example.com/public/api/v2/projects/p/vpcs/1",
+    });
+    const r = await cloud.stack.refresh();
+    expect(r.errors).toHaveLength(1);
+    expect(r.errors[0].message).toContain("answered 308 (a redirect) to https://api.example.com/public/api/v2/projects/p/vpcs/1");
+    expect(r.errors[0].message).not.toContain("newer or older");
+  });
+});
+
+describe("transition times learned for the poll schedule", () => {
+  let cloud: Cloud;
+  beforeAll(async () => {
+    cloud = await startCloud({ clockScale: 0.05 });
+  });
+  afterAll(async () => {
+    await cloud.close();
+  });
+
+  /** The prior the next run starts from: the median of what is saved (one value, or the last measurements). */
+  function prior(): number {
+    const file = fs.readdirSync(cloud.journalDir).find((f) => f.startsWith("durations-"))!;
+    expect(fs.statSync(path.join(cloud.journalDir, file)).mode & 0o777).toBe(0o600);
+    const all = JSON.parse(fs.readFileSync(path.join(cloud.journalDir, file), "utf8")) as Record<string, number | number[]>;
+    const saved = Object.entries(all).find(([key]) => key.startsWith("service:QUEUED->"))![1];
+    if (!Array.isArray(saved)) return saved;
+    const sorted = [...saved].sort((a, b) => a - b);
+    const middle = Math.floor(sorted.length / 2);
+    return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  }
+
+  const run = async (name: string) => {
+    expectNoErrors(await cloud.stack.up(() => void new clouddb.Service("db", { name })));
+    expectNoErrors(await cloud.stack.destroy());
+  };
+
+  it("follow the median of the last runs: one slow run does not become the prior", async () => {
+    for (const n of [1, 2, 3]) await run(`usual-${n}`);
+    const usual = prior();
+    // One slow run: the service shows QUEUED for many more polls than usual.
+    await cloud.controls.rewrite({ method: "GET", path: "/services", field: "status", value: "QUEUED", count: 25 });
+    await run("slow");
+    expect(prior()).toBeLessThan(usual * 1.5);
+  });
+});

@@ -1,0 +1,174 @@
+/**
+ * Only provable ownership is taken over (issue "Ownership you can prove", case 1): two
+ * stacks create a Service with the same name at about the same time; dev's POST never
+ * reaches the API (a gateway holds it and answers 503, or dev's plugin is killed while it
+ * is held) and staging's create succeeds meanwhile. Dev never takes staging's database over
+ * and never sets a password on it: with a name the program chose it stops, naming the
+ * candidate and its adoptId; with a name of its own (autonaming) it makes its own. And
+ * autonaming itself, through the plugin host: the name is made up from the logical name,
+ * kept, new on a replacement, and not made up when adopting.
+ */
+import * as fs from "fs";
+import * as path from "path";
+import * as clouddb from "pulumi-clouddb";
+import { expectNoErrors, until } from "../../harness";
+import { journalEntries, ops, startCloud, writes, type Cloud } from "../../harness/cloud";
+import { short } from "./support/log";
+
+const OWN_NAME = /^db-[0-9a-f]{7}$/;
+
+describe("a gateway holds dev's create and answers 503 while staging makes one of the same name", () => {
+  let cloud: Cloud;
+  beforeAll(async () => {
+    cloud = await startCloud();
+  });
+  afterEach(async () => {
+    expectNoErrors(await cloud.stack.destroy());
+    await cloud.controls.reset();
+    for (const f of journalEntries(cloud.journalDir)) fs.rmSync(path.join(cloud.journalDir, f));
+  });
+  afterAll(async () => {
+    await cloud.close();
+  });
+
+  /** Starts dev's `up`, waits until its create is held by the gateway, lets "staging" make `theirs`, and returns dev's result. */
+  async function heldWhileStagingCreates(program: () => void, theirs: string) {
+    await cloud.controls.fault({ method: "POST", path: "/services$", status: 503, holdMs: 1_500 });
+    const running = cloud.stack.up(program);
+    await until("dev's create in the journal", async () => (journalEntries(cloud.journalDir).length > 0 ? true : undefined));
+    await new Promise((r) => setTimeout(r, 300)); // dev's POST is at the gateway, held
+    const made = await cloud.api.createService({ name: theirs }); // staging's create, inside dev's window
+    return { result: await running, theirs: made };
+  }
+
+  it("with the name the program chose: dev stops, names staging's service and its adoptId, and never touches it", async () => {
+    const program = () => void new clouddb.Service("db", { name: "orders" });
+    const { result, theirs } = await heldWhileStagingCreates(program, "orders");
+    expect(result.errors).toHaveLength(1);
+    const message = result.errors[0].message;
+    expect(message).toContain(`adoptId: "${theirs.service_id}"`);
+    expect(message).toContain("not unique to this create");
+    expect(cloud.stack.resources()).toEqual([]);
+    const log = await cloud.requests();
+    // Never a password set on it, never anything sent to it.
+    expect(writes(log).map(short).sort()).toEqual(["POST /services 202", "POST /services 503"]);
+    // The next up (the journal kept the intent) says the same, and still touches nothing.
+    await cloud.clearRequests();
+    const again = await cloud.stack.up(program);
+    expect(again.errors).toHaveLength(1);
+    expect(again.errors[0].message).toContain(`adoptId: "${theirs.service_id}"`);
+    expect(writes(await cloud.requests())).toEqual([]);
+    expect((await cloud.api.listServices()).map((s) => s.service_id)).toEqual([theirs.service_id]);
+  });
+
+  it("with a name of its own: dev makes its own service, and staging's is untouched", async () => {
+    const program = () => ({ name: new clouddb.Service("db", {}).name });
+    const { result, theirs } = await heldWhileStagingCreates(program, "db-0a1b2c3");
+    expectNoErrors(result);
+    const mine = cloud.stack.resource("db");
+    expect(mine.id).not.toBe(theirs.service_id);
+    expect(result.outputs.name).toMatch(OWN_NAME);
+    expect((await cloud.api.listServices()).map((s) => s.service_id).sort()).toEqual([mine.id, theirs.service_id].sort());
+    const toTheirs = writes(await cloud.requests()).filter((r) => r.path.includes(theirs.service_id));
+    expect(toTheirs).toEqual([]);
+    expect(journalEntries(cloud.journalDir)).toEqual([]);
+  });
+});
+
+describe("dev's plugin is killed while its create is held; staging makes one of the same name; dev's next up", () => {
+  let cloud: Cloud;
+  beforeAll(async () => {
+    cloud = await startCloud();
+  });
+  afterEach(async () => {
+    await cloud.controls.reset();
+  });
+  afterAll(async () => {
+    await cloud.close();
+  });
+
+  async function killedWhileHeld(program: () => void): Promise<void> {
+    await cloud.controls.fault({ method: "POST", path: "/services$", status: 503, holdMs: 1_000 });
+    const running = cloud.stack.up(program);
+    await until("dev's create in the journal", async () => (journalEntries(cloud.journalDir).length > 0 ? true : undefined));
+    await new Promise((r) => setTimeout(r, 200));
+    await cloud.stack.plugin.kill();
+    expect((await running).errors.length).toBeGreaterThan(0);
+    await new Promise((r) => setTimeout(r, 1_000)); // the gateway answers 503 to no one: nothing was made
+  }
+
+  it("with the name the program chose: stops naming staging's service, and takes it over only when told (adoptId)", async () => {
+    const program = (adoptId?: string) => () => void new clouddb.Service("db", { name: "orders", ...(adoptId ? { adoptId } : {}) });
+    await killedWhileHeld(program());
+    const theirs = await cloud.api.createService({ name: "orders" });
+    await cloud.clearRequests();
+    const r = await cloud.stack.up(program());
+    expect(r.errors).toHaveLength(1);
+    expect(r.errors[0].message).toContain(`adoptId: "${theirs.service_id}"`);
+    expect(r.errors[0].message).toMatch(/journal entry .*\.json/);
+    expect(writes(await cloud.requests())).toEqual([]);
+    // The user says which: it is taken over (and the journal's question is settled).
+    expectNoErrors(await cloud.stack.up(program(theirs.service_id)));
+    expect(cloud.stack.resource("db").id).toBe(theirs.service_id);
+    expect(journalEntries(cloud.journalDir)).toEqual([]);
+    expectNoErrors(await cloud.stack.destroy());
+  });
+
+  it("with a name of its own: asks for the same name again and makes the one service it never made", async () => {
+    const program = () => ({ name: new clouddb.Service("db", {}).name });
+    await killedWhileHeld(program);
+    const theirs = await cloud.api.createService({ name: "db-4d5e6f7" });
+    const r = expectNoErrors(await cloud.stack.up(program));
+    const mine = cloud.stack.resource("db");
+    expect(mine.id).not.toBe(theirs.service_id);
+    expect(r.outputs.name).toMatch(OWN_NAME);
+    expect((await cloud.api.listServices()).filter((s) => s.name === r.outputs.name).map((s) => s.service_id)).toEqual([mine.id]);
+    expect(writes(await cloud.requests()).filter((x) => x.path.includes(theirs.service_id))).toEqual([]);
+    expectNoErrors(await cloud.stack.destroy());
+  });
+});
+
+describe("autonaming", () => {
+  let cloud: Cloud;
+  beforeAll(async () => {
+    cloud = await startCloud();
+  });
+  afterAll(async () => {
+    await cloud.close();
+  });
+
+  it("fills in the logical name and a random suffix for all named kinds, keeps it, and gives a replacement a new one", async () => {
+    const program = (region: string) => () => {
+      const net = new clouddb.Vpc("net", { cidr: "10.60.0.0/16", regionCode: "us-east-1" });
+      new clouddb.VpcPeering("peer", { vpcId: net.vpcId, peerAccountId: "123456789012", peerRegionCode: "us-east-1", peerVpcId: "vpc-1" });
+      const db = new clouddb.Service("db", { regionCode: region });
+      new clouddb.ReadReplicaSet("reads", { serviceId: db.serviceId, nodes: 1, cpuMillis: 500, memoryGbs: 2 });
+      return { db: db.name, net: net.name };
+    };
+    const first = expectNoErrors(await cloud.stack.up(program("us-east-1")));
+    expect(first.outputs.db).toMatch(OWN_NAME);
+    expect(first.outputs.net).toMatch(/^net-[0-9a-f]{7}$/);
+    expect(cloud.stack.resource("reads").outputs.name).toMatch(/^reads-[0-9a-f]{7}$/);
+    expect(cloud.stack.resource("db").inputs).toMatchObject({ name: first.outputs.db, __autonamed: true });
+    const preview = expectNoErrors(await cloud.stack.preview(program("us-east-1")));
+    expect(ops(preview)).toEqual({ net: "same", peer: "same", db: "same", reads: "same" });
+    const again = expectNoErrors(await cloud.stack.up(program("us-east-1")));
+    expect(ops(again)).toEqual({ net: "same", peer: "same", db: "same", reads: "same" });
+    expect(again.outputs.db).toBe(first.outputs.db);
+    const replaced = expectNoErrors(await cloud.stack.up(program("eu-west-1")));
+    expect(ops(replaced).db).toBe("replace,delete-replaced");
+    expect(replaced.outputs.db).toMatch(OWN_NAME);
+    expect(replaced.outputs.db).not.toBe(first.outputs.db);
+    expectNoErrors(await cloud.stack.destroy());
+  });
+
+  it("makes up no name when adopting: the adopted service keeps its own, and nothing is replaced later", async () => {
+    const existing = await cloud.api.createService({ name: "legacy-orders" });
+    const program = (adopt: boolean) => () => void new clouddb.Service("db", adopt ? { adoptId: existing.service_id } : {});
+    expectNoErrors(await cloud.stack.up(program(true)));
+    expect(cloud.stack.resource("db")).toMatchObject({ id: existing.service_id, outputs: { name: "legacy-orders" } });
+    expect(ops(expectNoErrors(await cloud.stack.up(program(true))))).toEqual({ db: "same" });
+    expect(ops(expectNoErrors(await cloud.stack.up(program(false))))).toEqual({ db: "same" });
+    expectNoErrors(await cloud.stack.destroy());
+  });
+});

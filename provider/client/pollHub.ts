@@ -4,11 +4,21 @@
  * replica set waited for in it; the peering list of a VPC every peering); each answer is
  * delivered to every wait on the source, so N waits cost about the polls of one.
  *
+ * A list costs its length, however few waits it serves: one create in a project of 5,000
+ * services would download 5,000 services a poll. So each tick chooses its reads by cost
+ * ({@link listPays}): the source's list when it costs less than a read of each waited-for
+ * resource alone (many waits on a short list), else each wait that is due reads its own
+ * resource (few waits, or a long list). Before any answer of the list was seen its length
+ * is unknown: the list is read, once, when {@link POLL_COST.learnAt} waits share it.
+ *
  * Each wait keeps its own poll schedule (pollSchedule.ts); a source polls when its
- * earliest wait is due, one request at a time, as a low-priority single attempt through
- * the client's pacer (a failed poll is retried by the next one). An answer to a request
- * sent before a wait began is not shown to that wait. A wait ends on its own verdict
- * (waiters.ts), or with `TimeoutError` when its time is up.
+ * earliest wait is due, one request (or one round of reads of single resources) at a time,
+ * as low-priority single attempts through the client's pacer (a failed poll is retried by
+ * the next one). An answer to a request sent before a wait began is not shown to that
+ * wait. A wait ends on its own verdict (waiters.ts), or with `TimeoutError` when its time
+ * is up. The work of a tick is linear in its waits and in the list's length, never their
+ * product: a wait's resource is found in the answer by an index (listIndex.ts), and
+ * starting or ending a wait looks at no other wait.
  *
  * When a wait ends as awaited, the hub records how long the transition took
  * (transitionDurations.ts), so that later waits on the same transition poll where
@@ -36,6 +46,28 @@ export interface Source<A> {
   key: string;
   /** Sends it once (no retry), naming `caller` as the operation in errors. */
   fetch: (caller: string) => Promise<Fetched<A>>;
+  /** How many items an answer holds (a list's length): what it costs beside its request. */
+  size: (answer: A) => number;
+}
+
+/** What a poll costs, in items of a list answer (exported for tests and the README). */
+export const POLL_COST = {
+  /**
+   * What one request costs beside the items it carries, in items: its headers both ways, a
+   * round trip and a turn at the pacer, against the bytes and the parsing of one item.
+   */
+  requestItems: 4,
+  /** While the list's length is unknown (no answer seen yet), the list is read once this many waits share it. */
+  learnAt: 4,
+} as const;
+
+/**
+ * Whether one request of a list of `listItems` items (undefined: not known yet) costs no
+ * more than `waits` requests of one item each (see {@link POLL_COST}). Pure; never throws.
+ */
+export function listPays(waits: number, listItems: number | undefined): boolean {
+  if (listItems === undefined) return waits >= POLL_COST.learnAt;
+  return waits * (POLL_COST.requestItems + 1) >= POLL_COST.requestItems + listItems;
 }
 
 /** One wait, as the hub is given it. */
@@ -54,6 +86,11 @@ export interface WatchSpec<K extends WatchedKind, A> {
   source: Source<A>;
   /** Finds the resource in an answer of the source. Throws a transient error for an item it cannot read. */
   locate: (answer: A) => Promise<Observation<WatchedBodies[K]>>;
+  /**
+   * Reads the resource alone, once (no retry), naming `caller` as the operation in errors:
+   * the poll of a wait when its source's list costs more ({@link listPays}).
+   */
+  own: (caller: string) => Promise<Fetched<Observation<WatchedBodies[K]>>>;
 }
 
 interface Wait<K extends WatchedKind, A> {
@@ -79,9 +116,14 @@ interface SourceState<A> {
   timerAt: number;
 }
 
+/** What one poll of a wait gave: when its request was sent, and how to find the resource in its answer (or the error). */
+type Polled<T> = { sentAt: number; observe: () => Promise<Observation<T>> } | { sentAt: undefined; error: unknown };
+
 /** The shared waiting of one client (see the module comment). */
 export class PollHub {
   private readonly sources = new Map<string, SourceState<unknown>>();
+  /** Items in the last answer of each source (by key), kept when its waits are over: what its list costs. */
+  private readonly listItems = new Map<string, number>();
   private closed = false;
 
   /** @param durations - where transitions' durations are recorded and looked up. */
@@ -126,7 +168,7 @@ export class PollHub {
       }
       const state = this.sourceFor(spec.source);
       state.waits.add(wait as unknown as Wait<WatchedKind, A>);
-      this.arm(state);
+      if (!state.inFlight) this.armAt(state, wait.nextDueAt);
     });
   }
 
@@ -138,6 +180,7 @@ export class PollHub {
     return state;
   }
 
+  /** Arms the source's timer for its earliest wait (or drops the source when no wait is left). */
   private arm<A>(state: SourceState<A>): void {
     if (state.waits.size === 0) {
       state.timer?.cancel();
@@ -151,6 +194,11 @@ export class PollHub {
     if (state.inFlight) return;
     let due = Infinity;
     for (const w of state.waits) due = Math.min(due, w.nextDueAt);
+    this.armAt(state, due);
+  }
+
+  /** Makes the source's timer fire by `due` (a timer set for sooner stays: a tick finds nothing due and arms again). */
+  private armAt<A>(state: SourceState<A>, due: number): void {
     if (state.timer !== undefined && state.timerAt <= due) return;
     state.timer?.cancel();
     state.timerAt = due;
@@ -166,27 +214,47 @@ export class PollHub {
 
   private async tick<A>(state: SourceState<A>): Promise<void> {
     if (state.inFlight || state.waits.size === 0) return this.arm(state);
-    state.inFlight = true;
+    const now = Date.now();
     let earliest: Wait<WatchedKind, A> | undefined;
     for (const w of state.waits) if (earliest === undefined || w.nextDueAt < earliest.nextDueAt) earliest = w;
-    let fetched: Fetched<A> | undefined;
-    let error: unknown;
-    try {
-      fetched = await state.source.fetch(earliest!.spec.operation);
-    } catch (err) {
-      error = err;
+    // The wait the timer was set for ended: nothing is due yet.
+    if (earliest!.nextDueAt > now) return this.armAt(state, earliest!.nextDueAt);
+    state.inFlight = true;
+    if (listPays(state.waits.size, this.listItems.get(state.source.key))) {
+      let polled: (w: Wait<WatchedKind, A>) => Polled<WatchedBodies[WatchedKind]>;
+      try {
+        const { answer, sentAt } = await state.source.fetch(earliest!.spec.operation);
+        this.listItems.set(state.source.key, state.source.size(answer));
+        polled = (w) => ({ sentAt, observe: () => w.spec.locate(answer) });
+      } catch (error) {
+        polled = () => ({ sentAt: undefined, error });
+      }
+      state.inFlight = false;
+      await Promise.all([...state.waits].map((w) => this.deliver(w, polled(w))));
+    } else {
+      const due = [...state.waits].filter((w) => w.nextDueAt <= now);
+      await Promise.all(due.map(async (w) => this.deliver(w, await this.pollOwn(w))));
+      state.inFlight = false;
     }
-    state.inFlight = false;
-    await Promise.all([...state.waits].map((w) => this.deliver(w, fetched, error)));
     this.arm(state);
   }
 
-  private async deliver<K extends WatchedKind, A>(wait: Wait<K, A>, fetched: Fetched<A> | undefined, error: unknown): Promise<void> {
-    if (wait.settled || (fetched !== undefined && fetched.sentAt < wait.startedAt)) return;
+  /** A wait's poll of its own resource. Never rejects. */
+  private async pollOwn<K extends WatchedKind, A>(wait: Wait<K, A>): Promise<Polled<WatchedBodies[K]>> {
+    try {
+      const read = await wait.spec.own(wait.spec.operation);
+      return { sentAt: read.sentAt, observe: async () => read.answer };
+    } catch (error) {
+      return { sentAt: undefined, error };
+    }
+  }
+
+  private async deliver<K extends WatchedKind, A>(wait: Wait<K, A>, polled: Polled<WatchedBodies[K]>): Promise<void> {
+    if (wait.settled || (polled.sentAt !== undefined && polled.sentAt < wait.startedAt)) return;
     let obs: Observation<WatchedBodies[K]>;
     try {
-      if (fetched === undefined) throw error;
-      obs = await wait.spec.locate(fetched.answer);
+      if (polled.sentAt === undefined) throw polled.error;
+      obs = await polled.observe();
     } catch (err) {
       if (NotFoundError.isInstance(err)) {
         obs = { present: false };
@@ -205,7 +273,7 @@ export class PollHub {
     }
     const verdict = judge(kind, wait.spec.goal, obs);
     if (verdict.kind === "done") {
-      this.learn(wait, fetched?.sentAt);
+      this.learn(wait, polled.sentAt);
       return this.finish(wait, () => wait.resolve(obs.present ? obs.value : undefined));
     }
     const seen = obs.present ? obs.value : wait.lastSeen;
@@ -220,7 +288,7 @@ export class PollHub {
       return this.finish(wait, () => wait.reject(failure));
     }
     wait.lastSeen = seen;
-    wait.pendingSentAt = fetched?.sentAt;
+    wait.pendingSentAt = polled.sentAt;
     this.reschedule(wait);
   }
 
@@ -277,7 +345,8 @@ export class PollHub {
     const state = this.sources.get(wait.spec.source.key);
     if (state !== undefined) {
       state.waits.delete(wait as unknown as Wait<WatchedKind, unknown>);
-      this.arm(state);
+      // The source's timer stays set for the earliest wait left or sooner: nothing to look for.
+      if (state.waits.size === 0) this.arm(state);
     }
     settle();
   }

@@ -84,8 +84,11 @@ export interface WatchSpec<K extends WatchedKind, A> {
   schedule: PollScheduleOptions;
   /** The request that observes it. */
   source: Source<A>;
-  /** Finds the resource in an answer of the source. Throws a transient error for an item it cannot read. */
-  locate: (answer: A) => Promise<Observation<WatchedBodies[K]>>;
+  /**
+   * Finds the resource in an answer of the source (at once, or after a request that
+   * confirms it is absent). Throws (or rejects with) a transient error for an item it cannot read.
+   */
+  locate: (answer: A) => Observation<WatchedBodies[K]> | Promise<Observation<WatchedBodies[K]>>;
   /**
    * Reads the resource alone, once (no retry), naming `caller` as the operation in errors:
    * the poll of a wait when its source's list costs more ({@link listPays}).
@@ -97,7 +100,8 @@ interface Wait<K extends WatchedKind, A> {
   spec: WatchSpec<K, A>;
   startedAt: number;
   nextDueAt: number;
-  expectedMs: number | undefined;
+  /** Its schedule, with the expected time once known. */
+  schedule: PollScheduleOptions;
   firstStatus: string | undefined;
   pendingSentAt: number | undefined;
   lastSeen: WatchedBodies[K] | undefined;
@@ -114,10 +118,15 @@ interface SourceState<A> {
   inFlight: boolean;
   timer: LongTimer | undefined;
   timerAt: number;
+  /** True when a wait ended outside a tick: the timer may be set for a wait that is gone. */
+  early: boolean;
 }
 
-/** What one poll of a wait gave: when its request was sent, and how to find the resource in its answer (or the error). */
-type Polled<T> = { sentAt: number; observe: () => Promise<Observation<T>> } | { sentAt: undefined; error: unknown };
+/** What one poll gave a wait: its source's answer, its own resource, or the error. */
+type Polled<A, T> =
+  | { kind: "answer"; answer: A; sentAt: number }
+  | { kind: "own"; observation: Observation<T>; sentAt: number }
+  | { kind: "error"; error: unknown };
 
 /** The shared waiting of one client (see the module comment). */
 export class PollHub {
@@ -152,7 +161,7 @@ export class PollHub {
         spec,
         startedAt,
         nextDueAt: startedAt + Math.min(spec.schedule.initialMs, spec.timeoutMs),
-        expectedMs: spec.schedule.expectedMs,
+        schedule: { ...spec.schedule },
         firstStatus: undefined,
         pendingSentAt: undefined,
         lastSeen: undefined,
@@ -175,7 +184,7 @@ export class PollHub {
   private sourceFor<A>(source: Source<A>): SourceState<A> {
     const found = this.sources.get(source.key) as SourceState<A> | undefined;
     if (found !== undefined) return found;
-    const state: SourceState<A> = { source, waits: new Set(), inFlight: false, timer: undefined, timerAt: Infinity };
+    const state: SourceState<A> = { source, waits: new Set(), inFlight: false, timer: undefined, timerAt: Infinity, early: false };
     this.sources.set(source.key, state as SourceState<unknown>);
     return state;
   }
@@ -194,6 +203,8 @@ export class PollHub {
     if (state.inFlight) return;
     let due = Infinity;
     for (const w of state.waits) due = Math.min(due, w.nextDueAt);
+    // A timer set sooner stays, and the tick it calls looks again.
+    state.early = state.timer !== undefined && state.timerAt < due;
     this.armAt(state, due);
   }
 
@@ -215,66 +226,117 @@ export class PollHub {
   private async tick<A>(state: SourceState<A>): Promise<void> {
     if (state.inFlight || state.waits.size === 0) return this.arm(state);
     const now = Date.now();
-    let earliest: Wait<WatchedKind, A> | undefined;
-    for (const w of state.waits) if (earliest === undefined || w.nextDueAt < earliest.nextDueAt) earliest = w;
-    // The wait the timer was set for ended: nothing is due yet.
-    if (earliest!.nextDueAt > now) return this.armAt(state, earliest!.nextDueAt);
+    if (state.early) {
+      // A wait ended since the timer was set: is one due still?
+      state.early = false;
+      let due = Infinity;
+      for (const w of state.waits) due = Math.min(due, w.nextDueAt);
+      if (due > now) return this.armAt(state, due);
+    }
     state.inFlight = true;
     if (listPays(state.waits.size, this.listItems.get(state.source.key))) {
-      let polled: (w: Wait<WatchedKind, A>) => Polled<WatchedBodies[WatchedKind]>;
-      try {
-        const { answer, sentAt } = await state.source.fetch(earliest!.spec.operation);
-        this.listItems.set(state.source.key, state.source.size(answer));
-        polled = (w) => ({ sentAt, observe: () => w.spec.locate(answer) });
-      } catch (error) {
-        polled = () => ({ sentAt: undefined, error });
-      }
-      state.inFlight = false;
-      await Promise.all([...state.waits].map((w) => this.deliver(w, polled(w))));
+      await this.pollList(state);
     } else {
       const due = [...state.waits].filter((w) => w.nextDueAt <= now);
       await Promise.all(due.map(async (w) => this.deliver(w, await this.pollOwn(w))));
       state.inFlight = false;
+      this.arm(state);
     }
-    this.arm(state);
+  }
+
+  /**
+   * One request of the source's list, its answer given to every wait; then the timer, for
+   * the earliest wait left. One pass over the waits: each delivery that needs no request is
+   * synchronous, and tells when its wait polls next.
+   */
+  private async pollList<A>(state: SourceState<A>): Promise<void> {
+    let polled: Polled<A, WatchedBodies[WatchedKind]>;
+    const [first] = state.waits;
+    try {
+      const { answer, sentAt } = await state.source.fetch(first.spec.operation);
+      this.listItems.set(state.source.key, state.source.size(answer));
+      polled = { kind: "answer", answer, sentAt };
+    } catch (error) {
+      polled = { kind: "error", error };
+    }
+    state.inFlight = false;
+    let due = Infinity;
+    const pending: Wait<WatchedKind, A>[] = [];
+    const delivered: Promise<void>[] = [];
+    for (const w of state.waits) {
+      const delivery = this.deliver(w, polled);
+      if (delivery !== undefined) {
+        pending.push(w);
+        delivered.push(delivery);
+      } else if (!w.settled) {
+        due = Math.min(due, w.nextDueAt);
+      }
+    }
+    // `due` is exact for the waits left now; one that ends while the others' requests run sets `early` again.
+    state.early = false;
+    await Promise.all(delivered);
+    for (const w of pending) if (!w.settled) due = Math.min(due, w.nextDueAt);
+    if (state.waits.size === 0) return this.arm(state);
+    // Waits that began meanwhile armed the timer for themselves.
+    this.armAt(state, due);
   }
 
   /** A wait's poll of its own resource. Never rejects. */
-  private async pollOwn<K extends WatchedKind, A>(wait: Wait<K, A>): Promise<Polled<WatchedBodies[K]>> {
+  private async pollOwn<K extends WatchedKind, A>(wait: Wait<K, A>): Promise<Polled<A, WatchedBodies[K]>> {
     try {
-      const read = await wait.spec.own(wait.spec.operation);
-      return { sentAt: read.sentAt, observe: async () => read.answer };
+      const { answer, sentAt } = await wait.spec.own(wait.spec.operation);
+      return { kind: "own", observation: answer, sentAt };
     } catch (error) {
-      return { sentAt: undefined, error };
+      return { kind: "error", error };
     }
   }
 
-  private async deliver<K extends WatchedKind, A>(wait: Wait<K, A>, polled: Polled<WatchedBodies[K]>): Promise<void> {
-    if (wait.settled || (polled.sentAt !== undefined && polled.sentAt < wait.startedAt)) return;
-    let obs: Observation<WatchedBodies[K]>;
+  /** Gives a wait what a poll saw; a promise only when finding its resource needs a request. */
+  private deliver<K extends WatchedKind, A>(wait: Wait<K, A>, polled: Polled<A, WatchedBodies[K]>): Promise<void> | undefined {
+    if (wait.settled) return undefined;
+    if (polled.kind === "error") return this.pollFailed(wait, polled.error);
+    if (polled.sentAt < wait.startedAt) return undefined;
+    if (polled.kind === "own") return this.observed(wait, polled.observation, polled.sentAt);
+    let found: Observation<WatchedBodies[K]> | Promise<Observation<WatchedBodies[K]>>;
     try {
-      if (polled.sentAt === undefined) throw polled.error;
-      obs = await polled.observe();
+      found = wait.spec.locate(polled.answer);
     } catch (err) {
-      if (NotFoundError.isInstance(err)) {
-        obs = { present: false };
-      } else if (isTransient(err)) {
-        wait.lastError = err;
-        return this.reschedule(wait);
-      } else {
-        return this.finish(wait, () => wait.reject(err));
-      }
+      return this.pollFailed(wait, err);
     }
+    if (!(found instanceof Promise)) return this.observed(wait, found, polled.sentAt);
+    return found.then(
+      (obs) => this.observed(wait, obs, polled.sentAt),
+      (err: unknown) => this.pollFailed(wait, err),
+    );
+  }
+
+  /** A poll that saw nothing of the wait's resource: a 404 is its absence, a transient error waits for the next poll, another ends the wait. */
+  private pollFailed<K extends WatchedKind, A>(wait: Wait<K, A>, err: unknown): undefined {
+    if (NotFoundError.isInstance(err)) {
+      this.observed(wait, { present: false }, undefined);
+    } else if (isTransient(err)) {
+      wait.lastError = err;
+      this.reschedule(wait);
+    } else {
+      this.finish(wait, () => wait.reject(err));
+    }
+    return undefined;
+  }
+
+  /** What an observation means for the wait: it ends, or it polls again. */
+  private observed<K extends WatchedKind, A>(wait: Wait<K, A>, obs: Observation<WatchedBodies[K]>, sentAt: number | undefined): undefined {
+    if (wait.settled) return undefined;
     wait.lastError = undefined;
     const kind = wait.spec.resource.kind;
     if (wait.firstStatus === undefined) {
       wait.firstStatus = obs.present ? (obs.value.status ?? "unknown") : "absent";
-      wait.expectedMs ??= this.durations.expected(transitionKey(kind, wait.firstStatus, awaitedOf(wait.spec.goal)));
+      wait.schedule.expectedMs ??= this.durations.expected(transitionKey(kind, wait.firstStatus, awaitedOf(wait.spec.goal)));
     }
     const verdict = judge(kind, wait.spec.goal, obs);
     if (verdict.kind === "done") {
-      this.learn(wait, polled.sentAt);
-      return this.finish(wait, () => wait.resolve(obs.present ? obs.value : undefined));
+      this.learn(wait, sentAt);
+      this.finish(wait, () => wait.resolve(obs.present ? obs.value : undefined));
+      return undefined;
     }
     const seen = obs.present ? obs.value : wait.lastSeen;
     if (verdict.kind === "fail") {
@@ -285,11 +347,13 @@ export class PollHub {
         lastSeen: seen,
         ...(verdict.reason === undefined ? {} : { reason: verdict.reason }),
       });
-      return this.finish(wait, () => wait.reject(failure));
+      this.finish(wait, () => wait.reject(failure));
+      return undefined;
     }
     wait.lastSeen = seen;
-    wait.pendingSentAt = polled.sentAt;
+    wait.pendingSentAt = sentAt;
     this.reschedule(wait);
+    return undefined;
   }
 
   /** Records the transition's duration: readiness lies between the last poll that missed it and the one that saw it. */
@@ -301,10 +365,8 @@ export class PollHub {
 
   private reschedule<K extends WatchedKind, A>(wait: Wait<K, A>): void {
     const now = Date.now();
-    const schedule: PollScheduleOptions = { ...wait.spec.schedule };
-    if (wait.expectedMs !== undefined) schedule.expectedMs = wait.expectedMs;
     const deadline = wait.startedAt + wait.spec.timeoutMs;
-    wait.nextDueAt = Math.min(now + pollDelayMs(now - wait.startedAt, schedule), deadline);
+    wait.nextDueAt = Math.min(now + pollDelayMs(now - wait.startedAt, wait.schedule), deadline);
   }
 
   /**
@@ -347,6 +409,7 @@ export class PollHub {
       state.waits.delete(wait as unknown as Wait<WatchedKind, unknown>);
       // The source's timer stays set for the earliest wait left or sooner: nothing to look for.
       if (state.waits.size === 0) this.arm(state);
+      else if (!state.inFlight) state.early = true;
     }
     settle();
   }

@@ -150,7 +150,7 @@ export class ResourceWaits {
     { kind, id, operation, goal }: Watch<K>,
     opts: WaitOptions,
     source: (project: string) => Source<A>,
-    locate: (project: string, answer: A) => Promise<Observation<WatchedBodies[K]>>,
+    locate: (project: string, answer: A) => Observation<WatchedBodies[K]> | Promise<Observation<WatchedBodies[K]>>,
     own: (project: string, caller: string) => Promise<Fetched<Observation<WatchedBodies[K]>>>,
   ): Promise<WatchedBodies[K] | undefined> {
     const project = this.ops.project(opts);
@@ -168,12 +168,26 @@ export class ResourceWaits {
     });
   }
 
-  /** The service in a list answer; absence confirmed by its GET when `confirm`. */
-  private async serviceIn(project: string, reading: ListReading<Service>, id: string, confirm: boolean, caller: string) {
+  /**
+   * The service as a list answer shows it (absent when it does not).
+   * @throws the validation error of an item of that id the list shows unreadable
+   */
+  private listed(reading: ListReading<Service>, id: string): Observation<Service> {
     const hit = lookUpById(reading, "service_id", id);
-    if ("found" in hit) return present(hit.found);
     if ("rejected" in hit) throw hit.rejected;
-    return confirm ? observe(() => this.poll("getService", { project, service: id }, caller)) : absent;
+    return "found" in hit ? present(hit.found) : absent;
+  }
+
+  /** The service in a list answer, at once; absence confirmed by its GET when `confirm` (a promise then). */
+  private serviceIn(
+    project: string,
+    reading: ListReading<Service>,
+    id: string,
+    confirm: boolean,
+    caller: string,
+  ): Observation<Service> | Promise<Observation<Service>> {
+    const seen = this.listed(reading, id);
+    return seen.present || !confirm ? seen : observe(() => this.poll("getService", { project, service: id }, caller));
   }
 
   /** The service until `goal`; a wait for a status confirms its absence by its GET. */
@@ -202,21 +216,27 @@ export class ResourceWaits {
     await this.serviceWait(serviceId, { deleted: true }, opts, "waitForServiceDeleted");
   }
 
-  /** The replica set in a service list answer; when the service does not show it, its own list decides. */
-  private async replicaSetIn(project: string, reading: ListReading<Service>, serviceId: string, id: string, caller: string) {
-    return this.replicaSetOf(project, await this.serviceIn(project, reading, serviceId, false, caller), id, caller);
+  /** The replica set in a service list answer; when the service does not show it, its own list decides (a promise then). */
+  private replicaSetIn(project: string, reading: ListReading<Service>, serviceId: string, id: string, caller: string) {
+    return this.replicaSetOf(project, this.listed(reading, serviceId), id, caller);
   }
 
-  /** The replica set as its service shows it; when it does not, its own list decides. */
-  private async replicaSetOf(project: string, service: Observation<Service>, id: string, caller: string) {
+  /** The replica set as its service shows it, at once; when it does not, its own list decides (a promise then). */
+  private replicaSetOf(
+    project: string,
+    service: Observation<Service>,
+    id: string,
+    caller: string,
+  ): Observation<ReadReplicaSet> | Promise<Observation<ReadReplicaSet>> {
     if (!service.present) return absent;
     const embedded = service.value.read_replica_sets?.find((r) => r.id === id);
     if (embedded !== undefined) return present(embedded);
-    const sets = await observe(() => this.poll("listReplicaSets", { project, service: service.value.service_id }, caller));
-    if (!sets.present) return absent;
-    const hit = lookUpById(sets.value, "id", id);
-    if ("rejected" in hit) throw hit.rejected;
-    return "found" in hit ? present(hit.found) : absent;
+    return observe(() => this.poll("listReplicaSets", { project, service: service.value.service_id }, caller)).then((sets) => {
+      if (!sets.present) return absent;
+      const hit = lookUpById(sets.value, "id", id);
+      if ("rejected" in hit) throw hit.rejected;
+      return "found" in hit ? present(hit.found) : absent;
+    });
   }
 
   /** The replica set until `goal`. */
@@ -256,7 +276,7 @@ export class ResourceWaits {
       { kind: "peering", id: `${vpcId}/${peeringId}`, operation: caller, goal: { status: opts.until ?? ["active"] } },
       opts,
       source,
-      async (project, reading) => {
+      (project, reading) => {
         const hit = lookUpById(reading, "id", peeringId);
         if ("found" in hit) return present(hit.found);
         if ("rejected" in hit) throw hit.rejected;

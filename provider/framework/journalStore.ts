@@ -9,7 +9,7 @@
  * entry. Light on purpose: `check` reads an entry (the name of an interrupted create)
  * without loading the API client.
  */
-import { createHash, randomBytes } from "crypto";
+import { createHash } from "crypto";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -213,6 +213,13 @@ function entryOf(read: ReadOutcome, legacyIdentity: Readonly<Record<string, stri
     : { kind: "entry", entry: legacy, legacy: true };
 }
 
+let written = 0;
+
+/** A name for a new file that will replace `file`: this process's own, never used twice (no random source needed). */
+export function newFileFor(file: string): string {
+  return `${file}.${process.pid}.${++written}.tmp`;
+}
+
 /**
  * The file of one entry, written off the event loop: each {@link EntryFile.write} whole (a
  * new file renamed over the old one), owner-only, one at a time in the order asked; and
@@ -238,7 +245,7 @@ export class EntryFile {
 
   private async writeNow(entry: JournalEntry): Promise<void> {
     if (this.removed) return;
-    const tmp = `${this.path}.${randomBytes(4).toString("hex")}.tmp`;
+    const tmp = newFileFor(this.path);
     this.pending = tmp;
     try {
       await fs.promises.writeFile(tmp, JSON.stringify(entry), { mode: PRIVATE_FILE });

@@ -11,10 +11,10 @@
  * operation (a refresh of 1,000 resources offered them 1,000 times), and one write at a
  * time carries the newest.
  */
-import { createHash, randomBytes } from "crypto";
+import { createHash } from "crypto";
 import * as fs from "fs";
 import * as path from "path";
-import { journalDir, usableJournalDir } from "./journalStore";
+import { journalDir, newFileFor, usableJournalDir } from "./journalStore";
 
 function fileFor(apiUrl: string): string {
   return path.join(journalDir(), `durations-${createHash("sha256").update(apiUrl).digest("hex").slice(0, 16)}.json`);
@@ -82,7 +82,7 @@ async function writeAll(apiUrl: string, state: { next: Record<string, number[]> 
 async function write(apiUrl: string, samples: Record<string, number[]>): Promise<void> {
   if (usableJournalDir() === undefined) return;
   const file = fileFor(apiUrl);
-  const tmp = `${file}.${randomBytes(4).toString("hex")}.tmp`;
+  const tmp = newFileFor(file);
   try {
     const saved = loadedFrom(await fs.promises.readFile(file, "utf8").catch(() => "{}"));
     await fs.promises.writeFile(tmp, JSON.stringify({ ...saved, ...samples }), { mode: 0o600 });

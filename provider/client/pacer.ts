@@ -90,6 +90,11 @@ export class Pacer {
     return this.rateNow;
   }
 
+  /** True once the API answered this client 429: it limits the rate, and a request is worth more than the bytes it carries. */
+  get limited(): boolean {
+    return !this.slowStart;
+  }
+
   /** Until when (epoch ms) every request is held after a 429; in the past when none is. */
   get pausedUntil(): number {
     return this.pausedUntilMs;

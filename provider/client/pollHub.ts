@@ -9,7 +9,9 @@
  * ({@link listPays}): the source's list when it costs less than a read of each waited-for
  * resource alone (many waits on a short list), else each wait that is due reads its own
  * resource (few waits, or a long list). Before any answer of the list was seen its length
- * is unknown: the list is read, once, when {@link POLL_COST.learnAt} waits share it.
+ * is unknown: the list is read, once, when {@link POLL_COST.learnAt} waits share it. Once
+ * the API has answered the client 429, requests are what is scarce: the list serves any two
+ * waits or more (one request where they would make one each).
  *
  * Each wait keeps its own poll schedule (pollSchedule.ts); a source polls when its
  * earliest wait is due, one request (or one round of reads of single resources) at a time,
@@ -63,9 +65,11 @@ export const POLL_COST = {
 
 /**
  * Whether one request of a list of `listItems` items (undefined: not known yet) costs no
- * more than `waits` requests of one item each (see {@link POLL_COST}). Pure; never throws.
+ * more than `waits` requests of one item each (see {@link POLL_COST}); when the API limits
+ * the rate (`limited`), whether it saves requests. Pure; never throws.
  */
-export function listPays(waits: number, listItems: number | undefined): boolean {
+export function listPays(waits: number, listItems: number | undefined, limited = false): boolean {
+  if (limited) return waits >= 2;
   if (listItems === undefined) return waits >= POLL_COST.learnAt;
   return waits * (POLL_COST.requestItems + 1) >= POLL_COST.requestItems + listItems;
 }
@@ -135,8 +139,14 @@ export class PollHub {
   private readonly listItems = new Map<string, number>();
   private closed = false;
 
-  /** @param durations - where transitions' durations are recorded and looked up. */
-  constructor(private readonly durations: TransitionDurations) {}
+  /**
+   * @param durations - where transitions' durations are recorded and looked up.
+   * @param limited - whether the API limits the client's rate now (its pacer met a 429).
+   */
+  constructor(
+    private readonly durations: TransitionDurations,
+    private readonly limited: () => boolean = () => false,
+  ) {}
 
   /** Waits in progress (for tests and diagnostics). */
   get waiting(): number {
@@ -234,7 +244,7 @@ export class PollHub {
       if (due > now) return this.armAt(state, due);
     }
     state.inFlight = true;
-    if (listPays(state.waits.size, this.listItems.get(state.source.key))) {
+    if (listPays(state.waits.size, this.listItems.get(state.source.key), this.limited())) {
       await this.pollList(state);
     } else {
       const due = [...state.waits].filter((w) => w.nextDueAt <= now);

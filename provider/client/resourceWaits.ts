@@ -15,6 +15,7 @@
 import { NotFoundError } from "./errors";
 import { lookUpById } from "./listIndex";
 import type { ListReading } from "./listReading";
+import type { Pacer } from "./pacer";
 import type { Operation, ParamsOf } from "./routes";
 import type { Operations, ReplyOf } from "./operations";
 import { type Fetched, PollHub, type Source } from "./pollHub";
@@ -100,10 +101,11 @@ export class ResourceWaits {
   /**
    * @param ops - the client's operation runner.
    * @param durations - transitions' durations, shared with the poll hub.
+   * @param pacer - the client's pacer: once the API limits the rate, waits share lists rather than make requests of their own.
    */
-  constructor(ops: Operations, durations: TransitionDurations) {
+  constructor(ops: Operations, durations: TransitionDurations, pacer?: Pick<Pacer, "limited">) {
     this.ops = ops;
-    this.hub = new PollHub(durations);
+    this.hub = new PollHub(durations, () => pacer?.limited === true);
   }
 
   /** Ends every wait under way with a WaitCancelledError (the client is closing). */

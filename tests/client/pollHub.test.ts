@@ -118,4 +118,42 @@ describe("PollHub", () => {
       hub.close();
     }
   });
+
+  it("once the API limits the client's rate, shares the list among two waits however long it is", async () => {
+    const hub = new PollHub(new TransitionDurations(), () => true);
+    const LONG = 5_000;
+    const items = Array.from({ length: LONG }, (_, i) => ({ service_id: `s${i}`, status: "READY" }) as Service);
+    const reads: string[] = [];
+    const source = {
+      key: "services of p",
+      fetch: async () => {
+        reads.push("list");
+        return { answer: items, sentAt: Date.now() };
+      },
+      size: (answer: Service[]) => answer.length,
+    };
+    const spec = (id: string): WatchSpec<"service", Service[]> => ({
+      resource: { kind: "service", id, projectId: "p" },
+      operation: "waitForService",
+      goal: { status: ["READY"] },
+      timeoutMs: 10_000,
+      schedule: { initialMs: 10, maxMs: 20 },
+      source,
+      locate: (answer) => ({ present: true, value: answer.find((s) => s.service_id === id)! }),
+      own: async () => {
+        reads.push(id);
+        return { answer: { present: true, value: { service_id: id, status: "READY" } as Service }, sentAt: Date.now() };
+      },
+    });
+    try {
+      expect(listPays(2, LONG)).toBe(false);
+      await Promise.all([hub.watch(spec("s1")), hub.watch(spec("s2"))]);
+      expect(reads).toEqual(["list"]);
+      reads.length = 0;
+      await hub.watch(spec("s3"));
+      expect(reads).toEqual(["s3"]);
+    } finally {
+      hub.close();
+    }
+  });
 });

@@ -53,6 +53,7 @@ export interface ReadReplicaSetArgs extends ResourceArgs {
   adoptId?: pulumi.Input<string>;
 }
 
+// prettier-ignore
 /**
  * Read replicas of a service, at an endpoint of their own; they use the service's role and password.
  *
@@ -68,37 +69,9 @@ export class ReadReplicaSet extends resourceClass<ReadReplicaSetArgs, ReadReplic
   idOutput: "replicaSetId",
   shape: {
     required: ["serviceId", "nodes", "cpuMillis", "memoryGbs"],
-    outputs: [
-      "projectId",
-      "serviceId",
-      "name",
-      "nodes",
-      "cpuMillis",
-      "memoryGbs",
-      "environment",
-      "connectionPooler",
-      "status",
-      "host",
-      "port",
-      "poolerHost",
-      "poolerPort",
-      "password",
-      "connectionString",
-      "poolerConnectionString",
-    ],
+    outputs: ["projectId", "serviceId", "name", "nodes", "cpuMillis", "memoryGbs", "environment", "connectionPooler", "status", "host", "port", "poolerHost", "poolerPort", "password", "connectionString", "poolerConnectionString"],
     secretInputs: ["password"],
     secretOutputs: ["password", "connectionString", "poolerConnectionString"],
-    changeable: [
-      "serviceId",
-      "name",
-      "nodes",
-      "cpuMillis",
-      "memoryGbs",
-      "environment",
-      "connectionPooler",
-      "password",
-      "projectId",
-      "timeouts",
-    ],
+    changeable: ["serviceId", "name", "nodes", "cpuMillis", "memoryGbs", "environment", "connectionPooler", "password", "projectId", "timeouts"],
   },
 }) {}

@@ -28,6 +28,7 @@ export interface VpcArgs extends ResourceArgs {
   adoptId?: pulumi.Input<string>;
 }
 
+// prettier-ignore
 /**
  * A private network (VPC) of a project.
  *

@@ -33,6 +33,7 @@ export interface VpcPeeringArgs extends ResourceArgs {
   adoptId?: pulumi.Input<string>;
 }
 
+// prettier-ignore
 /**
  * A peering from one of the project's VPCs to a VPC of another cloud account. Every argument replaces it.
  *

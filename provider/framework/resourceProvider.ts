@@ -21,36 +21,41 @@ import {
   type InputsOf,
   type InputSpecs,
   type OutputSpecs,
+  type OutputsOf,
   type Props,
   type ResourceSchema,
 } from "./schema";
 import { adoptedHere, rememberAdopted } from "./adoption";
 import { recordedUnlessChanged } from "./changes";
 import { OWNER_KEY, REPLACE_ON_CHANGES_KEY } from "./internalInputs";
+import { operationContext, recordedReader, sharedOf, type OperationContext, type Recorded } from "./operationContext";
 import { replacedByOption } from "./replaceOnChanges";
 import { configure, providerContext, type ProviderContext } from "./settings";
 import { containsUnknown, UNKNOWN } from "./unknowns";
 
 /**
- * What a resource type does against the API. Each method's failure contract is Pulumi's:
- * a `create` that throws without an id made nothing; one that throws a `ResourceInitError`
- * made the resource, which stays in state; a `delete` that throws leaves it in state.
+ * What a resource type does against the API, typed on both sides: the checked inputs, and
+ * the outputs state recorded (read by the definition's outputs). The context of each call
+ * holds the resource's project and how long the call may wait, resolved once. Each method's
+ * failure contract is Pulumi's: a `create` that throws without an id made nothing; one that
+ * throws a `ResourceInitError` made the resource, which stays in state; a `delete` that
+ * throws leaves it in state.
  */
-export interface ResourceOperations<I extends InputSpecs> {
+export interface ResourceOperations<I extends InputSpecs, O extends OutputSpecs> {
   /** Makes the resource (or adopts one) and waits until it is ready; returns its id and every output. */
-  create(news: InputsOf<I>, ctx: ProviderContext): Promise<{ id: string; outs: Props }>;
-  /** Reads the live resource's outputs; `undefined` (or a NotFoundError) when it is gone. `recorded` are the outputs in state. */
-  read(id: string, recorded: Props, ctx: ProviderContext): Promise<Props | undefined>;
+  create(news: InputsOf<I>, ctx: OperationContext): Promise<{ id: string; outs: OutputsOf<O> }>;
+  /** Reads the live resource's outputs; `undefined` (or a NotFoundError) when it is gone. */
+  read(id: string, recorded: Recorded<O>, ctx: OperationContext): Promise<OutputsOf<O> | undefined>;
   /**
-   * Applies what changed and returns every output. `olds` are the outputs in state; `changed`
-   * the properties whose desired value (from `news`, after the engine applied `ignoreChanges`)
-   * differs from the recorded one: only those are sent, whatever the live resource shows of
-   * the others. A failure after anything was changed throws a `ResourceInitError` carrying
-   * the outputs as they now are, so that state matches the cloud.
+   * Applies what changed and returns every output. `changed` are the properties whose desired
+   * value (from `news`, after the engine applied `ignoreChanges`) differs from the recorded
+   * one: only those are sent, whatever the live resource shows of the others. A failure after
+   * anything was changed throws a `ResourceInitError` carrying the outputs as they now are,
+   * so that state matches the cloud.
    */
-  update(id: string, olds: Props, news: InputsOf<I>, ctx: ProviderContext, changed: ReadonlySet<string>): Promise<Props>;
+  update(id: string, recorded: Recorded<O>, news: InputsOf<I>, ctx: OperationContext, changed: ReadonlySet<string>): Promise<OutputsOf<O>>;
   /** Deletes the resource and waits until it is gone; one already gone is fine. Never called for an adopted one (the SDK retains it). */
-  delete(id: string, recorded: Props, ctx: ProviderContext): Promise<void>;
+  delete(id: string, recorded: Recorded<O>, ctx: OperationContext): Promise<void>;
 }
 
 /** A resource type: its schema, how `diff` sees it, and where its operations are. */
@@ -66,7 +71,7 @@ export interface ResourceDefinition<I extends InputSpecs, O extends OutputSpecs>
   /** Values that must never appear in an error message, besides the API key and secret inputs. */
   secretsOf?(props: Props): unknown[];
   /** Loads the operations (and with them the API client). */
-  operations(): ResourceOperations<I>;
+  operations(): ResourceOperations<I, O>;
 }
 
 /** The error for a lookup (`X.get`) of an id that does not exist. */
@@ -98,8 +103,8 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
 ): Required<Pick<dynamic.ResourceProvider, "configure" | "check" | "diff" | "read" | "update" | "delete">> & dynamic.ResourceProvider {
   const { schema } = definition;
   /** The operations, loaded (with the API client) the first time one runs; the compile cache is saved then. */
-  let loadedOperations: ResourceOperations<I> | undefined;
-  const operations = (): ResourceOperations<I> => {
+  let loadedOperations: ResourceOperations<I, O> | undefined;
+  const operations = (): ResourceOperations<I, O> => {
     if (!loadedOperations) {
       loadedOperations = definition.operations();
       saveCompileCache();
@@ -107,6 +112,7 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
     return loadedOperations;
   };
   const keys = diffedProperties(schema);
+  const recordedOf = recordedReader(schema);
   const diffedKeys = keys.map((k) => k.property);
   /**
    * What `diff` and `update` compare: the desired value of each diffed property against the
@@ -171,7 +177,9 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
     async create(news: Props): Promise<dynamic.CreateResult> {
       const ctx = providerContext(typeof news[OWNER_KEY] === "string" ? news[OWNER_KEY] : "", news[AUTONAMED_KEY] === true);
       try {
-        const { id, outs } = await operations().create(parseInputs(schema, news), ctx);
+        const parsed = parseInputs(schema, news);
+        const shared = sharedOf(news);
+        const { id, outs } = await operations().create(parsed, operationContext(ctx, shared.projectId, shared.timeouts, "create"));
         if (news.adoptId !== undefined) rememberAdopted(schema.kind, id);
         return { id, outs: withoutUndefined({ ...outs, timeouts: news.timeouts }) };
       } catch (e) {
@@ -185,8 +193,9 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
       const ctx = providerContext();
       const recorded = props ?? {};
       try {
+        const shared = sharedOf(recorded);
         const found = await operations()
-          .read(id, recorded, ctx)
+          .read(id, recordedOf(recorded), operationContext(ctx, shared.projectId, shared.timeouts, "update"))
           .catch((e: unknown) => {
             if (NotFoundError.isInstance(e)) return undefined;
             throw e;
@@ -221,7 +230,9 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
       const changed = new Set(compare(olds, parsed, ctx).changed);
       const recorded = (outs: Props): Props => recordedUnlessChanged(outs, olds, diffedKeys, changed);
       try {
-        const outs = await operations().update(id, olds, parsed, ctx, changed);
+        const [given, kept] = [sharedOf(news), sharedOf(olds)];
+        const opCtx = operationContext(ctx, given.projectId ?? kept.projectId, given.timeouts, "update");
+        const outs = await operations().update(id, recordedOf(olds), parsed, opCtx, changed);
         return { outs: withoutUndefined({ ...recorded(outs), timeouts: news.timeouts }) };
       } catch (e) {
         if (ResourceInitError.isInstance(e)) e.properties = recorded(e.properties);
@@ -242,7 +253,8 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
         return;
       }
       try {
-        await operations().delete(id, props, ctx);
+        const shared = sharedOf(props);
+        await operations().delete(id, recordedOf(props), operationContext(ctx, shared.projectId, shared.timeouts, "delete"));
       } catch (e) {
         throw scrub(e, ctx, props);
       } finally {

@@ -12,7 +12,6 @@ import type { ResourceOperations } from "../../framework/resourceProvider";
 import { wantedNow } from "../../framework/changes";
 import { desiredOf, outputsFrom, type DesiredOf, type OutputsOf } from "../../framework/schema";
 import type { ProviderContext } from "../../framework/settings";
-import type { TimeoutsInput } from "../../framework/timeouts";
 import { notRunning } from "../service/live";
 import { keepingRecorded, type ShownField, unreadableOutputs } from "../../framework/unreadable";
 import { readReplicaSetSchema } from "./definition";
@@ -88,10 +87,10 @@ async function converge(ctx: ProviderContext, live: ReadReplicaSet, want: Wanted
 }
 
 /** The ReadReplicaSet's operations. */
-export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetSchema.inputs> = {
+export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetSchema.inputs, typeof readReplicaSetSchema.outputs> = {
   async create(news, ctx) {
-    const projectId = ctx.projectOf(news.projectId);
-    const deadline = Date.now() + ctx.timeoutMs(news.timeouts, "create");
+    const { projectId } = ctx;
+    const deadline = Date.now() + ctx.limitMs;
     let made: ReadReplicaSet;
     let settled = (): void => undefined;
     if (news.adoptId !== undefined) {
@@ -166,16 +165,16 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
 
   async read(id, recorded, ctx) {
     const serviceId = parentIdOf(recorded, "serviceId", `read replica set ${id}`, "ReadReplicaSet");
-    const projectId = ctx.projectOf(recorded.projectId as string | undefined);
+    const { projectId } = ctx;
     // Served from one shared list answer (the client's read cache), so a refresh of many
     // resources costs one request; a set that no longer exists is a NotFoundError.
     const rs = await ctx.client().getReplicaSet(serviceId, id, { projectId });
-    const outs = { ...replicaSetOutputs(rs, serviceId, projectId, recorded.password as string | undefined) };
+    const outs = { ...replicaSetOutputs(rs, serviceId, projectId, recorded.password) };
     return keepingRecorded(`read replica set ${id}`, rs, outs, recorded, REPLICA_SET_FIELDS);
   },
 
-  async update(id, olds, news, ctx, changed) {
-    const projectId = ctx.projectOf(news.projectId ?? (olds.projectId as string | undefined));
+  async update(id, recorded, news, ctx, changed) {
+    const { projectId } = ctx;
     const live = await findReplicaSet(ctx, news.serviceId, id, projectId);
     if (!live) {
       throw new CloudStateError(
@@ -183,12 +182,11 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
         ProviderErrorCode.Gone,
       );
     }
-    const recorded = olds as Partial<ReadReplicaSetOutputs>;
     const liveOutputs = replicaSetOutputs(live, news.serviceId, projectId, recorded.password);
     const want = wantedNow(desiredOf(readReplicaSetSchema, news, recorded), liveOutputs, recorded, changed);
     const sent: string[] = [];
     try {
-      const final = await converge(ctx, live, want, projectId, ctx.timeoutMs(news.timeouts, "update"), sent);
+      const final = await converge(ctx, live, want, projectId, ctx.limitMs, sent);
       return { ...replicaSetOutputs(final, news.serviceId, projectId, news.password) };
     } catch (e) {
       if (sent.length === 0) throw e;
@@ -204,8 +202,8 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
   },
 
   async delete(id, recorded, ctx) {
-    const projectId = ctx.projectOf(recorded.projectId as string | undefined);
-    const serviceId = recorded.serviceId as string;
+    const { projectId } = ctx;
+    const serviceId = parentIdOf(recorded, "serviceId", `read replica set ${id}`, "ReadReplicaSet");
     const api = ctx.client();
     try {
       await api.deleteReplicaSet(serviceId, id, { projectId });
@@ -215,7 +213,7 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
     }
     await api.waitForReplicaSetDeleted(serviceId, id, {
       projectId,
-      timeoutMs: ctx.timeoutMs(recorded.timeouts as TimeoutsInput | undefined, "delete"),
+      timeoutMs: ctx.limitMs,
     });
   },
 };

@@ -12,11 +12,10 @@ import { createOnce, forgetInterrupted, intentOf, type Created, type Recovery } 
 import { retryWhileConflict } from "../../framework/pacing";
 import type { ResourceOperations } from "../../framework/resourceProvider";
 import type { ProviderContext } from "../../framework/settings";
-import type { TimeoutsInput } from "../../framework/timeouts";
 import { wantedNow } from "../../framework/changes";
 import { desiredOf } from "../../framework/schema";
 import { converge, type ConvergeProgress } from "./convergence";
-import { SERVICE_DEFAULTS, serviceOutputs, serviceSchema, type ServiceInputs, type ServiceOutputs } from "./definition";
+import { SERVICE_DEFAULTS, serviceOutputs, serviceSchema, type ServiceInputs } from "./definition";
 import { keepingRecorded } from "../../framework/unreadable";
 import { notRunning, SERVICE_FIELDS } from "./live";
 
@@ -168,10 +167,10 @@ function lastSeenBy(e: unknown): Service | undefined {
 }
 
 /** The Service's operations. */
-export const serviceOperations: ResourceOperations<typeof serviceSchema.inputs> = {
+export const serviceOperations: ResourceOperations<typeof serviceSchema.inputs, typeof serviceSchema.outputs> = {
   async create(news, ctx) {
-    const projectId = ctx.projectOf(news.projectId);
-    const deadline = Date.now() + ctx.timeoutMs(news.timeouts, "create");
+    const { projectId } = ctx;
+    const deadline = Date.now() + ctx.limitMs;
     if (news.vpcId !== undefined && news.forkFrom === undefined) {
       await checkVpc(ctx, news.vpcId, projectId, news.regionCode ?? SERVICE_DEFAULTS.regionCode);
     }
@@ -206,22 +205,20 @@ export const serviceOperations: ResourceOperations<typeof serviceSchema.inputs> 
   },
 
   async read(id, recorded, ctx) {
-    const live = await ctx.client().getService(id, { projectId: ctx.projectOf(recorded.projectId as string | undefined) });
-    const kept = recorded as Partial<ServiceOutputs>;
-    const outs = { ...serviceOutputs(live, { password: kept.password, forkFrom: kept.forkFrom }) };
+    const live = await ctx.client().getService(id, { projectId: ctx.projectId });
+    const outs = serviceOutputs(live, { password: recorded.password, forkFrom: recorded.forkFrom });
     return keepingRecorded(`service ${id}`, live, outs, recorded, SERVICE_FIELDS);
   },
 
-  async update(id, olds, news, ctx, changed) {
-    const projectId = ctx.projectOf(news.projectId ?? (olds.projectId as string | undefined));
+  async update(id, recorded, news, ctx, changed) {
+    const { projectId } = ctx;
     const api = ctx.client();
     const live = await api.getService(id, { projectId, fresh: true });
-    const recorded = olds as Partial<ServiceOutputs>;
     const kept = { password: recorded.password, forkFrom: recorded.forkFrom };
     const want = wantedNow(desiredOf(serviceSchema, news, recorded), serviceOutputs(live, kept), recorded, changed);
     if (changed.has("vpcId") && want.vpcId !== null) await checkVpc(ctx, want.vpcId, projectId, live.region_code);
     const progress: ConvergeProgress = { sent: [], password: recorded.password };
-    const timeoutMs = ctx.timeoutMs(news.timeouts, "update");
+    const timeoutMs = ctx.limitMs;
     try {
       const final = await converge(
         { api, projectId, timeoutMs, recordedPassword: recorded.password, adopted: news.adoptId !== undefined, progress },
@@ -242,8 +239,8 @@ export const serviceOperations: ResourceOperations<typeof serviceSchema.inputs> 
     }
   },
 
-  async delete(id, recorded, ctx) {
-    const projectId = ctx.projectOf(recorded.projectId as string | undefined);
+  async delete(id, _recorded, ctx) {
+    const { projectId } = ctx;
     const api = ctx.client();
     try {
       await api.deleteService(id, { projectId });
@@ -252,6 +249,6 @@ export const serviceOperations: ResourceOperations<typeof serviceSchema.inputs> 
       // Already DELETING (409): wait for it to go like any other delete.
       if (!ConflictError.isInstance(e)) throw e;
     }
-    await api.waitForServiceDeleted(id, { projectId, timeoutMs: ctx.timeoutMs(recorded.timeouts as TimeoutsInput | undefined, "delete") });
+    await api.waitForServiceDeleted(id, { projectId, timeoutMs: ctx.limitMs });
   },
 };

@@ -9,7 +9,7 @@ import { retryWhileConflict } from "../../framework/pacing";
 import type { ResourceOperations } from "../../framework/resourceProvider";
 import { outputsFrom, type InputsOf, type OutputsOf } from "../../framework/schema";
 import type { ProviderContext } from "../../framework/settings";
-import { describeMs, type TimeoutsInput } from "../../framework/timeouts";
+import { describeMs } from "../../framework/timeouts";
 import { vpcSchema } from "./definition";
 
 type VpcInputs = InputsOf<typeof vpcSchema.inputs>;
@@ -51,9 +51,9 @@ async function attachmentsOf(ctx: ProviderContext, vpcId: string, projectId: str
 }
 
 /** The Vpc's operations. */
-export const vpcOperations: ResourceOperations<typeof vpcSchema.inputs> = {
+export const vpcOperations: ResourceOperations<typeof vpcSchema.inputs, typeof vpcSchema.outputs> = {
   async create(news, ctx) {
-    const projectId = ctx.projectOf(news.projectId);
+    const { projectId } = ctx;
     if (news.adoptId !== undefined) {
       const live = await ctx
         .client()
@@ -84,20 +84,20 @@ export const vpcOperations: ResourceOperations<typeof vpcSchema.inputs> = {
     return { id: created.resource.id, outs: { ...vpcOutputs(created.resource, projectId) } };
   },
 
-  async read(id, recorded, ctx) {
-    const projectId = ctx.projectOf(recorded.projectId as string | undefined);
+  async read(id, _recorded, ctx) {
+    const { projectId } = ctx;
     return { ...vpcOutputs(await ctx.client().getVpc(id, { projectId }), projectId) };
   },
 
-  async update(id, olds, news, ctx, changed) {
+  async update(id, _recorded, news, ctx, changed) {
     // One action (rename): when it fails, nothing changed.
-    const projectId = ctx.projectOf(news.projectId ?? (olds.projectId as string | undefined));
+    const { projectId } = ctx;
     return { ...(await converge(ctx, id, news, projectId, changed.has("name"))) };
   },
 
   async delete(id, recorded, ctx) {
-    const projectId = ctx.projectOf(recorded.projectId as string | undefined);
-    const limit = ctx.timeoutMs(recorded.timeouts as TimeoutsInput | undefined, "delete");
+    const { projectId } = ctx;
+    const limit = ctx.limitMs;
     try {
       await retryWhileConflict(Date.now() + limit, ctx.settings.poll, () => ctx.client().deleteVpc(id, { projectId }));
     } catch (e) {

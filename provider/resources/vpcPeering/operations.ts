@@ -44,9 +44,9 @@ async function settle(ctx: ProviderContext, peeringId: string, news: VpcPeeringI
 }
 
 /** The VpcPeering's operations. */
-export const vpcPeeringOperations: ResourceOperations<typeof vpcPeeringSchema.inputs> = {
+export const vpcPeeringOperations: ResourceOperations<typeof vpcPeeringSchema.inputs, typeof vpcPeeringSchema.outputs> = {
   async create(news, ctx) {
-    const projectId = ctx.projectOf(news.projectId);
+    const { projectId } = ctx;
     let peeringId: string;
     let settled = (): void => undefined;
     if (news.adoptId !== undefined) {
@@ -90,20 +90,20 @@ export const vpcPeeringOperations: ResourceOperations<typeof vpcPeeringSchema.in
 
   async read(id, recorded, ctx) {
     const vpcId = parentIdOf(recorded, "vpcId", `VPC peering ${id}`, "VpcPeering");
-    const projectId = ctx.projectOf(recorded.projectId as string | undefined);
+    const { projectId } = ctx;
     return { ...peeringOutputs(await ctx.client().getPeering(vpcId, id, { projectId }), vpcId, projectId) };
   },
 
-  async update(id, olds, news, ctx) {
+  async update(id, _recorded, news, ctx) {
     // Every input replaces, so update only runs to resume a create that did not finish.
-    const projectId = ctx.projectOf(news.projectId ?? (olds.projectId as string | undefined));
+    const { projectId } = ctx;
     return { ...(await settle(ctx, id, news, projectId, "update")) };
   },
 
   async delete(id, recorded, ctx) {
-    const projectId = ctx.projectOf(recorded.projectId as string | undefined);
+    const { projectId } = ctx;
     try {
-      await ctx.client().deletePeering(recorded.vpcId as string, id, { projectId });
+      await ctx.client().deletePeering(parentIdOf(recorded, "vpcId", `VPC peering ${id}`, "VpcPeering"), id, { projectId });
     } catch (e) {
       if (!NotFoundError.isInstance(e)) throw e;
     }

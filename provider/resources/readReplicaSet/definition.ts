@@ -7,7 +7,10 @@
 import { z } from "zod";
 import type { ReadReplicaSet } from "../../client";
 import type { ResourceDefinition } from "../../framework/resourceProvider";
-import { input, optionalInput, outputsReadFrom } from "../../framework/schema";
+import { AT_ONCE, type Action, type ConvergeContext } from "../../framework/convergence";
+import { sameValue } from "../../framework/diff";
+import { input, optionalInput, outputsReadFrom, type DesiredOf } from "../../framework/schema";
+import { unreadableOutputs, type ShownField } from "../../framework/unreadable";
 import { resourceSchema, type InProject } from "../common";
 import { connectionOutputs } from "../connectionString";
 import { AUTONAME_DOC } from "../../framework/autonaming";
@@ -103,6 +106,61 @@ export const readReplicaSetSchema = resourceSchema({
     },
   ],
 });
+
+/** The fields of a set its outputs are read from (framework/unreadable.ts): an answer that does not show one readably changes nothing. */
+export const REPLICA_SET_FIELDS: readonly ShownField<ReadReplicaSet>[] = [
+  {
+    field: "nodes, cpu_millis, memory_gbs",
+    outputs: ["nodes", "cpuMillis", "memoryGbs"],
+    shows: (rs) => typeof rs.nodes === "number" && typeof rs.cpu_millis === "number" && typeof rs.memory_gbs === "number",
+  },
+];
+
+/** What a replica set is to be (its desired values, or in an update the live ones of what did not change). */
+export type WantedReplicaSet = DesiredOf<typeof readReplicaSetSchema.inputs>;
+
+/** One of the API's actions on a replica set. */
+export type ReplicaSetAction = Action<ReadReplicaSet, WantedReplicaSet, ConvergeContext>;
+
+/** The size of a set as its answer shows it; one it does not show readably is taken as wanted (nothing is sent because of it). */
+function sizeOf(rs: ReadReplicaSet, want: WantedReplicaSet): unknown[] {
+  const wanted = [want.nodes, want.cpuMillis, want.memoryGbs];
+  return unreadableOutputs(rs, REPLICA_SET_FIELDS).has("nodes") ? wanted : [rs.nodes, rs.cpu_millis, rs.memory_gbs];
+}
+
+/** Whether the set's pooler is on. */
+const pooled = (rs: ReadReplicaSet): boolean => rs.connection_pooler !== undefined && rs.connection_pooler !== null;
+
+/** The API's actions on a replica set, in the order they run (framework/convergence.ts). */
+export const REPLICA_SET_ACTIONS: readonly ReplicaSetAction[] = [
+  {
+    name: "resize",
+    needed: (live, want) => !sameValue(sizeOf(live, want), [want.nodes, want.cpuMillis, want.memoryGbs]),
+    send: (ctx, id, want) =>
+      ctx.api.resizeReplicaSet(
+        want.serviceId,
+        id,
+        { cpu_millis: want.cpuMillis, memory_gbs: want.memoryGbs, nodes: want.nodes },
+        { projectId: ctx.projectId },
+      ),
+    then: "active",
+  },
+  {
+    name: "setEnvironment",
+    needed: (live, want) => want.environment !== null && live.metadata?.environment !== want.environment,
+    send: (ctx, id, want) => ctx.api.setReplicaSetEnvironment(want.serviceId, id, want.environment!, { projectId: ctx.projectId }),
+    then: AT_ONCE,
+  },
+  {
+    name: "pooler",
+    needed: (live, want) => want.connectionPooler !== pooled(live),
+    send: (ctx, id, want) =>
+      want.connectionPooler
+        ? ctx.api.enableReplicaSetPooler(want.serviceId, id, { projectId: ctx.projectId })
+        : ctx.api.disableReplicaSetPooler(want.serviceId, id, { projectId: ctx.projectId }),
+    then: AT_ONCE,
+  },
+];
 
 /** The ReadReplicaSet resource type. */
 export const readReplicaSetDefinition: ResourceDefinition<typeof readReplicaSetSchema.inputs, typeof readReplicaSetSchema.outputs> = {

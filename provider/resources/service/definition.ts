@@ -223,65 +223,72 @@ export const SERVICE_ACTIONS: readonly ServiceAction[] = [
     name: "start",
     needed: (live, want, ctx) =>
       isPaused(live) && (!want.paused || SERVICE_ACTIONS.some((a) => a.needsRunning && a.needed(live, want, ctx))),
-    send: (api, id, _want, _live, opts) => api.startService(id, opts),
+    send: (ctx, id) => ctx.api.startService(id, { projectId: ctx.projectId }),
     then: "READY",
     needsRunning: false,
   },
   {
     name: "resize",
     needed: differs("cpuMillis", "memoryGbs"),
-    send: (api, id, want, _live, opts) =>
-      api.resizeService(id, { cpu_millis: String(want.cpuMillis), memory_gbs: String(want.memoryGbs) }, opts),
+    send: (ctx, id, want) =>
+      ctx.api.resizeService(id, { cpu_millis: String(want.cpuMillis), memory_gbs: String(want.memoryGbs) }, { projectId: ctx.projectId }),
     then: "READY",
     needsRunning: true,
   },
   {
     name: "setHA",
     needed: differs("haReplicas"),
-    send: (api, id, want, _live, opts) =>
-      api.setServiceHA(id, { replica_count: want.haReplicas.replicaCount, sync_replica_count: want.haReplicas.syncReplicaCount }, opts),
+    send: (ctx, id, want) =>
+      ctx.api.setServiceHA(
+        id,
+        { replica_count: want.haReplicas.replicaCount, sync_replica_count: want.haReplicas.syncReplicaCount },
+        { projectId: ctx.projectId },
+      ),
     then: "READY",
     needsRunning: true,
   },
   {
     name: "setEnvironment",
     needed: differs("environment"),
-    send: (api, id, want, _live, opts) => api.setServiceEnvironment(id, want.environment, opts),
+    send: (ctx, id, want) => ctx.api.setServiceEnvironment(id, want.environment, { projectId: ctx.projectId }),
     then: "at-once",
     needsRunning: true,
   },
   {
     name: "pooler",
     needed: differs("connectionPooler"),
-    send: (api, id, want, _live, opts) => (want.connectionPooler ? api.enableServicePooler(id, opts) : api.disableServicePooler(id, opts)),
+    send: (ctx, id, want) =>
+      want.connectionPooler
+        ? ctx.api.enableServicePooler(id, { projectId: ctx.projectId })
+        : ctx.api.disableServicePooler(id, { projectId: ctx.projectId }),
     then: "at-once",
     needsRunning: true,
   },
   {
     name: "detachFromVpc",
     needed: (live, want) => attachedVpc(live) !== undefined && attachedVpc(live) !== (want.vpcId ?? undefined),
-    send: (api, id, _want, live, opts) => api.detachServiceFromVpc(id, attachedVpc(live)!, opts),
+    send: (ctx, id, _want, live) => ctx.api.detachServiceFromVpc(id, attachedVpc(live)!, { projectId: ctx.projectId }),
     then: "READY",
     needsRunning: true,
   },
   {
     name: "attachToVpc",
     needed: (live, want) => want.vpcId !== null && attachedVpc(live) !== want.vpcId,
-    send: (api, id, want, _live, opts) => api.attachServiceToVpc(id, want.vpcId!, opts),
+    send: (ctx, id, want) => ctx.api.attachServiceToVpc(id, want.vpcId!, { projectId: ctx.projectId }),
     then: "READY",
     needsRunning: true,
   },
   {
     name: "updatePassword",
     needed: (_live, want, ctx) => want.password !== null && want.password !== ctx.recordedPassword,
-    send: (api, id, want, _live, opts) => api.updateServicePassword(id, want.password!, opts),
+    send: (ctx, id, want) => ctx.api.updateServicePassword(id, want.password!, { projectId: ctx.projectId }),
     then: "at-once",
     needsRunning: true,
   },
   {
     name: "stop",
     needed: (live, want) => want.paused && !isPaused(live),
-    send: (api, id, _want, _live, opts) => api.stopService(id, opts),
+    send: (ctx, id) => ctx.api.stopService(id, { projectId: ctx.projectId }),
     then: "PAUSED",
     needsRunning: false,
   },

@@ -14,7 +14,8 @@ import type { ResourceOperations } from "../../framework/resourceProvider";
 import type { ProviderContext } from "../../framework/settings";
 import { wantedNow } from "../../framework/changes";
 import { desiredOf } from "../../framework/schema";
-import { converge, type ConvergeProgress } from "./convergence";
+import { converge, failedAfter } from "../../framework/convergence";
+import { serviceConvergence, type ConvergeProgress } from "./convergence";
 import { SERVICE_DEFAULTS, serviceOutputs, serviceSchema, type ServiceInputs } from "./definition";
 import { keepingRecorded } from "../../framework/unreadable";
 import { notRunning, SERVICE_FIELDS } from "./live";
@@ -185,7 +186,8 @@ export const serviceOperations: ResourceOperations<typeof serviceSchema.inputs, 
     const progress: ConvergeProgress = { sent: [], password: initial };
     try {
       const live = await converge(
-        { api: ctx.client(), projectId, timeoutMs: Math.max(1, deadline - Date.now()), recordedPassword: initial, adopted, progress },
+        serviceConvergence,
+        { api: ctx.client(), projectId, limitMs: Math.max(1, deadline - Date.now()), recordedPassword: initial, adopted, progress },
         made,
         { ...desiredOf(serviceSchema, news, serviceOutputs(made)), password: password ?? null },
       );
@@ -218,10 +220,10 @@ export const serviceOperations: ResourceOperations<typeof serviceSchema.inputs, 
     const want = wantedNow(desiredOf(serviceSchema, news, recorded), serviceOutputs(live, kept), recorded, changed);
     if (changed.has("vpcId") && want.vpcId !== null) await checkVpc(ctx, want.vpcId, projectId, live.region_code);
     const progress: ConvergeProgress = { sent: [], password: recorded.password };
-    const timeoutMs = ctx.limitMs;
     try {
       const final = await converge(
-        { api, projectId, timeoutMs, recordedPassword: recorded.password, adopted: news.adoptId !== undefined, progress },
+        serviceConvergence,
+        { api, projectId, limitMs: ctx.limitMs, recordedPassword: recorded.password, adopted: news.adoptId !== undefined, progress },
         live,
         want,
       );
@@ -233,8 +235,7 @@ export const serviceOperations: ResourceOperations<typeof serviceSchema.inputs, 
       throw new ResourceInitError(
         id,
         serviceOutputs(now, { password: progress.password, forkFrom: recorded.forkFrom }),
-        `Service ${id} (${now.name ?? ""}): the update failed after ${progress.sent.join(", ")}: ${(e as Error).message}. ` +
-          "State records the service as it now is; the next `pulumi up` applies the rest.",
+        failedAfter(`Service ${id} (${now.name ?? ""})`, progress, e),
       );
     }
   },

@@ -5,7 +5,8 @@
 import { z } from "zod";
 import type { Vpc } from "../../client";
 import type { ResourceDefinition } from "../../framework/resourceProvider";
-import { input, optionalInput, outputsReadFrom } from "../../framework/schema";
+import { AT_ONCE, type Action, type ConvergeContext } from "../../framework/convergence";
+import { input, optionalInput, outputsReadFrom, type DesiredOf } from "../../framework/schema";
 import { resourceSchema, type InProject } from "../common";
 import { AUTONAME_DOC } from "../../framework/autonaming";
 import * as v from "../values";
@@ -41,6 +42,17 @@ export const vpcSchema = resourceSchema({
   idOutput: "vpcId",
   lookup: ["projectId"],
 });
+
+/** The API's actions on a VPC (framework/convergence.ts): a rename, applied before the API answers. */
+export const VPC_ACTIONS: readonly Action<Vpc, DesiredOf<typeof vpcSchema.inputs>, ConvergeContext>[] = [
+  {
+    name: "rename",
+    // No name (adopted without one): the VPC keeps its own.
+    needed: (live, want) => want.name !== null && live.name !== want.name,
+    send: (ctx, id, want) => ctx.api.renameVpc(id, want.name!, { projectId: ctx.projectId }),
+    then: AT_ONCE,
+  },
+];
 
 /** The Vpc resource type. */
 export const vpcDefinition: ResourceDefinition<typeof vpcSchema.inputs, typeof vpcSchema.outputs> = {

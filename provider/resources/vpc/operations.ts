@@ -7,12 +7,14 @@ import { nameOf } from "../../framework/autonaming";
 import { absentIfNotFound, createOnce, forgetInterrupted, intentOf, type Recovery } from "../../framework/journal";
 import { retryWhileConflict } from "../../framework/pacing";
 import type { ResourceOperations } from "../../framework/resourceProvider";
-import { outputsFrom, type InputsOf, type OutputsOf } from "../../framework/schema";
+import { wantedNow } from "../../framework/changes";
+import { converge, type Convergence, type ConvergeContext } from "../../framework/convergence";
+import type { OperationContext } from "../../framework/operationContext";
+import { desiredOf, outputsFrom, type DesiredOf, type OutputsOf } from "../../framework/schema";
 import type { ProviderContext } from "../../framework/settings";
 import { describeMs } from "../../framework/timeouts";
-import { vpcSchema } from "./definition";
+import { VPC_ACTIONS, vpcSchema } from "./definition";
 
-type VpcInputs = InputsOf<typeof vpcSchema.inputs>;
 type VpcOutputs = OutputsOf<typeof vpcSchema.outputs>;
 
 /** Outputs of a live VPC. */
@@ -20,16 +22,19 @@ function vpcOutputs(live: Vpc, projectId: string): VpcOutputs {
   return outputsFrom(vpcSchema, { live, projectId });
 }
 
-/** Renames the VPC when `rename` says its name is to change and the live one differs; returns its outputs. */
-async function converge(ctx: ProviderContext, id: string, news: VpcInputs, projectId: string, rename: boolean): Promise<VpcOutputs> {
-  const api = ctx.client();
-  const live = await api.getVpc(id, { projectId });
-  // No name (adopted without one): the VPC keeps its own.
-  if (rename && news.name !== undefined && live.name !== news.name) {
-    await api.renameVpc(id, news.name, { projectId });
-    return vpcOutputs({ ...live, name: news.name }, projectId);
-  }
-  return vpcOutputs(live, projectId);
+/** The VPC's convergence: its action table; a VPC never moves on its own. */
+const vpcConvergence: Convergence<Vpc, DesiredOf<typeof vpcSchema.inputs>, ConvergeContext> = {
+  actions: VPC_ACTIONS,
+  idOf: (x) => x.id,
+  settle: async (_ctx, live) => live,
+  waitFor: (ctx, id) => ctx.api.getVpc(id, { projectId: ctx.projectId }),
+  reread: (ctx, id) => ctx.api.getVpc(id, { projectId: ctx.projectId }),
+};
+
+/** Brings the VPC `live` to `want`; returns its outputs. */
+async function convergedOutputs(ctx: OperationContext, live: Vpc, want: DesiredOf<typeof vpcSchema.inputs>): Promise<VpcOutputs> {
+  const cctx = { api: ctx.client(), projectId: ctx.projectId, limitMs: ctx.limitMs, progress: { sent: [] } };
+  return vpcOutputs(await converge(vpcConvergence, cctx, live, want), ctx.projectId);
 }
 
 /** What is still attached to a VPC, in words, for the error of a delete the API refused. */
@@ -66,7 +71,7 @@ export const vpcOperations: ResourceOperations<typeof vpcSchema.inputs, typeof v
         ["regionCode", news.regionCode, live.region_code],
       ]);
       forgetInterrupted(ctx, "Vpc", projectId);
-      return { id: live.id, outs: { ...(await converge(ctx, live.id, news, projectId, true)) } };
+      return { id: live.id, outs: { ...(await convergedOutputs(ctx, live, desiredOf(vpcSchema, news, {}))) } };
     }
     const api = ctx.client();
     const req = { name: nameOf(news), cidr: news.cidr, region_code: news.regionCode };
@@ -89,10 +94,11 @@ export const vpcOperations: ResourceOperations<typeof vpcSchema.inputs, typeof v
     return { ...vpcOutputs(await ctx.client().getVpc(id, { projectId }), projectId) };
   },
 
-  async update(id, _recorded, news, ctx, changed) {
+  async update(id, recorded, news, ctx, changed) {
     // One action (rename): when it fails, nothing changed.
-    const { projectId } = ctx;
-    return { ...(await converge(ctx, id, news, projectId, changed.has("name"))) };
+    const live = await ctx.client().getVpc(id, { projectId: ctx.projectId });
+    const want = wantedNow(desiredOf(vpcSchema, news, recorded), vpcOutputs(live, ctx.projectId), recorded, changed);
+    return { ...(await convergedOutputs(ctx, live, want)) };
   },
 
   async delete(id, recorded, ctx) {

@@ -22,7 +22,13 @@ function peeringOutputs(live: Peering, vpcId: string, projectId: string): VpcPee
  * Waits until the peering is `active`. A failure or a timeout becomes a
  * ResourceInitError that keeps the peering in state with what is known of it.
  */
-async function settle(ctx: ProviderContext, peeringId: string, news: VpcPeeringInputs, projectId: string, operation: "create" | "update") {
+async function untilActive(
+  ctx: ProviderContext,
+  peeringId: string,
+  news: VpcPeeringInputs,
+  projectId: string,
+  operation: "create" | "update",
+) {
   const limit = ctx.timeoutMs(news.timeouts, operation);
   try {
     const live = await ctx.client().waitForPeering(news.vpcId, peeringId, { until: ["active"], timeoutMs: limit, projectId });
@@ -82,7 +88,7 @@ export const vpcPeeringOperations: ResourceOperations<typeof vpcPeeringSchema.in
       settled = created.settled;
     }
     try {
-      return { id: peeringId, outs: { ...(await settle(ctx, peeringId, news, projectId, "create")) } };
+      return { id: peeringId, outs: { ...(await untilActive(ctx, peeringId, news, projectId, "create")) } };
     } finally {
       settled();
     }
@@ -97,7 +103,7 @@ export const vpcPeeringOperations: ResourceOperations<typeof vpcPeeringSchema.in
   async update(id, _recorded, news, ctx) {
     // Every input replaces, so update only runs to resume a create that did not finish.
     const { projectId } = ctx;
-    return { ...(await settle(ctx, id, news, projectId, "update")) };
+    return { ...(await untilActive(ctx, id, news, projectId, "update")) };
   },
 
   async delete(id, recorded, ctx) {

@@ -54,9 +54,16 @@ function logicalName(wanted: string, taken: Set<string>): string {
   return name;
 }
 
-/** The serialized provider of `module`, exactly as the SDK registers it. */
+/**
+ * The serialized provider of `module`, exactly as the SDK registers it: `pulumi.dynamic.Resource`
+ * serializes a function returning its provider object, so this does the same with the same
+ * object. The function captures that object alone, never the module that made it: a captured
+ * module is serialized as a `require` of its file, which an installed package's `exports` do
+ * not allow (`pulumi-clouddb/dist/sdk/trampoline.js`).
+ */
 async function serializedProvider(module: string): Promise<string> {
-  return (await pulumi.runtime.serializeFunction(() => trampoline(module), { allowSecrets: true })).text;
+  const provider = trampoline(module);
+  return (await pulumi.runtime.serializeFunction(() => provider, { allowSecrets: true })).text;
 }
 
 /**

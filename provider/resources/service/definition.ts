@@ -65,7 +65,7 @@ export const serviceSchema = resourceSchema({
   inputs: {
     name: input(v.name, { change: "replace", doc: "Name, 1 to 128 characters." }),
     serviceType: optionalInput(
-      z.enum(["TIMESERIES", "RELATIONAL", "VECTOR"], { error: 'expected "TIMESERIES", "RELATIONAL" or "VECTOR"' }),
+      z.enum(["TIMESERIES", "RELATIONAL", "VECTOR"], { error: v.expecting("a string", 'expected "TIMESERIES", "RELATIONAL" or "VECTOR"') }),
       {
         change: "replace",
         doc: "`TIMESERIES`, `RELATIONAL` or `VECTOR`. A fork has its source's.",

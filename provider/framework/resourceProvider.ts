@@ -23,8 +23,9 @@ import {
   type Props,
   type ResourceSchema,
 } from "./schema";
-import { configure, providerContext, type ProviderContext } from "./settings";
+import { configurationFailures, configure, providerContext, type ProviderContext } from "./settings";
 import { containsUnknown, UNKNOWN } from "./unknowns";
+import { inUserTerms, userOperation } from "./userErrors";
 
 /**
  * The input the SDK adds to every resource: `<project>/<stack>/<type>/<name>`, so that a
@@ -101,8 +102,12 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
     const { savePriors } = require("./transitionPriors") as typeof import("./transitionPriors");
     savePriors(ctx.settings.apiUrl, ctx.client().learnedDurations());
   };
-  const scrub = (error: unknown, ctx: ProviderContext, ...props: Props[]): Error =>
-    scrubbed(error, [ctx.settings.apiKey, ...props.flatMap((p) => [...secretKeys.map((k) => p[k]), ...(definition.secretsOf?.(p) ?? [])])]);
+  /** The error to hand to the engine: in the user's terms (`doing` is what the user did), scrubbed of secrets. */
+  const scrub = (error: unknown, ctx: ProviderContext, doing: string, ...props: Props[]): Error =>
+    scrubbed(inUserTerms(error, doing), [
+      ctx.settings.apiKey,
+      ...props.flatMap((p) => [...secretKeys.map((k) => p[k]), ...(definition.secretsOf?.(p) ?? [])]),
+    ]);
   /**
    * A partial failure keeps the resource in state with the error's properties as its
    * outputs: they hold the inputs (`__provider` included, or later calls cannot load the
@@ -122,7 +127,8 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
     },
 
     async check(_olds: Props, news: Props): Promise<dynamic.CheckResult> {
-      return { inputs: news, failures: checkInputs(schema, news) };
+      // The configuration's problems too, so that a preview reports them, all at once.
+      return { inputs: news, failures: [...configurationFailures(news.projectId), ...checkInputs(schema, news)] };
     },
 
     async diff(_id: string, olds: Props, news: Props): Promise<dynamic.DiffResult> {
@@ -144,7 +150,7 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
         const { id, outs } = await definition.operations().create(parseInputs(schema, news), ctx);
         return { id, outs: withoutUndefined({ ...outs, timeouts: news.timeouts }) };
       } catch (e) {
-        throw scrub(withInputs(e, news), ctx, news);
+        throw scrub(withInputs(e, news), ctx, userOperation("create", schema.kind, news[OWNER_KEY]), news);
       } finally {
         remember(ctx);
       }
@@ -180,7 +186,7 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
         );
         return { id, props: withoutUndefined(outs), inputs: withoutUndefined(inputs) };
       } catch (e) {
-        throw scrub(e, ctx, recorded);
+        throw scrub(e, ctx, userOperation("read", schema.kind, undefined, id), recorded);
       }
     },
 
@@ -190,7 +196,7 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
         const outs = await definition.operations().update(id, olds, parseInputs(schema, news), ctx);
         return { outs: withoutUndefined({ ...outs, timeouts: news.timeouts }) };
       } catch (e) {
-        throw scrub(withInputs(e, news), ctx, olds, news);
+        throw scrub(withInputs(e, news), ctx, userOperation("update", schema.kind, news[OWNER_KEY], id), olds, news);
       } finally {
         remember(ctx);
       }
@@ -201,7 +207,7 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
       try {
         await definition.operations().delete(id, props, ctx);
       } catch (e) {
-        throw scrub(e, ctx, props);
+        throw scrub(e, ctx, userOperation("delete", schema.kind, undefined, id), props);
       } finally {
         remember(ctx);
       }

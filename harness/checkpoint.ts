@@ -45,7 +45,7 @@ export function stateParts(
 
 /** Writes a checkpoint's state into `state` (replacing what it held). */
 export function loadParts(state: HarnessState, c: Checkpoint): void {
-  if (c.version !== CHECKPOINT_VERSION) throw new Error(`checkpoint version ${String(c.version)}, expected ${CHECKPOINT_VERSION}`);
+  if (c.version !== CHECKPOINT_VERSION) throw new Error(`checkpoint version ${String(c.version)}, expected ${String(CHECKPOINT_VERSION)}`);
   const copy = <T>(v: T): T => structuredClone(v);
   state.resources = copy(c.resources);
   state.reads = copy(c.reads);

@@ -85,7 +85,7 @@ describe("configuration problems", () => {
     Object.assign(process.env, NO_ENV); // the function runs in the program's process, here
     try {
       const stack = await stackWith({ "clouddb:apiKey": "k-123456" });
-      const r = await stack.up(() => ({ vpcs: clouddb.getVpcs({ apiKey: "k-123456\nx" }) }));
+      const r = await stack.up(() => ({ auth: clouddb.getAuthInfo({ apiKey: "k-123456" }) }));
       expect(r.errors.map((e) => e.message).join("\n")).toContain(everyProblem[0]);
       expect(r.errors.map((e) => e.message).join("\n")).not.toContain("clouddb:apiKey");
     } finally {

@@ -160,14 +160,40 @@ export function getAuthInfoOutput(opts?: FunctionOptions): pulumi.Output<AuthInf
   return pulumi.output(getAuthInfo(opts));
 }
 /** {@link getService} taking Inputs, as an Output. */
-export const getServiceOutput = lifted(getService);
+export function getServiceOutput(
+  args: InputArgs<{ serviceId: string; projectId?: string }>,
+  opts?: FunctionOptions,
+): pulumi.Output<ServiceResult> {
+  return lifted(getService)(args, opts);
+}
+
 /** {@link getServices} taking Inputs, as an Output. */
-export const getServicesOutput = lifted(getServices);
+export function getServicesOutput(args: InputArgs<{ projectId?: string }> = {}, opts?: FunctionOptions): pulumi.Output<ServiceResult[]> {
+  return lifted(getServices)(args, opts);
+}
+
 /** {@link getVpc} taking Inputs, as an Output. */
-export const getVpcOutput = lifted(getVpc);
+export function getVpcOutput(args: InputArgs<{ vpcId: string; projectId?: string }>, opts?: FunctionOptions): pulumi.Output<VpcResult> {
+  return lifted(getVpc)(args, opts);
+}
+
 /** {@link getVpcs} taking Inputs, as an Output. */
-export const getVpcsOutput = lifted(getVpcs);
+export function getVpcsOutput(args: InputArgs<{ projectId?: string }> = {}, opts?: FunctionOptions): pulumi.Output<VpcResult[]> {
+  return lifted(getVpcs)(args, opts);
+}
+
 /** {@link getVpcPeerings} taking Inputs, as an Output. */
-export const getVpcPeeringsOutput = lifted(getVpcPeerings);
+export function getVpcPeeringsOutput(
+  args: InputArgs<{ vpcId: string; projectId?: string }>,
+  opts?: FunctionOptions,
+): pulumi.Output<VpcPeeringResult[]> {
+  return lifted(getVpcPeerings)(args, opts);
+}
+
 /** {@link getReadReplicaSets} taking Inputs, as an Output. */
-export const getReadReplicaSetsOutput = lifted(getReadReplicaSets);
+export function getReadReplicaSetsOutput(
+  args: InputArgs<{ serviceId: string; projectId?: string }>,
+  opts?: FunctionOptions,
+): pulumi.Output<ReadReplicaSetResult[]> {
+  return lifted(getReadReplicaSets)(args, opts);
+}

@@ -185,7 +185,9 @@ export function sdkIndexFile(resources: readonly RegisteredResource[], namedType
     return `export { ${kind}, type ${kind}Args } from "./${r.module}";`;
   });
   return `${header(DEFINITIONS)}/**
- * pulumi-clouddb: Pulumi resources for CloudDB managed databases.
+ * Pulumi resources for CloudDB managed databases: the resource classes, their arguments and
+ * outputs, and the lookup functions. The API client is \`pulumi-clouddb/provider/client\`, the
+ * local emulator \`pulumi-clouddb/emulator\`.
  *
  * \`\`\`ts
  * import * as clouddb from "pulumi-clouddb";
@@ -193,7 +195,7 @@ export function sdkIndexFile(resources: readonly RegisteredResource[], namedType
  * const db = new clouddb.Service("db", { name: "orders", vpcId: net.vpcId, connectionPooler: true });
  * \`\`\`
  *
- * @packageDocumentation
+ * @module pulumi-clouddb
  */
 ${classes.join("\n")}
 export type { ${resources.map((r) => `${r.definition.schema.kind}Outputs`).join(", ")} } from "./outputs";

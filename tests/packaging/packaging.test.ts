@@ -20,7 +20,7 @@ import { stackConfig } from "../../harness/cloud";
 import { ClouddbClient } from "../../provider/client";
 import { runBin, startBinEmulator } from "./support/bins";
 import { FreshProject } from "./support/freshProject";
-import { exportTargets, filesUnder, mapsWithoutSources } from "./support/tarball";
+import { brokenLinks, exportTargets, filesUnder, mapsWithoutSources } from "./support/tarball";
 import { RESOLUTIONS, typecheck, type Resolution } from "./support/typecheck";
 
 const repoSdk = (
@@ -61,9 +61,9 @@ export async function main(): Promise<void> {
 }
 `;
 
-/** The \`\`\`ts blocks of the README, in order. */
-function readmeSnippets(): string[] {
-  const readme = fs.readFileSync(path.join(REPO_ROOT, "README.md"), "utf8");
+/** The \`\`\`ts blocks of the README installed in `dir`, in order. */
+function readmeSnippets(dir: string): string[] {
+  const readme = fs.readFileSync(path.join(dir, "README.md"), "utf8");
   return [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
 }
 
@@ -116,9 +116,9 @@ describe(`pulumi-clouddb packed and installed beside @pulumi/pulumi ${SDK}`, () 
     expect(sdk.version).toBe(SDK);
   });
 
-  it("ships compiled code, types, source maps carrying their sources, the README and the LICENSE", () => {
+  it("ships compiled code, types, source maps carrying their sources, the README, the CHANGELOG and the LICENSE", () => {
     const files = filesUnder(installed);
-    expect(files.filter((f) => !f.startsWith("dist/"))).toEqual(["LICENSE", "README.md", "package.json"]);
+    expect(files.filter((f) => !f.startsWith("dist/"))).toEqual(["CHANGELOG.md", "LICENSE", "README.md", "package.json"]);
     expect(files.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))).toEqual([]);
     expect(files.filter((f) => /test/i.test(f))).toEqual([]);
     expect(fs.readFileSync(path.join(installed, "LICENSE"), "utf8")).toContain("Apache License");
@@ -170,8 +170,20 @@ describe(`pulumi-clouddb packed and installed beside @pulumi/pulumi ${SDK}`, () 
     });
   });
 
+  it("ships the README for users, whose links all lead somewhere from node_modules, and the CHANGELOG of this version", () => {
+    const readme = fs.readFileSync(path.join(installed, "README.md"), "utf8");
+    expect(readme).toMatch(/^## Install$/m);
+    expect(readme).toMatch(/^## Configuration$/m);
+    expect(readme).toMatch(/^## Resources$/m);
+    expect(readme).not.toMatch(/^## (Set-up|Tests|Performance|Releasing)/m);
+    expect(brokenLinks(installed, "README.md")).toEqual([]);
+    expect(brokenLinks(installed, "CHANGELOG.md")).toEqual([]);
+    const version = (JSON.parse(fs.readFileSync(path.join(installed, "package.json"), "utf8")) as { version: string }).version;
+    expect(fs.readFileSync(path.join(installed, "CHANGELOG.md"), "utf8")).toContain(`## [${version}] - `);
+  });
+
   it("compiles the README's TypeScript examples as written", () => {
-    const snippets = readmeSnippets();
+    const snippets = readmeSnippets(installed);
     expect(snippets.length).toBeGreaterThanOrEqual(2);
     const files = snippets.map((text, i) => {
       project.write(`readme-${i + 1}.ts`, text);
@@ -254,7 +266,7 @@ describe(`pulumi-clouddb installed from git beside @pulumi/pulumi ${SDK}`, () =>
 
   it("is built on install and holds what the tarball holds", () => {
     const files = filesUnder(installed);
-    expect(files.filter((f) => !f.startsWith("dist/"))).toEqual(["LICENSE", "README.md", "package.json"]);
+    expect(files.filter((f) => !f.startsWith("dist/"))).toEqual(["CHANGELOG.md", "LICENSE", "README.md", "package.json"]);
     expect(files).toContain("dist/sdk/index.js");
     expect(files).toContain("dist/provider/import/cli.js");
     expect(files.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))).toEqual([]);

@@ -133,14 +133,17 @@ export function wholeNumber(min: number, max: number): z.ZodNumber {
 }
 
 /**
- * One of `allowed` sizes: a number, or `"shared"` where `allowShared`. A number no plan
- * has is told the sizes; any other value (`"1000"`) is told to be a number.
+ * One of `allowed` sizes: a number, or `"shared"` where `allowShared`. A size no plan has
+ * (a number, or `"shared"` where there is no shared plan) is told the sizes; any other
+ * value (`"1000"`) is told to be a number.
  */
 function sizeOf(allowed: ReadonlyArray<number | string>, allowShared: boolean): z.ZodType<number | "shared"> {
   const type = allowShared ? 'a number (or "shared")' : "a number";
   return z.custom<number | "shared">((v) => allowed.includes(v as number | "shared"), {
     error: (issue) =>
-      typeof issue.input === "number" ? `expected one of ${allowed.join(", ")}` : `expected ${type}, not ${typeOf(issue.input)}`,
+      typeof issue.input === "number" || issue.input === "shared"
+        ? `expected one of ${allowed.join(", ")}`
+        : `expected ${type}, not ${typeOf(issue.input)}`,
   });
 }
 

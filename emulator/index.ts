@@ -2,10 +2,14 @@
  * The CloudDB API emulator: an HTTP server playing the API of SPEC.md as CONTRACT.md
  * settles it, with a control path for faults, latency, rate limits and the clock.
  *
- * @example
+ * ```ts
+ * import { startEmulator } from "pulumi-clouddb/emulator";
  * const emu = await startEmulator({ port: 0, clockScale: 0.01 });
  * // ... use emu.baseUrl with emu.pat ...
  * await emu.close();
+ * ```
+ *
+ * @module pulumi-clouddb/emulator
  */
 export { startEmulator, type RunningEmulator } from "./start";
 export { EmulatorControl, type LoggedRequest, type FaultRule, type RewriteRule } from "./control-client";

@@ -5,6 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { ClouddbClient, type AuthInfo } from "../provider/client";
+import { configurationError } from "../provider/framework/settingProblems";
 import { providerContext, readSettings } from "../provider/framework/settings";
 import { lookupResult, outputsFrom } from "../provider/framework/schema";
 import { readReplicaSetSchema } from "../provider/resources/readReplicaSet/definition";
@@ -20,6 +21,10 @@ async function withClient<T>(
 ): Promise<T> {
   const config = new pulumi.Config("clouddb");
   const s = readSettings({ get: (key) => config.get(key.replace(/^clouddb:/, "")) });
+  // What the options give is the options' to check (the client does); the rest, the configuration's.
+  const given = new Set(Object.keys(opts ?? {}).map((k) => `clouddb:${k}`));
+  const problems = s.problems.filter((p) => !given.has(p.key));
+  if (problems.length > 0) throw configurationError(problems);
   const api = new ClouddbClient({
     apiUrl: opts?.apiUrl ?? s.apiUrl,
     apiKey: opts?.apiKey ?? s.apiKey,

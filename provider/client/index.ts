@@ -1,5 +1,13 @@
 /**
- * Typed client of the CloudDB API: `import { ClouddbClient } from "pulumi-clouddb/provider/client"`.
+ * Typed client of the CloudDB API: one method per operation, validated answers, one retry
+ * policy, waiters, and errors with stable codes.
+ *
+ * ```ts
+ * import { ClouddbClient } from "pulumi-clouddb/provider/client";
+ * const api = new ClouddbClient(); // CLOUDDB_API_URL, CLOUDDB_API_KEY, CLOUDDB_PROJECT_ID
+ * ```
+ *
+ * @module pulumi-clouddb/provider/client
  */
 export { ClouddbClient } from "./client";
 export type { WaitOptions, WaitForServiceOptions, WaitForReplicaSetOptions, WaitForPeeringOptions } from "./resourceWaits";

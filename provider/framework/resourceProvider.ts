@@ -30,8 +30,9 @@ import { recordedUnlessChanged } from "./changes";
 import { OWNER_KEY, REPLACE_ON_CHANGES_KEY } from "./internalInputs";
 import { operationContext, recordedReader, sharedOf, type OperationContext, type Recorded } from "./operationContext";
 import { replacedByOption } from "./replaceOnChanges";
-import { configure, providerContext, type ProviderContext } from "./settings";
+import { configurationFailures, configure, providerContext, type ProviderContext } from "./settings";
 import { containsUnknown, UNKNOWN } from "./unknowns";
+import { inUserTerms, userOperation } from "./userErrors";
 
 /**
  * What a resource type does against the API, typed on both sides: the checked inputs, and
@@ -141,8 +142,12 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
     const { savePriors } = require("./transitionPriors") as typeof import("./transitionPriors");
     savePriors(ctx.settings.apiUrl, ctx.client().learnedSamples());
   };
-  const scrub = (error: unknown, ctx: ProviderContext, ...props: Props[]): Error =>
-    scrubbed(error, [ctx.settings.apiKey, ...props.flatMap((p) => [...secretKeys.map((k) => p[k]), ...(definition.secretsOf?.(p) ?? [])])]);
+  /** The error to hand to the engine: in the user's terms (`doing` is what the user did), scrubbed of secrets. */
+  const scrub = (error: unknown, ctx: ProviderContext, doing: string, ...props: Props[]): Error =>
+    scrubbed(inUserTerms(error, doing), [
+      ctx.settings.apiKey,
+      ...props.flatMap((p) => [...secretKeys.map((k) => p[k]), ...(definition.secretsOf?.(p) ?? [])]),
+    ]);
   /**
    * A partial failure keeps the resource in state with the error's properties as its
    * outputs: they hold the inputs (`__provider` included, or later calls cannot load the
@@ -164,7 +169,8 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
     },
 
     async check(olds: Props, news: Props): Promise<dynamic.CheckResult> {
-      const failures = checkInputs(schema, news);
+      // The configuration's problems too, so that a preview reports them, all at once.
+      const failures = [...configurationFailures(news.projectId), ...checkInputs(schema, news)];
       return { inputs: failures.length > 0 ? news : withName(schema, olds ?? {}, news), failures };
     },
 
@@ -183,7 +189,7 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
         if (news.adoptId !== undefined) rememberAdopted(schema.kind, id);
         return { id, outs: withoutUndefined({ ...outs, timeouts: news.timeouts }) };
       } catch (e) {
-        throw scrub(withInputs(e, news), ctx, news);
+        throw scrub(withInputs(e, news), ctx, userOperation("create", schema.kind, news[OWNER_KEY]), news);
       } finally {
         remember(ctx);
       }
@@ -220,7 +226,7 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
         );
         return { id, props: withoutUndefined(outs), inputs: withoutUndefined(inputs) };
       } catch (e) {
-        throw scrub(e, ctx, recorded);
+        throw scrub(e, ctx, userOperation("read", schema.kind, undefined, id), recorded);
       }
     },
 
@@ -236,7 +242,7 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
         return { outs: withoutUndefined({ ...recorded(outs), timeouts: news.timeouts }) };
       } catch (e) {
         if (ResourceInitError.isInstance(e)) e.properties = recorded(e.properties);
-        throw scrub(withInputs(e, news), ctx, olds, news);
+        throw scrub(withInputs(e, news), ctx, userOperation("update", schema.kind, news[OWNER_KEY], id), olds, news);
       } finally {
         remember(ctx);
       }
@@ -256,7 +262,7 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
         const shared = sharedOf(props);
         await operations().delete(id, recordedOf(props), operationContext(ctx, shared.projectId, shared.timeouts, "delete"));
       } catch (e) {
-        throw scrub(e, ctx, props);
+        throw scrub(e, ctx, userOperation("delete", schema.kind, undefined, id), props);
       } finally {
         remember(ctx);
       }

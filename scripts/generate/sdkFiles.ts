@@ -215,6 +215,8 @@ export function sdkIndexFile(resources: readonly RegisteredResource[], namedType
   });
   return `${header(DEFINITIONS)}/**
  * pulumi-clouddb: ${PACKAGE_SUMMARY}
+ * The resource classes, their arguments and outputs, and the lookup functions. The API client
+ * is \`pulumi-clouddb/provider/client\`, the local emulator \`pulumi-clouddb/emulator\`.
  *
  * \`\`\`ts
  * import * as clouddb from "pulumi-clouddb";
@@ -222,7 +224,7 @@ export function sdkIndexFile(resources: readonly RegisteredResource[], namedType
  * const db = new clouddb.Service("db", { name: "orders", vpcId: net.vpcId, connectionPooler: true });
  * \`\`\`
  *
- * @packageDocumentation
+ * @module pulumi-clouddb
  */
 ${classes.join("\n")}
 export type { ${resources.map((r) => `${r.definition.schema.kind}Outputs`).join(", ")} } from "./outputs";

@@ -76,6 +76,11 @@ describe("importing what exists", () => {
     };
     const up = expectNoErrors(await cloud.stack.up(declared));
     expect(Object.values(ops(up))).toEqual(["same", "same", "same", "same"]);
+    // The document's providers are the SDK's own: the up stored the same text.
+    for (const r of doc.resources) {
+      expect(cloud.stack.resource(r.name).inputs.__provider).toBe(r.inputs!.__provider);
+      expect(cloud.stack.resource(r.name).outputs.__provider).toBe(r.outputs!.__provider);
+    }
     expect(writes(await cloud.requests())).toEqual([]);
     expect(ops(expectNoErrors(await cloud.stack.refresh()))).toEqual(Object.fromEntries(doc.resources.map((r) => [r.name, "same"])));
   });

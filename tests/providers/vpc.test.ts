@@ -291,14 +291,15 @@ describe("check", () => {
     expect(await cloud.requests()).toEqual([]);
   });
 
-  it("fails without credentials with a message naming the config key and variable", async () => {
+  it("fails without credentials, at check, with a message naming the config key and variable", async () => {
     const { "clouddb:apiKey": _key, ...rest } = stackConfig(cloud.emulator);
     const bare = await TestStack.create({ config: rest, env: { CLOUDDB_API_KEY: "" } });
     try {
       const r = await bare.up(net());
-      expect(r.errors).toHaveLength(1);
-      expect(r.errors[0].message).toContain("clouddb:apiKey");
-      expect(r.errors[0].message).toContain("CLOUDDB_API_KEY");
+      expect(r.checkFailures.map((f) => f.reason)).toEqual([
+        "clouddb:apiKey / CLOUDDB_API_KEY: neither is set: run `pulumi config set --secret clouddb:apiKey <key>` or set CLOUDDB_API_KEY",
+      ]);
+      expect(bare.resources()).toEqual([]);
     } finally {
       await bare.close();
     }

@@ -66,7 +66,7 @@ export const serviceSchema = resourceSchema({
   inputs: {
     name: optionalInput(v.name, { change: "replace", unsetKeeps: () => true, doc: `Name, 1 to 128 characters. ${AUTONAME_DOC}` }),
     serviceType: optionalInput(
-      z.enum(["TIMESERIES", "RELATIONAL", "VECTOR"], { error: 'expected "TIMESERIES", "RELATIONAL" or "VECTOR"' }),
+      z.enum(["TIMESERIES", "RELATIONAL", "VECTOR"], { error: v.expecting("a string", 'expected "TIMESERIES", "RELATIONAL" or "VECTOR"') }),
       {
         change: "replace",
         doc: "`TIMESERIES`, `RELATIONAL` or `VECTOR`. A fork has its source's.",

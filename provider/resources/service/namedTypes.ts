@@ -12,14 +12,14 @@ export const forkFrom = z
     {
       serviceId: v.serviceId.describe("The service to fork."),
       strategy: z
-        .enum(["LAST_SNAPSHOT", "NOW", "PITR"], { error: 'expected "LAST_SNAPSHOT", "NOW" or "PITR"' })
+        .enum(["LAST_SNAPSHOT", "NOW", "PITR"], { error: v.expecting("a string", 'expected "LAST_SNAPSHOT", "NOW" or "PITR"') })
         .describe("`LAST_SNAPSHOT`, `NOW`, or `PITR` (point in time: needs `targetTime`)."),
       targetTime: z.iso
-        .datetime({ offset: true, error: "expected an RFC 3339 time such as 2026-01-31T12:00:00Z" })
+        .datetime({ offset: true, error: v.expecting("a string", "expected an RFC 3339 time such as 2026-01-31T12:00:00Z") })
         .optional()
         .describe("RFC 3339 time between the source's creation and now, for `PITR`."),
     },
-    { error: "expected { serviceId, strategy, targetTime? }" },
+    { error: v.expecting("an object", "expected { serviceId, strategy, targetTime? }") },
   )
   .refine((f) => f.strategy !== "PITR" || f.targetTime !== undefined, {
     error: "strategy PITR needs targetTime (an RFC 3339 time between the source's creation and now)",
@@ -35,7 +35,7 @@ export const haReplicas = z.strictObject(
     replicaCount: v.wholeNumber(0, 2).default(0).describe("0 to 2. @default 0"),
     syncReplicaCount: v.wholeNumber(0, 2).default(0).describe("0 to `replicaCount`. @default 0"),
   },
-  { error: "expected { replicaCount: 0 to 2, syncReplicaCount: 0 to replicaCount }" },
+  { error: v.expecting("an object", "expected { replicaCount: 0 to 2, syncReplicaCount: 0 to replicaCount }") },
 );
 
 /** CPU or memory of a service: a number, or `"shared"` for the shared plan. */

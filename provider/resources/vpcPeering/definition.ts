@@ -20,7 +20,7 @@ const output = outputsReadFrom<VpcPeeringSource>();
 
 const text = (what: string) =>
   z
-    .string({ error: `expected ${what}` })
+    .string({ error: v.expecting("a string", `expected ${what}`) })
     .min(1, { error: `expected ${what}` })
     .max(128, { error: `expected ${what}` });
 

@@ -31,7 +31,18 @@ import {
   type WaitForServiceOptions,
   type WaitOptions,
 } from "./resourceWaits";
-import type { AuthInfo, BodyOf, Environment, MessageResponse, Operation, ParamsOf, Peering, ReadReplicaSet, Service, Vpc } from "./api";
+import type {
+  AuthInfo,
+  BodyOf,
+  Environment,
+  MessageResponse,
+  Operation,
+  ParamsOf,
+  Peering,
+  ReadReplicaSet,
+  Service,
+  Vpc,
+} from "../../contract";
 import { type PerformParams, ROUTES } from "./routes";
 import { Pacer } from "./pacer";
 import { type MsInterval, ServerClock } from "./serverClock";

@@ -2,7 +2,7 @@
  * Request body types of the operations whose bodies CONTRACT.md defines. Plain types:
  * the server validates them (400 INVALID_REQUEST with details when a value is not allowed).
  */
-import type { Environment, ForkStrategy, KnownServiceType } from "./api";
+import type { Environment, ForkStrategy, KnownServiceType } from "../../contract";
 
 /** Body of `createVpc`. */
 export interface CreateVpcRequest {

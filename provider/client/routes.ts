@@ -3,9 +3,9 @@
  * operation's path is filled in. `operations.ts` runs the routes; the client's methods
  * only name an operation and fill in its parameters.
  */
-import { API, type Operation, type OperationSpec, type ParamsOf } from "./api";
+import { API, type Operation, type OperationSpec, type ParamsOf } from "../../contract";
 
-export type { Operation, ParamsOf } from "./api";
+export type { Operation, ParamsOf } from "../../contract";
 
 /** One API operation, as the route table holds it. */
 export type RouteSpec = OperationSpec;

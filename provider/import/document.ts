@@ -7,6 +7,7 @@
  * program shows no change; the outputs are what the provider's read returns. Both carry
  * the SDK's serialized provider (`__provider`), as Pulumi stores it.
  */
+import { hasStatusClass } from "../../contract/statuses";
 import type { ClouddbClient } from "../client";
 import { diffedProperties, outputsFrom, secretInputs } from "../framework/schema";
 import { readReplicaSetSchema } from "../resources/readReplicaSet/definition";
@@ -103,7 +104,7 @@ export async function importDocument(api: ClouddbClient, projectId: string, filt
     }
   }
   for (const s of await api.listServices(opts)) {
-    if (s.status === "DELETING") continue;
+    if (hasStatusClass("service", s.status, "ending", "gone")) continue;
     if (keep("Service", s.service_id)) add("Service", s.service_id, s.name ?? s.service_id, { ...serviceOutputs(s) });
     for (const rs of s.read_replica_sets ?? []) {
       if (keep("ReadReplicaSet", rs.id))

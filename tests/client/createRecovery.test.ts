@@ -5,7 +5,8 @@
  * and resources made in the emulator afterwards.
  */
 import { API, AmbiguousCreateError, ClouddbClient, type OperationSpec, type Service } from "../../provider/client";
-import { createdWithin, fitsFork, fitsService } from "../../provider/client/createMatching";
+import { fitsService, serviceOfCreate, serviceOfFork, type Fields } from "../../contract";
+import { createdWithin } from "../../provider/client/createRecovery";
 import { ServerClock } from "../../provider/client/serverClock";
 import { type Emu, control, countRequests, expectNoSecrets, fault, misbehave, rewrite, startEmulator, clientOf } from "./emulatorControl";
 
@@ -278,7 +279,7 @@ describe("the pure halves of create recovery", () => {
   });
 
   it("compares only the fields an item shows: one it does not show never excludes it", () => {
-    const fits = fitsService({ name: "db", cpu_millis: "1000", memory_gbs: "4" });
+    const fits = (item: Fields) => fitsService(serviceOfCreate({ name: "db", cpu_millis: "1000", memory_gbs: "4" }), item);
     const shown = {
       name: "db",
       service_type: "TIMESERIES",
@@ -292,8 +293,8 @@ describe("the pure halves of create recovery", () => {
     expect(fits({ ...shown, status: "DELETING" })).toBe(false);
     expect(fits({ ...shown, forked_from: { service_id: "src" } })).toBe(false);
     expect(fits({ ...shown, name: 7 })).toBe(true);
-    expect(fitsFork("src", { fork_strategy: "NOW" })({ ...shown, forked_from: { service_id: "src" } })).toBe(true);
-    expect(fitsFork("src", { fork_strategy: "NOW" })(shown)).toBe(false);
+    expect(fitsService(serviceOfFork("src", { fork_strategy: "NOW" }), { ...shown, forked_from: { service_id: "src" } })).toBe(true);
+    expect(fitsService(serviceOfFork("src", { fork_strategy: "NOW" }), shown)).toBe(false);
     expect(createdWithin({ created: "2030-01-01T00:00:05Z" }, { from: Date.UTC(2030, 0, 1), to: Date.UTC(2030, 0, 1, 0, 0, 10) })).toBe(
       true,
     );

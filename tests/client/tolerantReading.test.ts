@@ -5,7 +5,7 @@
  * exactly that item fails naming the field and the value.
  */
 import { ClouddbClient, ResponseValidationError, type Service } from "../../provider/client";
-import { waitVerdict } from "../../provider/client/statusRules";
+import { waitVerdict } from "../../contract/statuses";
 import { type Emu, control, expectNoSecrets, requestLog, rewrite, startEmulator, clientOf } from "./emulatorControl";
 import { serviceBody, startFakeApi } from "./fakeApi";
 

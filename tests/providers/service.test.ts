@@ -680,7 +680,7 @@ describe("check", () => {
       "memoryGbs",
       /1000.*2.*not an allowed pair.*shared\/shared, 500\/2, 1000\/4, 2000\/8/,
     ],
-    ["a CPU without memory", () => service({ cpuMillis: 1000 }), "memoryGbs", /give both/],
+    ["a CPU without memory", () => service({ cpuMillis: 1000 }), "memoryGbs", /expected both or neither/],
     [
       "a sync replica count above the replica count",
       () => service({ haReplicas: { replicaCount: 1, syncReplicaCount: 2 } }),
@@ -700,7 +700,7 @@ describe("check", () => {
       "PITR without a target time",
       () => service({ forkFrom: { serviceId: "abcdefghij", strategy: "PITR" } }),
       "forkFrom.targetTime",
-      /PITR needs targetTime/,
+      /PITR needs a target time/,
     ],
     // A secret property is named only in the reason: Pulumi prints the value of a property a failure names.
     ["a short password, without quoting it", () => service({ password: "short" }), "", /^password is \[secret\]: expected at least 8/],

@@ -266,7 +266,7 @@ describe("check", () => {
 
   const cases: Array<[string, Partial<clouddb.VpcArgs>, string, RegExp]> = [
     ["a cidr with host bits set", { cidr: "10.0.0.1/16" }, "cidr", /"10\.0\.0\.1\/16".*host bits zero/],
-    ["a cidr prefix out of range", { cidr: "10.0.0.0/8" }, "cidr", /prefix length of 16 to 28/],
+    ["a cidr prefix out of range", { cidr: "10.0.0.0/8" }, "cidr", /prefix length of \/16 to \/28, not \/8/],
     ["an unknown region", { regionCode: "mars-1" }, "regionCode", /"mars-1".*us-east-1/],
     ["an empty name", { name: "" }, "name", /1 to 128 characters/],
     ["a project id of the wrong shape", { projectId: "Nope" }, "projectId", /10 characters/],

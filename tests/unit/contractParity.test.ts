@@ -10,8 +10,7 @@
  * a string) at each rule's edges. Refusals that depend on the cloud's state (a PITR time
  * outside the source's life, a VPC in another region) are not value rules and are not here.
  */
-import { API, type Operation } from "../../provider/client/api";
-import { routePath } from "../../provider/client/routes";
+import { API, pathOf, type Operation } from "../../contract";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { defineResourceProvider } from "../../provider/framework/resourceProvider";
 import { RESOURCES } from "../../provider/resources/registry";
@@ -148,6 +147,7 @@ const NAMES: Array<[string, string]> = [
   ["U+2028", "a\u2028b"],
   ["64 emoji (128 UTF-16 units)", "😀".repeat(64)],
   ["128 emoji (256 UTF-16 units)", "😀".repeat(128)],
+  ["129 emoji", "😀".repeat(129)],
   ["accents", "données-é"],
 ];
 
@@ -277,7 +277,7 @@ describe("contract parity: check and the API give every value the same verdict",
   /** Sends the row's request over HTTP: accepted (2xx), or refused (400) with the details. */
   async function apiVerdict(row: Row): Promise<{ accepted: boolean; why: string }> {
     const { op, params, body } = row.send(fixtures);
-    const res = await call(API[op].method, routePath(op, { project: emu.projectId, ...params } as never), body);
+    const res = await call(API[op].method, pathOf(op, { project: emu.projectId, ...params } as never), body);
     if (res.status !== 400 && (res.status < 200 || res.status > 299)) {
       throw new Error(`${op} answered ${res.status} ${JSON.stringify(res.body)}: the row's setup is wrong`);
     }

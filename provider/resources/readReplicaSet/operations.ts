@@ -1,4 +1,5 @@
 /** What a ReadReplicaSet does against the API: create (or adopt), resize, environment, pooler, delete. */
+import { fitsReplicaSet, hasStatusClass } from "../../../contract";
 import type { ReadReplicaSet } from "../../client";
 import { ConflictError, NotFoundError, ResourceFailedError, WaitError } from "../../client/errors";
 import { sameValue } from "../../framework/diff";
@@ -110,8 +111,12 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
       const name = nameOf(news);
       const recovery: Recovery<ReadReplicaSet> = {
         get: async (id) => findReplicaSet(ctx, news.serviceId, id, projectId),
-        list: async () => (await api.listReplicaSets(news.serviceId, { projectId })).filter((rs) => rs.status !== "deleting"),
-        fits: () => true,
+        list: async () =>
+          (await api.listReplicaSets(news.serviceId, { projectId })).filter(
+            (rs) => !hasStatusClass("replica set", rs.status, "ending", "gone"),
+          ),
+        // Its name aside (the journal compares it), nothing fixes a set: any set that is not leaving.
+        fits: (rs) => fitsReplicaSet({}, rs),
         nameOf: (rs) => rs.name,
         idOf: (rs) => rs.id,
       };

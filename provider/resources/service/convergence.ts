@@ -6,7 +6,7 @@
  */
 import type { ClouddbClient, ProjectOptions, Service } from "../../client";
 import { ConflictError, ResourceFailedError } from "../../client/errors";
-import { classifyStatus } from "../../client/statusRules";
+import { classifyStatus } from "../../../contract/statuses";
 import { ProviderErrorCode, UnusableResourceError } from "../../framework/errors";
 import { SERVICE_ACTIONS, type DesiredService } from "./definition";
 

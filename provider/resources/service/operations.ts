@@ -3,6 +3,7 @@
  * converge it, read, update through the action table (`convergence.ts`), delete.
  */
 import { randomBytes } from "crypto";
+import { fitsService, hasStatusClass, SERVICE_DEFAULTS } from "../../../contract";
 import type { Service } from "../../client";
 import { ConflictError, NotFoundError, WaitError } from "../../client/errors";
 import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
@@ -16,7 +17,7 @@ import type { TimeoutsInput } from "../../framework/timeouts";
 import { wantedNow } from "../../framework/changes";
 import { desiredOf } from "../../framework/schema";
 import { converge, type ConvergeProgress } from "./convergence";
-import { SERVICE_DEFAULTS, serviceOutputs, serviceSchema, type ServiceInputs, type ServiceOutputs } from "./definition";
+import { serviceOutputs, serviceSchema, type ServiceInputs, type ServiceOutputs } from "./definition";
 import { keepingRecorded } from "../../framework/unreadable";
 import { notRunning, SERVICE_FIELDS } from "./live";
 
@@ -25,7 +26,8 @@ function generatedPassword(): string {
   return randomBytes(18).toString("base64url");
 }
 
-const GONE = new Set(["DELETING", "DELETED"]);
+/** Whether a service is being deleted or gone (the contract's status classes). */
+const leaving = (s: Service): boolean => hasStatusClass("service", s.status, "ending", "gone");
 
 /** How to find what an interrupted create of a service made: among the project's services, those `fits` says are like it. */
 function recovery(ctx: ProviderContext, projectId: string, fits: (s: Service) => boolean): Recovery<Service> {
@@ -34,13 +36,13 @@ function recovery(ctx: ProviderContext, projectId: string, fits: (s: Service) =>
     async get(id) {
       try {
         const s = await api.getService(id, { projectId, fresh: true });
-        return GONE.has(s.status) ? undefined : s;
+        return leaving(s) ? undefined : s;
       } catch (e) {
         if (NotFoundError.isInstance(e)) return undefined;
         throw e;
       }
     },
-    list: async () => (await api.listServices({ projectId })).filter((s) => !GONE.has(s.status)),
+    list: async () => (await api.listServices({ projectId })).filter((s) => !leaving(s)),
     fits,
     nameOf: (s) => s.name,
     idOf: (s) => s.service_id,
@@ -98,7 +100,7 @@ async function start(ctx: ProviderContext, news: ServiceInputs, projectId: strin
         );
       }
     }
-    const forkOfSource = (s: Service) => s.forked_from?.service_id === serviceId;
+    const forkOfSource = (s: Service) => fitsService({ forkOf: serviceId }, s);
     return createServiceOnce(ctx, projectId, { name, forkOf: serviceId }, forkOfSource, () =>
       retryWhileConflict(
         deadline,
@@ -131,7 +133,7 @@ async function start(ctx: ProviderContext, news: ServiceInputs, projectId: strin
     environment_tag: desired.environment,
   };
   const identity = { name: req.name, serviceType: req.service_type, regionCode: req.region_code };
-  const like = (s: Service) => !s.forked_from && s.service_type === req.service_type && s.region_code === req.region_code;
+  const like = (s: Service) => fitsService({ forkOf: undefined, service_type: req.service_type, region_code: req.region_code }, s);
   return createServiceOnce(ctx, projectId, identity, like, () => api.createService(req, createOpts));
 }
 

@@ -1,4 +1,5 @@
 /** What a Vpc does against the API: create (or adopt), read, rename, delete. */
+import { fitsVpc } from "../../../contract";
 import type { Vpc } from "../../client";
 import { ConflictError, NotFoundError } from "../../client/errors";
 import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
@@ -73,7 +74,7 @@ export const vpcOperations: ResourceOperations<typeof vpcSchema.inputs> = {
     const recovery: Recovery<Vpc> = {
       get: (id) => absentIfNotFound(api.getVpc(id, { projectId })),
       list: () => api.listVpcs({ projectId }),
-      fits: (x) => x.cidr === req.cidr && x.region_code === req.region_code,
+      fits: (x) => fitsVpc({ cidr: req.cidr, region_code: req.region_code }, x),
       nameOf: (x) => x.name,
       idOf: (x) => x.id,
     };

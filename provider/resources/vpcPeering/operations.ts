@@ -1,4 +1,5 @@
 /** What a VpcPeering does against the API: create (or adopt) and wait for `active`, read, delete. */
+import { fitsPeering } from "../../../contract";
 import type { Peering } from "../../client";
 import { NotFoundError, WaitError } from "../../client/errors";
 import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
@@ -72,8 +73,7 @@ export const vpcPeeringOperations: ResourceOperations<typeof vpcPeeringSchema.in
       const recovery: Recovery<Peering> = {
         get: (id) => absentIfNotFound(api.getPeering(news.vpcId, id, { projectId })),
         list: () => api.listPeerings(news.vpcId, { projectId }),
-        fits: (p) =>
-          p.peer_account_id === req.peer_account_id && p.peer_region_code === req.peer_region_code && p.peer_vpc_id === req.peer_vpc_id,
+        fits: (p) => fitsPeering(req, p),
         idOf: (p) => p.id,
       };
       const intent = intentOf(ctx, { kind: "VpcPeering", noun: "peering" }, projectId, { vpcId: news.vpcId, ...req });

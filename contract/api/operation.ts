@@ -94,6 +94,8 @@ export interface OperationSpec {
   readonly blocker?: "service" | "replica set";
   /** For a create: how its outcome is recovered when its answer is lost; without it a lost answer is an error. */
   readonly recover?: CreateRecovery;
+  /** A field of the request body holding a secret: the client registers its value for redaction before sending it. */
+  readonly secretField?: string;
 }
 
 /** The reply of an operation that answers no body. */

@@ -225,7 +225,13 @@ export const SERVICE_API = {
       label: (body, params) => `${body.name === undefined ? "" : `"${body.name}" `}forked from ${params.service}`,
     },
   ),
-  updateServicePassword: onService({ path: `${SERVICE}/updatePassword`, reply: NO_REPLY, status: 204, request: PasswordBody }),
+  updateServicePassword: onService({
+    path: `${SERVICE}/updatePassword`,
+    reply: NO_REPLY,
+    status: 204,
+    request: PasswordBody,
+    secretField: "password",
+  }),
   setServiceEnvironment: onService({ path: `${SERVICE}/setEnvironment`, reply: MESSAGE, status: 200, request: EnvironmentBody }),
   setServiceHA: onService({ path: `${SERVICE}/setHA`, reply: ONE, status: 202, request: SetHABody }),
 } as const satisfies Record<string, OperationSpec>;

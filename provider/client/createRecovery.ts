@@ -39,7 +39,7 @@ import {
   type ParamsOf,
   type PathParams,
 } from "../../contract";
-import type { CreateOptions } from "./requests";
+import type { CreateOptions } from "./callArgs";
 import type { CreatedIds } from "./createdIds";
 import { AmbiguousCreateError, ApiError, NetworkError, NotTheApiError, ResponseValidationError } from "./errors";
 import type { ListReading } from "./listReading";

@@ -3,7 +3,7 @@
  */
 export { ClouddbClient } from "./client";
 export type { WaitOptions, WaitForServiceOptions, WaitForReplicaSetOptions, WaitForPeeringOptions } from "./resourceWaits";
-export type { PerformParams } from "./routes";
+export type { CallArgs, PerformArgs, OptionsOf, ProjectOptions, ReadOptions, CreateOptions } from "./callArgs";
 export type { ReplyOf } from "./operations";
 export type { ClouddbClientOptions, PollOptions, ResolvedConfig } from "./config";
 export { resolveConfig, packageVersion } from "./config";
@@ -11,19 +11,6 @@ export * from "./errors";
 export { STATUS_CLASSES, STATUS_RULES, classifyStatus, waitVerdict, curableByWaiting } from "../../contract/statuses";
 export type { StatusRules, StatusClass, KnownStatus, WaitVerdict } from "../../contract/statuses";
 export { redact, registerSecret } from "./redact";
-export type {
-  CreateVpcRequest,
-  CreatePeeringRequest,
-  CreateServiceRequest,
-  ForkServiceRequest,
-  ResizeServiceRequest,
-  SetHARequest,
-  CreateReplicaSetRequest,
-  ResizeReplicaSetRequest,
-  ProjectOptions,
-  ReadOptions,
-  CreateOptions,
-} from "./requests";
 export * from "../../contract/api";
 export * from "../../contract/values";
 export { DEDICATED_SIZES, SERVICE_SIZES, SHARED_SIZE, replicaSetSize, serviceSizeFromStrings, type SizePair } from "../../contract/sizes";

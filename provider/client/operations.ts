@@ -6,7 +6,7 @@
  */
 import type { z } from "zod";
 import { API, type ListShape, type Operation, type OperationSpec, type ParamsOf, pathOf } from "../../contract";
-import type { ProjectOptions } from "./requests";
+import type { ProjectOptions } from "./callArgs";
 import { type ResolvedConfig, requireProjectId } from "./config";
 import { type ListReading, readList } from "./listReading";
 import { withRetry, type RetryCall } from "./retry";

@@ -94,16 +94,16 @@ export async function importDocument(api: ClouddbClient, projectId: string, filt
     });
   };
   const opts = { projectId };
-  for (const vpc of await api.listVpcs(opts)) {
+  for (const vpc of (await api.perform("listVpcs", opts)).items) {
     if (keep("Vpc", vpc.id)) add("Vpc", vpc.id, vpc.name ?? vpc.id, { ...outputsFrom(vpcSchema, { live: vpc, projectId }) });
-    for (const p of await api.listPeerings(vpc.id, opts)) {
+    for (const p of (await api.perform("listPeerings", { vpc: vpc.id, ...opts })).items) {
       if (keep("VpcPeering", p.id))
         add("VpcPeering", p.id, `${vpc.name ?? vpc.id}-peering-${p.id}`, {
           ...outputsFrom(vpcPeeringSchema, { live: p, vpcId: vpc.id, projectId }),
         });
     }
   }
-  for (const s of await api.listServices(opts)) {
+  for (const s of (await api.perform("listServices", opts)).items) {
     if (hasStatusClass("service", s.status, "ending", "gone")) continue;
     if (keep("Service", s.service_id)) add("Service", s.service_id, s.name ?? s.service_id, { ...serviceOutputs(s) });
     for (const rs of s.read_replica_sets ?? []) {

@@ -48,7 +48,7 @@ export async function main(): Promise<void> {
   const emu = await startEmulator({ port: 0 });
   const api = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId });
   try {
-    await api.getVpc("42");
+    await api.perform("getVpc", { vpc: "42" });
   } catch (e) {
     if (!NotFoundError.isInstance(e)) throw e;
   }

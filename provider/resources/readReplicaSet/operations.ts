@@ -48,7 +48,7 @@ async function waitActive(ctx: ProviderContext, serviceId: string, id: string, p
 
 /** The replica set as its service lists it, or undefined when it is not listed. */
 async function findReplicaSet(ctx: ProviderContext, serviceId: string, id: string, projectId: string): Promise<ReadReplicaSet | undefined> {
-  return (await ctx.client().listReplicaSets(serviceId, { projectId })).find((rs) => rs.id === id);
+  return (await ctx.client().perform("listReplicaSets", { service: serviceId, projectId })).items.find((rs) => rs.id === id);
 }
 
 /** What a replica set is to be: the desired values, or (in an update) the live ones of what did not change. */
@@ -70,19 +70,31 @@ async function converge(ctx: ProviderContext, live: ReadReplicaSet, want: Wanted
     ? wanted
     : [current.nodes, current.cpu_millis, current.memory_gbs];
   if (!sameValue(sized, wanted)) {
-    await api.resizeReplicaSet(serviceId, current.id, { cpu_millis: want.cpuMillis, memory_gbs: want.memoryGbs, nodes: want.nodes }, opts);
+    await api.perform("resizeReplicaSet", {
+      service: serviceId,
+      replicaSet: current.id,
+      body: { cpu_millis: want.cpuMillis, memory_gbs: want.memoryGbs, nodes: want.nodes },
+      ...opts,
+    });
     sent.push("resize");
     current = await waitActive(ctx, serviceId, current.id, projectId, limit);
   }
   if (want.environment !== null && current.metadata?.environment !== want.environment) {
-    await api.setReplicaSetEnvironment(serviceId, current.id, want.environment, opts);
+    await api.perform("setReplicaSetEnvironment", {
+      service: serviceId,
+      replicaSet: current.id,
+      body: { environment: want.environment },
+      ...opts,
+    });
     sent.push("setEnvironment");
   }
   const pooled = current.connection_pooler !== undefined && current.connection_pooler !== null;
   if (want.connectionPooler !== pooled) {
-    await (want.connectionPooler
-      ? api.enableReplicaSetPooler(serviceId, current.id, opts)
-      : api.disableReplicaSetPooler(serviceId, current.id, opts));
+    await api.perform(want.connectionPooler ? "enableReplicaSetPooler" : "disableReplicaSetPooler", {
+      service: serviceId,
+      replicaSet: current.id,
+      ...opts,
+    });
     sent.push(want.connectionPooler ? "enablePooler" : "disablePooler");
   }
   return (await findReplicaSet(ctx, serviceId, current.id, projectId)) ?? current;
@@ -112,7 +124,7 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
       const recovery: Recovery<ReadReplicaSet> = {
         get: async (id) => findReplicaSet(ctx, news.serviceId, id, projectId),
         list: async () =>
-          (await api.listReplicaSets(news.serviceId, { projectId })).filter(
+          (await api.perform("listReplicaSets", { service: news.serviceId, projectId })).items.filter(
             (rs) => !hasStatusClass("replica set", rs.status, "ending", "gone"),
           ),
         // Its name aside (the journal compares it), nothing fixes a set: any set that is not leaving.
@@ -133,12 +145,13 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
           deadline,
           ctx.settings.poll,
           () =>
-            api.createReplicaSet(
-              news.serviceId,
-              { name, nodes: news.nodes, cpu_millis: news.cpuMillis as number, memory_gbs: news.memoryGbs as number },
+            api.perform("createReplicaSet", {
+              service: news.serviceId,
+              body: { name, nodes: news.nodes, cpu_millis: news.cpuMillis as number, memory_gbs: news.memoryGbs as number },
               // A name the program did not set is the set's own: a lost answer is recovered by it (framework/autonaming.ts).
-              { projectId, uniqueName: ctx.autonamed },
-            ),
+              projectId,
+              uniqueName: ctx.autonamed,
+            }),
           notRunning("creating a read replica set"),
         ),
       );
@@ -213,7 +226,7 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
     const serviceId = recorded.serviceId as string;
     const api = ctx.client();
     try {
-      await api.deleteReplicaSet(serviceId, id, { projectId });
+      await api.perform("deleteReplicaSet", { service: serviceId, replicaSet: id, projectId });
     } catch (e) {
       if (NotFoundError.isInstance(e)) return;
       if (!ConflictError.isInstance(e)) throw e;

@@ -96,7 +96,7 @@ async function perform(ctx: ConvergeContext, id: string, action: ServiceAction, 
     await action.send(ctx.api, id, want, live, opts);
   } catch (e) {
     if (!ConflictError.isInstance(e)) throw e;
-    const now = await settle(ctx, await ctx.api.getService(id, { projectId: ctx.projectId, fresh: true }));
+    const now = await settle(ctx, await ctx.api.perform("getService", { service: id, projectId: ctx.projectId, fresh: true }));
     if (action.needed(now, want, ctx)) await action.send(ctx.api, id, want, now, opts);
   }
   accepted(ctx, action, want);
@@ -133,5 +133,5 @@ export async function converge(ctx: ConvergeContext, live: Service, want: Desire
     unseen = false;
   }
   // Changes answered at once show only in a later read (the next wait's, or a last one).
-  return unseen ? ctx.api.getService(id, { projectId: ctx.projectId, fresh: true }) : current;
+  return unseen ? ctx.api.perform("getService", { service: id, projectId: ctx.projectId, fresh: true }) : current;
 }

@@ -215,7 +215,7 @@ export const SERVICE_ACTIONS: readonly ServiceAction[] = [
     name: "start",
     needed: (live, want, ctx) =>
       isPaused(live) && (!want.paused || SERVICE_ACTIONS.some((a) => a.needsRunning && a.needed(live, want, ctx))),
-    send: (api, id, _want, _live, opts) => api.startService(id, opts),
+    send: (api, id, _want, _live, opts) => api.perform("startService", { service: id, ...opts }),
     then: "READY",
     needsRunning: false,
   },
@@ -223,7 +223,11 @@ export const SERVICE_ACTIONS: readonly ServiceAction[] = [
     name: "resize",
     needed: differs("cpuMillis", "memoryGbs"),
     send: (api, id, want, _live, opts) =>
-      api.resizeService(id, { cpu_millis: String(want.cpuMillis), memory_gbs: String(want.memoryGbs) }, opts),
+      api.perform("resizeService", {
+        service: id,
+        body: { cpu_millis: String(want.cpuMillis), memory_gbs: String(want.memoryGbs) },
+        ...opts,
+      }),
     then: "READY",
     needsRunning: true,
   },
@@ -231,49 +235,57 @@ export const SERVICE_ACTIONS: readonly ServiceAction[] = [
     name: "setHA",
     needed: differs("haReplicas"),
     send: (api, id, want, _live, opts) =>
-      api.setServiceHA(id, { replica_count: want.haReplicas.replicaCount, sync_replica_count: want.haReplicas.syncReplicaCount }, opts),
+      api.perform("setServiceHA", {
+        service: id,
+        body: { replica_count: want.haReplicas.replicaCount, sync_replica_count: want.haReplicas.syncReplicaCount },
+        ...opts,
+      }),
     then: "READY",
     needsRunning: true,
   },
   {
     name: "setEnvironment",
     needed: differs("environment"),
-    send: (api, id, want, _live, opts) => api.setServiceEnvironment(id, want.environment, opts),
+    send: (api, id, want, _live, opts) =>
+      api.perform("setServiceEnvironment", { service: id, body: { environment: want.environment }, ...opts }),
     then: "at-once",
     needsRunning: true,
   },
   {
     name: "pooler",
     needed: differs("connectionPooler"),
-    send: (api, id, want, _live, opts) => (want.connectionPooler ? api.enableServicePooler(id, opts) : api.disableServicePooler(id, opts)),
+    send: (api, id, want, _live, opts) =>
+      api.perform(want.connectionPooler ? "enableServicePooler" : "disableServicePooler", { service: id, ...opts }),
     then: "at-once",
     needsRunning: true,
   },
   {
     name: "detachFromVpc",
     needed: (live, want) => attachedVpc(live) !== undefined && attachedVpc(live) !== (want.vpcId ?? undefined),
-    send: (api, id, _want, live, opts) => api.detachServiceFromVpc(id, attachedVpc(live)!, opts),
+    send: (api, id, _want, live, opts) =>
+      api.perform("detachServiceFromVpc", { service: id, body: { vpc_id: attachedVpc(live)! }, ...opts }),
     then: "READY",
     needsRunning: true,
   },
   {
     name: "attachToVpc",
     needed: (live, want) => want.vpcId !== null && attachedVpc(live) !== want.vpcId,
-    send: (api, id, want, _live, opts) => api.attachServiceToVpc(id, want.vpcId!, opts),
+    send: (api, id, want, _live, opts) => api.perform("attachServiceToVpc", { service: id, body: { vpc_id: want.vpcId! }, ...opts }),
     then: "READY",
     needsRunning: true,
   },
   {
     name: "updatePassword",
     needed: (_live, want, ctx) => want.password !== null && want.password !== ctx.recordedPassword,
-    send: (api, id, want, _live, opts) => api.updateServicePassword(id, want.password!, opts),
+    send: (api, id, want, _live, opts) =>
+      api.perform("updateServicePassword", { service: id, body: { password: want.password! }, ...opts }),
     then: "at-once",
     needsRunning: true,
   },
   {
     name: "stop",
     needed: (live, want) => want.paused && !isPaused(live),
-    send: (api, id, _want, _live, opts) => api.stopService(id, opts),
+    send: (api, id, _want, _live, opts) => api.perform("stopService", { service: id, ...opts }),
     then: "PAUSED",
     needsRunning: false,
   },

@@ -35,14 +35,14 @@ function recovery(ctx: ProviderContext, projectId: string, fits: (s: Service) =>
   return {
     async get(id) {
       try {
-        const s = await api.getService(id, { projectId, fresh: true });
+        const s = await api.perform("getService", { service: id, projectId, fresh: true });
         return leaving(s) ? undefined : s;
       } catch (e) {
         if (NotFoundError.isInstance(e)) return undefined;
         throw e;
       }
     },
-    list: async () => (await api.listServices({ projectId })).filter((s) => !leaving(s)),
+    list: async () => (await api.perform("listServices", { projectId })).items.filter((s) => !leaving(s)),
     fits,
     nameOf: (s) => s.name,
     idOf: (s) => s.service_id,
@@ -74,7 +74,7 @@ async function start(ctx: ProviderContext, news: ServiceInputs, projectId: strin
   // A name the program did not set is the service's own: a lost answer is recovered by it (framework/autonaming.ts).
   const createOpts = { projectId, uniqueName: ctx.autonamed };
   if (news.adoptId !== undefined) {
-    const live = await api.getService(news.adoptId, opts).catch((e: unknown) => {
+    const live = await api.perform("getService", { service: news.adoptId, ...opts }).catch((e: unknown) => {
       throw NotFoundError.isInstance(e) ? nothingToAdopt(`no service ${news.adoptId} in project ${projectId}`) : e;
     });
     assertAdoptable(`service ${live.service_id}`, [
@@ -88,7 +88,7 @@ async function start(ctx: ProviderContext, news: ServiceInputs, projectId: strin
   const name = nameOf(news);
   if (news.forkFrom !== undefined) {
     const { serviceId, strategy, targetTime } = news.forkFrom;
-    const source = await api.getService(serviceId, opts);
+    const source = await api.perform("getService", { service: serviceId, ...opts });
     for (const [property, want, got] of [
       ["serviceType", news.serviceType, source.service_type],
       ["regionCode", news.regionCode, source.region_code],
@@ -106,9 +106,9 @@ async function start(ctx: ProviderContext, news: ServiceInputs, projectId: strin
         deadline,
         ctx.settings.poll,
         () =>
-          api.forkService(
-            serviceId,
-            {
+          api.perform("forkService", {
+            service: serviceId,
+            body: {
               fork_strategy: strategy,
               target_time: targetTime,
               name,
@@ -116,8 +116,8 @@ async function start(ctx: ProviderContext, news: ServiceInputs, projectId: strin
               memory_gbs: news.memoryGbs === undefined ? undefined : String(news.memoryGbs),
               environment_tag: news.environment,
             },
-            createOpts,
-          ),
+            ...createOpts,
+          }),
         notRunning("forking it"),
       ),
     );
@@ -134,7 +134,7 @@ async function start(ctx: ProviderContext, news: ServiceInputs, projectId: strin
   };
   const identity = { name: req.name, serviceType: req.service_type, regionCode: req.region_code };
   const like = (s: Service) => fitsService({ forkOf: undefined, service_type: req.service_type, region_code: req.region_code }, s);
-  return createServiceOnce(ctx, projectId, identity, like, () => api.createService(req, createOpts));
+  return createServiceOnce(ctx, projectId, identity, like, () => api.perform("createService", { body: req, ...createOpts }));
 }
 
 /**
@@ -146,7 +146,7 @@ async function start(ctx: ProviderContext, news: ServiceInputs, projectId: strin
 async function checkVpc(ctx: ProviderContext, vpcId: string, projectId: string, regionCode: string): Promise<void> {
   const vpc = await ctx
     .client()
-    .getVpc(vpcId, { projectId })
+    .perform("getVpc", { vpc: vpcId, projectId })
     .catch((e: unknown) => {
       if (!NotFoundError.isInstance(e)) throw e;
       throw new InputConflictError(
@@ -208,7 +208,9 @@ export const serviceOperations: ResourceOperations<typeof serviceSchema.inputs> 
   },
 
   async read(id, recorded, ctx) {
-    const live = await ctx.client().getService(id, { projectId: ctx.projectOf(recorded.projectId as string | undefined) });
+    const live = await ctx
+      .client()
+      .perform("getService", { service: id, projectId: ctx.projectOf(recorded.projectId as string | undefined) });
     const kept = recorded as Partial<ServiceOutputs>;
     const outs = { ...serviceOutputs(live, { password: kept.password, forkFrom: kept.forkFrom }) };
     return keepingRecorded(`service ${id}`, live, outs, recorded, SERVICE_FIELDS);
@@ -217,7 +219,7 @@ export const serviceOperations: ResourceOperations<typeof serviceSchema.inputs> 
   async update(id, olds, news, ctx, changed) {
     const projectId = ctx.projectOf(news.projectId ?? (olds.projectId as string | undefined));
     const api = ctx.client();
-    const live = await api.getService(id, { projectId, fresh: true });
+    const live = await api.perform("getService", { service: id, projectId, fresh: true });
     const recorded = olds as Partial<ServiceOutputs>;
     const kept = { password: recorded.password, forkFrom: recorded.forkFrom };
     const want = wantedNow(desiredOf(serviceSchema, news, recorded), serviceOutputs(live, kept), recorded, changed);
@@ -234,7 +236,7 @@ export const serviceOperations: ResourceOperations<typeof serviceSchema.inputs> 
     } catch (e) {
       if (progress.sent.length === 0) throw e;
       // Something changed: record the service as it now is, so state matches the cloud and the next up does the rest.
-      const now = await api.getService(id, { projectId, fresh: true }).catch(() => lastSeenBy(e) ?? live);
+      const now = await api.perform("getService", { service: id, projectId, fresh: true }).catch(() => lastSeenBy(e) ?? live);
       throw new ResourceInitError(
         id,
         serviceOutputs(now, { password: progress.password, forkFrom: recorded.forkFrom }),
@@ -248,7 +250,7 @@ export const serviceOperations: ResourceOperations<typeof serviceSchema.inputs> 
     const projectId = ctx.projectOf(recorded.projectId as string | undefined);
     const api = ctx.client();
     try {
-      await api.deleteService(id, { projectId });
+      await api.perform("deleteService", { service: id, projectId });
     } catch (e) {
       if (NotFoundError.isInstance(e)) return;
       // Already DELETING (409): wait for it to go like any other delete.

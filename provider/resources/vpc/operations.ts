@@ -24,10 +24,10 @@ function vpcOutputs(live: Vpc, projectId: string): VpcOutputs {
 /** Renames the VPC when `rename` says its name is to change and the live one differs; returns its outputs. */
 async function converge(ctx: ProviderContext, id: string, news: VpcInputs, projectId: string, rename: boolean): Promise<VpcOutputs> {
   const api = ctx.client();
-  const live = await api.getVpc(id, { projectId });
+  const live = await api.perform("getVpc", { vpc: id, projectId });
   // No name (adopted without one): the VPC keeps its own.
   if (rename && news.name !== undefined && live.name !== news.name) {
-    await api.renameVpc(id, news.name, { projectId });
+    await api.perform("renameVpc", { vpc: id, body: { name: news.name }, projectId });
     return vpcOutputs({ ...live, name: news.name }, projectId);
   }
   return vpcOutputs(live, projectId);
@@ -37,8 +37,14 @@ async function converge(ctx: ProviderContext, id: string, news: VpcInputs, proje
 async function attachmentsOf(ctx: ProviderContext, vpcId: string, projectId: string): Promise<string> {
   const api = ctx.client();
   const [services, peerings] = await Promise.all([
-    api.listServices({ projectId }).catch(() => []),
-    api.listPeerings(vpcId, { projectId }).catch(() => []),
+    api.perform("listServices", { projectId }).then(
+      ({ items }) => items,
+      () => [],
+    ),
+    api.perform("listPeerings", { vpc: vpcId, projectId }).then(
+      ({ items }) => items,
+      () => [],
+    ),
   ]);
   const attached = services.filter((s) => {
     const endpoint = s.vpcEndpoint as { vpc_id?: unknown } | null | undefined;
@@ -58,7 +64,7 @@ export const vpcOperations: ResourceOperations<typeof vpcSchema.inputs> = {
     if (news.adoptId !== undefined) {
       const live = await ctx
         .client()
-        .getVpc(news.adoptId, { projectId })
+        .perform("getVpc", { vpc: news.adoptId, projectId })
         .catch((e: unknown) => {
           throw NotFoundError.isInstance(e) ? nothingToAdopt(`no VPC ${news.adoptId} in project ${projectId}`) : e;
         });
@@ -72,22 +78,22 @@ export const vpcOperations: ResourceOperations<typeof vpcSchema.inputs> = {
     const api = ctx.client();
     const req = { name: nameOf(news), cidr: news.cidr, region_code: news.regionCode };
     const recovery: Recovery<Vpc> = {
-      get: (id) => absentIfNotFound(api.getVpc(id, { projectId })),
-      list: () => api.listVpcs({ projectId }),
+      get: (id) => absentIfNotFound(api.perform("getVpc", { vpc: id, projectId })),
+      list: async () => (await api.perform("listVpcs", { projectId })).items,
       fits: (x) => fitsVpc({ cidr: req.cidr, region_code: req.region_code }, x),
       nameOf: (x) => x.name,
       idOf: (x) => x.id,
     };
     const intent = intentOf(ctx, { kind: "Vpc", noun: "VPC" }, projectId, req, req.name);
     // A name the program did not set is the VPC's own: a lost answer is recovered by it (framework/autonaming.ts).
-    const created = await createOnce(intent, recovery, () => api.createVpc(req, { projectId, uniqueName: ctx.autonamed }));
+    const created = await createOnce(intent, recovery, () => api.perform("createVpc", { body: req, projectId, uniqueName: ctx.autonamed }));
     created.settled();
     return { id: created.resource.id, outs: { ...vpcOutputs(created.resource, projectId) } };
   },
 
   async read(id, recorded, ctx) {
     const projectId = ctx.projectOf(recorded.projectId as string | undefined);
-    return { ...vpcOutputs(await ctx.client().getVpc(id, { projectId }), projectId) };
+    return { ...vpcOutputs(await ctx.client().perform("getVpc", { vpc: id, projectId }), projectId) };
   },
 
   async update(id, olds, news, ctx, changed) {
@@ -100,7 +106,7 @@ export const vpcOperations: ResourceOperations<typeof vpcSchema.inputs> = {
     const projectId = ctx.projectOf(recorded.projectId as string | undefined);
     const limit = ctx.timeoutMs(recorded.timeouts as TimeoutsInput | undefined, "delete");
     try {
-      await retryWhileConflict(Date.now() + limit, ctx.settings.poll, () => ctx.client().deleteVpc(id, { projectId }));
+      await retryWhileConflict(Date.now() + limit, ctx.settings.poll, () => ctx.client().perform("deleteVpc", { vpc: id, projectId }));
     } catch (e) {
       if (NotFoundError.isInstance(e)) return;
       if (!ConflictError.isInstance(e)) throw e;

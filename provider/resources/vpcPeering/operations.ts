@@ -53,7 +53,7 @@ export const vpcPeeringOperations: ResourceOperations<typeof vpcPeeringSchema.in
     if (news.adoptId !== undefined) {
       const live = await ctx
         .client()
-        .getPeering(news.vpcId, news.adoptId, { projectId })
+        .perform("getPeering", { vpc: news.vpcId, peering: news.adoptId, projectId })
         .catch((e: unknown) => {
           throw NotFoundError.isInstance(e)
             ? nothingToAdopt(`no peering ${news.adoptId} under VPC ${news.vpcId} in project ${projectId}`)
@@ -71,13 +71,13 @@ export const vpcPeeringOperations: ResourceOperations<typeof vpcPeeringSchema.in
       const req = { peer_account_id: news.peerAccountId, peer_region_code: news.peerRegionCode, peer_vpc_id: news.peerVpcId };
       // A peering has no name: what proves it is this create's is its absence from the VPC's list just before (createRecovery.ts, journal.ts).
       const recovery: Recovery<Peering> = {
-        get: (id) => absentIfNotFound(api.getPeering(news.vpcId, id, { projectId })),
-        list: () => api.listPeerings(news.vpcId, { projectId }),
+        get: (id) => absentIfNotFound(api.perform("getPeering", { vpc: news.vpcId, peering: id, projectId })),
+        list: async () => (await api.perform("listPeerings", { vpc: news.vpcId, projectId })).items,
         fits: (p) => fitsPeering(req, p),
         idOf: (p) => p.id,
       };
       const intent = intentOf(ctx, { kind: "VpcPeering", noun: "peering" }, projectId, { vpcId: news.vpcId, ...req });
-      const created = await createOnce(intent, recovery, () => api.createPeering(news.vpcId, req, { projectId }));
+      const created = await createOnce(intent, recovery, () => api.perform("createPeering", { vpc: news.vpcId, body: req, projectId }));
       peeringId = created.resource.id;
       settled = created.settled;
     }
@@ -91,7 +91,7 @@ export const vpcPeeringOperations: ResourceOperations<typeof vpcPeeringSchema.in
   async read(id, recorded, ctx) {
     const vpcId = parentIdOf(recorded, "vpcId", `VPC peering ${id}`, "VpcPeering");
     const projectId = ctx.projectOf(recorded.projectId as string | undefined);
-    return { ...peeringOutputs(await ctx.client().getPeering(vpcId, id, { projectId }), vpcId, projectId) };
+    return { ...peeringOutputs(await ctx.client().perform("getPeering", { vpc: vpcId, peering: id, projectId }), vpcId, projectId) };
   },
 
   async update(id, olds, news, ctx) {
@@ -103,7 +103,7 @@ export const vpcPeeringOperations: ResourceOperations<typeof vpcPeeringSchema.in
   async delete(id, recorded, ctx) {
     const projectId = ctx.projectOf(recorded.projectId as string | undefined);
     try {
-      await ctx.client().deletePeering(recorded.vpcId as string, id, { projectId });
+      await ctx.client().perform("deletePeering", { vpc: recorded.vpcId as string, peering: id, projectId });
     } catch (e) {
       if (!NotFoundError.isInstance(e)) throw e;
     }

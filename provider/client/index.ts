@@ -11,28 +11,17 @@
  */
 export { ClouddbClient } from "./client";
 export type { WaitOptions, WaitForServiceOptions, WaitForReplicaSetOptions, WaitForPeeringOptions } from "./resourceWaits";
-export type { PerformParams } from "./routes";
+export type { CallArgs, PerformArgs, OptionsOf, ProjectOptions, ReadOptions, CreateOptions } from "./callArgs";
 export type { ReplyOf } from "./operations";
 export type { ClouddbClientOptions, PollOptions, ResolvedConfig } from "./config";
 export { resolveConfig, packageVersion } from "./config";
 export * from "./errors";
-export { STATUS_RULES, classifyStatus, waitVerdict, curableByWaiting } from "./statusRules";
-export type { StatusRules, StatusClass, KnownStatus, WaitVerdict } from "./statusRules";
+export { STATUS_CLASSES, STATUS_RULES, classifyStatus, waitVerdict, curableByWaiting } from "../../contract/statuses";
+export type { StatusRules, StatusClass, KnownStatus, WaitVerdict } from "../../contract/statuses";
 export { redact, registerSecret } from "./redact";
-export type {
-  CreateVpcRequest,
-  CreatePeeringRequest,
-  CreateServiceRequest,
-  ForkServiceRequest,
-  ResizeServiceRequest,
-  SetHARequest,
-  CreateReplicaSetRequest,
-  ResizeReplicaSetRequest,
-  ProjectOptions,
-  ReadOptions,
-  CreateOptions,
-} from "./requests";
-export * from "./api";
+export * from "../../contract/api";
+export * from "../../contract/values";
+export { DEDICATED_SIZES, SERVICE_SIZES, SHARED_SIZE, replicaSetSize, serviceSizeFromStrings, type SizePair } from "../../contract/sizes";
 export type { ListReading, RejectedItem } from "./listReading";
 export { pollDelayMs, pollTimes, detection, POLL_SCHEDULE } from "./pollSchedule";
 export type { PollScheduleOptions, Detection } from "./pollSchedule";

@@ -7,7 +7,7 @@
  */
 import { type ListReading, lookUp, notListed } from "./listReading";
 import type { Operations } from "./operations";
-import type { ReadReplicaSet, Service } from "./api";
+import type { ReadReplicaSet, Service } from "../../contract";
 
 interface Entry<V> {
   at: number;

@@ -11,12 +11,10 @@
  */
 import { NotFoundError } from "./errors";
 import { type ListReading, lookUp } from "./listReading";
-import type { Operation, ParamsOf } from "./routes";
+import type { Operation, ParamsOf, Peering, ReadReplicaSet, Service, WatchedKind } from "../../contract";
 import type { Operations, ReplyOf } from "./operations";
 import { type Fetched, PollHub, type Source } from "./pollHub";
-import type { ProjectOptions } from "./requests";
-import type { Peering, ReadReplicaSet, Service } from "./api";
-import type { WatchedKind } from "./statusRules";
+import type { ProjectOptions } from "./callArgs";
 import type { TransitionDurations } from "./transitionDurations";
 import type { WatchedBodies } from "./waitErrors";
 import type { Observation, WaitGoal } from "./waiters";

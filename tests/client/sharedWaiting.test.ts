@@ -32,7 +32,7 @@ describe("shared waiting against the emulator", () => {
     try {
       const ready = await Promise.all(
         Array.from({ length: 10 }, async (_, i) => {
-          const s = await c.createService({ name: `shared-${i}` });
+          const s = await c.perform("createService", { body: { name: `shared-${i}` } });
           return c.waitForService(s.service_id, { until: ["READY"], timeoutMs: 30_000 });
         }),
       );
@@ -51,15 +51,18 @@ describe("shared waiting against the emulator", () => {
   it("services and replica sets of one project are all served by its service list", async () => {
     const c = clientOf(emu);
     try {
-      const base = await c.createService({ name: "base" });
+      const base = await c.perform("createService", { body: { name: "base" } });
       await c.waitForService(base.service_id, { until: ["READY"], timeoutMs: 30_000 });
       await control(emu, "DELETE", "/requests");
       const waits: Promise<unknown>[] = [];
       for (let i = 0; i < 3; i++) {
-        const rs = await c.createReplicaSet(base.service_id, { name: `r${i}`, nodes: 1, cpu_millis: 500, memory_gbs: 2 });
+        const rs = await c.perform("createReplicaSet", {
+          service: base.service_id,
+          body: { name: `r${i}`, nodes: 1, cpu_millis: 500, memory_gbs: 2 },
+        });
         waits.push(c.waitForReplicaSet(base.service_id, rs.id, { timeoutMs: 30_000 }));
       }
-      const other = await c.createService({ name: "other" });
+      const other = await c.perform("createService", { body: { name: "other" } });
       waits.push(c.waitForService(other.service_id, { until: ["READY"], timeoutMs: 30_000 }));
       await Promise.all(waits);
       const gets = (await requestLog(emu)).filter((r) => r.method === "GET");
@@ -74,9 +77,13 @@ describe("shared waiting against the emulator", () => {
     const c = clientOf(emu);
     try {
       await control(emu, "POST", "/faults", { method: "GET", path: "/vpcs$", status: 429, count: 1, retryAfter: 1 });
-      const vpcs = c.listVpcs();
+      const vpcs = c.perform("listVpcs").then((r) => r.items);
       await new Promise((resolve) => setTimeout(resolve, 100));
-      await Promise.all([vpcs, c.listServices(), c.createVpc({ name: "n", cidr: "10.7.0.0/16", region_code: "us-east-1" })]);
+      await Promise.all([
+        vpcs,
+        c.perform("listServices").then((r) => r.items),
+        c.perform("createVpc", { body: { name: "n", cidr: "10.7.0.0/16", region_code: "us-east-1" } }),
+      ]);
       const log = await requestLog(emu);
       const refused = log.find((r) => r.status === 429)!;
       const after = log.filter((r) => r !== refused);
@@ -92,7 +99,7 @@ describe("shared waiting against the emulator", () => {
   it("learns how long a transition takes, and the next wait on it polls where readiness is likely", async () => {
     const c = clientOf(emu);
     try {
-      const first = await c.createService({ name: "first" });
+      const first = await c.perform("createService", { body: { name: "first" } });
       await c.waitForService(first.service_id, { until: ["READY"], timeoutMs: 30_000 });
       const learned = c.learnedDurations()["service:QUEUED->READY"];
       expect(learned).toBeGreaterThan(0.7 * T);
@@ -129,7 +136,7 @@ describe("40 creates at once against an API limited to 10 requests a second", ()
     try {
       ready = await Promise.all(
         Array.from({ length: N }, async (_, i) => {
-          const s = await c.createService({ name: `scale-${i}` });
+          const s = await c.perform("createService", { body: { name: `scale-${i}` } });
           return c.waitForService(s.service_id, { until: ["READY"], timeoutMs: 60_000 });
         }),
       );

@@ -52,7 +52,7 @@ export async function main(): Promise<void> {
   const emu = await startEmulator({ port: 0 });
   const api = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId });
   try {
-    await api.getVpc("42");
+    await api.perform("getVpc", { vpc: "42" });
   } catch (e) {
     if (!NotFoundError.isInstance(e)) throw e;
   }
@@ -287,7 +287,7 @@ describe(`pulumi-clouddb installed from git beside @pulumi/pulumi ${SDK}`, () =>
       projectId: emulator.env.CLOUDDB_PROJECT_ID,
     });
     try {
-      const vpc = await api.createVpc({ name: "from-git", cidr: "10.50.0.0/16", region_code: "us-east-1" });
+      const vpc = await api.perform("createVpc", { body: { name: "from-git", cidr: "10.50.0.0/16", region_code: "us-east-1" } });
       const r = await runBin(project.dir, "clouddb-import", ["--out", "import.json", "--program", "imported.ts"], emulator.env);
       expect(r.stderr).toBe("clouddb-import: wrote 1 resource to import.json; next: pulumi import --file import.json\n");
       expect(r.status).toBe(0);

@@ -5,6 +5,9 @@
  * turns `error` stays in state and the error is reported.
  */
 import { z } from "zod";
+import * as rules from "../../../contract/rules";
+import { DEDICATED_SIZES, describeSizes, replicaSetSizeProblem } from "../../../contract/sizes";
+import { hasStatusClass } from "../../../contract/statuses";
 import type { ReadReplicaSet } from "../../client";
 import type { ResourceDefinition } from "../../framework/resourceProvider";
 import { AT_ONCE, type Action, type ConvergeContext } from "../../framework/convergence";
@@ -41,11 +44,11 @@ export const readReplicaSetSchema = resourceSchema({
     'new clouddb.ReadReplicaSet("reporting", { serviceId: db.serviceId, name: "reporting", nodes: 2, cpuMillis: 1000, memoryGbs: 4 });',
   inputs: {
     serviceId: input(v.serviceId, { change: "replace", doc: "The service whose replicas these are." }),
-    name: optionalInput(v.name, { change: "replace", unsetKeeps: () => true, doc: `Name, 1 to 128 characters. ${AUTONAME_DOC}` }),
-    nodes: input(v.wholeNumber(1, 10), { change: "in-place", doc: "Number of nodes, 1 to 10. A change resizes the set." }),
+    name: optionalInput(rules.name, { change: "replace", unsetKeeps: () => true, doc: `Name, 1 to 128 characters. ${AUTONAME_DOC}` }),
+    nodes: input(rules.replicaSetNodes, { change: "in-place", doc: "Number of nodes, 1 to 10. A change resizes the set." }),
     cpuMillis: input(v.cpuMillis(false), {
       change: "in-place",
-      doc: `CPU of each node in millicores, paired with \`memoryGbs\`: ${v.describeSizes(v.REPLICA_SET_SIZES)}. A change resizes the set.`,
+      doc: `CPU of each node in millicores, paired with \`memoryGbs\`: ${describeSizes(DEDICATED_SIZES)}. A change resizes the set.`,
       sdkType: "number",
     }),
     memoryGbs: input(v.memoryGbs(false), {
@@ -53,13 +56,13 @@ export const readReplicaSetSchema = resourceSchema({
       doc: "Memory of each node in GB, paired with `cpuMillis`.",
       sdkType: "number",
     }),
-    environment: optionalInput(v.environment, {
+    environment: optionalInput(rules.environment, {
       change: "in-place",
       doc: "`DEV` or `PROD`. Unset: left as the API sets it.",
       unsetKeeps: () => true,
     }),
     connectionPooler: optionalInput(v.flag, { change: "in-place", doc: "Connection pooler on or off.", default: false }),
-    password: optionalInput(v.password, {
+    password: optionalInput(rules.password, {
       change: "in-place",
       secret: true,
       doc: "The service's password (pass `service.password`), for `connectionString`: a set has no credentials of its own. Sends nothing to the API.",
@@ -94,14 +97,14 @@ export const readReplicaSetSchema = resourceSchema({
     {
       properties: ["cpuMillis", "memoryGbs"],
       validate(news) {
-        return v.isAllowedPair(v.REPLICA_SET_SIZES, news.cpuMillis, news.memoryGbs)
-          ? []
-          : [
-              {
-                property: "memoryGbs",
-                reason: `cpuMillis ${JSON.stringify(news.cpuMillis)} with memoryGbs ${JSON.stringify(news.memoryGbs)} is not an allowed pair; one of (cpuMillis/memoryGbs): ${v.describeSizes(v.REPLICA_SET_SIZES)}`,
-              },
-            ];
+        const problem = replicaSetSizeProblem(Number(news.cpuMillis), Number(news.memoryGbs));
+        if (problem === undefined) return [];
+        return [
+          {
+            property: problem.on === "cpu" ? "cpuMillis" : "memoryGbs",
+            reason: `cpuMillis ${JSON.stringify(news.cpuMillis)} with memoryGbs ${JSON.stringify(news.memoryGbs)}: ${problem.message}`,
+          },
+        ];
       },
     },
   ],
@@ -137,18 +140,24 @@ export const REPLICA_SET_ACTIONS: readonly ReplicaSetAction[] = [
     name: "resize",
     needed: (live, want) => !sameValue(sizeOf(live, want), [want.nodes, want.cpuMillis, want.memoryGbs]),
     send: (ctx, id, want) =>
-      ctx.api.resizeReplicaSet(
-        want.serviceId,
-        id,
-        { cpu_millis: want.cpuMillis, memory_gbs: want.memoryGbs, nodes: want.nodes },
-        { projectId: ctx.projectId },
-      ),
+      ctx.api.perform("resizeReplicaSet", {
+        service: want.serviceId,
+        replicaSet: id,
+        body: { cpu_millis: want.cpuMillis, memory_gbs: want.memoryGbs, nodes: want.nodes },
+        projectId: ctx.projectId,
+      }),
     then: "active",
   },
   {
     name: "setEnvironment",
     needed: (live, want) => want.environment !== null && live.metadata?.environment !== want.environment,
-    send: (ctx, id, want) => ctx.api.setReplicaSetEnvironment(want.serviceId, id, want.environment!, { projectId: ctx.projectId }),
+    send: (ctx, id, want) =>
+      ctx.api.perform("setReplicaSetEnvironment", {
+        service: want.serviceId,
+        replicaSet: id,
+        body: { environment: want.environment! },
+        projectId: ctx.projectId,
+      }),
     then: AT_ONCE,
   },
   {
@@ -156,8 +165,8 @@ export const REPLICA_SET_ACTIONS: readonly ReplicaSetAction[] = [
     needed: (live, want) => want.connectionPooler !== pooled(live),
     send: (ctx, id, want) =>
       want.connectionPooler
-        ? ctx.api.enableReplicaSetPooler(want.serviceId, id, { projectId: ctx.projectId })
-        : ctx.api.disableReplicaSetPooler(want.serviceId, id, { projectId: ctx.projectId }),
+        ? ctx.api.perform("enableReplicaSetPooler", { service: want.serviceId, replicaSet: id, projectId: ctx.projectId })
+        : ctx.api.perform("disableReplicaSetPooler", { service: want.serviceId, replicaSet: id, projectId: ctx.projectId }),
     then: AT_ONCE,
   },
 ];
@@ -165,7 +174,7 @@ export const REPLICA_SET_ACTIONS: readonly ReplicaSetAction[] = [
 /** The ReadReplicaSet resource type. */
 export const readReplicaSetDefinition: ResourceDefinition<typeof readReplicaSetSchema.inputs, typeof readReplicaSetSchema.outputs> = {
   schema: readReplicaSetSchema,
-  settled: (recorded) => recorded.status === "active",
+  settled: (recorded) => hasStatusClass("replica set", recorded.status, "ready"),
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   operations: () => (require("./operations") as typeof import("./operations")).readReplicaSetOperations,
 };

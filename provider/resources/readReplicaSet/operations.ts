@@ -1,4 +1,5 @@
 /** What a ReadReplicaSet does against the API: create (or adopt), resize, environment, pooler, delete. */
+import { fitsReplicaSet, hasStatusClass } from "../../../contract";
 import type { ReadReplicaSet } from "../../client";
 import { ConflictError, NotFoundError, ResourceFailedError, WaitError } from "../../client/errors";
 import { nothingToAdopt } from "../../framework/adoption";
@@ -35,7 +36,7 @@ function inError(rs: ReadReplicaSet): UnusableResourceError<ReadReplicaSet> {
 
 /** The replica set as its service lists it, or undefined when it is not listed. */
 async function findReplicaSet(ctx: ProviderContext, serviceId: string, id: string, projectId: string): Promise<ReadReplicaSet | undefined> {
-  return (await ctx.client().listReplicaSets(serviceId, { projectId })).find((rs) => rs.id === id);
+  return (await ctx.client().perform("listReplicaSets", { service: serviceId, projectId })).items.find((rs) => rs.id === id);
 }
 
 /** The replica set's convergence: its action table, and how a set is waited for (an `error` set only deletion can help). */
@@ -51,7 +52,9 @@ const replicaSetConvergence: Convergence<ReadReplicaSet, WantedReplicaSet, Repli
   waitFor: (ctx, id) =>
     ctx.api.waitForReplicaSet(ctx.serviceId, id, { until: ["active"], timeoutMs: ctx.limitMs, projectId: ctx.projectId }),
   reread: async (ctx, id) => {
-    const found = (await ctx.api.listReplicaSets(ctx.serviceId, { projectId: ctx.projectId })).find((rs) => rs.id === id);
+    const found = (await ctx.api.perform("listReplicaSets", { service: ctx.serviceId, projectId: ctx.projectId })).items.find(
+      (rs) => rs.id === id,
+    );
     if (!found)
       throw new CloudStateError(`Read replica set ${id} is no longer listed under service ${ctx.serviceId}`, ProviderErrorCode.Gone);
     return found;
@@ -91,8 +94,12 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
       const name = nameOf(news);
       const recovery: Recovery<ReadReplicaSet> = {
         get: async (id) => findReplicaSet(ctx, news.serviceId, id, projectId),
-        list: async () => (await api.listReplicaSets(news.serviceId, { projectId })).filter((rs) => rs.status !== "deleting"),
-        fits: () => true,
+        list: async () =>
+          (await api.perform("listReplicaSets", { service: news.serviceId, projectId })).items.filter(
+            (rs) => !hasStatusClass("replica set", rs.status, "ending", "gone"),
+          ),
+        // Its name aside (the journal compares it), nothing fixes a set: any set that is not leaving.
+        fits: (rs) => fitsReplicaSet({}, rs),
         nameOf: (rs) => rs.name,
         idOf: (rs) => rs.id,
       };
@@ -109,12 +116,13 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
           deadline,
           ctx.settings.poll,
           () =>
-            api.createReplicaSet(
-              news.serviceId,
-              { name, nodes: news.nodes, cpu_millis: news.cpuMillis as number, memory_gbs: news.memoryGbs as number },
+            api.perform("createReplicaSet", {
+              service: news.serviceId,
+              body: { name, nodes: news.nodes, cpu_millis: news.cpuMillis as number, memory_gbs: news.memoryGbs as number },
               // A name the program did not set is the set's own: a lost answer is recovered by it (framework/autonaming.ts).
-              { projectId, uniqueName: ctx.autonamed },
-            ),
+              projectId,
+              uniqueName: ctx.autonamed,
+            }),
           notRunning("creating a read replica set"),
         ),
       );
@@ -192,7 +200,7 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
     const serviceId = parentIdOf(recorded, "serviceId", `read replica set ${id}`, "ReadReplicaSet");
     const api = ctx.client();
     try {
-      await api.deleteReplicaSet(serviceId, id, { projectId });
+      await api.perform("deleteReplicaSet", { service: serviceId, replicaSet: id, projectId });
     } catch (e) {
       if (NotFoundError.isInstance(e)) return;
       if (!ConflictError.isInstance(e)) throw e;

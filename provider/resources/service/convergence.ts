@@ -5,7 +5,7 @@
  */
 import type { Service } from "../../client";
 import { ResourceFailedError } from "../../client/errors";
-import { classifyStatus } from "../../client/statusRules";
+import { classifyStatus } from "../../../contract/statuses";
 import type { Action, ConvergeContext as BaseContext, Convergence, ConvergeProgress as Progress } from "../../framework/convergence";
 import { ProviderErrorCode, UnusableResourceError } from "../../framework/errors";
 import { SERVICE_ACTIONS, type DesiredService } from "./definition";
@@ -73,7 +73,7 @@ export const serviceConvergence: Convergence<Service, DesiredService, ConvergeCo
   idOf: (s) => s.service_id,
   settle,
   waitFor: (ctx, id, state) => waitFor(ctx, id, [state as "READY" | "PAUSED"]),
-  reread: (ctx, id) => ctx.api.getService(id, { projectId: ctx.projectId, fresh: true }),
+  reread: (ctx, id) => ctx.api.perform("getService", { service: id, projectId: ctx.projectId, fresh: true }),
   accepted(ctx, action, want) {
     if (action.name === "updatePassword" && want.password !== null) ctx.progress.password = want.password;
   },

@@ -1,4 +1,5 @@
 /** What a Vpc does against the API: create (or adopt), read, rename, delete. */
+import { fitsVpc } from "../../../contract";
 import type { Vpc } from "../../client";
 import { ConflictError, NotFoundError } from "../../client/errors";
 import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
@@ -27,8 +28,8 @@ const vpcConvergence: Convergence<Vpc, DesiredOf<typeof vpcSchema.inputs>, Conve
   actions: VPC_ACTIONS,
   idOf: (x) => x.id,
   settle: async (_ctx, live) => live,
-  waitFor: (ctx, id) => ctx.api.getVpc(id, { projectId: ctx.projectId }),
-  reread: (ctx, id) => ctx.api.getVpc(id, { projectId: ctx.projectId }),
+  waitFor: (ctx, id) => ctx.api.perform("getVpc", { vpc: id, projectId: ctx.projectId }),
+  reread: (ctx, id) => ctx.api.perform("getVpc", { vpc: id, projectId: ctx.projectId }),
 };
 
 /** Brings the VPC `live` to `want`; returns its outputs. */
@@ -41,8 +42,14 @@ async function convergedOutputs(ctx: OperationContext, live: Vpc, want: DesiredO
 async function attachmentsOf(ctx: ProviderContext, vpcId: string, projectId: string): Promise<string> {
   const api = ctx.client();
   const [services, peerings] = await Promise.all([
-    api.listServices({ projectId }).catch(() => []),
-    api.listPeerings(vpcId, { projectId }).catch(() => []),
+    api.perform("listServices", { projectId }).then(
+      ({ items }) => items,
+      () => [],
+    ),
+    api.perform("listPeerings", { vpc: vpcId, projectId }).then(
+      ({ items }) => items,
+      () => [],
+    ),
   ]);
   const attached = services.filter((s) => {
     const endpoint = s.vpcEndpoint as { vpc_id?: unknown } | null | undefined;
@@ -62,7 +69,7 @@ export const vpcOperations: ResourceOperations<typeof vpcSchema.inputs, typeof v
     if (news.adoptId !== undefined) {
       const live = await ctx
         .client()
-        .getVpc(news.adoptId, { projectId })
+        .perform("getVpc", { vpc: news.adoptId, projectId })
         .catch((e: unknown) => {
           throw NotFoundError.isInstance(e) ? nothingToAdopt(`no VPC ${news.adoptId} in project ${projectId}`) : e;
         });
@@ -76,27 +83,27 @@ export const vpcOperations: ResourceOperations<typeof vpcSchema.inputs, typeof v
     const api = ctx.client();
     const req = { name: nameOf(news), cidr: news.cidr, region_code: news.regionCode };
     const recovery: Recovery<Vpc> = {
-      get: (id) => absentIfNotFound(api.getVpc(id, { projectId })),
-      list: () => api.listVpcs({ projectId }),
-      fits: (x) => x.cidr === req.cidr && x.region_code === req.region_code,
+      get: (id) => absentIfNotFound(api.perform("getVpc", { vpc: id, projectId })),
+      list: async () => (await api.perform("listVpcs", { projectId })).items,
+      fits: (x) => fitsVpc({ cidr: req.cidr, region_code: req.region_code }, x),
       nameOf: (x) => x.name,
       idOf: (x) => x.id,
     };
     const intent = intentOf(ctx, { kind: "Vpc", noun: "VPC" }, projectId, req, req.name);
     // A name the program did not set is the VPC's own: a lost answer is recovered by it (framework/autonaming.ts).
-    const created = await createOnce(intent, recovery, () => api.createVpc(req, { projectId, uniqueName: ctx.autonamed }));
+    const created = await createOnce(intent, recovery, () => api.perform("createVpc", { body: req, projectId, uniqueName: ctx.autonamed }));
     created.settled();
     return { id: created.resource.id, outs: { ...vpcOutputs(created.resource, projectId) } };
   },
 
   async read(id, _recorded, ctx) {
     const { projectId } = ctx;
-    return { ...vpcOutputs(await ctx.client().getVpc(id, { projectId }), projectId) };
+    return { ...vpcOutputs(await ctx.client().perform("getVpc", { vpc: id, projectId }), projectId) };
   },
 
   async update(id, recorded, news, ctx, changed) {
     // One action (rename): when it fails, nothing changed.
-    const live = await ctx.client().getVpc(id, { projectId: ctx.projectId });
+    const live = await ctx.client().perform("getVpc", { vpc: id, projectId: ctx.projectId });
     const want = wantedNow(desiredOf(vpcSchema, news, recorded), vpcOutputs(live, ctx.projectId), recorded, changed);
     return { ...(await convergedOutputs(ctx, live, want)) };
   },
@@ -105,7 +112,7 @@ export const vpcOperations: ResourceOperations<typeof vpcSchema.inputs, typeof v
     const { projectId } = ctx;
     const limit = ctx.limitMs;
     try {
-      await retryWhileConflict(Date.now() + limit, ctx.settings.poll, () => ctx.client().deleteVpc(id, { projectId }));
+      await retryWhileConflict(Date.now() + limit, ctx.settings.poll, () => ctx.client().perform("deleteVpc", { vpc: id, projectId }));
     } catch (e) {
       if (NotFoundError.isInstance(e)) return;
       if (!ConflictError.isInstance(e)) throw e;

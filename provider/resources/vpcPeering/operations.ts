@@ -1,4 +1,5 @@
 /** What a VpcPeering does against the API: create (or adopt) and wait for `active`, read, delete. */
+import { fitsPeering } from "../../../contract";
 import type { Peering } from "../../client";
 import { NotFoundError, WaitError } from "../../client/errors";
 import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
@@ -58,7 +59,7 @@ export const vpcPeeringOperations: ResourceOperations<typeof vpcPeeringSchema.in
     if (news.adoptId !== undefined) {
       const live = await ctx
         .client()
-        .getPeering(news.vpcId, news.adoptId, { projectId })
+        .perform("getPeering", { vpc: news.vpcId, peering: news.adoptId, projectId })
         .catch((e: unknown) => {
           throw NotFoundError.isInstance(e)
             ? nothingToAdopt(`no peering ${news.adoptId} under VPC ${news.vpcId} in project ${projectId}`)
@@ -76,14 +77,13 @@ export const vpcPeeringOperations: ResourceOperations<typeof vpcPeeringSchema.in
       const req = { peer_account_id: news.peerAccountId, peer_region_code: news.peerRegionCode, peer_vpc_id: news.peerVpcId };
       // A peering has no name: what proves it is this create's is its absence from the VPC's list just before (createRecovery.ts, journal.ts).
       const recovery: Recovery<Peering> = {
-        get: (id) => absentIfNotFound(api.getPeering(news.vpcId, id, { projectId })),
-        list: () => api.listPeerings(news.vpcId, { projectId }),
-        fits: (p) =>
-          p.peer_account_id === req.peer_account_id && p.peer_region_code === req.peer_region_code && p.peer_vpc_id === req.peer_vpc_id,
+        get: (id) => absentIfNotFound(api.perform("getPeering", { vpc: news.vpcId, peering: id, projectId })),
+        list: async () => (await api.perform("listPeerings", { vpc: news.vpcId, projectId })).items,
+        fits: (p) => fitsPeering(req, p),
         idOf: (p) => p.id,
       };
       const intent = intentOf(ctx, { kind: "VpcPeering", noun: "peering" }, projectId, { vpcId: news.vpcId, ...req });
-      const created = await createOnce(intent, recovery, () => api.createPeering(news.vpcId, req, { projectId }));
+      const created = await createOnce(intent, recovery, () => api.perform("createPeering", { vpc: news.vpcId, body: req, projectId }));
       peeringId = created.resource.id;
       settled = created.settled;
     }
@@ -97,7 +97,7 @@ export const vpcPeeringOperations: ResourceOperations<typeof vpcPeeringSchema.in
   async read(id, recorded, ctx) {
     const vpcId = parentIdOf(recorded, "vpcId", `VPC peering ${id}`, "VpcPeering");
     const { projectId } = ctx;
-    return { ...peeringOutputs(await ctx.client().getPeering(vpcId, id, { projectId }), vpcId, projectId) };
+    return { ...peeringOutputs(await ctx.client().perform("getPeering", { vpc: vpcId, peering: id, projectId }), vpcId, projectId) };
   },
 
   async update(id, _recorded, news, ctx) {
@@ -109,7 +109,8 @@ export const vpcPeeringOperations: ResourceOperations<typeof vpcPeeringSchema.in
   async delete(id, recorded, ctx) {
     const { projectId } = ctx;
     try {
-      await ctx.client().deletePeering(parentIdOf(recorded, "vpcId", `VPC peering ${id}`, "VpcPeering"), id, { projectId });
+      const vpc = parentIdOf(recorded, "vpcId", `VPC peering ${id}`, "VpcPeering");
+      await ctx.client().perform("deletePeering", { vpc, peering: id, projectId });
     } catch (e) {
       if (!NotFoundError.isInstance(e)) throw e;
     }

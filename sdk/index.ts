@@ -17,7 +17,7 @@ export { Service, type ServiceArgs } from "./service";
 export { Vpc, type VpcArgs } from "./vpc";
 export { VpcPeering, type VpcPeeringArgs } from "./vpcPeering";
 export type { ReadReplicaSetOutputs, ServiceOutputs, VpcOutputs, VpcPeeringOutputs } from "./outputs";
-export type { ResourceArgs, ResourceOutputs, Size, Timeouts, HaReplicasArgs, ForkFromArgs } from "./types";
+export type { ResourceArgs, ResourceOutputs, Size, Timeouts, ProviderSettings, HaReplicasArgs, ForkFromArgs } from "./types";
 export * from "./functions";
 export { MissingArgumentError } from "./inputs";
 export { ConflictingOptionsError } from "./options";

@@ -77,7 +77,7 @@ export interface ServiceArgs extends ResourceArgs {
 /**
  * A managed database service. The API cannot rename a service, so a new `name` replaces it (a new, empty database): protect production services with `protect: true`.
  *
- * Secrets: `password`, `connectionString`, `poolerConnectionString` are always added to `additionalSecretOutputs`, and a given `password` is sent as a secret input.
+ * Secrets: `password`, `connectionString`, `poolerConnectionString` are always added to `additionalSecretOutputs`, and a given `password`, `settings` is sent as a secret input.
  *
  * ```ts
  * const db = new clouddb.Service("db", { name: "orders", cpuMillis: 1000, memoryGbs: 4 }, { protect: true });
@@ -91,8 +91,8 @@ export class Service extends resourceClass<ServiceArgs, ServiceOutputs, "project
   shape: {
     required: [],
     outputs: ["projectId", "name", "serviceType", "regionCode", "status", "created", "host", "port", "poolerHost", "poolerPort", "connectionPooler", "vpcId", "vpcEndpoint", "cpuMillis", "memoryGbs", "resources", "haReplicas", "environment", "paused", "forkedFrom", "forkFrom", "password", "connectionString", "poolerConnectionString"],
-    secretInputs: ["password"],
+    secretInputs: ["password", "settings"],
     secretOutputs: ["password", "connectionString", "poolerConnectionString"],
-    changeable: ["name", "serviceType", "regionCode", "forkFrom", "cpuMillis", "memoryGbs", "haReplicas", "environment", "connectionPooler", "vpcId", "password", "paused", "projectId", "timeouts"],
+    changeable: ["name", "serviceType", "regionCode", "forkFrom", "cpuMillis", "memoryGbs", "haReplicas", "environment", "connectionPooler", "vpcId", "password", "paused", "projectId", "timeouts", "settings"],
   },
 }) {}

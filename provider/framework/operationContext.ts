@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import type { OutputSpecs, OutputsOf, Props } from "./schema";
-import type { ProviderContext } from "./settings";
+import type { ProviderContext, SettingsOverride } from "./settings";
 import type { TimeoutsInput } from "./timeouts";
 
 /** An operation that may wait, as the `timeouts` input names it. */
@@ -49,13 +49,19 @@ export type Recorded<O extends OutputSpecs> = Partial<OutputsOf<O>> & { readonly
 const duration = z.union([z.number(), z.string()]);
 const timeoutsShape = z.object({ create: duration, update: duration, delete: duration }).partial();
 
-/** What every resource's inputs and recorded outputs share: the project and the timeouts (resources/common.ts). */
+/** What every resource's inputs and recorded outputs share: the project, the timeouts and the API settings (resources/common.ts). */
 export interface Shared {
   readonly projectId?: string;
   readonly timeouts?: TimeoutsInput;
+  readonly settings?: SettingsOverride;
 }
 
-const sharedShape = z.object({ projectId: z.string().optional().catch(undefined), timeouts: timeoutsShape.optional().catch(undefined) });
+const settingsShape = z.object({ apiUrl: z.string(), apiKey: z.string(), projectId: z.string() }).partial();
+const sharedShape = z.object({
+  projectId: z.string().optional().catch(undefined),
+  timeouts: timeoutsShape.optional().catch(undefined),
+  settings: settingsShape.optional().catch(undefined),
+});
 
 /** The project and timeouts of raw inputs or recorded outputs (absent when they do not read as such). */
 export function sharedOf(props: Props | undefined): Shared {

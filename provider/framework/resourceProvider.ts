@@ -126,6 +126,7 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
       ...desiredOf(schema, news, olds),
       projectId: news.projectId ?? ctx.settings.projectId ?? olds.projectId,
       timeouts: news.timeouts,
+      settings: news.settings,
     };
     for (const { property } of keys) {
       if (containsUnknown(news[property])) desired[property] = UNKNOWN;
@@ -156,7 +157,7 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
   const withInputs = (error: unknown, news: Props): unknown => {
     if (ResourceInitError.isInstance(error)) {
       const inputs = Object.fromEntries(Object.entries(news).filter(([k]) => !secretKeys.includes(k)));
-      error.properties = withoutUndefined({ ...inputs, ...error.properties, timeouts: news.timeouts });
+      error.properties = withoutUndefined({ ...inputs, ...error.properties, timeouts: news.timeouts, settings: news.settings });
     }
     return error;
   };
@@ -170,24 +171,30 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
 
     async check(olds: Props, news: Props): Promise<dynamic.CheckResult> {
       // The configuration's problems too, so that a preview reports them, all at once.
-      const failures = [...configurationFailures(news.projectId), ...checkInputs(schema, news)];
+      // A `settings` input not known yet (a preview) stands for all it may set.
+      const settings = containsUnknown(news.settings) ? { apiUrl: UNKNOWN, apiKey: UNKNOWN, projectId: UNKNOWN } : sharedOf(news).settings;
+      const failures = [...configurationFailures(news.projectId, settings), ...checkInputs(schema, news)];
       return { inputs: failures.length > 0 ? news : withName(schema, olds ?? {}, news), failures };
     },
 
     async diff(_id: string, olds: Props, news: Props): Promise<dynamic.DiffResult> {
-      const { desired, changes, replaces, changed } = compare(olds, news, providerContext());
+      const { desired, changes, replaces, changed } = compare(olds, news, providerContext("", false, sharedOf(news).settings));
       const byOption = replacedByOption(news[REPLACE_ON_CHANGES_KEY], changed, olds, desired);
       return { changes: changes || definition.settled?.(olds) === false, replaces: [...new Set([...(replaces ?? []), ...byOption])] };
     },
 
     async create(news: Props): Promise<dynamic.CreateResult> {
-      const ctx = providerContext(typeof news[OWNER_KEY] === "string" ? news[OWNER_KEY] : "", news[AUTONAMED_KEY] === true);
+      const ctx = providerContext(
+        typeof news[OWNER_KEY] === "string" ? news[OWNER_KEY] : "",
+        news[AUTONAMED_KEY] === true,
+        sharedOf(news).settings,
+      );
       try {
         const parsed = parseInputs(schema, news);
         const shared = sharedOf(news);
         const { id, outs } = await operations().create(parsed, operationContext(ctx, shared.projectId, shared.timeouts, "create"));
         if (news.adoptId !== undefined) rememberAdopted(schema.kind, id);
-        return { id, outs: withoutUndefined({ ...outs, timeouts: news.timeouts }) };
+        return { id, outs: withoutUndefined({ ...outs, timeouts: news.timeouts, settings: news.settings }) };
       } catch (e) {
         throw scrub(withInputs(e, news), ctx, userOperation("create", schema.kind, news[OWNER_KEY]), news);
       } finally {
@@ -196,7 +203,7 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
     },
 
     async read(id: string, props: Props): Promise<dynamic.ReadResult> {
-      const ctx = providerContext();
+      const ctx = providerContext("", false, sharedOf(props).settings);
       const recorded = props ?? {};
       try {
         const shared = sharedOf(recorded);
@@ -212,7 +219,7 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
           if (recorded[schema.idOutput] === undefined) throw lookupNotFound(schema.kind, id);
           return { id: "" };
         }
-        const outs: Props = { ...found, timeouts: recorded.timeouts };
+        const outs: Props = { ...found, timeouts: recorded.timeouts, settings: recorded.settings };
         // Inputs are replaced only when something drifted, so the next `up` diffs against
         // what is live; otherwise the inputs the program wrote stay as they are. They hold
         // every diffed property and the timeouts, so that diffing the outputs against them
@@ -231,7 +238,7 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
     },
 
     async update(id: string, olds: Props, news: Props): Promise<dynamic.UpdateResult> {
-      const ctx = providerContext();
+      const ctx = providerContext("", false, sharedOf(news).settings);
       const parsed = parseInputs(schema, news);
       const changed = new Set(compare(olds, parsed, ctx).changed);
       const recorded = (outs: Props): Props => recordedUnlessChanged(outs, olds, diffedKeys, changed);
@@ -239,7 +246,7 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
         const [given, kept] = [sharedOf(news), sharedOf(olds)];
         const opCtx = operationContext(ctx, given.projectId ?? kept.projectId, given.timeouts, "update");
         const outs = await operations().update(id, recordedOf(olds), parsed, opCtx, changed);
-        return { outs: withoutUndefined({ ...recorded(outs), timeouts: news.timeouts }) };
+        return { outs: withoutUndefined({ ...recorded(outs), timeouts: news.timeouts, settings: news.settings }) };
       } catch (e) {
         if (ResourceInitError.isInstance(e)) e.properties = recorded(e.properties);
         throw scrub(withInputs(e, news), ctx, userOperation("update", schema.kind, news[OWNER_KEY], id), olds, news);
@@ -249,7 +256,7 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
     },
 
     async delete(id: string, props: Props): Promise<void> {
-      const ctx = providerContext();
+      const ctx = providerContext("", false, sharedOf(props).settings);
       if (adoptedHere(schema.kind, id)) {
         // The replacement of an adopted resource adopted it again in this process (state written
         // before adopted resources were retained): deleting the old half would delete it.

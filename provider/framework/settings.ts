@@ -65,6 +65,17 @@ export const CONFIG_KEYS = {
   requestTimeout: { key: "clouddb:requestTimeout" },
 } as const satisfies Record<string, SettingName>;
 
+/**
+ * What one resource says of the API it is in (its `settings` input): its endpoint, key and
+ * default project, in place of the stack's. How one program manages several projects or API
+ * keys, as a Registry package's explicit provider instances do.
+ */
+export interface SettingsOverride {
+  readonly apiUrl?: string;
+  readonly apiKey?: string;
+  readonly projectId?: string;
+}
+
 let configured: ProviderSettings | undefined;
 const clients = new Map<string, ClouddbClient>();
 
@@ -161,8 +172,8 @@ const NO_PROJECT = notSet(CONFIG_KEYS.projectId, "<project id>", false, "give th
  * input is `projectId`: one per problem (a project only when the resource gives none and
  * none is configured; an unknown one, in a preview, is given). Empty when all is well.
  */
-export function configurationFailures(projectId: unknown): { property: string; reason: string }[] {
-  const s = configured ?? readSettings({ get: () => undefined });
+export function configurationFailures(projectId: unknown, override?: SettingsOverride): { property: string; reason: string }[] {
+  const s = settingsFor(override);
   const noProject = projectId === undefined && s.projectId === undefined;
   return [...s.problems, ...(noProject ? [NO_PROJECT] : [])].map((p) => ({ property: "", reason: p.message }));
 }
@@ -195,13 +206,38 @@ export interface ProviderContext {
   readonly autonamed: boolean;
 }
 
+/** The keys an override stands in for. */
+const OVERRIDDEN: Readonly<Record<keyof SettingsOverride, string>> = {
+  apiUrl: CONFIG_KEYS.apiUrl.key,
+  apiKey: CONFIG_KEYS.apiKey.key,
+  projectId: CONFIG_KEYS.projectId.key,
+};
+
 /**
- * The context of the settings in force: those given to {@link configure}, else the
- * environment's alone; `owner` is the `__owner` input of the resource at hand, `autonamed`
- * whether `check` made its name up.
+ * The settings in force for a resource: those given to {@link configure} (else the
+ * environment's alone), with what its `settings` input sets in their place. Problems of the
+ * stack's value of a setting the resource sets are not its problems (its own values are
+ * checked by `check`, as inputs).
  */
-export function providerContext(owner = "", autonamed = false): ProviderContext {
-  const s = configured ?? readSettings({ get: () => undefined });
+export function settingsFor(override: SettingsOverride = {}): ProviderSettings {
+  const base = configured ?? readSettings({ get: () => undefined });
+  const given = (Object.keys(OVERRIDDEN) as Array<keyof SettingsOverride>).filter((k) => override[k] !== undefined);
+  if (given.length === 0) return base;
+  const keys = new Set(given.map((k) => OVERRIDDEN[k]));
+  return {
+    ...base,
+    ...Object.fromEntries(given.map((k) => [k, override[k]])),
+    problems: base.problems.filter((p) => !keys.has(p.key)),
+  };
+}
+
+/**
+ * The context of the settings in force for a resource (see {@link settingsFor}); `owner` is
+ * the `__owner` input of the resource at hand, `autonamed` whether `check` made its name up,
+ * `override` what its `settings` input sets.
+ */
+export function providerContext(owner = "", autonamed = false, override?: SettingsOverride): ProviderContext {
+  const s = settingsFor(override);
   return {
     settings: s,
     owner,

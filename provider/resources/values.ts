@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { expecting, shortId, typeOf } from "../../contract/rules";
 import { DEDICATED_SIZES, SERVICE_SIZES, type SizePair } from "../../contract/sizes";
+import { apiKeyProblem, apiUrlProblem } from "../client/config";
 import { isTimeout, TIMEOUT_RANGE_TEXT } from "../framework/durations";
 
 /** A project id: 10 characters of `[a-z0-9]`. */
@@ -34,6 +35,35 @@ export const timeouts = z.strictObject(
     delete: duration.optional().describe("How long `delete` waits for the resource to be gone."),
   },
   { error: expecting("an object", "expected an object with optional create, update and delete durations") },
+);
+
+/** A text a problem function (`undefined`: none) rules on, with `required` and the wrong type told as the contract's rules tell them. */
+function ruledText(message: string, problem: (text: string) => string | undefined): z.ZodType<string> {
+  return z.string({ error: expecting("a string", message) }).superRefine((text, ctx) => {
+    const found = problem(text);
+    if (found !== undefined) ctx.addIssue({ code: "custom", message: found });
+  });
+}
+
+/**
+ * The `settings` input every resource takes: the API it is in, in place of the stack's
+ * configuration (`clouddb:apiUrl`, `clouddb:apiKey`, `clouddb:projectId`), each checked as
+ * the configuration is.
+ */
+export const providerSettings = z.strictObject(
+  {
+    apiUrl: ruledText("expected the API's base URL, ending in /public/api/v1", apiUrlProblem)
+      .optional()
+      .describe("The API's base URL, ending in `/public/api/v1`; default `clouddb:apiUrl`."),
+    apiKey: ruledText("expected an API key", (key) => {
+      const problem = apiKeyProblem(key);
+      return problem === undefined ? undefined : `the key ${problem}`;
+    })
+      .optional()
+      .describe("An API key (a personal access token or OAuth token); default `clouddb:apiKey`. Kept secret."),
+    projectId: projectId.optional().describe("The project of the resources that set no `projectId`; default `clouddb:projectId`."),
+  },
+  { error: expecting("an object", "expected an object with optional apiUrl, apiKey and projectId") },
 );
 
 /** A boolean flag. */

@@ -165,3 +165,16 @@ describe("--continue-on-error", () => {
     expect(Object.values(readCloud(cloudFile).items).map((i) => i.key)).toEqual(["a", "b"]);
   });
 });
+
+describe("a program that waits on what never registered", () => {
+  it("PF2: ends at its first unhandled rejection, as the language host does, and the run reports it", async () => {
+    const { stack, cloudFile } = world();
+    const r = await stack.preview(() => {
+      const a = new Thing("a", { cloudFile, size: 0 });
+      const b = new Thing("b", { cloudFile, size: 1, ref: a.sizeLabel });
+      return { label: b.sizeLabel };
+    });
+    expect(r.checkFailures.map((f) => f.name)).toEqual(["a"]);
+    expect(r.errors.map((e) => e.message).join("\n")).toMatch(/unhandled rejection/);
+  });
+});

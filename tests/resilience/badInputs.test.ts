@@ -90,6 +90,7 @@ const wrongTypes: Array<[string, string, unknown, string]> = [
   ["Vpc", "projectId", 1234567890, "a string"],
   ["Vpc", "timeouts", "30m", "an object"],
   ["Vpc", "adoptId", 42, "a string"],
+  ["Vpc", "settings", "https://api.example/public/api/v1", "an object"],
   ["VpcPeering", "vpcId", 42, "a string"],
   ["VpcPeering", "peerAccountId", 123456789012, "a string"],
   ["VpcPeering", "peerRegionCode", true, "a string"],
@@ -97,6 +98,7 @@ const wrongTypes: Array<[string, string, unknown, string]> = [
   ["VpcPeering", "projectId", false, "a string"],
   ["VpcPeering", "timeouts", 600, "an object"],
   ["VpcPeering", "adoptId", 7, "a string"],
+  ["VpcPeering", "settings", true, "an object"],
   ["Service", "name", true, "a string"],
   ["Service", "serviceType", 1, "a string"],
   ["Service", "regionCode", ["us-east-1"], "a string"],
@@ -112,6 +114,7 @@ const wrongTypes: Array<[string, string, unknown, string]> = [
   ["Service", "projectId", { id: "p" }, "a string"],
   ["Service", "adoptId", 1, "a string"],
   ["Service", "timeouts", true, "an object"],
+  ["Service", "settings", 1, "an object"],
   ["ReadReplicaSet", "serviceId", 1, "a string"],
   ["ReadReplicaSet", "name", 3, "a string"],
   ["ReadReplicaSet", "nodes", "2", "a number"],
@@ -123,6 +126,7 @@ const wrongTypes: Array<[string, string, unknown, string]> = [
   ["ReadReplicaSet", "projectId", 10, "a string"],
   ["ReadReplicaSet", "adoptId", 5, "a string"],
   ["ReadReplicaSet", "timeouts", "1h", "an object"],
+  ["ReadReplicaSet", "settings", ["k"], "an object"],
 ];
 
 /** The type of a value as the reasons name it. */
@@ -157,7 +161,7 @@ describe("bad inputs", () => {
     async (kind, property, value, type) => {
       await cloud.clearRequests();
       const r = await cloud.stack.up(programs[kind]({ [property]: value }));
-      const secret = property === "password";
+      const secret = property === "password" || property === "settings";
       const shown = secret ? "[secret]" : JSON.stringify(value);
       expect(r.checkFailures).toEqual([
         { name: "r", property: secret ? "" : property, reason: `${property} is ${shown}: expected ${type}, not ${typeName(value)}` },

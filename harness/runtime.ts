@@ -71,8 +71,10 @@ export async function runProgram(program: () => unknown, monitor: HarnessMonitor
   const programFailed = new Promise<void>((resolve) => (failed = resolve));
   const onUnhandled = (reason: unknown): void => {
     const msg = message(reason);
-    if (REGISTRATION_FAILURE.test(msg)) return;
-    errors.push(`unhandled rejection: ${msg}`);
+    // A failed registration is reported by the engine side already, but it ends the program
+    // all the same (which rejections an SDK leaves unhandled differs: 3.248 also rejects the
+    // dependents' serialization, 3.216 only the registration).
+    if (!REGISTRATION_FAILURE.test(msg)) errors.push(`unhandled rejection: ${msg}`);
     failed();
   };
   // A failed registration rejects the resource's outputs and the SDK's internal promises, and

@@ -72,7 +72,7 @@ export class ApiError extends ClouddbError {
 }
 
 /** {@link ApiError} or one of its subclasses, as `isInstance` is called on it. */
-type ApiErrorClass = (abstract new (...args: never[]) => ApiError) & { readonly kind: string };
+export type ApiErrorClass = (abstract new (...args: never[]) => ApiError) & { readonly kind: string };
 
 /** The base of an {@link ApiError} subclass that adds nothing but its `kind` (its class name, for `isInstance`). */
 function ofKind(kind: string) {

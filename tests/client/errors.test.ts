@@ -7,9 +7,8 @@ import {
   NotFoundError,
   ServerError,
   TimeoutError,
-  redact,
-  registerSecret,
 } from "../../provider/client";
+import { redact, registerSecret } from "../../provider/client/redact";
 
 describe("error hierarchy", () => {
   it("recognises errors from a second copy of the package by brand, not instanceof", () => {

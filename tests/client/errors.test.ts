@@ -1,13 +1,6 @@
 import * as errors from "../../provider/client/errors";
 import { apiErrorFromResponse } from "../../provider/client/apiErrors";
-import {
-  ApiError,
-  ClouddbError,
-  ConflictError,
-  NotFoundError,
-  ServerError,
-  TimeoutError,
-} from "../../provider/client";
+import { ApiError, ClouddbError, ConflictError, NotFoundError, ServerError, TimeoutError } from "../../provider/client";
 import { redact, registerSecret } from "../../provider/client/redact";
 
 describe("error hierarchy", () => {

@@ -12,6 +12,8 @@ module.exports = {
   globalSetup: "<rootDir>/tests/setup/globalSetup.js",
   globalTeardown: "<rootDir>/tests/setup/globalTeardown.js",
   setupFiles: ["<rootDir>/tests/setup/lateRejections.js"],
+  // The default reporter, and one that names the files whose tests were all skipped, and why.
+  reporters: ["default", "<rootDir>/tests/setup/skippedSuites.js"],
   testTimeout: 60000,
   maxWorkers: 2,
   // Type checking is `npm run typecheck`; tsconfig.json sets isolatedModules, so ts-jest transpiles each file alone.

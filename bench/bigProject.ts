@@ -39,7 +39,9 @@ async function seed(emu: EmulatorProcess, n: number): Promise<void> {
     const batch = 200;
     for (let i = 0; i < n; i += batch) {
       await Promise.all(
-        Array.from({ length: Math.min(batch, n - i) }, (_, j) => client.createService({ name: `seed-${Date.now()}-${i + j}` })),
+        Array.from({ length: Math.min(batch, n - i) }, (_, j) =>
+          client.perform("createService", { body: { name: `seed-${Date.now()}-${i + j}` } }),
+        ),
       );
     }
   } finally {

@@ -1,5 +1,5 @@
 /** Options of the emulator, their defaults and their validation. */
-import { SHORT_ID_PATTERN } from "./model/ids";
+import { SHORT_ID_PATTERN } from "../contract";
 
 /** Options of {@link startEmulator}. */
 export interface EmulatorOptions {

@@ -10,6 +10,8 @@ export * from "./types";
 export { REDACTED } from "./secrets";
 export { until } from "./until";
 export { alive } from "./processes";
+export { loadProject } from "./project";
+export type { PulumiProject } from "./project";
 import { RefreshResult, UpResult } from "./types";
 
 /** Throws an Error listing every error (and check failure) of `result`; returns `result` otherwise. */

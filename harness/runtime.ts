@@ -64,9 +64,18 @@ export async function runProgram(program: () => unknown, monitor: HarnessMonitor
   pulumi.runtime.setMockOptions(monitor, opts.project, opts.stack, opts.preview);
   pulumi.runtime.setAllConfig({ ...opts.config });
 
+  // The language host ends the program at its first unhandled rejection: it reports it, and the
+  // process exits once nothing else is pending, outputs still waiting on what never registered
+  // included (sdk/nodejs/cmd/run/run.ts, `uncaughtHandler`: exit code 32).
+  let failed!: () => void;
+  const programFailed = new Promise<void>((resolve) => (failed = resolve));
   const onUnhandled = (reason: unknown): void => {
     const msg = message(reason);
+    // A failed registration is reported by the engine side already, but it ends the program
+    // all the same (which rejections an SDK leaves unhandled differs: 3.248 also rejects the
+    // dependents' serialization, 3.216 only the registration).
     if (!REGISTRATION_FAILURE.test(msg)) errors.push(`unhandled rejection: ${msg}`);
+    failed();
   };
   // A failed registration rejects the resource's outputs and the SDK's internal promises, and
   // nobody handles those rejections (the engine's language host just logs them). Under jest the
@@ -76,7 +85,7 @@ export async function runProgram(program: () => unknown, monitor: HarnessMonitor
   realProcess.removeAllListeners("unhandledRejection");
   realProcess.on("unhandledRejection", onUnhandled);
   try {
-    await routingRuntimeLog(opts.log, () => drained(program, monitor, errors));
+    await routingRuntimeLog(opts.log, () => Promise.race([drained(program, monitor, errors), programFailed.then(() => monitor.idle())]));
   } finally {
     realProcess.off("unhandledRejection", onUnhandled);
     for (const l of saved) realProcess.on("unhandledRejection", l as (...args: unknown[]) => void);

@@ -26,7 +26,7 @@ const { spawnSync } = require("child_process");
 const fs = require("fs");
 const path = require("path");
 const { apiTarget, stop } = require("./lib/emulator");
-const { examples, pickProject } = require("./lib/projects");
+const { examples, pickProject, UnknownExampleError } = require("./lib/projects");
 const { CliUnavailableError, findPulumi } = require("./lib/pulumi-cli");
 
 const root = path.resolve(__dirname, "..");
@@ -91,7 +91,13 @@ async function main() {
         `examples: ${examples(root).join(", ")}`,
     );
   }
-  const project = pickProject(root, extra);
+  let project;
+  try {
+    project = pickProject(root, extra, command !== "pulumi");
+  } catch (e) {
+    if (e instanceof UnknownExampleError) fail(`npm run ${command}: ${e.message}`);
+    throw e;
+  }
   if (command === "pulumi" && project.rest.length === 0) fail("usage: npm run pulumi -- [example] <pulumi command>");
 
   let cli;

@@ -5,6 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { ClouddbClient, type AuthInfo } from "../provider/client";
+import { configurationError } from "../provider/framework/settingProblems";
 import { providerContext, readSettings } from "../provider/framework/settings";
 import { lookupResult, outputsFrom } from "../provider/framework/schema";
 import { readReplicaSetSchema } from "../provider/resources/readReplicaSet/definition";
@@ -20,6 +21,10 @@ async function withClient<T>(
 ): Promise<T> {
   const config = new pulumi.Config("clouddb");
   const s = readSettings({ get: (key) => config.get(key.replace(/^clouddb:/, "")) });
+  // What the options give is the options' to check (the client does); the rest, the configuration's.
+  const given = new Set(Object.keys(opts ?? {}).map((k) => `clouddb:${k}`));
+  const problems = s.problems.filter((p) => !given.has(p.key));
+  if (problems.length > 0) throw configurationError(problems);
   const api = new ClouddbClient({
     apiUrl: opts?.apiUrl ?? s.apiUrl,
     apiKey: opts?.apiKey ?? s.apiKey,
@@ -55,20 +60,20 @@ function authInfo(info: AuthInfo): AuthInfoResult {
 
 /** See sdk/functions.ts. */
 export function getAuthInfo(opts?: FunctionOptions): Promise<AuthInfoResult> {
-  return withClient(opts, async (api) => authInfo(await api.getAuthInfo()));
+  return withClient(opts, async (api) => authInfo(await api.perform("getAuthInfo")));
 }
 
 /** See sdk/functions.ts. */
 export function getService(args: { serviceId: string; projectId?: string }, opts?: FunctionOptions): Promise<ServiceResult> {
   return withClient({ ...opts, projectId: args.projectId ?? opts?.projectId }, async (api, project) =>
-    service(await api.getService(args.serviceId, { projectId: project() })),
+    service(await api.perform("getService", { service: args.serviceId, projectId: project() })),
   );
 }
 
 /** See sdk/functions.ts. */
 export function getServices(args: { projectId?: string } = {}, opts?: FunctionOptions): Promise<ServiceResult[]> {
   return withClient({ ...opts, projectId: args.projectId ?? opts?.projectId }, async (api, project) =>
-    (await api.listServices({ projectId: project() })).map(service),
+    (await api.perform("listServices", { projectId: project() })).items.map(service),
   );
 }
 
@@ -77,7 +82,7 @@ export function getVpc(args: { vpcId: string; projectId?: string }, opts?: Funct
   return withClient({ ...opts, projectId: args.projectId ?? opts?.projectId }, async (api, project) =>
     lookupResult<VpcResult>(
       vpcSchema,
-      outputsFrom(vpcSchema, { live: await api.getVpc(args.vpcId, { projectId: project() }), projectId: project() }),
+      outputsFrom(vpcSchema, { live: await api.perform("getVpc", { vpc: args.vpcId, projectId: project() }), projectId: project() }),
     ),
   );
 }
@@ -85,7 +90,7 @@ export function getVpc(args: { vpcId: string; projectId?: string }, opts?: Funct
 /** See sdk/functions.ts. */
 export function getVpcs(args: { projectId?: string } = {}, opts?: FunctionOptions): Promise<VpcResult[]> {
   return withClient({ ...opts, projectId: args.projectId ?? opts?.projectId }, async (api, project) =>
-    (await api.listVpcs({ projectId: project() })).map((live) =>
+    (await api.perform("listVpcs", { projectId: project() })).items.map((live) =>
       lookupResult<VpcResult>(vpcSchema, outputsFrom(vpcSchema, { live, projectId: project() })),
     ),
   );
@@ -94,7 +99,7 @@ export function getVpcs(args: { projectId?: string } = {}, opts?: FunctionOption
 /** See sdk/functions.ts. */
 export function getVpcPeerings(args: { vpcId: string; projectId?: string }, opts?: FunctionOptions): Promise<VpcPeeringResult[]> {
   return withClient({ ...opts, projectId: args.projectId ?? opts?.projectId }, async (api, project) =>
-    (await api.listPeerings(args.vpcId, { projectId: project() })).map((live) =>
+    (await api.perform("listPeerings", { vpc: args.vpcId, projectId: project() })).items.map((live) =>
       lookupResult<VpcPeeringResult>(vpcPeeringSchema, outputsFrom(vpcPeeringSchema, { live, vpcId: args.vpcId, projectId: project() })),
     ),
   );
@@ -106,7 +111,7 @@ export function getReadReplicaSets(
   opts?: FunctionOptions,
 ): Promise<ReadReplicaSetResult[]> {
   return withClient({ ...opts, projectId: args.projectId ?? opts?.projectId }, async (api, project) =>
-    (await api.listReplicaSets(args.serviceId, { projectId: project() })).map((live) =>
+    (await api.perform("listReplicaSets", { service: args.serviceId, projectId: project() })).items.map((live) =>
       lookupResult<ReadReplicaSetResult>(
         readReplicaSetSchema,
         outputsFrom(readReplicaSetSchema, { live, serviceId: args.serviceId, projectId: project() }),

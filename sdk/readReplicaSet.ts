@@ -53,10 +53,11 @@ export interface ReadReplicaSetArgs extends ResourceArgs {
   adoptId?: pulumi.Input<string>;
 }
 
+// prettier-ignore
 /**
  * Read replicas of a service, at an endpoint of their own; they use the service's role and password.
  *
- * Secrets: `password`, `connectionString`, `poolerConnectionString` are always added to `additionalSecretOutputs`, and a given `password` is sent as a secret input.
+ * Secrets: `password`, `connectionString`, `poolerConnectionString` are always added to `additionalSecretOutputs`, and a given `password`, `settings` is sent as a secret input.
  *
  * ```ts
  * new clouddb.ReadReplicaSet("reporting", { serviceId: db.serviceId, name: "reporting", nodes: 2, cpuMillis: 1000, memoryGbs: 4 });
@@ -68,37 +69,9 @@ export class ReadReplicaSet extends resourceClass<ReadReplicaSetArgs, ReadReplic
   idOutput: "replicaSetId",
   shape: {
     required: ["serviceId", "nodes", "cpuMillis", "memoryGbs"],
-    outputs: [
-      "projectId",
-      "serviceId",
-      "name",
-      "nodes",
-      "cpuMillis",
-      "memoryGbs",
-      "environment",
-      "connectionPooler",
-      "status",
-      "host",
-      "port",
-      "poolerHost",
-      "poolerPort",
-      "password",
-      "connectionString",
-      "poolerConnectionString",
-    ],
-    secretInputs: ["password"],
+    outputs: ["projectId", "serviceId", "name", "nodes", "cpuMillis", "memoryGbs", "environment", "connectionPooler", "status", "host", "port", "poolerHost", "poolerPort", "password", "connectionString", "poolerConnectionString"],
+    secretInputs: ["password", "settings"],
     secretOutputs: ["password", "connectionString", "poolerConnectionString"],
-    changeable: [
-      "serviceId",
-      "name",
-      "nodes",
-      "cpuMillis",
-      "memoryGbs",
-      "environment",
-      "connectionPooler",
-      "password",
-      "projectId",
-      "timeouts",
-    ],
+    changeable: ["serviceId", "name", "nodes", "cpuMillis", "memoryGbs", "environment", "connectionPooler", "password", "projectId", "timeouts", "settings"],
   },
 }) {}

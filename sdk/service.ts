@@ -73,10 +73,11 @@ export interface ServiceArgs extends ResourceArgs {
   adoptId?: pulumi.Input<string>;
 }
 
+// prettier-ignore
 /**
  * A managed database service. The API cannot rename a service, so a new `name` replaces it (a new, empty database): protect production services with `protect: true`.
  *
- * Secrets: `password`, `connectionString`, `poolerConnectionString` are always added to `additionalSecretOutputs`, and a given `password` is sent as a secret input.
+ * Secrets: `password`, `connectionString`, `poolerConnectionString` are always added to `additionalSecretOutputs`, and a given `password`, `settings` is sent as a secret input.
  *
  * ```ts
  * const db = new clouddb.Service("db", { name: "orders", cpuMillis: 1000, memoryGbs: 4 }, { protect: true });
@@ -89,49 +90,9 @@ export class Service extends resourceClass<ServiceArgs, ServiceOutputs, "project
   idOutput: "serviceId",
   shape: {
     required: [],
-    outputs: [
-      "projectId",
-      "name",
-      "serviceType",
-      "regionCode",
-      "status",
-      "created",
-      "host",
-      "port",
-      "poolerHost",
-      "poolerPort",
-      "connectionPooler",
-      "vpcId",
-      "vpcEndpoint",
-      "cpuMillis",
-      "memoryGbs",
-      "resources",
-      "haReplicas",
-      "environment",
-      "paused",
-      "forkedFrom",
-      "forkFrom",
-      "password",
-      "connectionString",
-      "poolerConnectionString",
-    ],
-    secretInputs: ["password"],
+    outputs: ["projectId", "name", "serviceType", "regionCode", "status", "created", "host", "port", "poolerHost", "poolerPort", "connectionPooler", "vpcId", "vpcEndpoint", "cpuMillis", "memoryGbs", "resources", "haReplicas", "environment", "paused", "forkedFrom", "forkFrom", "password", "connectionString", "poolerConnectionString"],
+    secretInputs: ["password", "settings"],
     secretOutputs: ["password", "connectionString", "poolerConnectionString"],
-    changeable: [
-      "name",
-      "serviceType",
-      "regionCode",
-      "forkFrom",
-      "cpuMillis",
-      "memoryGbs",
-      "haReplicas",
-      "environment",
-      "connectionPooler",
-      "vpcId",
-      "password",
-      "paused",
-      "projectId",
-      "timeouts",
-    ],
+    changeable: ["name", "serviceType", "regionCode", "forkFrom", "cpuMillis", "memoryGbs", "haReplicas", "environment", "connectionPooler", "vpcId", "password", "paused", "projectId", "timeouts", "settings"],
   },
 }) {}

@@ -13,6 +13,11 @@ export interface ResourceArgs {
    * A change applies in place.
    */
   timeouts?: pulumi.Input<Timeouts>;
+  /**
+   * The API this resource is in, in place of the stack's `clouddb:apiUrl`, `clouddb:apiKey` and `clouddb:projectId` (secret). A change records the new settings and sends nothing.
+   * A change applies in place.
+   */
+  settings?: pulumi.Input<ProviderSettings>;
 }
 
 /** Outputs every resource has. */
@@ -24,7 +29,7 @@ export interface ResourceOutputs {
 /** CPU (millicores) or memory (GB): a number, or `"shared"` for the shared plan. */
 export type Size = number | "shared";
 
-/** How long a resource's operations may wait. Each is a number of seconds or a string such as `"90s"`, `"30m"`, `"1h30m"`. Unset ones default to the stack configuration (`clouddb:createTimeout`, `clouddb:updateTimeout`, `clouddb:deleteTimeout`), which defaults to 30 minutes. Pulumi's own `customTimeouts` option never reaches a dynamic provider, so this input takes its place. */
+/** How long a resource's operations may wait. Each is a number of seconds or a string such as `"90s"`, `"30m"`, `"1h30m"`. Unset ones default to the stack configuration (`clouddb:createTimeout`, `clouddb:updateTimeout`, `clouddb:deleteTimeout`), which defaults to 30 minutes. Pulumi's `customTimeouts` option, which never reaches a dynamic provider, is turned into this input. */
 export interface Timeouts {
   /** How long `create` waits for the resource to be ready. */
   create?: pulumi.Input<number | string>;
@@ -32,6 +37,16 @@ export interface Timeouts {
   update?: pulumi.Input<number | string>;
   /** How long `delete` waits for the resource to be gone. */
   delete?: pulumi.Input<number | string>;
+}
+
+/** The API a resource is in, in place of the stack's configuration: its base URL, API key and default project. Give resources of several projects or API keys each their own (as a Registry package's explicit `Provider` instances do); unset fields are the stack's. */
+export interface ProviderSettings {
+  /** The API's base URL, ending in `/public/api/v1`; default `clouddb:apiUrl`. */
+  apiUrl?: pulumi.Input<string>;
+  /** An API key (a personal access token or OAuth token); default `clouddb:apiKey`. Kept secret. */
+  apiKey?: pulumi.Input<string>;
+  /** The project of the resources that set no `projectId`; default `clouddb:projectId`. */
+  projectId?: pulumi.Input<string>;
 }
 
 /** High-availability replicas of a service. */

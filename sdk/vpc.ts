@@ -28,8 +28,11 @@ export interface VpcArgs extends ResourceArgs {
   adoptId?: pulumi.Input<string>;
 }
 
+// prettier-ignore
 /**
  * A private network (VPC) of a project.
+ *
+ * Secrets: a given `settings` is sent as a secret input.
  *
  * ```ts
  * const net = new clouddb.Vpc("net", { name: "prod-net", cidr: "10.0.0.0/16", regionCode: "us-east-1" });
@@ -42,8 +45,8 @@ export class Vpc extends resourceClass<VpcArgs, VpcOutputs, "projectId">({
   shape: {
     required: ["cidr", "regionCode"],
     outputs: ["projectId", "name", "cidr", "regionCode"],
-    secretInputs: [],
+    secretInputs: ["settings"],
     secretOutputs: [],
-    changeable: ["name", "cidr", "regionCode", "projectId", "timeouts"],
+    changeable: ["name", "cidr", "regionCode", "projectId", "timeouts", "settings"],
   },
 }) {}

@@ -33,8 +33,11 @@ export interface VpcPeeringArgs extends ResourceArgs {
   adoptId?: pulumi.Input<string>;
 }
 
+// prettier-ignore
 /**
  * A peering from one of the project's VPCs to a VPC of another cloud account. Every argument replaces it.
+ *
+ * Secrets: a given `settings` is sent as a secret input.
  *
  * ```ts
  * new clouddb.VpcPeering("peer", { vpcId: net.vpcId, peerAccountId: "123456789012", peerRegionCode: "us-east-1", peerVpcId: "vpc-0abc" });
@@ -47,8 +50,8 @@ export class VpcPeering extends resourceClass<VpcPeeringArgs, VpcPeeringOutputs,
   shape: {
     required: ["vpcId", "peerAccountId", "peerRegionCode", "peerVpcId"],
     outputs: ["projectId", "vpcId", "peerAccountId", "peerRegionCode", "peerVpcId", "status", "provisionedId", "errorMessage"],
-    secretInputs: [],
+    secretInputs: ["settings"],
     secretOutputs: [],
-    changeable: ["vpcId", "peerAccountId", "peerRegionCode", "peerVpcId", "projectId", "timeouts"],
+    changeable: ["vpcId", "peerAccountId", "peerRegionCode", "peerVpcId", "projectId", "timeouts", "settings"],
   },
 }) {}

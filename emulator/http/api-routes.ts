@@ -1,9 +1,9 @@
 /**
- * The router of every operation of the API description (provider/client/api), bound by
+ * The router of every operation of the API description (contract/api), bound by
  * operation name to the model's handlers: method, path and success status come from the
  * description, the request body is validated with its request schema.
  */
-import { API, type Operation, type ParamsOf } from "../../provider/client/api";
+import { API, type Operation, type ParamsOf } from "../../contract";
 import { authOperations } from "../model/auth-operations";
 import type { ClouddbModel } from "../model/clouddb-model";
 import type { Credentials, Principal } from "../model/credentials";

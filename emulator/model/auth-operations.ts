@@ -1,4 +1,4 @@
-/** The identity operation of the API description (provider/client/api/auth.ts). */
+/** The identity operation of the API description (contract/api/auth.ts). */
 import type { ReportedClock } from "./clock";
 import type { Credentials } from "./credentials";
 import type { AuthenticatedCall } from "./operation-handlers";

@@ -1,8 +1,8 @@
 /**
  * The fixed values of the emulator's own making: hosts, ports, the volume type and the
  * nominal durations of every transition. The values the contract fixes (regions, sizes,
- * limits: CONTRACT.md, "Identifiers and values") are in the API description,
- * provider/client/api/values.ts.
+ * limits, defaults: CONTRACT.md, "Identifiers and values") are in the contract,
+ * contract/values.ts, contract/sizes.ts and contract/defaults.ts.
  */
 
 /** Storage volume type reported in `resources[].spec.volume_type`. */

@@ -2,7 +2,7 @@
  * The emulated API's domain model, usable without HTTP. Every method is synchronous,
  * validates fully before it changes anything, and throws {@link EmulatorApiError}s.
  */
-import type { ParamsOf } from "../../provider/client/api";
+import type { ParamsOf } from "../../contract";
 import type { Clock, ReportedClock } from "./clock";
 import { databaseWishes, type DatabaseHosting, type DatabaseWish } from "./databases";
 import { Injections } from "./injections";

@@ -3,11 +3,6 @@ import { randomBytes, randomInt } from "node:crypto";
 
 const ALPHANUMERIC = "abcdefghijklmnopqrstuvwxyz0123456789";
 
-/** Shape of project, service and replica-set ids: 10 characters of `[a-z0-9]`. */
-export const SHORT_ID_PATTERN = /^[a-z0-9]{10}$/;
-/** Shape of VPC and peering ids: a decimal number as a string. */
-export const NUMERIC_ID_PATTERN = /^[0-9]+$/;
-
 /** A random 10-character `[a-z0-9]` id (project, service, replica set, resource). */
 export function newShortId(): string {
   const bytes = randomBytes(10);

@@ -1,10 +1,10 @@
 /**
  * How the model carries out the operations of the API description
- * (provider/client/api): each resource's operations module gives its handlers keyed by
+ * (contract/api): each resource's operations module gives its handlers keyed by
  * operation name; a handler gets the operation's path parameters and its request body,
  * validated with the operation's request schema.
  */
-import { API, type Operation, type OperationSpec, type ParamsOf, type RequestOf } from "../../provider/client/api";
+import { API, type Operation, type OperationSpec, type ParamsOf, type RequestOf } from "../../contract";
 import type { Principal } from "./credentials";
 import { parseBody } from "./request-validation";
 

@@ -1,4 +1,4 @@
-/** The peering operations of the API description (provider/client/api/peering.ts): peerings go `pending` → `active`/`failed`. */
+/** The peering operations of the API description (contract/api/peering.ts): peerings go `pending` → `active`/`failed`. */
 import { NOMINAL_MS } from "./catalog";
 import { newNumericId, newProvisionedId } from "./ids";
 import type { ModelStore } from "./model-store";

@@ -6,8 +6,7 @@
  * spreads into the answer as they are. A new response field is set there, by the
  * operation that changes it, and needs no change here nor in views.ts.
  */
-import type { Environment, KnownServiceType, RegionCode } from "../../provider/client/api";
-import type { KnownStatus } from "../../provider/client/statusRules";
+import type { Environment, KnownServiceType, KnownStatus, RegionCode } from "../../contract";
 import type { Phase } from "./phase";
 
 /** Service statuses (SPEC 3.1). */

@@ -1,6 +1,6 @@
 /**
  * The read replica set operations of the API description
- * (provider/client/api/replicaSet.ts): create `creating` → `active`; resize `active` →
+ * (contract/api/replicaSet.ts): create `creating` → `active`; resize `active` →
  * `resizing` → `active`; delete `deleting` → gone; pooler and environment at once in
  * `active`. While the parent service is `UNSTABLE` or `DELETING`, only delete is allowed.
  */

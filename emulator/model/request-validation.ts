@@ -1,6 +1,6 @@
 /**
  * {@link parseBody}: validates a request body with the request schema of its operation
- * (provider/client/api), turning a failed parse into an {@link InvalidRequestError} naming
+ * (contract/api), turning a failed parse into an {@link InvalidRequestError} naming
  * each field, the value and what is allowed.
  */
 import type { z } from "zod";

@@ -1,10 +1,10 @@
 /**
- * The service operations of the API description (provider/client/api/service.ts) and
+ * The service operations of the API description (contract/api/service.ts) and
  * their state machine (CONTRACT.md, "States"): create/fork `QUEUED` → `CONFIGURING` →
  * `READY`; changes `READY` → `CONFIGURING` → `READY`; stop `PAUSING` → `PAUSED`; start
  * `RESUMING` → `READY`; delete `DELETING` → gone.
  */
-import { LIMITS, serviceSizeFromStrings, type SizePair } from "../../provider/client/api";
+import { FORK_DEFAULTS, haCountsAllowed, LIMITS, SERVICE_DEFAULTS, serviceSizeFromStrings, type SizePair } from "../../contract";
 import { NOMINAL_MS } from "./catalog";
 import { ConflictError, InvalidRequestError } from "./errors";
 import { newPassword, newShortId } from "./ids";
@@ -13,9 +13,6 @@ import type { OperationHandlers } from "./operation-handlers";
 import { GONE } from "./phase";
 import type { ServiceRecord, ServiceStatus } from "./records";
 import { serviceView, type MessageBody, type ServiceBody } from "./views";
-
-/** Size of a service created without `cpu_millis`/`memory_gbs`: 500 millicores, 2 GB. */
-const DEFAULT_SIZE: SizePair = { cpuMillis: 500, memoryGbs: 2 };
 
 /** @throws ConflictError unless the service is in one of `allowed`. */
 export function requireServiceStatus(
@@ -76,7 +73,7 @@ export function serviceOperations(store: ModelStore) {
       resourceId: newShortId(),
       cpuMillis: size.cpuMillis,
       memoryGbs: size.memoryGbs,
-      syncReplicaCount: 0,
+      syncReplicaCount: SERVICE_DEFAULTS.syncReplicaCount,
       poolerEnabled: false,
       password: newPassword(),
       phase: store.phase<ServiceStatus>(
@@ -105,11 +102,11 @@ export function serviceOperations(store: ModelStore) {
       const input = body();
       return provision(params.project, {
         name: input.name,
-        serviceType: input.service_type ?? "TIMESERIES",
-        regionCode: input.region_code ?? "us-east-1",
-        size: sizeOr(input.cpu_millis, input.memory_gbs, DEFAULT_SIZE),
-        environment: input.environment_tag ?? "DEV",
-        replicaCount: input.replica_count ?? 0,
+        serviceType: input.service_type ?? SERVICE_DEFAULTS.serviceType,
+        regionCode: input.region_code ?? SERVICE_DEFAULTS.regionCode,
+        size: sizeOr(input.cpu_millis, input.memory_gbs, SERVICE_DEFAULTS),
+        environment: input.environment_tag ?? SERVICE_DEFAULTS.environment,
+        replicaCount: input.replica_count ?? SERVICE_DEFAULTS.replicaCount,
       });
     },
 
@@ -221,11 +218,11 @@ export function serviceOperations(store: ModelStore) {
       }
       requireServiceStatus(store, source, ["READY"], "fork");
       return provision(params.project, {
-        name: input.name ?? `${source.name.slice(0, LIMITS.nameMaxLength - 5)}-fork`,
+        name: input.name ?? `${source.name.slice(0, LIMITS.nameMaxLength - FORK_DEFAULTS.nameSuffix.length)}${FORK_DEFAULTS.nameSuffix}`,
         serviceType: source.serviceType,
         regionCode: source.regionCode,
         size: sizeOr(input.cpu_millis, input.memory_gbs, source),
-        environment: input.environment_tag ?? "DEV",
+        environment: input.environment_tag ?? FORK_DEFAULTS.environment,
         replicaCount: 0,
         forkedFrom: { projectId: source.projectId, serviceId: source.id, isStandby: false },
       });
@@ -258,7 +255,7 @@ export function serviceOperations(store: ModelStore) {
       const input = body();
       const replicaCount = input.replica_count ?? service.replicaCount;
       const syncCount = input.sync_replica_count ?? service.syncReplicaCount;
-      if (syncCount > replicaCount) {
+      if (!haCountsAllowed(replicaCount, syncCount)) {
         throw new InvalidRequestError(
           "sync_replica_count cannot exceed replica_count",
           `sync_replica_count: ${syncCount} is more than replica_count ${replicaCount}`,

@@ -1,4 +1,4 @@
-/** The VPC operations of the API description (provider/client/api/vpc.ts): VPCs change at once. */
+/** The VPC operations of the API description (contract/api/vpc.ts): VPCs change at once. */
 import { ConflictError } from "./errors";
 import { newNumericId } from "./ids";
 import type { ModelStore } from "./model-store";

@@ -120,6 +120,15 @@ function nonEmpty(v: string | undefined): string | undefined {
   return v === undefined || v.trim() === "" ? undefined : v.trim();
 }
 
+/**
+ * Why `text` (an environment variable's value) is not a number of at least `min`;
+ * undefined when it is.
+ */
+export function numberProblem(text: string, min: number): string | undefined {
+  const n = Number(text.trim());
+  return Number.isFinite(n) && n >= min ? undefined : `"${text}" is not a number of ${min} or more`;
+}
+
 function numberSetting(
   option: number | undefined,
   optionName: string,
@@ -136,11 +145,11 @@ function numberSetting(
   }
   const env = nonEmpty(envValue);
   if (env !== undefined && envName !== undefined) {
-    const n = Number(env);
-    if (!Number.isFinite(n) || n < min) {
-      throw new ConfigurationError(`Invalid ${envName}: "${env}"; expected a number >= ${min} (or pass \`${optionName}\`).`, optionName);
+    const problem = numberProblem(env, min);
+    if (problem !== undefined) {
+      throw new ConfigurationError(`Invalid ${envName}: ${problem} (or pass \`${optionName}\`).`, optionName);
     }
-    return n;
+    return Number(env);
   }
   return fallback;
 }
@@ -149,32 +158,31 @@ function numberSetting(
 const NOT_IN_HEADER = /[^\t\x20-\x7e\x80-\xff]/;
 
 /**
- * The API key, checked: HTTP headers cannot carry a line break or another control
- * character, so such a key gets its own error (not a network failure later).
- * @throws ConfigurationError (setting `apiKey`) naming the position, never the key.
+ * Why `apiKey` cannot be sent as the API key, never quoting it: HTTP headers cannot carry
+ * a line break or another control character, so such a key gets its own message (not a
+ * network failure later). Undefined when it can be sent.
  */
-function checkedApiKey(apiKey: string): string {
+export function apiKeyProblem(apiKey: string): string | undefined {
   const bad = NOT_IN_HEADER.exec(apiKey);
-  if (bad === null) return apiKey;
+  if (bad === null) return undefined;
   const what = bad[0] === "\n" || bad[0] === "\r" ? "a line break" : "a character an HTTP header cannot carry";
-  throw new ConfigurationError(
-    `The API key (from \`apiKey\` or CLOUDDB_API_KEY) contains ${what} at position ${bad.index + 1} of ${apiKey.length}: ` +
-      "it cannot be sent in the Authorization header. Copy the key again, without line breaks or spaces around it.",
-    "apiKey",
+  return (
+    `contains ${what} at position ${bad.index + 1} of ${apiKey.length}: it cannot be sent in the Authorization header. ` +
+    "Copy the key again, without line breaks or spaces around it."
   );
 }
 
 /**
- * The base URL, checked: http(s), no query or fragment, and ending in `/public/api/v1`.
- * @throws ConfigurationError (setting `apiUrl`) saying what to use instead.
+ * Why `rawUrl` cannot be the API's base URL (http or https, no query or fragment, ending in
+ * `/public/api/v1`), saying what to use instead; undefined when it can. A password in the
+ * URL is registered as a secret first.
  */
-function checkedApiUrl(rawUrl: string): string {
-  const from = `(from \`apiUrl\` or CLOUDDB_API_URL)`;
+export function apiUrlProblem(rawUrl: string): string | undefined {
   let url: URL;
   try {
     url = new URL(rawUrl);
   } catch {
-    throw new ConfigurationError(`Invalid API URL "${rawUrl}" ${from}: not a URL.`, "apiUrl");
+    return `"${rawUrl}" is not a URL`;
   }
   registerSecret(url.password);
   try {
@@ -182,23 +190,22 @@ function checkedApiUrl(rawUrl: string): string {
   } catch {
     // not percent-encoded: registered as it is
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new ConfigurationError(`Invalid API URL "${rawUrl}" ${from}: use http or https.`, "apiUrl");
-  }
-  if (url.search !== "" || url.hash !== "") {
-    throw new ConfigurationError(`Invalid API URL "${rawUrl}" ${from}: no query or fragment allowed.`, "apiUrl");
-  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return `"${rawUrl}" is not an http or https URL`;
+  if (url.search !== "" || url.hash !== "") return `"${rawUrl}" has a query or fragment: none is allowed`;
   const path = url.pathname.replace(/\/+$/, "");
-  if (!path.endsWith(API_BASE_PATH)) {
-    const other = /\/public\/api\/v[^/]*$/.test(path);
-    const base = other ? path.replace(/\/public\/api\/v[^/]*$/, "") : path;
-    throw new ConfigurationError(
-      `The API URL "${rawUrl}" ${from} does not end in ${API_BASE_PATH}, the API's base path` +
-        `${other ? " (this client speaks v1)" : ""}: use "${url.origin}${base}${API_BASE_PATH}".`,
-      "apiUrl",
-    );
-  }
-  return `${url.origin}${path}`;
+  if (path.endsWith(API_BASE_PATH)) return undefined;
+  const other = /\/public\/api\/v[^/]*$/.test(path);
+  const base = other ? path.replace(/\/public\/api\/v[^/]*$/, "") : path;
+  return (
+    `"${rawUrl}" does not end in ${API_BASE_PATH}, the API's base path${other ? " (this client speaks v1)" : ""}: ` +
+    `use "${url.origin}${base}${API_BASE_PATH}"`
+  );
+}
+
+/** The base URL of a URL {@link apiUrlProblem} accepts: its origin and path, without trailing slashes. */
+function baseUrlOf(rawUrl: string): string {
+  const url = new URL(rawUrl);
+  return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
 }
 
 /**
@@ -217,12 +224,16 @@ export function resolveConfig(options: ClouddbClientOptions = {}, env: NodeJS.Pr
   if (rawKey === undefined) {
     throw new ConfigurationError("No API key: pass `apiKey` or set CLOUDDB_API_KEY.", "apiKey");
   }
-  const apiKey = checkedApiKey(rawKey);
+  const keyProblem = apiKeyProblem(rawKey);
+  if (keyProblem !== undefined) throw new ConfigurationError(`The API key (from \`apiKey\` or CLOUDDB_API_KEY) ${keyProblem}`, "apiKey");
+  const apiKey = rawKey;
   const rawUrl = nonEmpty(options.apiUrl) ?? nonEmpty(env.CLOUDDB_API_URL);
   if (rawUrl === undefined) {
     throw new ConfigurationError(`No API URL: pass \`apiUrl\` or set CLOUDDB_API_URL (the base URL ending in ${API_BASE_PATH}).`, "apiUrl");
   }
-  const apiUrl = checkedApiUrl(rawUrl);
+  const urlProblem = apiUrlProblem(rawUrl);
+  if (urlProblem !== undefined) throw new ConfigurationError(`The API URL (from \`apiUrl\` or CLOUDDB_API_URL) ${urlProblem}.`, "apiUrl");
+  const apiUrl = baseUrlOf(rawUrl);
   const projectId = nonEmpty(options.projectId) ?? nonEmpty(env.CLOUDDB_PROJECT_ID);
   const extra = nonEmpty(options.userAgent);
   const initialMs = numberSetting(

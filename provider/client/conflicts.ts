@@ -12,8 +12,7 @@
  */
 import { type ConflictBlocker, ConflictError, NotFoundError } from "./errors";
 import { type ListReading, lookUp } from "./listReading";
-import type { ReadReplicaSet } from "./api";
-import { classifyStatus, curableByWaiting, type WatchedKind } from "./statusRules";
+import { classifyStatus, curableByWaiting, type ReadReplicaSet, type WatchedKind } from "../../contract";
 
 /** Reads the blockers a classification needs (a view of the client's operation runner). */
 export interface BlockerReader {
@@ -25,9 +24,9 @@ export interface BlockerReader {
 
 /** What to tell a person about a blocker that waiting cannot move. */
 function remedy(blocker: ConflictBlocker): string {
-  if (blocker.status === "PAUSED") return `start service ${blocker.id} first (\`startService\`)`;
   if (blocker.status === "NOT_FOUND") return `it no longer exists`;
   const cls = classifyStatus(blocker.kind, blocker.status);
+  if (cls === "dormant") return `start service ${blocker.id} first (\`startService\`)`;
   if (cls === "ending" || cls === "gone") return "it is being deleted";
   return `only deleting it is allowed until it is repaired`;
 }

@@ -1,7 +1,7 @@
 /**
  * Create recovery: a create whose API description declares `recover` (api/operation.ts
  * `CreateRecovery`: the list that shows what it made, how an item fits the request) is
- * never blindly repeated; `ClouddbClient.perform` and the named creates run it here, and
+ * never blindly repeated; `ClouddbClient.perform` runs it here, and
  * nothing in this file names a kind of resource. Any failure after which the request may
  * have reached the API (a 5xx but 501/505/511, an answer lost, dropped, cut short or not
  * whole within its deadline, a 2xx whose body cannot be read or is not the API's) is an
@@ -29,17 +29,24 @@
  * never reached the API (connection refused) is sent again like any retry.
  */
 import type { z } from "zod";
-import type { CreateRecovery, Operation, ParamsOf, PathParams } from "./api";
+import {
+  API,
+  type CreateRecovery,
+  type Fields,
+  type ListShape,
+  type Operation,
+  type OperationSpec,
+  type ParamsOf,
+  type PathParams,
+} from "../../contract";
+import type { CreateOptions } from "./callArgs";
 import type { CreatedIds } from "./createdIds";
-import { type Fields, createdWithin } from "./createMatching";
 import { AmbiguousCreateError, ApiError, NetworkError, NotTheApiError, ResponseValidationError } from "./errors";
-import type { ListReading, ListShape } from "./listReading";
+import type { ListReading } from "./listReading";
 import type { AttemptRecord, CallContext, Operations, ReplyOf } from "./operations";
 import { registerSecret } from "./redact";
-import type { CreateOptions } from "./requests";
 import { isRetryableFailure } from "./retry";
-import { ROUTES, type RouteSpec } from "./routes";
-import type { ServerClock } from "./serverClock";
+import type { MsInterval, ServerClock } from "./serverClock";
 import { sleep } from "./timers";
 
 /** How far before its request a resource of a name that proves nothing may have been made and still count as a candidate (server clock). */
@@ -94,13 +101,20 @@ type Settled<T> = { taken: Candidate<T> } | { none: true } | { ambiguous: Candid
 
 /** How the create `operation` is recovered, as its description declares it; undefined when it declares none. */
 export function recoveryOf(operation: Operation): CreateRecovery<unknown, PathParams> | undefined {
-  return (ROUTES[operation] as RouteSpec).recover as CreateRecovery<unknown, PathParams> | undefined;
+  return (API[operation] as OperationSpec).recover as CreateRecovery<unknown, PathParams> | undefined;
+}
+
+/** True unless the item shows a `created` (server clock) outside `window`. */
+export function createdWithin(item: Fields, window: MsInterval): boolean {
+  if (typeof item.created !== "string") return true;
+  const created = Date.parse(item.created);
+  return Number.isNaN(created) || (created >= window.from && created <= window.to);
 }
 
 /** The list a recovery reads, and the shape of its items (id field and noun). */
 function listOf(operation: string, recovery: CreateRecovery<unknown, PathParams>): { list: Operation; shape: ListShape<z.ZodType> } {
   const list = recovery.list as Operation;
-  const reply = (ROUTES as Readonly<Record<string, RouteSpec | undefined>>)[list]?.reply;
+  const reply = (API as Readonly<Record<string, OperationSpec | undefined>>)[list]?.reply;
   if (reply === undefined || !("list" in reply)) throw new Error(`${operation}: its recovery names ${list}, which is not a list operation`);
   return { list, shape: reply.list };
 }

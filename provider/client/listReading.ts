@@ -5,6 +5,7 @@
  * of exactly that item fails clearly, naming the field and the value.
  */
 import type { z } from "zod";
+import type { ListShape } from "../../contract";
 import { NotFoundError, ResponseValidationError } from "./errors";
 import { validateResponse } from "./validation";
 
@@ -24,16 +25,6 @@ export interface ListReading<T> {
   items: T[];
   /** The items it cannot, each with its error. */
   rejected: RejectedItem[];
-}
-
-/** How to read the items of one list. */
-export interface ListShape<S extends z.ZodType> {
-  /** Schema of one item. */
-  item: S;
-  /** Name of the identifier field (`service_id`, `id`). */
-  idField: string;
-  /** What an item is, for messages (`service`, `replica set`). */
-  noun: string;
 }
 
 /** The identifier of a raw item, when it has a string one. */

@@ -1,15 +1,15 @@
 /**
- * Runs the operations of the route table: every call goes through one path, transport
+ * Runs the operations of the API description (contract/api): every call goes through one path, transport
  * (HTTP) → retry policy → response validation, and names the operation the caller ran in
  * every error (with the request as `step` when it serves another operation, e.g. the
  * list a create's recovery makes).
  */
 import type { z } from "zod";
+import { API, type ListShape, type Operation, type OperationSpec, type ParamsOf, pathOf } from "../../contract";
+import type { ProjectOptions } from "./callArgs";
 import { type ResolvedConfig, requireProjectId } from "./config";
-import { type ListReading, type ListShape, readList } from "./listReading";
-import type { ProjectOptions } from "./requests";
+import { type ListReading, readList } from "./listReading";
 import { withRetry, type RetryCall } from "./retry";
-import { type Operation, type ParamsOf, ROUTES, type RouteSpec, routePath } from "./routes";
 import { type BlockerReader, classifyConflict, statusInList } from "./conflicts";
 import { ConflictError } from "./errors";
 import type { CreatedIds } from "./createdIds";
@@ -17,14 +17,15 @@ import type { Priority } from "./pacer";
 import type { HttpRequest, HttpTransport, RequestTrace } from "./transport";
 import { validateResponse } from "./validation";
 
-type ReplyOfSpec<R> = R extends { one: infer S extends z.ZodType }
+/** The answer an operation whose `reply` is `R` resolves to: the item, a {@link ListReading} of the items, or nothing. */
+export type ReplyOfSpec<R> = R extends { one: infer S extends z.ZodType }
   ? z.output<S>
   : R extends { list: { item: infer S extends z.ZodType } }
     ? ListReading<z.output<S>>
     : void;
 
 /** The validated answer of an operation. */
-export type ReplyOf<O extends Operation> = ReplyOfSpec<(typeof ROUTES)[O]["reply"]>;
+export type ReplyOf<O extends Operation> = ReplyOfSpec<(typeof API)[O]["reply"]>;
 
 /** How long the one read that classifies a 409 may take, retries included. */
 const CLASSIFY_DEADLINE_MS = 5_000;
@@ -108,10 +109,10 @@ export class Operations implements BlockerReader {
     body?: unknown,
     ctx: CallContext<ReplyOf<O>> = {},
   ): Promise<ReplyOf<O>> {
-    const route = ROUTES[operation];
+    const route: OperationSpec = API[operation];
     const isWrite = route.method !== "GET";
     const named = ctx.caller === undefined ? { operation } : { operation: ctx.caller, step: operation };
-    const req: HttpRequest = { ...named, method: route.method, path: routePath(operation, params) };
+    const req: HttpRequest = { ...named, method: route.method, path: pathOf(operation, params) };
     if (body !== undefined) req.body = body;
     const projectId = (params as { project?: string }).project;
     if (projectId !== undefined) req.projectId = projectId;
@@ -140,7 +141,7 @@ export class Operations implements BlockerReader {
       if (route.retry === "delete") retryCall.goneValue = undefined;
       return await withRetry(retryCall);
     } catch (err) {
-      const blocker = (route as RouteSpec).blocker;
+      const blocker = route.blocker;
       if (blocker === undefined || !ConflictError.isInstance(err)) throw err;
       throw await classifyConflict(this, err, blocker, params);
     } finally {
@@ -154,7 +155,7 @@ export class Operations implements BlockerReader {
     named: { operation: string; step?: string },
     receivedAt: number,
   ): ReplyOf<O> {
-    const reply = ROUTES[operation].reply;
+    const reply = API[operation].reply;
     if ("one" in reply) return validateResponse(reply.one, body, named) as ReplyOf<O>;
     if ("list" in reply) {
       const shape = reply.list as ListShape<z.ZodType>;

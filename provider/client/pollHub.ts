@@ -28,7 +28,7 @@
  */
 import { NotFoundError } from "./errors";
 import { pollDelayMs, type PollScheduleOptions } from "./pollSchedule";
-import type { WatchedKind } from "./statusRules";
+import type { WatchedKind } from "../../contract";
 import { type TransitionDurations, transitionKey } from "./transitionDurations";
 import { ResourceFailedError, TimeoutError, WaitCancelledError, type WatchedBodies, type WatchedResource } from "./waitErrors";
 import { type LongTimer, setLongTimeout } from "./timers";

@@ -1,6 +1,6 @@
 /**
  * When a waiter polls: a pure function of the time waited so far, so it can be checked
- * numerically (tests/client/pollSchedule.test.ts) and documented (README, "Poll schedule").
+ * numerically (tests/client/pollSchedule.test.ts) and documented (CONTRIBUTING.md, "Performance").
  *
  * Without knowing when the resource will be ready, the schedule keeps the detection delay
  * a bounded share of the time waited: the first poll after `initialMs`, then doubling up

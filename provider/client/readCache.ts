@@ -11,7 +11,7 @@
 import { lookUpById } from "./listIndex";
 import { type ListReading, lookUp, notListed } from "./listReading";
 import type { Operations } from "./operations";
-import type { ReadReplicaSet, Service } from "./api";
+import type { ReadReplicaSet, Service } from "../../contract";
 
 /** The longest an answer of the read cache serves a burst of reads, from when it was asked for. */
 export const LIST_CACHE_BURST_MS = 60_000;

@@ -16,25 +16,15 @@
  * not made, and the last error is raised (at once when a `Retry-After` reaches past it).
  */
 import pRetry = require("p-retry");
+import type { CallKind } from "../../contract";
 import { NetworkError, NotFoundError, NotTheApiError, RateLimitError, ResponseValidationError, ServerError } from "./errors";
 import { sleep } from "./timers";
-
-/** How a call may be repeated. */
-export type CallKind =
-  /** GET: repeat freely. */
-  | "read"
-  /** An action whose repetition does no harm (rename, resize, start, ...). */
-  | "idempotent"
-  /** DELETE: repeat freely; a 404 after an ambiguous failure means the first attempt worked. */
-  | "delete"
-  /** A create: never blindly repeated; `recover` is consulted after an ambiguous failure. */
-  | "create";
 
 /** One call to run under the policy. */
 export interface RetryCall<T> {
   /** Client method name. */
   operation: string;
-  /** Retry class of the call. */
+  /** Retry class of the call (the API description's `retry`). */
   kind: CallKind;
   /** Absolute time (epoch ms) after which no retry starts. */
   deadline: number;

@@ -12,15 +12,13 @@
 import { Agent } from "undici";
 import type { ResolvedConfig } from "./config";
 import { apiErrorFromResponse } from "./apiErrors";
+import type { HttpMethod } from "../../contract";
 import { ANSWER_DEADLINE_CODE } from "./clientErrors";
 import { type ApiError, NetworkError, NotTheApiError, RedirectError, ResponseValidationError } from "./errors";
 import { describeReceived } from "./redact";
 import type { Pacer, Priority } from "./pacer";
 import type { ServerClock } from "./serverClock";
 import { MAX_TIMER_MS, setLongTimeout } from "./timers";
-
-/** HTTP methods the API uses. */
-export type HttpMethod = "GET" | "POST" | "DELETE";
 
 /** When a request left and when it ended, as the transport saw it (client clock, epoch ms). */
 export interface RequestTrace {

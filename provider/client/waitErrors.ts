@@ -6,10 +6,9 @@
  * `Service | undefined`, with no cast.
  */
 import { ClientErrorCode, ClouddbError, hasKind } from "./errorBase";
-import type { Peering, ReadReplicaSet, Service } from "./api";
-import type { WatchedKind } from "./statusRules";
+import type { Peering, ReadReplicaSet, Service, WatchedKind } from "../../contract";
 
-export type { WatchedKind } from "./statusRules";
+export type { WatchedKind } from "../../contract";
 
 /** The body a waiter sees for each kind of resource. */
 export interface WatchedBodies {
@@ -82,7 +81,7 @@ export class WaitError<K extends WatchedKind = WatchedKind> extends ClouddbError
 }
 
 /** {@link WaitError} or one of its subclasses, as `isInstance` is called on it. */
-type WaitErrorClass = (abstract new (...args: never[]) => WaitError) & { readonly kind: string };
+export type WaitErrorClass = (abstract new (...args: never[]) => WaitError) & { readonly kind: string };
 
 /**
  * A waiter ran out of time before the resource reached one of the awaited states. The
@@ -137,7 +136,7 @@ function capitalize(s: string): string {
 /**
  * A waited-for resource reached a state it cannot leave toward the awaited one (service
  * `UNSTABLE`, replica set `error`, peering `failed`: the `failed` statuses of
- * `statusRules.ts`), or disappeared (404) while it had to exist. `state` is that status,
+ * `contract/statuses.ts`), or disappeared (404) while it had to exist. `state` is that status,
  * or `NOT_FOUND`.
  */
 export class ResourceFailedError<K extends WatchedKind = WatchedKind> extends WaitError<K> {

@@ -1,11 +1,11 @@
 /**
  * What a wait waits for, and what each observation means for it, by the status rules
- * table (statusRules.ts): done, failed (a failure status not awaited, or the resource gone
+ * table (contract/statuses.ts): done, failed (a failure status not awaited, or the resource gone
  * while it must exist), or not yet (an unknown status included). The polling itself is
  * pollHub.ts's, its timing pollSchedule.ts's.
  */
 import { NetworkError, RateLimitError, ResponseValidationError, ServerError } from "./errors";
-import { classifyStatus, type WatchedKind, waitVerdict } from "./statusRules";
+import { classifyStatus, type WatchedKind, waitVerdict } from "../../contract";
 import type { WatchedBodies } from "./waitErrors";
 
 export { pollIntervalMs } from "./pollSchedule";

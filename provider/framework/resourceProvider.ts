@@ -21,36 +21,42 @@ import {
   type InputsOf,
   type InputSpecs,
   type OutputSpecs,
+  type OutputsOf,
   type Props,
   type ResourceSchema,
 } from "./schema";
 import { adoptedHere, rememberAdopted } from "./adoption";
 import { recordedUnlessChanged } from "./changes";
 import { OWNER_KEY, REPLACE_ON_CHANGES_KEY } from "./internalInputs";
+import { operationContext, recordedReader, sharedOf, type OperationContext, type Recorded } from "./operationContext";
 import { replacedByOption } from "./replaceOnChanges";
-import { configure, providerContext, type ProviderContext } from "./settings";
+import { configurationFailures, configure, providerContext, type ProviderContext } from "./settings";
 import { containsUnknown, UNKNOWN } from "./unknowns";
+import { inUserTerms, userOperation } from "./userErrors";
 
 /**
- * What a resource type does against the API. Each method's failure contract is Pulumi's:
- * a `create` that throws without an id made nothing; one that throws a `ResourceInitError`
- * made the resource, which stays in state; a `delete` that throws leaves it in state.
+ * What a resource type does against the API, typed on both sides: the checked inputs, and
+ * the outputs state recorded (read by the definition's outputs). The context of each call
+ * holds the resource's project and how long the call may wait, resolved once. Each method's
+ * failure contract is Pulumi's: a `create` that throws without an id made nothing; one that
+ * throws a `ResourceInitError` made the resource, which stays in state; a `delete` that
+ * throws leaves it in state.
  */
-export interface ResourceOperations<I extends InputSpecs> {
+export interface ResourceOperations<I extends InputSpecs, O extends OutputSpecs> {
   /** Makes the resource (or adopts one) and waits until it is ready; returns its id and every output. */
-  create(news: InputsOf<I>, ctx: ProviderContext): Promise<{ id: string; outs: Props }>;
-  /** Reads the live resource's outputs; `undefined` (or a NotFoundError) when it is gone. `recorded` are the outputs in state. */
-  read(id: string, recorded: Props, ctx: ProviderContext): Promise<Props | undefined>;
+  create(news: InputsOf<I>, ctx: OperationContext): Promise<{ id: string; outs: OutputsOf<O> }>;
+  /** Reads the live resource's outputs; `undefined` (or a NotFoundError) when it is gone. */
+  read(id: string, recorded: Recorded<O>, ctx: OperationContext): Promise<OutputsOf<O> | undefined>;
   /**
-   * Applies what changed and returns every output. `olds` are the outputs in state; `changed`
-   * the properties whose desired value (from `news`, after the engine applied `ignoreChanges`)
-   * differs from the recorded one: only those are sent, whatever the live resource shows of
-   * the others. A failure after anything was changed throws a `ResourceInitError` carrying
-   * the outputs as they now are, so that state matches the cloud.
+   * Applies what changed and returns every output. `changed` are the properties whose desired
+   * value (from `news`, after the engine applied `ignoreChanges`) differs from the recorded
+   * one: only those are sent, whatever the live resource shows of the others. A failure after
+   * anything was changed throws a `ResourceInitError` carrying the outputs as they now are,
+   * so that state matches the cloud.
    */
-  update(id: string, olds: Props, news: InputsOf<I>, ctx: ProviderContext, changed: ReadonlySet<string>): Promise<Props>;
+  update(id: string, recorded: Recorded<O>, news: InputsOf<I>, ctx: OperationContext, changed: ReadonlySet<string>): Promise<OutputsOf<O>>;
   /** Deletes the resource and waits until it is gone; one already gone is fine. Never called for an adopted one (the SDK retains it). */
-  delete(id: string, recorded: Props, ctx: ProviderContext): Promise<void>;
+  delete(id: string, recorded: Recorded<O>, ctx: OperationContext): Promise<void>;
 }
 
 /** A resource type: its schema, how `diff` sees it, and where its operations are. */
@@ -66,7 +72,7 @@ export interface ResourceDefinition<I extends InputSpecs, O extends OutputSpecs>
   /** Values that must never appear in an error message, besides the API key and secret inputs. */
   secretsOf?(props: Props): unknown[];
   /** Loads the operations (and with them the API client). */
-  operations(): ResourceOperations<I>;
+  operations(): ResourceOperations<I, O>;
 }
 
 /** The error for a lookup (`X.get`) of an id that does not exist. */
@@ -98,8 +104,8 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
 ): Required<Pick<dynamic.ResourceProvider, "configure" | "check" | "diff" | "read" | "update" | "delete">> & dynamic.ResourceProvider {
   const { schema } = definition;
   /** The operations, loaded (with the API client) the first time one runs; the compile cache is saved then. */
-  let loadedOperations: ResourceOperations<I> | undefined;
-  const operations = (): ResourceOperations<I> => {
+  let loadedOperations: ResourceOperations<I, O> | undefined;
+  const operations = (): ResourceOperations<I, O> => {
     if (!loadedOperations) {
       loadedOperations = definition.operations();
       saveCompileCache();
@@ -107,6 +113,7 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
     return loadedOperations;
   };
   const keys = diffedProperties(schema);
+  const recordedOf = recordedReader(schema);
   const diffedKeys = keys.map((k) => k.property);
   /**
    * What `diff` and `update` compare: the desired value of each diffed property against the
@@ -119,6 +126,7 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
       ...desiredOf(schema, news, olds),
       projectId: news.projectId ?? ctx.settings.projectId ?? olds.projectId,
       timeouts: news.timeouts,
+      settings: news.settings,
     };
     for (const { property } of keys) {
       if (containsUnknown(news[property])) desired[property] = UNKNOWN;
@@ -135,8 +143,12 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
     const { savePriors } = require("./transitionPriors") as typeof import("./transitionPriors");
     savePriors(ctx.settings.apiUrl, ctx.client().learnedSamples());
   };
-  const scrub = (error: unknown, ctx: ProviderContext, ...props: Props[]): Error =>
-    scrubbed(error, [ctx.settings.apiKey, ...props.flatMap((p) => [...secretKeys.map((k) => p[k]), ...(definition.secretsOf?.(p) ?? [])])]);
+  /** The error to hand to the engine: in the user's terms (`doing` is what the user did), scrubbed of secrets. */
+  const scrub = (error: unknown, ctx: ProviderContext, doing: string, ...props: Props[]): Error =>
+    scrubbed(inUserTerms(error, doing), [
+      ctx.settings.apiKey,
+      ...props.flatMap((p) => [...secretKeys.map((k) => p[k]), ...(definition.secretsOf?.(p) ?? [])]),
+    ]);
   /**
    * A partial failure keeps the resource in state with the error's properties as its
    * outputs: they hold the inputs (`__provider` included, or later calls cannot load the
@@ -145,7 +157,7 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
   const withInputs = (error: unknown, news: Props): unknown => {
     if (ResourceInitError.isInstance(error)) {
       const inputs = Object.fromEntries(Object.entries(news).filter(([k]) => !secretKeys.includes(k)));
-      error.properties = withoutUndefined({ ...inputs, ...error.properties, timeouts: news.timeouts });
+      error.properties = withoutUndefined({ ...inputs, ...error.properties, timeouts: news.timeouts, settings: news.settings });
     }
     return error;
   };
@@ -158,35 +170,45 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
     },
 
     async check(olds: Props, news: Props): Promise<dynamic.CheckResult> {
-      const failures = checkInputs(schema, news);
+      // The configuration's problems too, so that a preview reports them, all at once.
+      // A `settings` input not known yet (a preview) stands for all it may set.
+      const settings = containsUnknown(news.settings) ? { apiUrl: UNKNOWN, apiKey: UNKNOWN, projectId: UNKNOWN } : sharedOf(news).settings;
+      const failures = [...configurationFailures(news.projectId, settings), ...checkInputs(schema, news)];
       return { inputs: failures.length > 0 ? news : withName(schema, olds ?? {}, news), failures };
     },
 
     async diff(_id: string, olds: Props, news: Props): Promise<dynamic.DiffResult> {
-      const { desired, changes, replaces, changed } = compare(olds, news, providerContext());
+      const { desired, changes, replaces, changed } = compare(olds, news, providerContext("", false, sharedOf(news).settings));
       const byOption = replacedByOption(news[REPLACE_ON_CHANGES_KEY], changed, olds, desired);
       return { changes: changes || definition.settled?.(olds) === false, replaces: [...new Set([...(replaces ?? []), ...byOption])] };
     },
 
     async create(news: Props): Promise<dynamic.CreateResult> {
-      const ctx = providerContext(typeof news[OWNER_KEY] === "string" ? news[OWNER_KEY] : "", news[AUTONAMED_KEY] === true);
+      const ctx = providerContext(
+        typeof news[OWNER_KEY] === "string" ? news[OWNER_KEY] : "",
+        news[AUTONAMED_KEY] === true,
+        sharedOf(news).settings,
+      );
       try {
-        const { id, outs } = await operations().create(parseInputs(schema, news), ctx);
+        const parsed = parseInputs(schema, news);
+        const shared = sharedOf(news);
+        const { id, outs } = await operations().create(parsed, operationContext(ctx, shared.projectId, shared.timeouts, "create"));
         if (news.adoptId !== undefined) rememberAdopted(schema.kind, id);
-        return { id, outs: withoutUndefined({ ...outs, timeouts: news.timeouts }) };
+        return { id, outs: withoutUndefined({ ...outs, timeouts: news.timeouts, settings: news.settings }) };
       } catch (e) {
-        throw scrub(withInputs(e, news), ctx, news);
+        throw scrub(withInputs(e, news), ctx, userOperation("create", schema.kind, news[OWNER_KEY]), news);
       } finally {
         remember(ctx);
       }
     },
 
     async read(id: string, props: Props): Promise<dynamic.ReadResult> {
-      const ctx = providerContext();
+      const ctx = providerContext("", false, sharedOf(props).settings);
       const recorded = props ?? {};
       try {
+        const shared = sharedOf(recorded);
         const found = await operations()
-          .read(id, recorded, ctx)
+          .read(id, recordedOf(recorded), operationContext(ctx, shared.projectId, shared.timeouts, "update"))
           .catch((e: unknown) => {
             if (NotFoundError.isInstance(e)) return undefined;
             throw e;
@@ -197,7 +219,7 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
           if (recorded[schema.idOutput] === undefined) throw lookupNotFound(schema.kind, id);
           return { id: "" };
         }
-        const outs: Props = { ...found, timeouts: recorded.timeouts };
+        const outs: Props = { ...found, timeouts: recorded.timeouts, settings: recorded.settings };
         // Inputs are replaced only when something drifted, so the next `up` diffs against
         // what is live; otherwise the inputs the program wrote stay as they are. They hold
         // every diffed property and the timeouts, so that diffing the outputs against them
@@ -211,28 +233,30 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
         );
         return { id, props: withoutUndefined(outs), inputs: withoutUndefined(inputs) };
       } catch (e) {
-        throw scrub(e, ctx, recorded);
+        throw scrub(e, ctx, userOperation("read", schema.kind, undefined, id), recorded);
       }
     },
 
     async update(id: string, olds: Props, news: Props): Promise<dynamic.UpdateResult> {
-      const ctx = providerContext();
+      const ctx = providerContext("", false, sharedOf(news).settings);
       const parsed = parseInputs(schema, news);
       const changed = new Set(compare(olds, parsed, ctx).changed);
       const recorded = (outs: Props): Props => recordedUnlessChanged(outs, olds, diffedKeys, changed);
       try {
-        const outs = await operations().update(id, olds, parsed, ctx, changed);
-        return { outs: withoutUndefined({ ...recorded(outs), timeouts: news.timeouts }) };
+        const [given, kept] = [sharedOf(news), sharedOf(olds)];
+        const opCtx = operationContext(ctx, given.projectId ?? kept.projectId, given.timeouts, "update");
+        const outs = await operations().update(id, recordedOf(olds), parsed, opCtx, changed);
+        return { outs: withoutUndefined({ ...recorded(outs), timeouts: news.timeouts, settings: news.settings }) };
       } catch (e) {
         if (ResourceInitError.isInstance(e)) e.properties = recorded(e.properties);
-        throw scrub(withInputs(e, news), ctx, olds, news);
+        throw scrub(withInputs(e, news), ctx, userOperation("update", schema.kind, news[OWNER_KEY], id), olds, news);
       } finally {
         remember(ctx);
       }
     },
 
     async delete(id: string, props: Props): Promise<void> {
-      const ctx = providerContext();
+      const ctx = providerContext("", false, sharedOf(props).settings);
       if (adoptedHere(schema.kind, id)) {
         // The replacement of an adopted resource adopted it again in this process (state written
         // before adopted resources were retained): deleting the old half would delete it.
@@ -242,9 +266,10 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
         return;
       }
       try {
-        await operations().delete(id, props, ctx);
+        const shared = sharedOf(props);
+        await operations().delete(id, recordedOf(props), operationContext(ctx, shared.projectId, shared.timeouts, "delete"));
       } catch (e) {
-        throw scrub(e, ctx, props);
+        throw scrub(e, ctx, userOperation("delete", schema.kind, undefined, id), props);
       } finally {
         remember(ctx);
       }

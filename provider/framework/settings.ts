@@ -1,6 +1,7 @@
 import type { ClouddbClient } from "../client/client";
-import { ConfigurationError } from "../client/errors";
+import { apiKeyProblem, apiUrlProblem, numberProblem } from "../client/config";
 import { parseDuration, TIMEOUT_RANGE_MS, TIMEOUT_RANGE_TEXT } from "./durations";
+import { configurationError, invalid, notSet, type SettingName, type SettingProblem } from "./settingProblems";
 import type { TimeoutsInput } from "./timeouts";
 
 /** The subset of Pulumi's dynamic `Config` that the providers read. */
@@ -38,75 +39,143 @@ export interface ProviderSettings {
   readonly listCacheMs: number;
   /** `clouddb:requestTimeout`: how long one request may take, from its first byte sent to the last received. @default 30s */
   readonly requestTimeoutMs?: number;
+  /**
+   * What cannot work in these settings (a missing endpoint or key, a URL without
+   * `/public/api/v1`, a duration that is not one), each naming its config key and
+   * variable. Every operation that needs the API fails with all of them; `check` reports
+   * them. Empty when all is well.
+   */
+  readonly problems: readonly SettingProblem[];
 }
 
 const THIRTY_MINUTES = 30 * 60_000;
 const DEFAULT_LIST_CACHE_MS = 2_000;
 
-/** Config keys the providers read, each with the environment variable it falls back to. */
+/** Config keys the providers read, each with the environment variable it falls back to, if any. */
 export const CONFIG_KEYS = {
   apiUrl: { key: "clouddb:apiUrl", env: "CLOUDDB_API_URL" },
   apiKey: { key: "clouddb:apiKey", env: "CLOUDDB_API_KEY" },
   projectId: { key: "clouddb:projectId", env: "CLOUDDB_PROJECT_ID" },
-} as const;
+  pollInterval: { key: "clouddb:pollInterval", env: "CLOUDDB_POLL_INITIAL_MS" },
+  pollMaxInterval: { key: "clouddb:pollMaxInterval", env: "CLOUDDB_POLL_MAX_MS" },
+  createTimeout: { key: "clouddb:createTimeout" },
+  updateTimeout: { key: "clouddb:updateTimeout" },
+  deleteTimeout: { key: "clouddb:deleteTimeout" },
+  readCache: { key: "clouddb:readCache" },
+  requestTimeout: { key: "clouddb:requestTimeout" },
+} as const satisfies Record<string, SettingName>;
+
+/**
+ * What one resource says of the API it is in (its `settings` input): its endpoint, key and
+ * default project, in place of the stack's. How one program manages several projects or API
+ * keys, as a Registry package's explicit provider instances do.
+ */
+export interface SettingsOverride {
+  readonly apiUrl?: string;
+  readonly apiKey?: string;
+  readonly projectId?: string;
+}
 
 let configured: ProviderSettings | undefined;
 const clients = new Map<string, ClouddbClient>();
 
-function duration(source: ConfigSource, key: string): number | undefined {
-  const text = source.get(key);
-  if (text === undefined || text === "") return undefined;
-  try {
-    return parseDuration(text);
-  } catch (e) {
-    throw new ConfigurationError(`Config ${key}: ${(e as Error).message}`);
-  }
-}
-
-/** A timeout from the config, within {@link TIMEOUT_RANGE_MS}. @throws ConfigurationError naming the key and the range */
-function timeout(source: ConfigSource, key: string): number | undefined {
-  const ms = duration(source, key);
-  if (ms !== undefined && (ms < TIMEOUT_RANGE_MS.min || ms > TIMEOUT_RANGE_MS.max)) {
-    throw new ConfigurationError(
-      `Config ${key}: ${JSON.stringify(source.get(key))} is out of range: expected a duration ${TIMEOUT_RANGE_TEXT}`,
-    );
-  }
-  return ms;
-}
-
 /**
  * Reads the settings from the stack configuration, falling back to the environment for
- * the endpoint, key and project. Pure: no state is changed.
+ * the endpoint, key, project and poll intervals. Never throws: what cannot work is in
+ * `problems`. Pure: no state is changed.
  */
 export function readSettings(source: ConfigSource, env: NodeJS.ProcessEnv = process.env): ProviderSettings {
-  const pick = (k: keyof typeof CONFIG_KEYS): string | undefined => {
-    const value = source.get(CONFIG_KEYS[k].key) ?? env[CONFIG_KEYS[k].env];
-    return value === "" ? undefined : value;
+  const problems: SettingProblem[] = [];
+  const configured = (setting: SettingName): string | undefined => {
+    const value = source.get(setting.key);
+    return value === undefined || value.trim() === "" ? undefined : value;
   };
+  const fromEnv = (setting: SettingName): string | undefined => {
+    const value = setting.env === undefined ? undefined : env[setting.env];
+    return value === undefined || value.trim() === "" ? undefined : value;
+  };
+  const pick = (setting: SettingName): string | undefined => configured(setting) ?? fromEnv(setting);
+  const duration = (setting: SettingName): number | undefined => {
+    const text = configured(setting);
+    if (text === undefined) return undefined;
+    try {
+      return parseDuration(text);
+    } catch (e) {
+      problems.push(invalid(setting, false, (e as Error).message));
+      return undefined;
+    }
+  };
+  /** A timeout: a duration within {@link TIMEOUT_RANGE_MS}. */
+  const timeout = (setting: SettingName): number | undefined => {
+    const ms = duration(setting);
+    if (ms === undefined || (ms >= TIMEOUT_RANGE_MS.min && ms <= TIMEOUT_RANGE_MS.max)) return ms;
+    problems.push(
+      invalid(setting, false, `${JSON.stringify(configured(setting))} is out of range: expected a duration ${TIMEOUT_RANGE_TEXT}`),
+    );
+    return undefined;
+  };
+  /** A poll interval: the config key's duration, else the variable's milliseconds (which the client reads itself). */
+  const interval = (setting: SettingName): number | undefined => {
+    const ms = fromEnv(setting);
+    if (configured(setting) === undefined && ms !== undefined) {
+      const problem = numberProblem(ms, 1);
+      if (problem !== undefined) problems.push(invalid(setting, true, `${problem} (milliseconds)`));
+    }
+    return duration(setting);
+  };
+
+  const { apiUrl: url, apiKey: key, projectId: project } = CONFIG_KEYS;
+  const apiUrl = pick(url)?.trim();
+  const apiKey = pick(key)?.trim();
+  if (apiUrl === undefined) problems.push(notSet(url, "https://<host>/public/api/v1"));
+  else {
+    const problem = apiUrlProblem(apiUrl);
+    if (problem !== undefined) problems.push(invalid(url, configured(url) === undefined, problem));
+  }
+  if (apiKey === undefined) problems.push(notSet(key, "<key>", true));
+  else {
+    const problem = apiKeyProblem(apiKey);
+    if (problem !== undefined) problems.push(invalid(key, configured(key) === undefined, `the key ${problem}`));
+  }
+  const readCache = configured(CONFIG_KEYS.readCache);
   return {
-    apiUrl: pick("apiUrl"),
-    apiKey: pick("apiKey"),
-    projectId: pick("projectId"),
+    apiUrl,
+    apiKey,
+    projectId: pick(project)?.trim(),
     timeouts: {
-      createMs: timeout(source, "clouddb:createTimeout") ?? THIRTY_MINUTES,
-      updateMs: timeout(source, "clouddb:updateTimeout") ?? THIRTY_MINUTES,
-      deleteMs: timeout(source, "clouddb:deleteTimeout") ?? THIRTY_MINUTES,
+      createMs: timeout(CONFIG_KEYS.createTimeout) ?? THIRTY_MINUTES,
+      updateMs: timeout(CONFIG_KEYS.updateTimeout) ?? THIRTY_MINUTES,
+      deleteMs: timeout(CONFIG_KEYS.deleteTimeout) ?? THIRTY_MINUTES,
     },
-    requestTimeoutMs: timeout(source, "clouddb:requestTimeout"),
-    poll: { initialMs: duration(source, "clouddb:pollInterval"), maxMs: duration(source, "clouddb:pollMaxInterval") },
-    listCacheMs: /^(0|0s|off)$/.test(source.get("clouddb:readCache") ?? "")
-      ? 0
-      : (duration(source, "clouddb:readCache") ?? DEFAULT_LIST_CACHE_MS),
+    requestTimeoutMs: timeout(CONFIG_KEYS.requestTimeout),
+    poll: { initialMs: interval(CONFIG_KEYS.pollInterval), maxMs: interval(CONFIG_KEYS.pollMaxInterval) },
+    listCacheMs: /^(0|0s|off)$/.test(readCache?.trim() ?? "") ? 0 : (duration(CONFIG_KEYS.readCache) ?? DEFAULT_LIST_CACHE_MS),
+    problems,
   };
 }
 
 /**
  * Stores the settings for this provider process. Called from each provider's
  * `configure`, which Pulumi runs once per resource type and process with the whole
- * stack configuration.
+ * stack configuration. Never throws (Pulumi's host keeps a provider whose `configure`
+ * failed, unconfigured): what cannot work is reported by `check` and by every operation.
  */
 export function configure(source: ConfigSource): void {
   configured = readSettings(source);
+}
+
+/** The problem of a resource that gives no project when none is configured. */
+const NO_PROJECT = notSet(CONFIG_KEYS.projectId, "<project id>", false, "give the resource a projectId");
+
+/**
+ * The check failures of the configuration in force, for a resource whose `projectId`
+ * input is `projectId`: one per problem (a project only when the resource gives none and
+ * none is configured; an unknown one, in a preview, is given). Empty when all is well.
+ */
+export function configurationFailures(projectId: unknown, override?: SettingsOverride): { property: string; reason: string }[] {
+  const s = settingsFor(override);
+  const noProject = projectId === undefined && s.projectId === undefined;
+  return [...s.problems, ...(noProject ? [NO_PROJECT] : [])].map((p) => ({ property: "", reason: p.message }));
 }
 
 /** What every provider operation is given: the settings in force and what follows from them. */
@@ -118,7 +187,7 @@ export interface ProviderContext {
    * so every resource shares its connection pool and read cache. Loaded on first use:
    * `check` and `diff` never load it.
    *
-   * @throws ConfigurationError naming the config key and the environment variable of a missing setting.
+   * @throws ConfigurationError listing every problem of the settings, each naming its config key and variable.
    */
   client(): ClouddbClient;
   /** True once {@link client} made (or found) the client for these settings: nothing to save otherwise. */
@@ -137,13 +206,38 @@ export interface ProviderContext {
   readonly autonamed: boolean;
 }
 
+/** The keys an override stands in for. */
+const OVERRIDDEN: Readonly<Record<keyof SettingsOverride, string>> = {
+  apiUrl: CONFIG_KEYS.apiUrl.key,
+  apiKey: CONFIG_KEYS.apiKey.key,
+  projectId: CONFIG_KEYS.projectId.key,
+};
+
 /**
- * The context of the settings in force: those given to {@link configure}, else the
- * environment's alone; `owner` is the `__owner` input of the resource at hand, `autonamed`
- * whether `check` made its name up.
+ * The settings in force for a resource: those given to {@link configure} (else the
+ * environment's alone), with what its `settings` input sets in their place. Problems of the
+ * stack's value of a setting the resource sets are not its problems (its own values are
+ * checked by `check`, as inputs).
  */
-export function providerContext(owner = "", autonamed = false): ProviderContext {
-  const s = configured ?? readSettings({ get: () => undefined });
+export function settingsFor(override: SettingsOverride = {}): ProviderSettings {
+  const base = configured ?? readSettings({ get: () => undefined });
+  const given = (Object.keys(OVERRIDDEN) as Array<keyof SettingsOverride>).filter((k) => override[k] !== undefined);
+  if (given.length === 0) return base;
+  const keys = new Set(given.map((k) => OVERRIDDEN[k]));
+  return {
+    ...base,
+    ...Object.fromEntries(given.map((k) => [k, override[k]])),
+    problems: base.problems.filter((p) => !keys.has(p.key)),
+  };
+}
+
+/**
+ * The context of the settings in force for a resource (see {@link settingsFor}); `owner` is
+ * the `__owner` input of the resource at hand, `autonamed` whether `check` made its name up,
+ * `override` what its `settings` input sets.
+ */
+export function providerContext(owner = "", autonamed = false, override?: SettingsOverride): ProviderContext {
+  const s = settingsFor(override);
   return {
     settings: s,
     owner,
@@ -152,11 +246,7 @@ export function providerContext(owner = "", autonamed = false): ProviderContext 
     clientLoaded: () => clients.has(cacheKeyOf(s)),
     projectOf(inputProjectId) {
       const project = inputProjectId ?? s.projectId;
-      if (!project) {
-        throw new ConfigurationError(
-          `No project: set the resource's projectId, \`pulumi config set ${CONFIG_KEYS.projectId.key} <id>\`, or the ${CONFIG_KEYS.projectId.env} environment variable`,
-        );
-      }
+      if (!project) throw configurationError([NO_PROJECT]);
       return project;
     },
     timeoutMs(input, operation) {
@@ -174,13 +264,7 @@ function clientFor(s: ProviderSettings): ClouddbClient {
   const cacheKey = cacheKeyOf(s);
   let found = clients.get(cacheKey);
   if (!found) {
-    for (const k of ["apiUrl", "apiKey"] as const) {
-      if (!s[k]) {
-        throw new ConfigurationError(
-          `No ${k}: set it with \`pulumi config set ${CONFIG_KEYS[k].key}${k === "apiKey" ? " --secret" : ""} <value>\` or the ${CONFIG_KEYS[k].env} environment variable`,
-        );
-      }
-    }
+    if (s.problems.length > 0) throw configurationError(s.problems);
     // Loaded here, not at the top: `check` and `diff` never need undici, the client or the priors' file.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { ClouddbClient: Client } = require("../client/client") as typeof import("../client/client");

@@ -29,14 +29,22 @@ export function unreadableOutputs<L>(live: L, fields: readonly ShownField<L>[]):
  * taken from `recorded` instead, where `recorded` has it; says so on stderr, naming
  * `what` (`service abc`) and the fields. Outputs with nothing recorded are left as read.
  */
-export function keepingRecorded<L>(what: string, live: L, outs: Props, recorded: Props, fields: readonly ShownField<L>[]): Props {
-  const kept = fields.filter((f) => !f.shows(live) && f.outputs.some((o) => recorded[o] !== undefined));
+export function keepingRecorded<L, O extends object>(
+  what: string,
+  live: L,
+  outs: O,
+  recorded: Partial<O>,
+  fields: readonly ShownField<L>[],
+): O {
+  const was = recorded as Props;
+  const kept = fields.filter((f) => !f.shows(live) && f.outputs.some((o) => was[o] !== undefined));
   if (kept.length === 0) return outs;
-  const result = { ...outs };
-  for (const f of kept) for (const o of f.outputs) if (recorded[o] !== undefined) result[o] = recorded[o];
+  const result: Props = { ...(outs as Props) };
+  for (const f of kept) for (const o of f.outputs) if (was[o] !== undefined) result[o] = was[o];
   console.error(
     `warning: clouddb: ${what}: the API's answer does not show ${kept.map((f) => `\`${f.field}\``).join(", ")} in a shape the provider can read; ` +
-      `keeping ${kept.flatMap((f) => f.outputs.filter((o) => recorded[o] !== undefined)).join(", ")} as recorded (nothing is changed because of it)`,
+      `keeping ${kept.flatMap((f) => f.outputs.filter((o) => was[o] !== undefined)).join(", ")} as recorded (nothing is changed because of it)`,
   );
-  return result;
+  // The same keys as `outs`, each value one recorded for it.
+  return result as O;
 }

@@ -56,7 +56,7 @@ async function main(): Promise<void> {
     if (args.program) fs.writeFileSync(args.program, program);
     else process.stdout.write(program);
     process.stderr.write(
-      `clouddb-import: wrote ${doc.resources.length} resources to ${args.out}; next: pulumi import --file ${args.out}\n`,
+      `clouddb-import: wrote ${doc.resources.length} resource${doc.resources.length === 1 ? "" : "s"} to ${args.out}; next: pulumi import --file ${args.out}\n`,
     );
   } catch (e) {
     process.stderr.write(`clouddb-import: ${(e as Error).message}\n`);

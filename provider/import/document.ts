@@ -7,6 +7,7 @@
  * program shows no change; the outputs are what the provider's read returns. Both carry
  * the SDK's serialized provider (`__provider`), as Pulumi stores it.
  */
+import { hasStatusClass } from "../../contract/statuses";
 import type { ClouddbClient } from "../client";
 import { diffedProperties, outputsFrom, secretInputs } from "../framework/schema";
 import { readReplicaSetSchema } from "../resources/readReplicaSet/definition";
@@ -93,17 +94,17 @@ export async function importDocument(api: ClouddbClient, projectId: string, filt
     });
   };
   const opts = { projectId };
-  for (const vpc of await api.listVpcs(opts)) {
+  for (const vpc of (await api.perform("listVpcs", opts)).items) {
     if (keep("Vpc", vpc.id)) add("Vpc", vpc.id, vpc.name ?? vpc.id, { ...outputsFrom(vpcSchema, { live: vpc, projectId }) });
-    for (const p of await api.listPeerings(vpc.id, opts)) {
+    for (const p of (await api.perform("listPeerings", { vpc: vpc.id, ...opts })).items) {
       if (keep("VpcPeering", p.id))
         add("VpcPeering", p.id, `${vpc.name ?? vpc.id}-peering-${p.id}`, {
           ...outputsFrom(vpcPeeringSchema, { live: p, vpcId: vpc.id, projectId }),
         });
     }
   }
-  for (const s of await api.listServices(opts)) {
-    if (s.status === "DELETING") continue;
+  for (const s of (await api.perform("listServices", opts)).items) {
+    if (hasStatusClass("service", s.status, "ending", "gone")) continue;
     if (keep("Service", s.service_id)) add("Service", s.service_id, s.name ?? s.service_id, { ...serviceOutputs(s) });
     for (const rs of s.read_replica_sets ?? []) {
       if (keep("ReadReplicaSet", rs.id))

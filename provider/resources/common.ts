@@ -1,6 +1,6 @@
 /**
  * What every resource type has, added to each definition by {@link resourceSchema}: the
- * inputs `projectId`, `adoptId` and `timeouts`, and the output `projectId`.
+ * inputs `projectId`, `adoptId`, `timeouts` and `settings`, and the output `projectId`.
  */
 import { z } from "zod";
 import type { CrossRule } from "../framework/check";
@@ -27,6 +27,18 @@ const timeoutsInput = optionalInput(v.timeouts, {
   sdkType: "Timeouts",
 });
 
+/**
+ * `settings`: the API the resource is in, in place of the stack's configuration: how one
+ * program manages several projects or API keys. Secret as a whole (it holds the key); kept
+ * among the outputs, because `read` and `delete` receive only those.
+ */
+const settingsInput = optionalInput(v.providerSettings, {
+  change: "in-place",
+  secret: true,
+  doc: "The API this resource is in, in place of the stack's `clouddb:apiUrl`, `clouddb:apiKey` and `clouddb:projectId` (secret). A change records the new settings and sends nothing.",
+  sdkType: "ProviderSettings",
+});
+
 /** `adoptId`: an existing resource to take over at create, instead of making one. */
 function adoptIdInput<S extends z.ZodType>(idSchema: S, what: string) {
   return optionalInput(idSchema, {
@@ -49,6 +61,7 @@ export type CommonInputs<A extends z.ZodType> = {
   readonly projectId: typeof projectIdInput;
   readonly adoptId: ReturnType<typeof adoptIdInput<A>>;
   readonly timeouts: typeof timeoutsInput;
+  readonly settings: typeof settingsInput;
 };
 
 /** The outputs {@link resourceSchema} adds. */
@@ -76,7 +89,12 @@ export function resourceSchema<I extends InputSpecs, O extends OutputSpecs<never
   declaration: ResourceDeclaration<I, O, A>,
 ): ResourceSchema<I & CommonInputs<A>, O & CommonOutputs> {
   const { adopt, inputs, outputs, ...rest } = declaration;
-  const common: CommonInputs<A> = { projectId: projectIdInput, adoptId: adoptIdInput(adopt.id, adopt.what), timeouts: timeoutsInput };
+  const common: CommonInputs<A> = {
+    projectId: projectIdInput,
+    adoptId: adoptIdInput(adopt.id, adopt.what),
+    timeouts: timeoutsInput,
+    settings: settingsInput,
+  };
   // `projectId` follows the id output, as the SDK lists them.
   const ordered = Object.assign({ [rest.idOutput]: outputs[rest.idOutput] }, { projectId: projectIdOutput }, outputs);
   return { ...rest, inputs: { ...inputs, ...common }, outputs: ordered };

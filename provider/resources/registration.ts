@@ -26,8 +26,14 @@ const SHARED_NAMED_TYPES: Readonly<Record<string, NamedType>> = {
     doc:
       'How long a resource\'s operations may wait. Each is a number of seconds or a string such as `"90s"`, `"30m"`, `"1h30m"`. ' +
       "Unset ones default to the stack configuration (`clouddb:createTimeout`, `clouddb:updateTimeout`, `clouddb:deleteTimeout`), " +
-      "which defaults to 30 minutes. Pulumi's own `customTimeouts` option never reaches a dynamic provider, so this input takes its place.",
+      "which defaults to 30 minutes. Pulumi's `customTimeouts` option, which never reaches a dynamic provider, is turned into this input.",
     schema: v.timeouts,
+  },
+  ProviderSettings: {
+    doc:
+      "The API a resource is in, in place of the stack's configuration: its base URL, API key and default project. " +
+      "Give resources of several projects or API keys each their own (as a Registry package's explicit `Provider` instances do); unset fields are the stack's.",
+    schema: v.providerSettings,
   },
 };
 

@@ -8,6 +8,7 @@
  */
 import { API_BASE_PATH, DEFAULT_POLL_INITIAL_MS, DEFAULT_POLL_MAX_MS } from "../../provider/client/config";
 import { parseDuration } from "../../provider/framework/durations";
+import type { SettingName } from "../../provider/framework/settingProblems";
 import { CONFIG_KEYS, readSettings, type ProviderSettings } from "../../provider/framework/settings";
 import type { PropertySpec } from "./pulumiSchemaSpec";
 
@@ -114,7 +115,7 @@ export function packageConfig(): PackageConfig {
     );
   }
   const unset = readSettings({ get: () => undefined }, {});
-  const env: Readonly<Record<string, { readonly env: string }>> = CONFIG_KEYS;
+  const env: Readonly<Record<string, SettingName>> = CONFIG_KEYS;
   const variables = Object.fromEntries(
     names.map((name) => {
       const { doc, secret, duration } = VARIABLES[name];
@@ -123,7 +124,7 @@ export function packageConfig(): PackageConfig {
         type: "string",
         description: doc,
         ...(ms === undefined ? {} : { default: durationText(ms) }),
-        ...(env[name] ? { defaultInfo: { environment: [env[name].env] } } : {}),
+        ...(env[name]?.env === undefined ? {} : { defaultInfo: { environment: [env[name].env] } }),
         ...(secret ? { secret } : {}),
       };
       return [name, spec];

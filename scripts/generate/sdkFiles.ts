@@ -111,6 +111,7 @@ export interface ${kind}Args extends ResourceArgs {
 ${argLines.join("\n")}
 }
 
+// prettier-ignore
 ${tsdoc([schema.doc, ...(note ? ["", note] : []), "", "```ts", schema.example, "```"], "")}export class ${kind} extends resourceClass<${kind}Args, ${kind}Outputs, ${lookup}>(${resourceTypeLiteral(r)}) {}
 `;
 }
@@ -136,7 +137,10 @@ function resourceTypeLiteral(r: RegisteredResource): string {
       changeable: diffedProperties({ inputs }).map((d) => d.property),
     },
   };
-  return JSON.stringify(type);
+  // One line per field (the class is left as written by prettier-ignore): the lists are read, not diffed line by line.
+  const field = (key: string, value: unknown): string => `    ${key}: ${JSON.stringify(value).replace(/","/g, '", "')},`;
+  const shape = Object.entries(type.shape).map(([key, value]) => field(key, value));
+  return `{\n  kind: ${JSON.stringify(type.kind)},\n  module: ${JSON.stringify(type.module)},\n  idOutput: ${JSON.stringify(type.idOutput)},\n  shape: {\n${shape.join("\n")}\n  },\n}`;
 }
 
 /** The file `sdk/types.ts`: the named types. */
@@ -211,6 +215,8 @@ export function sdkIndexFile(resources: readonly RegisteredResource[], namedType
   });
   return `${header(DEFINITIONS)}/**
  * pulumi-clouddb: ${PACKAGE_SUMMARY}
+ * The resource classes, their arguments and outputs, and the lookup functions. The API client
+ * is \`pulumi-clouddb/provider/client\`, the local emulator \`pulumi-clouddb/emulator\`.
  *
  * \`\`\`ts
  * import * as clouddb from "pulumi-clouddb";
@@ -218,7 +224,7 @@ export function sdkIndexFile(resources: readonly RegisteredResource[], namedType
  * const db = new clouddb.Service("db", { name: "orders", vpcId: net.vpcId, connectionPooler: true });
  * \`\`\`
  *
- * @packageDocumentation
+ * @module pulumi-clouddb
  */
 ${classes.join("\n")}
 export type { ${resources.map((r) => `${r.definition.schema.kind}Outputs`).join(", ")} } from "./outputs";

@@ -1,4 +1,5 @@
-import { ClouddbClient, ConfigurationError, packageVersion, resolveConfig } from "../../provider/client";
+import { ClouddbClient, ConfigurationError } from "../../provider/client";
+import { packageVersion, resolveConfig } from "../../provider/client/config";
 import { startFakeApi } from "./fakeApi";
 
 const URL_ = "http://127.0.0.1:1/public/api/v1";
@@ -59,7 +60,7 @@ describe("configuration", () => {
     const api = await startFakeApi(() => ({ body: { type: "oauth", oauth: { user: { id: "1" } } } }));
     const client = new ClouddbClient({ apiUrl: api.baseUrl, apiKey: "tok-abcdef", userAgent: "tests/1" });
     try {
-      await client.getAuthInfo();
+      await client.perform("getAuthInfo");
       const pkg = require("../../package.json") as { version: string };
       expect(packageVersion()).toBe(pkg.version);
       expect(api.requests[0].headers["user-agent"]).toBe(`pulumi-clouddb/${pkg.version} tests/1`);
@@ -76,8 +77,8 @@ describe("configuration", () => {
     delete process.env.CLOUDDB_PROJECT_ID;
     const client = new ClouddbClient({ apiUrl: URL_, apiKey: "tok-abcdef" });
     try {
-      await expect(client.listVpcs()).rejects.toThrow(/`projectId`.*CLOUDDB_PROJECT_ID/);
-      await expect(client.listVpcs()).rejects.toBeInstanceOf(ConfigurationError);
+      await expect(client.perform("listVpcs").then((r) => r.items)).rejects.toThrow(/`projectId`.*CLOUDDB_PROJECT_ID/);
+      await expect(client.perform("listVpcs").then((r) => r.items)).rejects.toBeInstanceOf(ConfigurationError);
     } finally {
       if (saved !== undefined) process.env.CLOUDDB_PROJECT_ID = saved;
       await client.close();

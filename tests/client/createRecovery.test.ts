@@ -4,8 +4,10 @@
  * server clock far from the client's. Every case checks the exact counts of creates sent
  * and resources made in the emulator afterwards.
  */
-import { API, AmbiguousCreateError, ClouddbClient, type OperationSpec, type Service } from "../../provider/client";
-import { createdWithin, fitsFork, fitsService } from "../../provider/client/createMatching";
+import { AmbiguousCreateError, ClouddbClient, type Service } from "../../provider/client";
+import { API, type OperationSpec } from "../../contract/api";
+import { fitsService, serviceOfCreate, serviceOfFork, type Fields } from "../../contract";
+import { createdWithin } from "../../provider/client/createRecovery";
 import { ServerClock } from "../../provider/client/serverClock";
 import { type Emu, control, countRequests, expectNoSecrets, fault, misbehave, rewrite, startEmulator, clientOf } from "./emulatorControl";
 
@@ -24,7 +26,7 @@ describe("create recovery against the emulator", () => {
 
   async function services(name: string): Promise<Service[]> {
     const reader = newClient();
-    return (await reader.listServices()).filter((s) => s.name === name);
+    return (await reader.perform("listServices")).items.filter((s) => s.name === name);
   }
 
   beforeAll(async () => {
@@ -54,7 +56,7 @@ describe("create recovery against the emulator", () => {
   ])("with a name of its own, takes over the one service it made after %s", async (_, mode) => {
     await misbehave(emu, { method: "POST", path: "/services$", ...mode });
     const name = own("lost");
-    const s = await c.createService({ name }, UNIQUE);
+    const s = await c.perform("createService", { body: { name }, ...UNIQUE });
     const listed = await services(name);
     expect(listed.map((x) => x.service_id)).toEqual([s.service_id]);
     expect(s.initial_password).toBeUndefined();
@@ -63,7 +65,7 @@ describe("create recovery against the emulator", () => {
 
   it("with a name the program chose, never takes over what it cannot prove it made: it stops naming the candidate and its adoptId", async () => {
     await misbehave(emu, { method: "POST", path: "/services$", status: 503, after: true });
-    const err = await c.createService({ name: "chosen" }).catch((e: unknown) => e);
+    const err = await c.perform("createService", { body: { name: "chosen" } }).catch((e: unknown) => e);
     expect(AmbiguousCreateError.isInstance(err)).toBe(true);
     const made = await services("chosen");
     expect(made).toHaveLength(1);
@@ -76,9 +78,9 @@ describe("create recovery against the emulator", () => {
 
   it("never takes over another client's service made while its own request never arrived (a gateway's 503)", async () => {
     // Another stack's create of the same name succeeds; ours is answered 503 without reaching the API.
-    const theirs = await newClient().createService({ name: "orders" });
+    const theirs = await newClient().perform("createService", { body: { name: "orders" } });
     await fault(emu, { method: "POST", path: "/services$", status: 503, count: 1 });
-    const err = await c.createService({ name: "orders" }).catch((e: unknown) => e);
+    const err = await c.perform("createService", { body: { name: "orders" } }).catch((e: unknown) => e);
     // An explicit name: the provider never guesses.
     expect(AmbiguousCreateError.isInstance(err)).toBe(true);
     expect((err as AmbiguousCreateError).candidateIds).toEqual([theirs.service_id]);
@@ -86,7 +88,7 @@ describe("create recovery against the emulator", () => {
     // A name of its own: the other one is not its own, so it sends the create again and gets its own.
     await fault(emu, { method: "POST", path: "/services$", status: 503, count: 1 });
     const name = own("orders");
-    const mine = await c.createService({ name }, UNIQUE);
+    const mine = await c.perform("createService", { body: { name }, ...UNIQUE });
     expect(mine.service_id).not.toBe(theirs.service_id);
     expect((await services(name)).map((x) => x.service_id)).toEqual([mine.service_id]);
   });
@@ -94,7 +96,7 @@ describe("create recovery against the emulator", () => {
   it("returns the service and its password when the create answer has an unreadable id", async () => {
     await rewrite(emu, { method: "POST", path: "/services$", field: "service_id", value: null });
     const name = own("no-id");
-    const s = await c.createService({ name }, UNIQUE);
+    const s = await c.perform("createService", { body: { name }, ...UNIQUE });
     const listed = await services(name);
     expect(listed.map((x) => x.service_id)).toEqual([s.service_id]);
     expect(typeof s.initial_password).toBe("string");
@@ -103,25 +105,32 @@ describe("create recovery against the emulator", () => {
 
   it("recovers VPCs, peerings (by the list read just before), forks and replica sets the same way, making exactly one of each", async () => {
     await misbehave(emu, { method: "POST", path: "/vpcs$", status: 502, after: true });
-    const vpc = await c.createVpc({ name: own("net"), cidr: "10.3.0.0/16", region_code: "us-east-1" }, UNIQUE);
-    expect((await c.listVpcs()).map((v) => v.id)).toEqual([vpc.id]);
+    const vpc = await c.perform("createVpc", { body: { name: own("net"), cidr: "10.3.0.0/16", region_code: "us-east-1" }, ...UNIQUE });
+    expect((await c.perform("listVpcs")).items.map((v) => v.id)).toEqual([vpc.id]);
 
     await misbehave(emu, { method: "POST", path: "/peerings$", drop: true, after: true });
-    const p = await c.createPeering(vpc.id, { peer_account_id: "acct", peer_region_code: "us-east-1", peer_vpc_id: "pv" });
-    expect((await c.listPeerings(vpc.id)).map((x) => x.id)).toEqual([p.id]);
+    const p = await c.perform("createPeering", {
+      vpc: vpc.id,
+      body: { peer_account_id: "acct", peer_region_code: "us-east-1", peer_vpc_id: "pv" },
+    });
+    expect((await c.perform("listPeerings", { vpc: vpc.id })).items.map((x) => x.id)).toEqual([p.id]);
 
-    const src = await c.createService({ name: "src" });
+    const src = await c.perform("createService", { body: { name: "src" } });
     await c.waitForService(src.service_id, { until: ["READY"], ...WAIT });
     await misbehave(emu, { method: "POST", path: "/forkService$", truncate: true });
-    const fork = await c.forkService(src.service_id, { fork_strategy: "NOW", name: own("fork") }, UNIQUE);
+    const fork = await c.perform("forkService", { service: src.service_id, body: { fork_strategy: "NOW", name: own("fork") }, ...UNIQUE });
     expect(fork.forked_from?.service_id).toBe(src.service_id);
-    expect((await c.listServices()).filter((x) => x.forked_from?.service_id === src.service_id).map((x) => x.service_id)).toEqual([
-      fork.service_id,
-    ]);
+    expect(
+      (await c.perform("listServices")).items.filter((x) => x.forked_from?.service_id === src.service_id).map((x) => x.service_id),
+    ).toEqual([fork.service_id]);
 
     await misbehave(emu, { method: "POST", path: "/replicaSets$", status: 500, after: true });
-    const rs = await c.createReplicaSet(src.service_id, { name: own("r1"), nodes: 1, cpu_millis: 500, memory_gbs: 2 }, UNIQUE);
-    expect((await c.listReplicaSets(src.service_id)).map((x) => x.id)).toEqual([rs.id]);
+    const rs = await c.perform("createReplicaSet", {
+      service: src.service_id,
+      body: { name: own("r1"), nodes: 1, cpu_millis: 500, memory_gbs: 2 },
+      ...UNIQUE,
+    });
+    expect((await c.perform("listReplicaSets", { service: src.service_id })).items.map((x) => x.id)).toEqual([rs.id]);
 
     expect(await countRequests(emu, "POST", /\/vpcs$/)).toBe(1);
     expect(await countRequests(emu, "POST", /\/peerings$/)).toBe(1);
@@ -130,13 +139,13 @@ describe("create recovery against the emulator", () => {
   });
 
   it("does not take over a peering that existed before it was sent, and names both when two appeared meanwhile", async () => {
-    const vpc = await c.createVpc({ name: "peered", cidr: "10.4.0.0/16", region_code: "us-east-1" });
-    const body = { peer_account_id: "acct", peer_region_code: "us-east-1", peer_vpc_id: "pv" };
-    const older = await newClient().createPeering(vpc.id, body);
+    const vpc = await c.perform("createVpc", { body: { name: "peered", cidr: "10.4.0.0/16", region_code: "us-east-1" } });
+    const body = { peer_account_id: "acct", peer_region_code: "us-east-1", peer_vpc_id: "pv" } as const;
+    const older = await newClient().perform("createPeering", { vpc: vpc.id, body });
     await misbehave(emu, { method: "POST", path: "/peerings$", status: 503, after: true });
-    const p = await c.createPeering(vpc.id, body);
+    const p = await c.perform("createPeering", { vpc: vpc.id, body });
     expect(p.id).not.toBe(older.id);
-    expect((await c.listPeerings(vpc.id)).map((x) => x.id).sort()).toEqual([older.id, p.id].sort());
+    expect((await c.perform("listPeerings", { vpc: vpc.id })).items.map((x) => x.id).sort()).toEqual([older.id, p.id].sort());
   });
 
   describe.each([
@@ -146,7 +155,10 @@ describe("create recovery against the emulator", () => {
     it("never both take the same service: each fails naming both ids, or each gets its own", async () => {
       await misbehave(emu, { method: "POST", path: "/services$", status: 503, after: true, count: 2 });
       const [a, b] = pick();
-      const outcomes = await Promise.allSettled([a.createService({ name: "twin" }), b.createService({ name: "twin" })]);
+      const outcomes = await Promise.allSettled([
+        a.perform("createService", { body: { name: "twin" } }),
+        b.perform("createService", { body: { name: "twin" } }),
+      ]);
       const made = (await services("twin")).map((s) => s.service_id).sort();
       expect(made).toHaveLength(2);
       expect(await countRequests(emu, "POST", /\/services$/)).toBe(2);
@@ -174,49 +186,49 @@ describe("create recovery against the emulator", () => {
     await control(emu, "POST", "/clock", clock);
     await misbehave(emu, { method: "POST", path: "/services$", status: 503, after: true });
     const name = own("skewed");
-    const s = await c.createService({ name }, UNIQUE);
+    const s = await c.perform("createService", { body: { name }, ...UNIQUE });
     expect((await services(name)).map((x) => x.service_id)).toEqual([s.service_id]);
     expect(await countRequests(emu, "POST", /\/services$/)).toBe(1);
   });
 
   it("looks again when the list lags one answer behind the create, and reads a list that repeats an item as one", async () => {
-    await c.listServices(); // the answer the lagging list will give again
+    await c.perform("listServices"); // the answer the lagging list will give again
     await misbehave(emu, { method: "POST", path: "/services$", status: 503, after: true });
     await control(emu, "POST", "/faults", { method: "GET", path: "/services$", stale: true });
     const name = own("lagged");
-    const s = await c.createService({ name }, UNIQUE);
+    const s = await c.perform("createService", { body: { name }, ...UNIQUE });
     expect((await services(name)).map((x) => x.service_id)).toEqual([s.service_id]);
 
     await misbehave(emu, { method: "POST", path: "/vpcs$", status: 503, after: true });
     await control(emu, "POST", "/faults", { method: "GET", path: "/vpcs$", repeat: true });
-    const vpc = await c.createVpc({ name: own("repeated"), cidr: "10.5.0.0/16", region_code: "us-east-1" }, UNIQUE);
-    expect((await c.listVpcs()).map((v) => v.id)).toEqual([vpc.id]);
+    const vpc = await c.perform("createVpc", { body: { name: own("repeated"), cidr: "10.5.0.0/16", region_code: "us-east-1" }, ...UNIQUE });
+    expect((await c.perform("listVpcs")).items.map((v) => v.id)).toEqual([vpc.id]);
     expect(await countRequests(emu, "POST", /\/services$/)).toBe(1);
     expect(await countRequests(emu, "POST", /\/vpcs$/)).toBe(1);
   });
 
   it("with a name of its own, never takes over an older service of another name, and stops when a gateway made it twice", async () => {
-    const old = await newClient().createService({ name: "same" });
+    const old = await newClient().perform("createService", { body: { name: "same" } });
     await misbehave(emu, { method: "POST", path: "/services$", status: 503, after: true });
     const name = own("same");
-    const s = await c.createService({ name }, UNIQUE);
+    const s = await c.perform("createService", { body: { name }, ...UNIQUE });
     expect(s.service_id).not.toBe(old.service_id);
     expect(await countRequests(emu, "POST", /\/services$/)).toBe(2);
     // The same unique name twice (a gateway that repeated the request): never a guess between them.
     const twice = own("twice");
-    await newClient().createService({ name: twice });
-    await newClient().createService({ name: twice });
+    await newClient().perform("createService", { body: { name: twice } });
+    await newClient().perform("createService", { body: { name: twice } });
     await misbehave(emu, { method: "POST", path: "/services$", status: 503 });
-    const err = await c.createService({ name: twice }, UNIQUE).catch((e: unknown) => e);
+    const err = await c.perform("createService", { body: { name: twice }, ...UNIQUE }).catch((e: unknown) => e);
     expect(AmbiguousCreateError.isInstance(err)).toBe(true);
     expect((err as AmbiguousCreateError).candidateIds).toHaveLength(2);
     expect((err as AmbiguousCreateError).message).toContain("carried out more than once");
   });
 
   it("fails naming both when someone else made an identical one at the same moment", async () => {
-    const other = await newClient().createService({ name: "same-time" });
+    const other = await newClient().perform("createService", { body: { name: "same-time" } });
     await misbehave(emu, { method: "POST", path: "/services$", drop: true, after: true });
-    const err = await c.createService({ name: "same-time" }).catch((e: unknown) => e);
+    const err = await c.perform("createService", { body: { name: "same-time" } }).catch((e: unknown) => e);
     expect(AmbiguousCreateError.isInstance(err)).toBe(true);
     const all = (await services("same-time")).map((x) => x.service_id).sort();
     expect(all).toHaveLength(2);
@@ -227,8 +239,11 @@ describe("create recovery against the emulator", () => {
 
   it("runs a create through perform with the recovery its description declares", async () => {
     await misbehave(emu, { method: "POST", path: "/vpcs$", status: 503, after: true });
-    const vpc = await c.perform("createVpc", {}, { name: own("by-perform"), cidr: "10.9.0.0/16", region_code: "us-east-1" }, UNIQUE);
-    expect((await c.listVpcs()).map((v) => v.id)).toEqual([vpc.id]);
+    const vpc = await c.perform("createVpc", {
+      body: { name: own("by-perform"), cidr: "10.9.0.0/16", region_code: "us-east-1" },
+      ...UNIQUE,
+    });
+    expect((await c.perform("listVpcs")).items.map((v) => v.id)).toEqual([vpc.id]);
     expect(await countRequests(emu, "POST", /\/vpcs$/)).toBe(1);
   });
 
@@ -236,7 +251,7 @@ describe("create recovery against the emulator", () => {
     const short = newClient(800);
     await misbehave(emu, { method: "POST", path: "/services$", status: 503, after: true });
     await fault(emu, { method: "GET", path: "/services$", status: 503, count: 1_000 });
-    const err = await short.createService({ name: "blind" }, UNIQUE).catch((e: unknown) => e);
+    const err = await short.perform("createService", { body: { name: "blind" }, ...UNIQUE }).catch((e: unknown) => e);
     await control(emu, "DELETE", "/faults");
     expect(AmbiguousCreateError.isInstance(err)).toBe(true);
     const e = err as AmbiguousCreateError;
@@ -278,7 +293,7 @@ describe("the pure halves of create recovery", () => {
   });
 
   it("compares only the fields an item shows: one it does not show never excludes it", () => {
-    const fits = fitsService({ name: "db", cpu_millis: "1000", memory_gbs: "4" });
+    const fits = (item: Fields) => fitsService(serviceOfCreate({ name: "db", cpu_millis: "1000", memory_gbs: "4" }), item);
     const shown = {
       name: "db",
       service_type: "TIMESERIES",
@@ -292,8 +307,8 @@ describe("the pure halves of create recovery", () => {
     expect(fits({ ...shown, status: "DELETING" })).toBe(false);
     expect(fits({ ...shown, forked_from: { service_id: "src" } })).toBe(false);
     expect(fits({ ...shown, name: 7 })).toBe(true);
-    expect(fitsFork("src", { fork_strategy: "NOW" })({ ...shown, forked_from: { service_id: "src" } })).toBe(true);
-    expect(fitsFork("src", { fork_strategy: "NOW" })(shown)).toBe(false);
+    expect(fitsService(serviceOfFork("src", { fork_strategy: "NOW" }), { ...shown, forked_from: { service_id: "src" } })).toBe(true);
+    expect(fitsService(serviceOfFork("src", { fork_strategy: "NOW" }), shown)).toBe(false);
     expect(createdWithin({ created: "2030-01-01T00:00:05Z" }, { from: Date.UTC(2030, 0, 1), to: Date.UTC(2030, 0, 1, 0, 0, 10) })).toBe(
       true,
     );

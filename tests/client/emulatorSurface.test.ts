@@ -33,12 +33,12 @@ describe("client against the emulator: every operation", () => {
   });
 
   it("getAuthInfo tells a PAT from an OAuth token", async () => {
-    const pat = await c.getAuthInfo();
+    const pat = await c.perform("getAuthInfo");
     expect(pat.type).toBe("apiKey");
     expect(pat.apiKey?.project?.id).toBe(emu.projectId);
     const o = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.oauthToken });
     try {
-      const info = await o.getAuthInfo();
+      const info = await o.perform("getAuthInfo");
       expect(info.type).toBe("oauth");
       expect(info.oauth?.user?.id).toMatch(/^[0-9]+$/);
     } finally {
@@ -47,98 +47,103 @@ describe("client against the emulator: every operation", () => {
   });
 
   it("perform runs an operation of the API description by name, the project from the client", async () => {
-    const vpc = await c.createVpc({ name: "by-name", cidr: "10.42.0.0/16", region_code: "us-east-1" });
-    expect(await c.perform("renameVpc", { vpc: vpc.id }, { name: "renamed" })).toEqual({ message: `VPC ${vpc.id} renamed` });
-    expect((await c.perform("getVpc", { vpc: vpc.id }, undefined)).name).toBe("renamed");
-    expect((await c.perform("listVpcs", {}, undefined)).items.map((v) => v.id)).toContain(vpc.id);
-    await c.perform("deleteVpc", { vpc: vpc.id }, undefined);
-    await expect(c.perform("getVpc", { vpc: vpc.id }, undefined, { projectId: emu.projectId })).rejects.toBeInstanceOf(NotFoundError);
+    const vpc = await c.perform("createVpc", { body: { name: "by-name", cidr: "10.42.0.0/16", region_code: "us-east-1" } });
+    expect(await c.perform("renameVpc", { vpc: vpc.id, body: { name: "renamed" } })).toEqual({ message: `VPC ${vpc.id} renamed` });
+    expect((await c.perform("getVpc", { vpc: vpc.id })).name).toBe("renamed");
+    expect((await c.perform("listVpcs")).items.map((v) => v.id)).toContain(vpc.id);
+    await c.perform("deleteVpc", { vpc: vpc.id });
+    await expect(c.perform("getVpc", { vpc: vpc.id, projectId: emu.projectId })).rejects.toBeInstanceOf(NotFoundError);
   });
 
   it("runs the VPC, peering, service and replica set lifecycles", async () => {
     // VPCs
-    const vpc = await c.createVpc({ name: "net", cidr: "10.1.0.0/16", region_code: "us-east-1" });
+    const vpc = await c.perform("createVpc", { body: { name: "net", cidr: "10.1.0.0/16", region_code: "us-east-1" } });
     expect(vpc).toMatchObject({ name: "net", cidr: "10.1.0.0/16", region_code: "us-east-1" });
-    expect((await c.listVpcs()).map((v) => v.id)).toContain(vpc.id);
-    expect(await c.getVpc(vpc.id)).toMatchObject({ id: vpc.id });
-    expect(await c.renameVpc(vpc.id, "net-2")).toHaveProperty("message");
-    expect((await c.getVpc(vpc.id)).name).toBe("net-2");
+    expect((await c.perform("listVpcs")).items.map((v) => v.id)).toContain(vpc.id);
+    expect(await c.perform("getVpc", { vpc: vpc.id })).toMatchObject({ id: vpc.id });
+    expect(await c.perform("renameVpc", { vpc: vpc.id, body: { name: "net-2" } })).toHaveProperty("message");
+    expect((await c.perform("getVpc", { vpc: vpc.id })).name).toBe("net-2");
 
     // Peerings
-    const peering = await c.createPeering(vpc.id, { peer_account_id: "acct-1", peer_region_code: "us-east-1", peer_vpc_id: "vpc-9" });
+    const peering = await c.perform("createPeering", {
+      vpc: vpc.id,
+      body: { peer_account_id: "acct-1", peer_region_code: "us-east-1", peer_vpc_id: "vpc-9" },
+    });
     expect(peering.status).toBe("pending");
-    expect((await c.listPeerings(vpc.id)).map((p) => p.id)).toEqual([peering.id]);
-    expect((await c.getPeering(vpc.id, peering.id)).peer_vpc_id).toBe("vpc-9");
+    expect((await c.perform("listPeerings", { vpc: vpc.id })).items.map((p) => p.id)).toEqual([peering.id]);
+    expect((await c.perform("getPeering", { vpc: vpc.id, peering: peering.id })).peer_vpc_id).toBe("vpc-9");
     expect((await c.waitForPeering(vpc.id, peering.id, WAIT)).status).toBe("active");
-    await c.deletePeering(vpc.id, peering.id);
-    await expect(c.getPeering(vpc.id, peering.id)).rejects.toBeInstanceOf(NotFoundError);
+    await c.perform("deletePeering", { vpc: vpc.id, peering: peering.id });
+    await expect(c.perform("getPeering", { vpc: vpc.id, peering: peering.id })).rejects.toBeInstanceOf(NotFoundError);
 
     // Services
-    const created = await c.createService({ name: "db", cpu_millis: "500", memory_gbs: "2" });
+    const created = await c.perform("createService", { body: { name: "db", cpu_millis: "500", memory_gbs: "2" } });
     expect(created.status).toBe("QUEUED");
     expect(typeof created.initial_password).toBe("string");
     secrets.push(created.initial_password!);
     const id = created.service_id;
     const ready = (until: Service["status"][] = ["READY"]): Promise<Service> => c.waitForService(id, { until, ...WAIT });
     expect((await ready()).status).toBe("READY");
-    expect((await c.listServices()).map((s) => s.service_id)).toContain(id);
-    const got = await c.getService(id);
+    expect((await c.perform("listServices")).items.map((s) => s.service_id)).toContain(id);
+    const got = await c.perform("getService", { service: id });
     expect(got.initial_password).toBeUndefined();
 
-    const resized = await c.resizeService(id, { cpu_millis: "1000", memory_gbs: "4" });
+    const resized = await c.perform("resizeService", { service: id, body: { cpu_millis: "1000", memory_gbs: "4" } });
     expect(resized.resources?.[0]?.spec?.cpu_millis).toBe(1000);
     await ready();
-    const ha = await c.setServiceHA(id, { replica_count: 1 });
+    const ha = await c.perform("setServiceHA", { service: id, body: { replica_count: 1 } });
     expect(ha.ha_replicas?.replica_count).toBe(1);
     await ready();
-    expect(await c.attachServiceToVpc(id, vpc.id)).toHaveProperty("message");
+    expect(await c.perform("attachServiceToVpc", { service: id, body: { vpc_id: vpc.id } })).toHaveProperty("message");
     expect((await ready()).vpcEndpoint).toMatchObject({ vpc_id: vpc.id });
-    expect(await c.detachServiceFromVpc(id, vpc.id)).toHaveProperty("message");
+    expect(await c.perform("detachServiceFromVpc", { service: id, body: { vpc_id: vpc.id } })).toHaveProperty("message");
     await ready();
-    await c.enableServicePooler(id);
-    expect((await c.getService(id)).connection_pooler?.endpoint?.port).toBe(6432);
-    await c.disableServicePooler(id);
-    expect((await c.getService(id)).connection_pooler ?? undefined).toBeUndefined();
-    await c.setServiceEnvironment(id, "PROD");
-    expect((await c.getService(id)).metadata?.environment).toBe("PROD");
+    await c.perform("enableServicePooler", { service: id });
+    expect((await c.perform("getService", { service: id })).connection_pooler?.endpoint?.port).toBe(6432);
+    await c.perform("disableServicePooler", { service: id });
+    expect((await c.perform("getService", { service: id })).connection_pooler ?? undefined).toBeUndefined();
+    await c.perform("setServiceEnvironment", { service: id, body: { environment: "PROD" } });
+    expect((await c.perform("getService", { service: id })).metadata?.environment).toBe("PROD");
     secrets.push("new-password-77");
-    await expect(c.updateServicePassword(id, "new-password-77")).resolves.toBeUndefined();
-    await c.stopService(id);
+    await expect(c.perform("updateServicePassword", { service: id, body: { password: "new-password-77" } })).resolves.toBeUndefined();
+    await c.perform("stopService", { service: id });
     expect((await ready(["PAUSED"])).status).toBe("PAUSED");
-    await c.startService(id);
+    await c.perform("startService", { service: id });
     await ready();
 
-    const fork = await c.forkService(id, { fork_strategy: "NOW", name: "db-copy" });
+    const fork = await c.perform("forkService", { service: id, body: { fork_strategy: "NOW", name: "db-copy" } });
     expect(fork.forked_from?.service_id).toBe(id);
     expect(typeof fork.initial_password).toBe("string");
     secrets.push(fork.initial_password!);
     expect((await c.waitForService(fork.service_id, { until: ["READY"], ...WAIT })).name).toBe("db-copy");
 
     // Replica sets
-    const rs = await c.createReplicaSet(id, { name: "reads", nodes: 1, cpu_millis: 500, memory_gbs: 2 });
+    const rs = await c.perform("createReplicaSet", { service: id, body: { name: "reads", nodes: 1, cpu_millis: 500, memory_gbs: 2 } });
     expect(rs.status).toBe("creating");
     expect((await c.waitForReplicaSet(id, rs.id, WAIT)).status).toBe("active");
-    expect((await c.listReplicaSets(id)).map((r) => r.id)).toEqual([rs.id]);
-    expect(await c.resizeReplicaSet(id, rs.id, { cpu_millis: 1000, memory_gbs: 4, nodes: 2 })).toHaveProperty("message");
+    expect((await c.perform("listReplicaSets", { service: id })).items.map((r) => r.id)).toEqual([rs.id]);
+    expect(
+      await c.perform("resizeReplicaSet", { service: id, replicaSet: rs.id, body: { cpu_millis: 1000, memory_gbs: 4, nodes: 2 } }),
+    ).toHaveProperty("message");
     const resizedRs = await c.waitForReplicaSet(id, rs.id, WAIT);
     expect(resizedRs).toMatchObject({ nodes: 2, cpu_millis: 1000 });
-    await c.enableReplicaSetPooler(id, rs.id);
-    expect((await c.listReplicaSets(id))[0]?.connection_pooler).toBeDefined();
-    await c.disableReplicaSetPooler(id, rs.id);
-    await c.setReplicaSetEnvironment(id, rs.id, "PROD");
-    expect((await c.listReplicaSets(id))[0]?.metadata?.environment).toBe("PROD");
-    await c.deleteReplicaSet(id, rs.id);
+    await c.perform("enableReplicaSetPooler", { service: id, replicaSet: rs.id });
+    expect((await c.perform("listReplicaSets", { service: id })).items[0]?.connection_pooler).toBeDefined();
+    await c.perform("disableReplicaSetPooler", { service: id, replicaSet: rs.id });
+    await c.perform("setReplicaSetEnvironment", { service: id, replicaSet: rs.id, body: { environment: "PROD" } });
+    expect((await c.perform("listReplicaSets", { service: id })).items[0]?.metadata?.environment).toBe("PROD");
+    await c.perform("deleteReplicaSet", { service: id, replicaSet: rs.id });
     await c.waitForReplicaSetDeleted(id, rs.id, WAIT);
-    expect(await c.listReplicaSets(id)).toEqual([]);
+    expect((await c.perform("listReplicaSets", { service: id })).items).toEqual([]);
 
     // Teardown
-    await c.deleteService(fork.service_id);
-    await c.deleteService(id);
+    await c.perform("deleteService", { service: fork.service_id });
+    await c.perform("deleteService", { service: id });
     await c.waitForServiceDeleted(id, WAIT);
     await c.waitForServiceDeleted(fork.service_id, WAIT);
-    await expect(c.getService(id)).rejects.toBeInstanceOf(NotFoundError);
-    await c.deleteVpc(vpc.id);
-    await expect(c.getVpc(vpc.id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(c.perform("getService", { service: id })).rejects.toBeInstanceOf(NotFoundError);
+    await c.perform("deleteVpc", { vpc: vpc.id });
+    await expect(c.perform("getVpc", { vpc: vpc.id })).rejects.toBeInstanceOf(NotFoundError);
   });
 
   describe("error classes from real error answers", () => {
@@ -158,7 +163,7 @@ describe("client against the emulator: every operation", () => {
     });
 
     it("400 InvalidRequestError names the operation, status, code and details", async () => {
-      const err = await failure(c.createVpc({ name: "bad", cidr: "10.0.0.1/8", region_code: "us-east-1" }));
+      const err = await failure(c.perform("createVpc", { body: { name: "bad", cidr: "10.0.0.1/8", region_code: "us-east-1" } }));
       expect(InvalidRequestError.isInstance(err)).toBe(true);
       const e = err as InvalidRequestError;
       expect(e.status).toBe(400);
@@ -168,20 +173,20 @@ describe("client against the emulator: every operation", () => {
     });
 
     it("400 for a too-short password never shows the password", async () => {
-      const s = await c.createService({ name: "pw" });
+      const s = await c.perform("createService", { body: { name: "pw" } });
       secrets.push(s.initial_password!);
       await c.waitForService(s.service_id, { until: ["READY"], ...WAIT });
       secrets.push("short7");
-      const err = await failure(c.updateServicePassword(s.service_id, "short7"));
+      const err = await failure(c.perform("updateServicePassword", { service: s.service_id, body: { password: "short7" } }));
       expect(InvalidRequestError.isInstance(err)).toBe(true);
-      await c.deleteService(s.service_id);
+      await c.perform("deleteService", { service: s.service_id });
     });
 
     it("401 AuthenticationError for an unknown key, without the key", async () => {
       const bad = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: "wrong-key-0000", projectId: emu.projectId });
       secrets.push("wrong-key-0000");
       try {
-        const err = await failure(bad.listServices());
+        const err = await failure(bad.perform("listServices").then((r) => r.items));
         expect(AuthenticationError.isInstance(err)).toBe(true);
         expect((err as AuthenticationError).code).toBe("UNAUTHORIZED");
         expect((err as Error).message).toContain("CLOUDDB_API_KEY");
@@ -191,31 +196,34 @@ describe("client against the emulator: every operation", () => {
     });
 
     it("403 PermissionError for a PAT on another project", async () => {
-      const err = await failure(c.listVpcs({ projectId: emu.secondProjectId }));
+      const err = await failure(c.perform("listVpcs", { projectId: emu.secondProjectId }).then((r) => r.items));
       expect(PermissionError.isInstance(err)).toBe(true);
       expect((err as PermissionError).status).toBe(403);
     });
 
     it("404 NotFoundError for an unknown service", async () => {
-      const err = await failure(c.getService("zzzzzzzzzz"));
+      const err = await failure(c.perform("getService", { service: "zzzzzzzzzz" }));
       expect(NotFoundError.isInstance(err)).toBe(true);
       expect((err as NotFoundError).operation).toBe("getService");
     });
 
     it("409 ConflictError for deleting a VPC that still has a peering", async () => {
-      const vpc = await c.createVpc({ name: "busy", cidr: "10.9.0.0/16", region_code: "us-east-1" });
-      const p = await c.createPeering(vpc.id, { peer_account_id: "a", peer_region_code: "us-east-1", peer_vpc_id: "v" });
-      const err = await failure(c.deleteVpc(vpc.id));
+      const vpc = await c.perform("createVpc", { body: { name: "busy", cidr: "10.9.0.0/16", region_code: "us-east-1" } });
+      const p = await c.perform("createPeering", {
+        vpc: vpc.id,
+        body: { peer_account_id: "a", peer_region_code: "us-east-1", peer_vpc_id: "v" },
+      });
+      const err = await failure(c.perform("deleteVpc", { vpc: vpc.id }));
       expect(ConflictError.isInstance(err)).toBe(true);
-      await c.deletePeering(vpc.id, p.id);
-      await c.deleteVpc(vpc.id);
+      await c.perform("deletePeering", { vpc: vpc.id, peering: p.id });
+      await c.perform("deleteVpc", { vpc: vpc.id });
     });
 
     it("429 RateLimitError once Retry-After would pass the retry deadline", async () => {
       const short = clientOf(emu, { retryDeadlineMs: 500 });
       try {
         await fault(emu, { method: "GET", path: "/vpcs$", status: 429, count: 1, retryAfter: 5 });
-        const err = await failure(short.listVpcs());
+        const err = await failure(short.perform("listVpcs").then((r) => r.items));
         expect(RateLimitError.isInstance(err)).toBe(true);
         expect((err as RateLimitError).retryAfterSeconds).toBe(5);
       } finally {
@@ -227,7 +235,7 @@ describe("client against the emulator: every operation", () => {
       const short = clientOf(emu, { retryDeadlineMs: 400 });
       try {
         await fault(emu, { method: "GET", path: "/services$", status: 503, count: 1000 });
-        const err = await failure(short.listServices());
+        const err = await failure(short.perform("listServices").then((r) => r.items));
         expect(ServerError.isInstance(err)).toBe(true);
         expect((err as ServerError).status).toBe(503);
       } finally {

@@ -4,7 +4,8 @@
  * service, a replica set in error), told apart from those it can.
  */
 import * as net from "net";
-import { ClouddbClient, ConfigurationError, ConflictError, NetworkError, resolveConfig } from "../../provider/client";
+import { ClouddbClient, ConfigurationError, ConflictError, NetworkError } from "../../provider/client";
+import { resolveConfig } from "../../provider/client/config";
 import { type Emu, control, countRequests, expectNoSecrets, startEmulator, clientOf } from "./emulatorControl";
 
 /** A port on 127.0.0.1 where nothing listens (connection refused). */
@@ -68,9 +69,9 @@ describe("configuration that cannot work fails at once", () => {
 
 describe("an endpoint nobody listens on", () => {
   it.each([
-    ["createService", (c: ClouddbClient) => c.createService({ name: "db" })],
-    ["getService", (c: ClouddbClient) => c.getService("svc0000001")],
-    ["createVpc", (c: ClouddbClient) => c.createVpc({ name: "n", cidr: "10.0.0.0/16", region_code: "us-east-1" })],
+    ["createService", (c: ClouddbClient) => c.perform("createService", { body: { name: "db" } })],
+    ["getService", (c: ClouddbClient) => c.perform("getService", { service: "svc0000001" })],
+    ["createVpc", (c: ClouddbClient) => c.perform("createVpc", { body: { name: "n", cidr: "10.0.0.0/16", region_code: "us-east-1" } })],
   ])("fails %s within seconds, naming the URL and that operation", async (operation, run) => {
     const port = await deadPort();
     const key = "dead-endpoint-key-42";
@@ -116,9 +117,9 @@ describe("409s that waiting cannot cure, told apart from those it can", () => {
 
   /** A READY service: created, then the emulator clock moved past QUEUED and CONFIGURING. */
   async function readyService(name: string): Promise<string> {
-    const s = await c.createService({ name });
+    const s = await c.perform("createService", { body: { name } });
     await control(emu, "POST", "/clock", { advanceMs: 8_000 });
-    expect((await c.getService(s.service_id)).status).toBe("READY");
+    expect((await c.perform("getService", { service: s.service_id })).status).toBe("READY");
     return s.service_id;
   }
 
@@ -133,10 +134,10 @@ describe("409s that waiting cannot cure, told apart from those it can", () => {
 
   it("creating a replica set on a PAUSED service: not curable, reading the service once", async () => {
     const id = await readyService("paused");
-    await c.stopService(id);
+    await c.perform("stopService", { service: id });
     await control(emu, "POST", "/clock", { advanceMs: 3_000 });
     await control(emu, "DELETE", "/requests");
-    const e = await conflict(c.createReplicaSet(id, { name: "r", nodes: 1, cpu_millis: 500, memory_gbs: 2 }));
+    const e = await conflict(c.perform("createReplicaSet", { service: id, body: { name: "r", nodes: 1, cpu_millis: 500, memory_gbs: 2 } }));
     expect(e.curableByWaiting).toBe(false);
     expect(e.blockedBy).toEqual({ kind: "service", id, status: "PAUSED" });
     expect(e.message).toContain(`start service ${id} first`);
@@ -147,13 +148,13 @@ describe("409s that waiting cannot cure, told apart from those it can", () => {
 
   it("anything on an UNSTABLE service, a replica set action included: not curable", async () => {
     const id = await readyService("shaky");
-    const rs = await c.createReplicaSet(id, { name: "r", nodes: 1, cpu_millis: 500, memory_gbs: 2 });
+    const rs = await c.perform("createReplicaSet", { service: id, body: { name: "r", nodes: 1, cpu_millis: 500, memory_gbs: 2 } });
     await control(emu, "POST", "/clock", { advanceMs: 4_000 });
     await control(emu, "POST", `/services/${id}/unstable`);
     for (const action of [
-      () => c.setServiceEnvironment(id, "PROD"),
-      () => c.resizeService(id, { cpu_millis: "1000", memory_gbs: "4" }),
-      () => c.resizeReplicaSet(id, rs.id, { cpu_millis: 1000, memory_gbs: 4 }),
+      () => c.perform("setServiceEnvironment", { service: id, body: { environment: "PROD" } }),
+      () => c.perform("resizeService", { service: id, body: { cpu_millis: "1000", memory_gbs: "4" } }),
+      () => c.perform("resizeReplicaSet", { service: id, replicaSet: rs.id, body: { cpu_millis: 1000, memory_gbs: 4 } }),
     ]) {
       const e = await conflict(action());
       expect(e.curableByWaiting).toBe(false);
@@ -164,26 +165,26 @@ describe("409s that waiting cannot cure, told apart from those it can", () => {
 
   it("a replica set in error: not curable, blamed on the set", async () => {
     const id = await readyService("sets");
-    const rs = await c.createReplicaSet(id, { name: "r", nodes: 1, cpu_millis: 500, memory_gbs: 2 });
+    const rs = await c.perform("createReplicaSet", { service: id, body: { name: "r", nodes: 1, cpu_millis: 500, memory_gbs: 2 } });
     await control(emu, "POST", "/clock", { advanceMs: 4_000 });
     await control(emu, "POST", `/replica-sets/${rs.id}/error`);
-    const e = await conflict(c.enableReplicaSetPooler(id, rs.id));
+    const e = await conflict(c.perform("enableReplicaSetPooler", { service: id, replicaSet: rs.id }));
     expect(e.curableByWaiting).toBe(false);
     expect(e.blockedBy).toEqual({ kind: "replica set", id: `${id}/${rs.id}`, status: "error" });
   });
 
   it("a service still being created: curable by waiting", async () => {
-    const s = await c.createService({ name: "young" });
-    const e = await conflict(c.resizeService(s.service_id, { cpu_millis: "1000", memory_gbs: "4" }));
+    const s = await c.perform("createService", { body: { name: "young" } });
+    const e = await conflict(c.perform("resizeService", { service: s.service_id, body: { cpu_millis: "1000", memory_gbs: "4" } }));
     expect(e.curableByWaiting).toBe(true);
     expect(e.blockedBy).toEqual({ kind: "service", id: s.service_id, status: "QUEUED" });
     expect(e.message).toContain("passes by itself");
   });
 
   it("a conflict the status does not explain (VPC with a peering) is left undecided", async () => {
-    const vpc = await c.createVpc({ name: "busy", cidr: "10.9.0.0/16", region_code: "us-east-1" });
-    await c.createPeering(vpc.id, { peer_account_id: "a", peer_region_code: "us-east-1", peer_vpc_id: "v" });
-    const e = await conflict(c.deleteVpc(vpc.id));
+    const vpc = await c.perform("createVpc", { body: { name: "busy", cidr: "10.9.0.0/16", region_code: "us-east-1" } });
+    await c.perform("createPeering", { vpc: vpc.id, body: { peer_account_id: "a", peer_region_code: "us-east-1", peer_vpc_id: "v" } });
+    const e = await conflict(c.perform("deleteVpc", { vpc: vpc.id }));
     expect(e.curableByWaiting).toBeUndefined();
     expect(e.blockedBy).toBeUndefined();
   });

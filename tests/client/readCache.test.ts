@@ -17,7 +17,9 @@ describe("the read cache", () => {
     emu = await startEmulator({ port: 0, clockScale: 0 });
     const c = clientOf(emu);
     try {
-      ids = (await Promise.all(Array.from({ length: 8 }, (_, i) => c.createService({ name: `cached-${i}` })))).map((s) => s.service_id);
+      ids = (await Promise.all(Array.from({ length: 8 }, (_, i) => c.perform("createService", { body: { name: `cached-${i}` } })))).map(
+        (s) => s.service_id,
+      );
     } finally {
       await c.close();
     }
@@ -33,7 +35,7 @@ describe("the read cache", () => {
     const c = clientOf(emu, { listCacheMs: 300 });
     try {
       for (const id of ids) {
-        expect((await c.getService(id)).service_id).toBe(id);
+        expect((await c.perform("getService", { service: id })).service_id).toBe(id);
         await sleep(150);
       }
       expect((await requestLog(emu)).map((r) => `${r.method} ${path(r)}`)).toEqual(["GET /services"]);
@@ -45,9 +47,9 @@ describe("the read cache", () => {
   it("reads the list again after a pause longer than listCacheMs", async () => {
     const c = clientOf(emu, { listCacheMs: 300 });
     try {
-      await c.getService(ids[0]);
+      await c.perform("getService", { service: ids[0] });
       await sleep(600);
-      await c.getService(ids[1]);
+      await c.perform("getService", { service: ids[1] });
       expect((await requestLog(emu)).map((r) => `${r.method} ${path(r)}`)).toEqual(["GET /services", "GET /services"]);
     } finally {
       await c.close();

@@ -14,7 +14,7 @@ describe("retry policy", () => {
     const api = await startFakeApi(() => (++n <= 3 ? { status: 503, body: { code: "UNAVAILABLE", message: "busy" } } : { body: [] }));
     const c = client(api.baseUrl);
     try {
-      await expect(c.listVpcs()).resolves.toEqual([]);
+      await expect(c.perform("listVpcs").then((r) => r.items)).resolves.toEqual([]);
       expect(api.requests).toHaveLength(4);
     } finally {
       await c.close();
@@ -29,7 +29,7 @@ describe("retry policy", () => {
     );
     const c = client(api.baseUrl);
     try {
-      await c.listServices();
+      await c.perform("listServices");
       expect(api.requests).toHaveLength(2);
       expect(api.requests[1].at - api.requests[0].at).toBeGreaterThanOrEqual(1000);
     } finally {
@@ -47,7 +47,10 @@ describe("retry policy", () => {
     const c = client(api.baseUrl, 2_000);
     try {
       const started = Date.now();
-      const err = await c.listServices().catch((e: unknown) => e);
+      const err = await c
+        .perform("listServices")
+        .then((r) => r.items)
+        .catch((e: unknown) => e);
       expect(RateLimitError.isInstance(err)).toBe(true);
       expect((err as RateLimitError).retryAfterSeconds).toBe(30);
       expect(Date.now() - started).toBeLessThan(1_000);
@@ -62,7 +65,7 @@ describe("retry policy", () => {
     const c = client(api.baseUrl, 600);
     try {
       const started = Date.now();
-      const err = await c.getVpc("1").catch((e: unknown) => e);
+      const err = await c.perform("getVpc", { vpc: "1" }).catch((e: unknown) => e);
       expect(ServerError.isInstance(err)).toBe(true);
       expect(Date.now() - started).toBeLessThan(1_500);
       expect(api.requests.length).toBeGreaterThan(1);
@@ -76,7 +79,7 @@ describe("retry policy", () => {
     const api = await startFakeApi(() => ({ status: 409, body: { code: "CONFLICT", message: "not ready" } }));
     const c = client(api.baseUrl);
     try {
-      await expect(c.stopService("svc0000001")).rejects.toBeInstanceOf(ConflictError);
+      await expect(c.perform("stopService", { service: "svc0000001" })).rejects.toBeInstanceOf(ConflictError);
       expect(api.requests.map((r) => r.method)).toEqual(["POST", "GET"]);
     } finally {
       await c.close();
@@ -89,14 +92,17 @@ describe("retry policy", () => {
     const api = await startFakeApi((): FakeAnswer => (++n === 1 ? { destroy: true } : { body: serviceBody() }));
     const c = client(api.baseUrl);
     try {
-      await expect(c.getService("svc0000001")).resolves.toMatchObject({ service_id: "svc0000001" });
+      await expect(c.perform("getService", { service: "svc0000001" })).resolves.toMatchObject({ service_id: "svc0000001" });
     } finally {
       await c.close();
       await api.close();
     }
     const dead = client("http://127.0.0.1:9/public/api/v1", 300);
     try {
-      const err = await dead.listVpcs().catch((e: unknown) => e);
+      const err = await dead
+        .perform("listVpcs")
+        .then((r) => r.items)
+        .catch((e: unknown) => e);
       expect(NetworkError.isInstance(err)).toBe(true);
       expect((err as NetworkError).message).toMatch(/operation listVpcs/);
       expect((err as NetworkError).message).not.toContain(KEY);
@@ -114,7 +120,9 @@ describe("retry policy", () => {
     );
     const c = client(api.baseUrl);
     try {
-      await expect(c.createVpc({ name: "v", cidr: "10.0.0.0/16", region_code: "us-east-1" })).resolves.toMatchObject({ id: "7" });
+      await expect(c.perform("createVpc", { body: { name: "v", cidr: "10.0.0.0/16", region_code: "us-east-1" } })).resolves.toMatchObject({
+        id: "7",
+      });
       expect(api.requests.map((r) => r.method)).toEqual(["POST", "POST"]);
     } finally {
       await c.close();
@@ -131,7 +139,7 @@ describe("retry policy", () => {
     );
     const c = client(api.baseUrl);
     try {
-      await expect(c.deleteVpc("12")).resolves.toBeUndefined();
+      await expect(c.perform("deleteVpc", { vpc: "12" })).resolves.toBeUndefined();
       expect(api.requests.map((r) => r.method)).toEqual(["DELETE", "DELETE"]);
     } finally {
       await c.close();

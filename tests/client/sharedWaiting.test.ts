@@ -34,7 +34,7 @@ describe("shared waiting against the emulator", () => {
     try {
       const ready = await Promise.all(
         Array.from({ length: 10 }, async (_, i) => {
-          const s = await c.createService({ name: `shared-${i}` });
+          const s = await c.perform("createService", { body: { name: `shared-${i}` } });
           return c.waitForService(s.service_id, { until: ["READY"], timeoutMs: 30_000 });
         }),
       );
@@ -53,15 +53,18 @@ describe("shared waiting against the emulator", () => {
   it("services and replica sets of one project share its service list while they wait together", async () => {
     const c = clientOf(emu);
     try {
-      const base = await c.createService({ name: "base" });
+      const base = await c.perform("createService", { body: { name: "base" } });
       await c.waitForService(base.service_id, { until: ["READY"], timeoutMs: 30_000 });
       await control(emu, "DELETE", "/requests");
       const waits: Promise<unknown>[] = [];
       for (let i = 0; i < 3; i++) {
-        const rs = await c.createReplicaSet(base.service_id, { name: `r${i}`, nodes: 1, cpu_millis: 500, memory_gbs: 2 });
+        const rs = await c.perform("createReplicaSet", {
+          service: base.service_id,
+          body: { name: `r${i}`, nodes: 1, cpu_millis: 500, memory_gbs: 2 },
+        });
         waits.push(c.waitForReplicaSet(base.service_id, rs.id, { timeoutMs: 30_000 }));
       }
-      const other = await c.createService({ name: "other" });
+      const other = await c.perform("createService", { body: { name: "other" } });
       waits.push(c.waitForService(other.service_id, { until: ["READY"], timeoutMs: 30_000 }));
       await Promise.all(waits);
       const gets = (await requestLog(emu)).filter((r) => r.method === "GET").map(path);
@@ -78,9 +81,13 @@ describe("shared waiting against the emulator", () => {
     const c = clientOf(emu);
     try {
       await control(emu, "POST", "/faults", { method: "GET", path: "/vpcs$", status: 429, count: 1, retryAfter: 1 });
-      const vpcs = c.listVpcs();
+      const vpcs = c.perform("listVpcs").then((r) => r.items);
       await new Promise((resolve) => setTimeout(resolve, 100));
-      await Promise.all([vpcs, c.listServices(), c.createVpc({ name: "n", cidr: "10.7.0.0/16", region_code: "us-east-1" })]);
+      await Promise.all([
+        vpcs,
+        c.perform("listServices").then((r) => r.items),
+        c.perform("createVpc", { body: { name: "n", cidr: "10.7.0.0/16", region_code: "us-east-1" } }),
+      ]);
       const log = await requestLog(emu);
       const refused = log.find((r) => r.status === 429)!;
       const after = log.filter((r) => r !== refused);
@@ -96,7 +103,7 @@ describe("shared waiting against the emulator", () => {
   it("learns how long a transition takes, and the next wait on it polls where readiness is likely", async () => {
     const c = clientOf(emu);
     try {
-      const first = await c.createService({ name: "first" });
+      const first = await c.perform("createService", { body: { name: "first" } });
       await c.waitForService(first.service_id, { until: ["READY"], timeoutMs: 30_000 });
       const learned = c.learnedDurations()["service:QUEUED->READY"];
       expect(learned).toBeGreaterThan(0.7 * T);
@@ -122,7 +129,7 @@ describe("waiting in a large project", () => {
     emu = await startEmulator({ port: 0, clockScale: T / NOMINAL_CREATE_MS });
     const seeding = clientOf(emu);
     try {
-      await Promise.all(Array.from({ length: OTHERS }, (_, i) => seeding.createService({ name: `other-${i}` })));
+      await Promise.all(Array.from({ length: OTHERS }, (_, i) => seeding.perform("createService", { body: { name: `other-${i}` } })));
     } finally {
       await seeding.close();
     }
@@ -137,7 +144,7 @@ describe("waiting in a large project", () => {
   it("a wait reads its own resource, not the list", async () => {
     const c = clientOf(emu);
     try {
-      const s = await c.createService({ name: "mine" });
+      const s = await c.perform("createService", { body: { name: "mine" } });
       expect((await c.waitForService(s.service_id, { until: ["READY"], timeoutMs: 30_000 })).status).toBe("READY");
       const gets = (await requestLog(emu)).filter((r) => r.method === "GET").map(path);
       expect(gets.length).toBeGreaterThan(0);
@@ -150,9 +157,12 @@ describe("waiting in a large project", () => {
   it("a replica set's wait reads its service, not the list", async () => {
     const c = clientOf(emu);
     try {
-      const [base] = await c.listServices();
+      const [base] = (await c.perform("listServices")).items;
       await c.waitForService(base.service_id, { until: ["READY"], timeoutMs: 30_000 });
-      const rs = await c.createReplicaSet(base.service_id, { name: "r", nodes: 1, cpu_millis: 500, memory_gbs: 2 });
+      const rs = await c.perform("createReplicaSet", {
+        service: base.service_id,
+        body: { name: "r", nodes: 1, cpu_millis: 500, memory_gbs: 2 },
+      });
       await control(emu, "DELETE", "/requests");
       expect((await c.waitForReplicaSet(base.service_id, rs.id, { timeoutMs: 30_000 })).status).toBe("active");
       const gets = (await requestLog(emu)).filter((r) => r.method === "GET").map(path);
@@ -169,7 +179,7 @@ describe("waiting in a large project", () => {
       const n = Array.from({ length: 40 }, (_, i) => i + 1).find((w) => listPays(w, OTHERS + 1 + w))!;
       await Promise.all(
         Array.from({ length: n }, async (_, i) => {
-          const s = await c.createService({ name: `many-${i}` });
+          const s = await c.perform("createService", { body: { name: `many-${i}` } });
           return c.waitForService(s.service_id, { until: ["READY"], timeoutMs: 30_000 });
         }),
       );
@@ -202,7 +212,7 @@ describe("40 creates at once against an API limited to 10 requests a second", ()
     try {
       ready = await Promise.all(
         Array.from({ length: N }, async (_, i) => {
-          const s = await c.createService({ name: `scale-${i}` });
+          const s = await c.perform("createService", { body: { name: `scale-${i}` } });
           return c.waitForService(s.service_id, { until: ["READY"], timeoutMs: 60_000 });
         }),
       );

@@ -5,7 +5,7 @@
  * exactly that item fails naming the field and the value.
  */
 import { ClouddbClient, ResponseValidationError, type Service } from "../../provider/client";
-import { waitVerdict } from "../../provider/client/statusRules";
+import { waitVerdict } from "../../contract/statuses";
 import { type Emu, control, expectNoSecrets, requestLog, rewrite, startEmulator, clientOf } from "./emulatorControl";
 import { serviceBody, startFakeApi } from "./fakeApi";
 
@@ -30,7 +30,10 @@ describe("tolerant reading against the emulator", () => {
   beforeAll(async () => {
     emu = await startEmulator({ port: 0, clockScale: 0.01 });
     c = clientOf(emu, { poll: { initialMs: 10, maxMs: 40 } });
-    ready = await c.waitForService((await c.createService({ name: "base" })).service_id, { until: ["READY"], ...WAIT });
+    ready = await c.waitForService((await c.perform("createService", { body: { name: "base" } })).service_id, {
+      until: ["READY"],
+      ...WAIT,
+    });
   });
   afterAll(async () => {
     await c.close();
@@ -43,24 +46,24 @@ describe("tolerant reading against the emulator", () => {
   it("carries an unknown service status and type in reads and lists", async () => {
     await rewrite(emu, { method: "GET", path: "/services", field: "status", value: "MIGRATING", count: 2 });
     await rewrite(emu, { method: "GET", path: "/services", field: "service_type", value: "GRAPH", count: 2 });
-    const got = await c.getService(ready.service_id);
+    const got = await c.perform("getService", { service: ready.service_id });
     expect([got.status, got.service_type]).toEqual(["MIGRATING", "GRAPH"]);
-    const listed = await c.listServices();
+    const listed = (await c.perform("listServices")).items;
     expect(listed.map((s) => [s.service_id, s.status, s.service_type])).toEqual([[ready.service_id, "MIGRATING", "GRAPH"]]);
   });
 
   it("reads metrics: null (and other odd fields it does not rely on) as absent", async () => {
     await rewrite(emu, { method: "GET", path: "/services", field: "metrics", value: null, count: 2 });
     await rewrite(emu, { method: "GET", path: "/services", field: "endpoint", value: "not-an-object", count: 2 });
-    const got = await c.getService(ready.service_id);
+    const got = await c.perform("getService", { service: ready.service_id });
     expect(got.metrics).toBeUndefined();
     expect(got.endpoint).toBeUndefined();
     expect(got.status).toBe("READY");
-    expect((await c.listServices())[0]?.metrics).toBeUndefined();
+    expect((await c.perform("listServices")).items[0]?.metrics).toBeUndefined();
   });
 
   it("keeps waiting through an unknown status, and returns once the awaited one comes", async () => {
-    const s = await c.createService({ name: "migrating" });
+    const s = await c.perform("createService", { body: { name: "migrating" } });
     await control(emu, "DELETE", "/requests");
     await rewrite(emu, { method: "GET", path: "/services", field: "status", value: "MIGRATING", count: 4 });
     const done = await c.waitForService(s.service_id, { until: ["READY"], ...WAIT });
@@ -70,18 +73,21 @@ describe("tolerant reading against the emulator", () => {
   });
 
   it("carries an unknown replica set status, and waits through it", async () => {
-    const rs = await c.createReplicaSet(ready.service_id, { name: "r", nodes: 1, cpu_millis: 500, memory_gbs: 2 });
+    const rs = await c.perform("createReplicaSet", {
+      service: ready.service_id,
+      body: { name: "r", nodes: 1, cpu_millis: 500, memory_gbs: 2 },
+    });
     await rewrite(emu, { method: "GET", path: "/replicaSets$", field: "status", value: "upgrading", count: 1 });
-    expect((await c.listReplicaSets(ready.service_id)).map((r) => r.status)).toEqual(["upgrading"]);
+    expect((await c.perform("listReplicaSets", { service: ready.service_id })).items.map((r) => r.status)).toEqual(["upgrading"]);
     await rewrite(emu, { method: "GET", path: "/services", field: "status", value: "upgrading", count: 3 });
     expect((await c.waitForReplicaSet(ready.service_id, rs.id, WAIT)).status).toBe("active");
     expect((await c.getReplicaSet(ready.service_id, rs.id)).status).toBe("active");
-    await c.deleteReplicaSet(ready.service_id, rs.id);
+    await c.perform("deleteReplicaSet", { service: ready.service_id, replicaSet: rs.id });
   });
 
   it("a create whose answer carries an unknown status still returns the service and its password", async () => {
     await rewrite(emu, { method: "POST", path: "/services$", field: "status", value: "PROVISIONING", count: 1 });
-    const s = await c.createService({ name: "new-status" });
+    const s = await c.perform("createService", { body: { name: "new-status" } });
     expect(s.status).toBe("PROVISIONING");
     expect(typeof s.initial_password).toBe("string");
     expect((await c.waitForService(s.service_id, { until: ["READY"], ...WAIT })).status).toBe("READY");
@@ -103,9 +109,9 @@ describe("one odd item of a list (fake API)", () => {
     );
     const c = new ClouddbClient({ apiUrl: api.baseUrl, apiKey: KEY, projectId: "proj000001", listCacheMs: 60_000 });
     try {
-      expect((await c.listServices()).map((s) => s.service_id)).toEqual(["good000001"]);
-      expect((await c.getService("good000001")).name).toBe("good");
-      const err = await c.getService("bad0000001").catch((e: unknown) => e);
+      expect((await c.perform("listServices")).items.map((s) => s.service_id)).toEqual(["good000001"]);
+      expect((await c.perform("getService", { service: "good000001" })).name).toBe("good");
+      const err = await c.perform("getService", { service: "bad0000001" }).catch((e: unknown) => e);
       expect(ResponseValidationError.isInstance(err)).toBe(true);
       const e = err as ResponseValidationError;
       expect(e.path).toBe("status");
@@ -115,7 +121,7 @@ describe("one odd item of a list (fake API)", () => {
       expect(e.message).toContain("`status`");
       expectNoSecrets(e, [KEY]);
       // Without the cache, the service's own GET fails the same way.
-      const direct = await c.getService("bad0000001", { fresh: true }).catch((x: unknown) => x);
+      const direct = await c.perform("getService", { service: "bad0000001", fresh: true }).catch((x: unknown) => x);
       expect((direct as ResponseValidationError).path).toBe("status");
     } finally {
       await c.close();
@@ -137,7 +143,7 @@ describe("one odd item of a list (fake API)", () => {
     );
     const c = new ClouddbClient({ apiUrl: api.baseUrl, apiKey: KEY, projectId: "proj000001" });
     try {
-      const s = await c.getService("svc0000001");
+      const s = await c.perform("getService", { service: "svc0000001" });
       expect(s.read_replica_sets?.map((r) => [r.id, r.nodes])).toEqual([["rs00000001", undefined]]);
       expect((await c.getReplicaSet("svc0000001", "rs00000001")).status).toBe("active");
       const err = await c.getReplicaSet("svc0000001", "rs00000002").catch((e: unknown) => e);

@@ -24,7 +24,7 @@ describe("waiters against the emulator", () => {
   beforeAll(async () => {
     emu = await startEmulator({ port: 0, clockScale: 0.02 });
     c = clientOf(emu, { retryDeadlineMs: 300, poll: { initialMs: 10, maxMs: 40 } });
-    const s = await c.createService({ name: "w" });
+    const s = await c.perform("createService", { body: { name: "w" } });
     ready = await c.waitForService(s.service_id, { until: ["READY"], ...WAIT });
   });
   afterAll(async () => {
@@ -34,7 +34,7 @@ describe("waiters against the emulator", () => {
 
   it("waits for a created service to be READY, polling a few times", async () => {
     await control(emu, "DELETE", "/requests");
-    const s = await c.createService({ name: "w2" });
+    const s = await c.perform("createService", { body: { name: "w2" } });
     const started = Date.now();
     const done = await c.waitForService(s.service_id, { until: ["READY"], ...WAIT });
     expect(done.status).toBe("READY");
@@ -46,7 +46,7 @@ describe("waiters against the emulator", () => {
   });
 
   it("fails at once on UNSTABLE with the last service seen", async () => {
-    const s = await c.createService({ name: "shaky" });
+    const s = await c.perform("createService", { body: { name: "shaky" } });
     await control(emu, "POST", `/services/${s.service_id}/unstable`);
     const err = await c.waitForService(s.service_id, { until: ["READY"], ...WAIT }).catch((e: unknown) => e);
     expect(ResourceFailedError.isInstance(err)).toBe(true);
@@ -75,7 +75,7 @@ describe("waiters against the emulator", () => {
   });
 
   it("keeps polling through 503s that exhaust the retry deadline, until the state is reached", async () => {
-    const s = await c.createService({ name: "flaky" });
+    const s = await c.perform("createService", { body: { name: "flaky" } });
     await fault(emu, { method: "GET", path: "/services(/[a-z0-9]+)?$", status: 503, count: 12 });
     const done = await c.waitForService(s.service_id, { until: ["READY"], ...WAIT });
     expect(done.status).toBe("READY");
@@ -83,27 +83,33 @@ describe("waiters against the emulator", () => {
   });
 
   it("waits for deletion of a service", async () => {
-    const s = await c.createService({ name: "gone" });
-    await c.deleteService(s.service_id);
+    const s = await c.perform("createService", { body: { name: "gone" } });
+    await c.perform("deleteService", { service: s.service_id });
     await expect(c.waitForServiceDeleted(s.service_id, WAIT)).resolves.toBeUndefined();
   });
 
   it("waits for a replica set, fails on error, and waits for its deletion", async () => {
-    const rs = await c.createReplicaSet(ready.service_id, { name: "r", nodes: 1, cpu_millis: 500, memory_gbs: 2 });
+    const rs = await c.perform("createReplicaSet", {
+      service: ready.service_id,
+      body: { name: "r", nodes: 1, cpu_millis: 500, memory_gbs: 2 },
+    });
     expect((await c.waitForReplicaSet(ready.service_id, rs.id, WAIT)).status).toBe("active");
     await control(emu, "POST", `/replica-sets/${rs.id}/error`);
     const err = await c.waitForReplicaSet(ready.service_id, rs.id, WAIT).catch((e: unknown) => e);
     expect(ResourceFailedError.isInstance(err)).toBe(true);
     expect((err as ResourceFailedError).state).toBe("error");
-    await c.deleteReplicaSet(ready.service_id, rs.id);
+    await c.perform("deleteReplicaSet", { service: ready.service_id, replicaSet: rs.id });
     await c.waitForReplicaSetDeleted(ready.service_id, rs.id, WAIT);
     const missing = await c.waitForReplicaSet(ready.service_id, rs.id, WAIT).catch((e: unknown) => e);
     expect((missing as ResourceFailedError).state).toBe("NOT_FOUND");
   });
 
   it("fails a peering to an unreachable peer, quoting error_message", async () => {
-    const vpc = await c.createVpc({ name: "pv", cidr: "10.4.0.0/16", region_code: "us-east-1" });
-    const bad = await c.createPeering(vpc.id, { peer_account_id: "invalid-acct", peer_region_code: "us-east-1", peer_vpc_id: "x" });
+    const vpc = await c.perform("createVpc", { body: { name: "pv", cidr: "10.4.0.0/16", region_code: "us-east-1" } });
+    const bad = await c.perform("createPeering", {
+      vpc: vpc.id,
+      body: { peer_account_id: "invalid-acct", peer_region_code: "us-east-1", peer_vpc_id: "x" },
+    });
     const err = await c.waitForPeering(vpc.id, bad.id, WAIT).catch((e: unknown) => e);
     expect(ResourceFailedError.isInstance(err)).toBe(true);
     const e = err as ResourceFailedError;
@@ -112,15 +118,21 @@ describe("waiters against the emulator", () => {
     expect(typeof seen.error_message).toBe("string");
     expect(e.message).toContain(`"${seen.error_message!}"`);
 
-    const good = await c.createPeering(vpc.id, { peer_account_id: "acct", peer_region_code: "us-east-1", peer_vpc_id: "y" });
+    const good = await c.perform("createPeering", {
+      vpc: vpc.id,
+      body: { peer_account_id: "acct", peer_region_code: "us-east-1", peer_vpc_id: "y" },
+    });
     await control(emu, "POST", `/peerings/${good.id}/fail`, { errorMessage: "peer rejected the request" });
     const injected = await c.waitForPeering(vpc.id, good.id, WAIT).catch((x: unknown) => x);
     expect((injected as Error).message).toContain('"peer rejected the request"');
   });
 
   it("times out a peering wait when the awaited state never comes", async () => {
-    const vpc = await c.createVpc({ name: "pv2", cidr: "10.5.0.0/16", region_code: "us-east-1" });
-    const p = await c.createPeering(vpc.id, { peer_account_id: "acct", peer_region_code: "us-east-1", peer_vpc_id: "z" });
+    const vpc = await c.perform("createVpc", { body: { name: "pv2", cidr: "10.5.0.0/16", region_code: "us-east-1" } });
+    const p = await c.perform("createPeering", {
+      vpc: vpc.id,
+      body: { peer_account_id: "acct", peer_region_code: "us-east-1", peer_vpc_id: "z" },
+    });
     const err = await c.waitForPeering(vpc.id, p.id, { until: ["deleted-never"], timeoutMs: 200 }).catch((e: unknown) => e);
     expect(TimeoutError.isInstance(err)).toBe(true);
     expect((err as TimeoutError).awaited).toEqual(["deleted-never"]);
@@ -130,7 +142,7 @@ describe("waiters against the emulator", () => {
     // An emulator of its own, so that its log shows this client's requests alone.
     const own = await startEmulator({ port: 0, clockScale: 0.02 });
     const other = clientOf(own, { poll: { initialMs: 10, maxMs: 40 } });
-    const mine = await other.createService({ name: "closing" });
+    const mine = await other.perform("createService", { body: { name: "closing" } });
     await other.waitForService(mine.service_id, { until: ["READY"], ...WAIT });
     const started = Date.now();
     const waiting = other.waitForService(mine.service_id, { until: ["PAUSED"], timeoutMs: 60_000 }).catch((e: unknown) => e);
@@ -151,7 +163,7 @@ describe("waiters against the emulator", () => {
     // Later calls fail at once.
     const again = await other.waitForService(mine.service_id, { until: ["READY"], ...WAIT }).catch((e: unknown) => e);
     expect(WaitCancelledError.isInstance(again)).toBe(true);
-    expect(NetworkError.isInstance(await other.getService(mine.service_id).catch((e: unknown) => e))).toBe(true);
+    expect(NetworkError.isInstance(await other.perform("getService", { service: mine.service_id }).catch((e: unknown) => e))).toBe(true);
     await own.close();
   });
 });

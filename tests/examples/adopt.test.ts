@@ -14,7 +14,7 @@ describe("examples/adopt", () => {
   let existingId: string;
   beforeAll(async () => {
     cloud = await startExampleCloud();
-    const made = await cloud.api.createService({ name: "legacy-orders" });
+    const made = await cloud.api.perform("createService", { body: { name: "legacy-orders" } });
     existingId = made.service_id;
     await cloud.api.waitForService(existingId, { until: ["READY"], timeoutMs: 10_000 });
     cloud.stack.setConfig(cfg("existingServiceId"), existingId);
@@ -32,7 +32,7 @@ describe("examples/adopt", () => {
     expect(cloud.stack.resource("adopted").id).toBe(existingId);
     expect(cloud.stack.resources().map((x) => x.name)).toEqual(["adopted"]);
 
-    const svc = await cloud.api.getService(existingId);
+    const svc = await cloud.api.perform("getService", { service: existingId });
     expect(svc).toMatchObject({ name: "legacy-orders", status: "READY", metadata: { environment: "PROD" } });
     expect(svc.connection_pooler?.endpoint?.host).toBeTruthy();
     expect(await inventory(cloud)).toEqual({ services: [existingId], vpcs: [] });

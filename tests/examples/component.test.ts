@@ -28,14 +28,20 @@ describe("examples/component", () => {
     }
 
     const db = cloud.stack.resource("analytics-db");
-    const svc = await cloud.api.getService(db.id);
+    const svc = await cloud.api.perform("getService", { service: db.id });
     expect(svc).toMatchObject({ name: "analytics", status: "READY", metadata: { environment: "DEV" } });
     expect(svc.resources?.[0]?.spec).toMatchObject({ cpu_millis: 2000, memory_gbs: 8 });
     const pooler = svc.connection_pooler?.endpoint;
     expect(r.outputs.host).toBe(svc.endpoint?.host);
     expect(r.outputs.poolerEndpoint).toBe(`${pooler?.host}:${pooler?.port}`);
 
-    const sets = (await cloud.api.listReplicaSets(db.id)).map((s) => [s.name, s.nodes, s.cpu_millis, s.memory_gbs, s.status]);
+    const sets = (await cloud.api.perform("listReplicaSets", { service: db.id })).items.map((s) => [
+      s.name,
+      s.nodes,
+      s.cpu_millis,
+      s.memory_gbs,
+      s.status,
+    ]);
     expect(sets.sort()).toEqual([
       ["dashboards", 2, 500, 2, "active"],
       ["exports", 1, 1000, 4, "active"],

@@ -5,7 +5,7 @@
  * `work-dir` through the real plugin host, with the environment the earlier steps left
  * and no stack config, as the action gives the CLI. `npm ci` has run before the tests.
  */
-import { execFileSync } from "child_process";
+import { execFileSync, spawnSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -124,6 +124,10 @@ describe("examples/gitops workflow", () => {
     const withCommand = (job: Job) => shape(job).map((s, i) => (s === "pulumi/actions" ? `${s} ${String(job.steps[i].with!.command)}` : s));
     expect(withCommand(preview)).toEqual(expected("preview"));
     expect(withCommand(update)).toEqual(expected("up"));
+    // Actions that run on Node.js 24 (GitHub deprecated the Node 20 ones on its runners in 2026):
+    // actions/checkout v5 and later, actions/setup-node v5 and later, pulumi/actions v7; the newest majors.
+    const uses = new Set([preview, update].flatMap((job) => job.steps.flatMap((s) => (s.uses ? [s.uses] : []))));
+    expect([...uses].sort()).toEqual(["actions/checkout@v7", "actions/setup-node@v7", "pulumi/actions@v7"]);
     for (const job of [preview, update]) {
       expect(job.steps.at(-1)!.if).toBe("always()");
       expect(job.steps.find((s) => s.uses?.startsWith("actions/setup-node@"))!.with!["node-version"]).toBe(24);
@@ -191,5 +195,53 @@ describe("examples/gitops workflow", () => {
       job.run(steps.at(-1)!);
       expect(await gone(pid, 5_000)).toBe(true);
     });
+  });
+});
+
+describe("the emulator steps in a repository whose Pulumi project is in a subfolder", () => {
+  // As the README says to copy them: the scripts in ci/ beside the project, the project's own
+  // node_modules (npm ci in its folder), and the steps run from the repository's root.
+  const repo = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-gitops-repo-"));
+  const githubEnv = path.join(repo, "github-env");
+  const step = (script: string) =>
+    spawnSync(process.execPath, [path.join("infra", "ci", script)], {
+      cwd: repo,
+      env: { ...process.env, ...readGithubEnv(githubEnv), GITHUB_ENV: githubEnv, RUNNER_TEMP: repo },
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+  beforeAll(() => {
+    fs.mkdirSync(path.join(repo, "infra", "ci"), { recursive: true });
+    for (const script of ["start-emulator.js", "stop-emulator.js"]) {
+      fs.copyFileSync(path.join(REPO_ROOT, "examples", "gitops", "ci", script), path.join(repo, "infra", "ci", script));
+    }
+  });
+  afterAll(async () => {
+    const pid = Number(readGithubEnv(githubEnv).CLOUDDB_EMULATOR_PID);
+    if (pid > 0) await stopProcess(pid);
+    fs.rmSync(repo, { recursive: true, force: true });
+  });
+
+  it("says to install the package in the project when it is not there, instead of a stack trace", () => {
+    const r = step("start-emulator.js");
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe(
+      `start-emulator: pulumi-clouddb is not installed in ${path.join(repo, "infra")} (the Pulumi project beside this script) ` +
+        `nor in ${repo}: run \`npm ci\` in the project's directory before this step (with \`working-directory:\` when it is in a subfolder).\n`,
+    );
+  });
+
+  it("starts the emulator from the project's node_modules, and stops it", async () => {
+    fs.mkdirSync(path.join(repo, "infra", "node_modules"));
+    fs.symlinkSync(REPO_ROOT, path.join(repo, "infra", "node_modules", "pulumi-clouddb"), "dir");
+    const start = step("start-emulator.js");
+    expect(start.stderr).toBe("");
+    expect(start.status).toBe(0);
+    const env = readGithubEnv(githubEnv);
+    const info = await fetch(`${env.CLOUDDB_API_URL}/auth/info`, { headers: { authorization: `Bearer ${env.CLOUDDB_API_KEY}` } });
+    expect(info.status).toBe(200);
+    const pid = Number(env.CLOUDDB_EMULATOR_PID);
+    expect(step("stop-emulator.js").stdout).toBe(`Stopped the emulator (pid ${pid}).\n`);
+    expect(await gone(pid, 5_000)).toBe(true);
   });
 });

@@ -14,12 +14,15 @@ describe("examples/lookups", () => {
   let made: { services: string[]; vpcs: string[] };
   beforeAll(async () => {
     cloud = await startExampleCloud();
-    await cloud.api.createVpc({ name: "a", cidr: "10.1.0.0/16", region_code: "us-east-1" });
-    await cloud.api.createVpc({ name: "b", cidr: "10.2.0.0/16", region_code: "eu-west-1" });
-    const first = await cloud.api.createService({ name: "orders" });
-    const second = await cloud.api.createService({ name: "billing" });
+    await cloud.api.perform("createVpc", { body: { name: "a", cidr: "10.1.0.0/16", region_code: "us-east-1" } });
+    await cloud.api.perform("createVpc", { body: { name: "b", cidr: "10.2.0.0/16", region_code: "eu-west-1" } });
+    const first = await cloud.api.perform("createService", { body: { name: "orders" } });
+    const second = await cloud.api.perform("createService", { body: { name: "billing" } });
     for (const s of [first, second]) await cloud.api.waitForService(s.service_id, { until: ["READY"], timeoutMs: 10_000 });
-    const rs = await cloud.api.createReplicaSet(first.service_id, { name: "reporting", nodes: 1, cpu_millis: 500, memory_gbs: 2 });
+    const rs = await cloud.api.perform("createReplicaSet", {
+      service: first.service_id,
+      body: { name: "reporting", nodes: 1, cpu_millis: 500, memory_gbs: 2 },
+    });
     await cloud.api.waitForReplicaSet(first.service_id, rs.id, { until: ["active"], timeoutMs: 10_000 });
     made = await inventory(cloud);
   });
@@ -30,7 +33,7 @@ describe("examples/lookups", () => {
   it("exports the credential, the project's services and VPCs, and the first service's replica sets", async () => {
     const r = expectNoErrors(await cloud.stack.up(lookups));
     expect(r.steps).toEqual([]);
-    const me = await cloud.api.getAuthInfo();
+    const me = await cloud.api.perform("getAuthInfo");
     expect(r.outputs).toEqual({
       credential: "apiKey",
       project: me.apiKey?.project?.name,
@@ -42,7 +45,7 @@ describe("examples/lookups", () => {
   });
 
   it("previews what changed in the project since", async () => {
-    await cloud.api.createVpc({ name: "c", cidr: "10.3.0.0/16", region_code: "us-east-1" });
+    await cloud.api.perform("createVpc", { body: { name: "c", cidr: "10.3.0.0/16", region_code: "us-east-1" } });
     const r = await previewWithoutWrites(cloud, lookups);
     expect(r.steps).toEqual([]);
     expect(r.outputs.vpcCidrs).toEqual(["10.1.0.0/16", "10.2.0.0/16", "10.3.0.0/16"]);

@@ -23,7 +23,7 @@ describe("examples/production", () => {
   it("deploys a protected PROD service with HA replicas and the pooler, exporting its initial password as a secret", async () => {
     const r = expectNoErrors(await cloud.stack.up(production));
     expect(ops(r)).toEqual({ orders: "create" });
-    const svc = await cloud.api.getService(String(r.outputs.serviceId));
+    const svc = await cloud.api.perform("getService", { service: String(r.outputs.serviceId) });
     expect(svc).toMatchObject({
       name: "orders-prod",
       service_type: "RELATIONAL",
@@ -71,7 +71,7 @@ describe("examples/production", () => {
     expect(r.errors[0].message).toContain("cannot be deleted\nbecause it is protected");
     expect(r.steps).toEqual([]);
     expect(cloud.stack.resources().map((x) => x.name)).toEqual(["orders"]);
-    expect((await cloud.api.getService(id)).status).toBe("READY");
+    expect((await cloud.api.perform("getService", { service: id })).status).toBe("READY");
   });
 
   it("destroys once protect=false has been applied by an up", async () => {
@@ -84,7 +84,7 @@ describe("examples/production", () => {
     const r = expectNoErrors(await cloud.stack.destroy());
     expect(ops(r)).toEqual({ orders: "delete" });
     expect(cloud.stack.resources()).toEqual([]);
-    await expect(cloud.api.getService(id)).rejects.toMatchObject({ status: 404 });
+    await expect(cloud.api.perform("getService", { service: id })).rejects.toMatchObject({ status: 404 });
     expect(await inventory(cloud)).toEqual({ services: [], vpcs: [] });
   });
 });

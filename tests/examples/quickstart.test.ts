@@ -24,10 +24,10 @@ describe("examples/quickstart", () => {
     expect(r.steps.map((s) => s.name)).toEqual(["net", "db", "reporting"]);
 
     const out = r.outputs;
-    const vpc = await cloud.api.getVpc(String(out.vpcId));
+    const vpc = await cloud.api.perform("getVpc", { vpc: String(out.vpcId) });
     expect(vpc).toMatchObject({ name: "quickstart-net", cidr: "10.10.0.0/16", region_code: "us-east-1" });
 
-    const svc = await cloud.api.getService(String(out.serviceId));
+    const svc = await cloud.api.perform("getService", { service: String(out.serviceId) });
     expect(svc).toMatchObject({ name: "quickstart-db", status: "READY", endpoint: { host: out.host, port: out.port } });
     expect(svc.resources?.[0]?.spec).toMatchObject({ cpu_millis: 1000, memory_gbs: 4 });
     expect(svc.connection_pooler?.endpoint).toEqual({ host: out.poolerHost, port: out.poolerPort });
@@ -35,7 +35,7 @@ describe("examples/quickstart", () => {
     expect(out.port).toBe(5432);
     expect(typeof out.poolerPort).toBe("number");
 
-    const sets = await cloud.api.listReplicaSets(svc.service_id);
+    const sets = (await cloud.api.perform("listReplicaSets", { service: svc.service_id })).items;
     expect(sets).toHaveLength(1);
     expect(sets[0]).toMatchObject({ name: "reporting", nodes: 1, cpu_millis: 500, memory_gbs: 2, status: "active" });
     expect(sets[0].endpoint?.host).toBe(out.replicaHost);

@@ -25,7 +25,7 @@ describe("examples/staging-fork", () => {
       const sourceId = cloud.stack.resource("source").id;
       expect(r.outputs.forkedFrom).toMatchObject({ serviceId: sourceId, isStandby: false });
 
-      const fork = await cloud.api.getService(String(r.outputs.stagingId));
+      const fork = await cloud.api.perform("getService", { service: String(r.outputs.stagingId) });
       expect(fork).toMatchObject({
         name: "orders-staging",
         status: "READY",
@@ -33,7 +33,7 @@ describe("examples/staging-fork", () => {
         metadata: { environment: "DEV" },
         endpoint: { host: r.outputs.host },
       });
-      expect((await cloud.api.getService(sourceId)).name).toBe("orders-source");
+      expect((await cloud.api.perform("getService", { service: sourceId })).name).toBe("orders-source");
       expectSecretOutput(cloud, r, "password");
     });
 
@@ -57,7 +57,7 @@ describe("examples/staging-fork", () => {
   describe("with sourceServiceId: forks an existing service, which it leaves alone", () => {
     let sourceId: string;
     beforeAll(async () => {
-      const made = await cloud.api.createService({ name: "orders-prod", cpu_millis: "1000", memory_gbs: "4" });
+      const made = await cloud.api.perform("createService", { body: { name: "orders-prod", cpu_millis: "1000", memory_gbs: "4" } });
       sourceId = made.service_id;
       await cloud.api.waitForService(sourceId, { until: ["READY"], timeoutMs: 10_000 });
       cloud.stack.setConfig(cfg("sourceServiceId"), sourceId);
@@ -68,7 +68,7 @@ describe("examples/staging-fork", () => {
       const r = expectNoErrors(await cloud.stack.up(stagingFork));
       expect(ops(r)).toEqual({ staging: "create" });
       expect(r.outputs.forkedFrom).toMatchObject({ serviceId: sourceId });
-      const fork = await cloud.api.getService(String(r.outputs.stagingId));
+      const fork = await cloud.api.perform("getService", { service: String(r.outputs.stagingId) });
       expect(fork.forked_from?.service_id).toBe(sourceId);
       expect(fork.resources?.[0]?.spec).toMatchObject({ cpu_millis: 1000, memory_gbs: 4 });
       expectSecretOutput(cloud, r, "password");
@@ -79,7 +79,7 @@ describe("examples/staging-fork", () => {
     });
 
     it("previews a point-in-time fork as a replacement, then makes it", async () => {
-      const created = (await cloud.api.getService(sourceId)).created;
+      const created = (await cloud.api.perform("getService", { service: sourceId })).created;
       const oldId = cloud.stack.resource("staging").id;
       cloud.stack.setConfig(cfg("strategy"), "PITR");
       cloud.stack.setConfig(cfg("targetTime"), created);
@@ -89,15 +89,15 @@ describe("examples/staging-fork", () => {
       const r = expectNoErrors(await cloud.stack.up(stagingFork));
       expect(ops(r)).toEqual({ staging: "replace,delete-replaced" });
       expect(r.outputs.stagingId).not.toBe(oldId);
-      expect((await cloud.api.getService(String(r.outputs.stagingId))).forked_from?.service_id).toBe(sourceId);
-      await expect(cloud.api.getService(oldId)).rejects.toMatchObject({ status: 404 });
+      expect((await cloud.api.perform("getService", { service: String(r.outputs.stagingId) })).forked_from?.service_id).toBe(sourceId);
+      await expect(cloud.api.perform("getService", { service: oldId })).rejects.toMatchObject({ status: 404 });
     });
 
     it("destroys the fork only", async () => {
       const r = expectNoErrors(await cloud.stack.destroy());
       expect(ops(r)).toEqual({ staging: "delete" });
       expect(await inventory(cloud)).toEqual({ services: [sourceId], vpcs: [] });
-      await cloud.api.deleteService(sourceId);
+      await cloud.api.perform("deleteService", { service: sourceId });
     });
   });
 });

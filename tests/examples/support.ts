@@ -88,7 +88,7 @@ export async function expectNoDrift(cloud: Cloud, program: Program): Promise<UpR
 
 /** The ids of the services and VPCs the emulator holds. */
 export async function inventory(cloud: Cloud): Promise<{ services: string[]; vpcs: string[] }> {
-  const services = (await cloud.api.listServices()).map((s) => s.service_id).sort();
-  const vpcs = (await cloud.api.listVpcs()).map((v) => v.id).sort();
+  const services = (await cloud.api.perform("listServices")).items.map((s) => s.service_id).sort();
+  const vpcs = (await cloud.api.perform("listVpcs")).items.map((v) => v.id).sort();
   return { services, vpcs };
 }

@@ -23,8 +23,12 @@ describe("examples/vpc-peering", () => {
     expect(ops(r)).toEqual({ net: "create", peer: "create" });
     expect(r.outputs).toMatchObject({ status: "active", provisionedId: expect.stringMatching(/^pcx-/) });
     const vpcId = String(r.outputs.vpcId);
-    expect(await cloud.api.getVpc(vpcId)).toMatchObject({ name: "shared-net", cidr: "10.20.0.0/16", region_code: "eu-west-1" });
-    expect(await cloud.api.getPeering(vpcId, String(r.outputs.peeringId))).toMatchObject({
+    expect(await cloud.api.perform("getVpc", { vpc: vpcId })).toMatchObject({
+      name: "shared-net",
+      cidr: "10.20.0.0/16",
+      region_code: "eu-west-1",
+    });
+    expect(await cloud.api.perform("getPeering", { vpc: vpcId, peering: String(r.outputs.peeringId) })).toMatchObject({
       status: "active",
       peer_account_id: "123456789012",
       peer_region_code: "eu-west-1",
@@ -57,7 +61,7 @@ describe("examples/vpc-peering", () => {
     // failed replacement left pending, and the failed one
     expect(ops(r)).toEqual({ net: "same", peer: "replace,delete-replaced,delete-replaced" });
     expect(r.outputs.status).toBe("active");
-    const peerings = await cloud.api.listPeerings(String(r.outputs.vpcId));
+    const peerings = (await cloud.api.perform("listPeerings", { vpc: String(r.outputs.vpcId) })).items;
     expect(peerings.map((p) => [p.id, p.peer_vpc_id])).toEqual([[r.outputs.peeringId, "vpc-0def5678"]]);
   });
 

@@ -9,7 +9,7 @@ import { newCloud, readCloud, Thing } from "./thingProvider";
 
 const hasCli = hasPulumiCli();
 if (!hasCli) {
-  console.warn("skipped: the pulumi CLI is not on PATH");
+  console.warn("skipped: the pulumi CLI is not on PATH, so the harness's Automation API test did not run");
 }
 
 describe("runWithAutomation", () => {

@@ -165,3 +165,19 @@ describe("--continue-on-error", () => {
     expect(Object.values(readCloud(cloudFile).items).map((i) => i.key)).toEqual(["a", "b"]);
   });
 });
+
+describe("a program that waits on what never registered", () => {
+  it("PF2: ends at its first unhandled rejection, as the language host does, and the run reports it", async () => {
+    const { stack, cloudFile } = world();
+    const r = await stack.preview(() => {
+      const a = new Thing("a", { cloudFile, size: 0 });
+      const b = new Thing("b", { cloudFile, size: 1, ref: a.sizeLabel });
+      return { label: b.sizeLabel };
+    });
+    expect(r.checkFailures.map((f) => f.name)).toEqual(["a"]);
+    // The run ends (it used to wait forever on b), and says why: the check failure; newer SDKs
+    // also report the dependent's serialization, rejected with it (3.248 as an unhandled
+    // rejection, 3.276 through the stack's outputs).
+    for (const e of r.errors) expect(e.message).toMatch(/^(unhandled rejection|program failed): error serializing property "ref"/);
+  });
+});

@@ -23,13 +23,14 @@ describe("an adopted Service", () => {
     await cloud.close();
   });
   beforeEach(async () => {
-    const made = await cloud.api.createService({ name: "legacy" });
+    const made = await cloud.api.perform("createService", { body: { name: "legacy" } });
     id = made.service_id;
     await cloud.api.waitForService(id, { until: ["READY"], timeoutMs: 10_000 });
   });
   afterEach(async () => {
     await cloud.stack.destroy();
-    for (const s of await cloud.api.listServices()) await cloud.api.deleteService(s.service_id).catch(() => undefined);
+    for (const s of (await cloud.api.perform("listServices")).items)
+      await cloud.api.perform("deleteService", { service: s.service_id }).catch(() => undefined);
   });
 
   const adopting =
@@ -43,7 +44,7 @@ describe("an adopted Service", () => {
     const r = expectNoErrors(await cloud.stack.up(adopting(), { replace: ["adopted"] }));
     expect(ops(r)).toEqual({ adopted: "replace,delete-replaced" });
     expect(await deletes(cloud)).toEqual([]);
-    expect((await cloud.api.getService(id)).status).toBe("READY");
+    expect((await cloud.api.perform("getService", { service: id })).status).toBe("READY");
     expect(cloud.stack.resources().map((x) => x.id)).toEqual([id]);
   });
 
@@ -54,7 +55,7 @@ describe("an adopted Service", () => {
     const r = expectNoErrors(await cloud.stack.up(adopting({}, { deleteBeforeReplace: true })));
     expect(ops(r)).toEqual({ adopted: "delete-replaced,replace" });
     expect(await deletes(cloud)).toEqual([]);
-    expect((await cloud.api.getService(id)).status).toBe("READY");
+    expect((await cloud.api.perform("getService", { service: id })).status).toBe("READY");
     expect(cloud.stack.resources().map((x) => x.id)).toEqual([id]);
   });
 
@@ -64,7 +65,10 @@ describe("an adopted Service", () => {
     const r = expectNoErrors(await cloud.stack.up(adopting({ cpuMillis: 1000, memoryGbs: 4 }, { replaceOnChanges: ["cpuMillis"] })));
     expect(ops(r)).toEqual({ adopted: "replace,delete-replaced" });
     expect(await deletes(cloud)).toEqual([]);
-    expect((await cloud.api.getService(id)).resources?.[0]?.spec).toMatchObject({ cpu_millis: 1000, memory_gbs: 4 });
+    expect((await cloud.api.perform("getService", { service: id })).resources?.[0]?.spec).toMatchObject({
+      cpu_millis: 1000,
+      memory_gbs: 4,
+    });
   });
 
   it("is left in the cloud by destroy, which drops it from state", async () => {
@@ -74,7 +78,7 @@ describe("an adopted Service", () => {
     expect(ops(r)).toEqual({ adopted: "delete" });
     expect(await deletes(cloud)).toEqual([]);
     expect(cloud.stack.resources()).toEqual([]);
-    expect((await cloud.api.getService(id)).status).toBe("READY");
+    expect((await cloud.api.perform("getService", { service: id })).status).toBe("READY");
   });
 
   it("is the stack's own once adoptId is removed: destroy then deletes it", async () => {
@@ -82,7 +86,7 @@ describe("an adopted Service", () => {
     const owned = expectNoErrors(await cloud.stack.up(() => void new clouddb.Service("adopted", { name: "legacy" })));
     expect(ops(owned)).toEqual({ adopted: "same" });
     expectNoErrors(await cloud.stack.destroy());
-    await expect(cloud.api.getService(id)).rejects.toMatchObject({ status: 404 });
+    await expect(cloud.api.perform("getService", { service: id })).rejects.toMatchObject({ status: 404 });
   });
 
   it("advises removing adoptId before a replacement when the adopted service turns UNSTABLE", async () => {
@@ -115,16 +119,22 @@ describe("an adopted VPC, peering and replica set", () => {
   });
 
   it("survive `pulumi up --replace` of each: nothing is deleted and state holds the same ids", async () => {
-    const vpc = await cloud.api.createVpc({ name: "legacy-net", cidr: "10.30.0.0/16", region_code: "us-east-1" });
-    const peer = { peerAccountId: "123456789012", peerRegionCode: "us-east-1", peerVpcId: "vpc-0abc1234" };
-    const peering = await cloud.api.createPeering(vpc.id, {
-      peer_account_id: peer.peerAccountId,
-      peer_region_code: peer.peerRegionCode,
-      peer_vpc_id: peer.peerVpcId,
+    const vpc = await cloud.api.perform("createVpc", { body: { name: "legacy-net", cidr: "10.30.0.0/16", region_code: "us-east-1" } });
+    const peer = { peerAccountId: "123456789012", peerRegionCode: "us-east-1", peerVpcId: "vpc-0abc1234" } as const;
+    const peering = await cloud.api.perform("createPeering", {
+      vpc: vpc.id,
+      body: {
+        peer_account_id: peer.peerAccountId,
+        peer_region_code: peer.peerRegionCode,
+        peer_vpc_id: peer.peerVpcId,
+      },
     });
-    const svc = await cloud.api.createService({ name: "legacy-db" });
+    const svc = await cloud.api.perform("createService", { body: { name: "legacy-db" } });
     await cloud.api.waitForService(svc.service_id, { until: ["READY"], timeoutMs: 10_000 });
-    const set = await cloud.api.createReplicaSet(svc.service_id, { name: "legacy-reads", nodes: 1, cpu_millis: 500, memory_gbs: 2 });
+    const set = await cloud.api.perform("createReplicaSet", {
+      service: svc.service_id,
+      body: { name: "legacy-reads", nodes: 1, cpu_millis: 500, memory_gbs: 2 },
+    });
     await cloud.api.waitForReplicaSet(svc.service_id, set.id, { until: ["active"], timeoutMs: 10_000 });
     const program: Program = () => {
       new clouddb.Vpc("net", { name: "legacy-net", cidr: "10.30.0.0/16", regionCode: "us-east-1", adoptId: vpc.id });
@@ -145,8 +155,8 @@ describe("an adopted VPC, peering and replica set", () => {
     expect(ops(r)).toEqual({ net: "replace,delete-replaced", peer: "replace,delete-replaced", reads: "replace,delete-replaced" });
     expect(await deletes(cloud)).toEqual([]);
     expect(cloud.stack.resources().map((x) => x.id)).toEqual(ids);
-    expect(await cloud.api.getVpc(vpc.id)).toMatchObject({ name: "legacy-net" });
-    expect(await cloud.api.getPeering(vpc.id, peering.id)).toMatchObject({ peer_vpc_id: peer.peerVpcId });
-    expect((await cloud.api.listReplicaSets(svc.service_id)).map((s) => s.id)).toEqual([set.id]);
+    expect(await cloud.api.perform("getVpc", { vpc: vpc.id })).toMatchObject({ name: "legacy-net" });
+    expect(await cloud.api.perform("getPeering", { vpc: vpc.id, peering: peering.id })).toMatchObject({ peer_vpc_id: peer.peerVpcId });
+    expect((await cloud.api.perform("listReplicaSets", { service: svc.service_id })).items.map((s) => s.id)).toEqual([set.id]);
   });
 });

@@ -31,8 +31,8 @@ describe("the quickstart through the Pulumi CLI", () => {
       expect(r.stdout).not.toContain(emu.pat);
       const api = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId });
       try {
-        expect(await api.listServices()).toEqual([]);
-        expect(await api.listVpcs()).toEqual([]);
+        expect((await api.perform("listServices")).items).toEqual([]);
+        expect((await api.perform("listVpcs")).items).toEqual([]);
       } finally {
         await api.close();
       }

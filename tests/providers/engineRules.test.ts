@@ -61,9 +61,9 @@ describe("refresh", () => {
     const net = cloud.stack.resource("net").id;
     const db = cloud.stack.resource("db").id;
     const rs = cloud.stack.resource("rs").id;
-    await cloud.api.renameVpc(net, "renamed-out-of-band");
-    await cloud.api.setServiceEnvironment(db, "DEV");
-    await cloud.api.disableReplicaSetPooler(db, rs);
+    await cloud.api.perform("renameVpc", { vpc: net, body: { name: "renamed-out-of-band" } });
+    await cloud.api.perform("setServiceEnvironment", { service: db, body: { environment: "DEV" } });
+    await cloud.api.perform("disableReplicaSetPooler", { service: db, replicaSet: rs });
     const drifted = expectNoErrors(await cloud.stack.refresh());
     expect(ops(drifted)).toEqual({ net: "refresh-update", db: "refresh-update", peer: "same", rs: "refresh-update" });
 
@@ -101,7 +101,7 @@ describe("an up after a refresh resumes or reports what is not ready", () => {
     const resumed = expectNoErrors(await cloud.stack.up(program));
     expect(ops(resumed)).toEqual({ db: "update" });
     expect(cloud.stack.resource("db")).toMatchObject({ id, outputs: { status: "READY" } });
-    expect((await cloud.api.listServices()).filter((s) => s.name === "slow-to-start")).toHaveLength(1);
+    expect((await cloud.api.perform("listServices")).items.filter((s) => s.name === "slow-to-start")).toHaveLength(1);
     expectNoErrors(await cloud.stack.destroy());
   });
 });
@@ -143,7 +143,7 @@ describe("an up after a refresh reports what failed", () => {
     expect(ops(expectNoErrors(await cloud.stack.refresh())).rs).toBe("refresh-update");
     const again = await cloud.stack.up(program);
     expect(again.errors).toEqual([expect.objectContaining({ name: "rs", message: expect.stringContaining("is in status error") })]);
-    await cloud.api.deleteReplicaSet(db, rs);
+    await cloud.api.perform("deleteReplicaSet", { service: db, replicaSet: rs });
     await cloud.stack.refresh();
     expectNoErrors(await cloud.stack.destroy());
   });
@@ -164,7 +164,7 @@ describe("check failures", () => {
     expect(r.checkFailures).toEqual([{ name: "db", property: "", reason: "password is [secret]: expected at least 8 characters" }]);
     expect(printed(r)).toContain("pulumi-nodejs:dynamic/clouddb:Service resource 'db' has a problem: password is [secret]");
     expect(printed(r)).not.toContain(tooShort);
-    expect(await cloud.api.listServices()).toEqual([]);
+    expect((await cloud.api.perform("listServices")).items).toEqual([]);
   });
 });
 
@@ -193,7 +193,7 @@ describe("Resource.get", () => {
 
   it("while a refresh of a resource deleted out of band still reports it gone", async () => {
     expectNoErrors(await cloud.stack.up(() => void new clouddb.Vpc("net", { name: "net", cidr: "10.40.0.0/16", regionCode: "us-east-1" })));
-    await cloud.api.deleteVpc(cloud.stack.resource("net").id);
+    await cloud.api.perform("deleteVpc", { vpc: cloud.stack.resource("net").id });
     expect(ops(expectNoErrors(await cloud.stack.refresh()))).toEqual({ net: "refresh-delete" });
     expect(cloud.stack.resources()).toEqual([]);
   });
@@ -212,7 +212,9 @@ describe("an engine that dies while the plugin finishes a service create", () =>
     const program = () => ({ id: new clouddb.Service("db", { name: "orphaned-answer" }).serviceId });
     const dies = new AbortController();
     const running = cloud.stack.up(program, { engineDies: dies.signal });
-    const made = await until("the service", async () => (await cloud.api.listServices()).find((s) => s.name === "orphaned-answer"));
+    const made = await until("the service", async () =>
+      (await cloud.api.perform("listServices")).items.find((s) => s.name === "orphaned-answer"),
+    );
     dies.abort();
     expect((await running).interrupted).toBe(true);
     expect(cloud.stack.pendingOperations()).toHaveLength(1);
@@ -221,7 +223,7 @@ describe("an engine that dies while the plugin finishes a service create", () =>
     const next = expectNoErrors(await cloud.stack.up(program));
     expect(printed(next)).toContain("1 pending operations");
     expect(ops(next)).toEqual({ db: "create" });
-    expect((await cloud.api.listServices()).filter((s) => s.name === "orphaned-answer").map((s) => s.service_id)).toEqual([
+    expect((await cloud.api.perform("listServices")).items.filter((s) => s.name === "orphaned-answer").map((s) => s.service_id)).toEqual([
       made.service_id,
     ]);
     expect(cloud.stack.resource("db").id).toBe(made.service_id);

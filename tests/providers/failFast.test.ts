@@ -36,7 +36,7 @@ describe("failing fast", () => {
       expect.objectContaining({ name: "db", message: expect.stringContaining("vpcId: there is no VPC 999999 in project") }),
     ]);
     expect(writes(await cloud.requests())).toEqual([]);
-    expect(await cloud.api.listServices()).toEqual([]);
+    expect((await cloud.api.perform("listServices")).items).toEqual([]);
   });
 
   it("a vpcId in another region fails before the service is made", async () => {
@@ -54,7 +54,7 @@ describe("failing fast", () => {
       }),
     ]);
     expect(writes(await cloud.requests())).toEqual([]);
-    expect(await cloud.api.listServices()).toEqual([]);
+    expect((await cloud.api.perform("listServices")).items).toEqual([]);
     expectNoErrors(await cloud.stack.destroy());
   });
 
@@ -77,7 +77,7 @@ describe("failing fast", () => {
         .filter((w) => w.path.endsWith("/replicaSets"))
         .map((w) => w.status),
     ).toEqual([409]);
-    expect(await cloud.api.listReplicaSets(cloud.stack.resource("db").id)).toEqual([]);
+    expect((await cloud.api.perform("listReplicaSets", { service: cloud.stack.resource("db").id })).items).toEqual([]);
     expectNoErrors(await cloud.stack.destroy());
   });
 });

@@ -17,22 +17,26 @@ describe("functions", () => {
   beforeAll(async () => {
     cloud = await startCloud();
     const { api } = cloud;
-    vpcId = (await api.createVpc({ name: "looked-up", cidr: "10.20.0.0/16", region_code: "us-east-1" })).id;
-    await api.createVpc({ name: "second", cidr: "10.21.0.0/16", region_code: "eu-west-1" });
-    peeringId = (await api.createPeering(vpcId, { peer_account_id: "123456789012", peer_region_code: "us-east-1", peer_vpc_id: "vpc-1" }))
-      .id;
-    const svc = await api.createService({ name: "looked-up-db", cpu_millis: "1000", memory_gbs: "4" });
+    vpcId = (await api.perform("createVpc", { body: { name: "looked-up", cidr: "10.20.0.0/16", region_code: "us-east-1" } })).id;
+    await api.perform("createVpc", { body: { name: "second", cidr: "10.21.0.0/16", region_code: "eu-west-1" } });
+    peeringId = (
+      await api.perform("createPeering", {
+        vpc: vpcId,
+        body: { peer_account_id: "123456789012", peer_region_code: "us-east-1", peer_vpc_id: "vpc-1" },
+      })
+    ).id;
+    const svc = await api.perform("createService", { body: { name: "looked-up-db", cpu_millis: "1000", memory_gbs: "4" } });
     serviceId = svc.service_id;
     await api.waitForService(serviceId, { until: ["READY"], timeoutMs: 10_000 });
-    await api.enableServicePooler(serviceId);
-    await api.attachServiceToVpc(serviceId, vpcId);
+    await api.perform("enableServicePooler", { service: serviceId });
+    await api.perform("attachServiceToVpc", { service: serviceId, body: { vpc_id: vpcId } });
     await api.waitForService(serviceId, { until: ["READY"], timeoutMs: 10_000 });
     for (const name of ["rs-a", "rs-b"]) {
-      const rs = await api.createReplicaSet(serviceId, { name, nodes: 2, cpu_millis: 500, memory_gbs: 2 });
+      const rs = await api.perform("createReplicaSet", { service: serviceId, body: { name, nodes: 2, cpu_millis: 500, memory_gbs: 2 } });
       setIds.push(rs.id);
       await api.waitForReplicaSet(serviceId, rs.id, { until: ["active"], timeoutMs: 10_000 });
     }
-    const other = await api.createService({ name: "shared-db", cpu_millis: "shared", memory_gbs: "shared" });
+    const other = await api.perform("createService", { body: { name: "shared-db", cpu_millis: "shared", memory_gbs: "shared" } });
     await api.waitForService(other.service_id, { until: ["READY"], timeoutMs: 10_000 });
     await api.waitForPeering(vpcId, peeringId, { until: ["active"], timeoutMs: 10_000 });
   });
@@ -90,7 +94,7 @@ describe("functions", () => {
     const o = r.outputs;
     const { api } = cloud;
 
-    const info = await api.getAuthInfo();
+    const info = await api.perform("getAuthInfo");
     const auth = {
       type: "apiKey",
       apiKey: {
@@ -104,17 +108,17 @@ describe("functions", () => {
     expect(o.auth).toEqual(auth);
     expect(o.authOutput).toEqual(auth);
 
-    const live = await api.getService(serviceId);
+    const live = await api.perform("getService", { service: serviceId });
     expect(o.service).toEqual(expectedService(live));
     expect(o.serviceOutput).toEqual(o.service);
     expect(o.service).not.toHaveProperty("password");
-    const all = await api.listServices();
+    const all = (await api.perform("listServices")).items;
     const byId = (xs: unknown) => [...(xs as Array<{ serviceId: string }>)].sort((a, b) => a.serviceId.localeCompare(b.serviceId));
     expect(byId(o.services)).toEqual(byId(all.map(expectedService)));
     expect(byId(o.servicesOutput)).toEqual(byId(o.services));
     expect((o.services as Array<{ cpuMillis: unknown; name: string }>).find((s) => s.name === "shared-db")!.cpuMillis).toBe("shared");
 
-    const vpcs = await api.listVpcs();
+    const vpcs = (await api.perform("listVpcs")).items;
     const expectedVpc = (v: (typeof vpcs)[number]) => ({
       vpcId: v.id,
       name: v.name,
@@ -128,7 +132,7 @@ describe("functions", () => {
     expect(byVpc(o.vpcs)).toEqual(byVpc(vpcs.map(expectedVpc)));
     expect(byVpc(o.vpcsOutput)).toEqual(byVpc(o.vpcs));
 
-    const peerings = await api.listPeerings(vpcId);
+    const peerings = (await api.perform("listPeerings", { vpc: vpcId })).items;
     expect(peerings).toHaveLength(1);
     expect(o.peerings).toEqual([
       expect.objectContaining({
@@ -144,7 +148,7 @@ describe("functions", () => {
     ]);
     expect(o.peeringsOutput).toEqual(o.peerings);
 
-    const sets = await api.listReplicaSets(serviceId);
+    const sets = (await api.perform("listReplicaSets", { service: serviceId })).items;
     const expectedSets = sets.map((s) => ({
       replicaSetId: s.id,
       serviceId,
@@ -175,7 +179,7 @@ describe("functions", () => {
 
   it("reports an OAuth credential given as an override", async () => {
     const r = expectNoErrors(await cloud.stack.up(() => ({ auth: clouddb.getAuthInfo({ apiKey: cloud.emulator.oauthToken }) })));
-    const info = await cloud.api.getAuthInfo();
+    const info = await cloud.api.perform("getAuthInfo");
     expect(info.type).toBe("apiKey");
     expect(r.outputs.auth).toEqual({
       type: "oauth",

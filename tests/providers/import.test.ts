@@ -29,14 +29,20 @@ describe("importing what exists", () => {
 
   it("writes a document and a program; after the import, an up of the program changes nothing", async () => {
     const api = cloud.api;
-    const vpc = await api.createVpc({ name: "legacy-net", cidr: "10.70.0.0/16", region_code: "us-east-1" });
-    await api.createPeering(vpc.id, { peer_account_id: "123456789012", peer_region_code: "us-east-1", peer_vpc_id: "vpc-legacy" });
-    const made = await api.createService({ name: "legacy-db", cpu_millis: "1000", memory_gbs: "4" });
+    const vpc = await api.perform("createVpc", { body: { name: "legacy-net", cidr: "10.70.0.0/16", region_code: "us-east-1" } });
+    await api.perform("createPeering", {
+      vpc: vpc.id,
+      body: { peer_account_id: "123456789012", peer_region_code: "us-east-1", peer_vpc_id: "vpc-legacy" },
+    });
+    const made = await api.perform("createService", { body: { name: "legacy-db", cpu_millis: "1000", memory_gbs: "4" } });
     await api.waitForService(made.service_id, { until: ["READY"], timeoutMs: 10_000 });
-    await api.enableServicePooler(made.service_id);
-    await api.attachServiceToVpc(made.service_id, vpc.id);
+    await api.perform("enableServicePooler", { service: made.service_id });
+    await api.perform("attachServiceToVpc", { service: made.service_id, body: { vpc_id: vpc.id } });
     await api.waitForService(made.service_id, { until: ["READY"], timeoutMs: 10_000 });
-    const rs = await api.createReplicaSet(made.service_id, { name: "reads", nodes: 2, cpu_millis: 500, memory_gbs: 2 });
+    const rs = await api.perform("createReplicaSet", {
+      service: made.service_id,
+      body: { name: "reads", nodes: 2, cpu_millis: 500, memory_gbs: 2 },
+    });
     await api.waitForReplicaSet(made.service_id, rs.id, { until: ["active"], timeoutMs: 10_000 });
 
     const out = path.join(dir, "import.json");
@@ -76,6 +82,11 @@ describe("importing what exists", () => {
     };
     const up = expectNoErrors(await cloud.stack.up(declared));
     expect(Object.values(ops(up))).toEqual(["same", "same", "same", "same"]);
+    // The document's providers are the SDK's own: the up stored the same text.
+    for (const r of doc.resources) {
+      expect(cloud.stack.resource(r.name).inputs.__provider).toBe(r.inputs!.__provider);
+      expect(cloud.stack.resource(r.name).outputs.__provider).toBe(r.outputs!.__provider);
+    }
     expect(writes(await cloud.requests())).toEqual([]);
     expect(ops(expectNoErrors(await cloud.stack.refresh()))).toEqual(Object.fromEntries(doc.resources.map((r) => [r.name, "same"])));
   });

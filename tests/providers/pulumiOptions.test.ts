@@ -33,13 +33,13 @@ describe("updates act on what changed against state", () => {
     const ignore = { ignoreChanges: ["haReplicas.replicaCount"] };
     expectNoErrors(await cloud.stack.up(service({}, ignore)));
     const id = cloud.stack.resource("db").id;
-    await cloud.api.setServiceHA(id, { replica_count: 2, sync_replica_count: 0 });
+    await cloud.api.perform("setServiceHA", { service: id, body: { replica_count: 2, sync_replica_count: 0 } });
     await cloud.api.waitForService(id, { until: ["READY"], timeoutMs: 10_000 });
     await cloud.clearRequests();
     const r = expectNoErrors(await cloud.stack.up(service({ environment: "PROD" }, ignore)));
     expect(ops(r)).toEqual({ db: "update" });
     expect(await sent(cloud)).toEqual([`POST /services/${id}/setEnvironment`]);
-    expect((await cloud.api.getService(id)).ha_replicas).toMatchObject({ replica_count: 2 });
+    expect((await cloud.api.perform("getService", { service: id })).ha_replicas).toMatchObject({ replica_count: 2 });
     // A refresh records the drift, and the ignored property stays as it is on the next up.
     expectNoErrors(await cloud.stack.refresh());
     await cloud.clearRequests();
@@ -50,7 +50,7 @@ describe("updates act on what changed against state", () => {
   it("does not repair drift that state does not know of, and repairs it once a refresh recorded it", async () => {
     expectNoErrors(await cloud.stack.up(service({})));
     const id = cloud.stack.resource("db").id;
-    await cloud.api.enableServicePooler(id);
+    await cloud.api.perform("enableServicePooler", { service: id });
     await cloud.clearRequests();
     expectNoErrors(await cloud.stack.up(service({ environment: "PROD" })));
     expect(await sent(cloud)).toEqual([`POST /services/${id}/setEnvironment`]);
@@ -64,12 +64,12 @@ describe("updates act on what changed against state", () => {
   it("restores a paused state it only left to apply a change: a paused service stays paused", async () => {
     expectNoErrors(await cloud.stack.up(service({})));
     const id = cloud.stack.resource("db").id;
-    await cloud.api.stopService(id);
+    await cloud.api.perform("stopService", { service: id });
     await cloud.api.waitForService(id, { until: ["PAUSED"], timeoutMs: 10_000 });
     await cloud.clearRequests();
     expectNoErrors(await cloud.stack.up(service({ environment: "PROD" })));
     expect(await sent(cloud)).toEqual([`POST /services/${id}/start`, `POST /services/${id}/setEnvironment`, `POST /services/${id}/stop`]);
-    expect((await cloud.api.getService(id)).status).toMatch(/PAUS/);
+    expect((await cloud.api.perform("getService", { service: id })).status).toMatch(/PAUS/);
   });
 });
 
@@ -93,7 +93,7 @@ describe("replaceOnChanges", () => {
     expect(ops(expectNoErrors(await cloud.stack.preview(program(1000, 4))))).toEqual({ db: "replace,delete-replaced" });
     expect(ops(expectNoErrors(await cloud.stack.up(program(1000, 4))))).toEqual({ db: "replace,delete-replaced" });
     expect(cloud.stack.resource("db").id).not.toBe(old);
-    await expect(cloud.api.getService(old)).rejects.toMatchObject({ status: 404 });
+    await expect(cloud.api.perform("getService", { service: old })).rejects.toMatchObject({ status: 404 });
   });
 
   it("replaces on a change under a nested path it names, and updates in place on a change beside it", async () => {

@@ -36,7 +36,7 @@ describe("ReadReplicaSet", () => {
     const r = expectNoErrors(await cloud.stack.up(program({}, [{ name: "rs1" }])));
     expect(ops(r)).toEqual({ db: "create", rs1: "create" });
     const sid = cloud.stack.resource("db").id;
-    const [live] = await cloud.api.listReplicaSets(sid);
+    const [live] = (await cloud.api.perform("listReplicaSets", { service: sid })).items;
     expect(live).toMatchObject({ id: cloud.stack.resource("rs1").id, status: "active", nodes: 1 });
     expect(cloud.stack.resource("rs1").outputs).toMatchObject({ status: "active", host: live.endpoint!.host, port: 5432 });
   });
@@ -58,7 +58,7 @@ describe("ReadReplicaSet", () => {
       await cloud.stack.up(program({ cpuMillis: 1000, memoryGbs: 4 }, [{ name: "rs1" }, { name: "rs2", nodes: 2, serviceId: sid }])),
     );
     expect(ops(r)).toEqual({ db: "update", rs1: "same", rs2: "create" });
-    const sets = await cloud.api.listReplicaSets(sid);
+    const sets = (await cloud.api.perform("listReplicaSets", { service: sid })).items;
     expect(sets.map((s) => [s.name, s.status, s.nodes]).sort()).toEqual([
       ["rs1", "active", 1],
       ["rs2", "active", 2],
@@ -91,7 +91,7 @@ describe("ReadReplicaSet", () => {
   it("drops a set deleted out of band on refresh, and the next up creates it again", async () => {
     const sid = cloud.stack.resource("db").id;
     const id = cloud.stack.resource("rs2").id;
-    await cloud.api.deleteReplicaSet(sid, id);
+    await cloud.api.perform("deleteReplicaSet", { service: sid, replicaSet: id });
     await cloud.api.waitForReplicaSetDeleted(sid, id, { timeoutMs: 10_000 });
     const refreshed = expectNoErrors(await cloud.stack.refresh());
     expect(refreshed.steps.find((s) => s.name === "rs2")!.op).toBe("refresh-delete");
@@ -99,12 +99,15 @@ describe("ReadReplicaSet", () => {
       await cloud.stack.up(program({ cpuMillis: 1000, memoryGbs: 4 }, [{ name: "rs1" }, { name: "rs2", nodes: 2, serviceId: sid }])),
     );
     expect(ops(r).rs2).toBe("create");
-    expect((await cloud.api.listReplicaSets(sid)).map((s) => s.name).sort()).toEqual(["rs1", "rs2"]);
+    expect((await cloud.api.perform("listReplicaSets", { service: sid })).items.map((s) => s.name).sort()).toEqual(["rs1", "rs2"]);
   });
 
   it("adopts an existing set with adoptId, and refuses one whose name differs", async () => {
     const sid = cloud.stack.resource("db").id;
-    const made = await cloud.api.createReplicaSet(sid, { name: "by-hand", nodes: 1, cpu_millis: 500, memory_gbs: 2 });
+    const made = await cloud.api.perform("createReplicaSet", {
+      service: sid,
+      body: { name: "by-hand", nodes: 1, cpu_millis: 500, memory_gbs: 2 },
+    });
     await cloud.api.waitForReplicaSet(sid, made.id, { until: ["active"], timeoutMs: 10_000 });
     const base = [{ name: "rs1" }, { name: "rs2", nodes: 2, serviceId: sid }];
     const bad = await cloud.stack.up(program({ cpuMillis: 1000, memoryGbs: 4 }, [...base, { name: "adopted", adoptId: made.id }]));
@@ -129,7 +132,7 @@ describe("ReadReplicaSet", () => {
     expect(writes(await cloud.requests()).map((w) => w.path.replace(/.*\/replicaSets/, "/replicaSets"))).toEqual([
       `/replicaSets/${made.id}/resize`,
     ]);
-    expect((await cloud.api.listReplicaSets(sid)).find((s) => s.id === made.id)!.nodes).toBe(2);
+    expect((await cloud.api.perform("listReplicaSets", { service: sid })).items.find((s) => s.id === made.id)!.nodes).toBe(2);
   });
 
   it("deletes the sets, waiting until they are gone, before the service", async () => {
@@ -142,7 +145,7 @@ describe("ReadReplicaSet", () => {
     expect(order.indexOf("rs1")).toBeLessThan(order.indexOf("db"));
     expect([...order].sort()).toEqual(["adopted", "db", "rs1", "rs2"]);
     expect(r.steps.map((s) => s.op).every((op) => op === "delete")).toBe(true);
-    await expect(cloud.api.listReplicaSets(sid)).rejects.toMatchObject({ status: 404 });
-    expect(await cloud.api.listServices()).toEqual([]);
+    await expect(cloud.api.perform("listReplicaSets", { service: sid }).then((r) => r.items)).rejects.toMatchObject({ status: 404 });
+    expect((await cloud.api.perform("listServices")).items).toEqual([]);
   });
 });

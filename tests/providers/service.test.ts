@@ -70,7 +70,7 @@ describe("Service with replica sets: in-place changes", () => {
     sid = String(r.outputs.serviceId);
     rs.r1 = String(r.outputs.r1);
     rs.r2 = String(r.outputs.r2);
-    const live = await cloud.api.getService(sid);
+    const live = await cloud.api.perform("getService", { service: sid });
     expect(live).toMatchObject({
       name: "orders",
       status: "READY",
@@ -101,7 +101,7 @@ describe("Service with replica sets: in-place changes", () => {
     });
     expect(outs.resources).toEqual([{ id: live.resources![0].id, cpuMillis: 500, memoryGbs: 2, volumeType: "gp3" }]);
     expect(outs.forkedFrom).toBeUndefined();
-    const sets = await cloud.api.listReplicaSets(sid);
+    const sets = (await cloud.api.perform("listReplicaSets", { service: sid })).items;
     expect(sets.map((s) => [s.id, s.name, s.status, s.nodes, s.cpu_millis, s.memory_gbs]).sort()).toEqual(
       [
         [rs.r1, "r1-set", "active", 1, 500, 2],
@@ -138,8 +138,9 @@ describe("Service with replica sets: in-place changes", () => {
   type Case = [string, (s: Shape) => Shape, "db" | "r1" | "r2", () => string[], () => Promise<void>];
   const svc = (rest: string) => `POST /services/${sid}/${rest}`;
   const set = (n: "r1" | "r2", rest: string) => `POST /services/${sid}/replicaSets/${rs[n]}/${rest}`;
-  const live = () => cloud.api.getService(sid);
-  const liveSet = async (n: "r1" | "r2") => (await cloud.api.listReplicaSets(sid)).find((s) => s.id === rs[n])!;
+  const live = () => cloud.api.perform("getService", { service: sid });
+  const liveSet = async (n: "r1" | "r2") =>
+    (await cloud.api.perform("listReplicaSets", { service: sid })).items.find((s) => s.id === rs[n])!;
   const cases: Case[] = [
     [
       "a resize",
@@ -342,7 +343,7 @@ describe("Service with replica sets: in-place changes", () => {
       `POST /services/${sid}/attachToVPC`,
       `POST /services/${sid}/stop`,
     ]);
-    const got = await cloud.api.getService(sid);
+    const got = await cloud.api.perform("getService", { service: sid });
     expect(got).toMatchObject({
       status: "PAUSED",
       metadata: { environment: "DEV" },
@@ -352,15 +353,15 @@ describe("Service with replica sets: in-place changes", () => {
     expect(got.connection_pooler).toBeUndefined();
     shape = { ...shape, db: { ...shape.db, paused: false } };
     expectNoErrors(await cloud.stack.up(stackOf(shape)));
-    expect((await cloud.api.getService(sid)).status).toBe("READY");
+    expect((await cloud.api.perform("getService", { service: sid })).status).toBe("READY");
   });
 
   it("shows an out-of-band resize and environment change on refresh, and the next up puts them back", async () => {
-    await cloud.api.resizeService(sid, { cpu_millis: "4000", memory_gbs: "16" });
+    await cloud.api.perform("resizeService", { service: sid, body: { cpu_millis: "4000", memory_gbs: "16" } });
     await cloud.api.waitForService(sid, { until: ["READY"], timeoutMs: 10_000 });
-    await cloud.api.setServiceEnvironment(sid, "PROD");
+    await cloud.api.perform("setServiceEnvironment", { service: sid, body: { environment: "PROD" } });
     // r2 asks for PROD (r1 leaves its environment to the API, so it is not managed).
-    await cloud.api.setReplicaSetEnvironment(sid, rs.r2, "DEV");
+    await cloud.api.perform("setReplicaSetEnvironment", { service: sid, replicaSet: rs.r2, body: { environment: "DEV" } });
     const password = cloud.stack.resource("db").outputs.password;
     const outputsOf = (name: string) => cloud.stack.resource(name).outputs;
     const untouched = Object.fromEntries(["net-a", "net-b", "r1"].map((n) => [n, outputsOf(n)]));
@@ -390,10 +391,12 @@ describe("Service with replica sets: in-place changes", () => {
         `POST /services/${sid}/replicaSets/${rs.r2}/setEnvironment`,
       ].sort(),
     );
-    const got = await cloud.api.getService(sid);
+    const got = await cloud.api.perform("getService", { service: sid });
     expect(got.resources![0].spec).toMatchObject({ cpu_millis: 2000, memory_gbs: 8 });
     expect(got.metadata?.environment).toBe("DEV");
-    expect((await cloud.api.listReplicaSets(sid)).find((s) => s.id === rs.r2)!.metadata?.environment).toBe("PROD");
+    expect((await cloud.api.perform("listReplicaSets", { service: sid })).items.find((s) => s.id === rs.r2)!.metadata?.environment).toBe(
+      "PROD",
+    );
     expect(cloud.stack.resource("db").outputs.password).toBe(password);
   });
 
@@ -408,9 +411,9 @@ describe("Service with replica sets: in-place changes", () => {
     // Deletes run in parallel: a VPC goes after the service only if the service uses it.
     for (const vpc of dependsOn) expect(done.indexOf("db")).toBeLessThan(done.indexOf(vpc.name));
     expect(attachedTo === "none" || dependsOn.some((x) => x.id === attachedTo)).toBe(true);
-    await expect(cloud.api.getService(sid, { fresh: true })).rejects.toMatchObject({ status: 404 });
-    expect(await cloud.api.listServices()).toEqual([]);
-    expect(await cloud.api.listVpcs()).toEqual([]);
+    await expect(cloud.api.perform("getService", { service: sid, fresh: true })).rejects.toMatchObject({ status: 404 });
+    expect((await cloud.api.perform("listServices")).items).toEqual([]);
+    expect((await cloud.api.perform("listVpcs")).items).toEqual([]);
   });
 });
 
@@ -486,8 +489,8 @@ describe("Service and ReadReplicaSet: replacements, passwords, forks, adoption",
     expect(ops(r)).toEqual({ other: "same", db: "replace,delete-replaced", rr: "replace,delete-replaced" });
     const newId = cloud.stack.resource("db").id;
     expect(newId).not.toBe(oldId);
-    await expect(cloud.api.getService(oldId, { fresh: true })).rejects.toMatchObject({ status: 404 });
-    const live = await cloud.api.getService(newId);
+    await expect(cloud.api.perform("getService", { service: oldId, fresh: true })).rejects.toMatchObject({ status: 404 });
+    const live = await cloud.api.perform("getService", { service: newId });
     expect(live.status).toBe("READY");
     const want: Record<string, unknown> = {
       name: live.name,
@@ -495,7 +498,9 @@ describe("Service and ReadReplicaSet: replacements, passwords, forks, adoption",
       regionCode: live.region_code,
     };
     expect(want[property]).toBe(Object.values(args)[0]);
-    expect((await cloud.api.listReplicaSets(newId)).map((s) => s.id)).toEqual([cloud.stack.resource("rr").id]);
+    expect((await cloud.api.perform("listReplicaSets", { service: newId })).items.map((s) => s.id)).toEqual([
+      cloud.stack.resource("rr").id,
+    ]);
     expect(cloud.stack.resource("rr").id).not.toBe(oldSet);
     // A new service has a new initial password.
     expect(cloud.stack.resource("db").outputs.password).toEqual(expect.any(String));
@@ -507,7 +512,7 @@ describe("Service and ReadReplicaSet: replacements, passwords, forks, adoption",
     const oldSet = cloud.stack.resource("rr").id;
     const r = expectNoErrors(await cloud.stack.up(solo(args, { name: "rr-renamed" })));
     expect(ops(r)).toEqual({ other: "same", db: "same", rr: "replace,delete-replaced" });
-    const sets = await cloud.api.listReplicaSets(dbId);
+    const sets = (await cloud.api.perform("listReplicaSets", { service: dbId })).items;
     expect(sets.map((s) => [s.id, s.name])).toEqual([[cloud.stack.resource("rr").id, "rr-renamed"]]);
     expect(sets[0].id).not.toBe(oldSet);
   });
@@ -518,8 +523,10 @@ describe("Service and ReadReplicaSet: replacements, passwords, forks, adoption",
     const otherId = cloud.stack.resource("other").id;
     const r = expectNoErrors(await cloud.stack.up(solo(args, { name: "rr-renamed", onOther: true })));
     expect(ops(r)).toEqual({ other: "same", db: "same", rr: "replace,delete-replaced" });
-    expect(await cloud.api.listReplicaSets(dbId)).toEqual([]);
-    expect((await cloud.api.listReplicaSets(otherId)).map((s) => s.id)).toEqual([cloud.stack.resource("rr").id]);
+    expect((await cloud.api.perform("listReplicaSets", { service: dbId })).items).toEqual([]);
+    expect((await cloud.api.perform("listReplicaSets", { service: otherId })).items.map((s) => s.id)).toEqual([
+      cloud.stack.resource("rr").id,
+    ]);
     expect(cloud.stack.resource("rr").outputs.serviceId).toBe(otherId);
   });
 
@@ -569,7 +576,7 @@ describe("Service and ReadReplicaSet: replacements, passwords, forks, adoption",
     const passwords = new Set<string>([String(source.outputs.password)]);
     for (const strategy of ["LAST_SNAPSHOT", "NOW", "PITR"]) {
       const f = cloud.stack.resource(`fork-${strategy}`);
-      const live = await cloud.api.getService(f.id);
+      const live = await cloud.api.perform("getService", { service: f.id });
       expect(live).toMatchObject({ status: "READY", name: `fork-${strategy.toLowerCase()}`, forked_from: { service_id: source.id } });
       expect(f.outputs.forkedFrom).toMatchObject({ serviceId: source.id });
       expect(f.outputs.forkFrom).toMatchObject({ serviceId: source.id, strategy });
@@ -609,7 +616,7 @@ describe("Service and ReadReplicaSet: replacements, passwords, forks, adoption",
       `POST /services/${id}/updatePassword`,
       `POST /services/${id}/stop`,
     ]);
-    const live = await cloud.api.getService(id);
+    const live = await cloud.api.perform("getService", { service: id });
     expect(live).toMatchObject({
       status: "PAUSED",
       service_type: "RELATIONAL",
@@ -631,7 +638,7 @@ describe("Service and ReadReplicaSet: replacements, passwords, forks, adoption",
   });
 
   it("adopts an existing service with adoptId, then manages it in place", async () => {
-    const made = await cloud.api.createService({ name: "made-by-hand" });
+    const made = await cloud.api.perform("createService", { body: { name: "made-by-hand" } });
     await cloud.api.waitForService(made.service_id, { until: ["READY"], timeoutMs: 10_000 });
     const program = (env: "DEV" | "PROD") => () => {
       const db = new clouddb.Service("adopted", { name: "made-by-hand", adoptId: made.service_id, environment: env });
@@ -645,8 +652,8 @@ describe("Service and ReadReplicaSet: replacements, passwords, forks, adoption",
     expect(cloud.stack.resource("adopted").outputs).not.toHaveProperty("password");
     const changed = expectNoErrors(await cloud.stack.up(program("PROD")));
     expect(ops(changed)).toEqual({ adopted: "update" });
-    expect((await cloud.api.getService(made.service_id)).metadata?.environment).toBe("PROD");
-    expect((await cloud.api.listServices()).length).toBe(1);
+    expect((await cloud.api.perform("getService", { service: made.service_id })).metadata?.environment).toBe("PROD");
+    expect((await cloud.api.perform("listServices")).items.length).toBe(1);
     expectNoErrors(await cloud.stack.destroy());
   });
 });
@@ -680,7 +687,7 @@ describe("check", () => {
       "memoryGbs",
       /1000.*2.*not an allowed pair.*shared\/shared, 500\/2, 1000\/4, 2000\/8/,
     ],
-    ["a CPU without memory", () => service({ cpuMillis: 1000 }), "memoryGbs", /give both/],
+    ["a CPU without memory", () => service({ cpuMillis: 1000 }), "memoryGbs", /expected both or neither/],
     [
       "a sync replica count above the replica count",
       () => service({ haReplicas: { replicaCount: 1, syncReplicaCount: 2 } }),
@@ -700,7 +707,7 @@ describe("check", () => {
       "PITR without a target time",
       () => service({ forkFrom: { serviceId: "abcdefghij", strategy: "PITR" } }),
       "forkFrom.targetTime",
-      /PITR needs targetTime/,
+      /PITR needs a target time/,
     ],
     // A secret property is named only in the reason: Pulumi prints the value of a property a failure names.
     ["a short password, without quoting it", () => service({ password: "short" }), "", /^password is \[secret\]: expected at least 8/],
@@ -746,7 +753,7 @@ describe("partial failures", () => {
 
   it("keeps a service that turns UNSTABLE during create, naming its id, and the next up resumes it", async () => {
     const run = cloud.stack.up(shaky);
-    const id = await eventually(async () => (await cloud.api.listServices()).find((s) => s.name === "shaky")?.service_id);
+    const id = await eventually(async () => (await cloud.api.perform("listServices")).items.find((s) => s.name === "shaky")?.service_id);
     expect((await cloud.control("POST", `/services/${id}/unstable`)).status).toBe(204);
     const r = await run;
     expect(r.errors).toHaveLength(1);
@@ -776,7 +783,7 @@ describe("partial failures", () => {
     expect(after.initFailed).toBeFalsy();
     expect(after.id).toBe(id);
     expect(after.outputs).toMatchObject({ status: "READY", password });
-    expect((await cloud.api.listServices()).map((s) => [s.service_id, s.status])).toEqual([[id, "READY"]]);
+    expect((await cloud.api.perform("listServices")).items.map((s) => [s.service_id, s.status])).toEqual([[id, "READY"]]);
   });
 
   it("keeps a replica set that turns error during create, reporting the error", async () => {
@@ -794,7 +801,9 @@ describe("partial failures", () => {
     };
     const sid = cloud.stack.resource("db").id;
     const run = cloud.stack.up(program);
-    const rsId = await eventually(async () => (await cloud.api.listReplicaSets(sid)).find((s) => s.name === "broken-set")?.id);
+    const rsId = await eventually(
+      async () => (await cloud.api.perform("listReplicaSets", { service: sid })).items.find((s) => s.name === "broken-set")?.id,
+    );
     expect((await cloud.control("POST", `/replica-sets/${rsId}/error`)).status).toBe(204);
     const r = await run;
     expect(r.errors).toHaveLength(1);
@@ -808,9 +817,9 @@ describe("partial failures", () => {
     const again = await cloud.stack.up(program);
     expect(again.errors).toHaveLength(1);
     expect(again.errors[0].message).toContain(rsId);
-    expect((await cloud.api.listReplicaSets(sid)).map((s) => s.id)).toEqual([rsId]);
+    expect((await cloud.api.perform("listReplicaSets", { service: sid })).items.map((s) => s.id)).toEqual([rsId]);
     expectNoErrors(await cloud.stack.destroy());
-    expect(await cloud.api.listServices()).toEqual([]);
+    expect((await cloud.api.perform("listServices")).items).toEqual([]);
   });
 
   it("keeps a service whose create outlasts its timeout, and the next up resumes waiting", async () => {
@@ -829,7 +838,7 @@ describe("partial failures", () => {
     // The given password had not been applied yet: the resumed update applies it.
     expect(await sent(cloud)).toEqual([`POST /services/${slow.id}/updatePassword`]);
     expect(cloud.stack.resource("slow").outputs).toMatchObject({ status: "READY", password: "slow-password" });
-    expect((await cloud.api.listServices()).filter((s) => s.name === "slow")).toHaveLength(1);
+    expect((await cloud.api.perform("listServices")).items.filter((s) => s.name === "slow")).toHaveLength(1);
     const destroyed = expectNoErrors(await cloud.stack.destroy());
     expect(ops(destroyed).slow).toBe("delete");
   });

@@ -25,7 +25,7 @@ describe("Vpc", () => {
   it("creates a VPC and records its outputs", async () => {
     const r = expectNoErrors(await cloud.stack.up(net()));
     expect(ops(r)).toEqual({ net: "create" });
-    const live = await cloud.api.getVpc(String(r.outputs.vpcId));
+    const live = await cloud.api.perform("getVpc", { vpc: String(r.outputs.vpcId) });
     expect(live).toMatchObject({ name: "prod-net", cidr: "10.0.0.0/16", region_code: "us-east-1" });
     expect(cloud.stack.resource("net").outputs).toMatchObject({
       vpcId: live.id,
@@ -66,7 +66,7 @@ describe("Vpc", () => {
     const r = expectNoErrors(await cloud.stack.up(net({ name: "renamed-net" })));
     expect(ops(r)).toEqual({ net: "update" });
     expect(cloud.stack.resource("net").id).toBe(id);
-    expect((await cloud.api.getVpc(id)).name).toBe("renamed-net");
+    expect((await cloud.api.perform("getVpc", { vpc: id })).name).toBe("renamed-net");
     expect(writes(await cloud.requests()).map((w) => `${w.method} ${w.path.replace(/.*\/vpcs/, "/vpcs")}`)).toEqual([
       `POST /vpcs/${id}/rename`,
     ]);
@@ -78,13 +78,13 @@ describe("Vpc", () => {
     expect(ops(r)).toEqual({ net: "replace,delete-replaced" });
     const newId = cloud.stack.resource("net").id;
     expect(newId).not.toBe(oldId);
-    expect((await cloud.api.getVpc(newId)).cidr).toBe("10.1.0.0/16");
-    await expect(cloud.api.getVpc(oldId)).rejects.toMatchObject({ status: 404 });
+    expect((await cloud.api.perform("getVpc", { vpc: newId })).cidr).toBe("10.1.0.0/16");
+    await expect(cloud.api.perform("getVpc", { vpc: oldId })).rejects.toMatchObject({ status: 404 });
   });
 
   it("shows an out-of-band rename on refresh, and the next up puts the name back", async () => {
     const id = cloud.stack.resource("net").id;
-    await cloud.api.renameVpc(id, "changed-by-hand");
+    await cloud.api.perform("renameVpc", { vpc: id, body: { name: "changed-by-hand" } });
     const refreshed = expectNoErrors(await cloud.stack.refresh());
     expect(refreshed.steps.map((s) => s.op)).toEqual(["refresh-update"]);
     expect(cloud.stack.resource("net").outputs.name).toBe("changed-by-hand");
@@ -93,12 +93,12 @@ describe("Vpc", () => {
     expect(ops(preview)).toEqual({ net: "update" });
     const r = expectNoErrors(await cloud.stack.up(net({ name: "renamed-net", cidr: "10.1.0.0/16" })));
     expect(ops(r)).toEqual({ net: "update" });
-    expect((await cloud.api.getVpc(id)).name).toBe("renamed-net");
+    expect((await cloud.api.perform("getVpc", { vpc: id })).name).toBe("renamed-net");
   });
 
   it("drops a VPC deleted out of band on refresh, and the next up creates it again", async () => {
     const id = cloud.stack.resource("net").id;
-    await cloud.api.deleteVpc(id);
+    await cloud.api.perform("deleteVpc", { vpc: id });
     const refreshed = expectNoErrors(await cloud.stack.refresh());
     expect(refreshed.steps.map((s) => s.op)).toEqual(["refresh-delete"]);
     expect(cloud.stack.resources()).toEqual([]);
@@ -122,9 +122,9 @@ describe("Vpc", () => {
 
   it("retries a delete refused while a service is attached, then names what is attached", async () => {
     const id = cloud.stack.resource("net").id;
-    const svc = await cloud.api.createService({ name: "attached-db" });
+    const svc = await cloud.api.perform("createService", { body: { name: "attached-db" } });
     await cloud.api.waitForService(svc.service_id, { until: ["READY"], timeoutMs: 10_000 });
-    await cloud.api.attachServiceToVpc(svc.service_id, id);
+    await cloud.api.perform("attachServiceToVpc", { service: svc.service_id, body: { vpc_id: id } });
     await cloud.stack.up(net({ timeouts: { delete: "1s" } }));
     const r = await cloud.stack.destroy();
     expect(r.errors).toHaveLength(1);
@@ -132,8 +132,8 @@ describe("Vpc", () => {
     expect(r.errors[0].message).toContain(svc.service_id);
     expect(cloud.stack.resources().map((x) => x.name)).toEqual(["net"]);
     await cloud.api.waitForService(svc.service_id, { until: ["READY"], timeoutMs: 10_000 });
-    await cloud.api.detachServiceFromVpc(svc.service_id, id);
-    await cloud.api.deleteService(svc.service_id);
+    await cloud.api.perform("detachServiceFromVpc", { service: svc.service_id, body: { vpc_id: id } });
+    await cloud.api.perform("deleteService", { service: svc.service_id });
   });
 
   it("destroys the VPC", async () => {
@@ -141,27 +141,29 @@ describe("Vpc", () => {
     const r = expectNoErrors(await cloud.stack.destroy());
     expect(ops(r)).toEqual({ net: "delete" });
     expect(cloud.stack.resources()).toEqual([]);
-    await expect(cloud.api.getVpc(id)).rejects.toMatchObject({ status: 404 });
+    await expect(cloud.api.perform("getVpc", { vpc: id })).rejects.toMatchObject({ status: 404 });
   });
 
   it("adopts an existing VPC with adoptId instead of creating one", async () => {
-    const existing = await cloud.api.createVpc({ name: "made-by-hand", cidr: "10.9.0.0/16", region_code: "us-east-1" });
-    const before = (await cloud.api.listVpcs()).length;
+    const existing = await cloud.api.perform("createVpc", {
+      body: { name: "made-by-hand", cidr: "10.9.0.0/16", region_code: "us-east-1" },
+    });
+    const before = (await cloud.api.perform("listVpcs")).items.length;
     const r = expectNoErrors(await cloud.stack.up(net({ adoptId: existing.id, name: "now-managed", cidr: "10.9.0.0/16" })));
     expect(ops(r)).toEqual({ net: "create" });
     expect(cloud.stack.resource("net").id).toBe(existing.id);
-    expect((await cloud.api.getVpc(existing.id)).name).toBe("now-managed");
-    expect((await cloud.api.listVpcs()).length).toBe(before);
+    expect((await cloud.api.perform("getVpc", { vpc: existing.id })).name).toBe("now-managed");
+    expect((await cloud.api.perform("listVpcs")).items.length).toBe(before);
     expectNoErrors(await cloud.stack.destroy());
   });
 
   it("refuses to adopt a VPC whose cidr differs, naming the property", async () => {
-    const existing = await cloud.api.createVpc({ name: "other", cidr: "10.8.0.0/16", region_code: "us-east-1" });
+    const existing = await cloud.api.perform("createVpc", { body: { name: "other", cidr: "10.8.0.0/16", region_code: "us-east-1" } });
     const r = await cloud.stack.up(net({ adoptId: existing.id }));
     expect(r.errors).toHaveLength(1);
     expect(r.errors[0].message).toMatch(/cidr "10\.8\.0\.0\/16".*"10\.0\.0\.0\/16"/);
     expect(cloud.stack.resources()).toEqual([]);
-    await cloud.api.deleteVpc(existing.id);
+    await cloud.api.perform("deleteVpc", { vpc: existing.id });
   });
 });
 
@@ -197,7 +199,7 @@ describe("VpcPeering", () => {
     expect(ops(r)).toEqual({ net: "create", peer: "create" });
     expect(r.outputs.status).toBe("active");
     const vpcId = cloud.stack.resource("net").id;
-    const live = await cloud.api.getPeering(vpcId, String(r.outputs.peeringId));
+    const live = await cloud.api.perform("getPeering", { vpc: vpcId, peering: String(r.outputs.peeringId) });
     expect(live).toMatchObject({ status: "active", peer_account_id: "123456789012", peer_vpc_id: "vpc-0abc" });
   });
 
@@ -206,7 +208,7 @@ describe("VpcPeering", () => {
     const r = expectNoErrors(await cloud.stack.up(peered("210987654321")));
     expect(ops(r)).toEqual({ net: "same", peer: "replace,delete-replaced" });
     const vpcId = cloud.stack.resource("net").id;
-    expect((await cloud.api.listPeerings(vpcId)).map((p) => p.id)).toEqual([cloud.stack.resource("peer").id]);
+    expect((await cloud.api.perform("listPeerings", { vpc: vpcId })).items.map((p) => p.id)).toEqual([cloud.stack.resource("peer").id]);
     expect(cloud.stack.resource("peer").id).not.toBe(oldId);
   });
 
@@ -219,7 +221,7 @@ describe("VpcPeering", () => {
     expect(peer.id).toMatch(/^[0-9]+$/);
     expect(r.errors[0].message).toContain(`VPC peering ${peer.id} failed`);
     const vpcId = cloud.stack.resource("net").id;
-    const live = await cloud.api.getPeering(vpcId, peer.id);
+    const live = await cloud.api.perform("getPeering", { vpc: vpcId, peering: peer.id });
     expect(live.status).toBe("failed");
     expect(r.errors[0].message).toContain(String(live.error_message));
 
@@ -229,7 +231,7 @@ describe("VpcPeering", () => {
     expect(cloud.stack.resource("peer").id).toBe(peer.id);
     // The active peering it replaces waits, marked for deletion, for an up that gets to its
     // deletes (Pulumi stops a run at its first failed step): nothing is made twice.
-    expect((await cloud.api.listPeerings(vpcId)).map((p) => p.id).sort()).toEqual([peer.id, replacedId].sort());
+    expect((await cloud.api.perform("listPeerings", { vpc: vpcId })).items.map((p) => p.id).sort()).toEqual([peer.id, replacedId].sort());
     expect(
       cloud.stack
         .resources()
@@ -243,7 +245,7 @@ describe("VpcPeering", () => {
     const r = expectNoErrors(await cloud.stack.up(peered("123456789012")));
     expect(ops(r)).toEqual({ net: "same", peer: "replace,delete-replaced,delete-replaced" });
     const vpcId = cloud.stack.resource("net").id;
-    const peerings = await cloud.api.listPeerings(vpcId);
+    const peerings = (await cloud.api.perform("listPeerings", { vpc: vpcId })).items;
     expect(peerings.map((p) => p.id)).toEqual([cloud.stack.resource("peer").id]);
     expect(peerings[0].id).not.toBe(failedId);
   });
@@ -251,7 +253,7 @@ describe("VpcPeering", () => {
   it("destroys the peering before its VPC", async () => {
     const r = expectNoErrors(await cloud.stack.destroy());
     expect(r.steps.map((s) => `${s.op} ${s.name}`)).toEqual(["delete peer", "delete net"]);
-    expect(await cloud.api.listVpcs()).toEqual([]);
+    expect((await cloud.api.perform("listVpcs")).items).toEqual([]);
   });
 });
 
@@ -266,7 +268,7 @@ describe("check", () => {
 
   const cases: Array<[string, Partial<clouddb.VpcArgs>, string, RegExp]> = [
     ["a cidr with host bits set", { cidr: "10.0.0.1/16" }, "cidr", /"10\.0\.0\.1\/16".*host bits zero/],
-    ["a cidr prefix out of range", { cidr: "10.0.0.0/8" }, "cidr", /prefix length of 16 to 28/],
+    ["a cidr prefix out of range", { cidr: "10.0.0.0/8" }, "cidr", /prefix length of \/16 to \/28, not \/8/],
     ["an unknown region", { regionCode: "mars-1" }, "regionCode", /"mars-1".*us-east-1/],
     ["an empty name", { name: "" }, "name", /1 to 128 characters/],
     ["a project id of the wrong shape", { projectId: "Nope" }, "projectId", /10 characters/],
@@ -282,7 +284,7 @@ describe("check", () => {
   });
 
   it("rejects every bad peering input at once, one failure per property", async () => {
-    const vpcId = (await cloud.api.createVpc({ name: "n", cidr: "10.3.0.0/16", region_code: "us-east-1" })).id;
+    const vpcId = (await cloud.api.perform("createVpc", { body: { name: "n", cidr: "10.3.0.0/16", region_code: "us-east-1" } })).id;
     await cloud.clearRequests();
     const r = await cloud.stack.up(() => {
       new clouddb.VpcPeering("peer", { vpcId: "not-a-number", peerAccountId: "", peerRegionCode: "mars-1", peerVpcId: vpcId });
@@ -291,14 +293,15 @@ describe("check", () => {
     expect(await cloud.requests()).toEqual([]);
   });
 
-  it("fails without credentials with a message naming the config key and variable", async () => {
+  it("fails without credentials, at check, with a message naming the config key and variable", async () => {
     const { "clouddb:apiKey": _key, ...rest } = stackConfig(cloud.emulator);
     const bare = await TestStack.create({ config: rest, env: { CLOUDDB_API_KEY: "" } });
     try {
       const r = await bare.up(net());
-      expect(r.errors).toHaveLength(1);
-      expect(r.errors[0].message).toContain("clouddb:apiKey");
-      expect(r.errors[0].message).toContain("CLOUDDB_API_KEY");
+      expect(r.checkFailures.map((f) => f.reason)).toEqual([
+        "clouddb:apiKey / CLOUDDB_API_KEY: neither is set: run `pulumi config set --secret clouddb:apiKey <key>` or set CLOUDDB_API_KEY",
+      ]);
+      expect(bare.resources()).toEqual([]);
     } finally {
       await bare.close();
     }

@@ -60,12 +60,12 @@ describe("emulator killed and restarted on its data dir", () => {
     await until("the acknowledged create", async () =>
       (await emu.requests()).find((r) => r.method === "POST" && /\/services$/.test(r.path) && r.status === 202),
     );
-    const made = await until("the service", async () => (await api.listServices()).find((s) => s.name === "durable"));
+    const made = await until("the service", async () => (await api.perform("listServices")).items.find((s) => s.name === "durable"));
     expect(["QUEUED", "CONFIGURING"]).toContain(made.status);
     await crashAndRestart();
     await running; // may converge on its own (polls ride out the outage) or fail; either way:
     expectNoErrors(await stack.up(program(500, 2)));
-    const services = await api.listServices();
+    const services = (await api.perform("listServices")).items;
     expect(services.map((s) => s.service_id)).toEqual([made.service_id]);
     expect(services[0].status).toBe("READY");
     expect((services[0].read_replica_sets ?? []).map((r) => [r.name, r.status])).toEqual([["durable-rs", "active"]]);
@@ -77,13 +77,13 @@ describe("emulator killed and restarted on its data dir", () => {
     const rsId = stack.resource("rs").id;
     const running = stack.up(program(1000, 4));
     await until("the resize", async () => {
-      const s = await api.getService(id);
+      const s = await api.perform("getService", { service: id });
       return s.resources?.[0]?.spec?.cpu_millis === 1000 && s.status === "CONFIGURING" ? s : undefined;
     });
     await crashAndRestart();
     await running;
     expectNoErrors(await stack.up(program(1000, 4)));
-    const services = await api.listServices();
+    const services = (await api.perform("listServices")).items;
     expect(services.map((s) => s.service_id)).toEqual([id]);
     expect(services[0].status).toBe("READY");
     expect(services[0].resources?.[0]?.spec).toMatchObject({ cpu_millis: 1000, memory_gbs: 4 });
@@ -92,6 +92,6 @@ describe("emulator killed and restarted on its data dir", () => {
     const again = expectNoErrors(await stack.up(program(1000, 4)));
     expect(again.steps.map((s) => s.op)).toEqual(["same", "same"]);
     expectNoErrors(await stack.destroy());
-    expect(await api.listServices()).toEqual([]);
+    expect((await api.perform("listServices")).items).toEqual([]);
   });
 });

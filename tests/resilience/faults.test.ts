@@ -53,7 +53,7 @@ describe("429 storms and 503 bursts", () => {
     await checkLog();
     const posts = (await cloud.requests()).filter((x) => x.method === "POST" && /\/services$/.test(x.path) && x.status === 202);
     expect(posts).toHaveLength(1);
-    const services = await cloud.api.listServices();
+    const services = (await cloud.api.perform("listServices")).items;
     expect(services.map((s) => s.name)).toEqual(["stormy"]);
     expect(services[0].read_replica_sets ?? []).toHaveLength(1);
   });
@@ -77,7 +77,7 @@ describe("429 storms and 503 bursts", () => {
     const r = expectNoErrors(await cloud.stack.up(program(1000, 4)));
     expect(r.steps.map((s) => `${s.op} ${s.name}`).sort()).toEqual(["same rs", "update db"]);
     await checkLog();
-    const live = await cloud.api.getService(cloud.stack.resource("db").id);
+    const live = await cloud.api.perform("getService", { service: cloud.stack.resource("db").id });
     expect(live.resources?.[0]?.spec).toMatchObject({ cpu_millis: 1000, memory_gbs: 4 });
     expect(live.status).toBe("READY");
   });
@@ -88,7 +88,7 @@ describe("429 storms and 503 bursts", () => {
     const r = expectNoErrors(await cloud.stack.destroy());
     expect(r.steps.map((s) => `${s.op} ${s.name}`)).toEqual(["delete rs", "delete db"]);
     await checkLog();
-    expect(await cloud.api.listServices()).toEqual([]);
+    expect((await cloud.api.perform("listServices")).items).toEqual([]);
     expect(cloud.stack.resources()).toEqual([]);
   });
 
@@ -106,7 +106,7 @@ describe("429 storms and 503 bursts", () => {
       // Five creates share POST /services: pair retries only on paths of one resource.
       const perResource = retriesAfter429(log).filter((x) => /\/services\/[a-z0-9]{10}/.test(x.request));
       expect(perResource.filter((x) => x.gapMs < 1000)).toEqual([]);
-      expect((await cloud.api.listServices()).map((s) => s.name).sort()).toEqual([0, 1, 2, 3, 4].map((i) => `limited-${i}`));
+      expect((await cloud.api.perform("listServices")).items.map((s) => s.name).sort()).toEqual([0, 1, 2, 3, 4].map((i) => `limited-${i}`));
     } finally {
       await cloud.control("POST", "/rate-limit", { requestsPerSecond: 0 });
     }

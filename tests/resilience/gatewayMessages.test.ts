@@ -34,16 +34,16 @@ describe("answers that are not the API's", () => {
     expect(message).toContain('an HTML page titled "Request blocked"');
     expect(message).toContain("not the API's answer");
     expect(message).not.toContain("the API accepted it");
-    expect(await cloud.api.listVpcs()).toEqual([]);
+    expect((await cloud.api.perform("listVpcs")).items).toEqual([]);
     await cloud.control("DELETE", "/faults");
     expectNoErrors(await cloud.stack.up(vpc("walled")));
-    expect((await cloud.api.listVpcs()).map((v) => v.id)).toEqual([cloud.stack.resource("net").id]);
+    expect((await cloud.api.perform("listVpcs")).items.map((v) => v.id)).toEqual([cloud.stack.resource("net").id]);
   });
 
   it("a firewall's 200 page after the create got through: the VPC of its own name is taken over", async () => {
     await cloud.controls.fault({ method: "POST", path: "/vpcs$", waf: true, after: true });
     expectNoErrors(await cloud.stack.up(vpc()));
-    expect((await cloud.api.listVpcs()).map((v) => v.id)).toEqual([cloud.stack.resource("net").id]);
+    expect((await cloud.api.perform("listVpcs")).items.map((v) => v.id)).toEqual([cloud.stack.resource("net").id]);
   });
 
   it("a 307 on a create: names the redirect and where it points, says nothing was made there, and sends nothing more", async () => {
@@ -61,7 +61,7 @@ describe("answers that are not the API's", () => {
     expect(message).toContain("not carried out");
     expect(message).not.toContain("the API accepted it");
     expect(writes(await cloud.requests()).map((x) => x.status)).toEqual([307]);
-    expect(await cloud.api.listVpcs()).toEqual([]);
+    expect((await cloud.api.perform("listVpcs")).items).toEqual([]);
     expect(journalEntries(cloud.journalDir)).toEqual([]);
   });
 

@@ -64,7 +64,7 @@ describe("creates interrupted by a killed plugin", () => {
     await interruptThenUp(program, /\/vpcs$/);
     const net = cloud.stack.resource("net");
     expect(net.outputs.name).toMatch(/^net-[0-9a-f]{7}$/);
-    expect((await cloud.api.listVpcs()).map((v) => v.id)).toEqual([net.id]);
+    expect((await cloud.api.perform("listVpcs")).items.map((v) => v.id)).toEqual([net.id]);
   });
 
   it("VpcPeering: one peering", async () => {
@@ -74,7 +74,7 @@ describe("creates interrupted by a killed plugin", () => {
     };
     await interruptThenUp(program, /\/peerings$/, /\/peerings$/);
     const vpcId = cloud.stack.resource("net").id;
-    expect((await cloud.api.listPeerings(vpcId)).map((p) => p.id)).toEqual([cloud.stack.resource("peer").id]);
+    expect((await cloud.api.perform("listPeerings", { vpc: vpcId })).items.map((p) => p.id)).toEqual([cloud.stack.resource("peer").id]);
   });
 
   it("ReadReplicaSet: one set", async () => {
@@ -85,7 +85,7 @@ describe("creates interrupted by a killed plugin", () => {
     expectNoErrors(await cloud.stack.up(() => void new clouddb.Service("db", {})));
     await interruptThenUp(program, /\/replicaSets$/);
     const sid = cloud.stack.resource("db").id;
-    expect((await cloud.api.listReplicaSets(sid)).map((s) => s.id)).toEqual([cloud.stack.resource("rs").id]);
+    expect((await cloud.api.perform("listReplicaSets", { service: sid })).items.map((s) => s.id)).toEqual([cloud.stack.resource("rs").id]);
     expectNoErrors(await cloud.stack.destroy());
   });
 
@@ -98,12 +98,12 @@ describe("creates interrupted by a killed plugin", () => {
         ...(adoptId ? { adoptId } : {}),
       });
     await interrupt(program(), /\/vpcs$/);
-    const made = (await cloud.api.listVpcs()).filter((v) => v.name === "interrupted-named");
+    const made = (await cloud.api.perform("listVpcs")).items.filter((v) => v.name === "interrupted-named");
     expect(made).toHaveLength(1);
     const r = await cloud.stack.up(program());
     expect(r.errors).toHaveLength(1);
     expect(r.errors[0].message).toContain(`adoptId: "${made[0].id}"`);
-    expect((await cloud.api.listVpcs()).filter((v) => v.name === "interrupted-named")).toHaveLength(1);
+    expect((await cloud.api.perform("listVpcs")).items.filter((v) => v.name === "interrupted-named")).toHaveLength(1);
     expectNoErrors(await cloud.stack.up(program(made[0].id)));
     expect(cloud.stack.resource("named").id).toBe(made[0].id);
     expect(journalEntries(cloud.journalDir)).toEqual([]);
@@ -122,7 +122,7 @@ describe("creates interrupted by a killed plugin", () => {
     await cloud.stack.plugin.kill();
     await running;
     await cloud.control("POST", "/latency", { ms: 0 });
-    const first = await until("the first stack's service", async () => (await cloud.api.listServices())[0]);
+    const first = await until("the first stack's service", async () => (await cloud.api.perform("listServices")).items[0]);
 
     const other = await TestStack.create({
       stack: "other",

@@ -35,13 +35,13 @@ describe("an interrupted create whose journal entry", () => {
 
   /** The services of `name` in the API. */
   async function called(name: string): Promise<string[]> {
-    return (await cloud.api.listServices()).filter((s) => s.name === name).map((s) => s.service_id);
+    return (await cloud.api.perform("listServices")).items.filter((s) => s.name === name).map((s) => s.service_id);
   }
 
   /** Runs `up`, kills the plugin once the API made the service and answered (the entry names its id); returns the entry's file. */
   async function killedAfterAnswer(name: string): Promise<{ id: string; file: string }> {
     const running = cloud.stack.up(program(name));
-    const made = await until("the service", async () => (await cloud.api.listServices()).find((s) => s.name === name));
+    const made = await until("the service", async () => (await cloud.api.perform("listServices")).items.find((s) => s.name === name));
     const file = await until("the entry with the id", async () => {
       const entries = journalEntries(cloud.journalDir).filter((f) => f.endsWith(".json"));
       const full = entries.map((f) => path.join(cloud.journalDir, f));
@@ -162,7 +162,7 @@ describe("a journal directory", () => {
       await cloud.controls.fault({ method: "POST", path: "/vpcs$", status: 503, after: true });
       expectNoErrors(await stack.up(() => void new clouddb.Vpc("own", { cidr: "10.82.0.0/16", regionCode: "us-east-1" })));
       const own = stack.resource("own");
-      expect((await cloud.api.listVpcs()).map((v) => v.id)).toEqual([own.id]);
+      expect((await cloud.api.perform("listVpcs")).items.map((v) => v.id)).toEqual([own.id]);
       expectNoErrors(await stack.destroy());
     } finally {
       await stack.close();

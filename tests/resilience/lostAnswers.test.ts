@@ -60,7 +60,7 @@ describe("an action accepted but answered with a 503", () => {
     expect(loseNext).toBeUndefined(); // the answer really was lost
     const statuses = await answers(action);
     expect(statuses).toEqual([202, 409]);
-    const live = await cloud.api.getService(cloud.stack.resource("db").id, { fresh: true });
+    const live = await cloud.api.perform("getService", { service: cloud.stack.resource("db").id, fresh: true });
     expect(live.resources![0].spec).toMatchObject({ cpu_millis: db.cpuMillis, memory_gbs: db.memoryGbs });
     expect(live.ha_replicas?.replica_count ?? 0).toBe("haReplicas" in db ? 1 : 0);
     expect(live.status).toBe("paused" in db && db.paused ? "PAUSED" : "READY");

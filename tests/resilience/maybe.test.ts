@@ -40,10 +40,10 @@ describe("a 504 after the API acted", () => {
     expect(log.filter((x) => x.status === 504).length).toBe(4);
     for (const path of [/\/vpcs$/, /\/peerings$/, /\/services$/, /\/replicaSets$/]) expect(await posts(cloud, path)).toBe(1);
     const ids = Object.fromEntries(["net", "peer", "db", "reads"].map((n) => [n, cloud.stack.resource(n).id]));
-    expect((await cloud.api.listVpcs()).map((v) => v.id)).toEqual([ids.net]);
-    expect((await cloud.api.listPeerings(ids.net)).map((p) => p.id)).toEqual([ids.peer]);
-    expect((await cloud.api.listServices()).map((s) => s.service_id)).toEqual([ids.db]);
-    expect((await cloud.api.listReplicaSets(ids.db)).map((s) => s.id)).toEqual([ids.reads]);
+    expect((await cloud.api.perform("listVpcs")).items.map((v) => v.id)).toEqual([ids.net]);
+    expect((await cloud.api.perform("listPeerings", { vpc: ids.net })).items.map((p) => p.id)).toEqual([ids.peer]);
+    expect((await cloud.api.perform("listServices")).items.map((s) => s.service_id)).toEqual([ids.db]);
+    expect((await cloud.api.perform("listReplicaSets", { service: ids.db })).items.map((s) => s.id)).toEqual([ids.reads]);
     expect(journalEntries(cloud.journalDir)).toEqual([]);
     expect(ops(expectNoErrors(await cloud.stack.up(program({ cpuMillis: 500, memoryGbs: 2 }))))).toEqual({
       net: "same",
@@ -61,7 +61,7 @@ describe("a 504 after the API acted", () => {
     for (let run = 0; run < 2; run++) {
       const r = await cloud.stack.up(named);
       expect(r.errors).toHaveLength(1);
-      const made = (await cloud.api.listVpcs()).filter((v) => v.name === "maybe-named");
+      const made = (await cloud.api.perform("listVpcs")).items.filter((v) => v.name === "maybe-named");
       expect(made).toHaveLength(1);
       expect(r.errors[0].message).toContain(`adoptId: "${made[0].id}"`);
     }
@@ -91,9 +91,9 @@ describe("a 504 after the API acted, on a stack that exists", () => {
     await cloud.clearRequests();
     const r = expectNoErrors(await cloud.stack.up(program({ cpuMillis: 1000, memoryGbs: 4 }, "maybe-net-renamed")));
     expect(ops(r)).toMatchObject({ net: "update", db: "update" });
-    const live = await cloud.api.getService(cloud.stack.resource("db").id, { fresh: true });
+    const live = await cloud.api.perform("getService", { service: cloud.stack.resource("db").id, fresh: true });
     expect(live.resources?.[0]?.spec).toMatchObject({ cpu_millis: 1000, memory_gbs: 4 });
-    expect((await cloud.api.getVpc(cloud.stack.resource("net").id)).name).toBe("maybe-net-renamed");
+    expect((await cloud.api.perform("getVpc", { vpc: cloud.stack.resource("net").id })).name).toBe("maybe-net-renamed");
     expect((await cloud.requests()).filter((x) => x.status === 504)).toHaveLength(2);
   });
 
@@ -111,7 +111,7 @@ describe("a 504 after the API acted, on a stack that exists", () => {
     expectNoErrors(await cloud.stack.destroy());
     expect((await cloud.requests()).filter((x) => x.status === 504)).toHaveLength(4);
     expect(cloud.stack.resources()).toEqual([]);
-    expect(await cloud.api.listServices()).toEqual([]);
-    expect(await cloud.api.listVpcs()).toEqual([]);
+    expect((await cloud.api.perform("listServices")).items).toEqual([]);
+    expect((await cloud.api.perform("listVpcs")).items).toEqual([]);
   });
 });

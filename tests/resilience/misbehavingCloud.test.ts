@@ -51,10 +51,10 @@ describe("a cloud that misbehaves", () => {
     expect(ops(r)).toEqual({ net: "create", peer: "create", db: "create", rs: "create" });
     const ids = Object.fromEntries(["net", "peer", "db", "rs"].map((n) => [n, cloud.stack.resource(n).id]));
     // Exactly one of each in the cloud, and it is the one in state.
-    expect((await cloud.api.listVpcs()).map((v) => v.id)).toEqual([ids.net]);
-    expect((await cloud.api.listPeerings(ids.net)).map((p) => p.id)).toEqual([ids.peer]);
-    expect((await cloud.api.listServices()).map((s) => s.service_id)).toEqual([ids.db]);
-    expect((await cloud.api.listReplicaSets(ids.db)).map((s) => s.id)).toEqual([ids.rs]);
+    expect((await cloud.api.perform("listVpcs")).items.map((v) => v.id)).toEqual([ids.net]);
+    expect((await cloud.api.perform("listPeerings", { vpc: ids.net })).items.map((p) => p.id)).toEqual([ids.peer]);
+    expect((await cloud.api.perform("listServices")).items.map((s) => s.service_id)).toEqual([ids.db]);
+    expect((await cloud.api.perform("listReplicaSets", { service: ids.db })).items.map((s) => s.id)).toEqual([ids.rs]);
     // No create was sent twice.
     expect(await createsSent(cloud, /\/vpcs$/)).toBe(1);
     expect(await createsSent(cloud, /\/peerings$/)).toBe(1);
@@ -72,7 +72,7 @@ describe("a cloud that misbehaves", () => {
     await cloud.controls.fault({ method: "POST", path: "/services$", status: 503, after: true });
     const named = (adoptId?: string) => () => void new clouddb.Service("db", { name: "lost-db", ...(adoptId ? { adoptId } : {}) });
     const r = await cloud.stack.up(named());
-    const made = (await cloud.api.listServices()).filter((s) => s.name === "lost-db");
+    const made = (await cloud.api.perform("listServices")).items.filter((s) => s.name === "lost-db");
     expect(made).toHaveLength(1);
     expect(r.errors).toHaveLength(1);
     expect(r.errors[0].message).toContain(`adoptId: "${made[0].service_id}"`);
@@ -80,6 +80,8 @@ describe("a cloud that misbehaves", () => {
     expectNoErrors(await cloud.stack.up(named(made[0].service_id)));
     expect(cloud.stack.resource("db").id).toBe(made[0].service_id);
     expect(journalEntries(cloud.journalDir)).toEqual([]);
+    // Adopted, it is retained: without adoptId it is the stack's own, and destroy deletes it.
+    expect(ops(expectNoErrors(await cloud.stack.up(named())))).toEqual({ db: "same" });
   });
 
   it("meets a status it has never seen: waits through it, carries it to the outputs on refresh, and the next up resumes", async () => {
@@ -96,21 +98,23 @@ describe("a cloud that misbehaves", () => {
     const resumed = expectNoErrors(await cloud.stack.up(program));
     expect(ops(resumed).db).toBe("update");
     expect(resumed.outputs.status).toBe("READY");
-    expect((await cloud.api.listServices()).filter((s) => s.name === "odd-status")).toHaveLength(1);
+    expect((await cloud.api.perform("listServices")).items.filter((s) => s.name === "odd-status")).toHaveLength(1);
   });
 
   it("with the server's clock an hour behind ours, takes over the service a lost create made, not an older one", async () => {
+    // Services an earlier test left (its stack keeps them) are not this test's.
+    const earlier = new Set((await cloud.api.perform("listServices")).items.map((s) => s.service_id));
     await cloud.controls.clock({ offsetMs: -3_600_000 });
-    const older = await cloud.api.createService({ name: "db-0000000" });
+    const older = await cloud.api.perform("createService", { body: { name: "db-0000000" } });
     await cloud.controls.clock({ advanceMs: 60_000 });
     await cloud.controls.fault({ method: "POST", path: "/services$", status: 503, after: true });
     const r = await cloud.stack.up(() => ({ id: new clouddb.Service("db", {}).serviceId }));
     expectNoErrors(r);
     const mine = cloud.stack.resource("db").id;
     expect(mine).not.toBe(older.service_id);
-    const all = (await cloud.api.listServices()).map((s) => s.service_id);
+    const all = (await cloud.api.perform("listServices")).items.map((s) => s.service_id).filter((id) => !earlier.has(id));
     expect(all.sort()).toEqual([older.service_id, mine].sort());
     expect(printed(r)).not.toContain(cloud.emulator.pat);
-    await cloud.api.deleteService(older.service_id);
+    await cloud.api.perform("deleteService", { service: older.service_id });
   });
 });

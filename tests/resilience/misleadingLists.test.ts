@@ -30,7 +30,7 @@ describe("a list or a clock that misleads", () => {
 
   /** The services the API has whose name is `name`. */
   async function called(name: string): Promise<string[]> {
-    return (await cloud.api.listServices()).filter((s) => s.name === name).map((s) => s.service_id);
+    return (await cloud.api.perform("listServices")).items.filter((s) => s.name === name).map((s) => s.service_id);
   }
 
   /** The create's answer lost after the API made it, with `gateway` set up first. */
@@ -44,7 +44,7 @@ describe("a list or a clock that misleads", () => {
     [
       "a list one answer behind the create",
       async () => {
-        await cloud.api.listServices(); // the answer the lagging list gives again
+        await cloud.api.perform("listServices"); // the answer the lagging list gives again
         await cloud.controls.fault({ method: "GET", path: "/services$", stale: true });
       },
     ],

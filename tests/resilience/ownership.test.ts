@@ -37,7 +37,7 @@ describe("a gateway holds dev's create and answers 503 while staging makes one o
     const running = cloud.stack.up(program);
     await until("dev's create in the journal", async () => (journalEntries(cloud.journalDir).length > 0 ? true : undefined));
     await new Promise((r) => setTimeout(r, 300)); // dev's POST is at the gateway, held
-    const made = await cloud.api.createService({ name: theirs }); // staging's create, inside dev's window
+    const made = await cloud.api.perform("createService", { body: { name: theirs } }); // staging's create, inside dev's window
     return { result: await running, theirs: made };
   }
 
@@ -58,7 +58,7 @@ describe("a gateway holds dev's create and answers 503 while staging makes one o
     expect(again.errors).toHaveLength(1);
     expect(again.errors[0].message).toContain(`adoptId: "${theirs.service_id}"`);
     expect(writes(await cloud.requests())).toEqual([]);
-    expect((await cloud.api.listServices()).map((s) => s.service_id)).toEqual([theirs.service_id]);
+    expect((await cloud.api.perform("listServices")).items.map((s) => s.service_id)).toEqual([theirs.service_id]);
   });
 
   it("with a name of its own: dev makes its own service, and staging's is untouched", async () => {
@@ -68,7 +68,7 @@ describe("a gateway holds dev's create and answers 503 while staging makes one o
     const mine = cloud.stack.resource("db");
     expect(mine.id).not.toBe(theirs.service_id);
     expect(result.outputs.name).toMatch(OWN_NAME);
-    expect((await cloud.api.listServices()).map((s) => s.service_id).sort()).toEqual([mine.id, theirs.service_id].sort());
+    expect((await cloud.api.perform("listServices")).items.map((s) => s.service_id).sort()).toEqual([mine.id, theirs.service_id].sort());
     const toTheirs = writes(await cloud.requests()).filter((r) => r.path.includes(theirs.service_id));
     expect(toTheirs).toEqual([]);
     expect(journalEntries(cloud.journalDir)).toEqual([]);
@@ -100,7 +100,7 @@ describe("dev's plugin is killed while its create is held; staging makes one of 
   it("with the name the program chose: stops naming staging's service, and takes it over only when told (adoptId)", async () => {
     const program = (adoptId?: string) => () => void new clouddb.Service("db", { name: "orders", ...(adoptId ? { adoptId } : {}) });
     await killedWhileHeld(program());
-    const theirs = await cloud.api.createService({ name: "orders" });
+    const theirs = await cloud.api.perform("createService", { body: { name: "orders" } });
     await cloud.clearRequests();
     const r = await cloud.stack.up(program());
     expect(r.errors).toHaveLength(1);
@@ -117,12 +117,14 @@ describe("dev's plugin is killed while its create is held; staging makes one of 
   it("with a name of its own: asks for the same name again and makes the one service it never made", async () => {
     const program = () => ({ name: new clouddb.Service("db", {}).name });
     await killedWhileHeld(program);
-    const theirs = await cloud.api.createService({ name: "db-4d5e6f7" });
+    const theirs = await cloud.api.perform("createService", { body: { name: "db-4d5e6f7" } });
     const r = expectNoErrors(await cloud.stack.up(program));
     const mine = cloud.stack.resource("db");
     expect(mine.id).not.toBe(theirs.service_id);
     expect(r.outputs.name).toMatch(OWN_NAME);
-    expect((await cloud.api.listServices()).filter((s) => s.name === r.outputs.name).map((s) => s.service_id)).toEqual([mine.id]);
+    expect((await cloud.api.perform("listServices")).items.filter((s) => s.name === r.outputs.name).map((s) => s.service_id)).toEqual([
+      mine.id,
+    ]);
     expect(writes(await cloud.requests()).filter((x) => x.path.includes(theirs.service_id))).toEqual([]);
     expectNoErrors(await cloud.stack.destroy());
   });
@@ -163,7 +165,7 @@ describe("autonaming", () => {
   });
 
   it("makes up no name when adopting: the adopted service keeps its own, and nothing is replaced later", async () => {
-    const existing = await cloud.api.createService({ name: "legacy-orders" });
+    const existing = await cloud.api.perform("createService", { body: { name: "legacy-orders" } });
     const program = (adopt: boolean) => () => void new clouddb.Service("db", adopt ? { adoptId: existing.service_id } : {});
     expectNoErrors(await cloud.stack.up(program(true)));
     expect(cloud.stack.resource("db")).toMatchObject({ id: existing.service_id, outputs: { name: "legacy-orders" } });

@@ -25,7 +25,9 @@ describe("plugin killed in the middle of a create", () => {
 
   it("while it waits for READY: the next up takes the service over, no second one", async () => {
     const running = cloud.stack.up(program("killed-while-waiting"));
-    const made = await until("the service", async () => (await cloud.api.listServices()).find((s) => s.name === "killed-while-waiting"));
+    const made = await until("the service", async () =>
+      (await cloud.api.perform("listServices")).items.find((s) => s.name === "killed-while-waiting"),
+    );
     // The answer has reached the plugin once it polls (the project's service list serves every wait).
     await until("a poll", async () => {
       const log = await cloud.requests();
@@ -42,7 +44,7 @@ describe("plugin killed in the middle of a create", () => {
     await cloud.clearRequests();
     const second = expectNoErrors(await cloud.stack.up(program("killed-while-waiting")));
     expect(second.steps.map((s) => s.op)).toEqual(["create"]);
-    const live = (await cloud.api.listServices()).filter((s) => s.name === "killed-while-waiting");
+    const live = (await cloud.api.perform("listServices")).items.filter((s) => s.name === "killed-while-waiting");
     expect(live.map((s) => s.service_id)).toEqual([made.service_id]);
     expect(cloud.stack.resource("db").id).toBe(made.service_id);
     expect(live[0].status).toBe("READY");
@@ -72,11 +74,11 @@ describe("plugin killed in the middle of a create", () => {
     const first = await running;
     expect(first.errors).toHaveLength(1);
     await cloud.control("POST", "/latency", { ms: 0 });
-    const made = await until("the service", async () => (await cloud.api.listServices())[0]);
+    const made = await until("the service", async () => (await cloud.api.perform("listServices")).items[0]);
 
     const r = expectNoErrors(await cloud.stack.up(own));
     expect(r.outputs.name).toBe(made.name);
-    const live = await cloud.api.listServices();
+    const live = (await cloud.api.perform("listServices")).items;
     expect(live.map((s) => s.service_id)).toEqual([made.service_id]);
     expect(cloud.stack.resource("db").id).toBe(made.service_id);
     expect(journalEntries(cloud.journalDir)).toEqual([]);
@@ -84,11 +86,11 @@ describe("plugin killed in the middle of a create", () => {
   });
 
   it("does not take over a same-named service it did not make (a second program's service is created)", async () => {
-    const other = await cloud.api.createService({ name: "shared-name", cpu_millis: "1000", memory_gbs: "4" });
+    const other = await cloud.api.perform("createService", { body: { name: "shared-name", cpu_millis: "1000", memory_gbs: "4" } });
     expectNoErrors(await cloud.stack.up(program("shared-name")));
     expect(cloud.stack.resource("db").id).not.toBe(other.service_id);
-    expect((await cloud.api.listServices()).filter((s) => s.name === "shared-name")).toHaveLength(2);
+    expect((await cloud.api.perform("listServices")).items.filter((s) => s.name === "shared-name")).toHaveLength(2);
     expectNoErrors(await cloud.stack.destroy());
-    await cloud.api.deleteService(other.service_id);
+    await cloud.api.perform("deleteService", { service: other.service_id });
   });
 });

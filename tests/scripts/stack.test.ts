@@ -138,3 +138,19 @@ describe("npm run up without a pulumi on PATH", () => {
     expect(r.stderr).toContain("adopt, component, gitops, lookups, production, quickstart, staging-fork, vpc-peering");
   });
 });
+
+describe("npm run up with an example it does not know", () => {
+  const box = new Sandbox();
+  afterAll(() => box.cleanup());
+
+  it("rejects an example it does not know, listing the examples, and starts nothing", async () => {
+    const r = await box.run(["up", "prodution"], { pathDirs: [box.fakeCliDir, box.toolsDir] });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      'npm run up: There is no example "prodution". The examples: adopt, component, gitops, lookups, production, quickstart, ' +
+        "staging-fork, vpc-peering (npm run up -- <example> [pulumi flags]).\n",
+    );
+    expect(box.calls()).toEqual([]);
+    expect(box.emulator()).toBeUndefined();
+  });
+});

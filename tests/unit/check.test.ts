@@ -2,6 +2,7 @@
  * Every definition's `check`, in process: one failure per bad property, naming the property,
  * the value and what is allowed; internal inputs and unknowns pass.
  */
+import type { ConfigureRequest } from "@pulumi/pulumi/dynamic";
 import { OWNER_KEY, REPLACE_ON_CHANGES_KEY } from "../../provider/framework/internalInputs";
 import { defineResourceProvider } from "../../provider/framework/resourceProvider";
 import { UNKNOWN } from "../../provider/framework/unknowns";
@@ -17,7 +18,19 @@ const VALID: Record<string, Record<string, unknown>> = {
   ReadReplicaSet: { serviceId: "abcdefghij", name: "reads", nodes: 2, cpuMillis: 500, memoryGbs: 2 },
 };
 
+/** A configuration that is all well (the configuration's problems are `check` failures too). */
+const CONFIG: Record<string, string> = {
+  "clouddb:apiUrl": "https://api.example/public/api/v1",
+  "clouddb:apiKey": "key",
+  "clouddb:projectId": "proj000001",
+};
+
 describe("check", () => {
+  beforeAll(async () => {
+    // Pulumi hands `configure` its Config object; only its `get` is read.
+    await providerOf("Vpc").configure({ config: { get: (key: string) => CONFIG[key] } } as unknown as ConfigureRequest);
+  });
+
   it.each(Object.keys(VALID))("accepts a valid %s, with the internal inputs the SDK adds", async (kind) => {
     const news = { ...VALID[kind], __provider: "exports.handler = () => ({});", [OWNER_KEY]: "p/s/t/n", [REPLACE_ON_CHANGES_KEY]: ["*"] };
     expect(await providerOf(kind).check({}, news)).toEqual({ inputs: news, failures: [] });

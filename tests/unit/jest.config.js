@@ -1,6 +1,7 @@
 /**
  * `npm run test:unit`: the in-process tests of the framework and the definitions, run on the
- * TypeScript sources (no build, no plugin process, no emulator). `npm test` runs them too.
+ * TypeScript sources (no build, no plugin process; the contract parity test starts the
+ * emulator in this process, from its sources). `npm test` runs them too.
  * @type {import('jest').Config}
  */
 module.exports = {

@@ -33,7 +33,7 @@ async function main(): Promise<void> {
     env: { CLOUDDB_JOURNAL_DIR: path.join(work, "journal") },
   });
   try {
-    const legacy = await api.createService({ name: "upgrade-legacy" });
+    const legacy = await api.perform("createService", { body: { name: "upgrade-legacy" } });
     await api.waitForService(legacy.service_id, { until: ["READY"], timeoutMs: 30_000 });
     stack.setConfig(`${UPGRADE_PROJECT}:adoptedId`, legacy.service_id);
     stack.setConfig(`${UPGRADE_PROJECT}:dbPassword`, "upgrade-fixture-password-1", { secret: true });

@@ -104,8 +104,8 @@ describe.each(releases)("a stack recorded under release %s", (release) => {
     const r = expectNoErrors(await f.stack.destroy());
     expect(r.steps.map((s) => `${s.op} ${s.name}`).sort()).toEqual(f.checkpoint.resources.map((x) => `delete ${x.name}`).sort());
     expect(f.stack.resources()).toEqual([]);
-    expect((await f.api.listServices()).map((s) => s.service_id)).toEqual([adopted]);
-    expect(await f.api.listVpcs()).toEqual([]);
+    expect((await f.api.perform("listServices")).items.map((s) => s.service_id)).toEqual([adopted]);
+    expect((await f.api.perform("listVpcs")).items).toEqual([]);
   });
 });
 

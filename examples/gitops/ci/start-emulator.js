@@ -8,6 +8,10 @@
  * variables when the stack sets no `clouddb:*` config, so `pulumi preview`/`up` reach the
  * emulator without any config. CLOUDDB_CLOCK_SCALE (default 0.05) speeds it up; its log
  * goes to $RUNNER_TEMP/clouddb-emulator.log.
+ *
+ * This script sits in `ci/` beside the Pulumi project, which may be anywhere in the
+ * repository: `pulumi-clouddb` is looked up from that project (the folder above this one),
+ * then from the working directory.
  */
 "use strict";
 const { spawn } = require("child_process");
@@ -28,7 +32,17 @@ function fail(message) {
 
 const githubEnv = process.env.GITHUB_ENV;
 if (!githubEnv) fail("GITHUB_ENV is not set: run this as a step of a GitHub Actions job.");
-const manifest = require.resolve("pulumi-clouddb/package.json", { paths: [process.cwd()] });
+const project = path.resolve(__dirname, "..");
+/** @type {string} */
+let manifest;
+try {
+  manifest = require.resolve("pulumi-clouddb/package.json", { paths: [project, process.cwd()] });
+} catch {
+  fail(
+    `pulumi-clouddb is not installed in ${project} (the Pulumi project beside this script) nor in ${process.cwd()}: ` +
+      "run `npm ci` in the project's directory before this step (with `working-directory:` when it is in a subfolder).",
+  );
+}
 const bin = path.join(path.dirname(manifest), JSON.parse(fs.readFileSync(manifest, "utf8")).bin["clouddb-emulator"]);
 const logFile = path.join(process.env.RUNNER_TEMP || os.tmpdir(), "clouddb-emulator.log");
 const log = fs.openSync(logFile, "a");

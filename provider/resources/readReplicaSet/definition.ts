@@ -5,9 +5,15 @@
  * turns `error` stays in state and the error is reported.
  */
 import { z } from "zod";
+import * as rules from "../../../contract/rules";
+import { DEDICATED_SIZES, describeSizes, replicaSetSizeProblem } from "../../../contract/sizes";
+import { hasStatusClass } from "../../../contract/statuses";
 import type { ReadReplicaSet } from "../../client";
 import type { ResourceDefinition } from "../../framework/resourceProvider";
-import { input, optionalInput, outputsReadFrom } from "../../framework/schema";
+import { AT_ONCE, type Action, type ConvergeContext } from "../../framework/convergence";
+import { sameValue } from "../../framework/diff";
+import { input, optionalInput, outputsReadFrom, type DesiredOf } from "../../framework/schema";
+import { unreadableOutputs, type ShownField } from "../../framework/unreadable";
 import { resourceSchema, type InProject } from "../common";
 import { connectionOutputs } from "../connectionString";
 import { AUTONAME_DOC } from "../../framework/autonaming";
@@ -38,11 +44,11 @@ export const readReplicaSetSchema = resourceSchema({
     'new clouddb.ReadReplicaSet("reporting", { serviceId: db.serviceId, name: "reporting", nodes: 2, cpuMillis: 1000, memoryGbs: 4 });',
   inputs: {
     serviceId: input(v.serviceId, { change: "replace", doc: "The service whose replicas these are." }),
-    name: optionalInput(v.name, { change: "replace", unsetKeeps: () => true, doc: `Name, 1 to 128 characters. ${AUTONAME_DOC}` }),
-    nodes: input(v.wholeNumber(1, 10), { change: "in-place", doc: "Number of nodes, 1 to 10. A change resizes the set." }),
+    name: optionalInput(rules.name, { change: "replace", unsetKeeps: () => true, doc: `Name, 1 to 128 characters. ${AUTONAME_DOC}` }),
+    nodes: input(rules.replicaSetNodes, { change: "in-place", doc: "Number of nodes, 1 to 10. A change resizes the set." }),
     cpuMillis: input(v.cpuMillis(false), {
       change: "in-place",
-      doc: `CPU of each node in millicores, paired with \`memoryGbs\`: ${v.describeSizes(v.REPLICA_SET_SIZES)}. A change resizes the set.`,
+      doc: `CPU of each node in millicores, paired with \`memoryGbs\`: ${describeSizes(DEDICATED_SIZES)}. A change resizes the set.`,
       sdkType: "number",
     }),
     memoryGbs: input(v.memoryGbs(false), {
@@ -50,13 +56,13 @@ export const readReplicaSetSchema = resourceSchema({
       doc: "Memory of each node in GB, paired with `cpuMillis`.",
       sdkType: "number",
     }),
-    environment: optionalInput(v.environment, {
+    environment: optionalInput(rules.environment, {
       change: "in-place",
       doc: "`DEV` or `PROD`. Unset: left as the API sets it.",
       unsetKeeps: () => true,
     }),
     connectionPooler: optionalInput(v.flag, { change: "in-place", doc: "Connection pooler on or off.", default: false }),
-    password: optionalInput(v.password, {
+    password: optionalInput(rules.password, {
       change: "in-place",
       secret: true,
       doc: "The service's password (pass `service.password`), for `connectionString`: a set has no credentials of its own. Sends nothing to the API.",
@@ -91,23 +97,84 @@ export const readReplicaSetSchema = resourceSchema({
     {
       properties: ["cpuMillis", "memoryGbs"],
       validate(news) {
-        return v.isAllowedPair(v.REPLICA_SET_SIZES, news.cpuMillis, news.memoryGbs)
-          ? []
-          : [
-              {
-                property: "memoryGbs",
-                reason: `cpuMillis ${JSON.stringify(news.cpuMillis)} with memoryGbs ${JSON.stringify(news.memoryGbs)} is not an allowed pair; one of (cpuMillis/memoryGbs): ${v.describeSizes(v.REPLICA_SET_SIZES)}`,
-              },
-            ];
+        const problem = replicaSetSizeProblem(Number(news.cpuMillis), Number(news.memoryGbs));
+        if (problem === undefined) return [];
+        return [
+          {
+            property: problem.on === "cpu" ? "cpuMillis" : "memoryGbs",
+            reason: `cpuMillis ${JSON.stringify(news.cpuMillis)} with memoryGbs ${JSON.stringify(news.memoryGbs)}: ${problem.message}`,
+          },
+        ];
       },
     },
   ],
 });
 
+/** The fields of a set its outputs are read from (framework/unreadable.ts): an answer that does not show one readably changes nothing. */
+export const REPLICA_SET_FIELDS: readonly ShownField<ReadReplicaSet>[] = [
+  {
+    field: "nodes, cpu_millis, memory_gbs",
+    outputs: ["nodes", "cpuMillis", "memoryGbs"],
+    shows: (rs) => typeof rs.nodes === "number" && typeof rs.cpu_millis === "number" && typeof rs.memory_gbs === "number",
+  },
+];
+
+/** What a replica set is to be (its desired values, or in an update the live ones of what did not change). */
+export type WantedReplicaSet = DesiredOf<typeof readReplicaSetSchema.inputs>;
+
+/** One of the API's actions on a replica set. */
+export type ReplicaSetAction = Action<ReadReplicaSet, WantedReplicaSet, ConvergeContext>;
+
+/** The size of a set as its answer shows it; one it does not show readably is taken as wanted (nothing is sent because of it). */
+function sizeOf(rs: ReadReplicaSet, want: WantedReplicaSet): unknown[] {
+  const wanted = [want.nodes, want.cpuMillis, want.memoryGbs];
+  return unreadableOutputs(rs, REPLICA_SET_FIELDS).has("nodes") ? wanted : [rs.nodes, rs.cpu_millis, rs.memory_gbs];
+}
+
+/** Whether the set's pooler is on. */
+const pooled = (rs: ReadReplicaSet): boolean => rs.connection_pooler !== undefined && rs.connection_pooler !== null;
+
+/** The API's actions on a replica set, in the order they run (framework/convergence.ts). */
+export const REPLICA_SET_ACTIONS: readonly ReplicaSetAction[] = [
+  {
+    name: "resize",
+    needed: (live, want) => !sameValue(sizeOf(live, want), [want.nodes, want.cpuMillis, want.memoryGbs]),
+    send: (ctx, id, want) =>
+      ctx.api.perform("resizeReplicaSet", {
+        service: want.serviceId,
+        replicaSet: id,
+        body: { cpu_millis: want.cpuMillis, memory_gbs: want.memoryGbs, nodes: want.nodes },
+        projectId: ctx.projectId,
+      }),
+    then: "active",
+  },
+  {
+    name: "setEnvironment",
+    needed: (live, want) => want.environment !== null && live.metadata?.environment !== want.environment,
+    send: (ctx, id, want) =>
+      ctx.api.perform("setReplicaSetEnvironment", {
+        service: want.serviceId,
+        replicaSet: id,
+        body: { environment: want.environment! },
+        projectId: ctx.projectId,
+      }),
+    then: AT_ONCE,
+  },
+  {
+    name: "pooler",
+    needed: (live, want) => want.connectionPooler !== pooled(live),
+    send: (ctx, id, want) =>
+      want.connectionPooler
+        ? ctx.api.perform("enableReplicaSetPooler", { service: want.serviceId, replicaSet: id, projectId: ctx.projectId })
+        : ctx.api.perform("disableReplicaSetPooler", { service: want.serviceId, replicaSet: id, projectId: ctx.projectId }),
+    then: AT_ONCE,
+  },
+];
+
 /** The ReadReplicaSet resource type. */
 export const readReplicaSetDefinition: ResourceDefinition<typeof readReplicaSetSchema.inputs, typeof readReplicaSetSchema.outputs> = {
   schema: readReplicaSetSchema,
-  settled: (recorded) => recorded.status === "active",
+  settled: (recorded) => hasStatusClass("replica set", recorded.status, "ready"),
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   operations: () => (require("./operations") as typeof import("./operations")).readReplicaSetOperations,
 };

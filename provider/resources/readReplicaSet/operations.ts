@@ -1,7 +1,7 @@
 /** What a ReadReplicaSet does against the API: create (or adopt), resize, environment, pooler, delete. */
+import { fitsReplicaSet, hasStatusClass } from "../../../contract";
 import type { ReadReplicaSet } from "../../client";
 import { ConflictError, NotFoundError, ResourceFailedError, WaitError } from "../../client/errors";
-import { sameValue } from "../../framework/diff";
 import { nothingToAdopt } from "../../framework/adoption";
 import { CloudStateError, InputConflictError, ProviderErrorCode, ResourceInitError, UnusableResourceError } from "../../framework/errors";
 import { nameOf } from "../../framework/autonaming";
@@ -10,21 +10,14 @@ import { parentIdOf } from "../../framework/parents";
 import { retryWhileConflict } from "../../framework/pacing";
 import type { ResourceOperations } from "../../framework/resourceProvider";
 import { wantedNow } from "../../framework/changes";
-import { desiredOf, outputsFrom, type DesiredOf, type OutputsOf } from "../../framework/schema";
+import { converge, failedAfter, type Convergence, type ConvergeContext } from "../../framework/convergence";
+import type { OperationContext } from "../../framework/operationContext";
+import { desiredOf, outputsFrom, type OutputsOf } from "../../framework/schema";
 import type { ProviderContext } from "../../framework/settings";
-import type { TimeoutsInput } from "../../framework/timeouts";
 import { notRunning } from "../service/live";
-import { keepingRecorded, type ShownField, unreadableOutputs } from "../../framework/unreadable";
-import { readReplicaSetSchema } from "./definition";
+import { keepingRecorded } from "../../framework/unreadable";
+import { REPLICA_SET_ACTIONS, REPLICA_SET_FIELDS, readReplicaSetSchema, type WantedReplicaSet } from "./definition";
 
-/** The fields of a set its outputs are read from (framework/unreadable.ts): an answer that does not show one readably changes nothing. */
-const REPLICA_SET_FIELDS: readonly ShownField<ReadReplicaSet>[] = [
-  {
-    field: "nodes, cpu_millis, memory_gbs",
-    outputs: ["nodes", "cpuMillis", "memoryGbs"],
-    shows: (rs) => typeof rs.nodes === "number" && typeof rs.cpu_millis === "number" && typeof rs.memory_gbs === "number",
-  },
-];
 type ReadReplicaSetOutputs = OutputsOf<typeof readReplicaSetSchema.outputs>;
 
 /** Outputs of a live replica set; `password` is the service's, when the program gave it. */
@@ -41,57 +34,48 @@ function inError(rs: ReadReplicaSet): UnusableResourceError<ReadReplicaSet> {
   );
 }
 
-async function waitActive(ctx: ProviderContext, serviceId: string, id: string, projectId: string, limit: number): Promise<ReadReplicaSet> {
-  return ctx.client().waitForReplicaSet(serviceId, id, { until: ["active"], timeoutMs: limit, projectId });
-}
-
 /** The replica set as its service lists it, or undefined when it is not listed. */
 async function findReplicaSet(ctx: ProviderContext, serviceId: string, id: string, projectId: string): Promise<ReadReplicaSet | undefined> {
-  return (await ctx.client().listReplicaSets(serviceId, { projectId })).find((rs) => rs.id === id);
+  return (await ctx.client().perform("listReplicaSets", { service: serviceId, projectId })).items.find((rs) => rs.id === id);
 }
 
-/** What a replica set is to be: the desired values, or (in an update) the live ones of what did not change. */
-type WantedSet = DesiredOf<typeof readReplicaSetSchema.inputs>;
+/** The replica set's convergence: its action table, and how a set is waited for (an `error` set only deletion can help). */
+const replicaSetConvergence: Convergence<ReadReplicaSet, WantedReplicaSet, ReplicaSetContext> = {
+  actions: REPLICA_SET_ACTIONS,
+  idOf: (rs) => rs.id,
+  async settle(ctx, live) {
+    if (live.status === "error") throw inError(live);
+    return live.status === "active"
+      ? live
+      : ctx.api.waitForReplicaSet(ctx.serviceId, live.id, { until: ["active"], timeoutMs: ctx.limitMs, projectId: ctx.projectId });
+  },
+  waitFor: (ctx, id) =>
+    ctx.api.waitForReplicaSet(ctx.serviceId, id, { until: ["active"], timeoutMs: ctx.limitMs, projectId: ctx.projectId }),
+  reread: async (ctx, id) => {
+    const found = (await ctx.api.perform("listReplicaSets", { service: ctx.serviceId, projectId: ctx.projectId })).items.find(
+      (rs) => rs.id === id,
+    );
+    if (!found)
+      throw new CloudStateError(`Read replica set ${id} is no longer listed under service ${ctx.serviceId}`, ProviderErrorCode.Gone);
+    return found;
+  },
+};
 
-/**
- * Applies every difference between the live set and `want`, recording each action the API
- * accepted in `sent`; returns the set at the end.
- */
-async function converge(ctx: ProviderContext, live: ReadReplicaSet, want: WantedSet, projectId: string, limit: number, sent: string[]) {
-  const api = ctx.client();
-  const opts = { projectId };
-  const { serviceId } = want;
-  let current = live;
-  if (current.status === "error") throw inError(current);
-  if (current.status !== "active") current = await waitActive(ctx, serviceId, current.id, projectId, limit);
-  const wanted = [want.nodes, want.cpuMillis, want.memoryGbs];
-  const sized = unreadableOutputs(current, REPLICA_SET_FIELDS).has("nodes")
-    ? wanted
-    : [current.nodes, current.cpu_millis, current.memory_gbs];
-  if (!sameValue(sized, wanted)) {
-    await api.resizeReplicaSet(serviceId, current.id, { cpu_millis: want.cpuMillis, memory_gbs: want.memoryGbs, nodes: want.nodes }, opts);
-    sent.push("resize");
-    current = await waitActive(ctx, serviceId, current.id, projectId, limit);
-  }
-  if (want.environment !== null && current.metadata?.environment !== want.environment) {
-    await api.setReplicaSetEnvironment(serviceId, current.id, want.environment, opts);
-    sent.push("setEnvironment");
-  }
-  const pooled = current.connection_pooler !== undefined && current.connection_pooler !== null;
-  if (want.connectionPooler !== pooled) {
-    await (want.connectionPooler
-      ? api.enableReplicaSetPooler(serviceId, current.id, opts)
-      : api.disableReplicaSetPooler(serviceId, current.id, opts));
-    sent.push(want.connectionPooler ? "enablePooler" : "disablePooler");
-  }
-  return (await findReplicaSet(ctx, serviceId, current.id, projectId)) ?? current;
+/** Where a replica set converges: the framework's context and the set's service. */
+interface ReplicaSetContext extends ConvergeContext {
+  readonly serviceId: string;
+}
+
+/** The context of a convergence of a set under `serviceId`, with this limit for each wait. */
+function convergeContext(ctx: OperationContext, serviceId: string, limitMs: number): ReplicaSetContext {
+  return { api: ctx.client(), projectId: ctx.projectId, limitMs, serviceId, progress: { sent: [] } };
 }
 
 /** The ReadReplicaSet's operations. */
-export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetSchema.inputs> = {
+export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetSchema.inputs, typeof readReplicaSetSchema.outputs> = {
   async create(news, ctx) {
-    const projectId = ctx.projectOf(news.projectId);
-    const deadline = Date.now() + ctx.timeoutMs(news.timeouts, "create");
+    const { projectId } = ctx;
+    const deadline = Date.now() + ctx.limitMs;
     let made: ReadReplicaSet;
     let settled = (): void => undefined;
     if (news.adoptId !== undefined) {
@@ -110,8 +94,12 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
       const name = nameOf(news);
       const recovery: Recovery<ReadReplicaSet> = {
         get: async (id) => findReplicaSet(ctx, news.serviceId, id, projectId),
-        list: async () => (await api.listReplicaSets(news.serviceId, { projectId })).filter((rs) => rs.status !== "deleting"),
-        fits: () => true,
+        list: async () =>
+          (await api.perform("listReplicaSets", { service: news.serviceId, projectId })).items.filter(
+            (rs) => !hasStatusClass("replica set", rs.status, "ending", "gone"),
+          ),
+        // Its name aside (the journal compares it), nothing fixes a set: any set that is not leaving.
+        fits: (rs) => fitsReplicaSet({}, rs),
         nameOf: (rs) => rs.name,
         idOf: (rs) => rs.id,
       };
@@ -128,12 +116,13 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
           deadline,
           ctx.settings.poll,
           () =>
-            api.createReplicaSet(
-              news.serviceId,
-              { name, nodes: news.nodes, cpu_millis: news.cpuMillis as number, memory_gbs: news.memoryGbs as number },
+            api.perform("createReplicaSet", {
+              service: news.serviceId,
+              body: { name, nodes: news.nodes, cpu_millis: news.cpuMillis as number, memory_gbs: news.memoryGbs as number },
               // A name the program did not set is the set's own: a lost answer is recovered by it (framework/autonaming.ts).
-              { projectId, uniqueName: ctx.autonamed },
-            ),
+              projectId,
+              uniqueName: ctx.autonamed,
+            }),
           notRunning("creating a read replica set"),
         ),
       );
@@ -141,7 +130,12 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
       settled = created.settled;
     }
     try {
-      const live = await converge(ctx, made, desiredOf(readReplicaSetSchema, news, {}), projectId, Math.max(1, deadline - Date.now()), []);
+      const live = await converge(
+        replicaSetConvergence,
+        convergeContext(ctx, news.serviceId, Math.max(1, deadline - Date.now())),
+        made,
+        desiredOf(readReplicaSetSchema, news, {}),
+      );
       return { id: made.id, outs: { ...replicaSetOutputs(live, news.serviceId, projectId, news.password) } };
     } catch (e) {
       const seen = WaitError.isInstance(e, "replica set")
@@ -166,16 +160,16 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
 
   async read(id, recorded, ctx) {
     const serviceId = parentIdOf(recorded, "serviceId", `read replica set ${id}`, "ReadReplicaSet");
-    const projectId = ctx.projectOf(recorded.projectId as string | undefined);
+    const { projectId } = ctx;
     // Served from one shared list answer (the client's read cache), so a refresh of many
     // resources costs one request; a set that no longer exists is a NotFoundError.
     const rs = await ctx.client().getReplicaSet(serviceId, id, { projectId });
-    const outs = { ...replicaSetOutputs(rs, serviceId, projectId, recorded.password as string | undefined) };
+    const outs = { ...replicaSetOutputs(rs, serviceId, projectId, recorded.password) };
     return keepingRecorded(`read replica set ${id}`, rs, outs, recorded, REPLICA_SET_FIELDS);
   },
 
-  async update(id, olds, news, ctx, changed) {
-    const projectId = ctx.projectOf(news.projectId ?? (olds.projectId as string | undefined));
+  async update(id, recorded, news, ctx, changed) {
+    const { projectId } = ctx;
     const live = await findReplicaSet(ctx, news.serviceId, id, projectId);
     if (!live) {
       throw new CloudStateError(
@@ -183,39 +177,37 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
         ProviderErrorCode.Gone,
       );
     }
-    const recorded = olds as Partial<ReadReplicaSetOutputs>;
     const liveOutputs = replicaSetOutputs(live, news.serviceId, projectId, recorded.password);
     const want = wantedNow(desiredOf(readReplicaSetSchema, news, recorded), liveOutputs, recorded, changed);
-    const sent: string[] = [];
+    const cctx = convergeContext(ctx, news.serviceId, ctx.limitMs);
     try {
-      const final = await converge(ctx, live, want, projectId, ctx.timeoutMs(news.timeouts, "update"), sent);
+      const final = await converge(replicaSetConvergence, cctx, live, want);
       return { ...replicaSetOutputs(final, news.serviceId, projectId, news.password) };
     } catch (e) {
-      if (sent.length === 0) throw e;
+      if (cctx.progress.sent.length === 0) throw e;
       // Something changed: record the set as it now is, so state matches the cloud and the next up does the rest.
       const now = (await findReplicaSet(ctx, news.serviceId, id, projectId).catch(() => undefined)) ?? live;
       throw new ResourceInitError(
         id,
         replicaSetOutputs(now, news.serviceId, projectId, recorded.password),
-        `Read replica set ${id} (${now.name ?? ""}): the update failed after ${sent.join(", ")}: ${(e as Error).message}. ` +
-          "State records the set as it now is; the next `pulumi up` applies the rest.",
+        failedAfter(`Read replica set ${id} (${now.name ?? ""})`, cctx.progress, e),
       );
     }
   },
 
   async delete(id, recorded, ctx) {
-    const projectId = ctx.projectOf(recorded.projectId as string | undefined);
-    const serviceId = recorded.serviceId as string;
+    const { projectId } = ctx;
+    const serviceId = parentIdOf(recorded, "serviceId", `read replica set ${id}`, "ReadReplicaSet");
     const api = ctx.client();
     try {
-      await api.deleteReplicaSet(serviceId, id, { projectId });
+      await api.perform("deleteReplicaSet", { service: serviceId, replicaSet: id, projectId });
     } catch (e) {
       if (NotFoundError.isInstance(e)) return;
       if (!ConflictError.isInstance(e)) throw e;
     }
     await api.waitForReplicaSetDeleted(serviceId, id, {
       projectId,
-      timeoutMs: ctx.timeoutMs(recorded.timeouts as TimeoutsInput | undefined, "delete"),
+      timeoutMs: ctx.limitMs,
     });
   },
 };

@@ -1,49 +1,34 @@
 /**
- * Brings a live service to a desired state: one loop over the service's table of the API's
- * actions (`SERVICE_ACTIONS` in `definition.ts`), each saying when it is needed, what it
- * sends and what the service goes through after it. A difference that needs no action
- * sends nothing.
+ * How a service converges (framework/convergence.ts): its table of the API's actions
+ * (`SERVICE_ACTIONS` in `definition.ts`), and how a service is waited for between them: a
+ * service only deletion can help (UNSTABLE) ends it with the advice that fits.
  */
-import type { ClouddbClient, ProjectOptions, Service } from "../../client";
-import { ConflictError, ResourceFailedError } from "../../client/errors";
-import { classifyStatus } from "../../client/statusRules";
+import type { Service } from "../../client";
+import { ResourceFailedError } from "../../client/errors";
+import { classifyStatus } from "../../../contract/statuses";
+import type { Action, ConvergeContext as BaseContext, Convergence, ConvergeProgress as Progress } from "../../framework/convergence";
 import { ProviderErrorCode, UnusableResourceError } from "../../framework/errors";
 import { SERVICE_ACTIONS, type DesiredService } from "./definition";
 
-/** What a convergence has done so far: read after it failed, to record the service as it now is. */
-export interface ConvergeProgress {
-  /** The actions the API accepted, in order. */
-  readonly sent: string[];
+/** What a service's convergence has done so far: read after it failed, to record the service as it now is. */
+export interface ConvergeProgress extends Progress {
   /** The password the service has, as far as is known: the recorded one until `updatePassword` is accepted. */
   password?: string;
 }
 
-/** Where convergence happens and how long each wait may take. */
-export interface ConvergeContext {
-  readonly api: ClouddbClient;
-  readonly projectId: string;
-  /** Limit for each wait, in milliseconds. */
-  readonly timeoutMs: number;
+/** Where a service converges: the framework's context, and what the service's actions need besides. */
+export interface ConvergeContext extends BaseContext {
   /** The password recorded in state; a different desired one is applied. */
   readonly recordedPassword?: string;
   /** The service was adopted (`adoptId`): a replacement would adopt it again, which changes what to advise. */
   readonly adopted: boolean;
-  /** Filled in as actions are accepted. */
+  /** Filled in as actions are accepted, the password applied included. */
   readonly progress: ConvergeProgress;
 }
 
 /** One of the API's actions on a service. */
-export interface ServiceAction {
-  /** The action's name, as the API's operation. */
-  readonly name: string;
-  /** True when the live service differs from what is wanted in what this action changes. */
-  needed(live: Service, want: DesiredService, ctx: ConvergeContext): boolean;
-  /** Sends it. */
-  send(api: ClouddbClient, id: string, want: DesiredService, live: Service, opts: ProjectOptions): Promise<unknown>;
-  /**
-   * What follows it: the status to wait for (an asynchronous action), or `at-once` (the API
-   * applied it before answering; it shows in a later read).
-   */
+export interface ServiceAction extends Action<Service, DesiredService, ConvergeContext> {
+  /** What follows it: the status to wait for, or `at-once`. */
   readonly then: "READY" | "PAUSED" | "at-once";
   /** The API refuses it on a paused service: a paused service is resumed first. */
   readonly needsRunning: boolean;
@@ -64,7 +49,7 @@ export function unusable(service: Service, adopted: boolean): UnusableResourceEr
 
 async function waitFor(ctx: ConvergeContext, id: string, until: Array<"READY" | "PAUSED">): Promise<Service> {
   try {
-    return await ctx.api.waitForService(id, { until, timeoutMs: ctx.timeoutMs, projectId: ctx.projectId });
+    return await ctx.api.waitForService(id, { until, timeoutMs: ctx.limitMs, projectId: ctx.projectId });
   } catch (e) {
     if (ResourceFailedError.isInstance(e, "service") && e.state === "UNSTABLE" && e.lastSeen) throw unusable(e.lastSeen, ctx.adopted);
     throw e;
@@ -82,56 +67,14 @@ export async function settle(ctx: ConvergeContext, live: Service): Promise<Servi
   return waitFor(ctx, live.service_id, live.status === "PAUSING" ? ["PAUSED"] : ["READY", "PAUSED"]);
 }
 
-/**
- * Sends an asynchronous action. A 409 does not fail it at once: when an earlier attempt
- * was accepted but its answer lost (a 5xx or a dropped connection that the client then
- * retried), the retry meets the service busy applying that very attempt; and the service
- * may be busy with a change made elsewhere. So on 409 the service is waited out and read:
- * if the change already shows (the API shows a change from the moment it accepts it), the
- * action is done; otherwise it is sent once more.
- */
-async function perform(ctx: ConvergeContext, id: string, action: ServiceAction, want: DesiredService, live: Service): Promise<void> {
-  const opts = { projectId: ctx.projectId };
-  try {
-    await action.send(ctx.api, id, want, live, opts);
-  } catch (e) {
-    if (!ConflictError.isInstance(e)) throw e;
-    const now = await settle(ctx, await ctx.api.getService(id, { projectId: ctx.projectId, fresh: true }));
-    if (action.needed(now, want, ctx)) await action.send(ctx.api, id, want, now, opts);
-  }
-  accepted(ctx, action, want);
-}
-
-/** Records an action the API accepted. */
-function accepted(ctx: ConvergeContext, action: ServiceAction, want: DesiredService): void {
-  ctx.progress.sent.push(action.name);
-  if (action.name === "updatePassword" && want.password !== null) ctx.progress.password = want.password;
-}
-
-/**
- * Applies every difference between `live` and `want`, running each needed action of
- * {@link SERVICE_ACTIONS} in order and waiting after each asynchronous one, and returns the
- * service as it is at the end.
- *
- * @throws UnusableResourceError when the service turns UNSTABLE; a client TimeoutError
- *   when a wait exceeds `ctx.timeoutMs`; the API's error when an action is refused.
- */
-export async function converge(ctx: ConvergeContext, live: Service, want: DesiredService): Promise<Service> {
-  const id = live.service_id;
-  let current = await settle(ctx, live);
-  let unseen = false;
-  for (const action of SERVICE_ACTIONS) {
-    if (!action.needed(current, want, ctx)) continue;
-    if (action.then === "at-once") {
-      await action.send(ctx.api, id, want, current, { projectId: ctx.projectId });
-      accepted(ctx, action, want);
-      unseen = true;
-      continue;
-    }
-    await perform(ctx, id, action, want, current);
-    current = await waitFor(ctx, id, [action.then]);
-    unseen = false;
-  }
-  // Changes answered at once show only in a later read (the next wait's, or a last one).
-  return unseen ? ctx.api.getService(id, { projectId: ctx.projectId, fresh: true }) : current;
-}
+/** The Service's convergence: its action table and how a service is waited for. */
+export const serviceConvergence: Convergence<Service, DesiredService, ConvergeContext> = {
+  actions: SERVICE_ACTIONS,
+  idOf: (s) => s.service_id,
+  settle,
+  waitFor: (ctx, id, state) => waitFor(ctx, id, [state as "READY" | "PAUSED"]),
+  reread: (ctx, id) => ctx.api.perform("getService", { service: id, projectId: ctx.projectId, fresh: true }),
+  accepted(ctx, action, want) {
+    if (action.name === "updatePassword" && want.password !== null) ctx.progress.password = want.password;
+  },
+};

@@ -1,6 +1,7 @@
-/** The rules of a Service's inputs that read several of them: the size pair, and the HA counts. */
+/** The rules of a Service's inputs that read several of them: the size pair, and the HA counts, as the contract has them. */
+import { haCountsAllowed } from "../../../contract/rules";
+import { serviceSizeProblem } from "../../../contract/sizes";
 import type { CrossRule } from "../../framework/check";
-import * as v from "../values";
 
 /** `cpuMillis` and `memoryGbs` form an allowed pair; `syncReplicaCount` is at most `replicaCount`. */
 export const serviceCrossRules: readonly CrossRule[] = [
@@ -8,16 +9,16 @@ export const serviceCrossRules: readonly CrossRule[] = [
     properties: ["cpuMillis", "memoryGbs"],
     validate(news) {
       const { cpuMillis, memoryGbs } = news;
-      if (cpuMillis === undefined && memoryGbs === undefined) return [];
-      if (cpuMillis === undefined || memoryGbs === undefined || !v.isAllowedPair(v.SERVICE_SIZES, cpuMillis, memoryGbs)) {
-        return [
-          {
-            property: cpuMillis === undefined ? "cpuMillis" : "memoryGbs",
-            reason: `cpuMillis ${JSON.stringify(cpuMillis)} with memoryGbs ${JSON.stringify(memoryGbs)} is not an allowed pair; give both, one of (cpuMillis/memoryGbs): ${v.describeSizes(v.SERVICE_SIZES)}`,
-          },
-        ];
-      }
-      return [];
+      // As the create and the resize send them: the amounts as strings (each valid by now: a number or "shared").
+      const sent = (amount: unknown) => (typeof amount === "number" || typeof amount === "string" ? String(amount) : undefined);
+      const problem = serviceSizeProblem(sent(cpuMillis), sent(memoryGbs));
+      if (problem === undefined) return [];
+      return [
+        {
+          property: problem.on === "cpu" ? "cpuMillis" : "memoryGbs",
+          reason: `cpuMillis ${JSON.stringify(cpuMillis)} with memoryGbs ${JSON.stringify(memoryGbs)}: ${problem.message}`,
+        },
+      ];
     },
   },
   {
@@ -26,7 +27,7 @@ export const serviceCrossRules: readonly CrossRule[] = [
       const ha = (news.haReplicas ?? {}) as { replicaCount?: number; syncReplicaCount?: number };
       const replicas = ha.replicaCount ?? 0;
       const sync = ha.syncReplicaCount ?? 0;
-      return sync > replicas
+      return !haCountsAllowed(replicas, sync)
         ? [
             {
               property: "haReplicas.syncReplicaCount",

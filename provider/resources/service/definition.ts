@@ -6,6 +6,10 @@
  * live service; the desired state is the inputs with their defaults (framework/schema.ts).
  */
 import { z } from "zod";
+import { SERVICE_DEFAULTS } from "../../../contract/defaults";
+import * as rules from "../../../contract/rules";
+import { describeSizes, SERVICE_SIZES } from "../../../contract/sizes";
+import { hasStatusClass } from "../../../contract/statuses";
 import type { Service } from "../../client";
 import { sameValue } from "../../framework/diff";
 import type { ResourceDefinition } from "../../framework/resourceProvider";
@@ -37,15 +41,6 @@ export interface ServiceSource extends InProject {
 
 const output = outputsReadFrom<ServiceSource>();
 
-/** The API's defaults for what a create leaves out (CONTRACT.md, "create service"). */
-export const SERVICE_DEFAULTS = {
-  serviceType: "TIMESERIES",
-  regionCode: "us-east-1",
-  cpuMillis: 500,
-  memoryGbs: 2,
-  environment: "DEV",
-} as const;
-
 /** The outputs a service shares with a replica set: its endpoints, password and connection strings. */
 const connection = connectionOutputs<ServiceSource>({
   password: "The password (secret): the one given, else the initial password from the create or fork answer.",
@@ -64,17 +59,14 @@ export const serviceSchema = resourceSchema({
   example:
     'const db = new clouddb.Service("db", { name: "orders", cpuMillis: 1000, memoryGbs: 4 }, { protect: true });\nexport const password = db.password; // secret',
   inputs: {
-    name: optionalInput(v.name, { change: "replace", unsetKeeps: () => true, doc: `Name, 1 to 128 characters. ${AUTONAME_DOC}` }),
-    serviceType: optionalInput(
-      z.enum(["TIMESERIES", "RELATIONAL", "VECTOR"], { error: 'expected "TIMESERIES", "RELATIONAL" or "VECTOR"' }),
-      {
-        change: "replace",
-        doc: "`TIMESERIES`, `RELATIONAL` or `VECTOR`. A fork has its source's.",
-        default: SERVICE_DEFAULTS.serviceType,
-        unsetKeeps: forked,
-      },
-    ),
-    regionCode: optionalInput(v.regionCode, {
+    name: optionalInput(rules.name, { change: "replace", unsetKeeps: () => true, doc: `Name, 1 to 128 characters. ${AUTONAME_DOC}` }),
+    serviceType: optionalInput(rules.serviceType, {
+      change: "replace",
+      doc: "`TIMESERIES`, `RELATIONAL` or `VECTOR`. A fork has its source's.",
+      default: SERVICE_DEFAULTS.serviceType,
+      unsetKeeps: forked,
+    }),
+    regionCode: optionalInput(rules.region, {
       change: "replace",
       doc: "Region. A fork has its source's.",
       default: SERVICE_DEFAULTS.regionCode,
@@ -88,7 +80,7 @@ export const serviceSchema = resourceSchema({
     }),
     cpuMillis: optionalInput(v.cpuMillis(true), {
       change: "in-place",
-      doc: `CPU in millicores, paired with \`memoryGbs\`: ${v.describeSizes(v.SERVICE_SIZES)}. A change resizes the service.`,
+      doc: `CPU in millicores, paired with \`memoryGbs\`: ${describeSizes(SERVICE_SIZES)}. A change resizes the service.`,
       default: SERVICE_DEFAULTS.cpuMillis,
       unsetKeeps: forked,
       sdkType: "Size",
@@ -103,16 +95,16 @@ export const serviceSchema = resourceSchema({
     haReplicas: optionalInput(haReplicas, {
       change: "in-place",
       doc: "High-availability replicas: `replicaCount` 0 to 2, `syncReplicaCount` 0 to `replicaCount`.",
-      default: { replicaCount: 0, syncReplicaCount: 0 },
+      default: { replicaCount: SERVICE_DEFAULTS.replicaCount, syncReplicaCount: SERVICE_DEFAULTS.syncReplicaCount },
       sdkType: "HaReplicasArgs",
     }),
-    environment: optionalInput(v.environment, { change: "in-place", doc: "`DEV` or `PROD`.", default: SERVICE_DEFAULTS.environment }),
+    environment: optionalInput(rules.environment, { change: "in-place", doc: "`DEV` or `PROD`.", default: SERVICE_DEFAULTS.environment }),
     connectionPooler: optionalInput(v.flag, { change: "in-place", doc: "Connection pooler on or off.", default: false }),
-    vpcId: optionalInput(v.numericId, {
+    vpcId: optionalInput(rules.numericId, {
       change: "in-place",
       doc: "VPC to attach the service to (same project and region); a change detaches it from the old one first.",
     }),
-    password: optionalInput(v.password, {
+    password: optionalInput(rules.password, {
       change: "in-place",
       secret: true,
       unsetKeeps: () => true,
@@ -223,65 +215,78 @@ export const SERVICE_ACTIONS: readonly ServiceAction[] = [
     name: "start",
     needed: (live, want, ctx) =>
       isPaused(live) && (!want.paused || SERVICE_ACTIONS.some((a) => a.needsRunning && a.needed(live, want, ctx))),
-    send: (api, id, _want, _live, opts) => api.startService(id, opts),
+    send: (ctx, id) => ctx.api.perform("startService", { service: id, projectId: ctx.projectId }),
     then: "READY",
     needsRunning: false,
   },
   {
     name: "resize",
     needed: differs("cpuMillis", "memoryGbs"),
-    send: (api, id, want, _live, opts) =>
-      api.resizeService(id, { cpu_millis: String(want.cpuMillis), memory_gbs: String(want.memoryGbs) }, opts),
+    send: (ctx, id, want) =>
+      ctx.api.perform("resizeService", {
+        service: id,
+        body: { cpu_millis: String(want.cpuMillis), memory_gbs: String(want.memoryGbs) },
+        projectId: ctx.projectId,
+      }),
     then: "READY",
     needsRunning: true,
   },
   {
     name: "setHA",
     needed: differs("haReplicas"),
-    send: (api, id, want, _live, opts) =>
-      api.setServiceHA(id, { replica_count: want.haReplicas.replicaCount, sync_replica_count: want.haReplicas.syncReplicaCount }, opts),
+    send: (ctx, id, want) =>
+      ctx.api.perform("setServiceHA", {
+        service: id,
+        body: { replica_count: want.haReplicas.replicaCount, sync_replica_count: want.haReplicas.syncReplicaCount },
+        projectId: ctx.projectId,
+      }),
     then: "READY",
     needsRunning: true,
   },
   {
     name: "setEnvironment",
     needed: differs("environment"),
-    send: (api, id, want, _live, opts) => api.setServiceEnvironment(id, want.environment, opts),
+    send: (ctx, id, want) =>
+      ctx.api.perform("setServiceEnvironment", { service: id, body: { environment: want.environment }, projectId: ctx.projectId }),
     then: "at-once",
     needsRunning: true,
   },
   {
     name: "pooler",
     needed: differs("connectionPooler"),
-    send: (api, id, want, _live, opts) => (want.connectionPooler ? api.enableServicePooler(id, opts) : api.disableServicePooler(id, opts)),
+    send: (ctx, id, want) =>
+      ctx.api.perform(want.connectionPooler ? "enableServicePooler" : "disableServicePooler", { service: id, projectId: ctx.projectId }),
     then: "at-once",
     needsRunning: true,
   },
   {
     name: "detachFromVpc",
     needed: (live, want) => attachedVpc(live) !== undefined && attachedVpc(live) !== (want.vpcId ?? undefined),
-    send: (api, id, _want, live, opts) => api.detachServiceFromVpc(id, attachedVpc(live)!, opts),
+    send: (ctx, id, _want, live) =>
+      ctx.api.perform("detachServiceFromVpc", { service: id, body: { vpc_id: attachedVpc(live)! }, projectId: ctx.projectId }),
     then: "READY",
     needsRunning: true,
   },
   {
     name: "attachToVpc",
     needed: (live, want) => want.vpcId !== null && attachedVpc(live) !== want.vpcId,
-    send: (api, id, want, _live, opts) => api.attachServiceToVpc(id, want.vpcId!, opts),
+    send: (ctx, id, want) =>
+      ctx.api.perform("attachServiceToVpc", { service: id, body: { vpc_id: want.vpcId! }, projectId: ctx.projectId }),
     then: "READY",
     needsRunning: true,
   },
   {
     name: "updatePassword",
     needed: (_live, want, ctx) => want.password !== null && want.password !== ctx.recordedPassword,
-    send: (api, id, want, _live, opts) => api.updateServicePassword(id, want.password!, opts),
+    send: (ctx, id, want) =>
+      ctx.api.perform("updateServicePassword", { service: id, body: { password: want.password! }, projectId: ctx.projectId }),
     then: "at-once",
     needsRunning: true,
   },
   {
     name: "stop",
     needed: (live, want) => want.paused && !isPaused(live),
-    send: (api, id, _want, _live, opts) => api.stopService(id, opts),
+    send: (ctx, id) => ctx.api.perform("stopService", { service: id, projectId: ctx.projectId }),
     then: "PAUSED",
     needsRunning: false,
   },
@@ -290,8 +295,8 @@ export const SERVICE_ACTIONS: readonly ServiceAction[] = [
 /** The Service resource type. */
 export const serviceDefinition: ResourceDefinition<typeof serviceSchema.inputs, typeof serviceSchema.outputs> = {
   schema: serviceSchema,
-  // Ready or paused: a status that stays put. (Whether it is the one the program asks for is the diff of `paused`.)
-  settled: (recorded) => recorded.status === "READY" || recorded.status === "PAUSED",
+  // Ready or paused (dormant): a status that stays put. (Whether it is the one the program asks for is the diff of `paused`.)
+  settled: (recorded) => hasStatusClass("service", recorded.status, "ready", "dormant"),
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   operations: () => (require("./operations") as typeof import("./operations")).serviceOperations,
 };

@@ -3,6 +3,8 @@
  * (`ForkFromArgs`, `HaReplicasArgs`), and the `Size` of its CPU and memory.
  */
 import { z } from "zod";
+import { SERVICE_DEFAULTS } from "../../../contract/defaults";
+import { expecting, forkStrategy, haReplicaCount, targetTimeProblem, timestamp } from "../../../contract/rules";
 import type { NamedType } from "../../framework/schema";
 import * as v from "../values";
 
@@ -11,19 +13,14 @@ export const forkFrom = z
   .strictObject(
     {
       serviceId: v.serviceId.describe("The service to fork."),
-      strategy: z
-        .enum(["LAST_SNAPSHOT", "NOW", "PITR"], { error: 'expected "LAST_SNAPSHOT", "NOW" or "PITR"' })
-        .describe("`LAST_SNAPSHOT`, `NOW`, or `PITR` (point in time: needs `targetTime`)."),
-      targetTime: z.iso
-        .datetime({ offset: true, error: "expected an RFC 3339 time such as 2026-01-31T12:00:00Z" })
-        .optional()
-        .describe("RFC 3339 time between the source's creation and now, for `PITR`."),
+      strategy: forkStrategy.describe("`LAST_SNAPSHOT`, `NOW`, or `PITR` (point in time: needs `targetTime`)."),
+      targetTime: timestamp.optional().describe("RFC 3339 time between the source's creation and now, for `PITR`."),
     },
-    { error: "expected { serviceId, strategy, targetTime? }" },
+    { error: expecting("an object", "expected { serviceId, strategy, targetTime? }") },
   )
-  .refine((f) => f.strategy !== "PITR" || f.targetTime !== undefined, {
-    error: "strategy PITR needs targetTime (an RFC 3339 time between the source's creation and now)",
-    path: ["targetTime"],
+  .superRefine((f, ctx) => {
+    const problem = targetTimeProblem(f.strategy, f.targetTime);
+    if (problem !== undefined) ctx.addIssue({ code: "custom", path: ["targetTime"], message: problem, input: f.targetTime });
   });
 
 /** `forkFrom` of a service. */
@@ -32,10 +29,10 @@ export type ForkFrom = z.output<typeof forkFrom>;
 /** `haReplicas`: high-availability replicas; a count left out is 0. */
 export const haReplicas = z.strictObject(
   {
-    replicaCount: v.wholeNumber(0, 2).default(0).describe("0 to 2. @default 0"),
-    syncReplicaCount: v.wholeNumber(0, 2).default(0).describe("0 to `replicaCount`. @default 0"),
+    replicaCount: haReplicaCount.default(SERVICE_DEFAULTS.replicaCount).describe("0 to 2. @default 0"),
+    syncReplicaCount: haReplicaCount.default(SERVICE_DEFAULTS.syncReplicaCount).describe("0 to `replicaCount`. @default 0"),
   },
-  { error: "expected { replicaCount: 0 to 2, syncReplicaCount: 0 to replicaCount }" },
+  { error: expecting("an object", "expected { replicaCount: 0 to 2, syncReplicaCount: 0 to replicaCount }") },
 );
 
 /** CPU or memory of a service: a number, or `"shared"` for the shared plan. */

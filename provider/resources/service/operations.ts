@@ -3,6 +3,7 @@
  * converge it, read, update through the action table (`convergence.ts`), delete.
  */
 import { randomBytes } from "crypto";
+import { fitsService, hasStatusClass, SERVICE_DEFAULTS } from "../../../contract";
 import type { Service } from "../../client";
 import { ConflictError, NotFoundError, WaitError } from "../../client/errors";
 import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
@@ -12,11 +13,11 @@ import { createOnce, forgetInterrupted, intentOf, type Created, type Recovery } 
 import { retryWhileConflict } from "../../framework/pacing";
 import type { ResourceOperations } from "../../framework/resourceProvider";
 import type { ProviderContext } from "../../framework/settings";
-import type { TimeoutsInput } from "../../framework/timeouts";
 import { wantedNow } from "../../framework/changes";
 import { desiredOf } from "../../framework/schema";
-import { converge, type ConvergeProgress } from "./convergence";
-import { SERVICE_DEFAULTS, serviceOutputs, serviceSchema, type ServiceInputs, type ServiceOutputs } from "./definition";
+import { converge, failedAfter } from "../../framework/convergence";
+import { serviceConvergence, type ConvergeProgress } from "./convergence";
+import { serviceOutputs, serviceSchema, type ServiceInputs } from "./definition";
 import { keepingRecorded } from "../../framework/unreadable";
 import { notRunning, SERVICE_FIELDS } from "./live";
 
@@ -25,7 +26,8 @@ function generatedPassword(): string {
   return randomBytes(18).toString("base64url");
 }
 
-const GONE = new Set(["DELETING", "DELETED"]);
+/** Whether a service is being deleted or gone (the contract's status classes). */
+const leaving = (s: Service): boolean => hasStatusClass("service", s.status, "ending", "gone");
 
 /** How to find what an interrupted create of a service made: among the project's services, those `fits` says are like it. */
 function recovery(ctx: ProviderContext, projectId: string, fits: (s: Service) => boolean): Recovery<Service> {
@@ -33,14 +35,14 @@ function recovery(ctx: ProviderContext, projectId: string, fits: (s: Service) =>
   return {
     async get(id) {
       try {
-        const s = await api.getService(id, { projectId, fresh: true });
-        return GONE.has(s.status) ? undefined : s;
+        const s = await api.perform("getService", { service: id, projectId, fresh: true });
+        return leaving(s) ? undefined : s;
       } catch (e) {
         if (NotFoundError.isInstance(e)) return undefined;
         throw e;
       }
     },
-    list: async () => (await api.listServices({ projectId })).filter((s) => !GONE.has(s.status)),
+    list: async () => (await api.perform("listServices", { projectId })).items.filter((s) => !leaving(s)),
     fits,
     nameOf: (s) => s.name,
     idOf: (s) => s.service_id,
@@ -72,7 +74,7 @@ async function start(ctx: ProviderContext, news: ServiceInputs, projectId: strin
   // A name the program did not set is the service's own: a lost answer is recovered by it (framework/autonaming.ts).
   const createOpts = { projectId, uniqueName: ctx.autonamed };
   if (news.adoptId !== undefined) {
-    const live = await api.getService(news.adoptId, opts).catch((e: unknown) => {
+    const live = await api.perform("getService", { service: news.adoptId, ...opts }).catch((e: unknown) => {
       throw NotFoundError.isInstance(e) ? nothingToAdopt(`no service ${news.adoptId} in project ${projectId}`) : e;
     });
     assertAdoptable(`service ${live.service_id}`, [
@@ -86,7 +88,7 @@ async function start(ctx: ProviderContext, news: ServiceInputs, projectId: strin
   const name = nameOf(news);
   if (news.forkFrom !== undefined) {
     const { serviceId, strategy, targetTime } = news.forkFrom;
-    const source = await api.getService(serviceId, opts);
+    const source = await api.perform("getService", { service: serviceId, ...opts });
     for (const [property, want, got] of [
       ["serviceType", news.serviceType, source.service_type],
       ["regionCode", news.regionCode, source.region_code],
@@ -98,15 +100,15 @@ async function start(ctx: ProviderContext, news: ServiceInputs, projectId: strin
         );
       }
     }
-    const forkOfSource = (s: Service) => s.forked_from?.service_id === serviceId;
+    const forkOfSource = (s: Service) => fitsService({ forkOf: serviceId }, s);
     return createServiceOnce(ctx, projectId, { name, forkOf: serviceId }, forkOfSource, () =>
       retryWhileConflict(
         deadline,
         ctx.settings.poll,
         () =>
-          api.forkService(
-            serviceId,
-            {
+          api.perform("forkService", {
+            service: serviceId,
+            body: {
               fork_strategy: strategy,
               target_time: targetTime,
               name,
@@ -114,8 +116,8 @@ async function start(ctx: ProviderContext, news: ServiceInputs, projectId: strin
               memory_gbs: news.memoryGbs === undefined ? undefined : String(news.memoryGbs),
               environment_tag: news.environment,
             },
-            createOpts,
-          ),
+            ...createOpts,
+          }),
         notRunning("forking it"),
       ),
     );
@@ -131,8 +133,8 @@ async function start(ctx: ProviderContext, news: ServiceInputs, projectId: strin
     environment_tag: desired.environment,
   };
   const identity = { name: req.name, serviceType: req.service_type, regionCode: req.region_code };
-  const like = (s: Service) => !s.forked_from && s.service_type === req.service_type && s.region_code === req.region_code;
-  return createServiceOnce(ctx, projectId, identity, like, () => api.createService(req, createOpts));
+  const like = (s: Service) => fitsService({ forkOf: undefined, service_type: req.service_type, region_code: req.region_code }, s);
+  return createServiceOnce(ctx, projectId, identity, like, () => api.perform("createService", { body: req, ...createOpts }));
 }
 
 /**
@@ -144,7 +146,7 @@ async function start(ctx: ProviderContext, news: ServiceInputs, projectId: strin
 async function checkVpc(ctx: ProviderContext, vpcId: string, projectId: string, regionCode: string): Promise<void> {
   const vpc = await ctx
     .client()
-    .getVpc(vpcId, { projectId })
+    .perform("getVpc", { vpc: vpcId, projectId })
     .catch((e: unknown) => {
       if (!NotFoundError.isInstance(e)) throw e;
       throw new InputConflictError(
@@ -168,10 +170,10 @@ function lastSeenBy(e: unknown): Service | undefined {
 }
 
 /** The Service's operations. */
-export const serviceOperations: ResourceOperations<typeof serviceSchema.inputs> = {
+export const serviceOperations: ResourceOperations<typeof serviceSchema.inputs, typeof serviceSchema.outputs> = {
   async create(news, ctx) {
-    const projectId = ctx.projectOf(news.projectId);
-    const deadline = Date.now() + ctx.timeoutMs(news.timeouts, "create");
+    const { projectId } = ctx;
+    const deadline = Date.now() + ctx.limitMs;
     if (news.vpcId !== undefined && news.forkFrom === undefined) {
       await checkVpc(ctx, news.vpcId, projectId, news.regionCode ?? SERVICE_DEFAULTS.regionCode);
     }
@@ -186,7 +188,8 @@ export const serviceOperations: ResourceOperations<typeof serviceSchema.inputs> 
     const progress: ConvergeProgress = { sent: [], password: initial };
     try {
       const live = await converge(
-        { api: ctx.client(), projectId, timeoutMs: Math.max(1, deadline - Date.now()), recordedPassword: initial, adopted, progress },
+        serviceConvergence,
+        { api: ctx.client(), projectId, limitMs: Math.max(1, deadline - Date.now()), recordedPassword: initial, adopted, progress },
         made,
         { ...desiredOf(serviceSchema, news, serviceOutputs(made)), password: password ?? null },
       );
@@ -206,25 +209,23 @@ export const serviceOperations: ResourceOperations<typeof serviceSchema.inputs> 
   },
 
   async read(id, recorded, ctx) {
-    const live = await ctx.client().getService(id, { projectId: ctx.projectOf(recorded.projectId as string | undefined) });
-    const kept = recorded as Partial<ServiceOutputs>;
-    const outs = { ...serviceOutputs(live, { password: kept.password, forkFrom: kept.forkFrom }) };
+    const live = await ctx.client().perform("getService", { service: id, projectId: ctx.projectId });
+    const outs = serviceOutputs(live, { password: recorded.password, forkFrom: recorded.forkFrom });
     return keepingRecorded(`service ${id}`, live, outs, recorded, SERVICE_FIELDS);
   },
 
-  async update(id, olds, news, ctx, changed) {
-    const projectId = ctx.projectOf(news.projectId ?? (olds.projectId as string | undefined));
+  async update(id, recorded, news, ctx, changed) {
+    const { projectId } = ctx;
     const api = ctx.client();
-    const live = await api.getService(id, { projectId, fresh: true });
-    const recorded = olds as Partial<ServiceOutputs>;
+    const live = await api.perform("getService", { service: id, projectId, fresh: true });
     const kept = { password: recorded.password, forkFrom: recorded.forkFrom };
     const want = wantedNow(desiredOf(serviceSchema, news, recorded), serviceOutputs(live, kept), recorded, changed);
     if (changed.has("vpcId") && want.vpcId !== null) await checkVpc(ctx, want.vpcId, projectId, live.region_code);
     const progress: ConvergeProgress = { sent: [], password: recorded.password };
-    const timeoutMs = ctx.timeoutMs(news.timeouts, "update");
     try {
       const final = await converge(
-        { api, projectId, timeoutMs, recordedPassword: recorded.password, adopted: news.adoptId !== undefined, progress },
+        serviceConvergence,
+        { api, projectId, limitMs: ctx.limitMs, recordedPassword: recorded.password, adopted: news.adoptId !== undefined, progress },
         live,
         want,
       );
@@ -232,26 +233,25 @@ export const serviceOperations: ResourceOperations<typeof serviceSchema.inputs> 
     } catch (e) {
       if (progress.sent.length === 0) throw e;
       // Something changed: record the service as it now is, so state matches the cloud and the next up does the rest.
-      const now = await api.getService(id, { projectId, fresh: true }).catch(() => lastSeenBy(e) ?? live);
+      const now = await api.perform("getService", { service: id, projectId, fresh: true }).catch(() => lastSeenBy(e) ?? live);
       throw new ResourceInitError(
         id,
         serviceOutputs(now, { password: progress.password, forkFrom: recorded.forkFrom }),
-        `Service ${id} (${now.name ?? ""}): the update failed after ${progress.sent.join(", ")}: ${(e as Error).message}. ` +
-          "State records the service as it now is; the next `pulumi up` applies the rest.",
+        failedAfter(`Service ${id} (${now.name ?? ""})`, progress, e),
       );
     }
   },
 
-  async delete(id, recorded, ctx) {
-    const projectId = ctx.projectOf(recorded.projectId as string | undefined);
+  async delete(id, _recorded, ctx) {
+    const { projectId } = ctx;
     const api = ctx.client();
     try {
-      await api.deleteService(id, { projectId });
+      await api.perform("deleteService", { service: id, projectId });
     } catch (e) {
       if (NotFoundError.isInstance(e)) return;
       // Already DELETING (409): wait for it to go like any other delete.
       if (!ConflictError.isInstance(e)) throw e;
     }
-    await api.waitForServiceDeleted(id, { projectId, timeoutMs: ctx.timeoutMs(recorded.timeouts as TimeoutsInput | undefined, "delete") });
+    await api.waitForServiceDeleted(id, { projectId, timeoutMs: ctx.limitMs });
   },
 };

@@ -3,12 +3,13 @@
  * or project replaces it. Created, renamed and deleted at once by the API.
  */
 import { z } from "zod";
+import * as rules from "../../../contract/rules";
 import type { Vpc } from "../../client";
 import type { ResourceDefinition } from "../../framework/resourceProvider";
-import { input, optionalInput, outputsReadFrom } from "../../framework/schema";
+import { AT_ONCE, type Action, type ConvergeContext } from "../../framework/convergence";
+import { input, optionalInput, outputsReadFrom, type DesiredOf } from "../../framework/schema";
 import { resourceSchema, type InProject } from "../common";
 import { AUTONAME_DOC } from "../../framework/autonaming";
-import * as v from "../values";
 
 /** What a Vpc's outputs read from: the live VPC and its project. */
 export interface VpcSource extends InProject {
@@ -23,15 +24,15 @@ export const vpcSchema = resourceSchema({
   doc: "A private network (VPC) of a project.",
   example: 'const net = new clouddb.Vpc("net", { name: "prod-net", cidr: "10.0.0.0/16", regionCode: "us-east-1" });',
   inputs: {
-    name: optionalInput(v.name, {
+    name: optionalInput(rules.name, {
       change: "in-place",
       unsetKeeps: () => true,
       doc: `Name of the VPC, 1 to 128 characters. A change renames it. ${AUTONAME_DOC}`,
     }),
-    cidr: input(v.cidr, { change: "replace", doc: "IPv4 network, prefix 16 to 28, host bits zero (`10.0.0.0/16`)." }),
-    regionCode: input(v.regionCode, { change: "replace", doc: "Region, e.g. `us-east-1`.", sdkType: "string" }),
+    cidr: input(rules.cidr, { change: "replace", doc: "IPv4 network, prefix 16 to 28, host bits zero (`10.0.0.0/16`)." }),
+    regionCode: input(rules.region, { change: "replace", doc: "Region, e.g. `us-east-1`.", sdkType: "string" }),
   },
-  adopt: { id: v.numericId, what: "VPC (its `cidr` and `regionCode`)" },
+  adopt: { id: rules.numericId, what: "VPC (its `cidr` and `regionCode`)" },
   outputs: {
     vpcId: output(z.string(), { doc: "The VPC's id.", from: (s) => s.live.id }),
     name: output(z.string(), { doc: "The VPC's name.", from: (s) => s.live.name ?? "" }),
@@ -41,6 +42,17 @@ export const vpcSchema = resourceSchema({
   idOutput: "vpcId",
   lookup: ["projectId"],
 });
+
+/** The API's actions on a VPC (framework/convergence.ts): a rename, applied before the API answers. */
+export const VPC_ACTIONS: readonly Action<Vpc, DesiredOf<typeof vpcSchema.inputs>, ConvergeContext>[] = [
+  {
+    name: "rename",
+    // No name (adopted without one): the VPC keeps its own.
+    needed: (live, want) => want.name !== null && live.name !== want.name,
+    send: (ctx, id, want) => ctx.api.perform("renameVpc", { vpc: id, body: { name: want.name! }, projectId: ctx.projectId }),
+    then: AT_ONCE,
+  },
+];
 
 /** The Vpc resource type. */
 export const vpcDefinition: ResourceDefinition<typeof vpcSchema.inputs, typeof vpcSchema.outputs> = {

@@ -1,4 +1,5 @@
 /** What a Vpc does against the API: create (or adopt), read, rename, delete. */
+import { fitsVpc } from "../../../contract";
 import type { Vpc } from "../../client";
 import { ConflictError, NotFoundError } from "../../client/errors";
 import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
@@ -7,12 +8,14 @@ import { nameOf } from "../../framework/autonaming";
 import { absentIfNotFound, createOnce, forgetInterrupted, intentOf, type Recovery } from "../../framework/journal";
 import { retryWhileConflict } from "../../framework/pacing";
 import type { ResourceOperations } from "../../framework/resourceProvider";
-import { outputsFrom, type InputsOf, type OutputsOf } from "../../framework/schema";
+import { wantedNow } from "../../framework/changes";
+import { converge, type Convergence, type ConvergeContext } from "../../framework/convergence";
+import type { OperationContext } from "../../framework/operationContext";
+import { desiredOf, outputsFrom, type DesiredOf, type OutputsOf } from "../../framework/schema";
 import type { ProviderContext } from "../../framework/settings";
-import { describeMs, type TimeoutsInput } from "../../framework/timeouts";
-import { vpcSchema } from "./definition";
+import { describeMs } from "../../framework/timeouts";
+import { VPC_ACTIONS, vpcSchema } from "./definition";
 
-type VpcInputs = InputsOf<typeof vpcSchema.inputs>;
 type VpcOutputs = OutputsOf<typeof vpcSchema.outputs>;
 
 /** Outputs of a live VPC. */
@@ -20,24 +23,33 @@ function vpcOutputs(live: Vpc, projectId: string): VpcOutputs {
   return outputsFrom(vpcSchema, { live, projectId });
 }
 
-/** Renames the VPC when `rename` says its name is to change and the live one differs; returns its outputs. */
-async function converge(ctx: ProviderContext, id: string, news: VpcInputs, projectId: string, rename: boolean): Promise<VpcOutputs> {
-  const api = ctx.client();
-  const live = await api.getVpc(id, { projectId });
-  // No name (adopted without one): the VPC keeps its own.
-  if (rename && news.name !== undefined && live.name !== news.name) {
-    await api.renameVpc(id, news.name, { projectId });
-    return vpcOutputs({ ...live, name: news.name }, projectId);
-  }
-  return vpcOutputs(live, projectId);
+/** The VPC's convergence: its action table; a VPC never moves on its own. */
+const vpcConvergence: Convergence<Vpc, DesiredOf<typeof vpcSchema.inputs>, ConvergeContext> = {
+  actions: VPC_ACTIONS,
+  idOf: (x) => x.id,
+  settle: async (_ctx, live) => live,
+  waitFor: (ctx, id) => ctx.api.perform("getVpc", { vpc: id, projectId: ctx.projectId }),
+  reread: (ctx, id) => ctx.api.perform("getVpc", { vpc: id, projectId: ctx.projectId }),
+};
+
+/** Brings the VPC `live` to `want`; returns its outputs. */
+async function convergedOutputs(ctx: OperationContext, live: Vpc, want: DesiredOf<typeof vpcSchema.inputs>): Promise<VpcOutputs> {
+  const cctx = { api: ctx.client(), projectId: ctx.projectId, limitMs: ctx.limitMs, progress: { sent: [] } };
+  return vpcOutputs(await converge(vpcConvergence, cctx, live, want), ctx.projectId);
 }
 
 /** What is still attached to a VPC, in words, for the error of a delete the API refused. */
 async function attachmentsOf(ctx: ProviderContext, vpcId: string, projectId: string): Promise<string> {
   const api = ctx.client();
   const [services, peerings] = await Promise.all([
-    api.listServices({ projectId }).catch(() => []),
-    api.listPeerings(vpcId, { projectId }).catch(() => []),
+    api.perform("listServices", { projectId }).then(
+      ({ items }) => items,
+      () => [],
+    ),
+    api.perform("listPeerings", { vpc: vpcId, projectId }).then(
+      ({ items }) => items,
+      () => [],
+    ),
   ]);
   const attached = services.filter((s) => {
     const endpoint = s.vpcEndpoint as { vpc_id?: unknown } | null | undefined;
@@ -51,13 +63,13 @@ async function attachmentsOf(ctx: ProviderContext, vpcId: string, projectId: str
 }
 
 /** The Vpc's operations. */
-export const vpcOperations: ResourceOperations<typeof vpcSchema.inputs> = {
+export const vpcOperations: ResourceOperations<typeof vpcSchema.inputs, typeof vpcSchema.outputs> = {
   async create(news, ctx) {
-    const projectId = ctx.projectOf(news.projectId);
+    const { projectId } = ctx;
     if (news.adoptId !== undefined) {
       const live = await ctx
         .client()
-        .getVpc(news.adoptId, { projectId })
+        .perform("getVpc", { vpc: news.adoptId, projectId })
         .catch((e: unknown) => {
           throw NotFoundError.isInstance(e) ? nothingToAdopt(`no VPC ${news.adoptId} in project ${projectId}`) : e;
         });
@@ -66,40 +78,41 @@ export const vpcOperations: ResourceOperations<typeof vpcSchema.inputs> = {
         ["regionCode", news.regionCode, live.region_code],
       ]);
       forgetInterrupted(ctx, "Vpc", projectId);
-      return { id: live.id, outs: { ...(await converge(ctx, live.id, news, projectId, true)) } };
+      return { id: live.id, outs: { ...(await convergedOutputs(ctx, live, desiredOf(vpcSchema, news, {}))) } };
     }
     const api = ctx.client();
     const req = { name: nameOf(news), cidr: news.cidr, region_code: news.regionCode };
     const recovery: Recovery<Vpc> = {
-      get: (id) => absentIfNotFound(api.getVpc(id, { projectId })),
-      list: () => api.listVpcs({ projectId }),
-      fits: (x) => x.cidr === req.cidr && x.region_code === req.region_code,
+      get: (id) => absentIfNotFound(api.perform("getVpc", { vpc: id, projectId })),
+      list: async () => (await api.perform("listVpcs", { projectId })).items,
+      fits: (x) => fitsVpc({ cidr: req.cidr, region_code: req.region_code }, x),
       nameOf: (x) => x.name,
       idOf: (x) => x.id,
     };
     const intent = intentOf(ctx, { kind: "Vpc", noun: "VPC" }, projectId, req, req.name);
     // A name the program did not set is the VPC's own: a lost answer is recovered by it (framework/autonaming.ts).
-    const created = await createOnce(intent, recovery, () => api.createVpc(req, { projectId, uniqueName: ctx.autonamed }));
+    const created = await createOnce(intent, recovery, () => api.perform("createVpc", { body: req, projectId, uniqueName: ctx.autonamed }));
     created.settled();
     return { id: created.resource.id, outs: { ...vpcOutputs(created.resource, projectId) } };
   },
 
-  async read(id, recorded, ctx) {
-    const projectId = ctx.projectOf(recorded.projectId as string | undefined);
-    return { ...vpcOutputs(await ctx.client().getVpc(id, { projectId }), projectId) };
+  async read(id, _recorded, ctx) {
+    const { projectId } = ctx;
+    return { ...vpcOutputs(await ctx.client().perform("getVpc", { vpc: id, projectId }), projectId) };
   },
 
-  async update(id, olds, news, ctx, changed) {
+  async update(id, recorded, news, ctx, changed) {
     // One action (rename): when it fails, nothing changed.
-    const projectId = ctx.projectOf(news.projectId ?? (olds.projectId as string | undefined));
-    return { ...(await converge(ctx, id, news, projectId, changed.has("name"))) };
+    const live = await ctx.client().perform("getVpc", { vpc: id, projectId: ctx.projectId });
+    const want = wantedNow(desiredOf(vpcSchema, news, recorded), vpcOutputs(live, ctx.projectId), recorded, changed);
+    return { ...(await convergedOutputs(ctx, live, want)) };
   },
 
   async delete(id, recorded, ctx) {
-    const projectId = ctx.projectOf(recorded.projectId as string | undefined);
-    const limit = ctx.timeoutMs(recorded.timeouts as TimeoutsInput | undefined, "delete");
+    const { projectId } = ctx;
+    const limit = ctx.limitMs;
     try {
-      await retryWhileConflict(Date.now() + limit, ctx.settings.poll, () => ctx.client().deleteVpc(id, { projectId }));
+      await retryWhileConflict(Date.now() + limit, ctx.settings.poll, () => ctx.client().perform("deleteVpc", { vpc: id, projectId }));
     } catch (e) {
       if (NotFoundError.isInstance(e)) return;
       if (!ConflictError.isInstance(e)) throw e;

@@ -4,11 +4,12 @@
  * `failed` stays in state and its `error_message` is reported on every `up`.
  */
 import { z } from "zod";
+import * as rules from "../../../contract/rules";
+import { hasStatusClass } from "../../../contract/statuses";
 import type { Peering } from "../../client";
 import type { ResourceDefinition } from "../../framework/resourceProvider";
 import { input, outputsReadFrom } from "../../framework/schema";
 import { resourceSchema, type InProject } from "../common";
-import * as v from "../values";
 
 /** What a VpcPeering's outputs read from: the live peering, its VPC and its project. */
 export interface VpcPeeringSource extends InProject {
@@ -18,12 +19,6 @@ export interface VpcPeeringSource extends InProject {
 
 const output = outputsReadFrom<VpcPeeringSource>();
 
-const text = (what: string) =>
-  z
-    .string({ error: `expected ${what}` })
-    .min(1, { error: `expected ${what}` })
-    .max(128, { error: `expected ${what}` });
-
 /** Inputs and outputs of a VpcPeering. */
 export const vpcPeeringSchema = resourceSchema({
   kind: "VpcPeering",
@@ -31,12 +26,12 @@ export const vpcPeeringSchema = resourceSchema({
   example:
     'new clouddb.VpcPeering("peer", { vpcId: net.vpcId, peerAccountId: "123456789012", peerRegionCode: "us-east-1", peerVpcId: "vpc-0abc" });',
   inputs: {
-    vpcId: input(v.numericId, { change: "replace", doc: "Our VPC." }),
-    peerAccountId: input(text("the peer's cloud account id, 1 to 128 characters"), { change: "replace", doc: "The peer's cloud account." }),
-    peerRegionCode: input(v.regionCode, { change: "replace", doc: "The peer VPC's region.", sdkType: "string" }),
-    peerVpcId: input(text("the peer VPC's id, 1 to 128 characters"), { change: "replace", doc: "The peer VPC's id in its account." }),
+    vpcId: input(rules.numericId, { change: "replace", doc: "Our VPC." }),
+    peerAccountId: input(rules.peerId, { change: "replace", doc: "The peer's cloud account." }),
+    peerRegionCode: input(rules.region, { change: "replace", doc: "The peer VPC's region.", sdkType: "string" }),
+    peerVpcId: input(rules.peerId, { change: "replace", doc: "The peer VPC's id in its account." }),
   },
-  adopt: { id: v.numericId, what: "peering under `vpcId` (its peer account, region and VPC)" },
+  adopt: { id: rules.numericId, what: "peering under `vpcId` (its peer account, region and VPC)" },
   outputs: {
     peeringId: output(z.string(), { doc: "The peering's id.", from: (s) => s.live.id }),
     vpcId: output(z.string(), { doc: "Our VPC.", from: (s) => s.vpcId }),
@@ -54,7 +49,7 @@ export const vpcPeeringSchema = resourceSchema({
 /** The VpcPeering resource type. */
 export const vpcPeeringDefinition: ResourceDefinition<typeof vpcPeeringSchema.inputs, typeof vpcPeeringSchema.outputs> = {
   schema: vpcPeeringSchema,
-  settled: (recorded) => recorded.status === "active",
+  settled: (recorded) => hasStatusClass("peering", recorded.status, "ready"),
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   operations: () => (require("./operations") as typeof import("./operations")).vpcPeeringOperations,
 };

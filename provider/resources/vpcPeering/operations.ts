@@ -1,4 +1,5 @@
 /** What a VpcPeering does against the API: create (or adopt) and wait for `active`, read, delete. */
+import { fitsPeering } from "../../../contract";
 import type { Peering } from "../../client";
 import { NotFoundError, WaitError } from "../../client/errors";
 import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
@@ -22,7 +23,13 @@ function peeringOutputs(live: Peering, vpcId: string, projectId: string): VpcPee
  * Waits until the peering is `active`. A failure or a timeout becomes a
  * ResourceInitError that keeps the peering in state with what is known of it.
  */
-async function settle(ctx: ProviderContext, peeringId: string, news: VpcPeeringInputs, projectId: string, operation: "create" | "update") {
+async function untilActive(
+  ctx: ProviderContext,
+  peeringId: string,
+  news: VpcPeeringInputs,
+  projectId: string,
+  operation: "create" | "update",
+) {
   const limit = ctx.timeoutMs(news.timeouts, operation);
   try {
     const live = await ctx.client().waitForPeering(news.vpcId, peeringId, { until: ["active"], timeoutMs: limit, projectId });
@@ -44,15 +51,15 @@ async function settle(ctx: ProviderContext, peeringId: string, news: VpcPeeringI
 }
 
 /** The VpcPeering's operations. */
-export const vpcPeeringOperations: ResourceOperations<typeof vpcPeeringSchema.inputs> = {
+export const vpcPeeringOperations: ResourceOperations<typeof vpcPeeringSchema.inputs, typeof vpcPeeringSchema.outputs> = {
   async create(news, ctx) {
-    const projectId = ctx.projectOf(news.projectId);
+    const { projectId } = ctx;
     let peeringId: string;
     let settled = (): void => undefined;
     if (news.adoptId !== undefined) {
       const live = await ctx
         .client()
-        .getPeering(news.vpcId, news.adoptId, { projectId })
+        .perform("getPeering", { vpc: news.vpcId, peering: news.adoptId, projectId })
         .catch((e: unknown) => {
           throw NotFoundError.isInstance(e)
             ? nothingToAdopt(`no peering ${news.adoptId} under VPC ${news.vpcId} in project ${projectId}`)
@@ -70,19 +77,18 @@ export const vpcPeeringOperations: ResourceOperations<typeof vpcPeeringSchema.in
       const req = { peer_account_id: news.peerAccountId, peer_region_code: news.peerRegionCode, peer_vpc_id: news.peerVpcId };
       // A peering has no name: what proves it is this create's is its absence from the VPC's list just before (createRecovery.ts, journal.ts).
       const recovery: Recovery<Peering> = {
-        get: (id) => absentIfNotFound(api.getPeering(news.vpcId, id, { projectId })),
-        list: () => api.listPeerings(news.vpcId, { projectId }),
-        fits: (p) =>
-          p.peer_account_id === req.peer_account_id && p.peer_region_code === req.peer_region_code && p.peer_vpc_id === req.peer_vpc_id,
+        get: (id) => absentIfNotFound(api.perform("getPeering", { vpc: news.vpcId, peering: id, projectId })),
+        list: async () => (await api.perform("listPeerings", { vpc: news.vpcId, projectId })).items,
+        fits: (p) => fitsPeering(req, p),
         idOf: (p) => p.id,
       };
       const intent = intentOf(ctx, { kind: "VpcPeering", noun: "peering" }, projectId, { vpcId: news.vpcId, ...req });
-      const created = await createOnce(intent, recovery, () => api.createPeering(news.vpcId, req, { projectId }));
+      const created = await createOnce(intent, recovery, () => api.perform("createPeering", { vpc: news.vpcId, body: req, projectId }));
       peeringId = created.resource.id;
       settled = created.settled;
     }
     try {
-      return { id: peeringId, outs: { ...(await settle(ctx, peeringId, news, projectId, "create")) } };
+      return { id: peeringId, outs: { ...(await untilActive(ctx, peeringId, news, projectId, "create")) } };
     } finally {
       settled();
     }
@@ -90,20 +96,21 @@ export const vpcPeeringOperations: ResourceOperations<typeof vpcPeeringSchema.in
 
   async read(id, recorded, ctx) {
     const vpcId = parentIdOf(recorded, "vpcId", `VPC peering ${id}`, "VpcPeering");
-    const projectId = ctx.projectOf(recorded.projectId as string | undefined);
-    return { ...peeringOutputs(await ctx.client().getPeering(vpcId, id, { projectId }), vpcId, projectId) };
+    const { projectId } = ctx;
+    return { ...peeringOutputs(await ctx.client().perform("getPeering", { vpc: vpcId, peering: id, projectId }), vpcId, projectId) };
   },
 
-  async update(id, olds, news, ctx) {
+  async update(id, _recorded, news, ctx) {
     // Every input replaces, so update only runs to resume a create that did not finish.
-    const projectId = ctx.projectOf(news.projectId ?? (olds.projectId as string | undefined));
-    return { ...(await settle(ctx, id, news, projectId, "update")) };
+    const { projectId } = ctx;
+    return { ...(await untilActive(ctx, id, news, projectId, "update")) };
   },
 
   async delete(id, recorded, ctx) {
-    const projectId = ctx.projectOf(recorded.projectId as string | undefined);
+    const { projectId } = ctx;
     try {
-      await ctx.client().deletePeering(recorded.vpcId as string, id, { projectId });
+      const vpc = parentIdOf(recorded, "vpcId", `VPC peering ${id}`, "VpcPeering");
+      await ctx.client().perform("deletePeering", { vpc, peering: id, projectId });
     } catch (e) {
       if (!NotFoundError.isInstance(e)) throw e;
     }

@@ -1,7 +1,9 @@
 /**
  * A fresh Pulumi TypeScript project as `pulumi new typescript` makes it (its package.json,
- * Pulumi.yaml and tsconfig.json), in a temp directory, with this package installed from
- * the tarball `npm pack` makes, beside a chosen `@pulumi/pulumi`.
+ * Pulumi.yaml and tsconfig.json), in a temp directory, with this package installed beside a
+ * chosen `@pulumi/pulumi`: from the tarball `npm pack` makes, or from git, as
+ * `npm install git+https://...` would (npm clones, installs the dev dependencies, runs
+ * `prepare`, which builds, and packs what `files` names).
  */
 import { execFileSync } from "child_process";
 import * as fs from "fs";
@@ -43,33 +45,60 @@ function npm(args: string[], cwd: string): string {
   }
 }
 
-/** A fresh project; {@link FreshProject.remove} deletes it and the tarball. */
+/**
+ * A git repository of this working tree as a clone of it would be: the files git tracks or
+ * would track (not those .gitignore leaves out, such as `dist/` and `node_modules/`), as
+ * they are now, committed. So the test installs the code under test, not the last commit.
+ */
+function gitRepositoryOfWorkingTree(dir: string): string {
+  const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: REPO_ROOT, encoding: "utf8" })
+    .split("\0")
+    .filter((f) => f !== "" && fs.existsSync(path.join(REPO_ROOT, f)));
+  for (const f of files) {
+    fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
+    fs.copyFileSync(path.join(REPO_ROOT, f), path.join(dir, f));
+  }
+  const git = (...args: string[]): void => void execFileSync("git", args, { cwd: dir, stdio: "ignore" });
+  git("init", "-q");
+  git("add", "-A");
+  git("-c", "user.name=packaging test", "-c", "user.email=packaging@test.invalid", "commit", "-q", "-m", "working tree");
+  return dir;
+}
+
+/** Where the package is installed from: the tarball `npm pack` makes, or a git repository. */
+export type InstallSource = "tarball" | "git";
+
+/** A fresh project; {@link FreshProject.remove} deletes it and what it was installed from. */
 export class FreshProject {
   /** The project's directory. */
   readonly dir: string;
-  /** The packed package. */
-  readonly tarball: string;
   /** The Pulumi project name. */
   readonly name = "clouddb-fresh";
 
   private constructor(private readonly tmp: string) {
     this.dir = path.join(tmp, "project");
-    this.tarball = path.join(
-      tmp,
-      fs.readdirSync(tmp).find((f) => f.endsWith(".tgz"))!,
-    );
   }
 
   /**
-   * Packs this repository (already built), lays out the template project with `program`
-   * as index.ts, and installs the tarball, `@pulumi/pulumi@<sdkVersion>` and the
-   * template's devDependencies from the registry.
+   * Lays out the template project with `program` as index.ts, and installs this package
+   * (from `source`), `@pulumi/pulumi@<sdkVersion>` and the template's devDependencies from
+   * the registry. A tarball is packed from this repository, already built; a git install
+   * builds its own copy.
    */
-  static create(program: string, sdkVersion: string): FreshProject {
+  static create(program: string, sdkVersion: string, source: InstallSource = "tarball"): FreshProject {
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-packaging-"));
     try {
-      // Built already (npm run test:packaging builds first): skip `prepare`.
-      npm(["pack", "--ignore-scripts", "--pack-destination", tmp], REPO_ROOT);
+      let spec: string;
+      if (source === "tarball") {
+        // Built already (npm run test:packaging builds first): skip `prepare`.
+        npm(["pack", "--ignore-scripts", "--pack-destination", tmp], REPO_ROOT);
+        spec = path.join(
+          tmp,
+          fs.readdirSync(tmp).find((f) => f.endsWith(".tgz"))!,
+        );
+      } else {
+        spec = `git+file://${gitRepositoryOfWorkingTree(path.join(tmp, "repository"))}`;
+      }
       const project = new FreshProject(tmp);
       fs.mkdirSync(project.dir);
       const write = (file: string, text: string): void => fs.writeFileSync(path.join(project.dir, file), text);
@@ -80,7 +109,7 @@ export class FreshProject {
       write("Pulumi.yaml", `name: ${project.name}\ndescription: A fresh project\nruntime: nodejs\n`);
       write("tsconfig.json", `${JSON.stringify(TEMPLATE_TSCONFIG, null, 4)}\n`);
       write("index.ts", program);
-      npm(["install", "--no-audit", "--no-fund", project.tarball, `@pulumi/pulumi@${sdkVersion}`], project.dir);
+      npm(["install", "--no-audit", "--no-fund", spec, `@pulumi/pulumi@${sdkVersion}`], project.dir);
       npm(
         ["install", "--no-audit", "--no-fund", "--save-dev", ...Object.entries(TEMPLATE_DEV_DEPENDENCIES).map(([n, v]) => `${n}@${v}`)],
         project.dir,
@@ -112,7 +141,7 @@ export class FreshProject {
     return found;
   }
 
-  /** Removes the project and the tarball. */
+  /** Removes the project and what it was installed from. */
   remove(): void {
     fs.rmSync(this.tmp, { recursive: true, force: true });
   }

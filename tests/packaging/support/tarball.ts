@@ -56,3 +56,33 @@ export function mapsWithoutSources(dir: string, files: string[]): string[] {
   }
   return bad;
 }
+
+/** The targets of a Markdown text's links (`[text](target)`), outside code blocks and code spans. */
+export function markdownLinks(markdown: string): string[] {
+  const prose = markdown.replace(/^```[\s\S]*?^```$/gm, "").replace(/`[^`\n]*`/g, "");
+  return [...prose.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]);
+}
+
+/** The anchor GitHub (and npm) give a Markdown heading: lowercase, punctuation dropped, spaces to dashes. */
+export function headingAnchor(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+    .replace(/\s/g, "-");
+}
+
+/**
+ * The links of a Markdown file of the package at `dir` that lead nowhere from where it is
+ * installed: a relative path to a file the package does not hold, or an anchor no heading
+ * of the file has. Absolute `https:` links are taken as they are.
+ */
+export function brokenLinks(dir: string, file: string): string[] {
+  const markdown = fs.readFileSync(path.join(dir, file), "utf8");
+  const anchors = new Set([...markdown.replace(/^```[\s\S]*?^```$/gm, "").matchAll(/^#+ (.+)$/gm)].map((m) => headingAnchor(m[1])));
+  return markdownLinks(markdown).filter((target) => {
+    if (target.startsWith("https://")) return false;
+    if (target.startsWith("#")) return !anchors.has(target.slice(1));
+    return !fs.existsSync(path.join(dir, path.dirname(file), target.replace(/#.*$/, "")));
+  });
+}

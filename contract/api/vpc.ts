@@ -1,10 +1,9 @@
 /** API description of VPCs: their operations, request bodies and answer. */
 import { z } from "zod";
-import { fitsVpc } from "../createMatching";
-import { cidrProblem } from "./cidr";
+import { agreesOn, type Fields } from "../matching";
+import { cidr, name, region } from "../rules";
 import { action, create, NO_REPLY, PROJECT_PATH, read, type OperationSpec } from "./operation";
 import { MESSAGE, tolerant } from "./reading";
-import { name, region } from "./requestFields";
 
 /** Schema of a VPC: `id` is relied upon. */
 export const VpcSchema = z.looseObject({
@@ -20,22 +19,20 @@ export type Vpc = z.infer<typeof VpcSchema>;
 const VPCS = `${PROJECT_PATH}/vpcs`;
 const VPC = `${VPCS}/{vpc}`;
 
-const CreateVpcBody = z.object({
-  name,
-  cidr: z.string().superRefine((cidr, ctx) => {
-    const problem = cidrProblem(cidr);
-    if (problem) ctx.addIssue({ code: "custom", message: problem });
-  }),
-  region_code: region,
-});
+const CreateVpcBody = z.object({ name, cidr, region_code: region });
+
+/** What a VPC made by a create is to show: any fields of its create's body, each compared. */
+export type WantedVpc = Partial<z.input<typeof CreateVpcBody>>;
+
+/** Whether a listed VPC may be the one wanted: each of name, CIDR and region given. */
+export function fitsVpc(wanted: WantedVpc, item: Fields): boolean {
+  return agreesOn(item, wanted);
+}
 
 /** The operations on VPCs. */
 export const VPC_API = {
   listVpcs: read({ path: VPCS, reply: { list: { item: VpcSchema, idField: "id", noun: "VPC" } } }),
-  createVpc: create(
-    { path: VPCS, reply: { one: VpcSchema }, status: 201, request: CreateVpcBody },
-    { list: "listVpcs", fits: (body, item) => fitsVpc(body)(item) },
-  ),
+  createVpc: create({ path: VPCS, reply: { one: VpcSchema }, status: 201, request: CreateVpcBody }, { list: "listVpcs", fits: fitsVpc }),
   getVpc: read({ path: VPC, reply: { one: VpcSchema } }),
   deleteVpc: { method: "DELETE", path: VPC, retry: "delete", reply: NO_REPLY, status: 204 },
   renameVpc: action({ path: `${VPC}/rename`, reply: MESSAGE, status: 200, request: z.object({ name }) }),

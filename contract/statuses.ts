@@ -1,9 +1,9 @@
 /**
  * The status rules of each resource that has a status, as data: which statuses are ready,
  * which are failures, which move on by themselves, which stay until someone acts, and which
- * mean the resource is going or gone. The waiters judge every observation with
- * {@link waitVerdict}, and the classification of a 409 uses {@link curableByWaiting}; no
- * other code spells out a status rule.
+ * mean the resource is going or gone. The client's waiters judge every observation with
+ * {@link waitVerdict}, the classification of a 409 uses {@link curableByWaiting}, and the
+ * rest asks {@link hasStatusClass}; no other code spells out a status rule.
  *
  * A status the table does not know (the API added one) is neither ready nor failed: a
  * waiter keeps waiting (CONTRACT.md, "Transport").
@@ -12,21 +12,20 @@
 /** The resources that have a status, as the waiters and errors name them. */
 export type WatchedKind = "service" | "replica set" | "peering";
 
-/** The statuses of one resource, by what they mean for someone waiting. */
-export interface StatusRules {
-  /** The usual goal of a wait: the resource is usable. */
-  readonly ready: readonly string[];
-  /** It went wrong and will not recover by itself: a waiter fails at once. */
-  readonly failed: readonly string[];
-  /** It is moving on by itself toward another status. */
-  readonly transitional: readonly string[];
-  /** Settled but not usable, until someone acts (a paused service waits for a start). */
-  readonly dormant: readonly string[];
-  /** It is being deleted: it moves on by itself, but only toward gone. */
-  readonly ending: readonly string[];
-  /** It is deleted (some APIs show this before answering 404). */
-  readonly gone: readonly string[];
-}
+/**
+ * The classes of status, in the order a status is looked up, by what they mean for someone
+ * waiting:
+ * - `ready`: the usual goal of a wait: the resource is usable;
+ * - `failed`: it went wrong and will not recover by itself: a waiter fails at once;
+ * - `transitional`: it is moving on by itself toward another status;
+ * - `dormant`: settled but not usable, until someone acts (a paused service waits for a start);
+ * - `ending`: it is being deleted: it moves on by itself, but only toward gone;
+ * - `gone`: it is deleted (some APIs show this before answering 404).
+ */
+export const STATUS_CLASSES = ["ready", "failed", "transitional", "dormant", "ending", "gone"] as const;
+
+/** The statuses of one resource, by class ({@link STATUS_CLASSES}). */
+export type StatusRules = { readonly [C in (typeof STATUS_CLASSES)[number]]: readonly string[] };
 
 /**
  * The rules of every resource kind (SPEC.md section 3, CONTRACT.md "States"). Service
@@ -68,19 +67,26 @@ export type KnownStatus<K extends WatchedKind> = {
   [C in keyof StatusRules]: (typeof STATUS_RULES)[K][C][number];
 }[keyof StatusRules];
 
-const CLASSES: readonly (keyof StatusRules)[] = ["ready", "failed", "transitional", "dormant", "ending", "gone"];
-
 /** Every status the table lists for `kind`, in the table's order. Never throws. */
 export function knownStatuses<K extends WatchedKind>(kind: K): KnownStatus<K>[] {
   const rules: StatusRules = STATUS_RULES[kind];
-  return CLASSES.flatMap((c) => rules[c]) as KnownStatus<K>[];
+  return STATUS_CLASSES.flatMap((c) => rules[c]) as KnownStatus<K>[];
 }
 
 /** The class of `status` for `kind`; `unknown` for a status the table does not list (or none). Never throws. */
 export function classifyStatus(kind: WatchedKind, status: string | undefined): StatusClass {
   if (status === undefined) return "unknown";
   const rules: StatusRules = STATUS_RULES[kind];
-  return CLASSES.find((c) => rules[c].includes(status)) ?? "unknown";
+  return STATUS_CLASSES.find((c) => rules[c].includes(status)) ?? "unknown";
+}
+
+/**
+ * Whether `status` of `kind` (as read: anything but a string counts as no status) is in one
+ * of `classes`; false for a status the table does not list, unless `unknown` is among them.
+ * Never throws.
+ */
+export function hasStatusClass(kind: WatchedKind, status: unknown, ...classes: readonly StatusClass[]): boolean {
+  return classes.includes(classifyStatus(kind, typeof status === "string" ? status : undefined));
 }
 
 /** What one observed status means for a wait. */

@@ -1,10 +1,10 @@
 /** API description of VPC peerings: their operations, request body and answer. */
 import { z } from "zod";
-import { fitsPeering } from "../createMatching";
+import { agreesOn, type Fields } from "../matching";
+import { peerId, region } from "../rules";
+import { type KnownStatus, knownStatuses } from "../statuses";
 import { create, NO_REPLY, PROJECT_PATH, read, type OperationSpec } from "./operation";
 import { open, tolerant, type Open } from "./reading";
-import { nonEmpty, region } from "./requestFields";
-import { type KnownStatus, knownStatuses } from "../statusRules";
 
 /** Known values of `Peering.status` (CONTRACT "States"), from the status rules table. */
 export const PEERING_STATUSES = knownStatuses("peering");
@@ -30,7 +30,15 @@ export type Peering = z.infer<typeof PeeringSchema>;
 const PEERINGS = `${PROJECT_PATH}/vpcs/{vpc}/peerings`;
 const PEERING = `${PEERINGS}/{peering}`;
 
-const CreatePeeringBody = z.object({ peer_account_id: nonEmpty, peer_region_code: region, peer_vpc_id: nonEmpty });
+const CreatePeeringBody = z.object({ peer_account_id: peerId, peer_region_code: region, peer_vpc_id: peerId });
+
+/** What a peering made by a create is to show: any fields of its create's body, each compared. */
+export type WantedPeering = Partial<z.input<typeof CreatePeeringBody>>;
+
+/** Whether a listed peering may be the one wanted: each of peer account, region and VPC given. */
+export function fitsPeering(wanted: WantedPeering, item: Fields): boolean {
+  return agreesOn(item, wanted);
+}
 
 /** The operations on the peerings of a VPC. */
 export const PEERING_API = {
@@ -40,7 +48,7 @@ export const PEERING_API = {
     {
       list: "listPeerings",
       snapshot: true,
-      fits: (body, item) => fitsPeering(body)(item),
+      fits: fitsPeering,
       label: (body, params) => `to ${body.peer_vpc_id} in VPC ${params.vpc}`,
     },
   ),

@@ -1,10 +1,11 @@
 /** API description of read replica sets: their operations, request bodies and answer. */
 import { z } from "zod";
-import { fitsReplicaSet } from "../createMatching";
+import { agreesOn, notLeaving, type Fields } from "../matching";
+import { EnvironmentBody, name, replicaSetNodes } from "../rules";
+import { replicaSetSizeProblem } from "../sizes";
+import { type KnownStatus, knownStatuses } from "../statuses";
 import { lenientNumber, MESSAGE, open, tolerant, type Open } from "./reading";
 import { actionsOn, create, NO_REPLY, PROJECT_PATH, read, type OperationSpec } from "./operation";
-import { checkReplicaSetSize, EnvironmentBody, name, replicaSetNodes } from "./requestFields";
-import { type KnownStatus, knownStatuses } from "../statusRules";
 
 /** Known values of `ReadReplicaSet.status` (SPEC 3.2), from the status rules table. */
 export const REPLICA_SET_STATUSES = knownStatuses("replica set");
@@ -50,16 +51,32 @@ export type ReadReplicaSet = z.infer<typeof ReadReplicaSetSchema>;
 
 const SETS = `${PROJECT_PATH}/services/{service}/replicaSets`;
 const SET = `${SETS}/{replicaSet}`;
-const WHOLE_NUMBER = z.union([z.number(), z.string().regex(/^[0-9]+$/, "must be a whole number")]);
+const WHOLE_NUMBER = z.union([z.number(), z.string().regex(/^[0-9]+$/, { error: "expected a whole number" })]);
+
+/** Adds an issue unless the replica set size (numbers, or strings of digits) is an allowed pair. */
+function checkSize(value: { cpu_millis: number | string; memory_gbs: number | string }, ctx: z.RefinementCtx): void {
+  const problem = replicaSetSizeProblem(Number(value.cpu_millis), Number(value.memory_gbs));
+  if (problem !== undefined)
+    ctx.addIssue({ code: "custom", path: [problem.on === "cpu" ? "cpu_millis" : "memory_gbs"], message: problem.message });
+}
 
 const CreateReplicaSetBody = z
   .object({ name, nodes: replicaSetNodes, cpu_millis: z.number(), memory_gbs: z.number() })
-  .superRefine(checkReplicaSetSize);
+  .superRefine(checkSize);
 const ResizeReplicaSetBody = z
   .object({ cpu_millis: WHOLE_NUMBER, memory_gbs: WHOLE_NUMBER, nodes: replicaSetNodes.optional() })
-  .superRefine(checkReplicaSetSize);
+  .superRefine(checkSize);
+
 const ONE = { one: ReadReplicaSetSchema } as const;
 const onSet = actionsOn("replica set");
+
+/** What a replica set made by a create is to show: any fields of its create's body, each compared. */
+export type WantedReplicaSet = Partial<z.input<typeof CreateReplicaSetBody>>;
+
+/** Whether a listed replica set may be the one wanted: not being deleted, and each of name, nodes and size given. */
+export function fitsReplicaSet(wanted: WantedReplicaSet, item: Fields): boolean {
+  return notLeaving("replica set", item) && agreesOn(item, wanted);
+}
 
 /** The operations on the read replica sets of a service (there is no single-set GET). */
 export const REPLICA_SET_API = {
@@ -68,7 +85,7 @@ export const REPLICA_SET_API = {
     { path: SETS, reply: ONE, status: 202, blocker: "service", request: CreateReplicaSetBody },
     {
       list: "listReplicaSets",
-      fits: (body, item) => fitsReplicaSet(body)(item),
+      fits: fitsReplicaSet,
       label: (body, params) => `"${body.name}" of service ${params.service}`,
     },
   ),

@@ -1,14 +1,35 @@
 /**
  * What an API operation is, as data. Every API description (auth.ts, vpc.ts, peering.ts,
  * service.ts, replicaSet.ts) declares each of its operations once in this shape; the
- * client runs them (routes.ts, operations.ts) and the emulator serves them
+ * client runs them (provider/client/operations.ts) and the emulator serves them
  * (emulator/http/api-routes.ts).
  */
 import type { z } from "zod";
-import type { Fields } from "../createMatching";
-import type { ListShape } from "../listReading";
-import type { CallKind } from "../retry";
-import type { HttpMethod } from "../transport";
+import type { Fields } from "../matching";
+
+/** The HTTP methods the API uses. */
+export type HttpMethod = "GET" | "POST" | "DELETE";
+
+/** How a call of an operation may be repeated (the client's retry policy follows it). */
+export type CallKind =
+  /** GET: repeat freely. */
+  | "read"
+  /** An action whose repetition does no harm (rename, resize, start, ...). */
+  | "idempotent"
+  /** DELETE: repeat freely; a 404 after an ambiguous failure means the first attempt worked. */
+  | "delete"
+  /** A create: never blindly repeated; its `recover` is consulted after an ambiguous failure. */
+  | "create";
+
+/** How the items of a list answer are read: each validated on its own, known by its id. */
+export interface ListShape<S extends z.ZodType> {
+  /** Schema of one item. */
+  item: S;
+  /** Name of the identifier field (`service_id`, `id`). */
+  idField: string;
+  /** What an item is, for messages (`service`, `replica set`). */
+  noun: string;
+}
 
 /** What an operation answers: one object, a list of objects (each validated on its own), or nothing to read. */
 export type Reply = { readonly one: z.ZodType } | { readonly list: ListShape<z.ZodType> } | { readonly none: true };
@@ -20,7 +41,7 @@ export type ParamNames<P extends string> = P extends `${string}{${infer N}}${inf
 export type PathParams<P extends string = string> = { readonly [N in ParamNames<P>]: string };
 
 /**
- * How the outcome of a create is recovered when its answer is lost (createRecovery.ts): the
+ * How the outcome of a create is recovered when its answer is lost (the client's createRecovery.ts): the
  * list that would show what it made, and how a listed item is recognised. The made
  * resource's id field and noun are those of the list (its `reply.list`).
  * @typeParam B - the request body, as the sender writes it.
@@ -55,7 +76,7 @@ export interface OperationSpec {
   readonly method: HttpMethod;
   /** Path under the base URL with `{param}` placeholders, e.g. `/projects/{project}/vpcs/{vpc}`. */
   readonly path: string;
-  /** How the call may be repeated (see `retry.ts`). */
+  /** How the call may be repeated. */
   readonly retry: CallKind;
   /** What the answer holds. */
   readonly reply: Reply;
@@ -68,11 +89,13 @@ export interface OperationSpec {
   readonly request?: z.ZodType;
   /**
    * Whose status a 409 of this operation is about: after a 409 the client reads that
-   * resource once to tell whether waiting can cure the conflict (see conflicts.ts).
+   * resource once to tell whether waiting can cure the conflict (see the client's conflicts.ts).
    */
   readonly blocker?: "service" | "replica set";
   /** For a create: how its outcome is recovered when its answer is lost; without it a lost answer is an error. */
   readonly recover?: CreateRecovery;
+  /** A field of the request body holding a secret: the client registers its value for redaction before sending it. */
+  readonly secretField?: string;
 }
 
 /** The reply of an operation that answers no body. */
@@ -98,7 +121,7 @@ export function actionsOn<const B extends NonNullable<OperationSpec["blocker"]>>
 
 /**
  * A create: a `POST` never blindly repeated. With `recover`, a lost answer is settled from
- * a list as it says (createRecovery.ts), its functions typed by the request schema and the path.
+ * a list as it says (the client's createRecovery.ts), its functions typed by the request schema and the path.
  */
 export function create<const T extends Omit<OperationSpec, "method" | "retry" | "recover"> & { readonly request: z.ZodType }>(
   spec: T,

@@ -1,7 +1,8 @@
 /**
  * The API description: every operation of the API (SPEC.md section 4) once, by name,
- * assembled from the description of each resource. The client runs it (routes.ts,
- * operations.ts); the emulator serves it (emulator/http/api-routes.ts).
+ * assembled from the description of each resource. The client runs it
+ * (provider/client/operations.ts, its `perform` typed from it); the emulator serves it
+ * (emulator/http/api-routes.ts).
  */
 import type { z } from "zod";
 import { AUTH_API } from "./auth";
@@ -16,11 +17,10 @@ export * from "./vpc";
 export * from "./peering";
 export * from "./service";
 export * from "./replicaSet";
-export * from "./values";
 export { MessageResponseSchema, type MessageResponse, type Open } from "./reading";
-export type { CreateRecovery, OperationSpec, PathParams, Reply } from "./operation";
+export type { CallKind, CreateRecovery, HttpMethod, ListShape, OperationSpec, PathParams, Reply } from "./operation";
 
-/** Every operation of the API, by name (the name of the client method that runs it). */
+/** Every operation of the API, by name. */
 export const API = { ...AUTH_API, ...VPC_API, ...PEERING_API, ...SERVICE_API, ...REPLICA_SET_API } as const satisfies Record<
   string,
   OperationSpec
@@ -37,3 +37,12 @@ export type BodyOf<O extends Operation> = (typeof API)[O] extends { request: inf
 
 /** The request body of an operation once validated (`never` when it takes none). */
 export type RequestOf<O extends Operation> = (typeof API)[O] extends { request: infer S extends z.ZodType } ? z.output<S> : never;
+
+/**
+ * The path of `operation` with its parameters filled in, each percent-encoded.
+ * @throws never for parameters the type allows (a missing one would be left as `undefined`).
+ */
+export function pathOf<O extends Operation>(operation: O, params: ParamsOf<O>): string {
+  const values: Readonly<Record<string, string>> = params;
+  return API[operation].path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(values[name])));
+}

@@ -1,0 +1,56 @@
+/**
+ * What a caller gives `ClouddbClient.perform` besides an operation's name, typed from
+ * the API description: the operation's path parameters (all but `project`), its request
+ * body as `body` (when it takes one), and the options of its kind of call.
+ */
+import type { API, BodyOf, Operation, ParamsOf } from "../../contract";
+
+/** Options of every call of an operation under a project. */
+export interface ProjectOptions {
+  /** Project to address. @default the client's `projectId` */
+  projectId?: string;
+}
+
+/** Options of the creates (VPCs, peerings, services, forks, replica sets). */
+export interface CreateOptions extends ProjectOptions {
+  /**
+   * `true` when the request's `name` belongs to this create alone (generated with a random
+   * suffix, as the providers' autonaming does): when its answer is lost, a listed resource
+   * of exactly that name is what it made, whatever the clocks say, and is taken over.
+   * Otherwise a name proves nothing (another client may use it), and a resource that fits
+   * is never taken over: the create fails naming every candidate and the `adoptId` to use.
+   * @default false
+   */
+  uniqueName?: boolean;
+}
+
+/** Options of the reads (`getService`, the lists, ...). */
+export interface ReadOptions extends ProjectOptions {
+  /** Skip the read cache (which serves `getService` when `listCacheMs` > 0) and ask the API. @default false */
+  fresh?: boolean;
+}
+
+/** The options of a call of `O`, by its kind: creates, reads, and the rest. */
+export type OptionsOf<O extends Operation> = (typeof API)[O]["retry"] extends "create"
+  ? CreateOptions
+  : (typeof API)[O]["retry"] extends "read"
+    ? ReadOptions
+    : ProjectOptions;
+
+/** The request body of `O` as `body`, required when it takes one. */
+export type BodyArg<O extends Operation> = BodyOf<O> extends undefined ? { readonly body?: undefined } : { readonly body: BodyOf<O> };
+
+/**
+ * What a call of `O` gives: e.g. `{ service: id, body: { cpu_millis: "1000", memory_gbs: "4" } }`
+ * for `resizeService`, `{ projectId }` for `listVpcs`.
+ */
+export type CallArgs<O extends Operation> = Omit<ParamsOf<O>, "project"> & BodyArg<O> & OptionsOf<O>;
+
+/** The arguments after the operation's name: none needed when nothing of {@link CallArgs} is required. */
+export type PerformArgs<O extends Operation> = Partial<CallArgs<O>> extends CallArgs<O> ? [args?: CallArgs<O>] : [args: CallArgs<O>];
+
+/** {@link CallArgs} of any operation, as the client takes them apart. */
+export interface AnyCallArgs extends CreateOptions, ReadOptions {
+  readonly body?: unknown;
+  readonly [param: string]: unknown;
+}

@@ -1,0 +1,61 @@
+/**
+ * The client's errors as a user of a resource reads them. The client names its own method
+ * (`operation listVpcs`) and options (`apiUrl`), which is right for a program calling the
+ * client; through a resource, the user did a create, read, update or delete and set
+ * `clouddb:*` config. So an API that cannot be reached, a key it refuses (401) and a
+ * project the key may not reach (403) say what the user was doing and which setting to
+ * check, with its variable.
+ */
+import { AuthenticationError, NetworkError, PermissionError } from "../client/errors";
+import { CONFIG_KEYS } from "./settings";
+
+const VERBS = { create: "creating", read: "reading", update: "updating", delete: "deleting" } as const;
+
+/** A provider operation, as the engine calls it. */
+export type UserOperation = keyof typeof VERBS;
+
+/**
+ * What the user is doing, in a message's words: `creating Service "db"`, `deleting Vpc 1234`.
+ *
+ * @param owner the SDK's `__owner` input (`<project>/<stack>/<type>/<name>`), when the call has the inputs
+ * @param id the resource's id, once it has one
+ */
+export function userOperation(operation: UserOperation, kind: string, owner: unknown, id?: string): string {
+  const name = typeof owner === "string" ? owner.split("/").slice(3).join("/") : "";
+  return `${VERBS[operation]} ${kind}${name === "" ? "" : ` "${name}"`}${id === undefined ? "" : ` ${id}`}`;
+}
+
+/** `clouddb:apiUrl / CLOUDDB_API_URL`. */
+function setting(k: "apiUrl" | "apiKey" | "projectId"): string {
+  return `${CONFIG_KEYS[k].key} / ${CONFIG_KEYS[k].env}`;
+}
+
+/** The message of a low-level error (the cause of a {@link NetworkError}). */
+function messageOf(cause: unknown): string {
+  const m = (cause as { message?: unknown } | undefined)?.message;
+  return typeof m === "string" ? m : String(cause);
+}
+
+/**
+ * `error` with the message a user of the resource should read, when it is one whose
+ * client message names the client's method and options; any other error as it is. The
+ * error keeps its class, code and fields (`operation` still names the client's method).
+ *
+ * @param doing what the user was doing, from {@link userOperation}
+ */
+export function inUserTerms(error: unknown, doing: string): unknown {
+  if (NetworkError.isInstance(error)) {
+    error.message =
+      `Could not reach the API at ${error.url} while ${doing}: ${messageOf(error.cause)}` +
+      `${error.causeCode === undefined ? "" : ` [${error.causeCode}]`}. Check ${setting("apiUrl")} and the network.`;
+  } else if (AuthenticationError.isInstance(error)) {
+    error.message =
+      `The API refused the API key while ${doing}: ${error.apiMessage.replace(/[.\s]+$/, "")} (${error.status} ${error.code}). ` +
+      `Check ${setting("apiKey")} (\`pulumi config set --secret ${CONFIG_KEYS.apiKey.key} <key>\`).`;
+  } else if (PermissionError.isInstance(error)) {
+    error.message =
+      `The API key may not reach the project while ${doing}: ${error.apiMessage.replace(/[.\s]+$/, "")} (${error.status} ${error.code}). ` +
+      `Check the resource's projectId, ${setting("projectId")}, and which project the key (${setting("apiKey")}) belongs to.`;
+  }
+  return error;
+}

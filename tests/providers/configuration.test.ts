@@ -1,0 +1,165 @@
+/**
+ * Configuration as a user meets it: every problem of the `clouddb:*` settings is reported
+ * at once, by a preview as well as an up, each naming its config key and the variable it
+ * falls back to; and an API that cannot be reached, or refuses the key, is told in the
+ * user's terms (what they were creating, which setting to check), not the client's.
+ */
+import * as net from "net";
+import * as clouddb from "pulumi-clouddb";
+import { expectNoErrors, TestStack } from "../../harness";
+import { startCloud, stackConfig, type Cloud } from "../../harness/cloud";
+
+/** None of the CLOUDDB_* variables the providers read, whatever this process has. */
+const NO_ENV = {
+  CLOUDDB_API_URL: "",
+  CLOUDDB_API_KEY: "",
+  CLOUDDB_PROJECT_ID: "",
+  CLOUDDB_POLL_INITIAL_MS: "",
+  CLOUDDB_POLL_MAX_MS: "",
+};
+
+const vpc = (): void => void new clouddb.Vpc("net", { name: "n", cidr: "10.0.0.0/16", regionCode: "us-east-1" });
+
+/** A port on 127.0.0.1 where nothing listens (connection refused). */
+async function deadPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe("configuration problems", () => {
+  const stacks: TestStack[] = [];
+  const stackWith = async (config: Record<string, string>, env: Record<string, string> = {}): Promise<TestStack> => {
+    const stack = await TestStack.create({ config, secretKeys: ["clouddb:apiKey"], env: { ...NO_ENV, ...env } });
+    stacks.push(stack);
+    return stack;
+  };
+  afterAll(async () => {
+    for (const s of stacks) await s.close();
+  });
+
+  const everyProblem = [
+    "clouddb:apiUrl / CLOUDDB_API_URL: neither is set: run `pulumi config set clouddb:apiUrl https://<host>/public/api/v1` or set CLOUDDB_API_URL",
+    "clouddb:apiKey / CLOUDDB_API_KEY: neither is set: run `pulumi config set --secret clouddb:apiKey <key>` or set CLOUDDB_API_KEY",
+    'clouddb:createTimeout: "soon" is not a duration: give a number of seconds (e.g. 600) or a string such as "90s", "30m", "1h30m"',
+    'clouddb:pollInterval / CLOUDDB_POLL_INITIAL_MS (from clouddb:pollInterval): "often" is not a duration: give a number of seconds (e.g. 600) or a string such as "90s", "30m", "1h30m"',
+    "clouddb:projectId / CLOUDDB_PROJECT_ID: neither is set: run `pulumi config set clouddb:projectId <project id>`, set CLOUDDB_PROJECT_ID or give the resource a projectId",
+  ];
+
+  it("are all reported by a preview, each naming its clouddb: key and its CLOUDDB_ variable", async () => {
+    const stack = await stackWith({ "clouddb:createTimeout": "soon", "clouddb:pollInterval": "often" });
+    const r = await stack.preview(vpc);
+    expect(r.checkFailures).toEqual(everyProblem.map((reason) => ({ name: "net", property: "", reason })));
+    expect(r.steps.filter((s) => s.op !== "same")).toEqual([]);
+  });
+
+  it("are all reported by an up, the same way, and nothing is made", async () => {
+    const stack = await stackWith({ "clouddb:createTimeout": "soon", "clouddb:pollInterval": "often" });
+    const r = await stack.up(vpc);
+    expect(r.checkFailures.map((f) => f.reason)).toEqual(everyProblem);
+    expect(stack.resources()).toEqual([]);
+  });
+
+  it("say where a value that cannot work came from, config or variable, and never quote the key", async () => {
+    const key = "sk-split\nin-two-123456";
+    const stack = await stackWith(
+      { "clouddb:apiUrl": "http://127.0.0.1:8787", "clouddb:projectId": "abcde12345" },
+      { CLOUDDB_API_KEY: key, CLOUDDB_POLL_MAX_MS: "-5" },
+    );
+    const r = await stack.preview(vpc);
+    expect(r.checkFailures.map((f) => f.reason)).toEqual([
+      'clouddb:apiUrl / CLOUDDB_API_URL (from clouddb:apiUrl): "http://127.0.0.1:8787" does not end in /public/api/v1, ' +
+        `the API's base path: use "http://127.0.0.1:8787/public/api/v1"`,
+      "clouddb:apiKey / CLOUDDB_API_KEY (from CLOUDDB_API_KEY): the key contains a line break at position 9 of 22: " +
+        "it cannot be sent in the Authorization header. Copy the key again, without line breaks or spaces around it.",
+      'clouddb:pollMaxInterval / CLOUDDB_POLL_MAX_MS (from CLOUDDB_POLL_MAX_MS): "-5" is not a number of 1 or more (milliseconds)',
+    ]);
+    const printed = [...r.checkFailures.map((f) => f.reason), ...r.diagnostics.map((d) => d.message), stack.pluginStderr()].join("\n");
+    for (const part of key.split("\n")) expect(printed).not.toContain(part);
+  });
+
+  it("fail a lookup function in the program with the same messages, leaving out what its options give", async () => {
+    const saved = Object.fromEntries(Object.keys(NO_ENV).map((k) => [k, process.env[k]]));
+    Object.assign(process.env, NO_ENV); // the function runs in the program's process, here
+    try {
+      const stack = await stackWith({ "clouddb:apiKey": "k-123456" });
+      const r = await stack.up(() => ({ auth: clouddb.getAuthInfo({ apiKey: "k-123456" }) }));
+      expect(r.errors.map((e) => e.message).join("\n")).toContain(everyProblem[0]);
+      expect(r.errors.map((e) => e.message).join("\n")).not.toContain("clouddb:apiKey");
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+  });
+
+  it("fail an operation that runs no check (a lookup) with every problem in one error", async () => {
+    const stack = await stackWith({ "clouddb:readCache": "later" });
+    const r = await stack.up(() => void clouddb.Vpc.get("net", "1234", { projectId: "abcde12345" }));
+    expect(r.errors.map((e) => e.message)).toEqual([
+      [
+        "net: read: The provider's configuration cannot work (3 problems):",
+        `  ${everyProblem[0]}`,
+        `  ${everyProblem[1]}`,
+        '  clouddb:readCache: "later" is not a duration: give a number of seconds (e.g. 600) or a string such as "90s", "30m", "1h30m"',
+      ].join("\n"),
+    ]);
+  });
+});
+
+describe("an API that cannot be reached or refuses the key", () => {
+  let cloud: Cloud;
+  const stacks: TestStack[] = [];
+  beforeAll(async () => {
+    cloud = await startCloud();
+  });
+  afterAll(async () => {
+    for (const s of stacks) await s.close();
+    await cloud.close();
+  });
+
+  it("an unreachable URL names what the user was creating and clouddb:apiUrl, not the client's call", async () => {
+    const port = await deadPort();
+    const stack = await TestStack.create({
+      config: { ...stackConfig(cloud.emulator), "clouddb:apiUrl": `http://127.0.0.1:${port}/public/api/v1` },
+      secretKeys: ["clouddb:apiKey"],
+    });
+    stacks.push(stack);
+    const r = await stack.up(vpc);
+    expect(r.errors).toHaveLength(1);
+    const { message } = r.errors[0];
+    expect(message).toMatch(
+      new RegExp(
+        `^net: create: Could not reach the API at http://127\\.0\\.0\\.1:${port}/public/api/v1/\\S+ while creating Vpc "net": .*ECONNREFUSED.*\\[ECONNREFUSED\\]\\. ` +
+          "Check clouddb:apiUrl / CLOUDDB_API_URL and the network\\.$",
+      ),
+    );
+    expect(message).not.toMatch(/operation|listVpcs|createVpc/);
+  });
+
+  it("a key the API refuses names what the user was doing and clouddb:apiKey, on up and on refresh", async () => {
+    expectNoErrors(await cloud.stack.up(vpc));
+    const id = cloud.stack.resource("net").id;
+    cloud.stack.setConfig("clouddb:apiKey", "not-the-emulators-key", { secret: true });
+    const denied = await cloud.stack.up(
+      () => void new clouddb.Vpc("net", { name: "renamed", cidr: "10.0.0.0/16", regionCode: "us-east-1" }),
+    );
+    // The engine puts the resource's name and its own word for the call first (`net: update: `).
+    const refused = (call: string, doing: string): RegExp =>
+      new RegExp(
+        `^net: ${call}: The API refused the API key while ${doing}: .+ \\(401 UNAUTHORIZED\\)\\. ` +
+          "Check clouddb:apiKey / CLOUDDB_API_KEY \\(`pulumi config set --secret clouddb:apiKey <key>`\\)\\.$",
+      );
+    expect(denied.errors.map((e) => e.message)).toEqual([expect.stringMatching(refused("update", `updating Vpc "net" ${id}`))]);
+    const refreshed = await cloud.stack.refresh();
+    expect(refreshed.errors.map((e) => e.message)).toEqual([expect.stringMatching(refused("read", `reading Vpc ${id}`))]);
+    for (const e of [...denied.errors, ...refreshed.errors]) expect(e.message).not.toMatch(/operation|getVpc|renameVpc|listVpcs/);
+    // Refresh and destroy run with the config of the last up (engine rule P6): up with the right key first.
+    cloud.stack.setConfig("clouddb:apiKey", cloud.emulator.pat, { secret: true });
+    expectNoErrors(await cloud.stack.up(vpc));
+    expectNoErrors(await cloud.stack.destroy());
+  });
+});

@@ -73,6 +73,10 @@ export interface Cost {
   errors: number;
 }
 
+/** `text`, marked as a lower bound when the log it was counted from lost its oldest requests. */
+export const atLeast = (t: { complete: boolean }, text: string): string =>
+  t.complete ? text : `>= ${text} (the emulator keeps the last ${LOG_CAPACITY.toLocaleString("en-US")} requests)`;
+
 /** Runs `op` on `stack` against `emu` (whose request log it clears first) and measures it. */
 export async function measure(
   stack: TestStack,
@@ -110,11 +114,25 @@ export async function measure(
   };
 }
 
-/** Figures of a request log. */
+/**
+ * Requests the emulator's log keeps (RequestLog's capacity, emulator/http/request-log.ts):
+ * a log this long lost its oldest requests, and what is counted from it is a lower bound.
+ */
+export const LOG_CAPACITY = 10_000;
+
+/** Figures of a request log; `complete` false when it lost its oldest requests (then counts and spans are lower bounds). */
 export function traffic(log: LoggedRequest[]) {
   const limited = log.filter((x) => x.status === 429).length;
   const accepted = log.length - limited;
   const writes = log.filter((x) => x.method !== "GET" && x.status !== 429).length;
   const apiWallMs = log.length ? Date.parse(log[log.length - 1].at) - Date.parse(log[0].at) : 0;
-  return { limited, accepted, writes, reads: accepted - writes, apiWallMs, share429: log.length ? limited / log.length : 0 };
+  return {
+    limited,
+    accepted,
+    writes,
+    reads: accepted - writes,
+    apiWallMs,
+    share429: log.length ? limited / log.length : 0,
+    complete: log.length < LOG_CAPACITY,
+  };
 }

@@ -27,17 +27,27 @@ const ITEMS = 300_000;
 const SLACK = 1.5;
 /**
  * Each figure of this tree and of a reference is the least of several measurements (the
- * one the machine's other work and the collector disturbed least): this many of the
- * pacer's and its queue's, which take a fraction of a second...
+ * one the machine's other work and the collector disturbed least), taken in rounds that go
+ * through every size and both the code and its reference in turn, so that a burst of other
+ * work spoils one round of each rather than every measurement of one: this many rounds of
+ * the pacer and its queue, which take a fraction of a second...
  */
-const PACER_REPEATS = 5;
-/** ...and this many of the hub's and its loop's, which take seconds at 100,000 waits. */
-const HUB_REPEATS = 3;
+const PACER_ROUNDS = 7;
+/** ...and this many of the hub and its loop, which take seconds at 100,000 waits. */
+const HUB_ROUNDS = 3;
 
-/** The least of `times` results of `measure`. */
-async function least(times: number, measure: () => Promise<number> | number): Promise<number> {
-  let best = Infinity;
-  for (let i = 0; i < times; i++) best = Math.min(best, await measure());
+/** For each of `sizes`, the least of `rounds` results of each measurement, the rounds going through every size and measurement in turn. */
+async function leastOver(
+  rounds: number,
+  sizes: readonly number[],
+  measures: readonly ((size: number) => Promise<number> | number)[],
+): Promise<number[][]> {
+  const best = measures.map(() => sizes.map(() => Infinity));
+  for (let r = 0; r < rounds; r++) {
+    for (const [i, size] of sizes.entries()) {
+      for (const [m, measure] of measures.entries()) best[m][i] = Math.min(best[m][i], await measure(size));
+    }
+  }
   return best;
 }
 
@@ -230,17 +240,18 @@ export async function micro(report: Report, current: Tree, before: Tree | undefi
   for (const { mod } of pacers) await perRequestUs((q) => pacerRound(mod, q), 10_000); // warm-up
   await perRequestUs(bareQueueRound, 10_000);
   const pacer: Record<string, number[]> = {};
-  const bareQueue: number[] = [];
-  for (const q of QS) {
-    bareQueue.push(await least(PACER_REPEATS, () => perRequestUs(bareQueueRound, q)));
-    for (const { tree, mod } of pacers) {
-      const measure = (items?: number) => perRequestUs((n) => pacerRound(mod, n), q, items);
-      // The code before spends up to 50 µs a request: one round of each size is enough to show it.
-      (pacer[tree.label] ??= []).push(tree === current ? await least(PACER_REPEATS, measure) : await measure(q));
-    }
+  const [now, bareQueue] = await leastOver(PACER_ROUNDS, QS, [
+    (q) => perRequestUs((n) => pacerRound(pacers[0].mod, n), q),
+    (q) => perRequestUs(bareQueueRound, q),
+  ]);
+  pacer[current.label] = now;
+  // The code before spends up to 50 µs a request: 30,000 requests of each size (one round of 100,000) are enough to show it.
+  for (const { tree, mod } of pacers.slice(1)) {
+    const old: number[] = [];
+    for (const q of QS) old.push(await perRequestUs((n) => pacerRound(mod, n), q, Math.max(q, 30_000)));
+    pacer[tree.label] = old;
   }
   report.raw.pacer = { QS, usPerRequest: pacer, bareQueueUsPerRequest: bareQueue };
-  const now = pacer[current.label];
   const S = "3 inner loops";
   for (const [i, q] of QS.entries()) {
     const last = i === QS.length - 1;
@@ -261,13 +272,14 @@ export async function micro(report: Report, current: Tree, before: Tree | undefi
   );
   const WS = sizes.queues;
   const hub: Record<string, (number | undefined)[]> = {};
-  const bare: number[] = [];
   await hubUs(current, 1_000); // warm-up
   bareLoopUs(1_000);
-  for (const w of WS) {
-    bare.push(await least(HUB_REPEATS, () => bareLoopUs(w)));
-    (hub[current.label] ??= []).push(await least(HUB_REPEATS, () => hubUs(current, w)));
-    if (before) (hub[before.label] ??= []).push(w <= BEFORE_MAX_W ? await hubUs(before, w) : undefined);
+  const [ours, bare] = await leastOver(HUB_ROUNDS, WS, [(w) => hubUs(current, w), (w) => bareLoopUs(w)]);
+  hub[current.label] = ours;
+  if (before) {
+    const old: (number | undefined)[] = [];
+    for (const w of WS) old.push(w <= BEFORE_MAX_W ? await hubUs(before, w) : undefined);
+    hub[before.label] = old;
   }
   report.raw.hub = { WS, usPerWaitPerTick: hub, bareLoopUsPerObject: bare };
   const mine = hub[current.label] as number[];

@@ -8,7 +8,7 @@
  * (`BENCH_BEFORE`, default 1d11c8a; `none` skips it), and beside the anchors' schedules
  * computed for the same readiness time, each figure with its target: met, or not and why.
  * Prints the table, writes bench/results/bench-<time>.json (and latest.json), and exits
- * non-zero when a target is missed. About 13 minutes on a 2-core machine; `BENCH_QUICK=1`
+ * non-zero when a target is missed. About 9 to 11 minutes on a 2-core machine; `BENCH_QUICK=1`
  * shortens the curves (bench/sizes.ts); `BENCH_NODE` names a Node 22.10+ binary for the
  * compile cache's figures (bench/compileCache.ts).
  */

@@ -1,6 +1,6 @@
 /**
- * The points of the bench's curves. `npm run bench` measures the full curves (about 13
- * minutes on a 2-core machine); `BENCH_QUICK=1` stops the curves through the plugin one
+ * The points of the bench's curves. `npm run bench` measures the full curves (about 9
+ * to 11 minutes on a 2-core machine); `BENCH_QUICK=1` stops the curves through the plugin one
  * point earlier and repeats less (about 5 minutes), for a look while working, not for the
  * figures of the Performance section.
  */

@@ -12,6 +12,7 @@
 import { NotFoundError } from "./errors";
 import { type ListReading, lookUp } from "./listReading";
 import type { Operation, ParamsOf, Peering, ReadReplicaSet, Service, WatchedKind } from "../../contract";
+import { statusesIn } from "../../contract/statuses";
 import type { Operations, ReplyOf } from "./operations";
 import { type Fetched, PollHub, type Source } from "./pollHub";
 import type { ProjectOptions } from "./callArgs";
@@ -204,7 +205,13 @@ export class ResourceWaits {
 
   /** The replica set until its status is one of `opts.until`; see `ClouddbClient.waitForReplicaSet`. */
   async replicaSet(serviceId: string, replicaSetId: string, opts: WaitForReplicaSetOptions): Promise<ReadReplicaSet> {
-    const set = await this.replicaSetWait(serviceId, replicaSetId, { status: opts.until ?? ["active"] }, opts, "waitForReplicaSet");
+    const set = await this.replicaSetWait(
+      serviceId,
+      replicaSetId,
+      { status: opts.until ?? statusesIn("replica set", "ready") },
+      opts,
+      "waitForReplicaSet",
+    );
     return found(set, `Replica set ${serviceId}/${replicaSetId}`, "waitForReplicaSet");
   }
 
@@ -221,7 +228,7 @@ export class ResourceWaits {
       fetch: (c) => this.fetched("listPeerings", { project, vpc: vpcId }, c),
     });
     const peering = await this.run(
-      { kind: "peering", id: `${vpcId}/${peeringId}`, operation: caller, goal: { status: opts.until ?? ["active"] } },
+      { kind: "peering", id: `${vpcId}/${peeringId}`, operation: caller, goal: { status: opts.until ?? statusesIn("peering", "ready") } },
       opts,
       source,
       async (project, reading) => {

@@ -122,7 +122,7 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
           () =>
             api.perform("createReplicaSet", {
               service: news.serviceId,
-              body: { name, nodes: news.nodes, cpu_millis: news.cpuMillis as number, memory_gbs: news.memoryGbs as number },
+              body: { name, nodes: news.nodes, cpu_millis: news.cpuMillis, memory_gbs: news.memoryGbs },
               // A name the program did not set is the set's own: a lost answer is recovered by it (framework/autonaming.ts).
               projectId,
               uniqueName: ctx.autonamed,

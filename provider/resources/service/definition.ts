@@ -133,12 +133,10 @@ export const serviceSchema = resourceSchema({
     }),
     cpuMillis: output(size, {
       doc: 'CPU in millicores or `"shared"`.',
-      sdkType: "Size",
       from: (s) => sizeOf(s.live.resources?.[0]?.spec?.cpu_millis),
     }),
     memoryGbs: output(size, {
       doc: 'Memory in GB or `"shared"`.',
-      sdkType: "Size",
       from: (s) => sizeOf(s.live.resources?.[0]?.spec?.memory_gbs),
     }),
     resources: output(z.array(z.object({ id: z.string(), cpuMillis: size, memoryGbs: size, volumeType: z.string() })), {

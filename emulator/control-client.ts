@@ -3,51 +3,24 @@
  * for tests, benchmarks and a user's own CI. Each call sends one request with one of the
  * emulator's tokens and throws, naming the call and the answer, when the emulator refuses it.
  */
+import type { FaultRule as ShownFaultRule } from "./http/faults";
 import type { RequestLogEntry } from "./http/request-log";
+import type { RewriteRule as ShownRewriteRule } from "./http/rewrites";
 
 /** One API request the emulator answered, as its log shows it. */
 export type LoggedRequest = RequestLogEntry;
 
-/** A fault rule (POST /_emulator/faults). */
-export interface FaultRule {
-  method?: string;
-  /** Regular expression on the request path. */
-  path: string;
-  status?: number;
-  count?: number;
-  retryAfter?: number;
-  /** Carry the request out, then lose its answer. */
-  after?: boolean;
-  /** Destroy the connection without an answer. */
-  drop?: boolean;
-  /** Send the real answer cut short (half the body unless `truncateAt`). */
-  truncate?: boolean;
-  truncateAt?: number;
-  /** Send `Retry-After` as an HTTP date instead of seconds. */
-  retryAfterDate?: boolean;
-  /** Hold the request this many milliseconds first (a gateway that holds it). */
-  holdMs?: number;
-  /** Carry the request out and send its body one byte every `trickleMs` milliseconds. */
-  trickleMs?: number;
-  /** Answer with the answer the same path had the time before (a list one answer behind). */
-  stale?: boolean;
-  /** Carry the request out and show every item of a list answer twice. */
-  repeat?: boolean;
-  /** Answer this redirect status (301, 302, 303, 307, 308) with `location`; nothing is carried out. */
-  redirect?: number;
-  location?: string;
-  /** Answer 200 with a firewall's own HTML page (carried out only with `after`). */
-  waf?: boolean;
-}
+/**
+ * A fault rule as posted (POST /_emulator/faults): the rule the control path shows, without the
+ * id it gives; `count` defaults to 1.
+ */
+export type FaultRule = Omit<ShownFaultRule, "id" | "count"> & { count?: number };
 
-/** A rewrite rule (POST /_emulator/rewrites). */
-export interface RewriteRule {
-  method?: string;
-  path?: string;
-  field: string;
-  value: unknown;
-  count?: number;
-}
+/**
+ * A rewrite rule as posted (POST /_emulator/rewrites): the rule the control path shows, without
+ * the id it gives; `path` defaults to every path, `count` to 1.
+ */
+export type RewriteRule = Omit<ShownRewriteRule, "id" | "count" | "path"> & { path?: string; count?: number };
 
 /** The control path of one running emulator. */
 export class EmulatorControl {

@@ -13,14 +13,8 @@
  */
 export { startEmulator, type RunningEmulator } from "./start";
 export { EmulatorControl, type LoggedRequest, type FaultRule, type RewriteRule } from "./control-client";
+export type { RequestLogEntry } from "./http/request-log";
 export { DEFAULT_CLI_PORT, DEFAULT_HOST, DEFAULT_OAUTH_TOKEN, DEFAULT_PAT, EmulatorOptionsError, type EmulatorOptions } from "./options";
 export { BASE_PATH } from "./http/server";
-export { CONTROL_PREFIX } from "./http/control-routes";
-export { MAX_BODY_BYTES } from "./http/request-body";
-export { ClouddbModel, type ClouddbModelOptions } from "./model/clouddb-model";
-export { OffsetClock, ReportedClock, type Clock } from "./model/clock";
-export type { DatabaseHosting, DatabaseState, DatabaseWish } from "./model/databases";
-export { EmulatorApiError, InvalidRequestError, UnauthorizedError, ForbiddenError, NotFoundError, ConflictError } from "./model/errors";
 export { SnapshotFormatError } from "./persistence/snapshot-file";
-export { PostgresError } from "./postgres/errors";
-export { findPostgresBinaries, type PostgresBinaries } from "./postgres/binaries";
+export { PostgresError, type PostgresStep } from "./postgres/errors";

@@ -48,6 +48,8 @@ export class ApiError extends ClouddbError {
   readonly operation: string;
   /** The request that failed, when it is not the operation's own (e.g. `listServices` during a create's recovery). */
   readonly step: string | undefined;
+  /** Seconds the answer asked to wait (`Retry-After`: a 429's, a 503's), when it said. */
+  readonly retryAfterSeconds: number | undefined;
 
   /** Builds the error from an API answer; the message is composed and scrubbed here. */
   constructor(init: ApiErrorInit) {
@@ -60,6 +62,7 @@ export class ApiError extends ClouddbError {
     this.apiMessage = redact(init.apiMessage);
     this.operation = init.operation;
     this.step = init.step === init.operation ? undefined : init.step;
+    this.retryAfterSeconds = init.retryAfterSeconds;
   }
 
   /**
@@ -72,7 +75,7 @@ export class ApiError extends ClouddbError {
 }
 
 /** {@link ApiError} or one of its subclasses, as `isInstance` is called on it. */
-type ApiErrorClass = (abstract new (...args: never[]) => ApiError) & { readonly kind: string };
+export type ApiErrorClass = (abstract new (...args: never[]) => ApiError) & { readonly kind: string };
 
 /** The base of an {@link ApiError} subclass that adds nothing but its `kind` (its class name, for `isInstance`). */
 function ofKind(kind: string) {
@@ -144,13 +147,6 @@ export class ConflictError extends ApiError {
  */
 export class RateLimitError extends ApiError {
   static override readonly kind: string = "RateLimitError";
-  /** Seconds the server asked to wait (`Retry-After`), when it said. */
-  readonly retryAfterSeconds: number | undefined;
-  /** Builds the error; see {@link ApiError}. */
-  constructor(init: ApiErrorInit) {
-    super(init);
-    this.retryAfterSeconds = init.retryAfterSeconds;
-  }
 }
 
 /**
@@ -161,13 +157,6 @@ export class RateLimitError extends ApiError {
  */
 export class ServerError extends ApiError {
   static override readonly kind: string = "ServerError";
-  /** Seconds the server asked to wait (`Retry-After` of a 503), when it said. */
-  readonly retryAfterSeconds: number | undefined;
-  /** Builds the error; see {@link ApiError}. */
-  constructor(init: ApiErrorInit) {
-    super(init);
-    this.retryAfterSeconds = init.retryAfterSeconds;
-  }
 }
 
 const DEFAULT_CODES: Record<number, string> = {

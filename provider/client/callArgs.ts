@@ -38,7 +38,7 @@ export type OptionsOf<O extends Operation> = (typeof API)[O]["retry"] extends "c
     : ProjectOptions;
 
 /** The request body of `O` as `body`, required when it takes one. */
-type BodyArg<O extends Operation> = BodyOf<O> extends undefined ? { readonly body?: undefined } : { readonly body: BodyOf<O> };
+export type BodyArg<O extends Operation> = BodyOf<O> extends undefined ? { readonly body?: undefined } : { readonly body: BodyOf<O> };
 
 /**
  * What a call of `O` gives: e.g. `{ service: id, body: { cpu_millis: "1000", memory_gbs: "4" } }`

@@ -40,7 +40,7 @@ import { HttpTransport } from "./transport";
  */
 export class ClouddbClient {
   /** The resolved configuration (the API key included: do not log it). */
-  readonly config: ResolvedConfig;
+  private readonly config: ResolvedConfig;
   private readonly transport: HttpTransport;
   private readonly reads: CachedReads;
   private readonly ops: Operations;
@@ -48,7 +48,7 @@ export class ClouddbClient {
   private readonly waits: ResourceWaits;
   private readonly durations: TransitionDurations;
   /** The client's pacer: every request waits there for its turn (see pacer.ts). */
-  readonly pacer: Pacer;
+  private readonly pacer: Pacer;
   private readonly clock: ServerClock;
 
   /**
@@ -92,6 +92,8 @@ export class ClouddbClient {
    * from the `Date` headers of the answers so far, as an interval; undefined before any
    * answer. Compare the API's timestamps (`created`) with `Date.now() + offset`, never
    * with `Date.now()` alone.
+   *
+   * @internal the provider's create matching; not part of the package's promise
    */
   serverClockOffset(): MsInterval | undefined {
     return this.clock.offsetMs;

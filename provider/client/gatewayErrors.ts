@@ -4,7 +4,7 @@
  * pages of their own): a redirect ({@link RedirectError}) and a 2xx page that is not the
  * API's JSON ({@link NotTheApiError}). Neither is "the API accepted it".
  */
-import { ClientErrorCode, ClouddbError, hasKind } from "./errorBase";
+import { ClientErrorCode, ClouddbError, hasKind, type ClientErrorCodeValue } from "./errorBase";
 import { describeReceived } from "./redact";
 
 /** `operation createService` or `operation createService, step listServices`. */
@@ -12,16 +12,35 @@ function operationText(operation: string, step: string | undefined): string {
   return step === undefined || step === operation ? `operation ${operation}` : `operation ${operation}, step ${step}`;
 }
 
-/** What a {@link RedirectError} is built from. */
-export interface RedirectInit {
+/** What every answer of something between the client and the API is built from. */
+export interface GatewayAnswerInit {
   /** Client method name the caller ran. */
   operation: string;
-  /** The request that was redirected, when not the operation's own. */
+  /** The request whose answer it was, when not the operation's own. */
   step?: string;
   /** The URL requested. */
   url: string;
-  /** The redirect status (301, 302, 303, 307, 308, ...). */
+  /** The answer's status. */
   status: number;
+}
+
+/** An answer that came from something between the client and the API, not from the API. */
+export abstract class GatewayAnswerError extends ClouddbError {
+  /** Client method name the caller ran. */
+  readonly operation: string;
+  /** The answer's status. */
+  readonly status: number;
+
+  /** Builds the error with its message and code; `init` says which request met which answer. */
+  protected constructor(message: string, code: ClientErrorCodeValue, init: GatewayAnswerInit) {
+    super(message, code);
+    this.operation = init.operation;
+    this.status = init.status;
+  }
+}
+
+/** What a {@link RedirectError} is built from (its status: 301, 302, 303, 307, 308, ...). */
+export interface RedirectInit extends GatewayAnswerInit {
   /** Where it points (`Location`), when the answer said. */
   location: string | undefined;
 }
@@ -31,12 +50,8 @@ export interface RedirectInit {
  * twice, and the API key must not go to another host), so the request was not carried
  * out there: check `apiUrl`. Not retried.
  */
-export class RedirectError extends ClouddbError {
+export class RedirectError extends GatewayAnswerError {
   static override readonly kind: string = "RedirectError";
-  /** Client method name the caller ran. */
-  readonly operation: string;
-  /** The redirect status. */
-  readonly status: number;
   /** Where it points, when the answer said (`Location`). */
   readonly location: string | undefined;
 
@@ -48,9 +63,8 @@ export class RedirectError extends ClouddbError {
         "there, and the client does not follow redirects (a create must not be sent twice, nor the API key to another address). " +
         "Check apiUrl / CLOUDDB_API_URL: set it to the API's own base URL (ending in /public/api/v1).",
       ClientErrorCode.Redirect,
+      init,
     );
-    this.operation = init.operation;
-    this.status = init.status;
     this.location = init.location;
   }
 
@@ -60,16 +74,8 @@ export class RedirectError extends ClouddbError {
   }
 }
 
-/** What a {@link NotTheApiError} is built from. */
-export interface NotTheApiInit {
-  /** Client method name the caller ran. */
-  operation: string;
-  /** The request whose answer it was, when not the operation's own. */
-  step?: string;
-  /** The URL requested. */
-  url: string;
-  /** The answer's status (2xx). */
-  status: number;
+/** What a {@link NotTheApiError} is built from (its status: 2xx). */
+export interface NotTheApiInit extends GatewayAnswerInit {
   /** The answer's `Content-Type`, when it had one. */
   contentType: string | undefined;
   /** The answer's body text. */
@@ -89,12 +95,8 @@ function titleOf(html: string): string | undefined {
  * accepted anything; whether the request got through is unknown, so a create settles it
  * by looking (createRecovery.ts) and is never sent again through the same gateway. Not retried.
  */
-export class NotTheApiError extends ClouddbError {
+export class NotTheApiError extends GatewayAnswerError {
   static override readonly kind: string = "NotTheApiError";
-  /** Client method name the caller ran. */
-  readonly operation: string;
-  /** The answer's status. */
-  readonly status: number;
   /** The answer's `Content-Type`, when it had one. */
   readonly contentType: string | undefined;
   /** The page's title, when it is HTML and has one. */
@@ -110,9 +112,8 @@ export class NotTheApiError extends ClouddbError {
         "of something between this machine and the API (a web application firewall, a proxy, a captive portal). The API did not say " +
         "it accepted the request. Check what stands between this machine and the API, and apiUrl / CLOUDDB_API_URL.",
       ClientErrorCode.NotTheApi,
+      init,
     );
-    this.operation = init.operation;
-    this.status = init.status;
     this.contentType = init.contentType;
     this.title = title;
   }

@@ -17,7 +17,8 @@ import type { Priority } from "./pacer";
 import type { HttpRequest, HttpTransport, RequestTrace } from "./transport";
 import { validateResponse } from "./validation";
 
-type ReplyOfSpec<R> = R extends { one: infer S extends z.ZodType }
+/** The answer an operation whose `reply` is `R` resolves to: the item, a {@link ListReading} of the items, or nothing. */
+export type ReplyOfSpec<R> = R extends { one: infer S extends z.ZodType }
   ? z.output<S>
   : R extends { list: { item: infer S extends z.ZodType } }
     ? ListReading<z.output<S>>

@@ -81,7 +81,7 @@ export class WaitError<K extends WatchedKind = WatchedKind> extends ClouddbError
 }
 
 /** {@link WaitError} or one of its subclasses, as `isInstance` is called on it. */
-type WaitErrorClass = (abstract new (...args: never[]) => WaitError) & { readonly kind: string };
+export type WaitErrorClass = (abstract new (...args: never[]) => WaitError) & { readonly kind: string };
 
 /**
  * A waiter ran out of time before the resource reached one of the awaited states. The

@@ -1,4 +1,5 @@
-import { ClouddbClient, ConfigurationError, packageVersion, resolveConfig } from "../../provider/client";
+import { ClouddbClient, ConfigurationError } from "../../provider/client";
+import { packageVersion, resolveConfig } from "../../provider/client/config";
 import { startFakeApi } from "./fakeApi";
 
 const URL_ = "http://127.0.0.1:1/public/api/v1";

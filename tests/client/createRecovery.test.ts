@@ -4,7 +4,8 @@
  * server clock far from the client's. Every case checks the exact counts of creates sent
  * and resources made in the emulator afterwards.
  */
-import { API, AmbiguousCreateError, ClouddbClient, type OperationSpec, type Service } from "../../provider/client";
+import { AmbiguousCreateError, ClouddbClient, type Service } from "../../provider/client";
+import { API, type OperationSpec } from "../../contract/api";
 import { fitsService, serviceOfCreate, serviceOfFork, type Fields } from "../../contract";
 import { createdWithin } from "../../provider/client/createRecovery";
 import { ServerClock } from "../../provider/client/serverClock";

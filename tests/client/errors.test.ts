@@ -1,15 +1,7 @@
 import * as errors from "../../provider/client/errors";
 import { apiErrorFromResponse } from "../../provider/client/apiErrors";
-import {
-  ApiError,
-  ClouddbError,
-  ConflictError,
-  NotFoundError,
-  ServerError,
-  TimeoutError,
-  redact,
-  registerSecret,
-} from "../../provider/client";
+import { ApiError, ClouddbError, ConflictError, NotFoundError, ServerError, TimeoutError } from "../../provider/client";
+import { redact, registerSecret } from "../../provider/client/redact";
 
 describe("error hierarchy", () => {
   it("recognises errors from a second copy of the package by brand, not instanceof", () => {

@@ -4,7 +4,8 @@
  * service, a replica set in error), told apart from those it can.
  */
 import * as net from "net";
-import { ClouddbClient, ConfigurationError, ConflictError, NetworkError, resolveConfig } from "../../provider/client";
+import { ClouddbClient, ConfigurationError, ConflictError, NetworkError } from "../../provider/client";
+import { resolveConfig } from "../../provider/client/config";
 import { type Emu, control, countRequests, expectNoSecrets, startEmulator, clientOf } from "./emulatorControl";
 
 /** A port on 127.0.0.1 where nothing listens (connection refused). */

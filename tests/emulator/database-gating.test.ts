@@ -3,7 +3,9 @@
  * PostgreSQL: statuses wait for the database, wishes follow the service's phase, and the
  * endpoint is the database's. Runs whether or not PostgreSQL is installed.
  */
-import { ClouddbModel, OffsetClock, type DatabaseHosting, type DatabaseState } from "../../emulator";
+import { ClouddbModel } from "../../emulator/model/clouddb-model";
+import { OffsetClock } from "../../emulator/model/clock";
+import type { DatabaseHosting, DatabaseState } from "../../emulator/model/databases";
 
 const P = "p000000001";
 

@@ -1,5 +1,7 @@
 /** The domain model driven without HTTP, on a clock the test owns. */
-import { ClouddbModel, ConflictError, InvalidRequestError, NotFoundError, OffsetClock } from "../../emulator";
+import { ClouddbModel } from "../../emulator/model/clouddb-model";
+import { OffsetClock } from "../../emulator/model/clock";
+import { ConflictError, InvalidRequestError, NotFoundError } from "../../emulator/model/errors";
 
 function fixture() {
   let wall = Date.parse("2030-01-01T00:00:00Z");

@@ -9,7 +9,8 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "pg";
-import { findPostgresBinaries, startEmulator, type RunningEmulator } from "../../emulator";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { findPostgresBinaries } from "../../emulator/postgres/binaries";
 import { startCli } from "./support/cli-process";
 import { EmulatorApi, useEmulator } from "./support/emulator-api";
 

@@ -7,7 +7,7 @@
  */
 import { Client } from "pg";
 import * as clouddb from "pulumi-clouddb";
-import { findPostgresBinaries } from "../../emulator";
+import { findPostgresBinaries } from "../../emulator/postgres/binaries";
 import { expectNoErrors } from "../../harness";
 import { startCloud, type Cloud } from "../../harness/cloud";
 

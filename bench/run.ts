@@ -1,36 +1,83 @@
 /**
- * `npm run bench`: every figure of the README's Performance section, measured in one run
- * through Pulumi's real dynamic-provider plugin (the harness, as the engine drives it)
- * against the emulator CLI in a child process. Prints a
- * table, writes bench/results/bench-<time>.json (and latest.json), and exits non-zero when
- * a target is missed.
+ * `npm run bench`: every figure of the Performance section (CONTRIBUTING.md), measured in
+ * one run through Pulumi's real dynamic-provider plugin (the harness, as the engine drives
+ * it) against the emulator CLI in a child process, as curves (N creates and their refresh,
+ * L services in the project, Q requests queued), for this tree beside a baseline commit it
+ * checks out and builds itself (`BENCH_BASE`, default 0b128e4, the first version) and, for
+ * the figures the baseline has no counterpart of, the commit this work started from
+ * (`BENCH_BEFORE`, default 1d11c8a; `none` skips it), and beside the anchors' schedules
+ * computed for the same readiness time, each figure with its target: met, or not and why.
+ * Prints the table, writes bench/results/bench-<time>.json (and latest.json), and exits
+ * non-zero when a target is missed. About 13 minutes on a 2-core machine; `BENCH_QUICK=1`
+ * shortens the curves (bench/sizes.ts); `BENCH_NODE` names a Node 22.10+ binary for the
+ * compile cache's figures (bench/compileCache.ts).
  */
+import { execFileSync } from "child_process";
+import { REPO_ROOT } from "../harness";
+import { bigProject } from "./bigProject";
+import { compileCache } from "./compileCache";
 import { convergence } from "./convergence";
+import { creates } from "./creates";
+import { footprint } from "./footprint";
 import { journal } from "./journal";
 import { leanStart } from "./leanStart";
+import { micro } from "./micro";
+import { rateLimited } from "./rateLimited";
 import { Report } from "./report";
-import { scale } from "./scale";
 import { schedule } from "./schedule";
+import { sizes as sizesOf } from "./sizes";
+import { baseTree, removeTree, thisTree, type Tree } from "./trees";
+
+const say = (what: string, since: number) => process.stderr.write(`bench: ${what} (${((Date.now() - since) / 1000).toFixed(0)} s in)\n`);
 
 async function run(): Promise<void> {
   const started = new Date();
+  const t0 = started.getTime();
   const report = new Report();
-  process.stderr.write("bench: the poll schedule, computed\n");
-  schedule(report);
-  process.stderr.write("bench: convergence and API economy (one service, T = 30 s, twice)\n");
-  await convergence(report);
-  process.stderr.write("bench: scale (40 services at 10 req/s; 100 services + 100 replica sets at 20 req/s)\n");
-  await scale(report);
-  process.stderr.write("bench: lean start (this tree against the base commit)\n");
-  await leanStart(report);
-  process.stderr.write("bench: the create journal\n");
-  await journal(report);
-  process.stdout.write(`\n${report.table()}\n`);
-  const file = report.write(started);
-  process.stdout.write(`\nwritten to ${file} (and bench/results/latest.json)\n`);
+  const sizes = sizesOf();
+  const baseRef = process.env.BENCH_BASE ?? "0b128e4";
+  const beforeRef = process.env.BENCH_BEFORE ?? "1d11c8a";
+  const commit = execFileSync("git", ["-C", REPO_ROOT, "describe", "--always", "--dirty"]).toString().trim();
+  say(
+    `building ${baseRef}${beforeRef === "none" ? "" : ` and ${beforeRef}`} beside this tree (${commit})${sizes.quick ? ", quick curves" : ""}`,
+    t0,
+  );
+  const trees: Tree[] = [];
+  try {
+    const [baseline, before] = await Promise.all([
+      baseTree(baseRef).then((t) => (trees.push(t), t)),
+      beforeRef === "none" ? undefined : baseTree(beforeRef).then((t) => (trees.push(t), t)),
+    ]);
+    say("the serialized provider; the poll schedule, computed", t0);
+    footprint(report, thisTree);
+    schedule(report, baseline);
+    say("inner loops: the pacer's queue and the poll hub's tick", t0);
+    await micro(report, thisTree, before, sizes);
+    say("the create journal", t0);
+    await journal(report, thisTree, before);
+    say("lean start and the compile cache", t0);
+    await leanStart(report, baseline, sizes);
+    await compileCache(report, sizes);
+    say("convergence (one service, T = 30 s, twice)", t0);
+    await convergence(report);
+    say("N creates without a rate limit, and their refresh", t0);
+    await creates(report, thisTree, baseline, sizes);
+    say("creates against a rate limit", t0);
+    await rateLimited(report, thisTree, baseline, sizes);
+    say("one create in a project of L services", t0);
+    await bigProject(report, { current: thisTree, baseline, ...(before ? { before } : {}) }, sizes);
+  } finally {
+    await Promise.all(trees.map(removeTree));
+  }
+  process.stdout.write(`\n${report.table(`baseline ${baseRef}`, `before ${beforeRef}`)}\n`);
+  const file = report.write(started, { commit, baseline: baseRef, before: beforeRef, quick: sizes.quick });
+  process.stdout.write(
+    `\n${commit}, Node ${process.version}, ${started.toISOString().slice(0, 10)}, ${((Date.now() - t0) / 60_000).toFixed(1)} min${sizes.quick ? " (quick curves)" : ""}\n`,
+  );
+  process.stdout.write(`written to ${file} (and bench/results/latest.json)\n`);
   const missed = report.rows.filter((r) => r.pass === false);
   if (missed.length > 0) {
-    process.stdout.write(`${missed.length} target(s) missed\n`);
+    process.stdout.write(`${missed.length} target(s) not met\n`);
     process.exitCode = 1;
   }
 }

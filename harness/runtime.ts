@@ -69,7 +69,9 @@ export async function runProgram(program: () => unknown, monitor: HarnessMonitor
   // included (sdk/nodejs/cmd/run/run.ts, `uncaughtHandler`: exit code 32).
   let failed!: () => void;
   const programFailed = new Promise<void>((resolve) => (failed = resolve));
+  let rejections = 0;
   const onUnhandled = (reason: unknown): void => {
+    rejections++;
     const msg = message(reason);
     // A failed registration is reported by the engine side already, but it ends the program
     // all the same (which rejections an SDK leaves unhandled differs: 3.248 also rejects the
@@ -85,12 +87,30 @@ export async function runProgram(program: () => unknown, monitor: HarnessMonitor
   realProcess.removeAllListeners("unhandledRejection");
   realProcess.on("unhandledRejection", onUnhandled);
   try {
-    await routingRuntimeLog(opts.log, () => Promise.race([drained(program, monitor, errors), programFailed.then(() => monitor.idle())]));
+    await routingRuntimeLog(opts.log, () =>
+      Promise.race([drained(program, monitor, errors), programFailed.then(() => settled(monitor, () => rejections))]),
+    );
   } finally {
     realProcess.off("unhandledRejection", onUnhandled);
     for (const l of saved) realProcess.on("unhandledRejection", l as (...args: unknown[]) => void);
   }
   return errors;
+}
+
+/**
+ * After the program failed: waits until no monitor call is in flight and two turns of the
+ * event loop brought no further rejection. A registration the deployment halted rejects the
+ * resource's outputs only a turn after its answer (@pulumi/pulumi 3.248 rejects each
+ * output's promises): those rejections belong to this run, and must reach its handler, not
+ * the test runner's.
+ */
+async function settled(monitor: HarnessMonitor, rejections: () => number): Promise<void> {
+  for (;;) {
+    await monitor.idle();
+    const seen = rejections();
+    for (let turn = 0; turn < 2; turn++) await new Promise<void>((r) => setImmediate(r));
+    if (monitor.quiet() && rejections() === seen) return;
+  }
 }
 
 /** Runs the program, then waits until every registration it made has finished. */

@@ -10,6 +10,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { OWNER_KEY, PROVIDER_KEY } from "../provider/framework/internalInputs";
 import { requireArguments } from "./inputs";
 import { optionsFor } from "./options";
+import { untracedConstruction } from "./promiseStacks";
 import { providerText } from "./trampoline";
 
 /** What a constructor needs to know of its resource's schema. */
@@ -76,7 +77,8 @@ export interface ResourceType {
  * run by Pulumi's dynamic-provider process), its properties and options built from the
  * program's arguments (see {@link resourceProps}). It registers what `pulumi.dynamic.Resource`
  * would, with the serialized provider written once (trampoline.ts) instead of serialized per
- * program.
+ * program, and without the stack traces Pulumi takes for each property's promises when
+ * nothing can show them (promiseStacks.ts).
  */
 export abstract class ClouddbResource extends pulumi.CustomResource {
   /**
@@ -87,8 +89,15 @@ export abstract class ClouddbResource extends pulumi.CustomResource {
    */
   protected constructor(type: ResourceType, name: string, args: object | undefined, opts: pulumi.CustomResourceOptions | undefined) {
     const { props, options } = resourceProps(`clouddb.${type.kind}`, name, args, opts, type.shape);
-    // As `pulumi.dynamic.Resource` does (@pulumi/pulumi dynamic/index.js): the type token, and `__provider` among the properties.
-    super(`pulumi-nodejs:dynamic/clouddb:${type.kind}`, name, { ...props, [PROVIDER_KEY]: providerText(type.module) }, options);
+    const settle = untracedConstruction(options);
+    try {
+      // As `pulumi.dynamic.Resource` does (@pulumi/pulumi dynamic/index.js): the type token, and `__provider` among the properties.
+      super(`pulumi-nodejs:dynamic/clouddb:${type.kind}`, name, { ...props, [PROVIDER_KEY]: providerText(type.module) }, options);
+    } catch (e) {
+      settle(e);
+      throw e;
+    }
+    settle();
     // The id output is the resource's id, so it stays known while an update is only
     // previewed (the engine previews a dynamic resource's update with its inputs as outputs).
     Object.assign(this, { [type.idOutput]: this.id });

@@ -65,7 +65,7 @@ export class ClouddbClient {
     this.reads = new CachedReads(this.ops, this.config.listCacheMs);
     this.creates = new Creates(this.ops, clock, ids);
     this.durations = new TransitionDurations(this.config.expectedDurations);
-    this.waits = new ResourceWaits(this.ops, this.durations);
+    this.waits = new ResourceWaits(this.ops, this.durations, this.pacer);
   }
 
   /**

@@ -9,10 +9,11 @@
  *   waits in a pause past what it may wait (its `waitUntil`): it is let go at once, unsent,
  *   so no Retry-After holds other requests longer than they may wait.
  * - **Rate**: requests leave at most `rate` per second, spaced evenly. It starts at
- *   {@link PACER.initialRate} and doubles each second in which requests had to queue
- *   (slow start), until the first 429. A 429 sets it to 95% of the answers the API
- *   accepted in the second before it (its limit, as seen from here), at most the current
- *   rate: adapting down. Then, while requests queue, it grows 10% a second up to 98% of
+ *   {@link PACER.initialRate} and doubles every {@link PACER.slowStartStepMs} in which
+ *   requests had to queue, until the first 429 (slow start: fast until the API pushes
+ *   back, over 1,000 a second within 0.4 s). A 429 sets it to 95% of the answers
+ *   the API accepted in the second before it (its limit, as seen from here), at most the
+ *   current rate: adapting down. Then, while requests queue, it grows 10% a second up to 98% of
  *   that measured limit, and only after {@link PACER.probeAfterMs} without a 429 beyond it,
  *   5% a second (a probe, in case the limit rose): adapting up. Each 429 costs every
  *   request its `Retry-After` (a second at least), so the pacer stays under the limit
@@ -20,8 +21,11 @@
  *
  * The pacer never fails a request: it tells a caller whether it may send, and callers
  * decide what to do (the retry policy's deadline). Time comes from `now`, so tests can
- * drive it; its timer is safe past Node's timer limit (timers.ts).
+ * drive it; its timer is safe past Node's timer limit (timers.ts). Its work per request is
+ * constant whatever the length of its queues (fifo.ts); only a new pause looks at every
+ * queued request, once.
  */
+import { Fifo } from "./fifo";
 import { type LongTimer, setLongTimeout } from "./timers";
 
 /** Who a request serves: writes go first, waiters' polls last. */
@@ -30,7 +34,9 @@ export type Priority = "write" | "read" | "poll";
 /** Tunables of the pacer (exported for tests and the README). */
 export const PACER = {
   /** Rate before anything is known of the API's limit, requests per second. */
-  initialRate: 20,
+  initialRate: 100,
+  /** Before the first 429 the rate doubles every this many ms in which requests queued (slow start). */
+  slowStartStepMs: 100,
   /** The rate never goes below this, requests per second. */
   minRate: 0.5,
   /** Share of the measured limit the rate is set to after a 429. */
@@ -59,7 +65,7 @@ interface Waiting {
 
 /** The pacer of one client (see the module comment). */
 export class Pacer {
-  private readonly queues: Record<Priority, Waiting[]> = { write: [], read: [], poll: [] };
+  private readonly queues: Record<Priority, Fifo<Waiting>> = { write: new Fifo(), read: new Fifo(), poll: new Fifo() };
   private rateNow: number = PACER.initialRate;
   private slowStart = true;
   private limit: number | undefined;
@@ -69,7 +75,8 @@ export class Pacer {
   private lastGrowthAt: number;
   private queuedSinceGrowth = false;
   private limitedSinceGrowth = false;
-  private readonly accepted: number[] = [];
+  /** When answers the API accepted came, oldest first, within the last second. */
+  private readonly accepted = new Fifo<number>();
   private timer: LongTimer | undefined;
   private closed = false;
 
@@ -83,6 +90,11 @@ export class Pacer {
     return this.rateNow;
   }
 
+  /** True once the API answered this client 429: it limits the rate, and a request is worth more than the bytes it carries. */
+  get limited(): boolean {
+    return !this.slowStart;
+  }
+
   /** Until when (epoch ms) every request is held after a 429; in the past when none is. */
   get pausedUntil(): number {
     return this.pausedUntilMs;
@@ -90,7 +102,7 @@ export class Pacer {
 
   /** Requests waiting for their turn. */
   get queued(): number {
-    return ORDER.reduce((n, p) => n + this.queues[p].length, 0);
+    return this.queues.write.size + this.queues.read.size + this.queues.poll.size;
   }
 
   /**
@@ -100,6 +112,7 @@ export class Pacer {
    */
   acquire(priority: Priority, waitUntil = Infinity): Promise<boolean> {
     if (this.closed) return Promise.resolve(true);
+    if (waitUntil < this.pausedUntilMs && this.pausedUntilMs > this.now()) return Promise.resolve(false);
     return new Promise((resolve) => {
       this.queues[priority].push({ release: resolve, waitUntil });
       this.pump();
@@ -114,7 +127,7 @@ export class Pacer {
     this.closed = true;
     this.timer?.cancel();
     this.timer = undefined;
-    for (const p of ORDER) for (const waiting of this.queues[p].splice(0)) waiting.release(true);
+    for (const p of ORDER) for (const waiting of this.queues[p].drain()) waiting.release(true);
   }
 
   /**
@@ -125,13 +138,17 @@ export class Pacer {
    */
   settle(status: number | undefined, retryAfterSeconds?: number, pause = true): void {
     const now = this.now();
+    this.forgetAcceptedBefore(now - 1_000);
     if (status !== 429) {
       if (status !== undefined) this.accepted.push(now);
-      while (this.accepted.length > 0 && this.accepted[0] < now - 1_000) this.accepted.shift();
       return;
     }
-    if (pause) this.pausedUntilMs = Math.max(this.pausedUntilMs, now + (retryAfterSeconds ?? 1) * 1_000 + PACER.retryAfterMarginMs);
-    const acceptedLastSecond = this.accepted.filter((t) => t >= now - 1_000).length;
+    const pauseEnd = now + (retryAfterSeconds ?? 1) * 1_000 + PACER.retryAfterMarginMs;
+    if (pause && pauseEnd > this.pausedUntilMs) {
+      this.pausedUntilMs = pauseEnd;
+      this.releaseImpatient();
+    }
+    const acceptedLastSecond = this.accepted.size;
     const measured = acceptedLastSecond >= 2 ? acceptedLastSecond : undefined;
     this.limit = measured ?? this.limit;
     const target = measured === undefined ? this.rateNow / 2 : measured * PACER.afterLimit;
@@ -144,8 +161,12 @@ export class Pacer {
     this.pump();
   }
 
+  private forgetAcceptedBefore(time: number): void {
+    while ((this.accepted.peek() ?? Infinity) < time) this.accepted.shift();
+  }
+
   private grow(now: number): void {
-    if (now - this.lastGrowthAt < 1_000) return;
+    if (now - this.lastGrowthAt < (this.slowStart ? PACER.slowStartStepMs : 1_000)) return;
     if (this.queuedSinceGrowth && !this.limitedSinceGrowth) {
       if (this.slowStart || this.limit === undefined) this.rateNow *= 2;
       else if (now - this.last429At >= PACER.probeAfterMs) this.rateNow *= PACER.probe;
@@ -156,20 +177,16 @@ export class Pacer {
     this.limitedSinceGrowth = false;
   }
 
-  /** Lets go, unsent, every queued request that may not wait until the pause ends. */
+  /** Lets go, unsent, every queued request that may not wait until the pause ends: once per new pause (later ones are told at `acquire`). */
   private releaseImpatient(): void {
     for (const p of ORDER) {
-      const [patient, impatient] = [[] as Waiting[], [] as Waiting[]];
-      for (const w of this.queues[p]) (w.waitUntil < this.pausedUntilMs ? impatient : patient).push(w);
-      this.queues[p] = patient;
-      for (const w of impatient) w.release(false);
+      for (const w of this.queues[p].partition((q) => q.waitUntil >= this.pausedUntilMs)) w.release(false);
     }
   }
 
   private pump(): void {
-    if (this.pausedUntilMs > this.now()) this.releaseImpatient();
     for (;;) {
-      const priority = ORDER.find((p) => this.queues[p].length > 0);
+      const priority = ORDER.find((p) => this.queues[p].size > 0);
       if (priority === undefined) return;
       const now = this.now();
       this.grow(now);

@@ -4,11 +4,23 @@
  * replica set waited for in it; the peering list of a VPC every peering); each answer is
  * delivered to every wait on the source, so N waits cost about the polls of one.
  *
+ * A list costs its length, however few waits it serves: one create in a project of 5,000
+ * services would download 5,000 services a poll. So each tick chooses its reads by cost
+ * ({@link listPays}): the source's list when it costs less than a read of each waited-for
+ * resource alone (many waits on a short list), else each wait that is due reads its own
+ * resource (few waits, or a long list). Before any answer of the list was seen its length
+ * is unknown: the list is read, once, when {@link POLL_COST.learnAt} waits share it. Once
+ * the API has answered the client 429, requests are what is scarce: the list serves any two
+ * waits or more (one request where they would make one each).
+ *
  * Each wait keeps its own poll schedule (pollSchedule.ts); a source polls when its
- * earliest wait is due, one request at a time, as a low-priority single attempt through
- * the client's pacer (a failed poll is retried by the next one). An answer to a request
- * sent before a wait began is not shown to that wait. A wait ends on its own verdict
- * (waiters.ts), or with `TimeoutError` when its time is up.
+ * earliest wait is due, one request (or one round of reads of single resources) at a time,
+ * as low-priority single attempts through the client's pacer (a failed poll is retried by
+ * the next one). An answer to a request sent before a wait began is not shown to that
+ * wait. A wait ends on its own verdict (waiters.ts), or with `TimeoutError` when its time
+ * is up. The work of a tick is linear in its waits and in the list's length, never their
+ * product: a wait's resource is found in the answer by an index (listIndex.ts), and
+ * starting or ending a wait looks at no other wait.
  *
  * When a wait ends as awaited, the hub records how long the transition took
  * (transitionDurations.ts), so that later waits on the same transition poll where
@@ -36,6 +48,30 @@ export interface Source<A> {
   key: string;
   /** Sends it once (no retry), naming `caller` as the operation in errors. */
   fetch: (caller: string) => Promise<Fetched<A>>;
+  /** How many items an answer holds (a list's length): what it costs beside its request. */
+  size: (answer: A) => number;
+}
+
+/** What a poll costs, in items of a list answer (exported for tests and the README). */
+export const POLL_COST = {
+  /**
+   * What one request costs beside the items it carries, in items: its headers both ways, a
+   * round trip and a turn at the pacer, against the bytes and the parsing of one item.
+   */
+  requestItems: 4,
+  /** While the list's length is unknown (no answer seen yet), the list is read once this many waits share it. */
+  learnAt: 4,
+} as const;
+
+/**
+ * Whether one request of a list of `listItems` items (undefined: not known yet) costs no
+ * more than `waits` requests of one item each (see {@link POLL_COST}); when the API limits
+ * the rate (`limited`), whether it saves requests. Pure; never throws.
+ */
+export function listPays(waits: number, listItems: number | undefined, limited = false): boolean {
+  if (limited) return waits >= 2;
+  if (listItems === undefined) return waits >= POLL_COST.learnAt;
+  return waits * (POLL_COST.requestItems + 1) >= POLL_COST.requestItems + listItems;
 }
 
 /** One wait, as the hub is given it. */
@@ -52,15 +88,24 @@ export interface WatchSpec<K extends WatchedKind, A> {
   schedule: PollScheduleOptions;
   /** The request that observes it. */
   source: Source<A>;
-  /** Finds the resource in an answer of the source. Throws a transient error for an item it cannot read. */
-  locate: (answer: A) => Promise<Observation<WatchedBodies[K]>>;
+  /**
+   * Finds the resource in an answer of the source (at once, or after a request that
+   * confirms it is absent). Throws (or rejects with) a transient error for an item it cannot read.
+   */
+  locate: (answer: A) => Observation<WatchedBodies[K]> | Promise<Observation<WatchedBodies[K]>>;
+  /**
+   * Reads the resource alone, once (no retry), naming `caller` as the operation in errors:
+   * the poll of a wait when its source's list costs more ({@link listPays}).
+   */
+  own: (caller: string) => Promise<Fetched<Observation<WatchedBodies[K]>>>;
 }
 
 interface Wait<K extends WatchedKind, A> {
   spec: WatchSpec<K, A>;
   startedAt: number;
   nextDueAt: number;
-  expectedMs: number | undefined;
+  /** Its schedule, with the expected time once known. */
+  schedule: PollScheduleOptions;
   firstStatus: string | undefined;
   pendingSentAt: number | undefined;
   lastSeen: WatchedBodies[K] | undefined;
@@ -77,15 +122,31 @@ interface SourceState<A> {
   inFlight: boolean;
   timer: LongTimer | undefined;
   timerAt: number;
+  /** True when a wait ended outside a tick: the timer may be set for a wait that is gone. */
+  early: boolean;
 }
+
+/** What one poll gave a wait: its source's answer, its own resource, or the error. */
+type Polled<A, T> =
+  | { kind: "answer"; answer: A; sentAt: number }
+  | { kind: "own"; observation: Observation<T>; sentAt: number }
+  | { kind: "error"; error: unknown };
 
 /** The shared waiting of one client (see the module comment). */
 export class PollHub {
   private readonly sources = new Map<string, SourceState<unknown>>();
+  /** Items in the last answer of each source (by key), kept when its waits are over: what its list costs. */
+  private readonly listItems = new Map<string, number>();
   private closed = false;
 
-  /** @param durations - where transitions' durations are recorded and looked up. */
-  constructor(private readonly durations: TransitionDurations) {}
+  /**
+   * @param durations - where transitions' durations are recorded and looked up.
+   * @param limited - whether the API limits the client's rate now (its pacer met a 429).
+   */
+  constructor(
+    private readonly durations: TransitionDurations,
+    private readonly limited: () => boolean = () => false,
+  ) {}
 
   /** Waits in progress (for tests and diagnostics). */
   get waiting(): number {
@@ -110,7 +171,7 @@ export class PollHub {
         spec,
         startedAt,
         nextDueAt: startedAt + Math.min(spec.schedule.initialMs, spec.timeoutMs),
-        expectedMs: spec.schedule.expectedMs,
+        schedule: { ...spec.schedule },
         firstStatus: undefined,
         pendingSentAt: undefined,
         lastSeen: undefined,
@@ -126,18 +187,19 @@ export class PollHub {
       }
       const state = this.sourceFor(spec.source);
       state.waits.add(wait as unknown as Wait<WatchedKind, A>);
-      this.arm(state);
+      if (!state.inFlight) this.armAt(state, wait.nextDueAt);
     });
   }
 
   private sourceFor<A>(source: Source<A>): SourceState<A> {
     const found = this.sources.get(source.key) as SourceState<A> | undefined;
     if (found !== undefined) return found;
-    const state: SourceState<A> = { source, waits: new Set(), inFlight: false, timer: undefined, timerAt: Infinity };
+    const state: SourceState<A> = { source, waits: new Set(), inFlight: false, timer: undefined, timerAt: Infinity, early: false };
     this.sources.set(source.key, state as SourceState<unknown>);
     return state;
   }
 
+  /** Arms the source's timer for its earliest wait (or drops the source when no wait is left). */
   private arm<A>(state: SourceState<A>): void {
     if (state.waits.size === 0) {
       state.timer?.cancel();
@@ -151,6 +213,13 @@ export class PollHub {
     if (state.inFlight) return;
     let due = Infinity;
     for (const w of state.waits) due = Math.min(due, w.nextDueAt);
+    // A timer set sooner stays, and the tick it calls looks again.
+    state.early = state.timer !== undefined && state.timerAt < due;
+    this.armAt(state, due);
+  }
+
+  /** Makes the source's timer fire by `due` (a timer set for sooner stays: a tick finds nothing due and arms again). */
+  private armAt<A>(state: SourceState<A>, due: number): void {
     if (state.timer !== undefined && state.timerAt <= due) return;
     state.timer?.cancel();
     state.timerAt = due;
@@ -166,47 +235,118 @@ export class PollHub {
 
   private async tick<A>(state: SourceState<A>): Promise<void> {
     if (state.inFlight || state.waits.size === 0) return this.arm(state);
-    state.inFlight = true;
-    let earliest: Wait<WatchedKind, A> | undefined;
-    for (const w of state.waits) if (earliest === undefined || w.nextDueAt < earliest.nextDueAt) earliest = w;
-    let fetched: Fetched<A> | undefined;
-    let error: unknown;
-    try {
-      fetched = await state.source.fetch(earliest!.spec.operation);
-    } catch (err) {
-      error = err;
+    const now = Date.now();
+    if (state.early) {
+      // A wait ended since the timer was set: is one due still?
+      state.early = false;
+      let due = Infinity;
+      for (const w of state.waits) due = Math.min(due, w.nextDueAt);
+      if (due > now) return this.armAt(state, due);
     }
-    state.inFlight = false;
-    await Promise.all([...state.waits].map((w) => this.deliver(w, fetched, error)));
-    this.arm(state);
+    state.inFlight = true;
+    if (listPays(state.waits.size, this.listItems.get(state.source.key), this.limited())) {
+      await this.pollList(state);
+    } else {
+      const due = [...state.waits].filter((w) => w.nextDueAt <= now);
+      await Promise.all(due.map(async (w) => this.deliver(w, await this.pollOwn(w))));
+      state.inFlight = false;
+      this.arm(state);
+    }
   }
 
-  private async deliver<K extends WatchedKind, A>(wait: Wait<K, A>, fetched: Fetched<A> | undefined, error: unknown): Promise<void> {
-    if (wait.settled || (fetched !== undefined && fetched.sentAt < wait.startedAt)) return;
-    let obs: Observation<WatchedBodies[K]>;
+  /**
+   * One request of the source's list, its answer given to every wait; then the timer, for
+   * the earliest wait left. One pass over the waits: each delivery that needs no request is
+   * synchronous, and tells when its wait polls next.
+   */
+  private async pollList<A>(state: SourceState<A>): Promise<void> {
+    let polled: Polled<A, WatchedBodies[WatchedKind]>;
+    const [first] = state.waits;
     try {
-      if (fetched === undefined) throw error;
-      obs = await wait.spec.locate(fetched.answer);
-    } catch (err) {
-      if (NotFoundError.isInstance(err)) {
-        obs = { present: false };
-      } else if (isTransient(err)) {
-        wait.lastError = err;
-        return this.reschedule(wait);
-      } else {
-        return this.finish(wait, () => wait.reject(err));
+      const { answer, sentAt } = await state.source.fetch(first.spec.operation);
+      this.listItems.set(state.source.key, state.source.size(answer));
+      polled = { kind: "answer", answer, sentAt };
+    } catch (error) {
+      polled = { kind: "error", error };
+    }
+    state.inFlight = false;
+    let due = Infinity;
+    const pending: Wait<WatchedKind, A>[] = [];
+    const delivered: Promise<void>[] = [];
+    for (const w of state.waits) {
+      const delivery = this.deliver(w, polled);
+      if (delivery !== undefined) {
+        pending.push(w);
+        delivered.push(delivery);
+      } else if (!w.settled) {
+        due = Math.min(due, w.nextDueAt);
       }
     }
+    // `due` is exact for the waits left now; one that ends while the others' requests run sets `early` again.
+    state.early = false;
+    await Promise.all(delivered);
+    for (const w of pending) if (!w.settled) due = Math.min(due, w.nextDueAt);
+    if (state.waits.size === 0) return this.arm(state);
+    // Waits that began meanwhile armed the timer for themselves.
+    this.armAt(state, due);
+  }
+
+  /** A wait's poll of its own resource. Never rejects. */
+  private async pollOwn<K extends WatchedKind, A>(wait: Wait<K, A>): Promise<Polled<A, WatchedBodies[K]>> {
+    try {
+      const { answer, sentAt } = await wait.spec.own(wait.spec.operation);
+      return { kind: "own", observation: answer, sentAt };
+    } catch (error) {
+      return { kind: "error", error };
+    }
+  }
+
+  /** Gives a wait what a poll saw; a promise only when finding its resource needs a request. */
+  private deliver<K extends WatchedKind, A>(wait: Wait<K, A>, polled: Polled<A, WatchedBodies[K]>): Promise<void> | undefined {
+    if (wait.settled) return undefined;
+    if (polled.kind === "error") return this.pollFailed(wait, polled.error);
+    if (polled.sentAt < wait.startedAt) return undefined;
+    if (polled.kind === "own") return this.observed(wait, polled.observation, polled.sentAt);
+    let found: Observation<WatchedBodies[K]> | Promise<Observation<WatchedBodies[K]>>;
+    try {
+      found = wait.spec.locate(polled.answer);
+    } catch (err) {
+      return this.pollFailed(wait, err);
+    }
+    if (!(found instanceof Promise)) return this.observed(wait, found, polled.sentAt);
+    return found.then(
+      (obs) => this.observed(wait, obs, polled.sentAt),
+      (err: unknown) => this.pollFailed(wait, err),
+    );
+  }
+
+  /** A poll that saw nothing of the wait's resource: a 404 is its absence, a transient error waits for the next poll, another ends the wait. */
+  private pollFailed<K extends WatchedKind, A>(wait: Wait<K, A>, err: unknown): undefined {
+    if (NotFoundError.isInstance(err)) {
+      this.observed(wait, { present: false }, undefined);
+    } else if (isTransient(err)) {
+      wait.lastError = err;
+      this.reschedule(wait);
+    } else {
+      this.finish(wait, () => wait.reject(err));
+    }
+    return undefined;
+  }
+
+  /** What an observation means for the wait: it ends, or it polls again. */
+  private observed<K extends WatchedKind, A>(wait: Wait<K, A>, obs: Observation<WatchedBodies[K]>, sentAt: number | undefined): undefined {
+    if (wait.settled) return undefined;
     wait.lastError = undefined;
     const kind = wait.spec.resource.kind;
     if (wait.firstStatus === undefined) {
       wait.firstStatus = obs.present ? (obs.value.status ?? "unknown") : "absent";
-      wait.expectedMs ??= this.durations.expected(transitionKey(kind, wait.firstStatus, awaitedOf(wait.spec.goal)));
+      wait.schedule.expectedMs ??= this.durations.expected(transitionKey(kind, wait.firstStatus, awaitedOf(wait.spec.goal)));
     }
     const verdict = judge(kind, wait.spec.goal, obs);
     if (verdict.kind === "done") {
-      this.learn(wait, fetched?.sentAt);
-      return this.finish(wait, () => wait.resolve(obs.present ? obs.value : undefined));
+      this.learn(wait, sentAt);
+      this.finish(wait, () => wait.resolve(obs.present ? obs.value : undefined));
+      return undefined;
     }
     const seen = obs.present ? obs.value : wait.lastSeen;
     if (verdict.kind === "fail") {
@@ -217,11 +357,13 @@ export class PollHub {
         lastSeen: seen,
         ...(verdict.reason === undefined ? {} : { reason: verdict.reason }),
       });
-      return this.finish(wait, () => wait.reject(failure));
+      this.finish(wait, () => wait.reject(failure));
+      return undefined;
     }
     wait.lastSeen = seen;
-    wait.pendingSentAt = fetched?.sentAt;
+    wait.pendingSentAt = sentAt;
     this.reschedule(wait);
+    return undefined;
   }
 
   /** Records the transition's duration: readiness lies between the last poll that missed it and the one that saw it. */
@@ -233,10 +375,8 @@ export class PollHub {
 
   private reschedule<K extends WatchedKind, A>(wait: Wait<K, A>): void {
     const now = Date.now();
-    const schedule: PollScheduleOptions = { ...wait.spec.schedule };
-    if (wait.expectedMs !== undefined) schedule.expectedMs = wait.expectedMs;
     const deadline = wait.startedAt + wait.spec.timeoutMs;
-    wait.nextDueAt = Math.min(now + pollDelayMs(now - wait.startedAt, schedule), deadline);
+    wait.nextDueAt = Math.min(now + pollDelayMs(now - wait.startedAt, wait.schedule), deadline);
   }
 
   /**
@@ -277,7 +417,9 @@ export class PollHub {
     const state = this.sources.get(wait.spec.source.key);
     if (state !== undefined) {
       state.waits.delete(wait as unknown as Wait<WatchedKind, unknown>);
-      this.arm(state);
+      // The source's timer stays set for the earliest wait left or sooner: nothing to look for.
+      if (state.waits.size === 0) this.arm(state);
+      else if (!state.inFlight) state.early = true;
     }
     settle();
   }

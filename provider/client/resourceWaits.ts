@@ -1,8 +1,11 @@
 /**
- * The waits of one client: which shared request observes each resource, and how it is
- * found in the answer. Services and replica sets are observed in their project's service
- * list (which shows each service's replica sets), peerings in their VPC's peering list;
- * pollHub.ts shares each list among all the waits it serves.
+ * The waits of one client: which shared request observes each resource, how it is found
+ * in the answer, and how it is read alone. Services and replica sets are observed in their
+ * project's service list (which shows each service's replica sets), peerings in their VPC's
+ * peering list; pollHub.ts shares each list among all the waits it serves, and when the
+ * list costs more than the waits' own reads (few waits on a long list) each wait reads its
+ * own resource: a service or a peering by its GET, a replica set by its service's GET (and,
+ * when the service does not show it, the service's replica set list).
  *
  * Absence is confirmed before a wait that needs the resource fails: a service missing from
  * the list by its own GET, a peering by its own GET, a replica set missing from its
@@ -10,7 +13,9 @@
  * them). Each confirmation is one request, made only then.
  */
 import { NotFoundError } from "./errors";
-import { type ListReading, lookUp } from "./listReading";
+import { lookUpById } from "./listIndex";
+import type { ListReading } from "./listReading";
+import type { Pacer } from "./pacer";
 import type { Operation, ParamsOf, Peering, ReadReplicaSet, Service, WatchedKind } from "../../contract";
 import { statusesIn } from "../../contract/statuses";
 import type { Operations, ReplyOf } from "./operations";
@@ -53,6 +58,9 @@ export interface WaitForPeeringOptions extends WaitOptions {
 
 const present = <T>(value: T): Observation<T> => ({ present: true, value });
 
+/** Items in a list answer, those it could not read included: what the answer costs. */
+const listSize = (reading: ListReading<unknown>): number => reading.items.length + reading.rejected.length;
+
 /** What one wait watches, and for what. */
 interface Watch<K extends WatchedKind> {
   readonly kind: K;
@@ -92,10 +100,11 @@ export class ResourceWaits {
   /**
    * @param ops - the client's operation runner.
    * @param durations - transitions' durations, shared with the poll hub.
+   * @param pacer - the client's pacer: once the API limits the rate, waits share lists rather than make requests of their own.
    */
-  constructor(ops: Operations, durations: TransitionDurations) {
+  constructor(ops: Operations, durations: TransitionDurations, pacer?: Pick<Pacer, "limited">) {
     this.ops = ops;
-    this.hub = new PollHub(durations);
+    this.hub = new PollHub(durations, () => pacer?.limited === true);
   }
 
   /** Ends every wait under way with a WaitCancelledError (the client is closing). */
@@ -108,30 +117,42 @@ export class ResourceWaits {
     return this.ops.call(operation, params, undefined, { caller, deadline: Date.now(), priority: "poll" });
   }
 
-  private async fetched<O extends "listServices" | "listPeerings">(
+  /** One poll, and when its request was sent. */
+  private async fetched<O extends Operation>(operation: O, params: ParamsOf<O>, caller: string): Promise<Fetched<ReplyOf<O>>> {
+    const sent = { at: Date.now() };
+    return { answer: await this.sent(operation, params, caller, sent), sentAt: sent.at };
+  }
+
+  /** One poll of a single resource, a 404 read as its absence, and when its request was sent. */
+  private async ownRead<O extends "getService" | "getPeering">(
     operation: O,
     params: ParamsOf<O>,
     caller: string,
-  ): Promise<Fetched<ReplyOf<O>>> {
-    let sentAt = Date.now();
-    const answer = await this.ops.call(operation, params, undefined, {
+  ): Promise<Fetched<Observation<ReplyOf<O>>>> {
+    const sent = { at: Date.now() };
+    return { answer: await observe(() => this.sent(operation, params, caller, sent)), sentAt: sent.at };
+  }
+
+  /** One poll, telling `sent` when its request left. */
+  private sent<O extends Operation>(operation: O, params: ParamsOf<O>, caller: string, sent: { at: number }): Promise<ReplyOf<O>> {
+    return this.ops.call(operation, params, undefined, {
       caller,
       deadline: Date.now(),
       priority: "poll",
-      onAttempt: (a) => (sentAt = a.trace.sentAt ?? sentAt),
+      onAttempt: (a) => (sent.at = a.trace.sentAt ?? sent.at),
     });
-    return { answer, sentAt };
   }
 
   private services(project: string): Source<ListReading<Service>> {
-    return { key: `services ${project}`, fetch: (caller) => this.fetched("listServices", { project }, caller) };
+    return { key: `services ${project}`, fetch: (caller) => this.fetched("listServices", { project }, caller), size: listSize };
   }
 
   private run<K extends WatchedKind, A>(
     { kind, id, operation, goal }: Watch<K>,
     opts: WaitOptions,
     source: (project: string) => Source<A>,
-    locate: (project: string, answer: A) => Promise<Observation<WatchedBodies[K]>>,
+    locate: (project: string, answer: A) => Observation<WatchedBodies[K]> | Promise<Observation<WatchedBodies[K]>>,
+    own: (project: string, caller: string) => Promise<Fetched<Observation<WatchedBodies[K]>>>,
   ): Promise<WatchedBodies[K] | undefined> {
     const project = this.ops.project(opts);
     const initialMs = opts.poll?.initialMs ?? this.ops.config.poll.initialMs;
@@ -144,15 +165,30 @@ export class ResourceWaits {
       schedule: opts.expectedMs === undefined ? { initialMs, maxMs } : { initialMs, maxMs, expectedMs: opts.expectedMs },
       source: source(project),
       locate: (answer) => locate(project, answer),
+      own: (caller) => own(project, caller),
     });
   }
 
-  /** The service in a list answer; absence confirmed by its GET when `confirm`. */
-  private async serviceIn(project: string, reading: ListReading<Service>, id: string, confirm: boolean, caller: string) {
-    const hit = lookUp(reading, id, (s) => s.service_id);
-    if ("found" in hit) return present(hit.found);
+  /**
+   * The service as a list answer shows it (absent when it does not).
+   * @throws the validation error of an item of that id the list shows unreadable
+   */
+  private listed(reading: ListReading<Service>, id: string): Observation<Service> {
+    const hit = lookUpById(reading, "service_id", id);
     if ("rejected" in hit) throw hit.rejected;
-    return confirm ? observe(() => this.poll("getService", { project, service: id }, caller)) : absent;
+    return "found" in hit ? present(hit.found) : absent;
+  }
+
+  /** The service in a list answer, at once; absence confirmed by its GET when `confirm` (a promise then). */
+  private serviceIn(
+    project: string,
+    reading: ListReading<Service>,
+    id: string,
+    confirm: boolean,
+    caller: string,
+  ): Observation<Service> | Promise<Observation<Service>> {
+    const seen = this.listed(reading, id);
+    return seen.present || !confirm ? seen : observe(() => this.poll("getService", { project, service: id }, caller));
   }
 
   /** The service until `goal`; a wait for a status confirms its absence by its GET. */
@@ -163,6 +199,7 @@ export class ResourceWaits {
       opts,
       (p) => this.services(p),
       (p, a) => this.serviceIn(p, a, serviceId, confirm, operation),
+      (p, caller) => this.ownRead("getService", { project: p, service: serviceId }, caller),
     );
   }
 
@@ -180,17 +217,27 @@ export class ResourceWaits {
     await this.serviceWait(serviceId, { deleted: true }, opts, "waitForServiceDeleted");
   }
 
-  /** The replica set in a service list answer; when the service does not show it, its own list decides. */
-  private async replicaSetIn(project: string, reading: ListReading<Service>, serviceId: string, id: string, caller: string) {
-    const service = await this.serviceIn(project, reading, serviceId, false, caller);
+  /** The replica set in a service list answer; when the service does not show it, its own list decides (a promise then). */
+  private replicaSetIn(project: string, reading: ListReading<Service>, serviceId: string, id: string, caller: string) {
+    return this.replicaSetOf(project, this.listed(reading, serviceId), id, caller);
+  }
+
+  /** The replica set as its service shows it, at once; when it does not, its own list decides (a promise then). */
+  private replicaSetOf(
+    project: string,
+    service: Observation<Service>,
+    id: string,
+    caller: string,
+  ): Observation<ReadReplicaSet> | Promise<Observation<ReadReplicaSet>> {
     if (!service.present) return absent;
     const embedded = service.value.read_replica_sets?.find((r) => r.id === id);
     if (embedded !== undefined) return present(embedded);
-    const sets = await observe(() => this.poll("listReplicaSets", { project, service: serviceId }, caller));
-    if (!sets.present) return absent;
-    const hit = lookUp(sets.value, id, (r) => r.id);
-    if ("rejected" in hit) throw hit.rejected;
-    return "found" in hit ? present(hit.found) : absent;
+    return observe(() => this.poll("listReplicaSets", { project, service: service.value.service_id }, caller)).then((sets) => {
+      if (!sets.present) return absent;
+      const hit = lookUpById(sets.value, "id", id);
+      if ("rejected" in hit) throw hit.rejected;
+      return "found" in hit ? present(hit.found) : absent;
+    });
   }
 
   /** The replica set until `goal`. */
@@ -200,6 +247,10 @@ export class ResourceWaits {
       opts,
       (p) => this.services(p),
       (p, a) => this.replicaSetIn(p, a, serviceId, replicaSetId, operation),
+      async (p, caller) => {
+        const service = await this.ownRead("getService", { project: p, service: serviceId }, caller);
+        return { answer: await this.replicaSetOf(p, service.answer, replicaSetId, caller), sentAt: service.sentAt };
+      },
     );
   }
 
@@ -226,17 +277,19 @@ export class ResourceWaits {
     const source = (project: string): Source<ListReading<Peering>> => ({
       key: `peerings ${project} ${vpcId}`,
       fetch: (c) => this.fetched("listPeerings", { project, vpc: vpcId }, c),
+      size: listSize,
     });
     const peering = await this.run(
       { kind: "peering", id: `${vpcId}/${peeringId}`, operation: caller, goal: { status: opts.until ?? statusesIn("peering", "ready") } },
       opts,
       source,
-      async (project, reading) => {
-        const hit = lookUp(reading, peeringId, (p) => p.id);
+      (project, reading) => {
+        const hit = lookUpById(reading, "id", peeringId);
         if ("found" in hit) return present(hit.found);
         if ("rejected" in hit) throw hit.rejected;
         return observe(() => this.poll("getPeering", { project, vpc: vpcId, peering: peeringId }, caller));
       },
+      (project, c) => this.ownRead("getPeering", { project, vpc: vpcId, peering: peeringId }, c),
     );
     return found(peering, `Peering ${peeringId}`, caller);
   }

@@ -19,6 +19,9 @@ export type WaitGoal = { status: readonly string[] } | { deleted: true };
 /** What an observation means for a wait. */
 export type Verdict = { kind: "done" } | { kind: "fail"; state: string; reason?: string } | { kind: "continue" };
 
+const DONE: Verdict = { kind: "done" };
+const CONTINUE: Verdict = { kind: "continue" };
+
 /** The states a goal names, for messages (`["deleted"]` for a deletion). */
 export function awaitedOf(goal: WaitGoal): readonly string[] {
   return "deleted" in goal ? ["deleted"] : goal.status;
@@ -38,13 +41,13 @@ function failureReason(body: WatchedBodies[WatchedKind] | undefined): string | u
  */
 export function judge<K extends WatchedKind>(kind: K, goal: WaitGoal, obs: Observation<WatchedBodies[K]>): Verdict {
   if ("deleted" in goal) {
-    return !obs.present || classifyStatus(kind, obs.value.status) === "gone" ? { kind: "done" } : { kind: "continue" };
+    return !obs.present || classifyStatus(kind, obs.value.status) === "gone" ? DONE : CONTINUE;
   }
   if (!obs.present) return { kind: "fail", state: "NOT_FOUND" };
   const status = obs.value.status;
   const verdict = waitVerdict(kind, status, goal.status);
-  if (verdict === "done") return { kind: "done" };
-  if (verdict === "continue") return { kind: "continue" };
+  if (verdict === "done") return DONE;
+  if (verdict === "continue") return CONTINUE;
   const reason = failureReason(obs.value);
   return reason === undefined ? { kind: "fail", state: status ?? "unknown" } : { kind: "fail", state: status ?? "unknown", reason };
 }

@@ -37,16 +37,16 @@ import { CloudStateError, InputConflictError, ProviderErrorCode } from "./errors
 import {
   engineProcesses,
   entryFile,
+  EntryFile,
   isRunning,
   type JournalEntry,
   journalUnavailable,
   legacyEntryFile,
-  processRef,
-  readEntry,
+  readEntryAsync,
   removeEntry,
   type StoredEntry,
+  thisProcess,
   usableJournalDir,
-  writeEntry,
 } from "./journalStore";
 
 /** How far before an entry a resource may have been made and still count as new (its `created`, server clock made ours): clocks disagree. */
@@ -141,12 +141,12 @@ function madeNothing(e: unknown): boolean {
 
 /** The entry as this process owns it. */
 function ownedNow(entry: JournalEntry): JournalEntry {
-  return { ...entry, ...processRef(process.pid), engine: engineProcesses() };
+  return { ...entry, ...thisProcess(), engine: engineProcesses() };
 }
 
 /** True when `entry` is this process's own. */
 function isMine(entry: JournalEntry): boolean {
-  const me = processRef(process.pid);
+  const me = thisProcess();
   return entry.pid === me.pid && (entry.startTime === undefined || entry.startTime === me.startTime);
 }
 
@@ -187,62 +187,75 @@ async function lookTwice<T>(read: () => Promise<T[]>): Promise<T[]> {
   return read();
 }
 
-/** The journal of one create in flight; every write is best effort (a journal that cannot be written is said once, and skipped). */
+/**
+ * The journal of one create in flight. Its writes leave the event loop (journalStore.ts
+ * `EntryFile`), and the create waits for each as it waited for the synchronous writes
+ * before (the intent is on disk before the create is sent, the id before the create goes
+ * on), while every other create goes on; removing the entry is immediate and final.
+ * Every write is best effort: a journal that cannot be written is said once, and skipped.
+ */
 class Journaled {
+  private file: EntryFile | undefined;
+
   constructor(
-    private file: string | undefined,
+    file: string | undefined,
     private entry: JournalEntry,
-  ) {}
+  ) {
+    this.file = file === undefined ? undefined : new EntryFile(file);
+  }
 
   /** Records the id the API answered with. */
-  made(id: string): void {
+  made(id: string): Promise<void> {
     const { unsettled: _unsettled, ...rest } = this.entry;
-    this.save({ ...rest, id });
+    return this.save({ ...rest, id });
   }
 
   /** The create failed in a way that may have made the resource: the entry stays, saying why. */
-  unknown(why: string): void {
-    this.save({ ...this.entry, unsettled: why });
+  unknown(why: string): Promise<void> {
+    return this.save({ ...this.entry, unsettled: why });
   }
 
-  /** The create made nothing: the entry goes. */
+  /** The create made nothing: the entry goes, now. */
   end(): void {
-    if (this.file !== undefined) removeEntry(this.file);
+    this.file?.remove();
   }
 
   /**
    * The create has returned: its id is Pulumi's now, and the entry goes, unless the engine
-   * died meanwhile; then the entry stays, marked, for the next create to take the resource over.
+   * died meanwhile; then the entry stays, marked, for the next create to take the resource
+   * over (written in the background: the create has returned).
    */
   returned(): void {
     if (this.entry.engine.every(isRunning)) return this.end();
-    this.save({ ...this.entry, unrecorded: true });
+    void this.save({ ...this.entry, unrecorded: true });
   }
 
   /** Where the entry is, for messages. */
   get where(): string | undefined {
-    return this.file;
+    return this.file?.path;
   }
 
-  save(entry: JournalEntry): void {
+  /** Writes `entry`; resolves once it is on disk, or the journal was given up. Never rejects. */
+  async save(entry: JournalEntry): Promise<void> {
     this.entry = entry;
-    if (this.file === undefined) return;
+    const file = this.file;
+    if (file === undefined) return;
     try {
-      writeEntry(this.file, entry);
+      await file.write(entry);
     } catch (e) {
-      journalUnavailable(this.file, (e as NodeJS.ErrnoException).code ?? (e as Error).message);
-      this.file = undefined;
+      journalUnavailable(file.path, (e as NodeJS.ErrnoException).code ?? (e as Error).message);
+      if (this.file === file) this.file = undefined;
     }
   }
 }
 
 /** The stored entry of `intent`: its file, else (a name the program chose) where version 0.1 kept it. */
-function stored(dir: string, intent: CreateIntent): { file: string; found: StoredEntry; legacyFile?: string } {
+async function stored(dir: string, intent: CreateIntent): Promise<{ file: string; found: StoredEntry; legacyFile?: string }> {
   const file = entryFile(dir, intent.apiUrl, intent.projectId, intent.kind, intent.owner);
-  const found = readEntry(file);
+  const found = await readEntryAsync(file);
   if (found.kind !== "none" || intent.autonamed) return { file, found };
   const legacyFile = legacyEntryFile(dir, intent.apiUrl, intent.projectId, intent.kind, intent.owner, intent.identity);
-  return { file, found: readEntry(legacyFile, intent.identity), legacyFile };
+  return { file, found: await readEntryAsync(legacyFile, intent.identity), legacyFile };
 }
 
 /** Look-alikes of the intent: its fixed fields, and `name` when given. */
@@ -346,7 +359,7 @@ export async function createOnce<T>(
   const dir = usableJournalDir();
   const entry: JournalEntry = {
     v: 2,
-    ...processRef(process.pid),
+    ...thisProcess(),
     engine: engineProcesses(),
     startedAt: Date.now(),
     identity: intent.identity,
@@ -354,7 +367,7 @@ export async function createOnce<T>(
   };
   let journal = new Journaled(undefined, entry);
   if (dir !== undefined) {
-    const { file, found, legacyFile } = stored(dir, intent);
+    const { file, found, legacyFile } = await stored(dir, intent);
     if (found.kind === "unreadable") await unreadable(intent, recovery, file, found.why);
     if (found.kind === "entry") {
       const previous = found.entry;
@@ -369,7 +382,7 @@ export async function createOnce<T>(
       const { unrecorded: _unrecorded, ...kept } = previous;
       const claimed = ownedNow({ ...kept, interruptions: (previous.interruptions ?? 0) + 1 });
       journal = new Journaled(file, claimed);
-      journal.save(claimed);
+      await journal.save(claimed);
       if (legacyFile !== undefined) removeEntry(legacyFile);
       const resource = await interrupted(intent, previous, recovery, file);
       if (resource !== undefined) {
@@ -379,7 +392,7 @@ export async function createOnce<T>(
             `that did not finish (${describe(file, { ...previous, interruptions: claimed.interruptions })}: its provider process stopped, or Pulumi never recorded its answer); ` +
             `taking it over instead of creating another${onTakeover}`,
         );
-        journal.made(recovery.idOf(resource));
+        await journal.made(recovery.idOf(resource));
         return { resource, takenOver: true, settled: () => journal.returned() };
       }
     }
@@ -389,7 +402,8 @@ export async function createOnce<T>(
         : undefined;
     const fresh: JournalEntry = { ...entry, ...(before === undefined ? {} : { before }) };
     journal = new Journaled(file, fresh);
-    journal.save(fresh);
+    // The intent is on disk before the create is sent.
+    await journal.save(fresh);
   }
   let resource: T;
   try {
@@ -398,7 +412,7 @@ export async function createOnce<T>(
     if (madeNothing(e)) {
       journal.end();
     } else {
-      journal.unknown(e instanceof Error ? e.message.slice(0, 300) : String(e));
+      await journal.unknown(e instanceof Error ? e.message.slice(0, 300) : String(e));
       if (journal.where !== undefined && e instanceof Error) {
         e.message +=
           ` The journal keeps this create's intent (${journal.where}): the next \`pulumi up\` looks for what it made before it sends anything` +
@@ -407,7 +421,7 @@ export async function createOnce<T>(
     }
     throw e;
   }
-  journal.made(recovery.idOf(resource));
+  await journal.made(recovery.idOf(resource));
   return { resource, takenOver: false, settled: () => journal.returned() };
 }
 

@@ -2,12 +2,14 @@
  * Where and how the journal of creates in flight is kept (framework/journal.ts says what it
  * is for): a private directory of this user, one file per resource being created (named by
  * a hash of the API endpoint, the project, the type and the SDK's `__owner`, so finding it
- * reads no directory), written whole or not at all, readable by its owner only. Also who
- * a process is, so that a process id used again by another process is not taken for the
- * one that wrote an entry. Light on purpose: `check` reads an entry (the name of an
- * interrupted create) without loading the API client.
+ * reads no directory), written whole or not at all, readable by its owner only. Creates
+ * read and write their entries off the event loop ({@link readEntryAsync}, {@link EntryFile}):
+ * hundreds of creates at once never wait on each other's files. Also who a process is, so
+ * that a process id used again by another process is not taken for the one that wrote an
+ * entry. Light on purpose: `check` reads an entry (the name of an interrupted create)
+ * without loading the API client.
  */
-import { createHash, randomBytes } from "crypto";
+import { createHash } from "crypto";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -157,14 +159,35 @@ function fromLegacy(raw: Record<string, unknown>, identity: Readonly<Record<stri
   };
 }
 
+/** What a read of an entry's file gave: its text, or the error. */
+type ReadOutcome = { readonly text: string } | { readonly error: NodeJS.ErrnoException };
+
 /** Reads `file` as an entry; `identity` reads a version 0.1 entry (which did not record it). Never throws. */
 export function readEntry(file: string, legacyIdentity?: Readonly<Record<string, string>>): StoredEntry {
-  let text: string;
+  let read: ReadOutcome;
   try {
-    text = fs.readFileSync(file, "utf8");
+    read = { text: fs.readFileSync(file, "utf8") };
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "ENOENT" ? { kind: "none" } : { kind: "unreadable", why: (e as Error).message };
+    read = { error: e as NodeJS.ErrnoException };
   }
+  return entryOf(read, legacyIdentity);
+}
+
+/** {@link readEntry} off the event loop. Never rejects. */
+export async function readEntryAsync(file: string, legacyIdentity?: Readonly<Record<string, string>>): Promise<StoredEntry> {
+  let read: ReadOutcome;
+  try {
+    read = { text: await fs.promises.readFile(file, "utf8") };
+  } catch (e) {
+    read = { error: e as NodeJS.ErrnoException };
+  }
+  return entryOf(read, legacyIdentity);
+}
+
+/** What a read of an entry's file says. */
+function entryOf(read: ReadOutcome, legacyIdentity: Readonly<Record<string, string>> | undefined): StoredEntry {
+  if ("error" in read) return read.error.code === "ENOENT" ? { kind: "none" } : { kind: "unreadable", why: read.error.message };
+  const text = read.text;
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -190,15 +213,58 @@ export function readEntry(file: string, legacyIdentity?: Readonly<Record<string,
     : { kind: "entry", entry: legacy, legacy: true };
 }
 
-/** Writes `entry` to `file` whole (a new file renamed over the old one), owner-only. @throws when it cannot. */
-export function writeEntry(file: string, entry: JournalEntry): void {
-  const tmp = `${file}.${randomBytes(4).toString("hex")}.tmp`;
-  try {
-    fs.writeFileSync(tmp, JSON.stringify(entry), { mode: PRIVATE_FILE });
-    fs.renameSync(tmp, file);
-  } catch (e) {
-    fs.rmSync(tmp, { force: true });
-    throw e;
+let written = 0;
+
+/** A name for a new file that will replace `file`: this process's own, never used twice (no random source needed). */
+export function newFileFor(file: string): string {
+  return `${file}.${process.pid}.${++written}.tmp`;
+}
+
+/**
+ * The file of one entry, written off the event loop: each {@link EntryFile.write} whole (a
+ * new file renamed over the old one), owner-only, one at a time in the order asked; and
+ * {@link EntryFile.remove} at once (synchronous, two unlinks) and for good: a write still
+ * under way can never bring the file back (it is renamed into place only while the entry
+ * stands, and its new file is removed with the entry).
+ */
+export class EntryFile {
+  private queue: Promise<void> = Promise.resolve();
+  /** The new file of the write under way, until it is renamed into place. */
+  private pending: string | undefined;
+  private removed = false;
+
+  /** @param path - the entry's file. */
+  constructor(readonly path: string) {}
+
+  /** Writes `entry` once the writes asked before have ended. @throws (rejects) the file system's error; nothing is written after `remove`. */
+  write(entry: JournalEntry): Promise<void> {
+    const written = this.queue.then(() => this.writeNow(entry));
+    this.queue = written.catch(() => undefined);
+    return written;
+  }
+
+  private async writeNow(entry: JournalEntry): Promise<void> {
+    if (this.removed) return;
+    const tmp = newFileFor(this.path);
+    this.pending = tmp;
+    try {
+      await fs.promises.writeFile(tmp, JSON.stringify(entry), { mode: PRIVATE_FILE });
+      if (this.removed) return;
+      await fs.promises.rename(tmp, this.path);
+    } catch (e) {
+      if (!this.removed) throw e;
+    } finally {
+      this.pending = undefined;
+      if (this.removed) await fs.promises.rm(tmp, { force: true });
+    }
+  }
+
+  /** Removes the entry now, and every write under way or asked for with it. Never throws. */
+  remove(): void {
+    this.removed = true;
+    // The new file first: a rename still to come then fails, and one already done is removed next.
+    if (this.pending !== undefined) removeEntry(this.pending);
+    removeEntry(this.path);
   }
 }
 
@@ -235,6 +301,14 @@ function bootId(): string | undefined {
   return bootIdCache;
 }
 
+let selfRef: ProcessRef | undefined;
+
+/** This process, read once. */
+export function thisProcess(): ProcessRef {
+  selfRef ??= processRef(process.pid);
+  return selfRef;
+}
+
 /** Process `pid` as it is now: its id, start time and boot (the last two where /proc tells them). */
 export function processRef(pid: number): ProcessRef {
   const startTime = procStat(pid)?.[19];
@@ -265,13 +339,19 @@ function parentOf(pid: number): number | undefined {
   return Number.isInteger(ppid) && ppid > 1 ? ppid : undefined;
 }
 
+let engineRefs: readonly ProcessRef[] | undefined;
+
 /**
  * The processes of the Pulumi engine above this provider process: its parent (the CLI, or
  * the `pulumi-resource-pulumi-nodejs` shell script the CLI runs) and that one's parent. On
- * systems without /proc, only the parent.
+ * systems without /proc, only the parent. Read once: the engine that started this process
+ * (were it to die, this process would be given another parent, which is not its engine).
  */
-export function engineProcesses(): ProcessRef[] {
-  const parent = process.ppid;
-  const grandparent = parentOf(parent);
-  return (grandparent === undefined ? [parent] : [parent, grandparent]).map(processRef);
+export function engineProcesses(): readonly ProcessRef[] {
+  if (engineRefs === undefined) {
+    const parent = process.ppid;
+    const grandparent = parentOf(parent);
+    engineRefs = (grandparent === undefined ? [parent] : [parent, grandparent]).map(processRef);
+  }
+  return engineRefs;
 }

@@ -77,7 +77,11 @@ function start(root, work, env) {
     env.CLOUDDB_CLOCK_SCALE ?? "0.2",
   ];
   // A real PostgreSQL behind every service when it is installed (CLOUDDB_EMULATOR_POSTGRES=0 turns it off).
-  if (env.CLOUDDB_EMULATOR_POSTGRES !== "0" && require(path.join(root, "dist", "emulator", "index.js")).findPostgresBinaries()) {
+  // The emulator's entry point no longer exports the lookup (it is not for users): its module is required directly.
+  if (
+    env.CLOUDDB_EMULATOR_POSTGRES !== "0" &&
+    require(path.join(root, "dist", "emulator", "postgres", "binaries.js")).findPostgresBinaries()
+  ) {
     args.push("--postgres");
   }
   const logFile = path.join(work, "emulator.log");

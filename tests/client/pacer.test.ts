@@ -1,7 +1,7 @@
 /**
- * The pacer on a fake clock: priority order, the pause after a 429, slow start, and the
- * rate it settles at against an API that accepts 10 requests a second (a sliding
- * one-second window, as the emulator's rate limit).
+ * The pacer on a fake clock: priority order, the pause after a 429, slow start, the rate
+ * it settles at against an API that accepts 10 requests a second (a sliding one-second
+ * window, as the emulator's rate limit), and a queue of 100,000 requests drained in order.
  */
 import { PACER, Pacer, type Priority } from "../../provider/client/pacer";
 
@@ -76,14 +76,48 @@ describe("pacer", () => {
     expect(released).toBe(true);
   });
 
-  it("doubles its rate each second in which requests queued, until the first 429", async () => {
+  it("starts fast until the API pushes back: 200 writes at once leave within half a second, doubling its rate every step", async () => {
     const pacer = new Pacer();
     const api = limitedApi(1_000);
+    const started = Date.now();
     const done = Promise.all(Array.from({ length: 200 }, () => send(pacer, api, "write")));
     await jest.advanceTimersByTimeAsync(5_000);
-    await done;
+    const last = Math.max(...(await done));
+    expect(last - started).toBeLessThan(500);
     expect(pacer.rate).toBeGreaterThanOrEqual(PACER.initialRate * 4);
     expect(api.refused).toBe(0);
+  });
+
+  it("drains 100,000 queued requests in the order they came, each priority in turn", async () => {
+    const pacer = new Pacer();
+    const order: number[] = [];
+    const N = 100_000;
+    const all = Array.from({ length: N }, (_, i) =>
+      pacer.acquire(i % 10 === 0 ? "poll" : "write").then((sent) => {
+        order.push(i);
+        pacer.settle(200);
+        return sent;
+      }),
+    );
+    expect(pacer.queued).toBeGreaterThan(N - 10);
+    await jest.advanceTimersByTimeAsync(10_000);
+    expect(await Promise.all(all)).toEqual(Array(N).fill(true));
+    const expected = Array.from({ length: N }, (_, i) => i);
+    // The first request left at once; then every write before any poll, each in arrival order.
+    expect(order).toEqual([0, ...expected.filter((i) => i % 10 !== 0), ...expected.filter((i) => i !== 0 && i % 10 === 0)]);
+    expect(pacer.queued).toBe(0);
+  });
+
+  it("lets a request go unsent, at once, when a pause reaches past what it may wait, and keeps the others in order", async () => {
+    const pacer = new Pacer();
+    await pacer.acquire("read");
+    const patient = [pacer.acquire("read"), pacer.acquire("read")];
+    const hasty = pacer.acquire("read", Date.now() + 500);
+    pacer.settle(429, 2);
+    expect(await hasty).toBe(false);
+    expect(await pacer.acquire("write", Date.now() + 1_000)).toBe(false);
+    await jest.advanceTimersByTimeAsync(2_000 + PACER.retryAfterMarginMs + 1_000);
+    expect(await Promise.all(patient)).toEqual([true, true]);
   });
 
   it("40 writes and 60 polls against 10 requests a second: few 429s, and close to the API's pace", async () => {

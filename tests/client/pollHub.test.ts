@@ -1,10 +1,12 @@
 /**
- * The poll hub's bookkeeping of shared sources, at the edge the emulator cannot time: a
+ * The poll hub's bookkeeping of shared sources, at the edges the emulator cannot time: a
  * wait that begins on a source while the poll that ended the source's last wait is still
- * being delivered. The hub must then poll for the new wait alone, and stop once it is over.
+ * being delivered (the hub must then poll for the new wait alone, and stop once it is
+ * over), and the choice between the list and each wait's own read as the waits on a list
+ * of a known length come and go.
  */
 import type { Service } from "../../provider/client";
-import { PollHub, type WatchSpec } from "../../provider/client/pollHub";
+import { listPays, POLL_COST, PollHub, type WatchSpec } from "../../provider/client/pollHub";
 import { TransitionDurations } from "../../provider/client/transitionDurations";
 
 /** The answer of the fake service list: two services, both READY. */
@@ -20,6 +22,7 @@ describe("PollHub", () => {
         fetches += 1;
         return { answer: LIST, sentAt: Date.now() };
       },
+      size: (answer: Service[]) => answer.length,
     };
     const spec = (id: string): WatchSpec<"service", Service[]> => ({
       resource: { kind: "service", id, projectId: "p" },
@@ -32,6 +35,10 @@ describe("PollHub", () => {
         const found = answer.find((s) => s.service_id === id);
         return found ? { present: true, value: found } : { present: false };
       },
+      own: async () => {
+        fetches += 1;
+        return { answer: { present: true, value: LIST.find((s) => s.service_id === id)! }, sentAt: Date.now() };
+      },
     });
     try {
       // `then` runs as soon as the first wait is resolved, before the poll's delivery ends.
@@ -43,6 +50,108 @@ describe("PollHub", () => {
       const polled = fetches;
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(fetches).toBe(polled);
+    } finally {
+      hub.close();
+    }
+  });
+
+  it("reads each due wait's own resource while few waits share a long list, and the list once enough do", async () => {
+    const hub = new PollHub(new TransitionDurations());
+    const LONG = 400;
+    const ready = new Set<string>();
+    const items = Array.from({ length: LONG }, (_, i) => ({ service_id: `s${i}`, status: "QUEUED" }) as Service);
+    const reads: string[] = [];
+    const source = {
+      key: "services of p",
+      fetch: async () => {
+        reads.push("list");
+        return { answer: items.map((s) => (ready.has(s.service_id) ? { ...s, status: "READY" } : s)), sentAt: Date.now() };
+      },
+      size: (answer: Service[]) => answer.length,
+    };
+    const spec = (id: string): WatchSpec<"service", Service[]> => ({
+      resource: { kind: "service", id, projectId: "p" },
+      operation: "waitForService",
+      goal: { status: ["READY"] },
+      timeoutMs: 10_000,
+      schedule: { initialMs: 10, maxMs: 20 },
+      source,
+      locate: async (answer) => ({ present: true, value: answer.find((s) => s.service_id === id)! }),
+      own: async () => {
+        reads.push(id);
+        return {
+          answer: { present: true, value: { service_id: id, status: ready.has(id) ? "READY" : "QUEUED" } as Service },
+          sentAt: Date.now(),
+        };
+      },
+    });
+    const waitFor = (ids: string[]) => Promise.all(ids.map((id) => hub.watch(spec(id))));
+    const settle = (ids: string[]) => setTimeout(() => ids.forEach((id) => ready.add(id)), 100);
+    try {
+      // Enough waits to learn the list's length: one list, then the long list does not pay for them.
+      const learners = Array.from({ length: POLL_COST.learnAt }, (_, i) => `s${i}`);
+      settle(learners);
+      await waitFor(learners);
+      expect(reads.filter((r) => r === "list")).toHaveLength(1);
+      expect(listPays(learners.length, LONG)).toBe(false);
+      expect(reads.slice(reads.indexOf("list") + 1).every((r) => learners.includes(r))).toBe(true);
+
+      // One wait, the list's length known: its own reads.
+      reads.length = 0;
+      settle(["s50"]);
+      await waitFor(["s50"]);
+      expect(reads.length).toBeGreaterThan(0);
+      expect(reads.every((r) => r === "s50")).toBe(true);
+
+      // As many waits as the list is worth: the list serves them all.
+      const many = Array.from(
+        { length: Math.ceil((POLL_COST.requestItems + LONG) / (POLL_COST.requestItems + 1)) },
+        (_, i) => `s${100 + i}`,
+      );
+      expect(listPays(many.length, LONG)).toBe(true);
+      reads.length = 0;
+      settle(many);
+      await waitFor(many);
+      expect(reads.length).toBeGreaterThan(0);
+      expect(reads.every((r) => r === "list")).toBe(true);
+    } finally {
+      hub.close();
+    }
+  });
+
+  it("once the API limits the client's rate, shares the list among two waits however long it is", async () => {
+    const hub = new PollHub(new TransitionDurations(), () => true);
+    const LONG = 5_000;
+    const items = Array.from({ length: LONG }, (_, i) => ({ service_id: `s${i}`, status: "READY" }) as Service);
+    const reads: string[] = [];
+    const source = {
+      key: "services of p",
+      fetch: async () => {
+        reads.push("list");
+        return { answer: items, sentAt: Date.now() };
+      },
+      size: (answer: Service[]) => answer.length,
+    };
+    const spec = (id: string): WatchSpec<"service", Service[]> => ({
+      resource: { kind: "service", id, projectId: "p" },
+      operation: "waitForService",
+      goal: { status: ["READY"] },
+      timeoutMs: 10_000,
+      schedule: { initialMs: 10, maxMs: 20 },
+      source,
+      locate: (answer) => ({ present: true, value: answer.find((s) => s.service_id === id)! }),
+      own: async () => {
+        reads.push(id);
+        return { answer: { present: true, value: { service_id: id, status: "READY" } as Service }, sentAt: Date.now() };
+      },
+    });
+    try {
+      expect(listPays(2, LONG)).toBe(false);
+      await Promise.all([hub.watch(spec("s1")), hub.watch(spec("s2"))]);
+      expect(reads).toEqual(["list"]);
+      reads.length = 0;
+      await hub.watch(spec("s3"));
+      expect(reads).toEqual(["s3"]);
     } finally {
       hub.close();
     }

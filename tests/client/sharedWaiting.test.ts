@@ -1,10 +1,12 @@
 /**
  * Shared waiting and the pacer against the emulator (issue 13): the waits of one client
  * share one list answer per tick, so N creates cost N writes plus about the polls of one;
- * and against a rate-limited API, 40 creates at once meet few 429s and finish close to
- * the pace the limit allows.
+ * a wait in a large project reads its own resource, not the list (issue 25); and against
+ * a rate-limited API, 40 creates at once meet few 429s and finish close to the pace the
+ * limit allows.
  */
 import type { Service } from "../../provider/client";
+import { listPays } from "../../provider/client/pollHub";
 import { detection } from "../../provider/client/pollSchedule";
 import { type Emu, type LoggedRequest, control, requestLog, startEmulator, clientOf } from "./emulatorControl";
 
@@ -48,7 +50,7 @@ describe("shared waiting against the emulator", () => {
     }
   });
 
-  it("services and replica sets of one project are all served by its service list", async () => {
+  it("services and replica sets of one project share its service list while they wait together", async () => {
     const c = clientOf(emu);
     try {
       const base = await c.perform("createService", { body: { name: "base" } });
@@ -65,8 +67,10 @@ describe("shared waiting against the emulator", () => {
       const other = await c.perform("createService", { body: { name: "other" } });
       waits.push(c.waitForService(other.service_id, { until: ["READY"], timeoutMs: 30_000 }));
       await Promise.all(waits);
-      const gets = (await requestLog(emu)).filter((r) => r.method === "GET");
-      expect(new Set(gets.map(path))).toEqual(new Set(["/services"]));
+      const gets = (await requestLog(emu)).filter((r) => r.method === "GET").map(path);
+      expect(gets).toContain("/services");
+      // A wait left alone on a list of two (the replica sets active first) reads its own service.
+      expect(gets.filter((g) => g !== "/services")).toEqual(gets.filter((g) => g === `/services/${other.service_id}`));
       expect(gets.length).toBeLessThanOrEqual(detection(T, { initialMs: 250, maxMs: 10_000 }).polls + 2);
     } finally {
       await c.close();
@@ -110,6 +114,78 @@ describe("shared waiting against the emulator", () => {
       } finally {
         await seeded.close();
       }
+    } finally {
+      await c.close();
+    }
+  });
+});
+
+describe("waiting in a large project", () => {
+  let emu: Emu;
+  const T = 1_400;
+  const OTHERS = 60;
+
+  beforeAll(async () => {
+    emu = await startEmulator({ port: 0, clockScale: T / NOMINAL_CREATE_MS });
+    const seeding = clientOf(emu);
+    try {
+      await Promise.all(Array.from({ length: OTHERS }, (_, i) => seeding.perform("createService", { body: { name: `other-${i}` } })));
+    } finally {
+      await seeding.close();
+    }
+  });
+  beforeEach(async () => {
+    await control(emu, "DELETE", "/requests");
+  });
+  afterAll(async () => {
+    await emu.close();
+  });
+
+  it("a wait reads its own resource, not the list", async () => {
+    const c = clientOf(emu);
+    try {
+      const s = await c.perform("createService", { body: { name: "mine" } });
+      expect((await c.waitForService(s.service_id, { until: ["READY"], timeoutMs: 30_000 })).status).toBe("READY");
+      const gets = (await requestLog(emu)).filter((r) => r.method === "GET").map(path);
+      expect(gets.length).toBeGreaterThan(0);
+      expect(new Set(gets)).toEqual(new Set([`/services/${s.service_id}`]));
+    } finally {
+      await c.close();
+    }
+  });
+
+  it("a replica set's wait reads its service, not the list", async () => {
+    const c = clientOf(emu);
+    try {
+      const [base] = (await c.perform("listServices")).items;
+      await c.waitForService(base.service_id, { until: ["READY"], timeoutMs: 30_000 });
+      const rs = await c.perform("createReplicaSet", {
+        service: base.service_id,
+        body: { name: "r", nodes: 1, cpu_millis: 500, memory_gbs: 2 },
+      });
+      await control(emu, "DELETE", "/requests");
+      expect((await c.waitForReplicaSet(base.service_id, rs.id, { timeoutMs: 30_000 })).status).toBe("active");
+      const gets = (await requestLog(emu)).filter((r) => r.method === "GET").map(path);
+      expect(gets.length).toBeGreaterThan(0);
+      expect(new Set(gets)).toEqual(new Set([`/services/${base.service_id}`]));
+    } finally {
+      await c.close();
+    }
+  });
+
+  it("waits enough to be worth the list share it", async () => {
+    const c = clientOf(emu);
+    try {
+      const n = Array.from({ length: 40 }, (_, i) => i + 1).find((w) => listPays(w, OTHERS + 1 + w))!;
+      await Promise.all(
+        Array.from({ length: n }, async (_, i) => {
+          const s = await c.perform("createService", { body: { name: `many-${i}` } });
+          return c.waitForService(s.service_id, { until: ["READY"], timeoutMs: 30_000 });
+        }),
+      );
+      const gets = (await requestLog(emu)).filter((r) => r.method === "GET").map(path);
+      expect(new Set(gets)).toEqual(new Set(["/services"]));
+      expect(gets.length).toBeLessThanOrEqual(detection(T, { initialMs: 250, maxMs: 10_000 }).polls + 2);
     } finally {
       await c.close();
     }

@@ -76,7 +76,7 @@ describe("waiters against the emulator", () => {
 
   it("keeps polling through 503s that exhaust the retry deadline, until the state is reached", async () => {
     const s = await c.perform("createService", { body: { name: "flaky" } });
-    await fault(emu, { method: "GET", path: "/services$", status: 503, count: 12 });
+    await fault(emu, { method: "GET", path: "/services(/[a-z0-9]+)?$", status: 503, count: 12 });
     const done = await c.waitForService(s.service_id, { until: ["READY"], ...WAIT });
     expect(done.status).toBe("READY");
     await control(emu, "DELETE", "/faults");

@@ -48,9 +48,14 @@ function calleeName(call: ts.CallExpression): string | undefined {
   return undefined;
 }
 
-/** Whether `literal` is an argument that is not a status: a status class, or an event name. */
+/**
+ * Whether `literal` is not a status: a property name tested with `in`, or an argument that is a
+ * status class or an event name.
+ */
 function isExempt(literal: ts.StringLiteralLike): boolean {
-  const call = literal.parent;
+  const parent = literal.parent;
+  if (ts.isBinaryExpression(parent) && parent.operatorToken.kind === ts.SyntaxKind.InKeyword && parent.left === literal) return true;
+  const call = parent;
   if (!ts.isCallExpression(call)) return false;
   const index = call.arguments.indexOf(literal);
   const name = calleeName(call);

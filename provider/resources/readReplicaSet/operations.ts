@@ -5,7 +5,8 @@ import { ConflictError, NotFoundError, ResourceFailedError, WaitError } from "..
 import { nothingToAdopt } from "../../framework/adoption";
 import { CloudStateError, InputConflictError, ProviderErrorCode, ResourceInitError, UnusableResourceError } from "../../framework/errors";
 import { nameOf } from "../../framework/autonaming";
-import { createOnce, forgetInterrupted, intentOf, type Recovery } from "../../framework/journal";
+import { createOnce, forgetInterrupted, type Recovery } from "../../framework/journal";
+import { intentOf } from "../../framework/createIntent";
 import { parentIdOf } from "../../framework/parents";
 import { retryWhileConflict } from "../../framework/pacing";
 import type { ResourceOperations } from "../../framework/resourceProvider";

@@ -80,4 +80,9 @@ describe("the learned transition durations", () => {
     await written("replica set:creating->active");
     expect(loadPriors(url)).toEqual({ "service:QUEUED->READY": [1_000], "replica set:creating->active": [2_000] });
   });
+
+  it("are on disk once the save resolves (the engine may end the plugin right after the operation)", async () => {
+    await Promise.all([savePriors(url, { "service:QUEUED->READY": [1_500] }), savePriors(url, { "service:QUEUED->READY": [1_500, 900] })]);
+    expect(loadPriors(url)).toEqual({ "service:QUEUED->READY": [1_500, 900] });
+  });
 });

@@ -3,7 +3,9 @@
  * which are failures, which move on by themselves, which stay until someone acts, and which
  * mean the resource is going or gone. The client's waiters judge every observation with
  * {@link waitVerdict}, the classification of a 409 uses {@link curableByWaiting}, and the
- * rest asks {@link hasStatusClass}; no other code spells out a status rule.
+ * rest asks {@link hasStatusClass} or {@link statusesIn}; no other code spells out a status
+ * rule, and code that names one status takes its name from {@link SERVICE_STATUS},
+ * {@link REPLICA_SET_STATUS} or {@link PEERING_STATUS}.
  *
  * A status the table does not know (the API added one) is neither ready nor failed: a
  * waiter keeps waiting (CONTRACT.md, "Transport").
@@ -62,16 +64,42 @@ export const STATUS_RULES = {
 /** What a status means: one of the {@link StatusRules} classes, or `unknown` for a status the table does not list. */
 export type StatusClass = keyof StatusRules | "unknown";
 
+/** The statuses the table lists for a kind in classes `C` (a union of string literals): `StatusIn<"service", "ready" | "dormant">` is `"READY" | "PAUSED"`. */
+export type StatusIn<K extends WatchedKind, C extends keyof StatusRules> = (typeof STATUS_RULES)[K][C][number];
+
 /** The statuses the table lists for a kind (a union of string literals). */
-export type KnownStatus<K extends WatchedKind> = {
-  [C in keyof StatusRules]: (typeof STATUS_RULES)[K][C][number];
-}[keyof StatusRules];
+export type KnownStatus<K extends WatchedKind> = StatusIn<K, keyof StatusRules>;
+
+/** The statuses the table lists for `kind` in any of `classes`, in the table's order. Never throws. */
+export function statusesIn<K extends WatchedKind, C extends keyof StatusRules>(kind: K, ...classes: readonly C[]): StatusIn<K, C>[] {
+  const rules: StatusRules = STATUS_RULES[kind];
+  return STATUS_CLASSES.filter((c) => (classes as readonly string[]).includes(c)).flatMap((c) => rules[c]) as StatusIn<K, C>[];
+}
 
 /** Every status the table lists for `kind`, in the table's order. Never throws. */
 export function knownStatuses<K extends WatchedKind>(kind: K): KnownStatus<K>[] {
   const rules: StatusRules = STATUS_RULES[kind];
   return STATUS_CLASSES.flatMap((c) => rules[c]) as KnownStatus<K>[];
 }
+
+/** The statuses of a kind by name, each its own value: `SERVICE_STATUS.READY` is `"READY"`. */
+export type StatusNames<K extends WatchedKind> = { readonly [S in KnownStatus<K>]: S };
+
+function namesOf<K extends WatchedKind>(kind: K): StatusNames<K> {
+  return Object.freeze(Object.fromEntries(knownStatuses(kind).map((s) => [s, s]))) as StatusNames<K>;
+}
+
+/**
+ * A service's statuses by name. Code that names one status (a wait's goal, a step of a
+ * transition) takes it from here or from the kind's own names below, so that it is the
+ * table's: a status the table does not list does not compile (tests/unit/statusLiterals.test.ts
+ * finds one written as a literal in provider/ or emulator/).
+ */
+export const SERVICE_STATUS = namesOf("service");
+/** A replica set's statuses by name (see {@link SERVICE_STATUS}). */
+export const REPLICA_SET_STATUS = namesOf("replica set");
+/** A peering's statuses by name (see {@link SERVICE_STATUS}). */
+export const PEERING_STATUS = namesOf("peering");
 
 /** The class of `status` for `kind`; `unknown` for a status the table does not list (or none). Never throws. */
 export function classifyStatus(kind: WatchedKind, status: string | undefined): StatusClass {

@@ -114,7 +114,12 @@ export async function startCloud(opts: CloudOptions = {}): Promise<Cloud> {
   };
 }
 
-/** The create journal's entries in `dir` (CLOUDDB_JOURNAL_DIR), without the learned transition durations kept beside them. */
+/**
+ * The create journal's entries in `dir` (CLOUDDB_JOURNAL_DIR): its `.json` files, without the
+ * learned transition durations kept beside them, and without a write's new file not yet renamed
+ * into place (`<entry>.<pid>.<n>.tmp`: not the entry until then; a process killed before the
+ * rename leaves the entry as it was).
+ */
 export function journalEntries(dir: string): string[] {
-  return fs.readdirSync(dir).filter((f) => !f.startsWith("durations-"));
+  return fs.readdirSync(dir).filter((f) => f.endsWith(".json") && !f.startsWith("durations-"));
 }

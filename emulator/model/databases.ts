@@ -5,6 +5,7 @@
  * database (`READY` only once it accepts connections, `PAUSED` once it is stopped, gone
  * once it is removed).
  */
+import { SERVICE_STATUS } from "../../contract";
 import type { EndpointBody } from "./views";
 import { GONE, statusAt, type Phase } from "./phase";
 import type { ServiceRecord, ServiceStatus } from "./records";
@@ -37,8 +38,8 @@ export interface DatabaseWish {
 
 /** The state a status asks of the database. */
 export function wantFor(status: ServiceStatus | typeof GONE): DatabaseWant {
-  if (status === GONE || status === "DELETING" || status === "DELETED") return "absent";
-  if (status === "PAUSING" || status === "PAUSED") return "stopped";
+  if (status === GONE || status === SERVICE_STATUS.DELETING || status === SERVICE_STATUS.DELETED) return "absent";
+  if (status === SERVICE_STATUS.PAUSING || status === SERVICE_STATUS.PAUSED) return "stopped";
   return "running";
 }
 
@@ -61,8 +62,8 @@ export function gateStatus(
   phase: Phase<ServiceStatus>,
   database: DatabaseState,
 ): ServiceStatus | typeof GONE {
-  if (status === "READY" && database !== "running") return phase.steps.at(-1)?.status ?? "CONFIGURING";
-  if (status === "PAUSED" && database !== "stopped") return "PAUSING";
-  if (status === GONE && database !== "absent") return "DELETING";
+  if (status === SERVICE_STATUS.READY && database !== "running") return phase.steps.at(-1)?.status ?? SERVICE_STATUS.CONFIGURING;
+  if (status === SERVICE_STATUS.PAUSED && database !== "stopped") return SERVICE_STATUS.PAUSING;
+  if (status === GONE && database !== "absent") return SERVICE_STATUS.DELETING;
   return status;
 }

@@ -1,4 +1,5 @@
 /** The peering operations of the API description (contract/api/peering.ts): peerings go `pending` → `active`/`failed`. */
+import { PEERING_STATUS } from "../../contract";
 import { NOMINAL_MS } from "./catalog";
 import { newNumericId, newProvisionedId } from "./ids";
 import type { ModelStore } from "./model-store";
@@ -32,7 +33,10 @@ export function peeringOperations(store: ModelStore) {
         peerRegionCode: input.peer_region_code,
         peerVpcId: input.peer_vpc_id,
         provisionedId: newProvisionedId(),
-        phase: store.phase([["pending", NOMINAL_MS.peeringPending]], unreachable ? "failed" : "active"),
+        phase: store.phase(
+          [[PEERING_STATUS.pending, NOMINAL_MS.peeringPending]],
+          unreachable ? PEERING_STATUS.failed : PEERING_STATUS.active,
+        ),
       };
       if (unreachable) peering.errorMessage = `peer account ${input.peer_account_id} could not be reached`;
       store.state.peerings.push(peering);

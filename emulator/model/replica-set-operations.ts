@@ -4,6 +4,7 @@
  * `resizing` → `active`; delete `deleting` → gone; pooler and environment at once in
  * `active`. While the parent service is `UNSTABLE` or `DELETING`, only delete is allowed.
  */
+import { hasStatusClass, REPLICA_SET_STATUS, SERVICE_STATUS } from "../../contract";
 import { NOMINAL_MS } from "./catalog";
 import { ConflictError } from "./errors";
 import { newShortId } from "./ids";
@@ -14,8 +15,8 @@ import type { ReplicaSetRecord, ReplicaSetStatus } from "./records";
 import { requireServiceStatus } from "./service-operations";
 import { replicaSetView, type MessageBody } from "./views";
 
-/** Service statuses in which a replica set cannot be changed, only deleted. */
-const PARENT_BLOCKING: readonly string[] = ["UNSTABLE", "DELETING"];
+/** Whether a service in `status` allows its replica sets nothing but delete: it failed (`UNSTABLE`) or is being deleted. */
+const blocksItsSets = (status: unknown): boolean => hasStatusClass("service", status, "failed", "ending");
 
 /** The path parameters naming one replica set. */
 interface SetParams {
@@ -32,7 +33,7 @@ export function replicaSetOperations(store: ModelStore) {
   /** @throws ConflictError while the parent service blocks changes, or unless the set is in one of `allowed`. */
   const requireStatus = (set: ReplicaSetRecord, allowed: readonly ReplicaSetStatus[], action: string): void => {
     const parent = store.serviceStatus(store.service(set.projectId, set.serviceId));
-    if (PARENT_BLOCKING.includes(parent)) {
+    if (blocksItsSets(parent)) {
       throw new ConflictError(`Cannot ${action} while the service is ${parent}`, `service ${set.serviceId} is ${parent}`);
     }
     const status = store.replicaSetStatus(set);
@@ -47,7 +48,7 @@ export function replicaSetOperations(store: ModelStore) {
   /** Sets the pooler of an `active` replica set (idempotent). @throws NotFoundError, ConflictError */
   const setPooler = (params: SetParams, enabled: boolean): MessageBody => {
     const set = setOf(params);
-    requireStatus(set, ["active"], enabled ? "enable the pooler" : "disable the pooler");
+    requireStatus(set, [REPLICA_SET_STATUS.active], enabled ? "enable the pooler" : "disable the pooler");
     set.poolerEnabled = enabled;
     return { message: `Connection pooler ${enabled ? "enabled" : "disabled"} for replica set ${set.id}` };
   };
@@ -68,7 +69,7 @@ export function replicaSetOperations(store: ModelStore) {
     createReplicaSet: ({ params, body }) => {
       const service = store.service(params.project, params.service);
       const input = body();
-      requireServiceStatus(store, service, ["READY"], "create a replica set");
+      requireServiceStatus(store, service, [SERVICE_STATUS.READY], "create a replica set");
       const set: ReplicaSetRecord = {
         id: uniqueId(),
         projectId: params.project,
@@ -80,7 +81,7 @@ export function replicaSetOperations(store: ModelStore) {
         environment: "DEV",
         poolerEnabled: false,
         createdAt: store.now(),
-        phase: store.phase([["creating", NOMINAL_MS.replicaSet]], "active"),
+        phase: store.phase([[REPLICA_SET_STATUS.creating, NOMINAL_MS.replicaSet]], REPLICA_SET_STATUS.active),
       };
       store.state.replicaSets.push(set);
       return replicaSetView(store, set);
@@ -89,21 +90,21 @@ export function replicaSetOperations(store: ModelStore) {
     /** Starts deleting a replica set: `deleting`, then gone. @throws NotFoundError, ConflictError while `deleting` */
     deleteReplicaSet: ({ params }) => {
       const set = setOf(params);
-      if (store.replicaSetStatus(set) === "deleting") {
+      if (store.replicaSetStatus(set) === REPLICA_SET_STATUS.deleting) {
         throw new ConflictError("The replica set is already being deleted", `replica set ${set.id} is deleting`);
       }
-      set.phase = store.phase([["deleting", NOMINAL_MS.replicaSet]], GONE);
+      set.phase = store.phase([[REPLICA_SET_STATUS.deleting, NOMINAL_MS.replicaSet]], GONE);
     },
 
     /** Resizes an `active` replica set (`resizing`, then `active`). @throws NotFoundError, InvalidRequestError, ConflictError */
     resizeReplicaSet: ({ params, body }): MessageBody => {
       const set = setOf(params);
       const input = body();
-      requireStatus(set, ["active"], "resize");
+      requireStatus(set, [REPLICA_SET_STATUS.active], "resize");
       set.cpuMillis = Number(input.cpu_millis);
       set.memoryGbs = Number(input.memory_gbs);
       if (input.nodes !== undefined) set.nodes = input.nodes;
-      set.phase = store.phase([["resizing", NOMINAL_MS.replicaSet]], "active");
+      set.phase = store.phase([[REPLICA_SET_STATUS.resizing, NOMINAL_MS.replicaSet]], REPLICA_SET_STATUS.active);
       return { message: `Resizing replica set ${set.id}` };
     },
 
@@ -117,7 +118,7 @@ export function replicaSetOperations(store: ModelStore) {
     setReplicaSetEnvironment: ({ params, body }): MessageBody => {
       const set = setOf(params);
       const input = body();
-      requireStatus(set, ["active"], "set the environment");
+      requireStatus(set, [REPLICA_SET_STATUS.active], "set the environment");
       set.environment = input.environment;
       return { message: `Environment of replica set ${set.id} set to ${input.environment}` };
     },

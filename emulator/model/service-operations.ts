@@ -4,7 +4,15 @@
  * `READY`; changes `READY` → `CONFIGURING` → `READY`; stop `PAUSING` → `PAUSED`; start
  * `RESUMING` → `READY`; delete `DELETING` → gone.
  */
-import { FORK_DEFAULTS, haCountsAllowed, LIMITS, SERVICE_DEFAULTS, serviceSizeFromStrings, type SizePair } from "../../contract";
+import {
+  FORK_DEFAULTS,
+  haCountsAllowed,
+  LIMITS,
+  SERVICE_DEFAULTS,
+  SERVICE_STATUS,
+  serviceSizeFromStrings,
+  type SizePair,
+} from "../../contract";
 import { NOMINAL_MS } from "./catalog";
 import { ConflictError, InvalidRequestError } from "./errors";
 import { newPassword, newShortId } from "./ids";
@@ -45,13 +53,13 @@ type NewService = Pick<ServiceRecord, "name" | "serviceType" | "regionCode" | "e
 export function serviceOperations(store: ModelStore) {
   /** A `READY` service starts configuring a change. */
   const configuring = (service: ServiceRecord): void => {
-    service.phase = store.phase([["CONFIGURING", NOMINAL_MS.configuringOnChange]], "READY");
+    service.phase = store.phase([[SERVICE_STATUS.CONFIGURING, NOMINAL_MS.configuringOnChange]], SERVICE_STATUS.READY);
   };
 
   /** Turns the pooler of a `READY` service on or off at once. @throws NotFoundError, ConflictError */
   const setPooler = (params: { readonly project: string; readonly service: string }, enabled: boolean): MessageBody => {
     const service = store.service(params.project, params.service);
-    requireServiceStatus(store, service, ["READY"], enabled ? "enable the pooler" : "disable the pooler");
+    requireServiceStatus(store, service, [SERVICE_STATUS.READY], enabled ? "enable the pooler" : "disable the pooler");
     service.poolerEnabled = enabled;
     return { message: `Connection pooler ${enabled ? "enabled" : "disabled"} for service ${service.id}` };
   };
@@ -78,10 +86,10 @@ export function serviceOperations(store: ModelStore) {
       password: newPassword(),
       phase: store.phase<ServiceStatus>(
         [
-          ["QUEUED", NOMINAL_MS.queued],
-          ["CONFIGURING", NOMINAL_MS.configuringOnCreate],
+          [SERVICE_STATUS.QUEUED, NOMINAL_MS.queued],
+          [SERVICE_STATUS.CONFIGURING, NOMINAL_MS.configuringOnCreate],
         ],
-        "READY",
+        SERVICE_STATUS.READY,
       ),
     };
     if (forkedFrom !== undefined) service.forkedFrom = forkedFrom;
@@ -113,25 +121,27 @@ export function serviceOperations(store: ModelStore) {
     /** Starts deleting a service: `DELETING`, then gone. @throws NotFoundError, ConflictError while `DELETING` */
     deleteService: ({ params }) => {
       const service = store.service(params.project, params.service);
-      if (store.serviceStatus(service) === "DELETING") {
+      if (store.serviceStatus(service) === SERVICE_STATUS.DELETING) {
         throw new ConflictError("The service is already being deleted", `service ${service.id} is DELETING`);
       }
-      service.phase = store.phase([["DELETING", NOMINAL_MS.deleting]], GONE);
+      service.phase = store.phase([[SERVICE_STATUS.DELETING, NOMINAL_MS.deleting]], GONE);
     },
 
     /** Resumes a `PAUSED` service; a no-op on a `READY` one. @throws NotFoundError, ConflictError */
     startService: ({ params }) => {
       const service = store.service(params.project, params.service);
-      const status = requireServiceStatus(store, service, ["PAUSED", "READY"], "start");
-      if (status === "PAUSED") service.phase = store.phase([["RESUMING", NOMINAL_MS.resuming]], "READY");
+      const status = requireServiceStatus(store, service, [SERVICE_STATUS.PAUSED, SERVICE_STATUS.READY], "start");
+      if (status === SERVICE_STATUS.PAUSED)
+        service.phase = store.phase([[SERVICE_STATUS.RESUMING, NOMINAL_MS.resuming]], SERVICE_STATUS.READY);
       return serviceView(store, service);
     },
 
     /** Pauses a `READY` service; a no-op on a `PAUSED` one. @throws NotFoundError, ConflictError */
     stopService: ({ params }) => {
       const service = store.service(params.project, params.service);
-      const status = requireServiceStatus(store, service, ["READY", "PAUSED"], "stop");
-      if (status === "READY") service.phase = store.phase([["PAUSING", NOMINAL_MS.pausing]], "PAUSED");
+      const status = requireServiceStatus(store, service, [SERVICE_STATUS.READY, SERVICE_STATUS.PAUSED], "stop");
+      if (status === SERVICE_STATUS.READY)
+        service.phase = store.phase([[SERVICE_STATUS.PAUSING, NOMINAL_MS.pausing]], SERVICE_STATUS.PAUSED);
       return serviceView(store, service);
     },
 
@@ -144,7 +154,7 @@ export function serviceOperations(store: ModelStore) {
     attachServiceToVpc: ({ params, body }): MessageBody => {
       const service = store.service(params.project, params.service);
       const input = body();
-      requireServiceStatus(store, service, ["READY"], "attach to a VPC");
+      requireServiceStatus(store, service, [SERVICE_STATUS.READY], "attach to a VPC");
       const vpc = store.vpcs(params.project).find((v) => v.id === input.vpc_id);
       if (!vpc) throw new InvalidRequestError("The VPC does not exist in this project", `vpc_id: ${input.vpc_id} not found`);
       if (vpc.regionCode !== service.regionCode) {
@@ -166,7 +176,7 @@ export function serviceOperations(store: ModelStore) {
     detachServiceFromVpc: ({ params, body }): MessageBody => {
       const service = store.service(params.project, params.service);
       const input = body();
-      requireServiceStatus(store, service, ["READY"], "detach from a VPC");
+      requireServiceStatus(store, service, [SERVICE_STATUS.READY], "detach from a VPC");
       if (service.vpcId !== input.vpc_id) {
         throw new ConflictError(
           "The service is not attached to that VPC",
@@ -182,7 +192,7 @@ export function serviceOperations(store: ModelStore) {
     resizeService: ({ params, body }) => {
       const service = store.service(params.project, params.service);
       const input = body();
-      requireServiceStatus(store, service, ["READY"], "resize");
+      requireServiceStatus(store, service, [SERVICE_STATUS.READY], "resize");
       const size = sizeOr(input.cpu_millis, input.memory_gbs, service);
       service.cpuMillis = size.cpuMillis;
       service.memoryGbs = size.memoryGbs;
@@ -216,7 +226,7 @@ export function serviceOperations(store: ModelStore) {
           );
         }
       }
-      requireServiceStatus(store, source, ["READY"], "fork");
+      requireServiceStatus(store, source, [SERVICE_STATUS.READY], "fork");
       return provision(params.project, {
         name: input.name ?? `${source.name.slice(0, LIMITS.nameMaxLength - FORK_DEFAULTS.nameSuffix.length)}${FORK_DEFAULTS.nameSuffix}`,
         serviceType: source.serviceType,
@@ -232,7 +242,7 @@ export function serviceOperations(store: ModelStore) {
     updateServicePassword: ({ params, body }) => {
       const service = store.service(params.project, params.service);
       const input = body();
-      requireServiceStatus(store, service, ["READY"], "update the password");
+      requireServiceStatus(store, service, [SERVICE_STATUS.READY], "update the password");
       service.password = input.password;
     },
 
@@ -240,7 +250,7 @@ export function serviceOperations(store: ModelStore) {
     setServiceEnvironment: ({ params, body }): MessageBody => {
       const service = store.service(params.project, params.service);
       const input = body();
-      requireServiceStatus(store, service, ["READY"], "set the environment");
+      requireServiceStatus(store, service, [SERVICE_STATUS.READY], "set the environment");
       service.environment = input.environment;
       return { message: `Environment of service ${service.id} set to ${input.environment}` };
     },
@@ -261,7 +271,7 @@ export function serviceOperations(store: ModelStore) {
           `sync_replica_count: ${syncCount} is more than replica_count ${replicaCount}`,
         );
       }
-      requireServiceStatus(store, service, ["READY"], "change HA replicas");
+      requireServiceStatus(store, service, [SERVICE_STATUS.READY], "change HA replicas");
       service.replicaCount = replicaCount;
       service.syncReplicaCount = syncCount;
       configuring(service);

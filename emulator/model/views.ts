@@ -3,6 +3,7 @@
  * that render stored records into them at the current time: each view spreads the
  * record's `shown` fields (see records.ts), then adds what it computes.
  */
+import { PEERING_STATUS, REPLICA_SET_STATUS, SERVICE_STATUS } from "../../contract";
 import { DATABASE_PORT, HOST_DOMAIN, POOLER_PORT, VOLUME_TYPE } from "./catalog";
 import type { ModelStore } from "./model-store";
 import { GONE } from "./phase";
@@ -92,9 +93,9 @@ export function peeringView(store: ModelStore, peering: PeeringRecord): PeeringB
     peer_region_code: peering.peerRegionCode,
     peer_vpc_id: peering.peerVpcId,
     provisioned_id: peering.provisionedId,
-    status: status === GONE ? "failed" : status,
+    status: status === GONE ? PEERING_STATUS.failed : status,
   };
-  if (status === "failed") body.error_message = peering.errorMessage ?? "peering failed";
+  if (status === PEERING_STATUS.failed) body.error_message = peering.errorMessage ?? "peering failed";
   return body;
 }
 
@@ -122,7 +123,7 @@ export function replicaSetView(store: ModelStore, set: ReplicaSetRecord): Replic
     memory_gbs: set.memoryGbs,
     endpoint: db,
     metadata: { environment: set.environment },
-    status: status === GONE ? "deleting" : status,
+    status: status === GONE ? REPLICA_SET_STATUS.deleting : status,
   };
   if (set.poolerEnabled) body.connection_pooler = { endpoint: pooler };
   return body;
@@ -131,7 +132,7 @@ export function replicaSetView(store: ModelStore, set: ReplicaSetRecord): Replic
 /** Plausible usage figures for a size; nothing runs while paused. */
 function metricsFor(service: ServiceRecord, status: ServiceStatus): ServiceBody["metrics"] {
   const storage_mb = 1024 + (service.createdAt % 997);
-  if (status === "PAUSED") return { memory_mb: 0, milli_cpu: 0, storage_mb };
+  if (status === SERVICE_STATUS.PAUSED) return { memory_mb: 0, milli_cpu: 0, storage_mb };
   if (service.cpuMillis === 0) return { memory_mb: 180, milli_cpu: 40, storage_mb };
   return {
     memory_mb: Math.round(service.memoryGbs * 1024 * 0.35),
@@ -143,7 +144,7 @@ function metricsFor(service: ServiceRecord, status: ServiceStatus): ServiceBody[
 /** Renders a service at the current time (without `initial_password`). */
 export function serviceView(store: ModelStore, service: ServiceRecord): ServiceBody {
   const computed = store.serviceStatus(service);
-  const status: ServiceStatus = computed === GONE ? "DELETED" : computed;
+  const status: ServiceStatus = computed === GONE ? SERVICE_STATUS.DELETED : computed;
   const { db, pooler } = endpointsOf(service.id, service.projectId, service.database);
   const body: ServiceBody = {
     ...service.shown,

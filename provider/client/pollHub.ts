@@ -4,14 +4,8 @@
  * replica set waited for in it; the peering list of a VPC every peering); each answer is
  * delivered to every wait on the source, so N waits cost about the polls of one.
  *
- * A list costs its length, however few waits it serves: one create in a project of 5,000
- * services would download 5,000 services a poll. So each tick chooses its reads by cost
- * ({@link listPays}): the source's list when it costs less than a read of each waited-for
- * resource alone (many waits on a short list), else each wait that is due reads its own
- * resource (few waits, or a long list). Before any answer of the list was seen its length
- * is unknown: the list is read, once, when {@link POLL_COST.learnAt} waits share it. Once
- * the API has answered the client 429, requests are what is scarce: the list serves any two
- * waits or more (one request where they would make one each).
+ * Each tick chooses its reads by cost (readCost.ts `listPays`): the source's list when it
+ * costs less than a read of each waited-for resource alone, else each due wait reads its own.
  *
  * Each wait keeps its own poll schedule (pollSchedule.ts); a source polls when its
  * earliest wait is due, one request (or one round of reads of single resources) at a time,
@@ -27,6 +21,7 @@
  * readiness is likely.
  */
 import { NotFoundError } from "./errors";
+import { listPays } from "./readCost";
 import { pollDelayMs, type PollScheduleOptions } from "./pollSchedule";
 import type { WatchedKind } from "../../contract";
 import { type TransitionDurations, transitionKey } from "./transitionDurations";
@@ -50,28 +45,6 @@ export interface Source<A> {
   fetch: (caller: string) => Promise<Fetched<A>>;
   /** How many items an answer holds (a list's length): what it costs beside its request. */
   size: (answer: A) => number;
-}
-
-/** What a poll costs, in items of a list answer (exported for tests and the README). */
-export const POLL_COST = {
-  /**
-   * What one request costs beside the items it carries, in items: its headers both ways, a
-   * round trip and a turn at the pacer, against the bytes and the parsing of one item.
-   */
-  requestItems: 4,
-  /** While the list's length is unknown (no answer seen yet), the list is read once this many waits share it. */
-  learnAt: 4,
-} as const;
-
-/**
- * Whether one request of a list of `listItems` items (undefined: not known yet) costs no
- * more than `waits` requests of one item each (see {@link POLL_COST}); when the API limits
- * the rate (`limited`), whether it saves requests. Pure; never throws.
- */
-export function listPays(waits: number, listItems: number | undefined, limited = false): boolean {
-  if (limited) return waits >= 2;
-  if (listItems === undefined) return waits >= POLL_COST.learnAt;
-  return waits * (POLL_COST.requestItems + 1) >= POLL_COST.requestItems + listItems;
 }
 
 /** One wait, as the hub is given it. */
@@ -130,7 +103,7 @@ interface SourceState<A> {
 type Polled<A, T> =
   | { kind: "answer"; answer: A; sentAt: number }
   | { kind: "own"; observation: Observation<T>; sentAt: number }
-  | { kind: "error"; error: unknown };
+  | { kind: "thrown"; error: unknown };
 
 /** The shared waiting of one client (see the module comment). */
 export class PollHub {
@@ -267,7 +240,7 @@ export class PollHub {
       this.listItems.set(state.source.key, state.source.size(answer));
       polled = { kind: "answer", answer, sentAt };
     } catch (error) {
-      polled = { kind: "error", error };
+      polled = { kind: "thrown", error };
     }
     state.inFlight = false;
     let due = Infinity;
@@ -297,14 +270,14 @@ export class PollHub {
       const { answer, sentAt } = await wait.spec.own(wait.spec.operation);
       return { kind: "own", observation: answer, sentAt };
     } catch (error) {
-      return { kind: "error", error };
+      return { kind: "thrown", error };
     }
   }
 
   /** Gives a wait what a poll saw; a promise only when finding its resource needs a request. */
   private deliver<K extends WatchedKind, A>(wait: Wait<K, A>, polled: Polled<A, WatchedBodies[K]>): Promise<void> | undefined {
     if (wait.settled) return undefined;
-    if (polled.kind === "error") return this.pollFailed(wait, polled.error);
+    if (polled.kind === "thrown") return this.pollFailed(wait, polled.error);
     if (polled.sentAt < wait.startedAt) return undefined;
     if (polled.kind === "own") return this.observed(wait, polled.observation, polled.sentAt);
     let found: Observation<WatchedBodies[K]> | Promise<Observation<WatchedBodies[K]>>;

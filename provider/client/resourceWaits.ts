@@ -17,6 +17,7 @@ import { lookUpById } from "./listIndex";
 import type { ListReading } from "./listReading";
 import type { Pacer } from "./pacer";
 import type { Operation, ParamsOf, Peering, ReadReplicaSet, Service, WatchedKind } from "../../contract";
+import { statusesIn } from "../../contract/statuses";
 import type { Operations, ReplyOf } from "./operations";
 import { type Fetched, PollHub, type Source } from "./pollHub";
 import type { ProjectOptions } from "./callArgs";
@@ -255,7 +256,13 @@ export class ResourceWaits {
 
   /** The replica set until its status is one of `opts.until`; see `ClouddbClient.waitForReplicaSet`. */
   async replicaSet(serviceId: string, replicaSetId: string, opts: WaitForReplicaSetOptions): Promise<ReadReplicaSet> {
-    const set = await this.replicaSetWait(serviceId, replicaSetId, { status: opts.until ?? ["active"] }, opts, "waitForReplicaSet");
+    const set = await this.replicaSetWait(
+      serviceId,
+      replicaSetId,
+      { status: opts.until ?? statusesIn("replica set", "ready") },
+      opts,
+      "waitForReplicaSet",
+    );
     return found(set, `Replica set ${serviceId}/${replicaSetId}`, "waitForReplicaSet");
   }
 
@@ -273,7 +280,7 @@ export class ResourceWaits {
       size: listSize,
     });
     const peering = await this.run(
-      { kind: "peering", id: `${vpcId}/${peeringId}`, operation: caller, goal: { status: opts.until ?? ["active"] } },
+      { kind: "peering", id: `${vpcId}/${peeringId}`, operation: caller, goal: { status: opts.until ?? statusesIn("peering", "ready") } },
       opts,
       source,
       (project, reading) => {

@@ -25,36 +25,40 @@ export interface ConvergeContext {
   readonly progress: ConvergeProgress;
 }
 
-/** One of the API's actions on a resource of a kind whose live form is `L`, wanted form `W` and convergence context `C`. */
-export interface Action<L, W, C> {
+/** The `then` of an action the API applies before answering. */
+export const AT_ONCE = "at-once";
+
+/**
+ * One of the API's actions on a resource of a kind whose live form is `L`, wanted form `W`,
+ * convergence context `C` and statuses an action may leave it in `S` (the contract's, e.g.
+ * `StatusIn<"service", "ready" | "dormant">`; `never` for a kind whose actions all apply at once).
+ */
+export interface Action<L, W, C, S extends string = never> {
   /** The action's name, as the API's operation. */
   readonly name: string;
   /** True when the live resource differs from what is wanted in what this action changes. */
   needed(live: L, want: W, ctx: C): boolean;
   /** Sends it. */
   send(ctx: C, id: string, want: W, live: L): Promise<unknown>;
-  /** What follows it: the state to wait for (an asynchronous action), or `at-once` (it shows in a later read). */
-  readonly then: string;
+  /** What follows it: the status to wait for (an asynchronous action), or `at-once` (it shows in a later read). */
+  readonly then: S | typeof AT_ONCE;
 }
 
-/** A kind's table of actions and how to wait between them. */
-export interface Convergence<L, W, C extends { readonly progress: ConvergeProgress }> {
+/** A kind's table of actions and how to wait between them (the type parameters are {@link Action}'s). */
+export interface Convergence<L, W, C extends { readonly progress: ConvergeProgress }, S extends string = never> {
   /** The actions, in an order the API accepts. */
-  readonly actions: readonly Action<L, W, C>[];
+  readonly actions: readonly Action<L, W, C, S>[];
   /** The resource's id. */
   idOf(live: L): string;
   /** Waits until the resource no longer moves on its own; throws when only deleting it can help. */
   settle(ctx: C, live: L): Promise<L>;
-  /** Waits, after an asynchronous action, until the resource reaches `state`. */
-  waitFor(ctx: C, id: string, state: string): Promise<L>;
+  /** Waits, after an asynchronous action, until the resource reaches `status`. */
+  waitFor(ctx: C, id: string, status: S): Promise<L>;
   /** Reads the resource afresh (changes answered at once show only in a later read). */
   reread(ctx: C, id: string): Promise<L>;
   /** Learns what an accepted action changed that no read shows (a password). */
-  accepted?(ctx: C, action: Action<L, W, C>, want: W): void;
+  accepted?(ctx: C, action: Action<L, W, C, S>, want: W): void;
 }
-
-/** The `then` of an action the API applies before answering. */
-export const AT_ONCE = "at-once";
 
 /**
  * Sends an action. A 409 does not fail it at once: when an earlier attempt was accepted but
@@ -64,11 +68,11 @@ export const AT_ONCE = "at-once";
  * API shows a change from the moment it accepts it), the action is done; otherwise it is sent
  * once more.
  */
-async function send<L, W, C extends { readonly progress: ConvergeProgress }>(
-  c: Convergence<L, W, C>,
+async function send<L, W, C extends { readonly progress: ConvergeProgress }, S extends string>(
+  c: Convergence<L, W, C, S>,
   ctx: C,
   id: string,
-  action: Action<L, W, C>,
+  action: Action<L, W, C, S>,
   want: W,
   live: L,
 ): Promise<void> {
@@ -91,8 +95,8 @@ async function send<L, W, C extends { readonly progress: ConvergeProgress }>(
  * @throws what the kind's waits throw (a resource only deletion can help, a timeout), and the
  *   API's error when an action is refused
  */
-export async function converge<L, W, C extends { readonly progress: ConvergeProgress }>(
-  c: Convergence<L, W, C>,
+export async function converge<L, W, C extends { readonly progress: ConvergeProgress }, S extends string>(
+  c: Convergence<L, W, C, S>,
   ctx: C,
   live: L,
   want: W,

@@ -136,12 +136,12 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
   };
   const secretKeys = secretInputs(schema);
   /** After an operation that waited: keeps what the client learned of transition times for the next process. */
-  const remember = (ctx: ProviderContext): void => {
+  const remember = async (ctx: ProviderContext): Promise<void> => {
     if (!ctx.settings.apiUrl || !ctx.clientLoaded()) return;
     // Loaded here: `check` and `diff` need neither the file system nor the journal.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { savePriors } = require("./transitionPriors") as typeof import("./transitionPriors");
-    savePriors(ctx.settings.apiUrl, ctx.client().learnedSamples());
+    await savePriors(ctx.settings.apiUrl, ctx.client().learnedSamples());
   };
   /** The error to hand to the engine: in the user's terms (`doing` is what the user did), scrubbed of secrets. */
   const scrub = (error: unknown, ctx: ProviderContext, doing: string, ...props: Props[]): Error =>
@@ -198,7 +198,7 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
       } catch (e) {
         throw scrub(withInputs(e, news), ctx, userOperation("create", schema.kind, news[OWNER_KEY]), news);
       } finally {
-        remember(ctx);
+        await remember(ctx);
       }
     },
 
@@ -251,7 +251,7 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
         if (ResourceInitError.isInstance(e)) e.properties = recorded(e.properties);
         throw scrub(withInputs(e, news), ctx, userOperation("update", schema.kind, news[OWNER_KEY], id), olds, news);
       } finally {
-        remember(ctx);
+        await remember(ctx);
       }
     },
 
@@ -271,7 +271,7 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
       } catch (e) {
         throw scrub(e, ctx, userOperation("delete", schema.kind, undefined, id), props);
       } finally {
-        remember(ctx);
+        await remember(ctx);
       }
     },
   };

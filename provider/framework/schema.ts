@@ -23,7 +23,12 @@ export type Change =
 export interface PropertyDocs {
   /** One or two sentences for the SDK's TSDoc and the README. */
   readonly doc: string;
-  /** The type to show in the SDK when the one derived from the schema is not the one to show. */
+  /**
+   * The type to show in the SDK when the one derived from the schema is not the one to show
+   * (a name the SDK declares, or a wider primitive). It must agree with the schema: whatever
+   * the schema accepts can be written as it, and it has the schema's fields and primitive
+   * types (tests/unit/sdkTypes.test.ts).
+   */
   readonly sdkType?: string;
 }
 

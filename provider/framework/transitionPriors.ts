@@ -9,7 +9,9 @@
  * read or written only means polling without a prior. Saved off the event loop, and only
  * when there is something new: the provider offers the client's measurements after every
  * operation (a refresh of 1,000 resources offered them 1,000 times), and one write at a
- * time carries the newest.
+ * time carries the newest. The operation that offered them waits for that write before it
+ * returns (other operations go on meanwhile): the engine ends the plugin with a signal once
+ * the deployment is done, and a write still under way then would be lost.
  */
 import { createHash } from "crypto";
 import * as fs from "fs";
@@ -46,28 +48,35 @@ function loadedFrom(text: string): Record<string, number[]> {
   }
 }
 
-/** Per API URL: the measurements last offered (as JSON), the ones still to write, and whether a write is under way. */
-const saving = new Map<string, { offered: string; next: Record<string, number[]> | undefined; writing: boolean }>();
+/** Per API URL: the measurements last offered (as JSON), the ones still to write, and the writes under way. */
+interface Saving {
+  offered: string;
+  next: Record<string, number[]> | undefined;
+  /** Settles once nothing offered is left unwritten; undefined while no write is under way. */
+  writing: Promise<void> | undefined;
+}
+const saving = new Map<string, Saving>();
 
 /**
  * Saves `samples` (the client's last measurements by transition, which began with what was
- * loaded) for `apiUrl`, over what was saved, in the background; nothing when they are what
- * was offered last. Never throws.
+ * loaded) for `apiUrl`, over what was saved, off the event loop; nothing when they are what
+ * was offered last. Resolves once they are written (or could not be). Never rejects.
  */
-export function savePriors(apiUrl: string, samples: Record<string, number[]>): void {
-  if (Object.keys(samples).length === 0) return;
+export function savePriors(apiUrl: string, samples: Record<string, number[]>): Promise<void> {
+  if (Object.keys(samples).length === 0) return Promise.resolve();
   const offered = JSON.stringify(samples);
-  const state = saving.get(apiUrl) ?? { offered: "", next: undefined, writing: false };
+  const state = saving.get(apiUrl) ?? { offered: "", next: undefined, writing: undefined };
   saving.set(apiUrl, state);
-  if (state.offered === offered) return;
-  state.offered = offered;
-  state.next = samples;
-  if (!state.writing) void writeAll(apiUrl, state);
+  if (state.offered !== offered) {
+    state.offered = offered;
+    state.next = samples;
+    state.writing ??= writeAll(apiUrl, state);
+  }
+  return state.writing ?? Promise.resolve();
 }
 
 /** Writes what is to be written for `apiUrl` until nothing new is left. Never rejects. */
-async function writeAll(apiUrl: string, state: { next: Record<string, number[]> | undefined; writing: boolean }): Promise<void> {
-  state.writing = true;
+async function writeAll(apiUrl: string, state: Saving): Promise<void> {
   try {
     while (state.next !== undefined) {
       const samples = state.next;
@@ -75,7 +84,7 @@ async function writeAll(apiUrl: string, state: { next: Record<string, number[]> 
       await write(apiUrl, samples);
     }
   } finally {
-    state.writing = false;
+    state.writing = undefined;
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * Tolerant reading never invents a value. The client reads what has its documented shape, or
  * an unambiguous alternative of it (a number sent as the string `"1000"`), and reads any
- * other shape as absent (client/api/reading.ts). An absent size is not the shared plan, an
+ * other shape as absent (contract/api/reading.ts). An absent size is not the shared plan, an
  * absent HA count is not 0 and an absent port is not 0: the outputs that depend on a field
  * the answer does not show readably keep the values recorded in state, the user is told
  * which (a warning on stderr, which Pulumi prints), and nothing is sent because of them

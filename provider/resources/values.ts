@@ -38,7 +38,7 @@ export const timeouts = z.strictObject(
 );
 
 /** A text a problem function (`undefined`: none) rules on, with `required` and the wrong type told as the contract's rules tell them. */
-function ruledText(message: string, problem: (text: string) => string | undefined): z.ZodType<string> {
+function ruledText(message: string, problem: (text: string) => string | undefined): z.ZodType<string, string> {
   return z.string({ error: expecting("a string", message) }).superRefine((text, ctx) => {
     const found = problem(text);
     if (found !== undefined) ctx.addIssue({ code: "custom", message: found });
@@ -79,7 +79,7 @@ export function sizeAmount(amount: number): number | "shared" {
  * `allowShared`. A size no plan has (a number, or `"shared"` where there is no shared plan) is
  * told the sizes; any other value (`"1000"`) is told to be a number.
  */
-function amountOf(allowShared: boolean, pick: (p: SizePair) => number): z.ZodType<number | "shared"> {
+function amountOf(allowShared: boolean, pick: (p: SizePair) => number): z.ZodType<number | "shared", number | "shared"> {
   const allowed = (allowShared ? SERVICE_SIZES : DEDICATED_SIZES).map((p) => sizeAmount(pick(p)));
   const type = allowShared ? 'a number (or "shared")' : "a number";
   return z.custom<number | "shared">((v) => allowed.includes(v as number | "shared"), {
@@ -90,12 +90,18 @@ function amountOf(allowShared: boolean, pick: (p: SizePair) => number): z.ZodTyp
   });
 }
 
-/** A CPU allocation in millicores: a number, or `"shared"` where `allowShared`. */
-export function cpuMillis(allowShared: boolean): z.ZodType<number | "shared"> {
+/** A CPU allocation in millicores: a number, or `"shared"` where `allowShared` (typed so: a set's is a number). */
+export function cpuMillis(allowShared: true): z.ZodType<number | "shared", number | "shared">;
+/** A CPU allocation in millicores of a plan with no shared size: a number. */
+export function cpuMillis(allowShared: false): z.ZodType<number, number>;
+export function cpuMillis(allowShared: boolean): z.ZodType<number | "shared", number | "shared"> {
   return amountOf(allowShared, (p) => p.cpuMillis);
 }
 
-/** A memory allocation in GB: a number, or `"shared"` where `allowShared`. */
-export function memoryGbs(allowShared: boolean): z.ZodType<number | "shared"> {
+/** A memory allocation in GB: a number, or `"shared"` where `allowShared` (typed so: a set's is a number). */
+export function memoryGbs(allowShared: true): z.ZodType<number | "shared", number | "shared">;
+/** A memory allocation in GB of a plan with no shared size: a number. */
+export function memoryGbs(allowShared: false): z.ZodType<number, number>;
+export function memoryGbs(allowShared: boolean): z.ZodType<number | "shared", number | "shared"> {
   return amountOf(allowShared, (p) => p.memoryGbs);
 }

@@ -6,7 +6,8 @@
  * of a known length come and go.
  */
 import type { Service } from "../../provider/client";
-import { listPays, POLL_COST, PollHub, type WatchSpec } from "../../provider/client/pollHub";
+import { PollHub, type WatchSpec } from "../../provider/client/pollHub";
+import { listPays, POLL_COST } from "../../provider/client/readCost";
 import { TransitionDurations } from "../../provider/client/transitionDurations";
 
 /** The answer of the fake service list: two services, both READY. */

@@ -6,7 +6,7 @@
  * limit allows.
  */
 import type { Service } from "../../provider/client";
-import { listPays } from "../../provider/client/pollHub";
+import { listPays } from "../../provider/client/readCost";
 import { detection } from "../../provider/client/pollSchedule";
 import { type Emu, type LoggedRequest, control, requestLog, startEmulator, clientOf } from "./emulatorControl";
 

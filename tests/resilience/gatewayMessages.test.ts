@@ -91,7 +91,7 @@ describe("transition times learned for the poll schedule", () => {
 
   /** The prior the next run starts from: the median of what is saved (one value, or the last measurements). */
   function prior(): number {
-    const file = fs.readdirSync(cloud.journalDir).find((f) => f.startsWith("durations-"))!;
+    const file = fs.readdirSync(cloud.journalDir).find((f) => f.startsWith("durations-") && f.endsWith(".json"))!;
     expect(fs.statSync(path.join(cloud.journalDir, file)).mode & 0o777).toBe(0o600);
     const all = JSON.parse(fs.readFileSync(path.join(cloud.journalDir, file), "utf8")) as Record<string, number | number[]>;
     const saved = Object.entries(all).find(([key]) => key.startsWith("service:QUEUED->"))![1];

@@ -68,16 +68,21 @@ describe("the learned transition durations", () => {
   }
 
   it("are written again only when something new was measured", async () => {
-    savePriors(url, { "service:QUEUED->READY": [1_000] });
+    void savePriors(url, { "service:QUEUED->READY": [1_000] });
     await written("service:QUEUED->READY");
     // Gone from disk: offering the same measurements again writes nothing...
     for (const f of priorsFiles()) fs.rmSync(path.join(dir, f));
-    for (let i = 0; i < 50; i++) savePriors(url, { "service:QUEUED->READY": [1_000] });
+    for (let i = 0; i < 50; i++) void savePriors(url, { "service:QUEUED->READY": [1_000] });
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(priorsFiles()).toEqual([]);
     // ...and a new measurement writes them all.
-    savePriors(url, { "service:QUEUED->READY": [1_000], "replica set:creating->active": [2_000] });
+    void savePriors(url, { "service:QUEUED->READY": [1_000], "replica set:creating->active": [2_000] });
     await written("replica set:creating->active");
     expect(loadPriors(url)).toEqual({ "service:QUEUED->READY": [1_000], "replica set:creating->active": [2_000] });
+  });
+
+  it("are on disk once the save resolves (the engine may end the plugin right after the operation)", async () => {
+    await Promise.all([savePriors(url, { "service:QUEUED->READY": [1_500] }), savePriors(url, { "service:QUEUED->READY": [1_500, 900] })]);
+    expect(loadPriors(url)).toEqual({ "service:QUEUED->READY": [1_500, 900] });
   });
 });

@@ -7,7 +7,7 @@
 import { z } from "zod";
 import * as rules from "../../../contract/rules";
 import { DEDICATED_SIZES, describeSizes, replicaSetSizeProblem } from "../../../contract/sizes";
-import { hasStatusClass } from "../../../contract/statuses";
+import { hasStatusClass, REPLICA_SET_STATUS, type StatusIn } from "../../../contract/statuses";
 import type { ReadReplicaSet } from "../../client";
 import type { ResourceDefinition } from "../../framework/resourceProvider";
 import { AT_ONCE, type Action, type ConvergeContext } from "../../framework/convergence";
@@ -123,7 +123,10 @@ export const REPLICA_SET_FIELDS: readonly ShownField<ReadReplicaSet>[] = [
 export type WantedReplicaSet = DesiredOf<typeof readReplicaSetSchema.inputs>;
 
 /** One of the API's actions on a replica set. */
-export type ReplicaSetAction = Action<ReadReplicaSet, WantedReplicaSet, ConvergeContext>;
+export type ReplicaSetAction = Action<ReadReplicaSet, WantedReplicaSet, ConvergeContext, ReadySetStatus>;
+
+/** The statuses a replica set's action leaves it in: a ready one (`active`). */
+export type ReadySetStatus = StatusIn<"replica set", "ready">;
 
 /** The size of a set as its answer shows it; one it does not show readably is taken as wanted (nothing is sent because of it). */
 function sizeOf(rs: ReadReplicaSet, want: WantedReplicaSet): unknown[] {
@@ -146,7 +149,7 @@ export const REPLICA_SET_ACTIONS: readonly ReplicaSetAction[] = [
         body: { cpu_millis: want.cpuMillis, memory_gbs: want.memoryGbs, nodes: want.nodes },
         projectId: ctx.projectId,
       }),
-    then: "active",
+    then: REPLICA_SET_STATUS.active,
   },
   {
     name: "setEnvironment",

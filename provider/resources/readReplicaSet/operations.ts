@@ -1,11 +1,12 @@
 /** What a ReadReplicaSet does against the API: create (or adopt), resize, environment, pooler, delete. */
-import { fitsReplicaSet, hasStatusClass } from "../../../contract";
+import { fitsReplicaSet, hasStatusClass, statusesIn } from "../../../contract";
 import type { ReadReplicaSet } from "../../client";
 import { ConflictError, NotFoundError, ResourceFailedError, WaitError } from "../../client/errors";
 import { nothingToAdopt } from "../../framework/adoption";
 import { CloudStateError, InputConflictError, ProviderErrorCode, ResourceInitError, UnusableResourceError } from "../../framework/errors";
 import { nameOf } from "../../framework/autonaming";
-import { createOnce, forgetInterrupted, intentOf, type Recovery } from "../../framework/journal";
+import { createOnce, forgetInterrupted, type Recovery } from "../../framework/journal";
+import { intentOf } from "../../framework/createIntent";
 import { parentIdOf } from "../../framework/parents";
 import { retryWhileConflict } from "../../framework/pacing";
 import type { ResourceOperations } from "../../framework/resourceProvider";
@@ -16,7 +17,7 @@ import { desiredOf, outputsFrom, type OutputsOf } from "../../framework/schema";
 import type { ProviderContext } from "../../framework/settings";
 import { notRunning } from "../service/live";
 import { keepingRecorded } from "../../framework/unreadable";
-import { REPLICA_SET_ACTIONS, REPLICA_SET_FIELDS, readReplicaSetSchema, type WantedReplicaSet } from "./definition";
+import { REPLICA_SET_ACTIONS, REPLICA_SET_FIELDS, readReplicaSetSchema, type ReadySetStatus, type WantedReplicaSet } from "./definition";
 
 type ReadReplicaSetOutputs = OutputsOf<typeof readReplicaSetSchema.outputs>;
 
@@ -25,11 +26,11 @@ function replicaSetOutputs(live: ReadReplicaSet, serviceId: string, projectId: s
   return outputsFrom(readReplicaSetSchema, { live, serviceId, projectId, password });
 }
 
-/** A replica set in status `error`: only deleting it can leave that state. */
+/** A replica set in a failed status (`error`): only deleting it can leave that state. */
 function inError(rs: ReadReplicaSet): UnusableResourceError<ReadReplicaSet> {
   return new UnusableResourceError(
     rs,
-    `Read replica set ${rs.id} (${rs.name ?? ""}) is in status error`,
+    `Read replica set ${rs.id} (${rs.name ?? ""}) is in status ${rs.status}`,
     ProviderErrorCode.ReplicaSetFailed,
   );
 }
@@ -39,18 +40,22 @@ async function findReplicaSet(ctx: ProviderContext, serviceId: string, id: strin
   return (await ctx.client().perform("listReplicaSets", { service: serviceId, projectId })).items.find((rs) => rs.id === id);
 }
 
-/** The replica set's convergence: its action table, and how a set is waited for (an `error` set only deletion can help). */
-const replicaSetConvergence: Convergence<ReadReplicaSet, WantedReplicaSet, ReplicaSetContext> = {
+/** The replica set's convergence: its action table, and how a set is waited for (a failed set only deletion can help). */
+const replicaSetConvergence: Convergence<ReadReplicaSet, WantedReplicaSet, ReplicaSetContext, ReadySetStatus> = {
   actions: REPLICA_SET_ACTIONS,
   idOf: (rs) => rs.id,
   async settle(ctx, live) {
-    if (live.status === "error") throw inError(live);
-    return live.status === "active"
+    if (hasStatusClass("replica set", live.status, "failed")) throw inError(live);
+    return hasStatusClass("replica set", live.status, "ready")
       ? live
-      : ctx.api.waitForReplicaSet(ctx.serviceId, live.id, { until: ["active"], timeoutMs: ctx.limitMs, projectId: ctx.projectId });
+      : ctx.api.waitForReplicaSet(ctx.serviceId, live.id, {
+          until: statusesIn("replica set", "ready"),
+          timeoutMs: ctx.limitMs,
+          projectId: ctx.projectId,
+        });
   },
-  waitFor: (ctx, id) =>
-    ctx.api.waitForReplicaSet(ctx.serviceId, id, { until: ["active"], timeoutMs: ctx.limitMs, projectId: ctx.projectId }),
+  waitFor: (ctx, id, status) =>
+    ctx.api.waitForReplicaSet(ctx.serviceId, id, { until: [status], timeoutMs: ctx.limitMs, projectId: ctx.projectId }),
   reread: async (ctx, id) => {
     const found = (await ctx.api.perform("listReplicaSets", { service: ctx.serviceId, projectId: ctx.projectId })).items.find(
       (rs) => rs.id === id,
@@ -118,7 +123,7 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
           () =>
             api.perform("createReplicaSet", {
               service: news.serviceId,
-              body: { name, nodes: news.nodes, cpu_millis: news.cpuMillis as number, memory_gbs: news.memoryGbs as number },
+              body: { name, nodes: news.nodes, cpu_millis: news.cpuMillis, memory_gbs: news.memoryGbs },
               // A name the program did not set is the set's own: a lost answer is recovered by it (framework/autonaming.ts).
               projectId,
               uniqueName: ctx.autonamed,
@@ -144,7 +149,8 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
           ? (e.lastSeen as ReadReplicaSet)
           : undefined;
       const last = seen ?? made;
-      const failed = ResourceFailedError.isInstance(e) || UnusableResourceError.isInstance(e) || last.status === "error";
+      const failed =
+        ResourceFailedError.isInstance(e) || UnusableResourceError.isInstance(e) || hasStatusClass("replica set", last.status, "failed");
       const why = failed
         ? `Read replica set ${made.id} (${made.name ?? news.name}) is in status error`
         : `Read replica set ${made.id} (${made.name ?? news.name}) was created but is not active: ${(e as Error).message}`;

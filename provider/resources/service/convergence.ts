@@ -5,7 +5,7 @@
  */
 import type { Service } from "../../client";
 import { ResourceFailedError } from "../../client/errors";
-import { classifyStatus } from "../../../contract/statuses";
+import { hasStatusClass, SERVICE_STATUS, statusesIn, type StatusIn } from "../../../contract/statuses";
 import type { Action, ConvergeContext as BaseContext, Convergence, ConvergeProgress as Progress } from "../../framework/convergence";
 import { ProviderErrorCode, UnusableResourceError } from "../../framework/errors";
 import { SERVICE_ACTIONS, type DesiredService } from "./definition";
@@ -26,10 +26,11 @@ export interface ConvergeContext extends BaseContext {
   readonly progress: ConvergeProgress;
 }
 
+/** The statuses a service's action leaves it in: a settled one, ready or dormant (`READY`, `PAUSED`). */
+export type SettledStatus = StatusIn<"service", "ready" | "dormant">;
+
 /** One of the API's actions on a service. */
-export interface ServiceAction extends Action<Service, DesiredService, ConvergeContext> {
-  /** What follows it: the status to wait for, or `at-once`. */
-  readonly then: "READY" | "PAUSED" | "at-once";
+export interface ServiceAction extends Action<Service, DesiredService, ConvergeContext, SettledStatus> {
   /** The API refuses it on a paused service: a paused service is resumed first. */
   readonly needsRunning: boolean;
 }
@@ -47,11 +48,13 @@ export function unusable(service: Service, adopted: boolean): UnusableResourceEr
   return new UnusableResourceError(service, `${what} ${advice}`, ProviderErrorCode.ServiceUnusable);
 }
 
-async function waitFor(ctx: ConvergeContext, id: string, until: Array<"READY" | "PAUSED">): Promise<Service> {
+async function waitFor(ctx: ConvergeContext, id: string, until: SettledStatus[]): Promise<Service> {
   try {
     return await ctx.api.waitForService(id, { until, timeoutMs: ctx.limitMs, projectId: ctx.projectId });
   } catch (e) {
-    if (ResourceFailedError.isInstance(e, "service") && e.state === "UNSTABLE" && e.lastSeen) throw unusable(e.lastSeen, ctx.adopted);
+    if (ResourceFailedError.isInstance(e, "service") && hasStatusClass("service", e.state, "failed") && e.lastSeen) {
+      throw unusable(e.lastSeen, ctx.adopted);
+    }
     throw e;
   }
 }
@@ -61,18 +64,21 @@ async function waitFor(ctx: ConvergeContext, id: string, until: Array<"READY" | 
  * status the client does not know (the API's news) is "not yet", as a waiter reads it.
  */
 export async function settle(ctx: ConvergeContext, live: Service): Promise<Service> {
-  const cls = classifyStatus("service", live.status);
-  if (cls === "failed" || cls === "ending" || cls === "gone") throw unusable(live, ctx.adopted);
-  if (cls === "ready" || cls === "dormant") return live;
-  return waitFor(ctx, live.service_id, live.status === "PAUSING" ? ["PAUSED"] : ["READY", "PAUSED"]);
+  if (hasStatusClass("service", live.status, "failed", "ending", "gone")) throw unusable(live, ctx.adopted);
+  if (hasStatusClass("service", live.status, "ready", "dormant")) return live;
+  return waitFor(
+    ctx,
+    live.service_id,
+    live.status === SERVICE_STATUS.PAUSING ? [SERVICE_STATUS.PAUSED] : statusesIn("service", "ready", "dormant"),
+  );
 }
 
 /** The Service's convergence: its action table and how a service is waited for. */
-export const serviceConvergence: Convergence<Service, DesiredService, ConvergeContext> = {
+export const serviceConvergence: Convergence<Service, DesiredService, ConvergeContext, SettledStatus> = {
   actions: SERVICE_ACTIONS,
   idOf: (s) => s.service_id,
   settle,
-  waitFor: (ctx, id, state) => waitFor(ctx, id, [state as "READY" | "PAUSED"]),
+  waitFor: (ctx, id, status) => waitFor(ctx, id, [status]),
   reread: (ctx, id) => ctx.api.perform("getService", { service: id, projectId: ctx.projectId, fresh: true }),
   accepted(ctx, action, want) {
     if (action.name === "updatePassword" && want.password !== null) ctx.progress.password = want.password;

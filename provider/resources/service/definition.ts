@@ -9,7 +9,7 @@ import { z } from "zod";
 import { SERVICE_DEFAULTS } from "../../../contract/defaults";
 import * as rules from "../../../contract/rules";
 import { describeSizes, SERVICE_SIZES } from "../../../contract/sizes";
-import { hasStatusClass } from "../../../contract/statuses";
+import { hasStatusClass, SERVICE_STATUS } from "../../../contract/statuses";
 import type { Service } from "../../client";
 import { sameValue } from "../../framework/diff";
 import type { ResourceDefinition } from "../../framework/resourceProvider";
@@ -26,6 +26,7 @@ import { resourceSchema, type InProject } from "../common";
 import { connectionOutputs } from "../connectionString";
 import { AUTONAME_DOC } from "../../framework/autonaming";
 import * as v from "../values";
+import { AT_ONCE } from "../../framework/convergence";
 import type { ServiceAction } from "./convergence";
 import { serviceCrossRules } from "./crossRules";
 import { unreadableOutputs } from "../../framework/unreadable";
@@ -132,12 +133,10 @@ export const serviceSchema = resourceSchema({
     }),
     cpuMillis: output(size, {
       doc: 'CPU in millicores or `"shared"`.',
-      sdkType: "Size",
       from: (s) => sizeOf(s.live.resources?.[0]?.spec?.cpu_millis),
     }),
     memoryGbs: output(size, {
       doc: 'Memory in GB or `"shared"`.',
-      sdkType: "Size",
       from: (s) => sizeOf(s.live.resources?.[0]?.spec?.memory_gbs),
     }),
     resources: output(z.array(z.object({ id: z.string(), cpuMillis: size, memoryGbs: size, volumeType: z.string() })), {
@@ -216,7 +215,7 @@ export const SERVICE_ACTIONS: readonly ServiceAction[] = [
     needed: (live, want, ctx) =>
       isPaused(live) && (!want.paused || SERVICE_ACTIONS.some((a) => a.needsRunning && a.needed(live, want, ctx))),
     send: (ctx, id) => ctx.api.perform("startService", { service: id, projectId: ctx.projectId }),
-    then: "READY",
+    then: SERVICE_STATUS.READY,
     needsRunning: false,
   },
   {
@@ -228,7 +227,7 @@ export const SERVICE_ACTIONS: readonly ServiceAction[] = [
         body: { cpu_millis: String(want.cpuMillis), memory_gbs: String(want.memoryGbs) },
         projectId: ctx.projectId,
       }),
-    then: "READY",
+    then: SERVICE_STATUS.READY,
     needsRunning: true,
   },
   {
@@ -240,7 +239,7 @@ export const SERVICE_ACTIONS: readonly ServiceAction[] = [
         body: { replica_count: want.haReplicas.replicaCount, sync_replica_count: want.haReplicas.syncReplicaCount },
         projectId: ctx.projectId,
       }),
-    then: "READY",
+    then: SERVICE_STATUS.READY,
     needsRunning: true,
   },
   {
@@ -248,7 +247,7 @@ export const SERVICE_ACTIONS: readonly ServiceAction[] = [
     needed: differs("environment"),
     send: (ctx, id, want) =>
       ctx.api.perform("setServiceEnvironment", { service: id, body: { environment: want.environment }, projectId: ctx.projectId }),
-    then: "at-once",
+    then: AT_ONCE,
     needsRunning: true,
   },
   {
@@ -256,7 +255,7 @@ export const SERVICE_ACTIONS: readonly ServiceAction[] = [
     needed: differs("connectionPooler"),
     send: (ctx, id, want) =>
       ctx.api.perform(want.connectionPooler ? "enableServicePooler" : "disableServicePooler", { service: id, projectId: ctx.projectId }),
-    then: "at-once",
+    then: AT_ONCE,
     needsRunning: true,
   },
   {
@@ -264,7 +263,7 @@ export const SERVICE_ACTIONS: readonly ServiceAction[] = [
     needed: (live, want) => attachedVpc(live) !== undefined && attachedVpc(live) !== (want.vpcId ?? undefined),
     send: (ctx, id, _want, live) =>
       ctx.api.perform("detachServiceFromVpc", { service: id, body: { vpc_id: attachedVpc(live)! }, projectId: ctx.projectId }),
-    then: "READY",
+    then: SERVICE_STATUS.READY,
     needsRunning: true,
   },
   {
@@ -272,7 +271,7 @@ export const SERVICE_ACTIONS: readonly ServiceAction[] = [
     needed: (live, want) => want.vpcId !== null && attachedVpc(live) !== want.vpcId,
     send: (ctx, id, want) =>
       ctx.api.perform("attachServiceToVpc", { service: id, body: { vpc_id: want.vpcId! }, projectId: ctx.projectId }),
-    then: "READY",
+    then: SERVICE_STATUS.READY,
     needsRunning: true,
   },
   {
@@ -280,14 +279,14 @@ export const SERVICE_ACTIONS: readonly ServiceAction[] = [
     needed: (_live, want, ctx) => want.password !== null && want.password !== ctx.recordedPassword,
     send: (ctx, id, want) =>
       ctx.api.perform("updateServicePassword", { service: id, body: { password: want.password! }, projectId: ctx.projectId }),
-    then: "at-once",
+    then: AT_ONCE,
     needsRunning: true,
   },
   {
     name: "stop",
     needed: (live, want) => want.paused && !isPaused(live),
     send: (ctx, id) => ctx.api.perform("stopService", { service: id, projectId: ctx.projectId }),
-    then: "PAUSED",
+    then: SERVICE_STATUS.PAUSED,
     needsRunning: false,
   },
 ];

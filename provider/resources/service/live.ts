@@ -2,6 +2,7 @@
  * How a live service (the API's shape) reads: its size, its VPC, whether it is paused, what
  * its answer must show to be read at all, and why it cannot be used now.
  */
+import { hasStatusClass, SERVICE_STATUS } from "../../../contract/statuses";
 import type { Service } from "../../client";
 import type { ShownField } from "../../framework/unreadable";
 import type { Size } from "./namedTypes";
@@ -44,7 +45,7 @@ export function attachedVpc(service: Service): string | undefined {
 
 /** True while a service is paused or pausing. */
 export function isPaused(service: Service): boolean {
-  return service.status === "PAUSED" || service.status === "PAUSING";
+  return service.status === SERVICE_STATUS.PAUSED || service.status === SERVICE_STATUS.PAUSING;
 }
 
 /**
@@ -53,7 +54,7 @@ export function isPaused(service: Service): boolean {
  */
 export function notRunning(what: string): (blocker: { kind: string; id: string; status: string }) => string {
   return ({ id, status }) =>
-    status === "UNSTABLE"
-      ? `Service ${id} is UNSTABLE: the API allows nothing but deleting it, so ${what} cannot be done. Replace the service (\`pulumi up --replace <urn>\`).`
+    hasStatusClass("service", status, "failed")
+      ? `Service ${id} is ${status}: the API allows nothing but deleting it, so ${what} cannot be done. Replace the service (\`pulumi up --replace <urn>\`).`
       : `Service ${id} is ${status}: ${what} needs a running service. Resume it first (\`paused: false\` on the Service), then run \`pulumi up\` again.`;
 }

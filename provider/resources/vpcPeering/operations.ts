@@ -1,11 +1,12 @@
 /** What a VpcPeering does against the API: create (or adopt) and wait for `active`, read, delete. */
-import { fitsPeering } from "../../../contract";
+import { fitsPeering, hasStatusClass, statusesIn } from "../../../contract";
 import type { Peering } from "../../client";
 import { NotFoundError, WaitError } from "../../client/errors";
 import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
 import { ResourceInitError } from "../../framework/errors";
 import { parentIdOf } from "../../framework/parents";
-import { absentIfNotFound, createOnce, forgetInterrupted, intentOf, type Recovery } from "../../framework/journal";
+import { absentIfNotFound, createOnce, forgetInterrupted, type Recovery } from "../../framework/journal";
+import { intentOf } from "../../framework/createIntent";
 import type { ResourceOperations } from "../../framework/resourceProvider";
 import { outputsFrom, type InputsOf, type OutputsOf } from "../../framework/schema";
 import type { ProviderContext } from "../../framework/settings";
@@ -20,7 +21,7 @@ function peeringOutputs(live: Peering, vpcId: string, projectId: string): VpcPee
 }
 
 /**
- * Waits until the peering is `active`. A failure or a timeout becomes a
+ * Waits until the peering is ready (`active`). A failure or a timeout becomes a
  * ResourceInitError that keeps the peering in state with what is known of it.
  */
 async function untilActive(
@@ -32,14 +33,16 @@ async function untilActive(
 ) {
   const limit = ctx.timeoutMs(news.timeouts, operation);
   try {
-    const live = await ctx.client().waitForPeering(news.vpcId, peeringId, { until: ["active"], timeoutMs: limit, projectId });
+    const live = await ctx
+      .client()
+      .waitForPeering(news.vpcId, peeringId, { until: statusesIn("peering", "ready"), timeoutMs: limit, projectId });
     return peeringOutputs(live, news.vpcId, projectId);
   } catch (e) {
     if (!WaitError.isInstance(e, "peering")) throw e;
     const last = e.lastSeen;
     const known = last ? peeringOutputs(last, news.vpcId, projectId) : { peeringId, vpcId: news.vpcId, projectId };
     const why =
-      last?.status === "failed"
+      last !== undefined && hasStatusClass("peering", last.status, "failed")
         ? `VPC peering ${peeringId} failed: ${last.error_message ?? "no error message"}`
         : `VPC peering ${peeringId} is not active: ${e.message}`;
     throw new ResourceInitError(

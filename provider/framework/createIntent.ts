@@ -1,0 +1,62 @@
+/**
+ * What identifies one create (the same resource of the same stack, asked for again), as the
+ * journal (journal.ts) keys and compares its entries.
+ */
+import type { JournalEntry } from "./journalStore";
+
+/** What identifies one create: the same resource of the same stack, asked for again. */
+export interface CreateIntent {
+  readonly apiUrl: string;
+  readonly projectId: string;
+  /** The resource type, e.g. `Service`. */
+  readonly kind: string;
+  /** What it is called in messages, e.g. `service`, `read replica set`. */
+  readonly noun: string;
+  /** The stack and resource asking (`__owner`); empty for programs of SDKs that did not send it. */
+  readonly owner: string;
+  /** The fields that identify what is made (name, type, region, parent id, ...; the name too, as 0.1 keyed entries by it). */
+  readonly identity: Readonly<Record<string, string>>;
+  /** The name the create sends, when the resource has one. */
+  readonly name?: string;
+  /** True when `name` is the resource's own (autonamed): what bears it is what this resource made. */
+  readonly autonamed: boolean;
+}
+
+/**
+ * The intent of a create of `kind` (`noun` in messages) in `projectId`, identified by
+ * `identity`, that a provider call (`ctx`) makes, sending `name` when the resource has one.
+ */
+export function intentOf(
+  ctx: { readonly settings: { readonly apiUrl?: string }; readonly owner: string; readonly autonamed: boolean },
+  what: { readonly kind: string; readonly noun: string },
+  projectId: string,
+  identity: CreateIntent["identity"],
+  name?: string,
+): CreateIntent {
+  const named = name === undefined ? {} : { name };
+  return {
+    apiUrl: ctx.settings.apiUrl ?? "",
+    projectId,
+    ...what,
+    owner: ctx.owner,
+    identity,
+    ...named,
+    autonamed: ctx.autonamed && name !== undefined,
+  };
+}
+
+/**
+ * True when `entry` records `intent`: the same identity, without the name when a name of the
+ * resource's own is not part of what it is.
+ */
+export function sameIntent(entry: JournalEntry, intent: CreateIntent): boolean {
+  const strip = (identity: Readonly<Record<string, string>>, autonamed: boolean) =>
+    JSON.stringify(
+      Object.entries(identity)
+        .filter(([k]) => !(autonamed && k === "name"))
+        .sort(([a], [b]) => a.localeCompare(b)),
+    );
+  return (
+    (entry.autonamed === true) === intent.autonamed && strip(entry.identity, intent.autonamed) === strip(intent.identity, intent.autonamed)
+  );
+}

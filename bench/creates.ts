@@ -8,12 +8,10 @@
  * schedules' for the same T.
  */
 import * as fs from "fs";
-import * as os from "os";
-import * as path from "path";
 import { TestStack } from "../harness";
 import { defaultConfig, type EmulatorProcess, startEmulatorProcess } from "../harness/emulatorProcess";
 import { around, terraform, tiger } from "./anchors";
-import { atLeast, type Cost, measure, PluginCpu, traffic } from "./measure";
+import { atLeast, benchStack, type Cost, measure, PluginCpu, traffic } from "./measure";
 import { count, ratio, type Report, secs } from "./report";
 import type { Sizes } from "./sizes";
 import type { Tree } from "./trees";
@@ -42,14 +40,7 @@ interface Side {
 }
 
 async function side(tree: Tree, n: number, emu: EmulatorProcess, cpu: PluginCpu): Promise<Side> {
-  const journal = fs.mkdtempSync(path.join(os.tmpdir(), "bench-journal-"));
-  const stack = await TestStack.create({
-    config: defaultConfig(emu),
-    secretKeys: ["clouddb:apiKey"],
-    cwd: tree.root,
-    parallel: n,
-    env: { ...cpu.env, CLOUDDB_JOURNAL_DIR: journal },
-  });
+  const { stack, journal } = await benchStack(tree, n, emu, cpu);
   return { tree, emu, stack, journal };
 }
 

@@ -9,8 +9,9 @@ import * as os from "os";
 import * as path from "path";
 import * as v8 from "v8";
 import * as vm from "vm";
-import type { TestStack } from "../harness";
-import type { EmulatorProcess, LoggedRequest } from "../harness/emulatorProcess";
+import { TestStack } from "../harness";
+import { defaultConfig, type EmulatorProcess, type LoggedRequest } from "../harness/emulatorProcess";
+import type { Tree } from "./trees";
 
 /** Node's collector, reachable without `--expose-gc` on the command line. */
 export const gc: () => void = (() => {
@@ -135,4 +136,25 @@ export function traffic(log: LoggedRequest[]) {
     share429: log.length ? limited / log.length : 0,
     complete: log.length < LOG_CAPACITY,
   };
+}
+
+/**
+ * A stack of `tree`'s package against `emu`, running up to `n` steps at once, its plugin
+ * measured by `cpu`, with a create journal of its own (`journal`: remove it when done).
+ */
+export async function benchStack(
+  tree: Tree,
+  n: number,
+  emu: EmulatorProcess,
+  cpu: PluginCpu,
+): Promise<{ stack: TestStack; journal: string }> {
+  const journal = fs.mkdtempSync(path.join(os.tmpdir(), "bench-journal-"));
+  const stack = await TestStack.create({
+    config: defaultConfig(emu),
+    secretKeys: ["clouddb:apiKey"],
+    cwd: tree.root,
+    parallel: n,
+    env: { ...cpu.env, CLOUDDB_JOURNAL_DIR: journal },
+  });
+  return { stack, journal };
 }

@@ -6,12 +6,9 @@
  * (its write cannot be accepted before N / limit, and it is ready T later).
  */
 import * as fs from "fs";
-import * as os from "os";
-import * as path from "path";
-import { TestStack } from "../harness";
-import { defaultConfig, type EmulatorProcess, startEmulatorProcess } from "../harness/emulatorProcess";
+import { type EmulatorProcess, startEmulatorProcess } from "../harness/emulatorProcess";
 import { around, terraform, tiger } from "./anchors";
-import { atLeast, measure, PluginCpu, traffic } from "./measure";
+import { atLeast, benchStack, measure, PluginCpu, traffic } from "./measure";
 import { count, type Report, secs } from "./report";
 import type { Sizes } from "./sizes";
 import type { Tree } from "./trees";
@@ -21,14 +18,7 @@ const T = 10_000;
 const NOMINAL_MS = 7_000;
 
 async function runOnce(tree: Tree, n: number, emu: EmulatorProcess, cpu: PluginCpu) {
-  const journal = fs.mkdtempSync(path.join(os.tmpdir(), "bench-journal-"));
-  const stack = await TestStack.create({
-    config: defaultConfig(emu),
-    secretKeys: ["clouddb:apiKey"],
-    cwd: tree.root,
-    parallel: n,
-    env: { ...cpu.env, CLOUDDB_JOURNAL_DIR: journal },
-  });
+  const { stack, journal } = await benchStack(tree, n, emu, cpu);
   const sdk = tree.sdk();
   try {
     // Loads the SDK and the runtime before the limit is on.

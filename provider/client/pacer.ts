@@ -11,7 +11,12 @@
  * - **Rate**: requests leave at most `rate` per second, spaced evenly. It starts at
  *   {@link PACER.initialRate} and doubles every {@link PACER.slowStartStepMs} in which
  *   requests had to queue, until the first 429 (slow start: fast until the API pushes
- *   back, over 1,000 a second within 0.4 s). A 429 sets it to 95% of the answers
+ *   back, over 1,000 a second within 1.5 s). The step sets what the first 429 costs: the
+ *   rate meets a limit of L a second at about L / step + the initial rate, and every
+ *   request sent while that 429's answer travels back is refused too (that rate × the
+ *   answer's time). At 100/s doubling every 100 ms, 40 creates against 10 requests a
+ *   second on a loaded machine met 3 to 6 refusals there; at 20/s doubling every 250 ms,
+ *   one, while 1,000 writes still leave within 2 s. A 429 sets it to 95% of the answers
  *   the API accepted in the second before it (its limit, as seen from here), at most the
  *   current rate: adapting down. Then, while requests queue, it grows 10% a second up to 98% of
  *   that measured limit, and only after {@link PACER.probeAfterMs} without a 429 beyond it,
@@ -34,9 +39,9 @@ export type Priority = "write" | "read" | "poll";
 /** Tunables of the pacer (exported for tests and the README). */
 export const PACER = {
   /** Rate before anything is known of the API's limit, requests per second. */
-  initialRate: 100,
+  initialRate: 20,
   /** Before the first 429 the rate doubles every this many ms in which requests queued (slow start). */
-  slowStartStepMs: 100,
+  slowStartStepMs: 250,
   /** The rate never goes below this, requests per second. */
   minRate: 0.5,
   /** Share of the measured limit the rate is set to after a 429. */
@@ -51,6 +56,13 @@ export const PACER = {
   probeAfterMs: 30_000,
   /** Added to every `Retry-After`, so that no request is early on a coarse clock. */
   retryAfterMarginMs: 25,
+  /**
+   * The send slots that passed in the last this many ms are used at once: a timer fires a
+   * millisecond or more after it was due (Node's timers are whole milliseconds), so without
+   * them the pacer would send one request a tick, never more than 1,000 a second, whatever
+   * its rate. An idle pacer saves up no more than this.
+   */
+  lateSlotsMs: 4,
 } as const;
 
 const ORDER: readonly Priority[] = ["write", "read", "poll"];
@@ -202,7 +214,7 @@ export class Pacer {
         return;
       }
       const waiting = this.queues[priority].shift()!;
-      this.nextSendAt = Math.max(now, this.nextSendAt) + 1_000 / this.rateNow;
+      this.nextSendAt = Math.max(now - PACER.lateSlotsMs, this.nextSendAt) + 1_000 / this.rateNow;
       waiting.release(true);
     }
   }

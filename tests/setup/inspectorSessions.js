@@ -42,12 +42,14 @@ function beyond(now, before) {
 
 /**
  * What keeps this worker's event loop alive, but for the worker's own channels: its
- * standard output and error, and the IPC pipe to jest (a bare `Pipe` handle; what a test
- * opens is a socket, a server or a child process). One entry each, a timer as `timer`.
+ * standard streams (file descriptors 0 to 2: standard input is listed once a module has
+ * touched `process.stdin`, as @pulumi/pulumi/automation does, though it holds nothing
+ * open), and the IPC pipe to jest (a bare `Pipe` handle; what a test opens is a socket, a
+ * server or a child process). One entry each, a timer as `timer`.
  */
 function openHandles() {
-  const own = new Set([process.stdout, process.stderr]);
-  const handles = process._getActiveHandles().filter((h) => !own.has(h) && h.constructor.name !== "Pipe");
+  const ownStream = (h) => [0, 1, 2].includes(h._handle?.fd);
+  const handles = process._getActiveHandles().filter((h) => !ownStream(h) && h.constructor.name !== "Pipe");
   const timers = process.getActiveResourcesInfo().filter((kind) => kind === "Timeout");
   return [...handles.map(describe), ...timers.map(() => "timer")];
 }

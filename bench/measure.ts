@@ -10,6 +10,7 @@ import * as path from "path";
 import * as v8 from "v8";
 import * as vm from "vm";
 import { TestStack } from "../harness";
+import { REQUEST_LOG_CAPACITY } from "../emulator/http/request-log";
 import { defaultConfig, type EmulatorProcess, type LoggedRequest } from "../harness/emulatorProcess";
 import type { Tree } from "./trees";
 
@@ -76,7 +77,7 @@ export interface Cost {
 
 /** `text`, marked as a lower bound when the log it was counted from lost its oldest requests. */
 export const atLeast = (t: { complete: boolean }, text: string): string =>
-  t.complete ? text : `>= ${text} (the emulator keeps the last ${LOG_CAPACITY.toLocaleString("en-US")} requests)`;
+  t.complete ? text : `>= ${text} (the emulator keeps the last ${REQUEST_LOG_CAPACITY.toLocaleString("en-US")} requests)`;
 
 /** Runs `op` on `stack` against `emu` (whose request log it clears first) and measures it. */
 export async function measure(
@@ -115,12 +116,6 @@ export async function measure(
   };
 }
 
-/**
- * Requests the emulator's log keeps (RequestLog's capacity, emulator/http/request-log.ts):
- * a log this long lost its oldest requests, and what is counted from it is a lower bound.
- */
-export const LOG_CAPACITY = 10_000;
-
 /** Figures of a request log; `complete` false when it lost its oldest requests (then counts and spans are lower bounds). */
 export function traffic(log: LoggedRequest[]) {
   const limited = log.filter((x) => x.status === 429).length;
@@ -134,7 +129,8 @@ export function traffic(log: LoggedRequest[]) {
     reads: accepted - writes,
     apiWallMs,
     share429: log.length ? limited / log.length : 0,
-    complete: log.length < LOG_CAPACITY,
+    // A log as long as the emulator keeps lost its oldest requests: what is counted from it is a lower bound.
+    complete: log.length < REQUEST_LOG_CAPACITY,
   };
 }
 

@@ -39,12 +39,15 @@ export interface RequestLogEntry {
   rewritten?: string[];
 }
 
+/** Requests the log keeps by default; older ones are dropped. */
+export const REQUEST_LOG_CAPACITY = 10_000;
+
 /** Keeps the most recent entries, oldest first. */
 export class RequestLog {
   private entries: RequestLogEntry[] = [];
 
   /** @param capacity - entries kept; older ones are dropped. */
-  constructor(private readonly capacity = 10_000) {}
+  constructor(private readonly capacity = REQUEST_LOG_CAPACITY) {}
 
   /** Appends an entry. */
   record(entry: RequestLogEntry): void {

@@ -118,10 +118,14 @@ export function journalUnavailable(dir: string, why: string): void {
   );
 }
 
+/** The file in `dir` of the entry keyed by `key` (the hash of its JSON names it). */
+function fileOfKey(dir: string, key: unknown[]): string {
+  return path.join(dir, `${createHash("sha256").update(JSON.stringify(key)).digest("hex").slice(0, 40)}.json`);
+}
+
 /** The file of the intent of `owner`'s create of `kind` in `projectId` at `apiUrl`. */
 export function entryFile(dir: string, apiUrl: string, projectId: string, kind: string, owner: string): string {
-  const text = JSON.stringify(["v2", apiUrl, projectId, kind, owner]);
-  return path.join(dir, `${createHash("sha256").update(text).digest("hex").slice(0, 40)}.json`);
+  return fileOfKey(dir, ["v2", apiUrl, projectId, kind, owner]);
 }
 
 /** Where version 0.1 kept the entry of the same intent (its name was part of the key). */
@@ -134,8 +138,7 @@ export function legacyEntryFile(
   identity: Readonly<Record<string, string>>,
 ): string {
   const sorted = Object.entries(identity).sort(([a], [b]) => a.localeCompare(b));
-  const text = JSON.stringify([apiUrl, projectId, kind, owner, sorted]);
-  return path.join(dir, `${createHash("sha256").update(text).digest("hex").slice(0, 40)}.json`);
+  return fileOfKey(dir, [apiUrl, projectId, kind, owner, sorted]);
 }
 
 function isProcessRef(value: unknown): value is ProcessRef {

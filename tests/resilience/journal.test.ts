@@ -43,7 +43,7 @@ describe("an interrupted create whose journal entry", () => {
     const running = cloud.stack.up(program(name));
     const made = await until("the service", async () => (await cloud.api.perform("listServices")).items.find((s) => s.name === name));
     const file = await until("the entry with the id", async () => {
-      const entries = journalEntries(cloud.journalDir).filter((f) => f.endsWith(".json"));
+      const entries = journalEntries(cloud.journalDir);
       const full = entries.map((f) => path.join(cloud.journalDir, f));
       return full.find((f) => fs.readFileSync(f, "utf8").includes(made.service_id));
     });

@@ -51,11 +51,11 @@ function openHandles() {
   const ownStream = (h) => [0, 1, 2].includes(h._handle?.fd);
   const handles = process._getActiveHandles().filter((h) => !ownStream(h) && h.constructor.name !== "Pipe");
   const timers = process.getActiveResourcesInfo().filter((kind) => kind === "Timeout");
-  return [...handles.map(describe), ...timers.map(() => "timer")];
+  return [...handles.map(named), ...timers.map(() => "timer")];
 }
 
 /** A handle as the line naming a leak shows it. */
-function describe(h) {
+function named(h) {
   if (typeof h.spawnfile === "string") return `child process ${h.spawnfile} (pid ${h.pid})`;
   if (typeof h.address === "function" && typeof h.listening === "boolean") return `server ${JSON.stringify(h.address())}`;
   if (h.remotePort !== undefined) return `socket to ${h.remoteAddress}:${h.remotePort}`;

@@ -6,7 +6,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import { ConfigurationError } from "./errors";
-import { registerSecret } from "./redact";
+import { REDACTED, registerSecret } from "./redact";
 
 /** Polling of the waiters. */
 export interface PollOptions {
@@ -173,31 +173,46 @@ export function apiKeyProblem(apiKey: string): string | undefined {
 }
 
 /**
+ * `rawUrl` as messages may quote it, whether or not it parses as a URL: what may hold a
+ * credential is replaced by `[REDACTED]`: the userinfo (`user:password@`, everything before
+ * the last `@`), and the query and fragment (`?token=...`, `#access_token=...`).
+ */
+export function shownUrl(rawUrl: string): string {
+  return rawUrl
+    .replace(/^(\s*[a-z][a-z0-9+.-]*:\/*)?[\s\S]*@/i, (_all, scheme: string | undefined) => `${scheme ?? ""}${REDACTED}@`)
+    .replace(/([?#])[\s\S]*$/, `$1${REDACTED}`);
+}
+
+/**
  * Why `rawUrl` cannot be the API's base URL (http or https, no query or fragment, ending in
- * `/public/api/v1`), saying what to use instead; undefined when it can. A password in the
- * URL is registered as a secret first.
+ * `/public/api/v1`), saying what to use instead; undefined when it can. The URL is quoted
+ * without its userinfo ({@link shownUrl}), whose user and password are registered as
+ * secrets first.
  */
 export function apiUrlProblem(rawUrl: string): string | undefined {
+  const shown = JSON.stringify(shownUrl(rawUrl));
   let url: URL;
   try {
     url = new URL(rawUrl);
   } catch {
-    return `"${rawUrl}" is not a URL`;
+    return `${shown} is not a URL`;
   }
-  registerSecret(url.password);
-  try {
-    registerSecret(decodeURIComponent(url.password));
-  } catch {
-    // not percent-encoded: registered as it is
+  for (const part of [url.username, url.password]) {
+    registerSecret(part);
+    try {
+      registerSecret(decodeURIComponent(part));
+    } catch {
+      // not percent-encoded: registered as it is
+    }
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return `"${rawUrl}" is not an http or https URL`;
-  if (url.search !== "" || url.hash !== "") return `"${rawUrl}" has a query or fragment: none is allowed`;
+  if (url.protocol !== "http:" && url.protocol !== "https:") return `${shown} is not an http or https URL`;
+  if (url.search !== "" || url.hash !== "") return `${shown} has a query or fragment: none is allowed`;
   const path = url.pathname.replace(/\/+$/, "");
   if (path.endsWith(API_BASE_PATH)) return undefined;
   const other = /\/public\/api\/v[^/]*$/.test(path);
   const base = other ? path.replace(/\/public\/api\/v[^/]*$/, "") : path;
   return (
-    `"${rawUrl}" does not end in ${API_BASE_PATH}, the API's base path${other ? " (this client speaks v1)" : ""}: ` +
+    `${shown} does not end in ${API_BASE_PATH}, the API's base path${other ? " (this client speaks v1)" : ""}: ` +
     `use "${url.origin}${base}${API_BASE_PATH}"`
   );
 }

@@ -80,6 +80,21 @@ describe("configuration problems", () => {
     for (const part of key.split("\n")) expect(printed).not.toContain(part);
   });
 
+  it("never quote the credentials of a clouddb:apiUrl that cannot work", async () => {
+    const stack = await stackWith({
+      "clouddb:apiUrl": "https://deploy:hunter2-pw@api.example",
+      "clouddb:apiKey": "k-123456",
+      "clouddb:projectId": "abcde12345",
+    });
+    const r = await stack.preview(vpc);
+    expect(r.checkFailures.map((f) => f.reason)).toEqual([
+      'clouddb:apiUrl / CLOUDDB_API_URL (from clouddb:apiUrl): "https://[REDACTED]@api.example" does not end in /public/api/v1, ' +
+        `the API's base path: use "https://api.example/public/api/v1"`,
+    ]);
+    const shown = [...r.checkFailures.map((f) => f.reason), ...r.diagnostics.map((d) => d.message), stack.pluginStderr()].join("\n");
+    for (const part of ["hunter2-pw", "deploy:"]) expect(shown).not.toContain(part);
+  });
+
   it("fail a lookup function in the program with the same messages, leaving out what its options give", async () => {
     const saved = Object.fromEntries(Object.keys(NO_ENV).map((k) => [k, process.env[k]]));
     Object.assign(process.env, NO_ENV); // the function runs in the program's process, here

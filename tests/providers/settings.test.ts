@@ -92,4 +92,21 @@ describe("a program in two APIs", () => {
     expect(printed(r)).not.toContain("line\nbreak");
     expect(await cloud.requests()).toEqual([]);
   });
+
+  it("never prints the credentials of a settings.apiUrl that cannot work (userinfo, query)", async () => {
+    const r = await cloud.stack.preview(
+      () =>
+        void new clouddb.Vpc("userinfo", {
+          cidr: "10.64.0.0/16",
+          regionCode: "us-east-1",
+          settings: { apiUrl: "https://admin:hunter2-pw@api.example/v2?token=tok-abcdef", apiKey: "k-123456" },
+        }),
+    );
+    const reasons = r.checkFailures.map((f) => f.reason).join("\n");
+    expect(reasons).toContain('"https://[REDACTED]@api.example/v2?[REDACTED]" has a query or fragment');
+    for (const part of ["hunter2-pw", "admin", "tok-abcdef"]) {
+      expect(printed(r)).not.toContain(part);
+      expect(cloud.stack.pluginStderr()).not.toContain(part);
+    }
+  });
 });

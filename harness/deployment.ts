@@ -32,6 +32,8 @@ export interface DeploymentOptions extends EngineRunOptions {
   replaceTargets?: ReadonlySet<string>;
   /** `--target <urn>`: the only resources (URNs or names) the run changes; undefined means every one. */
   targets?: ReadonlySet<string>;
+  /** How many times an `onError` hook on every resource asks for a failed Create to be sent again. @default 0 */
+  errorHookRetries?: number;
 }
 
 /** Whether `urn` is in a set of URNs or resource names (the last part of a URN). */
@@ -56,6 +58,7 @@ export class Deployment extends EngineRun {
   /** Creates in flight, with their inputs: pending operations if the engine dies now. */
   private readonly creating = new Map<string, PendingOperation>();
   private readonly replaceTargets: ReadonlySet<string>;
+  private readonly errorHookRetries: number;
   private readonly targets?: ReadonlySet<string>;
   private lock: Promise<void> = Promise.resolve();
   private readonly died: Promise<never>;
@@ -64,6 +67,7 @@ export class Deployment extends EngineRun {
   constructor(o: DeploymentOptions) {
     super(o);
     this.replaceTargets = o.replaceTargets ?? new Set();
+    this.errorHookRetries = o.errorHookRetries ?? 0;
     this.targets = o.targets;
     this.died = new Promise<never>((_, reject) => (this.markDied = reject));
     this.died.catch(() => undefined);
@@ -196,7 +200,7 @@ export class Deployment extends EngineRun {
       }
       this.creating.set(urn, { urn, type, inputs, op: "creating" });
       try {
-        const res = await this.rpc(() => this.plugin.create(urn, inputs));
+        const res = await this.createWithRetries(urn, inputs);
         this.state.resources.push(entry(res.id, inputs, res.properties));
         result = { id: res.id, outputs: res.properties };
       } catch (e) {
@@ -242,6 +246,23 @@ export class Deployment extends EngineRun {
       }
       return respond();
     };
+  }
+
+  /**
+   * Create, sent again while an `onError` hook asks for it (pulumi/pulumi v3.244 to v3.260
+   * pkg/resource/deploy/step.go `CreateStep.Apply` with retries.go `withRetries`: the same
+   * Create each time, the last answer kept, the warning below printed before each retry;
+   * later engines send an Update of a partially created resource instead).
+   */
+  private async createWithRetries(urn: string, inputs: JsonObject): Promise<{ id: string; properties: JsonObject }> {
+    for (let failures = 1; ; failures++) {
+      try {
+        return await this.rpc(() => this.plugin.create(urn, inputs));
+      } catch (e) {
+        if (e instanceof EngineDied || failures > this.errorHookRetries) throw e;
+        this.sink.add("warning", `retrying create due to on-error hook request (${failures}/100)`, urn);
+      }
+    }
   }
 
   /** The first (or second) Check; on failures, prints them and ends the run (sg L1234, issueCheckErrors L2809-2836, L1360-1362). */

@@ -379,6 +379,7 @@ export class TestStack {
         new Deployment({
           ...o,
           continueOnError: options.continueOnError ?? false,
+          errorHookRetries: options.errorHookRetries ?? 0,
           replaceTargets: new Set(options.replace ?? []),
           ...(options.target ? { targets: new Set(options.target) } : {}),
         }),

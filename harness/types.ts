@@ -45,6 +45,8 @@ export interface UpOptions {
   target?: string[];
   /** `--continue-on-error`: a failed step stops only what depends on it. @default false */
   continueOnError?: boolean;
+  /** Every resource has an `onError` hook that asks this many times for a failed Create to be sent again. @default 0 */
+  errorHookRetries?: number;
 }
 
 /** One resource of a `pulumi import --file` document (Pulumi CLI 3.254+), values in state encoding (plain JSON here). */

@@ -29,6 +29,10 @@
  * that cannot be read (`null`, torn) is an intent whose outcome is unknown, not absent.
  * On another machine (CI runners) the journal is not there: Pulumi's pending create
  * (`pulumi refresh --clear-pending-creates`) plus `adoptId` recover it.
+ *
+ * A create the engine sends again in the same run (an `onError` hook retrying a failed one,
+ * a partial failure's included) finds what this process handed over: it resumes that
+ * resource, never makes a second.
  */
 import { AmbiguousCreateError, ApiError, ConfigurationError, NetworkError, NotFoundError, RedirectError } from "../client/errors";
 import { sleep } from "../client/timers";
@@ -69,6 +73,34 @@ export interface Recovery<T> {
   idOf(resource: T): string;
   /** Its creation time in ms on this machine's clock, when the API tells it (services). */
   createdAt?(resource: T): number | undefined;
+}
+
+/**
+ * The creates this process has handed to the engine (returned, or thrown with the id as a
+ * partial failure), by {@link intentKey}: the resource first answered, and the entry that
+ * made it. The engine may send the same Create again in the same run (an `onError` resource
+ * hook re-sends a failed one, up to 100 times: pulumi/pulumi pkg/resource/deploy/retries.go),
+ * and that create must resume what the first one made, not make another: the journal's
+ * entry went when the first one returned.
+ */
+const handedOver = new Map<string, { readonly entry: JournalEntry; readonly resource: unknown }>();
+
+/** The key of an intent among {@link handedOver}: the same resource (owner) of the same type, project and API. */
+function intentKey(intent: CreateIntent): string {
+  return JSON.stringify([intent.apiUrl, intent.projectId, intent.kind, intent.owner]);
+}
+
+/**
+ * The resource a create of `intent` this process handed to the engine made, when it is
+ * still there: the same create sent again. Its fields as it is now, with those only the
+ * first answer carried (a service's initial password) kept.
+ */
+async function madeHere<T>(intent: CreateIntent, recovery: Recovery<T>): Promise<T | undefined> {
+  const before = intent.owner === "" ? undefined : handedOver.get(intentKey(intent));
+  if (before === undefined || !sameIntent(before.entry, intent) || before.entry.name !== intent.name) return undefined;
+  const first = before.resource as T;
+  const now = await recovery.get(recovery.idOf(first));
+  return now === undefined ? undefined : ({ ...first, ...now } as T);
 }
 
 /** What {@link createOnce} returns: the resource, whether it was taken over, and the hook to call once `create` returns. */
@@ -175,6 +207,11 @@ class Journaled {
   returned(): void {
     if (this.entry.engine.every(isRunning)) return this.end();
     void this.save({ ...this.entry, unrecorded: true });
+  }
+
+  /** The entry as last written. */
+  get current(): JournalEntry {
+    return this.entry;
   }
 
   /** Where the entry is, for messages. */
@@ -303,6 +340,15 @@ export async function createOnce<T>(
   send: () => Promise<T>,
   onTakeover = "",
 ): Promise<Created<T>> {
+  const again = await madeHere(intent, recovery);
+  if (again !== undefined) {
+    const name = recovery.nameOf?.(again);
+    console.error(
+      `clouddb: ${intent.noun} ${recovery.idOf(again)}${name === undefined ? "" : ` (${JSON.stringify(name)})`} was made by this same create, ` +
+        "which Pulumi sent again after it failed (an onError resource hook); resuming it instead of creating another",
+    );
+    return { resource: again, takenOver: true, settled: () => undefined };
+  }
   const dir = usableJournalDir();
   const entry: JournalEntry = {
     v: 2,
@@ -340,7 +386,7 @@ export async function createOnce<T>(
             `taking it over instead of creating another${onTakeover}`,
         );
         await journal.made(recovery.idOf(resource));
-        return { resource, takenOver: true, settled: () => journal.returned() };
+        return { resource, takenOver: true, settled: handOver(intent, journal, resource) };
       }
     }
     const before =
@@ -369,7 +415,15 @@ export async function createOnce<T>(
     throw e;
   }
   await journal.made(recovery.idOf(resource));
-  return { resource, takenOver: false, settled: () => journal.returned() };
+  return { resource, takenOver: false, settled: handOver(intent, journal, resource) };
+}
+
+/** The `settled` hook of a create that made (or took over) `resource`: the engine has it now, and may send the same create again. */
+function handOver<T>(intent: CreateIntent, journal: Journaled, resource: T): () => void {
+  return () => {
+    if (intent.owner !== "") handedOver.set(intentKey(intent), { entry: journal.current, resource });
+    journal.returned();
+  };
 }
 
 /**

@@ -1,0 +1,34 @@
+/**
+ * A Create the engine sends again in the same run: an `onError` resource hook asks for a
+ * failed create to be retried (Pulumi 3.244 to 3.260 re-send the same Create; the harness's
+ * rule H-E1). A service that is made but not ready within `timeouts.create` fails the create
+ * partially; the retry must resume that service, not make a second one of the same name.
+ */
+import * as clouddb from "pulumi-clouddb";
+import { startCloud, writes, type Cloud } from "../../harness/cloud";
+
+describe("a create sent again by an onError hook", () => {
+  let cloud: Cloud;
+  beforeAll(async () => {
+    // A service takes about 1.4 s to be ready: longer than the create's timeout below.
+    cloud = await startCloud({ clockScale: 0.2 });
+  });
+  afterAll(async () => {
+    await cloud.close();
+  });
+
+  it("resumes the service the first create made: one service, one POST, its initial password kept", async () => {
+    await cloud.clearRequests();
+    const r = await cloud.stack.up(() => void new clouddb.Service("db", { timeouts: { create: "400ms" } }), { errorHookRetries: 20 });
+    expect(r.errors).toEqual([]);
+    expect(r.diagnostics.map((d) => d.message)).toContain("retrying create due to on-error hook request (1/100)");
+    const services = (await cloud.api.perform("listServices")).items;
+    expect(services.map((s) => s.service_id)).toEqual([cloud.stack.resource("db").id]);
+    expect(services[0].status).toBe("READY");
+    // The create's POST, and no password reset: the retry kept the password the first answer carried.
+    expect(writes(await cloud.requests()).map((w) => `${w.method} ${w.path}`)).toEqual([
+      `POST /public/api/v1/projects/${cloud.emulator.projectId}/services`,
+    ]);
+    expect(cloud.stack.pluginStderr()).toMatch(/service \S+ \("db-[0-9a-f]{7}"\) was made by this same create, which Pulumi sent again/);
+  });
+});

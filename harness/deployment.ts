@@ -16,7 +16,8 @@ import { processIgnoreChanges } from "./ignoreChanges";
 import { ProviderError } from "./pluginHost";
 import { JsonObject } from "./protos";
 import { importChain, readResource } from "./reads";
-import { ReadRequest, RegisterRequest, RegisterResponse, RegistrationError, STACK_TYPE, urnOf } from "./registration";
+import { names, ReadRequest, RegisterRequest, RegisterResponse, RegistrationError, STACK_TYPE, urnOf } from "./registration";
+import { withErrorHookRetries } from "./errorHooks";
 import { replaceChain, type CreateStepFactory } from "./replacement";
 import { keysIn, secretOutputKeys, unwrapProperties, wrapSecrets } from "./secrets";
 import { registeredEntry, StateEntry } from "./state";
@@ -34,11 +35,6 @@ export interface DeploymentOptions extends EngineRunOptions {
   targets?: ReadonlySet<string>;
   /** How many times an `onError` hook on every resource asks for a failed Create to be sent again. @default 0 */
   errorHookRetries?: number;
-}
-
-/** Whether `urn` is in a set of URNs or resource names (the last part of a URN). */
-function names(set: ReadonlySet<string>, urn: string): boolean {
-  return set.has(urn) || set.has(urn.slice(urn.lastIndexOf("::") + 2));
 }
 
 /**
@@ -200,7 +196,11 @@ export class Deployment extends EngineRun {
       }
       this.creating.set(urn, { urn, type, inputs, op: "creating" });
       try {
-        const res = await this.createWithRetries(urn, inputs);
+        const res = await withErrorHookRetries(
+          this.errorHookRetries,
+          () => this.rpc(() => this.plugin.create(urn, inputs)),
+          (warning) => this.sink.add("warning", warning, urn),
+        );
         this.state.resources.push(entry(res.id, inputs, res.properties));
         result = { id: res.id, outputs: res.properties };
       } catch (e) {
@@ -246,23 +246,6 @@ export class Deployment extends EngineRun {
       }
       return respond();
     };
-  }
-
-  /**
-   * Create, sent again while an `onError` hook asks for it (pulumi/pulumi v3.244 to v3.260
-   * pkg/resource/deploy/step.go `CreateStep.Apply` with retries.go `withRetries`: the same
-   * Create each time, the last answer kept, the warning below printed before each retry;
-   * later engines send an Update of a partially created resource instead).
-   */
-  private async createWithRetries(urn: string, inputs: JsonObject): Promise<{ id: string; properties: JsonObject }> {
-    for (let failures = 1; ; failures++) {
-      try {
-        return await this.rpc(() => this.plugin.create(urn, inputs));
-      } catch (e) {
-        if (e instanceof EngineDied || failures > this.errorHookRetries) throw e;
-        this.sink.add("warning", `retrying create due to on-error hook request (${failures}/100)`, urn);
-      }
-    }
   }
 
   /** The first (or second) Check; on failures, prints them and ends the run (sg L1234, issueCheckErrors L2809-2836, L1360-1362). */

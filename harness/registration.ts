@@ -86,3 +86,8 @@ export function aliasUrn(alias: AliasSpec, stack: string, project: string, req: 
   const parent = alias.noParent ? "" : (alias.parentUrn ?? req.parent);
   return urnOf(alias.stack || stack, alias.project || project, alias.type || req.type, alias.name || req.name, parent);
 }
+
+/** Whether `urn` is in a set of URNs or resource names (the last part of a URN). */
+export function names(set: ReadonlySet<string>, urn: string): boolean {
+  return set.has(urn) || set.has(urn.slice(urn.lastIndexOf("::") + 2));
+}

@@ -27,7 +27,7 @@ export interface VpcPeeringArgs extends ResourceArgs {
    */
   peerVpcId: pulumi.Input<string>;
   /**
-   * Id of an existing peering under `vpcId` (its peer account, region and VPC) to take over instead of creating one (read at create only); its fixed properties must match the program.
+   * Id of an existing peering under `vpcId` (its peer account, region and VPC) to take over instead of creating one; its fixed properties must match the program. While it is set, the stack never deletes the resource: destroy, a replacement or removing it from the program leave it in the cloud (as `retainOnDelete` does). Removing it hands the resource to the stack (an update that sends nothing).
    * Read at create only.
    */
   adoptId?: pulumi.Input<string>;

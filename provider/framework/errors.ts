@@ -24,6 +24,8 @@ export const ProviderErrorCode = {
   Gone: "CLOUDDB_GONE",
   /** The API refuses an action for a state that waiting cannot change (a paused or unstable service). */
   NotReady: "CLOUDDB_NOT_READY",
+  /** State does not say whether the stack made a resource or adopted it, so it is not deleted. */
+  OwnershipUnknown: "CLOUDDB_OWNERSHIP_UNKNOWN",
 } as const;
 
 /**
@@ -118,6 +120,24 @@ export class CloudStateError extends ClouddbError {
   /** True for a CloudStateError from any copy of this package. */
   static override isInstance(value: unknown): value is CloudStateError {
     return isKind(value, CloudStateError.kind);
+  }
+}
+
+/**
+ * A delete that cannot tell whether the stack made the resource or adopted it (state
+ * written before that was recorded): nothing is deleted, and the message says what to do.
+ */
+export class OwnershipUnknownError extends ClouddbError {
+  static override readonly kind: string = "OwnershipUnknownError";
+
+  /** @param message what is known of the resource, and what the user can do */
+  constructor(message: string) {
+    super(message, ProviderErrorCode.OwnershipUnknown);
+  }
+
+  /** True for an OwnershipUnknownError from any copy of this package. */
+  static override isInstance(value: unknown): value is OwnershipUnknownError {
+    return isKind(value, OwnershipUnknownError.kind);
   }
 }
 

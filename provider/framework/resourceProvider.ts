@@ -25,7 +25,7 @@ import {
   type Props,
   type ResourceSchema,
 } from "./schema";
-import { adoptedHere, rememberAdopted } from "./adoption";
+import { ADOPTED_KEY, adopts, deleteDecision, recordedAdoption, rememberAdopted } from "./adoption";
 import { recordedUnlessChanged } from "./changes";
 import { OWNER_KEY, REPLACE_ON_CHANGES_KEY } from "./internalInputs";
 import { operationContext, recordedReader, sharedOf, type OperationContext, type Recorded } from "./operationContext";
@@ -55,7 +55,7 @@ export interface ResourceOperations<I extends InputSpecs, O extends OutputSpecs>
    * so that state matches the cloud.
    */
   update(id: string, recorded: Recorded<O>, news: InputsOf<I>, ctx: OperationContext, changed: ReadonlySet<string>): Promise<OutputsOf<O>>;
-  /** Deletes the resource and waits until it is gone; one already gone is fine. Never called for an adopted one (the SDK retains it). */
+  /** Deletes the resource and waits until it is gone; one already gone is fine. Never called for an adopted one (framework/adoption.ts). */
   delete(id: string, recorded: Recorded<O>, ctx: OperationContext): Promise<void>;
 }
 
@@ -157,7 +157,13 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
   const withInputs = (error: unknown, news: Props): unknown => {
     if (ResourceInitError.isInstance(error)) {
       const inputs = Object.fromEntries(Object.entries(news).filter(([k]) => !secretKeys.includes(k)));
-      error.properties = withoutUndefined({ ...inputs, ...error.properties, timeouts: news.timeouts, settings: news.settings });
+      error.properties = withoutUndefined({
+        ...inputs,
+        ...error.properties,
+        timeouts: news.timeouts,
+        settings: news.settings,
+        [ADOPTED_KEY]: adopts(news),
+      });
     }
     return error;
   };
@@ -174,13 +180,20 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
       // A `settings` input not known yet (a preview) stands for all it may set.
       const settings = containsUnknown(news.settings) ? { apiUrl: UNKNOWN, apiKey: UNKNOWN, projectId: UNKNOWN } : sharedOf(news).settings;
       const failures = [...configurationFailures(news.projectId, settings), ...checkInputs(schema, news)];
+      // A delete later in this run (a replacement's old half) must not delete what this program adopts.
+      rememberAdopted(schema.kind, news.adoptId);
       return { inputs: failures.length > 0 ? news : withName(schema, olds ?? {}, news), failures };
     },
 
     async diff(_id: string, olds: Props, news: Props): Promise<dynamic.DiffResult> {
       const { desired, changes, replaces, changed } = compare(olds, news, providerContext("", false, sharedOf(news).settings));
       const byOption = replacedByOption(news[REPLACE_ON_CHANGES_KEY], changed, olds, desired);
-      return { changes: changes || definition.settled?.(olds) === false, replaces: [...new Set([...(replaces ?? []), ...byOption])] };
+      // Setting or removing adoptId (or state that does not record it yet) is an update that records it, sending nothing.
+      const adoption = recordedAdoption(olds) !== adopts(news);
+      return {
+        changes: changes || adoption || definition.settled?.(olds) === false,
+        replaces: [...new Set([...(replaces ?? []), ...byOption])],
+      };
     },
 
     async create(news: Props): Promise<dynamic.CreateResult> {
@@ -193,8 +206,14 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
         const parsed = parseInputs(schema, news);
         const shared = sharedOf(news);
         const { id, outs } = await operations().create(parsed, operationContext(ctx, shared.projectId, shared.timeouts, "create"));
-        if (news.adoptId !== undefined) rememberAdopted(schema.kind, id);
-        return { id, outs: withoutUndefined({ ...outs, timeouts: news.timeouts, settings: news.settings }) };
+        if (adopts(news)) {
+          rememberAdopted(schema.kind, id);
+          console.error(
+            `clouddb: ${schema.kind} ${id} was adopted (adoptId), not created: the stack manages it from now on, and deleting it ` +
+              "from the stack (destroy, a replacement, removing it from the program) leaves it in the cloud; remove adoptId to hand it to the stack",
+          );
+        }
+        return { id, outs: withoutUndefined({ ...outs, timeouts: news.timeouts, settings: news.settings, [ADOPTED_KEY]: adopts(news) }) };
       } catch (e) {
         throw scrub(withInputs(e, news), ctx, userOperation("create", schema.kind, news[OWNER_KEY]), news);
       } finally {
@@ -219,7 +238,12 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
           if (recorded[schema.idOutput] === undefined) throw lookupNotFound(schema.kind, id);
           return { id: "" };
         }
-        const outs: Props = { ...found, timeouts: recorded.timeouts, settings: recorded.settings };
+        const outs: Props = {
+          ...found,
+          timeouts: recorded.timeouts,
+          settings: recorded.settings,
+          [ADOPTED_KEY]: recordedAdoption(recorded),
+        };
         // Inputs are replaced only when something drifted, so the next `up` diffs against
         // what is live; otherwise the inputs the program wrote stay as they are. They hold
         // every diffed property and the timeouts, so that diffing the outputs against them
@@ -246,7 +270,9 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
         const [given, kept] = [sharedOf(news), sharedOf(olds)];
         const opCtx = operationContext(ctx, given.projectId ?? kept.projectId, given.timeouts, "update");
         const outs = await operations().update(id, recordedOf(olds), parsed, opCtx, changed);
-        return { outs: withoutUndefined({ ...recorded(outs), timeouts: news.timeouts, settings: news.settings }) };
+        return {
+          outs: withoutUndefined({ ...recorded(outs), timeouts: news.timeouts, settings: news.settings, [ADOPTED_KEY]: adopts(news) }),
+        };
       } catch (e) {
         if (ResourceInitError.isInstance(e)) e.properties = recorded(e.properties);
         throw scrub(withInputs(e, news), ctx, userOperation("update", schema.kind, news[OWNER_KEY], id), olds, news);
@@ -257,12 +283,14 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
 
     async delete(id: string, props: Props): Promise<void> {
       const ctx = providerContext("", false, sharedOf(props).settings);
-      if (adoptedHere(schema.kind, id)) {
-        // The replacement of an adopted resource adopted it again in this process (state written
-        // before adopted resources were retained): deleting the old half would delete it.
-        console.error(
-          `clouddb: ${schema.kind} ${id} is not deleted: its replacement adopted it again (adoptId); it stays in state under the new one`,
-        );
+      let decision;
+      try {
+        decision = deleteDecision(schema.kind, id, `${schema.kind} ${id}`, props);
+      } catch (e) {
+        throw scrub(e, ctx, userOperation("delete", schema.kind, undefined, id), props);
+      }
+      if (!decision.delete) {
+        console.error(`clouddb: ${decision.why}`);
         return;
       }
       try {

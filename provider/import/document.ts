@@ -9,6 +9,7 @@
  */
 import { hasStatusClass } from "../../contract/statuses";
 import type { ClouddbClient } from "../client";
+import { ADOPTED_KEY } from "../framework/adoption";
 import { diffedProperties, outputsFrom, secretInputs } from "../framework/schema";
 import { readReplicaSetSchema } from "../resources/readReplicaSet/definition";
 import { RESOURCES } from "../resources/registry";
@@ -84,7 +85,8 @@ export async function importDocument(api: ClouddbClient, projectId: string, filt
   const taken = new Set<string>();
   const resources: ImportResource[] = [];
   const add = (kind: string, id: string, name: string, outputs: Record<string, unknown>): void => {
-    const outs = defined({ ...outputs, __provider: providers[kind] });
+    // Imported: the stack takes it over whole (`pulumi import`), so destroy deletes it.
+    const outs = defined({ ...outputs, __provider: providers[kind], [ADOPTED_KEY]: false });
     resources.push({
       type: `pulumi-nodejs:dynamic/clouddb:${kind}`,
       name: logicalName(name, taken),

@@ -43,7 +43,10 @@ const settingsInput = optionalInput(v.providerSettings, {
 function adoptIdInput<S extends z.ZodType>(idSchema: S, what: string) {
   return optionalInput(idSchema, {
     change: "create-only",
-    doc: `Id of an existing ${what} to take over instead of creating one (read at create only); its fixed properties must match the program.`,
+    doc:
+      `Id of an existing ${what} to take over instead of creating one; its fixed properties must match the program. ` +
+      "While it is set, the stack never deletes the resource: destroy, a replacement or removing it from the program leave it in the cloud " +
+      "(as `retainOnDelete` does). Removing it hands the resource to the stack (an update that sends nothing).",
   });
 }
 

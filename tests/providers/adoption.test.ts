@@ -6,7 +6,7 @@
  */
 import * as clouddb from "pulumi-clouddb";
 import { expectNoErrors, type Program } from "../../harness";
-import { ops, startCloud, type Cloud } from "../../harness/cloud";
+import { ops, startCloud, writes, type Cloud } from "../../harness/cloud";
 
 /** The DELETE requests the emulator answered since the log was last cleared. */
 async function deletes(cloud: Cloud): Promise<string[]> {
@@ -81,10 +81,12 @@ describe("an adopted Service", () => {
     expect((await cloud.api.perform("getService", { service: id })).status).toBe("READY");
   });
 
-  it("is the stack's own once adoptId is removed: destroy then deletes it", async () => {
+  it("is the stack's own once adoptId is removed (an update that sends nothing): destroy then deletes it", async () => {
     expectNoErrors(await cloud.stack.up(adopting()));
+    await cloud.clearRequests();
     const owned = expectNoErrors(await cloud.stack.up(() => void new clouddb.Service("adopted", { name: "legacy" })));
-    expect(ops(owned)).toEqual({ adopted: "same" });
+    expect(ops(owned)).toEqual({ adopted: "update" });
+    expect(writes(await cloud.requests())).toEqual([]);
     expectNoErrors(await cloud.stack.destroy());
     await expect(cloud.api.perform("getService", { service: id })).rejects.toMatchObject({ status: 404 });
   });

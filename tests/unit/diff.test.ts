@@ -27,9 +27,26 @@ const recorded = {
   connectionPooler: false,
   paused: false,
   password: "initial-password",
+  __adopted: false,
 };
 
 describe("Service diff", () => {
+  it("asks for an update that records it when the program sets or removes adoptId, or the state does not say (0.1.0)", async () => {
+    const news = { name: "db", projectId: "proj000001" };
+    expect(await service.diff("x", recorded, { ...news, adoptId: "abcdefghij" })).toEqual({ changes: true, replaces: [] });
+    expect(await service.diff("x", { ...recorded, __adopted: true }, { ...news, adoptId: "abcdefghij" })).toEqual({
+      changes: false,
+      replaces: [],
+    });
+    expect(await service.diff("x", { ...recorded, __adopted: true }, { ...news, adoptId: UNKNOWN })).toEqual({
+      changes: false,
+      replaces: [],
+    });
+    expect(await service.diff("x", { ...recorded, __adopted: true }, news)).toEqual({ changes: true, replaces: [] });
+    const { __adopted: _, ...before } = recorded;
+    expect(await service.diff("x", before, news)).toEqual({ changes: true, replaces: [] });
+  });
+
   it("finds no change when the program asks for what state records, defaults included", async () => {
     expect(await service.diff("abcdefghij", recorded, { name: "db", projectId: "proj000001" })).toEqual({ changes: false, replaces: [] });
   });
@@ -89,7 +106,7 @@ describe("Service diff", () => {
 });
 
 describe("Vpc diff", () => {
-  const net = { vpcId: "1", projectId: "proj000001", name: "n", cidr: "10.0.0.0/16", regionCode: "us-east-1" };
+  const net = { vpcId: "1", projectId: "proj000001", name: "n", cidr: "10.0.0.0/16", regionCode: "us-east-1", __adopted: false };
   it("renames in place and replaces on a new network", async () => {
     expect(await vpc.diff("1", net, { ...net, name: "m" })).toEqual({ changes: true, replaces: [] });
     expect(await vpc.diff("1", net, { ...net, cidr: "10.1.0.0/16" })).toEqual({ changes: true, replaces: ["cidr"] });

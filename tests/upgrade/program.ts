@@ -13,8 +13,8 @@ export const UPGRADE_PROJECT = "upgrade";
 /** The stack name of the fixture's stack. */
 export const UPGRADE_STACK = "fixture";
 
-/** The program. */
-export function upgradeProgram(): Record<string, unknown> {
+/** The program; `adoptedOptions` are the adopted service's resource options (none in the fixtures). */
+export function upgradeProgram(adoptedOptions: pulumi.CustomResourceOptions = {}): Record<string, unknown> {
   const config = new pulumi.Config(UPGRADE_PROJECT);
   const net = new clouddb.Vpc("net", { name: "upgrade-net", cidr: "10.20.0.0/16", regionCode: "us-east-1" });
   const peer = new clouddb.VpcPeering("peer", {
@@ -38,7 +38,11 @@ export function upgradeProgram(): Record<string, unknown> {
   const minimal = new clouddb.Service("minimal", { name: "upgrade-minimal" });
   const paused = new clouddb.Service("paused", { name: "upgrade-paused", paused: true });
   const fork = new clouddb.Service("fork", { name: "upgrade-fork", forkFrom: { serviceId: minimal.serviceId, strategy: "NOW" } });
-  const adopted = new clouddb.Service("adopted", { name: "upgrade-legacy", adoptId: config.require("adoptedId"), environment: "PROD" });
+  const adopted = new clouddb.Service(
+    "adopted",
+    { name: "upgrade-legacy", adoptId: config.require("adoptedId"), environment: "PROD" },
+    adoptedOptions,
+  );
   const reads = new clouddb.ReadReplicaSet("reads", {
     serviceId: db.serviceId,
     name: "upgrade-reads",

@@ -182,6 +182,14 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
       const failures = [...configurationFailures(news.projectId, settings), ...checkInputs(schema, news)];
       // A delete later in this run (a replacement's old half) must not delete what this program adopts.
       rememberAdopted(schema.kind, news.adoptId);
+      if (failures.length === 0 && Object.keys(olds ?? {}).length === 0 && adopts(news) && !containsUnknown(news.adoptId)) {
+        // Shown by `pulumi preview` and `up` (the engine prints the plugin's output): a create that is an adoption.
+        console.error(
+          `clouddb: ${userOperation("create", schema.kind, news[OWNER_KEY]).replace(/^creating /, "")} adopts ${schema.kind} ` +
+            `${String(news.adoptId)} (adoptId) rather than creating one: the stack manages it from then on, and deleting it from the stack ` +
+            "(destroy, a replacement, removing it from the program) leaves it in the cloud",
+        );
+      }
       return { inputs: failures.length > 0 ? news : withName(schema, olds ?? {}, news), failures };
     },
 
@@ -206,13 +214,7 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
         const parsed = parseInputs(schema, news);
         const shared = sharedOf(news);
         const { id, outs } = await operations().create(parsed, operationContext(ctx, shared.projectId, shared.timeouts, "create"));
-        if (adopts(news)) {
-          rememberAdopted(schema.kind, id);
-          console.error(
-            `clouddb: ${schema.kind} ${id} was adopted (adoptId), not created: the stack manages it from now on, and deleting it ` +
-              "from the stack (destroy, a replacement, removing it from the program) leaves it in the cloud; remove adoptId to hand it to the stack",
-          );
-        }
+        if (adopts(news)) rememberAdopted(schema.kind, id);
         return { id, outs: withoutUndefined({ ...outs, timeouts: news.timeouts, settings: news.settings, [ADOPTED_KEY]: adopts(news) }) };
       } catch (e) {
         throw scrub(withInputs(e, news), ctx, userOperation("create", schema.kind, news[OWNER_KEY]), news);

@@ -5,7 +5,7 @@
  * `replaceOnChanges` replacement, `destroy`), for all four kinds.
  */
 import * as clouddb from "pulumi-clouddb";
-import { expectNoErrors, type Program } from "../../harness";
+import { expectNoErrors, printed, type Program } from "../../harness";
 import { ops, startCloud, writes, type Cloud } from "../../harness/cloud";
 
 /** The DELETE requests the emulator answered since the log was last cleared. */
@@ -69,6 +69,14 @@ describe("an adopted Service", () => {
       cpu_millis: 1000,
       memory_gbs: 4,
     });
+  });
+
+  it("is said to be adopted, not created, by preview and up", async () => {
+    const r = expectNoErrors(await cloud.stack.preview(adopting()));
+    expect(ops(r)).toEqual({ adopted: "create" });
+    const said = `clouddb: Service "adopted" adopts Service ${id} (adoptId) rather than creating one`;
+    expect(cloud.stack.pluginStderr()).toContain(said);
+    expect(printed(expectNoErrors(await cloud.stack.up(adopting())))).toContain(said);
   });
 
   it("is left in the cloud by destroy, which drops it from state", async () => {

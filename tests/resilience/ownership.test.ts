@@ -170,7 +170,8 @@ describe("autonaming", () => {
     expectNoErrors(await cloud.stack.up(program(true)));
     expect(cloud.stack.resource("db")).toMatchObject({ id: existing.service_id, outputs: { name: "legacy-orders" } });
     expect(ops(expectNoErrors(await cloud.stack.up(program(true))))).toEqual({ db: "same" });
-    expect(ops(expectNoErrors(await cloud.stack.up(program(false))))).toEqual({ db: "same" });
+    // Without adoptId: the hand-over, an update that records it and sends nothing.
+    expect(ops(expectNoErrors(await cloud.stack.up(program(false))))).toEqual({ db: "update" });
     expectNoErrors(await cloud.stack.destroy());
   });
 });

@@ -9,6 +9,7 @@
  */
 import * as fs from "fs";
 import { ClouddbClient } from "../client";
+import { apiKeyProblem, apiUrlProblem } from "../client/config";
 import { importDocument } from "./document";
 import { importProgram } from "./program";
 
@@ -34,6 +35,28 @@ function parse(argv: string[]): Record<string, string> {
   return out;
 }
 
+/**
+ * Every reason the command cannot start, in its own terms (its variables and `--project`),
+ * without quoting the key or a URL's credentials.
+ */
+function setUpProblems(args: Record<string, string>, env: NodeJS.ProcessEnv): string[] {
+  const problems: string[] = [];
+  const url = env.CLOUDDB_API_URL?.trim();
+  if (!url) problems.push("CLOUDDB_API_URL is not set: the API's base URL, https://<host>/public/api/v1");
+  else {
+    const problem = apiUrlProblem(url);
+    if (problem !== undefined) problems.push(`CLOUDDB_API_URL: ${problem}`);
+  }
+  const key = env.CLOUDDB_API_KEY;
+  if (!key?.trim()) problems.push("CLOUDDB_API_KEY is not set: a personal access token or OAuth token of the project");
+  else {
+    const problem = apiKeyProblem(key);
+    if (problem !== undefined) problems.push(`CLOUDDB_API_KEY: the key ${problem}`);
+  }
+  if (!(args.project ?? env.CLOUDDB_PROJECT_ID)?.trim()) problems.push("no project: set CLOUDDB_PROJECT_ID or pass --project <id>");
+  return problems;
+}
+
 async function main(): Promise<void> {
   let args: Record<string, string>;
   try {
@@ -43,10 +66,14 @@ async function main(): Promise<void> {
     process.stderr.write(`${message ? `clouddb-import: ${message}\n\n` : ""}${USAGE}`);
     process.exit(message ? 2 : 0);
   }
-  const api = new ClouddbClient(args.project ? { projectId: args.project } : {});
+  const problems = setUpProblems(args, process.env);
+  if (problems.length > 0) {
+    process.stderr.write(`clouddb-import: cannot start:\n${problems.map((p) => `  ${p}\n`).join("")}`);
+    process.exit(2);
+  }
+  const projectId = (args.project ?? process.env.CLOUDDB_PROJECT_ID)!;
+  const api = new ClouddbClient({ projectId });
   try {
-    const projectId = args.project ?? process.env.CLOUDDB_PROJECT_ID;
-    if (!projectId) throw new Error("no project: set CLOUDDB_PROJECT_ID or pass --project");
     const doc = await importDocument(api, projectId, {
       ...(args.type ? { kinds: args.type.split(",") } : {}),
       ...(args.id ? { ids: args.id.split(",") } : {}),

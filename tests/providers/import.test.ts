@@ -13,6 +13,24 @@ import { ops, startCloud, writes, type Cloud } from "../../harness/cloud";
 
 const run = promisify(execFile);
 
+describe("clouddb-import without what it needs", () => {
+  it("says every missing or bad setting at once, in its own terms, without a stack trace or the key", async () => {
+    const cli = path.join(REPO_ROOT, "dist", "provider", "import", "cli.js");
+    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, CLOUDDB_API_URL: "https://deploy:hunter2-pw@api.example" };
+    const failed = await run(process.execPath, [cli, "--out", path.join(os.tmpdir(), "never.json")], { env }).catch(
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(failed).toMatchObject({ code: 2 });
+    const { stderr } = failed as { stderr: string };
+    expect(stderr).toBe(
+      "clouddb-import: cannot start:\n" +
+        '  CLOUDDB_API_URL: "https://[REDACTED]@api.example" does not end in /public/api/v1, the API\'s base path: use "https://api.example/public/api/v1"\n' +
+        "  CLOUDDB_API_KEY is not set: a personal access token or OAuth token of the project\n" +
+        "  no project: set CLOUDDB_PROJECT_ID or pass --project <id>\n",
+    );
+  });
+});
+
 describe("importing what exists", () => {
   let cloud: Cloud;
   let dir: string;

@@ -128,6 +128,8 @@ describe(`pulumi-clouddb packed and installed beside @pulumi/pulumi ${SDK}`, () 
     expect(pkg.repository.url).toMatch(/^git\+https:\/\//);
     expect(pkg.homepage).toMatch(/^https:\/\//);
     expect(pkg.dependencies["@pulumi/pulumi"]).toBeUndefined();
+    // A tarball holds the build: no `prepare` for npm to list among install scripts (scripts/pack-manifest.js).
+    expect(Object.keys(pkg.scripts ?? {})).not.toContain("prepare");
   });
 
   it("resolves every export to a file that exists, with types, and loads each at run time", () => {

@@ -93,7 +93,7 @@ function installMessage(why, command) {
     `\`npm run ${command}\` runs the Pulumi CLI. Install it (https://www.pulumi.com/docs/install/), for example:`,
     "  curl -fsSL https://get.pulumi.com | sh && export PATH=$HOME/.pulumi/bin:$PATH",
     "or install Go 1.26 or later (https://go.dev/dl/): then the CLI is built from its Go modules, once",
-    "(`npm run pulumi:build`, about 6 minutes the first time).",
+    "(`npm run pulumi:build`, 5 to 6 minutes the first time).",
     `Then run \`npm run ${command}\` again: a \`pulumi\` on PATH is used first.`,
     "Without the CLI, `npm test` still runs every example through Pulumi's real",
     "dynamic-provider host against the emulator.",
@@ -128,7 +128,7 @@ async function findPulumi(opts) {
     const { cli } = readPins(root);
     say(
       `The Pulumi CLI is not on PATH: building Pulumi CLI ${cli.version} and its language hosts from their Go ` +
-        `modules once (versions in ${PINS_FILE}). This takes about 6 minutes the first time; later runs use it directly.`,
+        `modules once (versions in ${PINS_FILE}). This takes 5 to 6 minutes the first time; later runs use it directly.`,
     );
     const tools = await buildTools({ root, env, say, go });
     return { cli: tools.pulumi, binDir: tools.bin };

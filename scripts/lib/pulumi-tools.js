@@ -322,7 +322,7 @@ async function buildTools(opts) {
   const v = pins.cli.version;
   const cliDir = path.join(src, "cli");
   writeModule(cliDir, "cli", goMinor, { [PKG]: v, [SDK]: v }, pins.cli.replace ?? {});
-  await step("cli", `building the Pulumi CLI ${v} from its Go module (about 3 minutes the first time)...`, () =>
+  await step("cli", `building the Pulumi CLI ${v} from its Go module (about 4 minutes the first time)...`, () =>
     build(cliDir, path.join(bin, "pulumi"), `${PKG}/cmd/pulumi`, `${VERSION_VAR}=${v}`),
   );
 
@@ -330,7 +330,7 @@ async function buildTools(opts) {
   fs.mkdirSync(path.join(cliDir, "codegen-host"), { recursive: true });
   fs.copyFileSync(path.join(root, CODEGEN_SOURCE), path.join(cliDir, "codegen-host", "main.go"));
   const first = path.join(codegen, `pulumi-language-${CODEGEN_LANGUAGES[0]}`);
-  await step("codegen", `building our SDK generator (tools/pulumi/codegen-host) on pkg/v3 ${v} (about a minute)...`, () =>
+  await step("codegen", `building our SDK generator (tools/pulumi/codegen-host) on pkg/v3 ${v} (seconds once the CLI is built)...`, () =>
     build(cliDir, first, "./codegen-host", `${VERSION_VAR}=${v}`),
   );
   for (const lang of CODEGEN_LANGUAGES.slice(1)) linkOrCopy(first, path.join(codegen, `pulumi-language-${lang}`));
@@ -363,7 +363,7 @@ async function buildTools(opts) {
 
   const yamlDir = path.join(src, "yaml");
   writeModule(yamlDir, "yaml", goMinor, { [YAML]: pins.yaml }, {});
-  await step("yaml", `building pulumi-language-yaml from pulumi-yaml ${pins.yaml} (about a minute the first time)...`, () =>
+  await step("yaml", `building pulumi-language-yaml from pulumi-yaml ${pins.yaml} (under a minute)...`, () =>
     build(yamlDir, path.join(bin, "pulumi-language-yaml"), `${YAML}/cmd/pulumi-language-yaml`, `${YAML_VERSION_VAR}=${pins.yaml}`),
   );
 

@@ -55,7 +55,7 @@ case "$1" in
   env) echo go1.26.8 ;;
   list) echo "$FAKE_GO_SDK_DIR" ;;
   build)
-    if [ -n "$FAKE_GO_FAIL" ]; then echo "go: reading https://proxy.golang.org/...: 403 Forbidden" >&2; exit 1; fi
+    if [ -n "$FAKE_GO_FAIL" ]; then echo "go: github.com/pulumi/pulumi/pkg/v3@v3.274.1: 403 Forbidden" >&2; exit 1; fi
     prev=""; for a in "$@"; do if [ "$prev" = "-o" ]; then out="$a"; fi; prev="$a"; done
     case "$out" in
       */pulumi) cat "$FAKE_PULUMI_CLI" > "$out" ;;

@@ -1,8 +1,8 @@
 // A language-runtime plugin that only generates SDKs: `pulumi package gen-sdk` asks the
-// language host for GeneratePackage, which the hosts we can build from Go modules
-// (sdk/v3 v3.68.0 and v3.58.0) do not implement. This one answers it with the code
-// generators of the CLI's own pkg/v3 (pkg/codegen/nodejs, python and go), so the SDK is
-// the one the CLI's version generates.
+// language host for GeneratePackage, which the hosts we can build from Go modules (those
+// of the old sdk/v3 versions in tools/pulumi/versions.json) do not implement. This one
+// answers it with the code generators of the CLI's own pkg/v3 (pkg/codegen/nodejs,
+// python and go), so the SDK is the one the CLI's version generates.
 //
 // One binary serves three languages: `npm run pulumi:build` links it as
 // pulumi-language-nodejs, pulumi-language-python and pulumi-language-go into the tools'

@@ -379,6 +379,8 @@ async function buildTools(opts) {
   };
   fs.writeFileSync(path.join(work, "stamp.json"), `${JSON.stringify(stamp, null, 2)}\n`);
 
+  // A folder of these pins that is not complete (a tool removed by hand) gives way.
+  if (fs.existsSync(final) && builtTools(root, env) === undefined) fs.rmSync(final, { recursive: true, force: true });
   try {
     fs.renameSync(work, final);
   } catch (e) {

@@ -187,6 +187,18 @@ describe("npm run up without a pulumi on PATH", () => {
     }
   });
 
+  it("builds again when a tool of the built folder is missing", async () => {
+    const key = path.basename(path.dirname(toolsBin()));
+    fs.rmSync(path.join(toolsBin(), "pulumi-language-yaml"));
+    const gosBefore = box.goCalls().length;
+    const build = await box.runScript("pulumi-tools.js", ["build"], { pathDirs: [box.fakeGoDir, box.toolsDir] });
+    expect(build.code).toBe(0);
+    expect(build.stderr).toContain("building pulumi-language-yaml");
+    expect(box.goCalls().length).toBeGreaterThan(gosBefore);
+    expect(box.toolFolders()).toEqual([key]);
+    expect(fs.existsSync(path.join(toolsBin(), "pulumi-language-yaml"))).toBe(true);
+  });
+
   it("rejects an unknown command with the usage and the examples", async () => {
     const r = await box.run(["deploy"], { pathDirs: [box.toolsDir] });
     expect(r.code).toBe(1);

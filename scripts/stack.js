@@ -7,7 +7,8 @@
  * same stack (`npm run pulumi -- stack output password --show-secrets`).
  *
  * 1. Finds the CLI (scripts/lib/pulumi-cli.js): a `pulumi` on PATH first, else the one
- *    the pinned `pulumi` npm package fetches once; else says how to install it.
+ *    `npm run pulumi:build` builds from its Go modules (built once, with `go`, when it
+ *    is not yet), run with its language hosts first on PATH; else says what to install.
  * 2. Reuses the recorded emulator if it answers, else starts one in the background
  *    (scripts/lib/emulator.js). CLOUDDB_API_URL, CLOUDDB_API_KEY and CLOUDDB_PROJECT_ID
  *    point at another API instead.
@@ -17,7 +18,8 @@
  *
  * Knobs: CLOUDDB_WORK_DIR (default `.clouddb` here), CLOUDDB_STACK (default `local`),
  * PULUMI_CONFIG_PASSPHRASE (default `clouddb-local`), CLOUDDB_CLOCK_SCALE (default 0.2),
- * CLOUDDB_EMULATOR_PROJECT (default `quickstart`), PULUMI_HOME (the CLI's cache).
+ * CLOUDDB_EMULATOR_PROJECT (default `quickstart`), PULUMI_HOME (the CLI's cache),
+ * CLOUDDB_PULUMI_TOOLS_DIR (where the CLI is built, default `.tools/pulumi` here).
  * `npm run emulator:env` prints the API's CLOUDDB_* variables as shell `export` lines
  * (starting the emulator if none runs); `npm run emulator:stop` stops it.
  */
@@ -100,17 +102,20 @@ async function main() {
   }
   if (command === "pulumi" && project.rest.length === 0) fail("usage: npm run pulumi -- [example] <pulumi command>");
 
-  let cli;
+  let found;
   try {
-    cli = await findPulumi({ root, command, env: process.env, say });
+    found = await findPulumi({ root, command, env: process.env, say });
   } catch (e) {
     if (e instanceof CliUnavailableError) fail(e.message);
     throw e;
   }
   const target = await apiTarget(root, work, process.env, say);
   fs.mkdirSync(path.join(work, "state"), { recursive: true });
+  const cli = found.cli;
   const env = {
     ...process.env,
+    // The CLI we built finds its language hosts, the python host its exec script, on PATH.
+    ...(found.binDir === undefined ? {} : { PATH: [found.binDir, process.env.PATH ?? ""].join(path.delimiter) }),
     PULUMI_BACKEND_URL: `file://${path.join(work, "state")}`,
     PULUMI_CONFIG_PASSPHRASE: process.env.PULUMI_CONFIG_PASSPHRASE ?? DEFAULT_PASSPHRASE,
     PULUMI_SKIP_UPDATE_CHECK: "true",

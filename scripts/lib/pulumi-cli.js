@@ -3,22 +3,23 @@
  * Finds the Pulumi CLI for `npm run up` and friends, in this order:
  *
  * 1. A real `pulumi` on PATH (an installed CLI) is used as it is. npm wrappers are
- *    skipped: the official `pulumi` npm package puts a `pulumi` script on PATH (our own
- *    `node_modules/.bin` during `npm run`, or a global install) that passes any "is
- *    there a CLI" check and then fails with a bare "fetch failed" when it cannot fetch.
- * 2. The CLI that the `pulumi` npm package pinned in our devDependencies fetched before:
- *    it caches it under `$PULUMI_HOME/versions/<version>/bin` (default `~/.pulumi`).
- * 3. That package fetching it now, once, with a message saying so while it runs.
+ *    skipped: the official `pulumi` npm package puts a `pulumi` script on PATH (a global
+ *    install, or a project's `node_modules/.bin` during `npm run`) that passes any "is
+ *    there a CLI" check and then fails with a bare "fetch failed" where it cannot fetch.
+ * 2. The CLI that `npm run pulumi:build` built from its Go modules (scripts/lib/pulumi-tools.js,
+ *    versions in tools/pulumi/versions.json), when it is built for the current pins.
+ * 3. With `go` on PATH: that build, now, once, saying so while it runs.
  *
- * When none works, {@link CliUnavailableError} says how to install the CLI.
+ * The CLI we built runs with its tools folder (the language hosts, the dynamic provider's
+ * launcher) first on PATH: {@link FoundCli.binDir}. When nothing works,
+ * {@link CliUnavailableError} says what to install.
  */
 "use strict";
-const { spawn } = require("child_process");
 const fs = require("fs");
-const os = require("os");
 const path = require("path");
+const { buildTools, builtTools, findGo, PINS_FILE, readPins, ToolsBuildError } = require("./pulumi-tools");
 
-/** The CLI cannot be found or fetched; the message says how to install it. */
+/** The CLI cannot be found or built; the message says what to install. */
 class CliUnavailableError extends Error {
   /** @param {string} message */
   constructor(message) {
@@ -29,9 +30,9 @@ class CliUnavailableError extends Error {
 
 /**
  * @typedef {object} FindOptions
- * @property {string} root the repository root (where the pinned `pulumi` package is installed)
+ * @property {string} root the repository root (where tools/pulumi/versions.json and .tools/pulumi are)
  * @property {string} command what the user ran, for messages (`up`, `preview`, ...)
- * @property {NodeJS.ProcessEnv} env the environment (PATH, PULUMI_HOME, PULUMI_VERSION, HOME)
+ * @property {NodeJS.ProcessEnv} env the environment (PATH; CLOUDDB_PULUMI_TOOLS_DIR; GOMODCACHE and the like for the build)
  * @property {(line: string) => void} say writes one line for the user (stderr)
  */
 
@@ -82,56 +83,6 @@ function cliOnPath(env) {
 }
 
 /**
- * The pinned `pulumi` npm package: its launcher and the CLI version it fetches.
- * @param {string} root
- * @param {NodeJS.ProcessEnv} env
- * @returns {{ launcher: string, version: string } | undefined}
- */
-function pinnedPackage(root, env) {
-  let manifest;
-  try {
-    manifest = require.resolve("pulumi/package.json", { paths: [root] });
-  } catch {
-    return undefined;
-  }
-  const pkg = JSON.parse(fs.readFileSync(manifest, "utf8"));
-  const bin = typeof pkg.bin === "string" ? pkg.bin : pkg.bin?.pulumi;
-  if (typeof bin !== "string") return undefined;
-  return { launcher: path.join(path.dirname(manifest), bin), version: env.PULUMI_VERSION || pkg.version };
-}
-
-/**
- * Where the `pulumi` npm package keeps the CLI of `version` (its documented cache).
- * @param {string} version
- * @param {NodeJS.ProcessEnv} env
- */
-function cachedCliPath(version, env) {
-  const home = env.PULUMI_HOME || path.join(env.HOME || os.homedir(), ".pulumi");
-  return path.join(home, "versions", version, "bin", "pulumi");
-}
-
-/**
- * Runs the launcher once (`pulumi version`) so that it fetches the CLI; forwards its
- * output and returns its exit code and what it wrote to stderr.
- * @param {string} launcher
- * @param {NodeJS.ProcessEnv} env
- * @returns {Promise<{ code: number | null, stderr: string }>}
- */
-function fetchThrough(launcher, env) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [launcher, "version"], { env, stdio: ["ignore", "inherit", "pipe"] });
-    let stderr = "";
-    child.stderr.setEncoding("utf8");
-    child.stderr.on("data", (chunk) => {
-      stderr += chunk;
-      process.stderr.write(chunk);
-    });
-    child.on("error", (e) => resolve({ code: null, stderr: `${stderr}${e.message}\n` }));
-    child.on("close", (code) => resolve({ code, stderr }));
-  });
-}
-
-/**
  * How to install the CLI, after `why`.
  * @param {string} why
  * @param {string} command
@@ -141,51 +92,52 @@ function installMessage(why, command) {
     why,
     `\`npm run ${command}\` runs the Pulumi CLI. Install it (https://www.pulumi.com/docs/install/), for example:`,
     "  curl -fsSL https://get.pulumi.com | sh && export PATH=$HOME/.pulumi/bin:$PATH",
-    `then run \`npm run ${command}\` again: a \`pulumi\` on PATH is used first.`,
+    "or install Go 1.26 or later (https://go.dev/dl/): then the CLI is built from its Go modules, once",
+    "(`npm run pulumi:build`, 5 to 6 minutes the first time).",
+    `Then run \`npm run ${command}\` again: a \`pulumi\` on PATH is used first.`,
     "Without the CLI, `npm test` still runs every example through Pulumi's real",
     "dynamic-provider host against the emulator.",
   ].join("\n");
 }
 
 /**
- * The Pulumi CLI to run; fetches it once through the pinned npm package when needed.
+ * @typedef {object} FoundCli
+ * @property {string} cli the path of the `pulumi` executable
+ * @property {string} [binDir] a folder to put first on the CLI's PATH (the language hosts
+ *   and plugins of the CLI we built); unset for a CLI on PATH
+ */
+
+/**
+ * The Pulumi CLI to run; builds it once from its Go modules when needed.
  * @param {FindOptions} opts
- * @returns {Promise<string>} the path of the `pulumi` executable
- * @throws {CliUnavailableError} when there is none and it cannot be fetched
+ * @returns {Promise<FoundCli>}
+ * @throws {CliUnavailableError} when there is none and it cannot be built
  */
 async function findPulumi(opts) {
   const { root, command, env, say } = opts;
   const onPath = cliOnPath(env);
-  if (onPath !== undefined) return onPath;
+  if (onPath !== undefined) return { cli: onPath };
 
-  const pinned = pinnedPackage(root, env);
-  if (pinned === undefined) {
-    throw new CliUnavailableError(
-      installMessage("The Pulumi CLI is not on PATH, and the `pulumi` npm package is not installed (run `npm ci`).", command),
+  try {
+    const built = builtTools(root, env);
+    if (built !== undefined) return { cli: built.pulumi, binDir: built.bin };
+    const go = findGo(env);
+    if (go === undefined) {
+      throw new CliUnavailableError(installMessage("The Pulumi CLI is not on PATH, and neither is `go` to build it.", command));
+    }
+    const { cli } = readPins(root);
+    say(
+      `The Pulumi CLI is not on PATH: building Pulumi CLI ${cli.version} and its language hosts from their Go ` +
+        `modules once (versions in ${PINS_FILE}). This takes 5 to 6 minutes the first time; later runs use it directly.`,
     );
+    const tools = await buildTools({ root, env, say, go });
+    return { cli: tools.pulumi, binDir: tools.bin };
+  } catch (e) {
+    if (e instanceof ToolsBuildError) {
+      throw new CliUnavailableError(installMessage(`Could not build the Pulumi CLI from its Go modules: ${e.message}`, command));
+    }
+    throw e;
   }
-  const cached = cachedCliPath(pinned.version, env);
-  if (isExecutable(cached)) return cached;
-
-  say(
-    `The Pulumi CLI is not on PATH: fetching Pulumi CLI v${pinned.version} once, through the \`pulumi\` npm ` +
-      `package (pinned in package.json), into ${path.dirname(path.dirname(cached))}. This takes a minute; ` +
-      "later runs use it directly.",
-  );
-  const { code, stderr } = await fetchThrough(pinned.launcher, env);
-  if (code === 0 && isExecutable(cached)) {
-    say(`Fetched Pulumi CLI v${pinned.version}: ${cached}`);
-    return cached;
-  }
-  const reason =
-    stderr
-      .trim()
-      .split("\n")
-      .filter((l) => l.trim() !== "")
-      .pop() ?? `exit code ${code}`;
-  throw new CliUnavailableError(
-    installMessage(`Could not fetch the Pulumi CLI v${pinned.version} (the \`pulumi\` npm package said: ${reason}).`, command),
-  );
 }
 
-module.exports = { findPulumi, CliUnavailableError, cachedCliPath, isNpmWrapper };
+module.exports = { findPulumi, CliUnavailableError, isNpmWrapper };

@@ -1,29 +1,27 @@
 /**
  * `npm run up` and friends (scripts/stack.js) as a newcomer meets them: a `pulumi` on PATH
- * is used first (the npm launcher in node_modules/.bin is skipped); without one, the
- * pinned `pulumi` npm package fetches the CLI once, saying so; where it cannot be
- * fetched, a message says how to install it. A fake CLI records what it is asked to do.
+ * is used first (the `pulumi` npm package's launcher is skipped); without one, the CLI
+ * built from its Go modules (`npm run pulumi:build`), built once with the `go` on PATH
+ * when it is not yet, saying so; with neither, a message says what to install. A fake CLI
+ * records what it is asked to do, and a fake `go` "builds" it.
  */
 import * as fs from "fs";
 import * as path from "path";
 import { REPO_ROOT } from "../../harness";
 import { alive, gone, Sandbox } from "./support/sandbox";
 
-const PINNED = (
-  JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
-    devDependencies: Record<string, string>;
-  }
-).devDependencies.pulumi;
-const NODE_BIN = path.join(REPO_ROOT, "node_modules", ".bin");
+const CLI_VERSION = (
+  JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "tools", "pulumi", "versions.json"), "utf8")) as { cli: { version: string } }
+).cli.version;
 const example = (name: string): string => path.join(REPO_ROOT, "examples", name);
 
 describe("npm run up with a pulumi on PATH", () => {
   const box = new Sandbox();
   afterAll(() => box.cleanup());
 
-  it("uses it, though the npm launcher comes first on PATH, and deploys the quickstart to a fresh emulator", async () => {
-    // `npm run` puts node_modules/.bin (holding the `pulumi` npm launcher) first on PATH.
-    const r = await box.run(["up"], { pathDirs: [NODE_BIN, box.fakeCliDir, box.toolsDir] });
+  it("uses it, though the npm package's launcher comes first on PATH, and deploys the quickstart to a fresh emulator", async () => {
+    // `npm run` puts a project's node_modules/.bin (which may hold the `pulumi` npm launcher) first on PATH.
+    const r = await box.run(["up"], { pathDirs: [box.npmLauncherDir, box.fakeCliDir, box.toolsDir] });
     expect(r.stderr).toMatch(/Started the emulator at http:\/\/127\.0\.0\.1:\d+/);
     expect(r.code).toBe(0);
 
@@ -45,6 +43,8 @@ describe("npm run up with a pulumi on PATH", () => {
       expect(c.cwd).toBe(example("quickstart"));
       expect(c.backend).toBe(`file://${path.join(box.work, "state")}`);
       expect(c.passphrase).toBe("clouddb-local");
+      // A CLI of the user's own runs with the user's PATH.
+      expect(c.pathHead).toBe(box.npmLauncherDir);
     }
     // The key reaches the CLI on standard input, never as an argument.
     expect(calls[4].stdin).toBe(emu.CLOUDDB_API_KEY);
@@ -95,28 +95,62 @@ describe("npm run up with a pulumi on PATH", () => {
 describe("npm run up without a pulumi on PATH", () => {
   const box = new Sandbox();
   afterAll(() => box.cleanup());
+  /** The bin folder of the tools built in the sandbox. */
+  const toolsBin = (): string =>
+    path.join(
+      box.pulumiTools,
+      box.toolFolders().find((f) => /^[0-9a-f]{12}$/.test(f))!,
+      "bin",
+    );
 
-  it("says how to install the CLI when the pinned npm package cannot fetch it, and starts nothing", async () => {
-    const r = await box.run(["up"], { pathDirs: [NODE_BIN, box.toolsDir], preload: "offline.js" });
+  it("says what to install when neither pulumi nor go is on PATH, and starts nothing", async () => {
+    const r = await box.run(["up"], { pathDirs: [box.npmLauncherDir, box.toolsDir] });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`fetching Pulumi CLI v${PINNED} once`);
-    expect(r.stderr).toContain(`Could not fetch the Pulumi CLI v${PINNED} (the \`pulumi\` npm package said: pulumi: fetch failed).`);
+    expect(r.stderr).toContain("The Pulumi CLI is not on PATH, and neither is `go` to build it.");
     expect(r.stderr).toContain("Install it (https://www.pulumi.com/docs/install/)");
     expect(r.stderr).toContain("curl -fsSL https://get.pulumi.com | sh");
-    expect(r.stderr).toContain("then run `npm run up` again");
+    expect(r.stderr).toContain("or install Go 1.26 or later (https://go.dev/dl/)");
+    expect(r.stderr).toContain("Then run `npm run up` again");
+    expect(r.stderr).not.toContain("fetch failed");
     expect(box.emulator()).toBeUndefined();
     expect(box.calls()).toEqual([]);
   });
 
-  it("fetches the CLI once through the pinned npm package, saying so, and uses it from then on", async () => {
-    const first = await box.run(["preview"], { pathDirs: [box.toolsDir], preload: "fake-get-pulumi.js" });
-    expect(first.stderr).toContain(
-      `The Pulumi CLI is not on PATH: fetching Pulumi CLI v${PINNED} once, through the \`pulumi\` npm package`,
-    );
-    expect(first.stderr).toContain(`Fetched Pulumi CLI v${PINNED}: ${path.join(box.pulumiHome, "versions", PINNED, "bin", "pulumi")}`);
+  it("says why and what to install when the build fails, and starts nothing", async () => {
+    const r = await box.run(["up"], { pathDirs: [box.fakeGoDir, box.toolsDir], env: { FAKE_GO_FAIL: "1" } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`building Pulumi CLI ${CLI_VERSION} and its language hosts from their Go modules once`);
+    expect(r.stderr).toContain("Could not build the Pulumi CLI from its Go modules: `go build -trimpath");
+    expect(r.stderr).toContain("403 Forbidden");
+    expect(r.stderr).toContain("Install it (https://www.pulumi.com/docs/install/)");
+    expect(box.emulator()).toBeUndefined();
+    expect(box.calls()).toEqual([]);
+  });
+
+  it("builds the CLI once with the go on PATH, saying so, and runs it with its tools first on PATH", async () => {
+    const first = await box.run(["preview"], { pathDirs: [box.fakeGoDir, box.toolsDir] });
+    expect(first.stderr).toContain(`building Pulumi CLI ${CLI_VERSION} and its language hosts from their Go modules once`);
+    expect(first.stderr).toContain(`building the Pulumi CLI ${CLI_VERSION} from its Go module (about`);
+    expect(first.stderr).toContain(`Built the Pulumi tools in`);
     expect(first.code).toBe(0);
-    expect(box.calls().map((c) => c.args)).toEqual([
-      "version",
+    // The failed build's folder is gone; the built one is named by its key.
+    expect(box.toolFolders()).toEqual([path.basename(path.dirname(toolsBin()))]);
+    const builds = box.goCalls().filter((c) => c.startsWith("build "));
+    expect(builds.map((c) => c.split(" ").pop())).toEqual([
+      "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi",
+      "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi", // the failed build's
+      "./codegen-host",
+      "github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs",
+      "github.com/pulumi/pulumi/sdk/v3/python/cmd/pulumi-language-python",
+      "github.com/pulumi/pulumi/sdk/v3/go/pulumi-language-go",
+      "github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml",
+    ]);
+    expect(builds[1]).toContain(`-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=${CLI_VERSION}`);
+    for (const tool of ["pulumi-language-python-exec", "pulumi-resource-pulumi-nodejs"]) {
+      expect(fs.statSync(path.join(toolsBin(), tool)).mode & 0o111).not.toBe(0);
+    }
+    const calls = box.calls();
+    expect(calls.map((c) => c.args)).toEqual([
       "stack select local",
       "stack init local",
       `config set clouddb:apiUrl ${box.emulator()!.CLOUDDB_API_URL}`,
@@ -124,11 +158,45 @@ describe("npm run up without a pulumi on PATH", () => {
       "config set --secret clouddb:apiKey",
       "preview",
     ]);
+    // The language hosts and the dynamic provider's launcher are found on PATH.
+    expect(calls.every((c) => c.pathHead === toolsBin())).toBe(true);
 
-    const second = await box.run(["preview"], { pathDirs: [box.toolsDir], preload: "offline.js" });
+    const second = await box.run(["preview"], { pathDirs: [box.toolsDir] });
     expect(second.code).toBe(0);
-    expect(second.stderr).not.toContain("fetching");
-    expect(box.calls().pop()!.args).toBe("preview");
+    expect(second.stderr).not.toContain("building");
+    expect(box.calls().pop()).toMatchObject({ args: "preview", pathHead: toolsBin() });
+  });
+
+  it("builds with `npm run pulumi:build` once, printing the bin folder, and generates SDKs from the codegen folder", async () => {
+    const gosBefore = box.goCalls().length;
+    const build = await box.runScript("pulumi-tools.js", ["build"], { pathDirs: [box.fakeGoDir, box.toolsDir] });
+    expect(build.code).toBe(0);
+    expect(build.stdout).toBe(`${toolsBin()}\n`);
+    expect(box.goCalls().length).toBe(gosBefore);
+
+    const gen = await box.runScript("pulumi-tools.js", ["gen-sdk", "schema.json", "--language", "python", "--out", "sdk"], {
+      pathDirs: [box.toolsDir],
+    });
+    expect(gen.code).toBe(0);
+    const codegen = path.join(path.dirname(toolsBin()), "codegen");
+    expect(box.calls().pop()).toMatchObject({ args: "package gen-sdk schema.json --language python --out sdk", pathHead: codegen });
+    for (const lang of ["nodejs", "python", "go"]) {
+      expect(fs.statSync(path.join(codegen, `pulumi-language-${lang}`)).ino).toBe(
+        fs.statSync(path.join(codegen, "pulumi-language-nodejs")).ino,
+      );
+    }
+  });
+
+  it("builds again when a tool of the built folder is missing", async () => {
+    const key = path.basename(path.dirname(toolsBin()));
+    fs.rmSync(path.join(toolsBin(), "pulumi-language-yaml"));
+    const gosBefore = box.goCalls().length;
+    const build = await box.runScript("pulumi-tools.js", ["build"], { pathDirs: [box.fakeGoDir, box.toolsDir] });
+    expect(build.code).toBe(0);
+    expect(build.stderr).toContain("building pulumi-language-yaml");
+    expect(box.goCalls().length).toBeGreaterThan(gosBefore);
+    expect(box.toolFolders()).toEqual([key]);
+    expect(fs.existsSync(path.join(toolsBin(), "pulumi-language-yaml"))).toBe(true);
   });
 
   it("rejects an unknown command with the usage and the examples", async () => {

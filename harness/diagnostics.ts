@@ -118,3 +118,11 @@ export class DiagnosticSink {
 export function ignoreChangesFailedMessage(paths: readonly string[]): string {
   return `cannot ignore changes in added or removed elements of the path: ${JSON.stringify(paths.join(", "))}`;
 }
+
+/**
+ * The error of a command on a stack an engine that died left locked (pkg/backend/diy/lock.go
+ * `checkForLock`; the lock file's path and who took it follow on the CLI's next line).
+ */
+export function lockedMessage(): string {
+  return "the stack is currently locked by 1 lock(s). Either wait for the other process(es) to end or delete the lock file with `pulumi cancel`.";
+}

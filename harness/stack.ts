@@ -3,8 +3,9 @@
  * are handled by the real dynamic-provider plugin over gRPC, following the engine's rules
  * (see README.md in this folder for each rule and where it lives in pulumi/pulumi).
  */
+import { inTurn } from "./processTurns";
 import * as path from "path";
-import { DiagnosticSink, pendingOperationsWarning } from "./diagnostics";
+import { DiagnosticSink, lockedMessage, pendingOperationsWarning } from "./diagnostics";
 import { Deployment, destroyAll } from "./deployment";
 import { EngineRun, message } from "./engineRun";
 import { HarnessMonitor } from "./monitor";
@@ -29,8 +30,6 @@ import {
 
 /** The repository root (the folder above this one). */
 export const REPO_ROOT = path.resolve(__dirname, "..");
-
-let processQueue: Promise<unknown> = Promise.resolve();
 
 /** How many plugin processes a stack keeps started ahead of its operations. */
 const SPARES = 1;
@@ -60,6 +59,8 @@ export class TestStack {
   private config: Record<string, string>;
   private readonly secretKeys: Set<string>;
   private queue: Promise<unknown> = Promise.resolve();
+  /** Set when an engine died mid-run: its lock stays on the stack until {@link cancel} (rule PO4). */
+  private locked = false;
   private current?: PluginHost;
   private readonly orphaned: { plugin: PluginHost; calls: Set<Promise<unknown>> }[] = [];
   private stderrText = "";
@@ -85,8 +86,16 @@ export class TestStack {
     };
   }
 
-  /** An empty stack (no process is started until the first operation). */
+  /**
+   * An empty stack (no process is started until the first operation). With
+   * `CLOUDDB_ENGINE=cli`, a stack of the real Pulumi CLI instead (cli/cliStack.ts), of the same
+   * surface: any test then runs against the engine itself, which is how the model is checked.
+   */
   static async create(opts: StackOptions = {}): Promise<TestStack> {
+    if (process.env.CLOUDDB_ENGINE === "cli") {
+      const { CliStack } = await import("./cli/cliStack");
+      return (await CliStack.create(opts)) as unknown as TestStack;
+    }
     return new TestStack({
       ...opts,
       project: opts.project ?? "test-project",
@@ -120,6 +129,14 @@ export class TestStack {
     entry.taint = true;
   }
 
+  /**
+   * `pulumi cancel`: removes the lock an engine that died left on the stack (the file
+   * backend's lock file, pkg/backend/diy/lock.go), so that the next command can run.
+   */
+  async cancel(): Promise<void> {
+    await this.serial(async () => void (this.locked = false));
+  }
+
   /** `pulumi config set [--secret] key value`. Refresh and destroy see it only after the next `up` (engine rule P6). */
   setConfig(key: string, value: string, options: { secret?: boolean } = {}): void {
     this.config[key] = value;
@@ -134,7 +151,7 @@ export class TestStack {
 
   /** `pulumi up --yes --skip-preview` (as the Automation API runs it): one engine run, one plugin process. */
   up(program: Program, options: UpOptions = {}): Promise<UpResult> {
-    return this.serial(() => this.deploy(program, false, options));
+    return this.serial(() => this.unlessLocked(() => this.deploy(program, false, options)));
   }
 
   /** `pulumi preview`: runs the program as a dry run; Check, Diff and Read reach the plugin, Create/Update/Delete do not. */
@@ -145,36 +162,42 @@ export class TestStack {
   /** `pulumi refresh --yes --skip-preview`: reads every resource; the provider is configured as the last `up` left it. */
   refresh(options: RefreshOptions = {}): Promise<RefreshResult> {
     return this.serial(() =>
-      this.withPlugin(this.state.providerConfig ?? this.currentConfig(), async (run) => {
-        if (options.clearPendingCreates) this.state.pendingOperations = [];
-        await refreshAll(run);
-        return { steps: run.steps, errors: run.errors, diagnostics: run.sink.lines };
-      }),
+      this.unlessLocked(() =>
+        this.withPlugin(this.state.providerConfig ?? this.currentConfig(), async (run) => {
+          if (options.clearPendingCreates) this.state.pendingOperations = [];
+          await refreshAll(run);
+          return { steps: run.steps, errors: run.errors, diagnostics: run.sink.lines };
+        }),
+      ),
     );
   }
 
   /** `pulumi import --file <doc> --yes` (CLI 3.254+, with `inputs` and `outputs` per resource): see importFile.ts. */
   importFile(resources: readonly ImportFileResource[], options: ImportOptions = {}): Promise<RefreshResult> {
     return this.serial(() =>
-      this.withPlugin(this.currentConfig(), async (run) => {
-        await importResources(run, resources, options);
-        return { steps: run.steps, errors: run.errors, diagnostics: run.sink.lines };
-      }),
+      this.unlessLocked(() =>
+        this.withPlugin(this.currentConfig(), async (run) => {
+          await importResources(run, resources, options);
+          return { steps: run.steps, errors: run.errors, diagnostics: run.sink.lines };
+        }),
+      ),
     );
   }
 
   /** `pulumi destroy --yes --skip-preview`: deletes every managed resource in waves, dependents first. */
   destroy(): Promise<UpResult> {
     return this.serial(() =>
-      this.withPlugin(this.state.providerConfig ?? this.currentConfig(), async (run) => {
-        await destroyAll(run);
-        if (this.state.resources.length === 0) {
-          this.state.components = [];
-          this.state.stackOutputs = {};
-          this.state.stackSecretOutputs = [];
-        }
-        return { steps: run.steps, outputs: {}, errors: run.errors, checkFailures: [], diagnostics: run.sink.lines };
-      }),
+      this.unlessLocked(() =>
+        this.withPlugin(this.state.providerConfig ?? this.currentConfig(), async (run) => {
+          await destroyAll(run);
+          if (this.state.resources.length === 0) {
+            this.state.components = [];
+            this.state.stackOutputs = {};
+            this.state.stackSecretOutputs = [];
+          }
+          return { steps: run.steps, outputs: {}, errors: run.errors, checkFailures: [], diagnostics: run.sink.lines };
+        }),
+      ),
     );
   }
 
@@ -278,10 +301,30 @@ export class TestStack {
     return { values: { ...this.config }, secretKeys: [...this.secretKeys].filter((k) => k in this.config) };
   }
 
+  /**
+   * `op`, unless an engine that died left the stack locked: then the command fails at once
+   * with the backend's message (an update, refresh, import or destroy takes the lock; a
+   * preview does not).
+   */
+  private async unlessLocked<T extends UpResult | RefreshResult>(op: () => Promise<T>): Promise<T> {
+    if (this.locked) {
+      const message = lockedMessage();
+      return {
+        steps: [],
+        outputs: {},
+        errors: [{ message }],
+        checkFailures: [],
+        diagnostics: [{ severity: "error", message }],
+      } as unknown as T;
+    }
+    const result = await op();
+    if ("interrupted" in result && result.interrupted === true) this.locked = true;
+    return result;
+  }
+
   private serial<T>(op: () => Promise<T>): Promise<T> {
     // The Pulumi runtime is global to the process: operations of all stacks run one at a time.
-    const run = processQueue.catch(() => undefined).then(op);
-    processQueue = run;
+    const run = inTurn(op);
     this.queue = run;
     return run;
   }

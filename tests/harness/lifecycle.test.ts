@@ -281,6 +281,10 @@ describe("an engine that dies", () => {
     await stack.orphansSettled();
     expect(log()).toContain("create:x:id-1");
 
+    // PO4: the dead engine's lock stays on the stack until `pulumi cancel`.
+    const locked = await stack.up(() => new Thing("x", { cloudFile, size: 1 }));
+    expect(locked.errors.map((e) => e.message).join("\n")).toMatch(/the stack is currently locked by 1 lock\(s\).*`pulumi cancel`/s);
+    await stack.cancel();
     const second = expectNoErrors(await stack.up(() => new Thing("x", { cloudFile, size: 1 })));
     expect(printed(second)).toContain("Attempting to deploy or update resources with 1 pending operations from previous deployment.");
     expect(ops(second)).toEqual(["create:x"]);

@@ -9,6 +9,9 @@ import { TestStack } from "../../harness/index";
 import { newCloud, readCloud } from "./thingProvider";
 import { StackOptions, UpResult, RefreshResult } from "../../harness/types";
 
+/** The engine the stacks run on: the harness's model, or the real CLI (`CLOUDDB_ENGINE=cli`, harness/stack.ts). */
+export const ENGINE: "model" | "cli" = process.env.CLOUDDB_ENGINE === "cli" ? "cli" : "model";
+
 /** What a self-test works with. */
 export interface ThingWorld {
   dir: string;

@@ -220,6 +220,7 @@ describe("an engine that dies while the plugin finishes a service create", () =>
     expect(cloud.stack.pendingOperations()).toHaveLength(1);
     await cloud.stack.orphansSettled(); // the plugin, on its own, waited for READY and answered no one
 
+    await cloud.stack.cancel(); // the lock the dead CLI left
     const next = expectNoErrors(await cloud.stack.up(program));
     expect(printed(next)).toContain("1 pending operations");
     expect(ops(next)).toEqual({ db: "create" });

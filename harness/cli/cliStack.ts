@@ -1,0 +1,451 @@
+/**
+ * A stack run by the real Pulumi CLI (the one built from its Go modules: tools.ts), with the
+ * surface of the model's {@link TestStack}: the same programs (inline, through the Automation
+ * API, run in this process), the same results (events.ts) and the same state (deployment.ts),
+ * so that a test, or the parity suite, runs once under each and compares. Isolated: the
+ * state (a file backend), `PULUMI_HOME` and the project's folder are temp folders of its own,
+ * and the folder links the `node_modules` the plugin's `require` resolves from.
+ */
+import { execFile } from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { promisify } from "util";
+import * as vm from "vm";
+import type * as Auto from "@pulumi/pulumi/automation";
+import type { Checkpoint } from "../checkpoint";
+import { inTurn } from "../processTurns";
+import { REPO_ROOT, type PluginHandle, type Program } from "../stack";
+import type {
+  ImportFileResource,
+  ImportOptions,
+  PendingOperation,
+  RefreshOptions,
+  RefreshResult,
+  StackOptions,
+  StateResource,
+  UpOptions,
+  UpResult,
+} from "../types";
+import { deploymentOf, pendingOf, readsOf, resourcesOf, stackOutputsOf, type Deployment } from "./deployment";
+import { reportOf } from "./events";
+import { pluginProcesses, CliProcesses } from "./processes";
+import { cliTools, type CliTools } from "./tools";
+
+const run = promisify(execFile);
+/** The passphrase of every stack's secrets. */
+const PASSPHRASE = "clouddb-test";
+
+/** The nearest `node_modules` at or above `dir`. */
+function nodeModulesFor(dir: string): string {
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    const candidate = path.join(d, "node_modules");
+    if (fs.existsSync(candidate)) return candidate;
+    if (path.dirname(d) === d) return path.join(REPO_ROOT, "node_modules");
+  }
+}
+
+/** The process of the outermost context (jest runs a test file in a vm context with a copy of `process`). */
+const realProcess = vm.runInThisContext("process") as NodeJS.Process;
+
+/**
+ * Runs `op` (an inline program under the CLI) with the process's unhandled rejections its own:
+ * a program whose registrations the engine stopped leaves the SDK's promises rejected
+ * ("resource monitor shut down"), which a language host only logs as the program ends, and
+ * which must not fail the test that ran it. They are looked for until two turns of the event
+ * loop after `op` brought none.
+ */
+async function ownRejections<T>(op: () => Promise<T>): Promise<T> {
+  const saved = realProcess.listeners("unhandledRejection");
+  realProcess.removeAllListeners("unhandledRejection");
+  let seen = 0;
+  realProcess.on("unhandledRejection", () => void seen++);
+  try {
+    return await op();
+  } finally {
+    for (let before = -1; before !== seen;) {
+      before = seen;
+      for (let turn = 0; turn < 2; turn++) await new Promise<void>((r) => setImmediate(r));
+    }
+    realProcess.removeAllListeners("unhandledRejection");
+    for (const l of saved) realProcess.on("unhandledRejection", l as (...args: unknown[]) => void);
+  }
+}
+
+/** What one run of the CLI gave: its engine events, and what it printed. */
+interface RunCapture {
+  events: Auto.EngineEvent[];
+  output: string;
+  /** The command exited with an error. */
+  failed?: boolean;
+}
+
+/** A new {@link RunCapture}. */
+function capture(): RunCapture {
+  return { events: [], output: "" };
+}
+
+/**
+ * The run's report: its events read as the harness reads a run, and what the CLI printed
+ * (progress, summaries, warnings) as one more line, so that a scan of everything a run
+ * printed (`printed`) covers what a user sees.
+ */
+function report(run: RunCapture, refresh = false): ReturnType<typeof reportOf> {
+  const r = reportOf(run.events, refresh);
+  // A command that failed before the engine ran (a locked stack, a bad flag) has no events: its output is the error.
+  if (run.failed && r.errors.length === 0 && r.checkFailures.length === 0) r.errors.push({ message: run.output.trim() });
+  if (run.output.trim() !== "") r.diagnostics.push({ severity: "info", message: `[cli output] ${run.output.trim()}` });
+  return r;
+}
+
+/** Options of {@link CliStack.create}: the model's, and the tools to use (default: the built ones). */
+export interface CliStackOptions extends StackOptions {
+  tools?: CliTools;
+}
+
+/** A stack of the real CLI; create with {@link CliStack.create}, always {@link CliStack.close} it. */
+export class CliStack {
+  /** The plugin process of the operation under way (the CLI's child), as a test may kill it. */
+  readonly plugin: PluginHandle;
+  private config: Record<string, string>;
+  private readonly secretKeys: Set<string>;
+  private applied = new Map<string, string>();
+  private deployment: Deployment = { version: 3, deployment: {} };
+  private printedText = "";
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    private readonly opts: CliStackOptions & { project: string; stack: string },
+    private readonly dir: string,
+    private readonly env: Record<string, string>,
+    private readonly stack: Auto.Stack,
+    private readonly processes: CliProcesses,
+  ) {
+    this.config = { ...(opts.config ?? {}) };
+    this.secretKeys = new Set(opts.secretKeys ?? []);
+    this.plugin = {
+      kill: async () => {
+        for (const pid of pluginProcesses(this.processes.current())) process.kill(pid, "SIGKILL");
+      },
+      get pid() {
+        return pluginProcesses(processes.current())[0];
+      },
+    };
+  }
+
+  /** An empty stack on the built CLI. */
+  static async create(opts: CliStackOptions = {}): Promise<CliStack> {
+    const tools = opts.tools ?? cliTools();
+    if (tools === undefined) throw new Error("the Pulumi CLI is not built: run `npm run pulumi:build`");
+    const auto = await import("@pulumi/pulumi/automation");
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-cli-"));
+    const work = path.join(dir, "project");
+    for (const d of [work, path.join(dir, "home"), path.join(dir, "state")]) fs.mkdirSync(d);
+    fs.symlinkSync(nodeModulesFor(opts.cwd ?? REPO_ROOT), path.join(work, "node_modules"), "dir");
+    const processes = new CliProcesses(path.join(dir, "cli"), tools.pulumi);
+    const env: Record<string, string> = {
+      ...(opts.env ?? {}),
+      PATH: `${tools.bin}${path.delimiter}${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ""}`,
+      PULUMI_BACKEND_URL: `file://${path.join(dir, "state")}`,
+      PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_HOME: path.join(dir, "home"),
+      ...processes.env(),
+    };
+    if (opts.parallel !== undefined) env.PULUMI_PARALLEL = String(opts.parallel);
+    const project = opts.project ?? "test-project";
+    const stackName = opts.stack ?? "test";
+    const command = await auto.PulumiCommand.get({ root: processes.root, skipVersionCheck: true });
+    const ws = await auto.LocalWorkspace.create({
+      workDir: work,
+      pulumiHome: path.join(dir, "home"),
+      pulumiCommand: command,
+      envVars: env,
+      projectSettings: { name: project, runtime: "nodejs" },
+    });
+    const stack = await auto.Stack.create(stackName, ws);
+    return new CliStack({ ...opts, project, stack: stackName }, dir, env, stack, processes);
+  }
+
+  /** `pulumi up --yes --skip-preview` of the inline program (the Automation API's form). */
+  up(program: Program, options: UpOptions = {}): Promise<UpResult> {
+    return this.serial(async () => {
+      await this.applyConfig();
+      const run = capture();
+      let outputs: Record<string, unknown> = {};
+      let secretOutputNames: string[] = [];
+      const stop = this.dieOn(options.engineDies);
+      try {
+        const r = await ownRejections(() => this.stack.up({ ...this.runOptions(program, options, run), ...this.upFlags(options) }));
+        outputs = Object.fromEntries(Object.entries(r.outputs).map(([k, v]) => [k, v.value]));
+        secretOutputNames = Object.entries(r.outputs)
+          .filter(([, v]) => v.secret)
+          .map(([k]) => k);
+      } catch {
+        // The errors are in the events, or, when the engine never ran, in the output.
+        run.failed = true;
+      } finally {
+        stop();
+      }
+      await this.refreshState();
+      const interrupted = options.engineDies?.aborted === true ? { interrupted: true } : {};
+      return { ...report(run), outputs, secretOutputNames, ...interrupted };
+    });
+  }
+
+  /** `pulumi preview` of the inline program. */
+  preview(program: Program, options: UpOptions = {}): Promise<UpResult> {
+    return this.serial(async () => {
+      await this.applyConfig();
+      const run = capture();
+      await ownRejections(() => this.stack.preview({ ...this.runOptions(program, options, run), ...this.upFlags(options) })).catch(
+        () => void (run.failed = true),
+      );
+      // The stack's outputs as the preview computed them (values not known yet are the unknown sentinel).
+      const stackDone = run.events.filter((e) => e.resOutputsEvent?.metadata.type === "pulumi:pulumi:Stack").pop();
+      return { ...report(run), outputs: { ...(stackDone?.resOutputsEvent?.metadata.new?.outputs ?? {}) } };
+    });
+  }
+
+  /** `pulumi refresh --yes --skip-preview`. */
+  refresh(options: RefreshOptions = {}): Promise<RefreshResult> {
+    return this.serial(async () => {
+      await this.applyConfig();
+      const run = capture();
+      await this.stack
+        .refresh({ ...this.capture(run), ...(options.clearPendingCreates ? { clearPendingCreates: true } : {}) })
+        .catch(() => void (run.failed = true));
+      await this.refreshState();
+      const { steps, errors, diagnostics } = report(run, true);
+      return { steps, errors, diagnostics };
+    });
+  }
+
+  /** `pulumi destroy --yes --skip-preview`. */
+  destroy(): Promise<UpResult> {
+    return this.serial(async () => {
+      await this.applyConfig();
+      const run = capture();
+      await this.stack.destroy(this.capture(run)).catch(() => void (run.failed = true));
+      await this.refreshState();
+      return { ...report(run), outputs: {} };
+    });
+  }
+
+  /** `pulumi import --file <doc> --yes` (each resource with `inputs` and `outputs`). */
+  importFile(resources: readonly ImportFileResource[], options: ImportOptions = {}): Promise<RefreshResult> {
+    return this.serial(async () => {
+      await this.applyConfig();
+      const file = path.join(this.dir, "import.json");
+      fs.writeFileSync(file, JSON.stringify({ resources }));
+      const run = await this.cliRun(["import", "--file", file, "--yes", "--skip-preview", `--protect=${String(options.protect ?? true)}`]);
+      await this.refreshState();
+      const { steps, errors, diagnostics } = report(run);
+      return { steps, errors, diagnostics };
+    });
+  }
+
+  /** `pulumi state taint <urn>` of the resource named `name`. */
+  taint(name: string): void {
+    const urn = this.resource(name).urn;
+    void this.serial(async () => {
+      await this.cli(["state", "taint", urn, "--yes"]);
+      await this.refreshState();
+    });
+  }
+
+  /** `pulumi cancel --yes`: removes the lock a killed CLI left on the stack. */
+  async cancel(): Promise<void> {
+    await this.serial(async () => void (await this.cli(["cancel", "--yes"])));
+  }
+
+  /** `pulumi config set [--secret] key value` (applied before the next operation). */
+  setConfig(key: string, value: string, options: { secret?: boolean } = {}): void {
+    this.config[key] = value;
+    if (options.secret) this.secretKeys.add(key);
+    else if (options.secret === false) this.secretKeys.delete(key);
+  }
+
+  /** The stack's config. */
+  getConfig(): Record<string, string> {
+    return { ...this.config };
+  }
+
+  /** `pulumi stack import` of a harness checkpoint, its config set as the stack's (through `rewrite`). */
+  importCheckpoint(checkpoint: Checkpoint, rewrite: (config: Record<string, string>) => Record<string, string> = (c) => c): void {
+    void this.serial(async () => {
+      this.config = rewrite(checkpoint.config);
+      this.secretKeys.clear();
+      for (const k of checkpoint.secretKeys) this.secretKeys.add(k);
+      await this.applyConfig();
+      const base = await this.stack.exportStack();
+      const file = path.join(this.dir, "checkpoint.json");
+      fs.writeFileSync(file, JSON.stringify(deploymentOf(checkpoint, base)));
+      await this.cli(["stack", "import", "--file", file]);
+      await this.refreshState();
+    });
+  }
+
+  /** Managed custom resources, as the last export showed them. */
+  resources(): StateResource[] {
+    return resourcesOf(this.deployment);
+  }
+
+  /** The live managed resource with this name; throws naming the known names if absent. */
+  resource(name: string): StateResource {
+    const found = this.resources().find((r) => r.name === name && r.pendingDelete !== true);
+    if (!found)
+      throw new Error(
+        `no resource named "${name}" in state; known: ${
+          this.resources()
+            .map((r) => r.name)
+            .join(", ") || "(none)"
+        }`,
+      );
+    return found;
+  }
+
+  /** Resources read with `Resource.get`. */
+  externalResources(): { name: string; id: string; outputs: Record<string, unknown> }[] {
+    return readsOf(this.deployment);
+  }
+
+  /** The state's pending creates. */
+  pendingOperations(): PendingOperation[] {
+    return pendingOf(this.deployment);
+  }
+
+  /** Stack outputs of the state (secrets unwrapped). */
+  outputs(): Record<string, unknown> {
+    return stackOutputsOf(this.deployment).outputs;
+  }
+
+  /** The stack's file in the file backend, as the CLI stores it (secrets encrypted): scan it for leaks. */
+  plaintextState(): string {
+    const file = path.join(this.dir, "state", ".pulumi", "stacks", this.opts.project, `${this.opts.stack}.json`);
+    return fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
+  }
+
+  /** Everything the CLI printed so far (its lines, plugin output among them). */
+  pluginStderr(): string {
+    return this.printedText;
+  }
+
+  /** The same as {@link pluginStderr}: the CLI shows a plugin's standard output and error alike. */
+  pluginStdout(): string {
+    return this.printedText;
+  }
+
+  /** The CLI's plugins outlive it only when it is killed; nothing to wait for here. */
+  async orphansSettled(): Promise<void> {
+    await this.processes.orphansGone();
+  }
+
+  /** Waits for the operation under way, ends what the stack left running, and removes its folders. */
+  async close(): Promise<void> {
+    await this.queue.catch(() => undefined);
+    this.processes.killAll();
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  /** What the Automation API's up and preview get: the program, the events, and the run's flags. */
+  private runOptions(program: Program, options: UpOptions, run: RunCapture): Auto.UpOptions {
+    return {
+      program: async () => ((await program()) ?? {}) as Record<string, unknown>,
+      ...this.capture(run),
+      ...(options.parallel !== undefined ? { parallel: options.parallel } : {}),
+      ...(options.refresh ? { refresh: true } : {}),
+    };
+  }
+
+  /** The Automation API's callbacks that keep a run's events and everything the CLI printed. */
+  private capture(run: RunCapture): {
+    onEvent: (e: Auto.EngineEvent) => void;
+    onOutput: (text: string) => void;
+    onError: (text: string) => void;
+  } {
+    return {
+      onEvent: (e) => void run.events.push(e),
+      onOutput: (text) => {
+        run.output += text;
+        this.printedText += text;
+      },
+      onError: (text) => {
+        run.output += text;
+        this.printedText += text;
+      },
+    };
+  }
+
+  /** `--replace`, `--target` and `--continue-on-error`, names turned into URNs. */
+  private upFlags(options: UpOptions): Partial<Auto.UpOptions> {
+    const urns = (names: string[] | undefined) => names?.map((n) => (n.startsWith("urn:") ? n : this.urnOf(n)));
+    return {
+      ...(options.replace ? { replace: urns(options.replace) } : {}),
+      ...(options.target ? { target: urns(options.target) } : {}),
+      ...(options.continueOnError ? { continueOnError: true } : {}),
+    };
+  }
+
+  /** The URN of a resource in state by name, else the one a dynamic resource of that name would have. */
+  private urnOf(name: string): string {
+    return this.resources().find((r) => r.name === name)?.urn ?? name;
+  }
+
+  /** Kills the CLI (SIGKILL) when `signal` aborts; returns the hook's remover. */
+  private dieOn(signal: AbortSignal | undefined): () => void {
+    if (signal === undefined) return () => undefined;
+    const die = () => this.processes.killCli();
+    signal.addEventListener("abort", die);
+    return () => signal.removeEventListener("abort", die);
+  }
+
+  /** Sets the stack's config as {@link config} holds it, removing what it no longer holds. */
+  private async applyConfig(): Promise<void> {
+    const wanted = new Map(Object.entries(this.config).map(([k, v]) => [k, `${this.secretKeys.has(k) ? "secret:" : ""}${v}`]));
+    const gone = [...this.applied.keys()].filter((k) => !wanted.has(k));
+    if (gone.length > 0) await this.stack.removeAllConfig(gone);
+    const changed = Object.fromEntries(
+      [...wanted]
+        .filter(([k, v]) => this.applied.get(k) !== v)
+        .map(([k]) => [k, { value: this.config[k], secret: this.secretKeys.has(k) }]),
+    );
+    if (Object.keys(changed).length > 0) await this.stack.setAllConfig(changed);
+    this.applied = wanted;
+  }
+
+  /** Reads the state back (`pulumi stack export --show-secrets`). */
+  private async refreshState(): Promise<void> {
+    this.deployment = await this.stack.exportStack();
+  }
+
+  /** Runs the CLI on the stack; rejects with its output when it fails. */
+  private cli(args: string[]): Promise<{ stdout: string; stderr: string }> {
+    return run(this.processes.command, [...args, "--stack", this.opts.stack, "--non-interactive"], {
+      cwd: path.join(this.dir, "project"),
+      env: { ...process.env, ...this.env },
+      maxBuffer: 64 * 1024 * 1024,
+    });
+  }
+
+  /** Runs the CLI with `--event-log`: its events and what it printed (also when it fails). */
+  private async cliRun(args: string[]): Promise<RunCapture> {
+    const log = path.join(this.dir, `events-${Date.now()}.jsonl`);
+    let failed = false;
+    const result = await this.cli([...args, "--event-log", log]).catch((e: { stdout?: string; stderr?: string }) => ((failed = true), e));
+    const lines = fs.existsSync(log) ? fs.readFileSync(log, "utf8").split("\n") : [];
+    const run: RunCapture = {
+      events: lines.filter((l) => l.trim() !== "").map((l) => JSON.parse(l) as Auto.EngineEvent),
+      output: `${result.stdout ?? ""}${result.stderr ?? ""}`,
+      failed,
+    };
+    this.printedText += run.output;
+    return run;
+  }
+
+  private serial<T>(op: () => Promise<T>): Promise<T> {
+    const done = inTurn(op);
+    this.queue = done;
+    return done;
+  }
+}

@@ -1,11 +1,9 @@
 /**
- * The step generator of `up` and `preview` (pulumi/pulumi v3.248.0,
- * pkg/resource/deploy/step_generator.go, "sg" below): what a registration of a dynamic resource
- * turns into. Check and Diff run one registration at a time (the deployment executor's event
- * loop, deployment_executor.go `handleSingleEvent` L570-637), and the loop waits until a worker
- * takes the chain it produced (step_executor.go `ExecuteSerial`, an unbuffered channel). The
- * steps themselves run on the {@link StepExecutor}. Replacements are planned in replacement.ts,
- * reads and imports in reads.ts, the engine's additions to Diff in engineDiff.ts.
+ * The step generator of `up` and `preview` (pulumi/pulumi v3.248.0, pkg/resource/deploy/step_generator.go,
+ * "sg" below): what a registration of a dynamic resource turns into. Check and Diff run one registration at
+ * a time (deployment_executor.go `handleSingleEvent` L570-637), and the loop waits until a worker takes the
+ * chain it produced (step_executor.go `ExecuteSerial`). The steps run on the {@link StepExecutor};
+ * replacements are planned in replacement.ts, reads and imports in reads.ts, the engine's Diff additions in engineDiff.ts.
  */
 import { Condemned, dependenciesOf, runDeletes } from "./deletes";
 import { checkFailureMessage, ignoreChangesFailedMessage, initErrorMessage } from "./diagnostics";
@@ -160,10 +158,10 @@ export class Deployment extends EngineRun {
       object: wrapSecrets(result!.outputs, secretOutputsFor(result!.outputs)),
     });
 
-    // Not in `--target`: Check is stubbed with the old inputs, no Diff; an existing resource is
-    // `same` with its old state, a new one is not created (sg L1196-1205, L1439-1628, L1659-1663).
+    // Not in `--target`: Check stubbed with the old inputs, no Diff; `same` with the old state, and a new
+    // one not created, shown `same` too (sg L1196-1205, L1439-1628, L1659-1663; CLI 3.274.1).
     if (!targeted) {
-      if (old) this.step("same", urn, type, name);
+      this.step("same", urn, type, name);
       return async () => (old ? { urn, id: old.id, object: wrapSecrets(old.outputs, old.secretOutputs) } : { urn, id: "", object: {} });
     }
 
@@ -363,7 +361,9 @@ export class Deployment extends EngineRun {
     if (!this.failed) {
       const condemned: Condemned[] = [];
       for (const r of [...state.resources]) {
-        if (this.targets !== undefined && !names(this.targets, r.urn)) continue;
+        const untargeted = this.targets !== undefined && !names(this.targets, r.urn); // kept, and shown same (CLI 3.274.1)
+        if (untargeted && !this.seen.has(r.urn) && !r.pendingDelete) this.step("same", r.urn, r.type, r.name);
+        if (untargeted) continue;
         if (r.pendingDelete) condemned.push({ entry: r, replacing: true });
         else if (!this.seen.has(r.urn)) {
           if (r.pendingReplacement)

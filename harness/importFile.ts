@@ -6,6 +6,7 @@
  * warnings; the resource enters the state with the given id, inputs and outputs, protected
  * unless `--protect=false` (import.go L1326).
  */
+import { checkFailureMessage } from "./diagnostics";
 import { EngineRun, message } from "./engineRun";
 import { withInitErrors } from "./state";
 import { ImportFileResource, ImportOptions } from "./types";
@@ -23,11 +24,13 @@ export async function importResources(run: EngineRun, resources: readonly Import
     try {
       const checked = await run.rpc(() => run.plugin.check(urn, inputs, inputs));
       if (checked.failures.length > 0) {
+        // Two kinds of warning: the import's own, then each failure as Check failures are printed (step.go ImportStep.Apply).
         run.sink.add(
           "warning",
-          `One or more imported inputs failed to validate. This is almost certainly a bug in the \`pulumi-nodejs\` provider. The import will still proceed, but you will need to edit the generated code after copying it into your program.\n${checked.failures.map((f) => `${f.property}: ${f.reason}`).join("\n")}`,
+          "One or more imported inputs failed to validate. This is almost certainly a bug in the `pulumi-nodejs` provider. The import will still proceed, but you will need to edit the generated code after copying it into your program.",
           urn,
         );
+        for (const f of checked.failures) run.sink.add("warning", checkFailureMessage(r.type, r.name, f.property, f.reason, inputs), urn);
       }
     } catch (e) {
       run.error(urn, r.name, `${r.name}: import: check: ${message(e)}`);

@@ -238,7 +238,10 @@ export class CliStack {
       await this.applyConfig();
       const file = path.join(this.dir, "import.json");
       fs.writeFileSync(file, JSON.stringify({ resources }));
-      const run = await this.cliRun(["import", "--file", file, "--yes", "--skip-preview", `--protect=${String(options.protect ?? true)}`]);
+      // No program generated: the CLI generates it from the provider's schema, which a dynamic provider has none of
+      // (without the flag the import is recorded, then the command fails: "GetSchema is not implemented by the dynamic provider").
+      const flags = ["--yes", "--skip-preview", "--generate-code=false", `--protect=${String(options.protect ?? true)}`];
+      const run = await this.cliRun(["import", "--file", file, ...flags]);
       await this.refreshState();
       const { steps, errors, diagnostics } = report(run);
       return { steps, errors, diagnostics };
@@ -420,10 +423,10 @@ export class CliStack {
   }
 
   /** Runs the CLI on the stack; rejects with its output when it fails. */
-  private cli(args: string[]): Promise<{ stdout: string; stderr: string }> {
+  private cli(args: string[], extraEnv: Record<string, string> = {}): Promise<{ stdout: string; stderr: string }> {
     return run(this.processes.command, [...args, "--stack", this.opts.stack, "--non-interactive"], {
       cwd: path.join(this.dir, "project"),
-      env: { ...process.env, ...this.env },
+      env: { ...process.env, ...this.env, ...extraEnv },
       maxBuffer: 64 * 1024 * 1024,
     });
   }
@@ -432,7 +435,8 @@ export class CliStack {
   private async cliRun(args: string[]): Promise<RunCapture> {
     const log = path.join(this.dir, `events-${Date.now()}.jsonl`);
     let failed = false;
-    const result = await this.cli([...args, "--event-log", log]).catch((e: { stdout?: string; stderr?: string }) => ((failed = true), e));
+    // `--event-log` is one of the CLI's debug flags (PULUMI_DEBUG_COMMANDS).
+    const result = await this.cli([...args, "--event-log", log], { PULUMI_DEBUG_COMMANDS: "true" }).catch((e: { stdout?: string; stderr?: string }) => ((failed = true), e));
     const lines = fs.existsSync(log) ? fs.readFileSync(log, "utf8").split("\n") : [];
     const run: RunCapture = {
       events: lines.filter((l) => l.trim() !== "").map((l) => JSON.parse(l) as Auto.EngineEvent),

@@ -61,7 +61,10 @@ export function reportOf(events: readonly EngineEvent[], refresh = false): RunRe
   for (const e of events) {
     const done = e.resOutputsEvent?.metadata;
     if (done !== undefined && isProgramResource(done.urn)) {
-      const op = stepOp(done.op, refresh);
+      // `up --refresh` names its reads `refresh`: what they found is in the diff (and a gone resource has no new state).
+      const drifted = (done.diffs ?? []).length > 0 || JSON.stringify(done.old?.outputs ?? {}) !== JSON.stringify(done.new?.outputs ?? {});
+      const found = done.new === undefined ? "delete" : drifted ? "update" : "same";
+      const op = done.op === "refresh" ? stepOp(found, true) : stepOp(done.op, refresh);
       if (op !== undefined) report.steps.push({ op, urn: done.urn, name: nameOf(done.urn), type: done.type });
     }
     const d = e.diagnosticEvent;

@@ -124,7 +124,8 @@ describe("--target", () => {
         { target: ["b"] },
       ),
     );
-    expect(ops(r).sort()).toEqual(["same:a", "update:b"]);
+    // Untargeted: `a` same, `new` not created and `gone` not deleted, both shown as same.
+    expect(ops(r).sort()).toEqual(["same:a", "same:gone", "same:new", "update:b"]);
     expect(
       log()
         .slice(mark)

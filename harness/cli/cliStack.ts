@@ -329,7 +329,7 @@ export class CliStack {
     return fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
   }
 
-  /** Everything the CLI printed so far (its lines, plugin output among them). */
+  /** What plugins wrote so far, as the CLI shows it: info lines without a resource (pkg/resource/plugin/plugin.go). */
   pluginStderr(): string {
     return this.printedText;
   }
@@ -337,6 +337,12 @@ export class CliStack {
   /** The same as {@link pluginStderr}: the CLI shows a plugin's standard output and error alike. */
   pluginStdout(): string {
     return this.printedText;
+  }
+
+  /** Keeps a plugin's line: an info diagnostic without a resource. */
+  private notePluginOutput(e: Auto.EngineEvent): void {
+    const d = e.diagnosticEvent;
+    if (d !== undefined && (d.severity === "info" || d.severity === "info#err") && !d.urn) this.printedText += d.message;
   }
 
   /** The CLI's plugins outlive it only when it is killed; nothing to wait for here. */
@@ -368,15 +374,12 @@ export class CliStack {
     onError: (text: string) => void;
   } {
     return {
-      onEvent: (e) => void run.events.push(e),
-      onOutput: (text) => {
-        run.output += text;
-        this.printedText += text;
+      onEvent: (e) => {
+        run.events.push(e);
+        this.notePluginOutput(e);
       },
-      onError: (text) => {
-        run.output += text;
-        this.printedText += text;
-      },
+      onOutput: (text) => void (run.output += text),
+      onError: (text) => void (run.output += text),
     };
   }
 
@@ -436,14 +439,16 @@ export class CliStack {
     const log = path.join(this.dir, `events-${Date.now()}.jsonl`);
     let failed = false;
     // `--event-log` is one of the CLI's debug flags (PULUMI_DEBUG_COMMANDS).
-    const result = await this.cli([...args, "--event-log", log], { PULUMI_DEBUG_COMMANDS: "true" }).catch((e: { stdout?: string; stderr?: string }) => ((failed = true), e));
+    const result = await this.cli([...args, "--event-log", log], { PULUMI_DEBUG_COMMANDS: "true" }).catch(
+      (e: { stdout?: string; stderr?: string }) => ((failed = true), e),
+    );
     const lines = fs.existsSync(log) ? fs.readFileSync(log, "utf8").split("\n") : [];
     const run: RunCapture = {
       events: lines.filter((l) => l.trim() !== "").map((l) => JSON.parse(l) as Auto.EngineEvent),
       output: `${result.stdout ?? ""}${result.stderr ?? ""}`,
       failed,
     };
-    this.printedText += run.output;
+    for (const e of run.events) this.notePluginOutput(e);
     return run;
   }
 

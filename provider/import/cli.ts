@@ -17,7 +17,7 @@ const USAGE = `usage: clouddb-import --out <file> [--program <file>] [--type <Ki
 
 Writes a \`pulumi import --file\` document (Pulumi CLI 3.254 or later) of the project's VPCs,
 peerings, services and read replica sets, and the program that declares them (to --program,
-else to stdout). Then: \`pulumi import --file <file>\`, and \`pulumi up\` shows no change.
+else to stdout). Then: \`pulumi import --file <file> --generate-code=false\`, and \`pulumi up\` shows no change.
 Needs CLOUDDB_API_URL and CLOUDDB_API_KEY (and CLOUDDB_PROJECT_ID, or --project).
 `;
 
@@ -83,7 +83,7 @@ async function main(): Promise<void> {
     if (args.program) fs.writeFileSync(args.program, program);
     else process.stdout.write(program);
     process.stderr.write(
-      `clouddb-import: wrote ${doc.resources.length} resource${doc.resources.length === 1 ? "" : "s"} to ${args.out}; next: pulumi import --file ${args.out}\n`,
+      `clouddb-import: wrote ${doc.resources.length} resource${doc.resources.length === 1 ? "" : "s"} to ${args.out}; next: pulumi import --file ${args.out} --generate-code=false\n`,
     );
   } catch (e) {
     process.stderr.write(`clouddb-import: ${(e as Error).message}\n`);

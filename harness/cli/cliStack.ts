@@ -12,6 +12,7 @@ import * as os from "os";
 import * as path from "path";
 import { promisify } from "util";
 import * as vm from "vm";
+import * as pulumi from "@pulumi/pulumi";
 import type * as Auto from "@pulumi/pulumi/automation";
 import type { Checkpoint } from "../checkpoint";
 import { inTurn } from "../processTurns";
@@ -360,7 +361,18 @@ export class CliStack {
   /** What the Automation API's up and preview get: the program, the events, and the run's flags. */
   private runOptions(program: Program, options: UpOptions, run: RunCapture): Auto.UpOptions {
     return {
-      program: async () => ((await program()) ?? {}) as Record<string, unknown>,
+      program: async () => {
+        const retries = options.errorHookRetries ?? 0;
+        if (retries > 0) {
+          // Every resource gets an onError hook asking for a failed create to be tried again, `retries` times.
+          const hook = new pulumi.ErrorHook("retry-create", (a) => a.errors.length <= retries);
+          pulumi.runtime.registerResourceTransform((a) => ({
+            props: a.props,
+            opts: { ...a.opts, hooks: { ...a.opts.hooks, onError: [hook] } },
+          }));
+        }
+        return ((await program()) ?? {}) as Record<string, unknown>;
+      },
       ...this.capture(run),
       ...(options.parallel !== undefined ? { parallel: options.parallel } : {}),
       ...(options.refresh ? { refresh: true } : {}),

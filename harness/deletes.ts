@@ -98,7 +98,7 @@ export async function deleteOne(run: EngineRun, { entry: r, replacing }: Condemn
     try {
       await run.rpc(() => run.plugin.delete(r.urn, r.id, r.outputs, r.inputs));
     } catch (e) {
-      run.error(r.urn, r.name, `${r.name}: delete: ${message(e)}`);
+      run.error(r.urn, r.name, message(e));
       throw e;
     }
   }

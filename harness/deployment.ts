@@ -209,9 +209,9 @@ export class Deployment extends EngineRun {
           // A partial failure: the resource is in state (sx/eu OnResourceStepPost L1073-1180).
           this.state.resources.push(entry(init.id, inputs, init.properties, init.reasons));
           onMade();
-          this.error(urn, name, `${name}: ${op === "replace" ? "replace" : "create"}: ${initErrorMessage(init.reasons)}`);
+          this.error(urn, name, initErrorMessage(init.reasons));
         } else {
-          this.error(urn, name, `${name}: create: ${message(e)}`);
+          this.error(urn, name, message(e));
         }
         throw e;
       } finally {
@@ -319,9 +319,9 @@ export class Deployment extends EngineRun {
           if (init) {
             // A partial failure of an Update keeps the *old* inputs (eu OnResourceStepPost L1161-1173).
             this.state.replace(old, entry(old.id, old.inputs, init.properties, init.reasons));
-            this.error(urn, name, `${name}: update: ${initErrorMessage(init.reasons)}`);
+            this.error(urn, name, initErrorMessage(init.reasons));
           } else {
-            this.error(urn, name, `${name}: update: ${message(e)}`);
+            this.error(urn, name, message(e));
           }
           throw e;
         }

@@ -33,7 +33,7 @@ export async function importResources(run: EngineRun, resources: readonly Import
         for (const f of checked.failures) run.sink.add("warning", checkFailureMessage(r.type, r.name, f.property, f.reason, inputs), urn);
       }
     } catch (e) {
-      run.error(urn, r.name, `${r.name}: import: check: ${message(e)}`);
+      run.error(urn, r.name, message(e));
       return;
     }
     run.state.resources.push(

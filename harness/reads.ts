@@ -35,7 +35,7 @@ export async function readResource(d: Deployment, urn: string, req: ReadRequest)
         try {
           res = await d.rpc(() => d.plugin.read(urn, req.id, props, props));
         } catch (e) {
-          if (!(e instanceof EngineDied)) d.error(urn, req.name, `${req.name}: read: ${message(e)}`);
+          if (!(e instanceof EngineDied)) d.error(urn, req.name, message(e));
           throw e;
         }
         properties = res.properties;
@@ -71,7 +71,7 @@ export async function importChain(d: Deployment, urn: string, req: RegisterReque
     await d.rpc(() => d.plugin.read(urn, req.importId, {}, {}));
     throw new Error("provider does not support importing resources; please try updating the provider plugin");
   } catch (e) {
-    const msg = `${req.name}: import: ${message(e)}`;
+    const msg = message(e);
     d.error(urn, req.name, msg);
     d.bail();
     throw new RegistrationError(msg);

@@ -38,7 +38,7 @@ async function read(run: EngineRun, r: StateEntry | ReadEntry): Promise<ReadResu
   try {
     return await run.rpc(() => run.plugin.read(r.urn, r.id, r.outputs, r.inputs));
   } catch (e) {
-    run.error(r.urn, r.name, `${r.name}: read: ${message(e)}`);
+    run.error(r.urn, r.name, message(e));
     throw new ContinuableStepError(message(e));
   }
 }

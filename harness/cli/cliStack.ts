@@ -284,7 +284,7 @@ export class CliStack {
       await this.applyConfig();
       const base = await this.stack.exportStack();
       const file = path.join(this.dir, "checkpoint.json");
-      fs.writeFileSync(file, JSON.stringify(deploymentOf(checkpoint, base)));
+      fs.writeFileSync(file, JSON.stringify(deploymentOf(checkpoint, base, rewrite)));
       await this.cli(["stack", "import", "--file", file]);
       await this.refreshState();
     });

@@ -130,14 +130,21 @@ export function stackOutputsOf(d: Deployment): { outputs: Record<string, unknown
  * A harness checkpoint as a deployment `pulumi stack import` takes: the stack resource, a
  * default `pulumi-nodejs` provider for the dynamic resources, and each resource with its
  * secrets as plaintext secrets (the CLI encrypts them on import). `base` is the stack's
- * current export (its manifest and secrets provider).
+ * current export (its manifest and secrets provider); `rewrite` changes the provider config
+ * the checkpoint recorded (the API URL of the emulator a test runs).
  */
-export function deploymentOf(checkpoint: Checkpoint, base: Deployment): Deployment {
+export function deploymentOf(
+  checkpoint: Checkpoint,
+  base: Deployment,
+  rewrite: (config: Record<string, string>) => Record<string, string> = (c) => c,
+): Deployment {
   const prefix = `urn:pulumi:${checkpoint.stack}::${checkpoint.project}::`;
   const stackUrn = `${prefix}pulumi:pulumi:Stack::${checkpoint.project}-${checkpoint.stack}`;
   const providerUrn = `${prefix}pulumi:providers:pulumi-nodejs::default`;
   const providerRef = `${providerUrn}::${randomUUID()}`;
   const outputs = wrap(checkpoint.stackOutputs, checkpoint.stackSecretOutputs);
+  const config = checkpoint.providerConfig;
+  const providerConfig = config === undefined ? {} : wrap(rewrite(config.values), config.secretKeys);
   const resources: DeployedResource[] = [
     { urn: stackUrn, custom: false, type: "pulumi:pulumi:Stack", outputs },
     {
@@ -145,8 +152,9 @@ export function deploymentOf(checkpoint: Checkpoint, base: Deployment): Deployme
       custom: true,
       id: providerRef.slice(providerRef.lastIndexOf("::") + 2),
       type: "pulumi:providers:pulumi-nodejs",
-      inputs: {},
-      outputs: {},
+      // The stack config of the last up: the engine configures refresh and destroy from it.
+      inputs: providerConfig,
+      outputs: providerConfig,
     },
     ...checkpoint.resources.map((r) => ({
       urn: r.urn,

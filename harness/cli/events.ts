@@ -45,7 +45,7 @@ function stepOp(op: string, refresh: boolean): StepOp | undefined {
 }
 
 /** A check failure as the engine prints it (pkg/resource/deploy/step_generator.go issueCheckErrors). */
-const CHECK_FAILURE = /^(\S+) resource '([^']*)'(?:: property (\S+) value .*? has a problem: | has a problem: )([\s\S]*)$/;
+const CHECK_FAILURE = /^(\S+) resource '([^']*)'(?:: property (\S+) value [\s\S]*? has a problem: | has a problem: )([\s\S]*)$/;
 
 /** What one run reported, in the harness's terms. */
 export interface RunReport {

@@ -5,8 +5,9 @@ module.exports = {
   testEnvironment: "<rootDir>/tests/setup/inspectorSessions.js",
   roots: ["<rootDir>/tests"],
   testMatch: ["**/*.test.ts"],
-  // The packaging test installs the packed package from the registry: `npm run test:packaging`.
-  testPathIgnorePatterns: ["/node_modules/", "<rootDir>/tests/packaging/"],
+  // The packaging test installs the packed package from the registry: `npm run test:packaging`;
+  // the real-CLI tier runs on the Pulumi CLI built from its Go modules: `npm run test:cli`.
+  testPathIgnorePatterns: ["/node_modules/", "<rootDir>/tests/packaging/", "<rootDir>/tests/cli/"],
   // Fails the run at once when Pulumi's provider process could not load the built package;
   // gives the run its own temp directory and process marker, cleared by the teardown.
   globalSetup: "<rootDir>/tests/setup/globalSetup.js",

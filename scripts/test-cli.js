@@ -20,7 +20,12 @@ const { buildTools, ToolsBuildError } = require("./lib/pulumi-tools");
 
 const root = path.resolve(__dirname, "..");
 
-/** The suites run on the CLI: the harness's rules and the scenarios users hit. */
+/**
+ * The suites run on the CLI: the harness's rules and the scenarios users hit. (The model's
+ * import suite loads the printed program in an isolated module registry, a second
+ * @pulumi/pulumi the Automation API cannot run: tests/cli/importFlow.test.ts runs that flow
+ * as a user does.)
+ */
 const SUITES = [
   "tests/cli",
   "tests/harness/steps.test.ts",
@@ -29,7 +34,6 @@ const SUITES = [
   "tests/providers/adoption.test.ts",
   "tests/providers/engineRules.test.ts",
   "tests/providers/pulumiOptions.test.ts",
-  "tests/providers/import.test.ts",
   "tests/providers/configuration.test.ts",
   "tests/resilience/retriedCreates.test.ts",
   "tests/upgrade",

@@ -33,13 +33,15 @@ export const ServiceStatusSchema = open<KnownStatus<"service">>();
 /** Schema of a service type (any string). */
 export const ServiceTypeSchema = open<KnownServiceType>();
 
-/** The replica sets embedded in a service: each read on its own; one that is not readable is left out. */
-const EmbeddedReplicaSetsSchema = z.array(z.unknown()).transform((items) =>
-  items.flatMap((item): ReadReplicaSet[] => {
+/** The replica sets embedded in a service: each read on its own, each id once (a repeated item is one); one that is not readable is left out. */
+const EmbeddedReplicaSetsSchema = z.array(z.unknown()).transform((items) => {
+  const byId = new Map<string, ReadReplicaSet>();
+  for (const item of items) {
     const parsed = ReadReplicaSetSchema.safeParse(item);
-    return parsed.success ? [parsed.data] : [];
-  }),
-);
+    if (parsed.success && !byId.has(parsed.data.id)) byId.set(parsed.data.id, parsed.data);
+  }
+  return [...byId.values()];
+});
 
 /**
  * Schema of a service. Relied upon: the fields the server always fills in and the client

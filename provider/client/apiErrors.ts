@@ -23,6 +23,10 @@ export interface ApiErrorInit {
   hint?: string;
   /** Seconds from a `Retry-After` header (429, 503), in either of its forms. */
   retryAfterSeconds?: number;
+  /** The request that met the answer, `<METHOD> <path under the base URL>` (`GET /projects/p/services/s`): it names no secret. */
+  request?: string;
+  /** The project the request addressed, when it is project-scoped. */
+  projectId?: string;
 }
 
 /** `(operation createService, 400 INVALID_REQUEST)` or `(operation createService, step listServices, 503 UNAVAILABLE)`. */
@@ -50,6 +54,10 @@ export class ApiError extends ClouddbError {
   readonly step: string | undefined;
   /** Seconds the answer asked to wait (`Retry-After`: a 429's, a 503's), when it said. */
   readonly retryAfterSeconds: number | undefined;
+  /** The request that met the answer, `<METHOD> <path under the base URL>` (`GET /projects/p/services/s`), when the client sent one. */
+  readonly request: string | undefined;
+  /** The project the request addressed, when it is project-scoped. */
+  readonly projectId: string | undefined;
 
   /** Builds the error from an API answer; the message is composed and scrubbed here. */
   constructor(init: ApiErrorInit) {
@@ -63,6 +71,8 @@ export class ApiError extends ClouddbError {
     this.operation = init.operation;
     this.step = init.step === init.operation ? undefined : init.step;
     this.retryAfterSeconds = init.retryAfterSeconds;
+    this.request = init.request;
+    this.projectId = init.projectId;
   }
 
   /**
@@ -181,6 +191,8 @@ export interface ErrorContext {
   step?: string;
   /** Project the call addressed, when project-scoped. */
   projectId?: string;
+  /** The request that met the answer, `<METHOD> <path under the base URL>`. */
+  request?: string;
 }
 
 /**
@@ -202,7 +214,10 @@ export function apiErrorFromResponse(status: number, body: unknown, ctx: ErrorCo
   if (ctx.step !== undefined) init.step = ctx.step;
   if (details !== undefined) init.details = details;
   if (retryAfterSeconds !== undefined) init.retryAfterSeconds = retryAfterSeconds;
+  if (ctx.request !== undefined) init.request = ctx.request;
+  if (ctx.projectId !== undefined) init.projectId = ctx.projectId;
   const project = ctx.projectId === undefined ? "" : ` ${ctx.projectId}`;
+  const refused = ctx.request === undefined ? "" : ` (it refused ${ctx.request})`;
   const asked = retryAfterSeconds === undefined ? "" : ` The API asked to wait ${retryAfterSeconds} s (Retry-After).`;
   switch (status) {
     case 400:
@@ -213,7 +228,7 @@ export function apiErrorFromResponse(status: number, body: unknown, ctx: ErrorCo
     case 403:
       return new PermissionError({
         ...init,
-        hint: `Check that this API key may reach project${project} (\`projectId\` or CLOUDDB_PROJECT_ID).`,
+        hint: `Check that this API key may reach project${project}${refused} (\`projectId\` or CLOUDDB_PROJECT_ID).`,
       });
     case 404:
       return new NotFoundError({ ...init, hint: `Check the identifiers and project${project}; the resource may have been deleted.` });

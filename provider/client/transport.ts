@@ -285,7 +285,8 @@ export class HttpTransport {
   }
 
   private toApiError(status: number, body: unknown, req: HttpRequest, retryAfterSeconds: number | undefined): ApiError {
-    const ctx = req.projectId === undefined ? this.named(req) : { ...this.named(req), projectId: req.projectId };
+    const named = { ...this.named(req), request: `${req.method} ${req.path}` };
+    const ctx = req.projectId === undefined ? named : { ...named, projectId: req.projectId };
     return apiErrorFromResponse(status, body, ctx, retryAfterSeconds);
   }
 

@@ -53,8 +53,10 @@ export function inUserTerms(error: unknown, doing: string): unknown {
       `The API refused the API key while ${doing}: ${error.apiMessage.replace(/[.\s]+$/, "")} (${error.status} ${error.code}). ` +
       `Check ${setting("apiKey")} (\`pulumi config set --secret ${CONFIG_KEYS.apiKey.key} <key>\`).`;
   } else if (PermissionError.isInstance(error)) {
+    const project = error.projectId === undefined ? "the project" : `project ${error.projectId}`;
+    const refused = error.request === undefined ? "" : `; it refused ${error.request}`;
     error.message =
-      `The API key may not reach the project while ${doing}: ${error.apiMessage.replace(/[.\s]+$/, "")} (${error.status} ${error.code}). ` +
+      `The API key may not reach ${project} while ${doing}: ${error.apiMessage.replace(/[.\s]+$/, "")} (${error.status} ${error.code}${refused}). ` +
       `Check the resource's projectId, ${setting("projectId")}, and which project the key (${setting("apiKey")}) belongs to.`;
   }
   return error;

@@ -183,6 +183,16 @@ const DEFAULT_CODES: Record<number, string> = {
   504: "UNAVAILABLE",
 };
 
+/**
+ * A page that is not the API's error body (a gateway's HTML), for a message: its text
+ * scrubbed of secrets before it is cut to 200 characters, so a cut never leaves part of a
+ * secret behind.
+ */
+function shortened(page: string): string {
+  const text = redact(page.trim());
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
+
 /** Facts about the failed call that make a hint actionable. */
 export interface ErrorContext {
   /** Client method name the caller ran. */
@@ -207,7 +217,7 @@ export function apiErrorFromResponse(status: number, body: unknown, ctx: ErrorCo
     typeof obj.message === "string" && obj.message !== ""
       ? obj.message
       : typeof body === "string" && body.trim() !== ""
-        ? `HTTP ${status}: ${body.trim().slice(0, 200)}`
+        ? `HTTP ${status}: ${shortened(body)}`
         : `HTTP ${status}`;
   const details = typeof obj.details === "string" ? obj.details : undefined;
   const init: ApiErrorInit = { status, code, apiMessage, operation: ctx.operation };

@@ -25,6 +25,12 @@ export interface ResponseValidationInit {
   expected: string;
   /** What came back at that path, already rendered safe (truncated, secrets masked). */
   received: string;
+  /**
+   * What the mismatch most likely means and what to do, when it is not a body of another
+   * shape (an empty body, one that is not JSON or cannot be decoded). @default that the API
+   * may be newer or older than this client
+   */
+  why?: string;
 }
 
 /**
@@ -49,7 +55,7 @@ export class ResponseValidationError extends ClouddbError {
     super(
       `Unexpected response body from the API (${operationText(init.operation, init.step)}): ` +
         `${init.subject === undefined ? "" : `${init.subject}: `}field \`${init.path}\`: ` +
-        `expected ${init.expected}, received ${init.received}. The API may be newer or older than this client.`,
+        `expected ${init.expected}, received ${init.received}. ${init.why ?? "The API may be newer or older than this client."}`,
       ClientErrorCode.ResponseValidation,
     );
     this.operation = init.operation;

@@ -11,10 +11,10 @@ import { type ResolvedConfig, requireProjectId } from "./config";
 import { type ListReading, readList } from "./listReading";
 import { withRetry, type RetryCall } from "./retry";
 import { type BlockerReader, classifyConflict, statusInList } from "./conflicts";
-import { ConflictError } from "./errors";
+import { ConflictError, ResponseValidationError } from "./errors";
 import type { CreatedIds } from "./createdIds";
 import type { Priority } from "./pacer";
-import type { HttpRequest, HttpTransport, RequestTrace } from "./transport";
+import type { HttpRequest, HttpResponse, HttpTransport, RequestTrace } from "./transport";
 import { validateResponse } from "./validation";
 
 /** The answer an operation whose `reply` is `R` resolves to: the item, a {@link ListReading} of the items, or nothing. */
@@ -26,6 +26,23 @@ export type ReplyOfSpec<R> = R extends { one: infer S extends z.ZodType }
 
 /** The validated answer of an operation. */
 export type ReplyOf<O extends Operation> = ReplyOfSpec<(typeof API)[O]["reply"]>;
+
+/**
+ * The error of a 2xx answer without a body where the operation's answer has one: not a
+ * body of another version's shape, but a body lost on the way or an answer that is not the
+ * API's (the API always sends one there).
+ */
+function emptyAnswer(status: number, listNoun: string | undefined, named: { operation: string; step?: string }): ResponseValidationError {
+  return new ResponseValidationError({
+    ...named,
+    path: "(body)",
+    expected: listNoun === undefined ? "a JSON object" : `a JSON array of ${listNoun}s`,
+    received: `nothing (HTTP ${status} with an empty body)`,
+    why:
+      "The API always answers this with a body: something between this machine and the API (a gateway or proxy) answered " +
+      "in its place, or the body was lost on the way. The request may have been carried out.",
+  });
+}
 
 /** How long the one read that classifies a 409 may take, retries included. */
 const CLASSIFY_DEADLINE_MS = 5_000;
@@ -131,7 +148,7 @@ export class Operations implements BlockerReader {
           try {
             const res = await this.transport.send({ ...req, trace: record.trace });
             record.body = res.body;
-            return this.read(operation, res.body, named, res.receivedAt);
+            return this.read(operation, res, named);
           } finally {
             ctx.onAttempt?.(record);
           }
@@ -149,13 +166,10 @@ export class Operations implements BlockerReader {
     }
   }
 
-  private read<O extends Operation>(
-    operation: O,
-    body: unknown,
-    named: { operation: string; step?: string },
-    receivedAt: number,
-  ): ReplyOf<O> {
+  private read<O extends Operation>(operation: O, res: HttpResponse, named: { operation: string; step?: string }): ReplyOf<O> {
+    const { body, receivedAt } = res;
     const reply = API[operation].reply;
+    if (body === undefined && !("none" in reply)) throw emptyAnswer(res.status, "list" in reply ? reply.list.noun : undefined, named);
     if ("one" in reply) return validateResponse(reply.one, body, named) as ReplyOf<O>;
     if ("list" in reply) {
       const shape = reply.list as ListShape<z.ZodType>;

@@ -53,7 +53,7 @@ describe("a gateway's own clock in Date", () => {
 
   it("dateFlipMs: every second API answer's Date runs that much further (two gateways taking turns)", async () => {
     await api.control("POST", "/clock", { dateFlipMs: 3_600_000 });
-    const dates = [];
+    const dates: number[] = [];
     for (let i = 0; i < 4; i++) dates.push(Date.parse((await api.call("GET", api.p("/vpcs"))).headers.get("date")!));
     const gaps = dates.slice(1).map((d, i) => Math.round((d - dates[i]) / 3_600_000));
     expect(Math.abs(gaps[0])).toBe(1);

@@ -116,6 +116,28 @@ const NOT_SENT_CAUSES = new Set([
  */
 export const ANSWER_DEADLINE_CODE = "CLOUDDB_ANSWER_DEADLINE";
 
+/**
+ * What a failure of TLS (code `ERR_SSL_*`, `ERR_TLS_*`, a certificate's) says to do: no retry
+ * can change it, and no request went out (the handshake comes first). Undefined for others.
+ */
+function tlsAdvice(code: string | undefined): string | undefined {
+  if (code === undefined) return undefined;
+  if (/^ERR_SSL_(WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG|HTTP_REQUEST|RECORD_LAYER_FAILURE)$/.test(code)) {
+    return "the server at that address does not answer in TLS: is it plain HTTP on that port? Check the scheme and port of apiUrl / CLOUDDB_API_URL";
+  }
+  if (/CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY|DECRYPT)|HOSTNAME_MISMATCH|INVALID_CA/.test(code)) {
+    return "this machine does not trust the server's certificate (self-signed, expired, of an unknown authority or for another name): fix the certificate, or trust its authority (NODE_EXTRA_CA_CERTS), and check apiUrl / CLOUDDB_API_URL";
+  }
+  if (/^(ERR_SSL_|ERR_TLS_|EPROTO$)/.test(code))
+    return "TLS with the server failed: check apiUrl / CLOUDDB_API_URL and what stands between this machine and the API";
+  return undefined;
+}
+
+/** Codes of an answer that is not HTTP (the server speaks another protocol): the request went out; repeating it changes nothing. */
+function isProtocolFailure(code: string | undefined): boolean {
+  return code !== undefined && /^HPE_/.test(code);
+}
+
 /** The `code` of a low-level error, or of its `cause`. */
 function codeOf(cause: unknown): string | undefined {
   const c = cause as { code?: unknown; cause?: { code?: unknown } } | undefined;
@@ -159,16 +181,25 @@ export class NetworkError extends ClouddbError {
    */
   readonly requestSent: boolean;
 
+  /**
+   * What to do when TLS with the server failed (it does not speak TLS, or its certificate is
+   * not trusted here): such a failure is never retried. Undefined for other failures.
+   */
+  readonly tlsAdvice: string | undefined;
+
   /** Wraps the low-level error `cause`. */
   constructor(init: NetworkErrorInit) {
     const causeCode = codeOf(init.cause);
     const cause = init.cause as { message?: unknown } | undefined;
     const causeMessage = typeof cause?.message === "string" ? cause.message : String(init.cause);
+    const tls = tlsAdvice(causeCode);
     super(
-      causeCode === ANSWER_DEADLINE_CODE
-        ? `No whole answer from the API at ${init.url} (${operationText(init.operation, init.step)}): ${causeMessage} [${causeCode}]. ` +
+      tls !== undefined
+        ? `TLS with the API at ${init.url} failed (${operationText(init.operation, init.step)}): ${causeMessage.split("\n")[0]} [${causeCode}]: ${tls}. Not retried: nothing was sent.`
+        : causeCode === ANSWER_DEADLINE_CODE
+          ? `No whole answer from the API at ${init.url} (${operationText(init.operation, init.step)}): ${causeMessage} [${causeCode}]. ` +
             "The request may have been carried out. Check the network and what stands between this machine and the API."
-        : `Could not reach the API at ${init.url} (${operationText(init.operation, init.step)}): ${causeMessage}` +
+          : `Could not reach the API at ${init.url} (${operationText(init.operation, init.step)}): ${causeMessage}` +
             `${causeCode === undefined ? "" : ` [${causeCode}]`}. Check apiUrl / CLOUDDB_API_URL and the network.`,
       ClientErrorCode.Network,
       { cause: init.cause },
@@ -177,8 +208,9 @@ export class NetworkError extends ClouddbError {
     this.step = init.step === init.operation ? undefined : init.step;
     this.url = init.url;
     this.causeCode = causeCode;
-    this.retryable = causeCode === undefined || !FINAL_CAUSES.has(causeCode);
-    this.requestSent = causeCode === undefined || !NOT_SENT_CAUSES.has(causeCode);
+    this.tlsAdvice = tls;
+    this.retryable = causeCode === undefined || (!FINAL_CAUSES.has(causeCode) && tls === undefined && !isProtocolFailure(causeCode));
+    this.requestSent = causeCode === undefined || (!NOT_SENT_CAUSES.has(causeCode) && tls === undefined);
   }
   /** True when `obj` is a {@link NetworkError}. */
   static override isInstance(obj: unknown): obj is NetworkError {

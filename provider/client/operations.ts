@@ -16,6 +16,7 @@ import type { CreatedIds } from "./createdIds";
 import type { Priority } from "./pacer";
 import type { HttpRequest, HttpResponse, HttpTransport, RequestTrace } from "./transport";
 import { validateResponse } from "./validation";
+import { boundedByScope, scopeDeadline } from "./deadline";
 
 /** The answer an operation whose `reply` is `R` resolves to: the item, a {@link ListReading} of the items, or nothing. */
 export type ReplyOfSpec<R> = R extends { one: infer S extends z.ZodType }
@@ -108,9 +109,9 @@ export class Operations implements BlockerReader {
     return statusInList(await this.call("listReplicaSets", { project, service: serviceId }, undefined, { caller, deadline }), replicaSetId);
   }
 
-  /** The deadline of a call that starts now. */
+  /** The deadline of a call that starts now: `retryDeadlineMs` from now, or the operation's deadline when that comes first (deadline.ts). */
   deadlineFromNow(): number {
-    return Date.now() + this.config.retryDeadlineMs;
+    return boundedByScope(Date.now() + this.config.retryDeadlineMs);
   }
 
   /**
@@ -135,14 +136,16 @@ export class Operations implements BlockerReader {
     if (projectId !== undefined) req.projectId = projectId;
     if (ctx.priority !== undefined) req.priority = ctx.priority;
     if (isWrite) this.onWrite();
-    const deadline = ctx.deadline ?? this.deadlineFromNow();
+    const deadline = boundedByScope(ctx.deadline ?? this.deadlineFromNow());
     req.deadline = deadline;
+    const until = scopeDeadline();
+    if (until !== undefined) req.until = until;
     try {
       const retryCall: RetryCall<ReplyOf<O>> = {
         operation,
         kind: route.retry,
         deadline,
-        unreachableDeadline: Date.now() + this.config.unreachableRetryMs,
+        unreachableDeadline: boundedByScope(Date.now() + this.config.unreachableRetryMs),
         attempt: async () => {
           const record: AttemptRecord = { trace: {} };
           try {

@@ -44,7 +44,11 @@ function messageOf(cause: unknown): string {
  * @param doing what the user was doing, from {@link userOperation}
  */
 export function inUserTerms(error: unknown, doing: string): unknown {
-  if (NetworkError.isInstance(error)) {
+  if (NetworkError.isInstance(error) && error.tlsAdvice !== undefined) {
+    error.message =
+      `TLS with the API at ${error.url} failed while ${doing}: ${messageOf(error.cause).split("\n")[0]} [${error.causeCode}]: ` +
+      `${error.tlsAdvice.replace(/apiUrl \/ CLOUDDB_API_URL/, setting("apiUrl"))}. Nothing was sent.`;
+  } else if (NetworkError.isInstance(error)) {
     error.message =
       `Could not reach the API at ${error.url} while ${doing}: ${messageOf(error.cause)}` +
       `${error.causeCode === undefined ? "" : ` [${error.causeCode}]`}. Check ${setting("apiUrl")} and the network.`;

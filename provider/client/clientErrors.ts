@@ -50,13 +50,16 @@ export class ResponseValidationError extends ClouddbError {
   /** What came back at that path (truncated, secrets masked). */
   readonly received: string;
 
-  /** Builds the error; the message names operation, field path, expectation and value. */
-  constructor(init: ResponseValidationInit) {
+  /**
+   * Builds the error; the message names operation, field path, expectation and value.
+   * @param code - the stable code of a subclass. @default CLOUDDB_RESPONSE_VALIDATION
+   */
+  constructor(init: ResponseValidationInit, code: string = ClientErrorCode.ResponseValidation) {
     super(
       `Unexpected response body from the API (${operationText(init.operation, init.step)}): ` +
         `${init.subject === undefined ? "" : `${init.subject}: `}field \`${init.path}\`: ` +
         `expected ${init.expected}, received ${init.received}. ${init.why ?? "The API may be newer or older than this client."}`,
-      ClientErrorCode.ResponseValidation,
+      code,
     );
     this.operation = init.operation;
     this.step = init.step === init.operation ? undefined : init.step;
@@ -67,6 +70,66 @@ export class ResponseValidationError extends ClouddbError {
   /** True when `obj` is a {@link ResponseValidationError}. */
   static override isInstance(obj: unknown): obj is ResponseValidationError {
     return hasKind(obj, ResponseValidationError.kind);
+  }
+}
+
+/** What a {@link ForeignResourceError} is built from. */
+export interface ForeignResourceInit {
+  /** Client method name the caller ran. */
+  operation: string;
+  /** The request whose answer it was, when not the operation's own. */
+  step?: string;
+  /** What the resource is (`service`), and whether the answer was a list. */
+  noun: string;
+  /** The resource's id, as the answer gave it. */
+  id: string;
+  /** The project the request asked for. */
+  askedProject: string;
+  /** The project the answer says the resource belongs to. */
+  answeredProject: string;
+  /** True when the resource was an item of a list answer. */
+  inList?: boolean;
+}
+
+/**
+ * An answer whose resource belongs to another project than the one the request asked for
+ * (its `project_id`): something between this machine and the API mixed up projects, or an id
+ * is another project's. The resource is not used: not taken over, not changed, not recorded.
+ * A {@link ResponseValidationError} (path `project_id`) with its own code.
+ */
+export class ForeignResourceError extends ResponseValidationError {
+  static override readonly kind: string = "ForeignResourceError";
+  /** The project the request asked for. */
+  readonly askedProject: string;
+  /** The project the answer says the resource belongs to. */
+  readonly answeredProject: string;
+  /** The resource's id. */
+  readonly resourceId: string;
+
+  /** Builds the error; the message names both projects and the resource. */
+  constructor(init: ForeignResourceInit) {
+    super(
+      {
+        operation: init.operation,
+        ...(init.step === undefined ? {} : { step: init.step }),
+        subject: `${init.noun} ${init.id}${init.inList === true ? " in the list" : ""}`,
+        path: "project_id",
+        expected: `"${init.askedProject}" (the project asked for)`,
+        received: JSON.stringify(init.answeredProject),
+        why:
+          `The answer shows ${init.noun} ${init.id} of project ${init.answeredProject}, not of project ${init.askedProject}: ` +
+          "something between this machine and the API mixed up projects, or the id is another project's. It is not used: " +
+          "nothing is taken over, changed or recorded because of it. Check the projectId and the id.",
+      },
+      ClientErrorCode.ForeignResource,
+    );
+    this.askedProject = init.askedProject;
+    this.answeredProject = init.answeredProject;
+    this.resourceId = init.id;
+  }
+  /** True when `obj` is a {@link ForeignResourceError}. */
+  static override isInstance(obj: unknown): obj is ForeignResourceError {
+    return hasKind(obj, ForeignResourceError.kind);
   }
 }
 

@@ -41,7 +41,7 @@ import {
 } from "../../contract";
 import type { CreateOptions } from "./callArgs";
 import type { CreatedIds } from "./createdIds";
-import { AmbiguousCreateError, ApiError, NetworkError, NotTheApiError, ResponseValidationError } from "./errors";
+import { AmbiguousCreateError, ApiError, ForeignResourceError, NetworkError, NotTheApiError, ResponseValidationError } from "./errors";
 import type { ListReading } from "./listReading";
 import type { AttemptRecord, CallContext, Operations, ReplyOf } from "./operations";
 import { registerSecret } from "./redact";
@@ -149,6 +149,8 @@ function candidatesOf<T>(reading: ListReading<T>, idField: string): Candidate<T>
     if (!byId.has(id)) byId.set(id, { id, fields: fieldsOf(item), item });
   }
   for (const r of reading.rejected) {
+    // An item of another project is not what a create sent to this one made.
+    if (ForeignResourceError.isInstance(r.error)) continue;
     if (r.id !== undefined && !byId.has(r.id)) byId.set(r.id, { id: r.id, fields: fieldsOf(r.raw), item: undefined });
   }
   return [...byId.values()];

@@ -11,7 +11,7 @@ import { type ResolvedConfig, requireProjectId } from "./config";
 import { type ListReading, readList } from "./listReading";
 import { withRetry, type RetryCall } from "./retry";
 import { type BlockerReader, classifyConflict, statusInList } from "./conflicts";
-import { ConflictError, ResponseValidationError } from "./errors";
+import { ConflictError, ForeignResourceError, ResponseValidationError } from "./errors";
 import type { CreatedIds } from "./createdIds";
 import type { Priority } from "./pacer";
 import type { HttpRequest, HttpResponse, HttpTransport, RequestTrace } from "./transport";
@@ -43,6 +43,59 @@ function emptyAnswer(status: number, listNoun: string | undefined, named: { oper
       "The API always answers this with a body: something between this machine and the API (a gateway or proxy) answered " +
       "in its place, or the body was lost on the way. The request may have been carried out.",
   });
+}
+
+/** What an operation answering one resource answers, for messages: the noun of the list whose items have its schema (`service`). */
+const RESOURCE_NOUNS: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(API as Readonly<Record<string, OperationSpec>>).flatMap(([name, spec]) => {
+    const one = "one" in spec.reply ? spec.reply.one : undefined;
+    const list = Object.values(API as Readonly<Record<string, OperationSpec>>).find((o) => "list" in o.reply && o.reply.list.item === one);
+    return list !== undefined && "list" in list.reply ? [[name, list.reply.list.noun]] : [];
+  }),
+);
+
+/**
+ * The error of a resource in an answer that belongs to another project than `project`, the
+ * one asked for (its `project_id`, where the API shows one); undefined when it is the
+ * project's, or does not say.
+ */
+function foreignTo(
+  project: string,
+  item: unknown,
+  noun: string,
+  named: { operation: string; step?: string },
+  idField?: string,
+): ForeignResourceError | undefined {
+  if (item === null || typeof item !== "object") return undefined;
+  const fields = item as Record<string, unknown>;
+  const owner = fields.project_id;
+  if (typeof owner !== "string" || owner === project) return undefined;
+  const id = fields[idField ?? "service_id"] ?? fields.id;
+  return new ForeignResourceError({
+    ...named,
+    noun,
+    id: typeof id === "string" ? id : "(no id)",
+    askedProject: project,
+    answeredProject: owner,
+    inList: idField !== undefined,
+  });
+}
+
+/** `reading` with every item of another project than `project` set aside as unreadable (it is not this project's to use). */
+function ownProjectOnly<T>(
+  reading: ListReading<T>,
+  project: string,
+  shape: ListShape<z.ZodType>,
+  named: { operation: string; step?: string },
+): ListReading<T> {
+  const items: T[] = [];
+  const rejected = [...reading.rejected];
+  for (const item of reading.items) {
+    const foreign = foreignTo(project, item, shape.noun, named, shape.idField);
+    if (foreign === undefined) items.push(item);
+    else rejected.push({ id: foreign.resourceId, error: foreign, raw: item });
+  }
+  return { items, rejected };
 }
 
 /** How long the one read that classifies a 409 may take, retries included. */
@@ -151,7 +204,7 @@ export class Operations implements BlockerReader {
           try {
             const res = await this.transport.send({ ...req, trace: record.trace });
             record.body = res.body;
-            return this.read(operation, res, named);
+            return this.read(operation, res, named, projectId);
           } finally {
             ctx.onAttempt?.(record);
           }
@@ -169,14 +222,25 @@ export class Operations implements BlockerReader {
     }
   }
 
-  private read<O extends Operation>(operation: O, res: HttpResponse, named: { operation: string; step?: string }): ReplyOf<O> {
+  private read<O extends Operation>(
+    operation: O,
+    res: HttpResponse,
+    named: { operation: string; step?: string },
+    project: string | undefined,
+  ): ReplyOf<O> {
     const { body, receivedAt } = res;
     const reply = API[operation].reply;
     if (body === undefined && !("none" in reply)) throw emptyAnswer(res.status, "list" in reply ? reply.list.noun : undefined, named);
-    if ("one" in reply) return validateResponse(reply.one, body, named) as ReplyOf<O>;
+    if ("one" in reply) {
+      const one = validateResponse(reply.one, body, named) as ReplyOf<O>;
+      const foreign = project === undefined ? undefined : foreignTo(project, one, RESOURCE_NOUNS[operation] ?? "resource", named);
+      if (foreign !== undefined) throw foreign;
+      return one;
+    }
     if ("list" in reply) {
       const shape = reply.list as ListShape<z.ZodType>;
-      const reading = readList(body, shape, named);
+      const reading =
+        project === undefined ? readList(body, shape, named) : ownProjectOnly(readList(body, shape, named), project, shape, named);
       for (const item of reading.items as Record<string, unknown>[]) this.ids.sight(shape.noun, String(item[shape.idField]), receivedAt);
       for (const item of reading.rejected) if (item.id !== undefined) this.ids.sight(shape.noun, item.id, receivedAt);
       return reading as ReplyOf<O>;

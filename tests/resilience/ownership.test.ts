@@ -170,7 +170,11 @@ describe("autonaming", () => {
     expectNoErrors(await cloud.stack.up(program(true)));
     expect(cloud.stack.resource("db")).toMatchObject({ id: existing.service_id, outputs: { name: "legacy-orders" } });
     expect(ops(expectNoErrors(await cloud.stack.up(program(true))))).toEqual({ db: "same" });
-    expect(ops(expectNoErrors(await cloud.stack.up(program(false))))).toEqual({ db: "same" });
+    // Removing adoptId hands the service to the stack: an update that records it and sends nothing, not a replacement.
+    await cloud.clearRequests();
+    expect(ops(expectNoErrors(await cloud.stack.up(program(false))))).toEqual({ db: "update" });
+    expect(writes(await cloud.requests())).toEqual([]);
+    expect(cloud.stack.resource("db").outputs.name).toBe("legacy-orders");
     expectNoErrors(await cloud.stack.destroy());
   });
 });

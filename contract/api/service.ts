@@ -206,7 +206,7 @@ export const SERVICE_API = {
   listServices: read({ path: SERVICES, reply: { list: { item: ServiceSchema, idField: "service_id", noun: "service" } } }),
   createService: create(
     { path: SERVICES, reply: ONE, status: 202, request: CreateServiceBody },
-    { list: "listServices", timed: true, secret: "initial_password", fits: (body, item) => fitsService(serviceOfCreate(body), item) },
+    { list: "listServices", secret: "initial_password", fits: (body, item) => fitsService(serviceOfCreate(body), item) },
   ),
   getService: read({ path: SERVICE, reply: ONE }),
   deleteService: { method: "DELETE", path: SERVICE, retry: "delete", reply: NO_REPLY, status: 202 },
@@ -221,7 +221,6 @@ export const SERVICE_API = {
     { path: `${SERVICE}/forkService`, reply: ONE, status: 202, blocker: "service", request: ForkServiceBody },
     {
       list: "listServices",
-      timed: true,
       secret: "initial_password",
       fits: (body, item, params) => fitsService(serviceOfFork(params.service, body), item),
       label: (body, params) => `${body.name === undefined ? "" : `"${body.name}" `}forked from ${params.service}`,

@@ -63,7 +63,7 @@ export class ClouddbClient {
     this.transport = new HttpTransport(this.config, clock, this.pacer);
     this.ops = new Operations(this.config, this.transport, ids, () => this.reads.invalidate());
     this.reads = new CachedReads(this.ops, this.config.listCacheMs);
-    this.creates = new Creates(this.ops, clock, ids);
+    this.creates = new Creates(this.ops, ids);
     this.durations = new TransitionDurations(this.config.expectedDurations);
     this.waits = new ResourceWaits(this.ops, this.durations, this.pacer);
   }

@@ -67,12 +67,6 @@ function recovery(ctx: ProviderContext, projectId: string, fits: (s: Service) =>
     fits,
     nameOf: (s) => s.name,
     idOf: (s) => s.service_id,
-    // `created` is in the API's clock (offset = server - client); the journal's times are this machine's: the latest client time it may mean.
-    createdAt: (s) => {
-      const created = Date.parse(s.created);
-      const offset = api.serverClockOffset();
-      return Number.isNaN(created) ? undefined : offset === undefined ? created : created - offset.from;
-    },
   };
 }
 

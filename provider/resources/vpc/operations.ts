@@ -105,6 +105,8 @@ export const vpcOperations: ResourceOperations<typeof vpcSchema.inputs, typeof v
       fits: (x) => fitsVpc({ cidr: req.cidr, region_code: req.region_code }, x),
       nameOf: (x) => x.name,
       idOf: (x) => x.id,
+      // A VPC can be renamed: one without its name may still be what an interrupted create made.
+      renamable: true,
     };
     const intent = intentOf(ctx, { kind: "Vpc", noun: "VPC" }, projectId, req, req.name);
     // A name the program did not set is the VPC's own: a lost answer is recovered by it (framework/autonaming.ts).

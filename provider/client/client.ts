@@ -93,7 +93,7 @@ export class ClouddbClient {
    * answer. Compare the API's timestamps (`created`) with `Date.now() + offset`, never
    * with `Date.now()` alone.
    *
-   * @internal the provider's create matching; not part of the package's promise
+   * @internal a diagnostic of the client's clock (no ownership is decided by it); not part of the package's promise
    */
   serverClockOffset(): MsInterval | undefined {
     return this.clock.offsetMs;

@@ -1,10 +1,11 @@
 /**
  * The deadline of the operation under way: a caller (the providers, bound by a resource's
- * `timeouts`) runs its work within {@link withinDeadline}, and every request, retry, pause,
- * recovery and wait of every client that this work starts ends by then, whatever the
- * client's own `retryDeadlineMs`, `requestTimeoutMs` or a wait's `timeoutMs` would allow.
- * Carried through the work's asynchronous calls (`AsyncLocalStorage`), so no call needs to
- * pass it on.
+ * `timeouts`) runs its work within {@link withinDeadline}, and no retry, pause after a 429,
+ * recovery look or wait of any client that this work starts begins or lasts past it,
+ * whatever the client's own `retryDeadlineMs` or a wait's `timeoutMs` would allow. A request
+ * already under way ends within its own `requestTimeoutMs` (cut at the operation's end, a
+ * create would become an unknown outcome). Carried through the work's asynchronous calls
+ * (`AsyncLocalStorage`), so no call needs to pass it on.
  */
 import { AsyncLocalStorage } from "async_hooks";
 
@@ -17,11 +18,6 @@ const scope = new AsyncLocalStorage<number>();
 export function withinDeadline<T>(deadline: number, work: () => Promise<T>): Promise<T> {
   const outer = scope.getStore();
   return scope.run(outer === undefined ? deadline : Math.min(outer, deadline), work);
-}
-
-/** The deadline of the work under way (epoch ms), or undefined outside {@link withinDeadline}. */
-export function scopeDeadline(): number | undefined {
-  return scope.getStore();
 }
 
 /** `time` (epoch ms), or the deadline of the work under way when that comes first. */

@@ -16,7 +16,7 @@ import type { CreatedIds } from "./createdIds";
 import type { Priority } from "./pacer";
 import type { HttpRequest, HttpResponse, HttpTransport, RequestTrace } from "./transport";
 import { validateResponse } from "./validation";
-import { boundedByScope, scopeDeadline } from "./deadline";
+import { boundedByScope } from "./deadline";
 
 /** The answer an operation whose `reply` is `R` resolves to: the item, a {@link ListReading} of the items, or nothing. */
 export type ReplyOfSpec<R> = R extends { one: infer S extends z.ZodType }
@@ -191,8 +191,6 @@ export class Operations implements BlockerReader {
     if (isWrite) this.onWrite();
     const deadline = boundedByScope(ctx.deadline ?? this.deadlineFromNow());
     req.deadline = deadline;
-    const until = scopeDeadline();
-    if (until !== undefined) req.until = until;
     try {
       const retryCall: RetryCall<ReplyOf<O>> = {
         operation,

@@ -53,11 +53,6 @@ export interface HttpRequest {
    * only when it waits out the Retry-After. @default no limit
    */
   deadline?: number;
-  /**
-   * The end of the operation the request serves (deadline.ts): the exchange is cut off then,
-   * before its own `requestTimeoutMs` when that comes later. @default no end but that timeout
-   */
-  until?: number;
 }
 
 /** A 2xx answer. */
@@ -209,8 +204,9 @@ export class HttpTransport {
     }
     const sentAt = Date.now();
     // One deadline for the whole exchange: undici's own timeouts bound only the gaps between bytes.
-    // The operation's own end cuts it off sooner (an answer still due then comes too late for it).
-    const limit = Math.max(1, Math.min(this.config.requestTimeoutMs, (req.until ?? Infinity) - sentAt));
+    // An exchange under way is not cut at its operation's end (deadline.ts): a create cut there would
+    // become an unknown outcome; no retry, pause or wait starts past it, and the exchange ends within this.
+    const limit = this.config.requestTimeoutMs;
     const controller = new AbortController();
     const deadline = setLongTimeout(
       () =>

@@ -31,7 +31,6 @@ const recovery = {
   list: async () => [],
   fits: () => true,
   idOf: (r: { id: string }) => r.id,
-  createdAt: () => 0,
 };
 const intent = (i: number) => ({
   apiUrl: "http://api",

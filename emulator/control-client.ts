@@ -80,8 +80,11 @@ export class EmulatorControl {
     await this.send("POST", "/latency", { ms });
   }
 
-  /** Moves the emulator's clock forward, shifts the clock it reports, or only the `Date` header's (a gateway's clock). */
-  async clock(change: { advanceMs?: number; offsetMs?: number; dateOffsetMs?: number }): Promise<void> {
+  /**
+   * Moves the emulator's clock forward, shifts the clock it reports, or only the `Date`
+   * header's (a gateway's clock; `dateFlipMs` more on every second answer: gateways whose clocks disagree).
+   */
+  async clock(change: { advanceMs?: number; offsetMs?: number; dateOffsetMs?: number; dateFlipMs?: number }): Promise<void> {
     await this.send("POST", "/clock", change);
   }
 

@@ -100,6 +100,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const answers = new AnswerMemory();
   let latencyMs = 0;
   let dateOffsetMs = 0;
+  let dateFlipMs = 0;
+  let answered = 0;
   const listener = createRequestListener({
     credentials,
     api: apiRouter(model, credentials),
@@ -119,6 +121,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         set: (ms) => {
           dateOffsetMs = ms;
         },
+        flip: () => dateFlipMs,
+        setFlip: (ms) => {
+          dateFlipMs = ms;
+        },
       },
       reset: async () => {
         model.reset();
@@ -130,6 +136,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         answers.clear();
         latencyMs = 0;
         dateOffsetMs = 0;
+        dateFlipMs = 0;
         await syncDatabases();
         await fleet?.settle();
       },
@@ -141,7 +148,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     answers,
     latencyMs: () => latencyMs,
     serverTime: () => model.reportedClock.now(),
-    dateOffsetMs: () => dateOffsetMs,
+    // Every second API answer runs `dateFlipMs` further: gateways whose clocks disagree, taking turns.
+    dateOffsetMs: () => dateOffsetMs + (++answered % 2 === 0 ? dateFlipMs : 0),
     persist: async () => {
       await snapshotFile?.save();
       await syncDatabases();

@@ -51,12 +51,6 @@ export interface CreateRecovery<B = never, P = never> {
   /** The name of the list operation that shows what the create made. */
   readonly list: string;
   /**
-   * Whether the item's `created` tells when it was made (services): a create whose name
-   * proves nothing then counts as candidates only items made around its request (a wide
-   * window in the server's clock, so a gateway's skewed `Date` cannot exclude what it made). @default false
-   */
-  readonly timed?: boolean;
-  /**
    * For a create without a name (peerings): the list is read just before the request is
    * sent, and an item it did not show, that fits, is what the create made; several such
    * are never guessed between. @default false

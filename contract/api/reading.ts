@@ -10,8 +10,10 @@
  *   (a list skips that item only: see listReading.ts). Any other field that does not have
  *   its documented shape (`metrics: null`, an endpoint that is a string) is dropped (read
  *   as absent) instead of failing the answer: see {@link tolerant}.
- * - A number sent as a numeric string (`"1000"`) is read as the number it means
+ * - A number sent as a numeric string (`"1000"`, `"1e3"`) is read as the number it means
  *   ({@link lenientNumber}): an unambiguous alternative shape, not an odd one.
+ * - A field dropped as odd keeps its key, its value `undefined`: a reader can tell "shown in
+ *   a shape it cannot read" from "not shown" (provider/framework/unreadable.ts `oddly`).
  */
 import { z } from "zod";
 import type { Reply } from "./operation";
@@ -29,15 +31,19 @@ export function tolerant<S extends z.ZodType>(schema: S): z.ZodCatch<z.ZodOption
   return schema.optional().catch(undefined);
 }
 
-/** A number, or a string that is one written in decimal (`"1000"`, `" 2 "`), read as that number. */
+/**
+ * A number, or a string that is one written in decimal, as JSON or a program writes numbers
+ * (`"1000"`, `" 2 "`, `"1e3"`, `"5.432E3"`, `"+4"`, `".5"`), read as that number.
+ */
 export function lenientNumber(): z.ZodType<number, unknown> {
   return z.union([
     z.number(),
     z
       .string()
       .trim()
-      .regex(/^-?\d+(\.\d+)?$/)
-      .transform(Number),
+      .regex(/^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/)
+      .transform(Number)
+      .refine(Number.isFinite),
   ]);
 }
 

@@ -33,13 +33,15 @@ export const ServiceStatusSchema = open<KnownStatus<"service">>();
 /** Schema of a service type (any string). */
 export const ServiceTypeSchema = open<KnownServiceType>();
 
-/** The replica sets embedded in a service: each read on its own; one that is not readable is left out. */
-const EmbeddedReplicaSetsSchema = z.array(z.unknown()).transform((items) =>
-  items.flatMap((item): ReadReplicaSet[] => {
+/** The replica sets embedded in a service: each read on its own, each id once (a repeated item is one); one that is not readable is left out. */
+const EmbeddedReplicaSetsSchema = z.array(z.unknown()).transform((items) => {
+  const byId = new Map<string, ReadReplicaSet>();
+  for (const item of items) {
     const parsed = ReadReplicaSetSchema.safeParse(item);
-    return parsed.success ? [parsed.data] : [];
-  }),
-);
+    if (parsed.success && !byId.has(parsed.data.id)) byId.set(parsed.data.id, parsed.data);
+  }
+  return [...byId.values()];
+});
 
 /**
  * Schema of a service. Relied upon: the fields the server always fills in and the client
@@ -204,7 +206,7 @@ export const SERVICE_API = {
   listServices: read({ path: SERVICES, reply: { list: { item: ServiceSchema, idField: "service_id", noun: "service" } } }),
   createService: create(
     { path: SERVICES, reply: ONE, status: 202, request: CreateServiceBody },
-    { list: "listServices", timed: true, secret: "initial_password", fits: (body, item) => fitsService(serviceOfCreate(body), item) },
+    { list: "listServices", secret: "initial_password", fits: (body, item) => fitsService(serviceOfCreate(body), item) },
   ),
   getService: read({ path: SERVICE, reply: ONE }),
   deleteService: { method: "DELETE", path: SERVICE, retry: "delete", reply: NO_REPLY, status: 202 },
@@ -219,7 +221,6 @@ export const SERVICE_API = {
     { path: `${SERVICE}/forkService`, reply: ONE, status: 202, blocker: "service", request: ForkServiceBody },
     {
       list: "listServices",
-      timed: true,
       secret: "initial_password",
       fits: (body, item, params) => fitsService(serviceOfFork(params.service, body), item),
       label: (body, params) => `${body.name === undefined ? "" : `"${body.name}" `}forked from ${params.service}`,

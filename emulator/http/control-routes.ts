@@ -31,8 +31,12 @@ export interface ControlTargets {
   log: RequestLog;
   /** Sets the latency added to every API request. */
   setLatency(ms: number): void;
-  /** How far the `Date` header runs from the server's reported clock (a gateway stamping its own clock); `created` keeps the server's. */
-  dateOffset: { get(): number; set(ms: number): void };
+  /**
+   * How far the `Date` header runs from the server's reported clock (a gateway stamping its
+   * own clock; `created` keeps the server's), and by how much more every second API answer's
+   * runs (`flip`: a pool of gateways whose clocks disagree).
+   */
+  dateOffset: { get(): number; set(ms: number): void; flip(): number; setFlip(ms: number): void };
   /** Empties resources and every piece of control state (rules, latency, rate limit, clock offsets, log, remembered answers). */
   reset(): void | Promise<void>;
 }
@@ -51,9 +55,14 @@ export type ControlHandler = (ctx: ControlContext) => Answer | Promise<Answer>;
 const LatencyInput = z.object({ ms: z.number().int().min(0).max(600_000) });
 const RateLimitInput = z.object({ requestsPerSecond: z.number().min(0) });
 const ClockInput = z
-  .object({ advanceMs: z.number().min(0).optional(), offsetMs: z.number().optional(), dateOffsetMs: z.number().optional() })
-  .refine((c) => c.advanceMs !== undefined || c.offsetMs !== undefined || c.dateOffsetMs !== undefined, {
-    message: "give advanceMs, offsetMs, dateOffsetMs or several",
+  .object({
+    advanceMs: z.number().min(0).optional(),
+    offsetMs: z.number().optional(),
+    dateOffsetMs: z.number().optional(),
+    dateFlipMs: z.number().optional(),
+  })
+  .refine((c) => c.advanceMs !== undefined || c.offsetMs !== undefined || c.dateOffsetMs !== undefined || c.dateFlipMs !== undefined, {
+    message: "give advanceMs, offsetMs, dateOffsetMs, dateFlipMs or several",
   });
 const FailPeeringInput = z.object({ errorMessage: z.string().min(1).optional() });
 
@@ -83,10 +92,11 @@ export function controlRouter(targets: ControlTargets): Router<ControlHandler> {
       return empty(204);
     })
     .on("POST", "/clock", (c) => {
-      const { advanceMs, offsetMs, dateOffsetMs } = parseControlInput(ClockInput, c.body());
+      const { advanceMs, offsetMs, dateOffsetMs, dateFlipMs } = parseControlInput(ClockInput, c.body());
       if (advanceMs !== undefined) targets.clock.advance(advanceMs);
       if (offsetMs !== undefined) targets.reportedClock.setOffset(offsetMs);
       if (dateOffsetMs !== undefined) targets.dateOffset.set(dateOffsetMs);
+      if (dateFlipMs !== undefined) targets.dateOffset.setFlip(dateFlipMs);
       return empty(204);
     })
     .on("GET", "/clock", () =>
@@ -96,6 +106,7 @@ export function controlRouter(targets: ControlTargets): Router<ControlHandler> {
         advancedMs: targets.clock.offset,
         offsetMs: targets.reportedClock.offset,
         dateOffsetMs: targets.dateOffset.get(),
+        dateFlipMs: targets.dateOffset.flip(),
       }),
     )
     .on("POST", "/services/:service_id/unstable", (c) => {

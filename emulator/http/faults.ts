@@ -2,9 +2,10 @@
  * Fault rules of the control path: the next N requests matching a method and path are
  * answered with a status instead of being carried out, or carried out and then have
  * their answer replaced by a 5xx, dropped (socket destroyed) or cut short; or they meet
- * what a gateway between a client and a real API does: it holds them, redirects them,
- * serves its own HTML page, answers a list with the answer before, repeats its items, or
- * lets the body trickle in a byte at a time.
+ * what a gateway between a client and a real API does: it holds them, redirects them
+ * (before or after passing them on), serves its own HTML page (one that quotes the request
+ * it refused, too), answers a list with the answer before or as it was some time ago,
+ * repeats its items, compresses the body unasked, or lets the body trickle in a byte at a time.
  */
 import { z } from "zod";
 import { parseControlInput, rulePattern } from "./control-input";
@@ -47,6 +48,12 @@ export interface FaultRule {
   location?: string;
   /** Answer 200 with a web application firewall's own HTML page (carried out only with `after`). */
   waf?: boolean;
+  /** Answer `status` with a gateway's HTML page quoting the request it refused (its body as received, and form-encoded). */
+  echo?: boolean;
+  /** Answer a GET with the list as it was this many milliseconds before (a list read from a copy that lags). */
+  lagMs?: number;
+  /** Carry the request out and send the body gzip-compressed (`Content-Encoding: gzip`), though the client did not ask. */
+  gzip?: boolean;
 }
 
 /** What a matching rule does to one request (besides holding it for {@link FaultAction.holdMs}). */
@@ -63,10 +70,16 @@ export type FaultEffect =
   | { kind: "stale"; after: true }
   /** Carry the request out and repeat every item of an array answer. */
   | { kind: "repeat"; after: true }
-  /** Answer a redirect to `location`; nothing is carried out. */
-  | { kind: "redirect"; after: false; status: number; location: string }
+  /** Answer a redirect to `location`; `after`: carry the request out first (a 303 after the API acted). */
+  | { kind: "redirect"; after: boolean; status: number; location: string }
   /** Answer 200 with an HTML page of a firewall; `after`: carry the request out first. */
-  | { kind: "waf"; after: boolean };
+  | { kind: "waf"; after: boolean }
+  /** Answer `status` with a page quoting the request; `after`: carry the request out first. */
+  | { kind: "echo"; after: boolean; status: number }
+  /** Answer with the list as it was `lagMs` before. */
+  | { kind: "lag"; after: true; lagMs: number }
+  /** Carry the request out and send its body gzip-compressed. */
+  | { kind: "gzip"; after: true };
 
 /** A rule's effect and how long it holds the request first. */
 export type FaultAction = FaultEffect & { holdMs: number };
@@ -96,6 +109,9 @@ const FaultInput = z
       .optional(),
     location: z.string().min(1).optional(),
     waf: z.boolean().optional(),
+    echo: z.boolean().optional(),
+    lagMs: z.number().int().min(1).max(600_000).optional(),
+    gzip: z.boolean().optional(),
   })
   .superRefine((rule, ctx) => {
     const problem = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
@@ -109,17 +125,28 @@ const FaultInput = z
       ["repeat", rule.repeat === true],
       ["redirect", rule.redirect !== undefined],
       ["waf", rule.waf === true],
+      ["echo", rule.echo === true],
+      ["lagMs", rule.lagMs !== undefined],
+      ["gzip", rule.gzip === true],
     ].filter(([, on]) => on) as Array<[string, boolean]>;
     if (modes.length > 1) problem(modes[1][0], `a rule has one mode: ${modes.map(([m]) => m).join(" and ")} cannot go together`);
     if (rule.location !== undefined && rule.redirect === undefined) problem("location", "needs redirect");
     if (rule.retryAfterDate === true && rule.status === undefined) problem("retryAfterDate", "needs a status");
+    if (modes.length > 0 && modes[0][0] === "echo") {
+      if (rule.status === undefined) problem("status", "required with echo (400-599): the status of the page");
+      else if (rule.after === true && rule.status < 500) problem("status", "an answer lost after carrying out is a 5xx (500-599)");
+      if (rule.retryAfter !== undefined) problem("retryAfter", "has no meaning with echo");
+      return;
+    }
     if (modes.length > 0) {
       const [mode] = modes[0];
       if (rule.status !== undefined) problem("status", `has no meaning with ${mode} (no status of its own is answered)`);
       if (rule.retryAfter !== undefined) problem("retryAfter", `has no meaning with ${mode}`);
-      const carried = truncate || mode === "trickleMs" || mode === "stale" || mode === "repeat";
+      const carried = truncate || ["trickleMs", "stale", "repeat", "lagMs", "gzip"].includes(mode);
       if (carried && rule.after === false) problem("after", `${mode} always carries the request out first`);
-      if (mode === "redirect" && rule.after === true) problem("after", "a redirect is never carried out");
+      if (mode === "redirect" && rule.after === true && rule.redirect !== 303 && rule.redirect !== 301 && rule.redirect !== 302) {
+        problem("after", "a 307 or 308 says the request was not carried out: only 301, 302 and 303 may follow one that was");
+      }
       return;
     }
     if (rule.status === undefined) problem("status", "required (400-599) unless another mode is set");
@@ -157,12 +184,26 @@ function ruleOf(input: z.output<typeof FaultInput>, id: number): { rule: FaultRu
   }
   if (input.redirect !== undefined) {
     const location = input.location ?? "https://api.example.com/public/api/v2";
-    Object.assign(rule, { redirect: input.redirect, location, after: false });
-    return { rule, effect: { kind: "redirect", after: false, status: input.redirect, location } };
+    const after = input.after === true;
+    Object.assign(rule, { redirect: input.redirect, location, after });
+    return { rule, effect: { kind: "redirect", after, status: input.redirect, location } };
   }
   if (input.waf === true) {
     Object.assign(rule, { waf: true, after: input.after === true });
     return { rule, effect: { kind: "waf", after: input.after === true } };
+  }
+  if (input.echo === true) {
+    const status = input.status!;
+    Object.assign(rule, { echo: true, status, after: input.after === true });
+    return { rule, effect: { kind: "echo", after: input.after === true, status } };
+  }
+  if (input.lagMs !== undefined) {
+    Object.assign(rule, { lagMs: input.lagMs, after: true });
+    return { rule, effect: { kind: "lag", after: true, lagMs: input.lagMs } };
+  }
+  if (input.gzip === true) {
+    Object.assign(rule, { gzip: true, after: true });
+    return { rule, effect: { kind: "gzip", after: true } };
   }
   const status = input.status!;
   rule.status = status;

@@ -17,7 +17,13 @@ export type InjectedOutcome =
   /** A redirect was answered; nothing was carried out. */
   | "redirected"
   /** A firewall's own HTML page (200) was answered instead of the API's. */
-  | "waf";
+  | "waf"
+  /** A gateway's error page quoting the request was answered instead of the API's. */
+  | "echoed"
+  /** The list as it was some time before was sent (a list that lags). */
+  | "lagged"
+  /** The real answer was sent gzip-compressed, unasked. */
+  | "compressed";
 
 /** One API request and what the client saw of its answer. */
 export interface RequestLogEntry {
@@ -29,7 +35,7 @@ export interface RequestLogEntry {
   status: number;
   /** When the request arrived (wall clock), ISO 8601 with milliseconds. */
   at: string;
-  /** Set when a fault rule changed what the client got (lost, dropped, cut, trickled, stale, repeated, redirected, firewall page). */
+  /** Set when a fault rule changed what the client got (lost, dropped, cut, trickled, stale, lagging, repeated, compressed, redirected, a gateway's page). */
   outcome?: InjectedOutcome;
   /** With `outcome`: whether the request was carried out (its effects happened). */
   carriedOut?: boolean;

@@ -2,14 +2,15 @@
  * The request pipeline: read the body, then for API requests latency → rate limit →
  * faults (and the hold a rule asks for) → size limit → authentication → route (404/405) →
  * project access (403) → operation → persistence → rewrites → delivery (whole, or lost,
- * dropped, cut short, trickled, stale, repeated, redirected or replaced by a firewall's
- * page as a fault rule says), logging every API request with what its client saw. The
+ * dropped, cut short, trickled, stale, lagging, repeated, compressed, redirected or replaced
+ * by a gateway's page as a fault rule says), logging every API request with what its client saw. The
  * control path is authenticated and routed the same way, without latency, limits,
  * faults, rewrites or logging. Every answer carries `Date` in the server's reported clock
  * (an API answer's shifted by a gateway's own offset, when the control path sets one).
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
+import { gzipSync } from "node:zlib";
 import type { Credentials } from "../model/credentials";
 import { ForbiddenError } from "../model/errors";
 import { errorAnswer, serializeAnswer, writeAnswer, type Answer } from "./answer";
@@ -18,7 +19,7 @@ import { authenticate } from "./authentication";
 import { CONTROL_PREFIX, type ControlHandler } from "./control-routes";
 import { dropConnection, writeTrickled, writeTruncated } from "./delivery";
 import type { FaultAction, Faults } from "./faults";
-import { type AnswerMemory, redirectAnswer, repeated, wafPage } from "./gateway";
+import { type AnswerMemory, echoPage, redirectAnswer, repeated, wafPage } from "./gateway";
 import { InjectedFaultError, PayloadTooLargeError, UnknownPathError } from "./http-errors";
 import type { RateLimiter } from "./rate-limiter";
 import { MAX_BODY_BYTES, parseJsonBody, receiveBody, type ReceivedBody } from "./request-body";
@@ -112,8 +113,10 @@ export function createRequestListener(deps: PipelineDependencies): RequestListen
       if (fault !== undefined && fault.holdMs > 0) await sleep(fault.holdMs);
       if (fault?.kind === "status" && !fault.after) throw new InjectedFaultError(fault.status, fault.retryAfter);
       if (fault?.kind === "drop" && !fault.after) return { answer: { status: 0 }, fault };
-      if (fault?.kind === "redirect") return { answer: redirectAnswer(fault.status, fault.location), fault };
+      if (fault?.kind === "redirect" && !fault.after) return { answer: redirectAnswer(fault.status, fault.location), fault };
       if (fault?.kind === "waf" && !fault.after) return { answer: wafPage(), fault };
+      if (fault?.kind === "echo" && !fault.after)
+        return { answer: echoPage(fault.status, request.method, request.path, request.received.bytes), fault };
       return { answer: await carryOut(request), fault };
     } catch (error) {
       return fault === undefined ? { answer: errorAnswer(error) } : { answer: errorAnswer(error), fault };
@@ -132,9 +135,12 @@ export function createRequestListener(deps: PipelineDependencies): RequestListen
     if (request.method === "GET" && real.status === 200) {
       const before = deps.answers.swap(request.path, real);
       if (fault?.kind === "stale" && before !== undefined) return before;
+      if (fault?.kind === "lag") return deps.answers.lagging(request.path, fault.lagMs) ?? real;
     }
     if (fault?.kind === "status" && fault.after) return errorAnswer(new InjectedFaultError(fault.status, fault.retryAfter));
     if (fault?.kind === "waf" && fault.after) return wafPage();
+    if (fault?.kind === "redirect" && fault.after) return redirectAnswer(fault.status, fault.location);
+    if (fault?.kind === "echo" && fault.after) return echoPage(fault.status, request.method, request.path, request.received.bytes);
     if (fault?.kind === "repeat") return repeated(real);
     return real;
   }
@@ -151,6 +157,9 @@ export function createRequestListener(deps: PipelineDependencies): RequestListen
         repeat: "repeated",
         redirect: "redirected",
         waf: "waf",
+        echo: "echoed",
+        lag: "lagged",
+        gzip: "compressed",
       } as const
     )[fault.kind];
     return fault.after ? { outcome, carriedOut: true, realStatus: real.status } : { outcome, carriedOut: false };
@@ -167,6 +176,11 @@ export function createRequestListener(deps: PipelineDependencies): RequestListen
     const { answer, rewritten } = rewrite(request, given(request, real, fault));
     const date = deps.serverTime() + deps.dateOffsetMs();
     const serialized = serializeAnswer(answer, date);
+    if (fault?.kind === "gzip" && serialized.payload !== undefined) {
+      serialized.payload = gzipSync(serialized.payload);
+      serialized.headers["Content-Encoding"] = "gzip";
+      serialized.headers["Content-Length"] = String(serialized.payload.length);
+    }
     if (fault?.kind === "status" && fault.retryAfterDate && serialized.headers["Retry-After"] !== undefined) {
       serialized.headers["Retry-After"] = new Date(date + Number(serialized.headers["Retry-After"]) * 1000).toUTCString();
     }

@@ -23,6 +23,10 @@ export interface ApiErrorInit {
   hint?: string;
   /** Seconds from a `Retry-After` header (429, 503), in either of its forms. */
   retryAfterSeconds?: number;
+  /** The request that met the answer, `<METHOD> <path under the base URL>` (`GET /projects/p/services/s`): it names no secret. */
+  request?: string;
+  /** The project the request addressed, when it is project-scoped. */
+  projectId?: string;
 }
 
 /** `(operation createService, 400 INVALID_REQUEST)` or `(operation createService, step listServices, 503 UNAVAILABLE)`. */
@@ -50,6 +54,10 @@ export class ApiError extends ClouddbError {
   readonly step: string | undefined;
   /** Seconds the answer asked to wait (`Retry-After`: a 429's, a 503's), when it said. */
   readonly retryAfterSeconds: number | undefined;
+  /** The request that met the answer, `<METHOD> <path under the base URL>` (`GET /projects/p/services/s`), when the client sent one. */
+  readonly request: string | undefined;
+  /** The project the request addressed, when it is project-scoped. */
+  readonly projectId: string | undefined;
 
   /** Builds the error from an API answer; the message is composed and scrubbed here. */
   constructor(init: ApiErrorInit) {
@@ -63,6 +71,8 @@ export class ApiError extends ClouddbError {
     this.operation = init.operation;
     this.step = init.step === init.operation ? undefined : init.step;
     this.retryAfterSeconds = init.retryAfterSeconds;
+    this.request = init.request;
+    this.projectId = init.projectId;
   }
 
   /**
@@ -173,6 +183,16 @@ const DEFAULT_CODES: Record<number, string> = {
   504: "UNAVAILABLE",
 };
 
+/**
+ * A page that is not the API's error body (a gateway's HTML), for a message: its text
+ * scrubbed of secrets before it is cut to 200 characters, so a cut never leaves part of a
+ * secret behind.
+ */
+function shortened(page: string): string {
+  const text = redact(page.trim());
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
+
 /** Facts about the failed call that make a hint actionable. */
 export interface ErrorContext {
   /** Client method name the caller ran. */
@@ -181,6 +201,8 @@ export interface ErrorContext {
   step?: string;
   /** Project the call addressed, when project-scoped. */
   projectId?: string;
+  /** The request that met the answer, `<METHOD> <path under the base URL>`. */
+  request?: string;
 }
 
 /**
@@ -195,14 +217,17 @@ export function apiErrorFromResponse(status: number, body: unknown, ctx: ErrorCo
     typeof obj.message === "string" && obj.message !== ""
       ? obj.message
       : typeof body === "string" && body.trim() !== ""
-        ? `HTTP ${status}: ${body.trim().slice(0, 200)}`
+        ? `HTTP ${status}: ${shortened(body)}`
         : `HTTP ${status}`;
   const details = typeof obj.details === "string" ? obj.details : undefined;
   const init: ApiErrorInit = { status, code, apiMessage, operation: ctx.operation };
   if (ctx.step !== undefined) init.step = ctx.step;
   if (details !== undefined) init.details = details;
   if (retryAfterSeconds !== undefined) init.retryAfterSeconds = retryAfterSeconds;
+  if (ctx.request !== undefined) init.request = ctx.request;
+  if (ctx.projectId !== undefined) init.projectId = ctx.projectId;
   const project = ctx.projectId === undefined ? "" : ` ${ctx.projectId}`;
+  const refused = ctx.request === undefined ? "" : ` (it refused ${ctx.request})`;
   const asked = retryAfterSeconds === undefined ? "" : ` The API asked to wait ${retryAfterSeconds} s (Retry-After).`;
   switch (status) {
     case 400:
@@ -213,7 +238,7 @@ export function apiErrorFromResponse(status: number, body: unknown, ctx: ErrorCo
     case 403:
       return new PermissionError({
         ...init,
-        hint: `Check that this API key may reach project${project} (\`projectId\` or CLOUDDB_PROJECT_ID).`,
+        hint: `Check that this API key may reach project${project}${refused} (\`projectId\` or CLOUDDB_PROJECT_ID).`,
       });
     case 404:
       return new NotFoundError({ ...init, hint: `Check the identifiers and project${project}; the resource may have been deleted.` });

@@ -63,7 +63,7 @@ export class ClouddbClient {
     this.transport = new HttpTransport(this.config, clock, this.pacer);
     this.ops = new Operations(this.config, this.transport, ids, () => this.reads.invalidate());
     this.reads = new CachedReads(this.ops, this.config.listCacheMs);
-    this.creates = new Creates(this.ops, clock, ids);
+    this.creates = new Creates(this.ops, ids);
     this.durations = new TransitionDurations(this.config.expectedDurations);
     this.waits = new ResourceWaits(this.ops, this.durations, this.pacer);
   }
@@ -93,7 +93,7 @@ export class ClouddbClient {
    * answer. Compare the API's timestamps (`created`) with `Date.now() + offset`, never
    * with `Date.now()` alone.
    *
-   * @internal the provider's create matching; not part of the package's promise
+   * @internal a diagnostic of the client's clock (no ownership is decided by it); not part of the package's promise
    */
   serverClockOffset(): MsInterval | undefined {
     return this.clock.offsetMs;

@@ -25,6 +25,12 @@ export interface ResponseValidationInit {
   expected: string;
   /** What came back at that path, already rendered safe (truncated, secrets masked). */
   received: string;
+  /**
+   * What the mismatch most likely means and what to do, when it is not a body of another
+   * shape (an empty body, one that is not JSON or cannot be decoded). @default that the API
+   * may be newer or older than this client
+   */
+  why?: string;
 }
 
 /**
@@ -44,13 +50,16 @@ export class ResponseValidationError extends ClouddbError {
   /** What came back at that path (truncated, secrets masked). */
   readonly received: string;
 
-  /** Builds the error; the message names operation, field path, expectation and value. */
-  constructor(init: ResponseValidationInit) {
+  /**
+   * Builds the error; the message names operation, field path, expectation and value.
+   * @param code - the stable code of a subclass. @default CLOUDDB_RESPONSE_VALIDATION
+   */
+  constructor(init: ResponseValidationInit, code: string = ClientErrorCode.ResponseValidation) {
     super(
       `Unexpected response body from the API (${operationText(init.operation, init.step)}): ` +
         `${init.subject === undefined ? "" : `${init.subject}: `}field \`${init.path}\`: ` +
-        `expected ${init.expected}, received ${init.received}. The API may be newer or older than this client.`,
-      ClientErrorCode.ResponseValidation,
+        `expected ${init.expected}, received ${init.received}. ${init.why ?? "The API may be newer or older than this client."}`,
+      code,
     );
     this.operation = init.operation;
     this.step = init.step === init.operation ? undefined : init.step;
@@ -61,6 +70,66 @@ export class ResponseValidationError extends ClouddbError {
   /** True when `obj` is a {@link ResponseValidationError}. */
   static override isInstance(obj: unknown): obj is ResponseValidationError {
     return hasKind(obj, ResponseValidationError.kind);
+  }
+}
+
+/** What a {@link ForeignResourceError} is built from. */
+export interface ForeignResourceInit {
+  /** Client method name the caller ran. */
+  operation: string;
+  /** The request whose answer it was, when not the operation's own. */
+  step?: string;
+  /** What the resource is (`service`), and whether the answer was a list. */
+  noun: string;
+  /** The resource's id, as the answer gave it. */
+  id: string;
+  /** The project the request asked for. */
+  askedProject: string;
+  /** The project the answer says the resource belongs to. */
+  answeredProject: string;
+  /** True when the resource was an item of a list answer. */
+  inList?: boolean;
+}
+
+/**
+ * An answer whose resource belongs to another project than the one the request asked for
+ * (its `project_id`): something between this machine and the API mixed up projects, or an id
+ * is another project's. The resource is not used: not taken over, not changed, not recorded.
+ * A {@link ResponseValidationError} (path `project_id`) with its own code.
+ */
+export class ForeignResourceError extends ResponseValidationError {
+  static override readonly kind: string = "ForeignResourceError";
+  /** The project the request asked for. */
+  readonly askedProject: string;
+  /** The project the answer says the resource belongs to. */
+  readonly answeredProject: string;
+  /** The resource's id. */
+  readonly resourceId: string;
+
+  /** Builds the error; the message names both projects and the resource. */
+  constructor(init: ForeignResourceInit) {
+    super(
+      {
+        operation: init.operation,
+        ...(init.step === undefined ? {} : { step: init.step }),
+        subject: `${init.noun} ${init.id}${init.inList === true ? " in the list" : ""}`,
+        path: "project_id",
+        expected: `"${init.askedProject}" (the project asked for)`,
+        received: JSON.stringify(init.answeredProject),
+        why:
+          `The answer shows ${init.noun} ${init.id} of project ${init.answeredProject}, not of project ${init.askedProject}: ` +
+          "something between this machine and the API mixed up projects, or the id is another project's. It is not used: " +
+          "nothing is taken over, changed or recorded because of it. Check the projectId and the id.",
+      },
+      ClientErrorCode.ForeignResource,
+    );
+    this.askedProject = init.askedProject;
+    this.answeredProject = init.answeredProject;
+    this.resourceId = init.id;
+  }
+  /** True when `obj` is a {@link ForeignResourceError}. */
+  static override isInstance(obj: unknown): obj is ForeignResourceError {
+    return hasKind(obj, ForeignResourceError.kind);
   }
 }
 
@@ -110,6 +179,28 @@ const NOT_SENT_CAUSES = new Set([
  */
 export const ANSWER_DEADLINE_CODE = "CLOUDDB_ANSWER_DEADLINE";
 
+/**
+ * What a failure of TLS (code `ERR_SSL_*`, `ERR_TLS_*`, a certificate's) says to do: no retry
+ * can change it, and no request went out (the handshake comes first). Undefined for others.
+ */
+function tlsAdvice(code: string | undefined): string | undefined {
+  if (code === undefined) return undefined;
+  if (/^ERR_SSL_(WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG|HTTP_REQUEST|RECORD_LAYER_FAILURE)$/.test(code)) {
+    return "the server at that address does not answer in TLS: is it plain HTTP on that port? Check the scheme and port of apiUrl / CLOUDDB_API_URL";
+  }
+  if (/CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY|DECRYPT)|HOSTNAME_MISMATCH|INVALID_CA/.test(code)) {
+    return "this machine does not trust the server's certificate (self-signed, expired, of an unknown authority or for another name): fix the certificate, or trust its authority (NODE_EXTRA_CA_CERTS), and check apiUrl / CLOUDDB_API_URL";
+  }
+  if (/^(ERR_SSL_|ERR_TLS_|EPROTO$)/.test(code))
+    return "TLS with the server failed: check apiUrl / CLOUDDB_API_URL and what stands between this machine and the API";
+  return undefined;
+}
+
+/** Codes of an answer that is not HTTP (the server speaks another protocol): the request went out; repeating it changes nothing. */
+function isProtocolFailure(code: string | undefined): boolean {
+  return code !== undefined && /^HPE_/.test(code);
+}
+
 /** The `code` of a low-level error, or of its `cause`. */
 function codeOf(cause: unknown): string | undefined {
   const c = cause as { code?: unknown; cause?: { code?: unknown } } | undefined;
@@ -153,16 +244,25 @@ export class NetworkError extends ClouddbError {
    */
   readonly requestSent: boolean;
 
+  /**
+   * What to do when TLS with the server failed (it does not speak TLS, or its certificate is
+   * not trusted here): such a failure is never retried. Undefined for other failures.
+   */
+  readonly tlsAdvice: string | undefined;
+
   /** Wraps the low-level error `cause`. */
   constructor(init: NetworkErrorInit) {
     const causeCode = codeOf(init.cause);
     const cause = init.cause as { message?: unknown } | undefined;
     const causeMessage = typeof cause?.message === "string" ? cause.message : String(init.cause);
+    const tls = tlsAdvice(causeCode);
     super(
-      causeCode === ANSWER_DEADLINE_CODE
-        ? `No whole answer from the API at ${init.url} (${operationText(init.operation, init.step)}): ${causeMessage} [${causeCode}]. ` +
+      tls !== undefined
+        ? `TLS with the API at ${init.url} failed (${operationText(init.operation, init.step)}): ${causeMessage.split("\n")[0]} [${causeCode}]: ${tls}. Not retried: nothing was sent.`
+        : causeCode === ANSWER_DEADLINE_CODE
+          ? `No whole answer from the API at ${init.url} (${operationText(init.operation, init.step)}): ${causeMessage} [${causeCode}]. ` +
             "The request may have been carried out. Check the network and what stands between this machine and the API."
-        : `Could not reach the API at ${init.url} (${operationText(init.operation, init.step)}): ${causeMessage}` +
+          : `Could not reach the API at ${init.url} (${operationText(init.operation, init.step)}): ${causeMessage}` +
             `${causeCode === undefined ? "" : ` [${causeCode}]`}. Check apiUrl / CLOUDDB_API_URL and the network.`,
       ClientErrorCode.Network,
       { cause: init.cause },
@@ -171,8 +271,9 @@ export class NetworkError extends ClouddbError {
     this.step = init.step === init.operation ? undefined : init.step;
     this.url = init.url;
     this.causeCode = causeCode;
-    this.retryable = causeCode === undefined || !FINAL_CAUSES.has(causeCode);
-    this.requestSent = causeCode === undefined || !NOT_SENT_CAUSES.has(causeCode);
+    this.tlsAdvice = tls;
+    this.retryable = causeCode === undefined || (!FINAL_CAUSES.has(causeCode) && tls === undefined && !isProtocolFailure(causeCode));
+    this.requestSent = causeCode === undefined || (!NOT_SENT_CAUSES.has(causeCode) && tls === undefined);
   }
   /** True when `obj` is a {@link NetworkError}. */
   static override isInstance(obj: unknown): obj is NetworkError {

@@ -4,10 +4,10 @@
  * never blindly repeated; `ClouddbClient.perform` runs it here, and
  * nothing in this file names a kind of resource. Any failure after which the request may
  * have reached the API (a 5xx but 501/505/511, an answer lost, dropped, cut short or not
- * whole within its deadline, a 2xx whose body cannot be read or is not the API's) is an
- * ambiguous outcome, settled before anything more is sent. The API has no idempotency key,
- * so a listed resource is taken over only when it can have come from this create and no
- * other client:
+ * whole within its deadline, a 2xx whose body cannot be read or is not the API's, a 301,
+ * 302 or 303 redirect, which a server may send after it acted) is an ambiguous outcome,
+ * settled before anything more is sent. The API has no idempotency key, so a listed
+ * resource is taken over only when it can have come from this create and no other client:
  *
  * - **A unique name** (`uniqueName`, the providers' autonaming: a logical name and a random
  *   suffix): the resource of exactly that name is this create's, whenever it was made (no
@@ -17,16 +17,16 @@
  *   before the request is sent; the one fitting item it did not show is this create's.
  * - **An unreadable 2xx that names an id**: that id.
  * - **Otherwise** (a name the program chose, which another client may use as well), any
- *   fitting item that may be new (not seen before the request was sent; for timed creates,
- *   made no earlier than ten minutes before it in the server's clock) may be another
+ *   fitting item that may be new (not seen in an answer before the request was sent; no
+ *   clock decides it, however far a gateway's `Date` runs from the API's) may be another
  *   client's: none is taken over, and the create fails with `AmbiguousCreateError` naming
  *   every candidate and the `adoptId` that takes it over.
  *
- * A list is read item by item and de-duplicated by id (a gateway may repeat items). When it
- * shows no candidate, recovery looks once more (a list may lag one answer behind the
- * create); none twice after a 5xx or a lost answer: the create was not carried out, and it
- * is sent again. None after a 2xx, or no way to list: `AmbiguousCreateError`. A request that
- * never reached the API (connection refused) is sent again like any retry.
+ * Absence proves nothing: a list may lag behind the API, and a request held on the way (past
+ * this client's deadline) may still be carried out after recovery looked. So a create whose
+ * outcome is unknown is never sent again: when the list shows no candidate (it is read a few
+ * times, each id once), the create fails with `AmbiguousCreateError` saying exactly that. A
+ * request that never reached the API (connection refused) is sent again like any retry.
  */
 import type { z } from "zod";
 import {
@@ -41,18 +41,26 @@ import {
 } from "../../contract";
 import type { CreateOptions } from "./callArgs";
 import type { CreatedIds } from "./createdIds";
-import { AmbiguousCreateError, ApiError, NetworkError, NotTheApiError, ResponseValidationError } from "./errors";
+import {
+  AmbiguousCreateError,
+  ApiError,
+  ForeignResourceError,
+  NetworkError,
+  NotTheApiError,
+  RedirectError,
+  ResponseValidationError,
+} from "./errors";
 import type { ListReading } from "./listReading";
 import type { AttemptRecord, CallContext, Operations, ReplyOf } from "./operations";
 import { registerSecret } from "./redact";
 import { isRetryableFailure } from "./retry";
-import type { MsInterval, ServerClock } from "./serverClock";
 import { sleep } from "./timers";
 
-/** How far before its request a resource of a name that proves nothing may have been made and still count as a candidate (server clock). */
-export const EXPLICIT_NAME_WINDOW_MS = 10 * 60_000;
-/** The pause before recovery looks a second time at a list that showed no candidate. */
-export const LAG_RECHECK_MS = 500;
+/**
+ * The pauses before recovery looks again at a list that showed no candidate (it may lag
+ * behind the create): looking more finds more, and absence is never taken for proof.
+ */
+export const LOOK_AGAIN_MS: readonly number[] = [500, 1_500];
 
 /** What proves that a listed item is what a create made. */
 type Proof =
@@ -81,8 +89,6 @@ interface CreatePlan<T> {
   list: (call: { caller: string; deadline: number }) => Promise<ListReading<T>>;
   /** Whether a listed item fits the request. */
   fits: (item: Fields) => boolean;
-  /** Whether items show when they were made (`created`). */
-  timed: boolean;
   /** The answer's field that holds a secret, if any. */
   secret: string | undefined;
   /** What proves ownership. */
@@ -102,13 +108,6 @@ type Settled<T> = { taken: Candidate<T> } | { none: true } | { ambiguous: Candid
 /** How the create `operation` is recovered, as its description declares it; undefined when it declares none. */
 export function recoveryOf(operation: Operation): CreateRecovery<unknown, PathParams> | undefined {
   return (API[operation] as OperationSpec).recover as CreateRecovery<unknown, PathParams> | undefined;
-}
-
-/** True unless the item shows a `created` (server clock) outside `window`. */
-export function createdWithin(item: Fields, window: MsInterval): boolean {
-  if (typeof item.created !== "string") return true;
-  const created = Date.parse(item.created);
-  return Number.isNaN(created) || (created >= window.from && created <= window.to);
 }
 
 /** The list a recovery reads, and the shape of its items (id field and noun). */
@@ -138,6 +137,9 @@ function describeFailure(failure: unknown): string {
   if (NotTheApiError.isInstance(failure)) {
     return `its answer was not the API's but a ${failure.status} ${failure.title === undefined ? "page" : `page titled "${failure.title}"`} of something between this machine and the API`;
   }
+  if (RedirectError.isInstance(failure)) {
+    return `it was answered with a ${failure.status} redirect${failure.location === undefined ? "" : ` to ${failure.location}`}, which a server may send after it acted`;
+  }
   return failure instanceof Error ? failure.message : String(failure);
 }
 
@@ -149,6 +151,8 @@ function candidatesOf<T>(reading: ListReading<T>, idField: string): Candidate<T>
     if (!byId.has(id)) byId.set(id, { id, fields: fieldsOf(item), item });
   }
   for (const r of reading.rejected) {
+    // An item of another project is not what a create sent to this one made.
+    if (ForeignResourceError.isInstance(r.error)) continue;
     if (r.id !== undefined && !byId.has(r.id)) byId.set(r.id, { id: r.id, fields: fieldsOf(r.raw), item: undefined });
   }
   return [...byId.values()];
@@ -161,12 +165,10 @@ export class Creates {
 
   /**
    * @param ops - the client's operation runner.
-   * @param clock - the server's clock, for `created`.
    * @param ids - the client's memory of ids (shared with `ops`, which records what lists show).
    */
   constructor(
     private readonly ops: Operations,
-    private readonly clock: ServerClock,
     ids: CreatedIds,
   ) {
     this.ids = ids;
@@ -202,7 +204,6 @@ export class Creates {
       post: (ctx) => this.ops.call(operation, params, body, ctx),
       list: listing,
       fits: (item) => recovery.fits(body, item, params),
-      timed: recovery.timed === true,
       secret: recovery.secret,
       proof,
     };
@@ -250,10 +251,11 @@ export class Creates {
     const answeredId = answered[plan.idField];
     const namedId = ResponseValidationError.isInstance(failure) && typeof answeredId === "string" ? answeredId : undefined;
     let settled: Settled<T> = { none: true };
-    for (let look = 0; look < 2 && "none" in settled; look++) {
+    for (let look = 0; look <= LOOK_AGAIN_MS.length && "none" in settled; look++) {
       if (look > 0) {
-        if (Date.now() + LAG_RECHECK_MS > deadline) break;
-        await sleep(LAG_RECHECK_MS); // the list may lag one answer behind the create
+        const pause = LOOK_AGAIN_MS[look - 1];
+        if (Date.now() + pause > deadline) break;
+        await sleep(pause); // the list may lag behind the create
       }
       let reading: ListReading<T>;
       try {
@@ -299,11 +301,15 @@ export class Creates {
         cause: failure,
       });
     }
-    if (!ResponseValidationError.isInstance(failure)) return undefined;
+    // Absence proves nothing: the list may lag, the request may still be on its way. Nothing is sent again.
+    const accepted = ResponseValidationError.isInstance(failure) || NotTheApiError.isInstance(failure);
     throw new AmbiguousCreateError({
       ...ambiguous,
       candidateIds: [],
-      unsettled: `the API accepted it, yet no ${plan.noun} in the list fits it${namedId === undefined ? "" : ` (its answer named ${JSON.stringify(namedId)})`}`,
+      unsettled:
+        `${accepted ? "something answered 2xx, yet" : "the request may have reached the API, and"} no ${plan.noun} in the list fits it` +
+        `${namedId === undefined ? "" : ` (its answer named ${JSON.stringify(namedId)})`}. A list may lag behind the API, and a request ` +
+        `held on the way may still be carried out, so that proves nothing: the create was not sent again`,
       cause: failure,
     });
   }
@@ -340,11 +346,9 @@ export class Creates {
         `several ${plan.noun}s that fit it appeared while it was under way, and the client does not guess which one is its own`,
       );
     }
+    // New unless an answer showed it before the request went out: what this client saw, never a clock.
     const sentAt = attempt.trace.sentAt ?? Date.now();
-    const window = this.clock.toServer(sentAt, Infinity, EXPLICIT_NAME_WINDOW_MS);
-    const maybeNew = fitting.filter(
-      (c) => !this.ids.seenBefore(plan.noun, c.id, sentAt) && (!plan.timed || createdWithin(c.fields, window)),
-    );
+    const maybeNew = fitting.filter((c) => !this.ids.seenBefore(plan.noun, c.id, sentAt));
     if (maybeNew.length === 0) return { none: true };
     return {
       ambiguous: maybeNew,

@@ -29,6 +29,8 @@ export function hasKind(obj: unknown, kind: string): boolean {
 export const ClientErrorCode = {
   /** A response body did not match what the client relies on. */
   ResponseValidation: "CLOUDDB_RESPONSE_VALIDATION",
+  /** An answer's resource belongs to another project than the one asked for (its `project_id`). */
+  ForeignResource: "CLOUDDB_FOREIGN_RESOURCE",
   /** A waiter ran out of time. */
   Timeout: "CLOUDDB_TIMEOUT",
   /** A wait was under way when its client was closed. */

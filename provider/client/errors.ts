@@ -22,8 +22,8 @@ export {
   ServerError,
 } from "./apiErrors";
 export type { ApiErrorInit, ErrorContext, ConflictBlocker, ConflictErrorInit } from "./apiErrors";
-export { ResponseValidationError, ConfigurationError, NetworkError, AmbiguousCreateError } from "./clientErrors";
-export type { ResponseValidationInit, NetworkErrorInit, AmbiguousCreateInit } from "./clientErrors";
+export { ResponseValidationError, ForeignResourceError, ConfigurationError, NetworkError, AmbiguousCreateError } from "./clientErrors";
+export type { ResponseValidationInit, ForeignResourceInit, NetworkErrorInit, AmbiguousCreateInit } from "./clientErrors";
 export { RedirectError, NotTheApiError } from "./gatewayErrors";
 export type { RedirectInit, NotTheApiInit } from "./gatewayErrors";
 export { WaitError, TimeoutError, ResourceFailedError, WaitCancelledError } from "./waitErrors";

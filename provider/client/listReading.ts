@@ -2,7 +2,9 @@
  * Reading a list answer item by item (CONTRACT.md "Transport": one odd item in a list
  * never spoils the other items). Every item is validated on its own; an item that fails
  * what the client relies on is set aside with its error, so a list skips it while a read
- * of exactly that item fails clearly, naming the field and the value.
+ * of exactly that item fails clearly, naming the field and the value. Each identifier
+ * counts once (a gateway may repeat items): every path that reads a list (create
+ * recovery, waits, the read cache, the providers' journal) sees one item per id.
  */
 import type { z } from "zod";
 import type { ListShape } from "../../contract";
@@ -35,8 +37,9 @@ function rawId(item: unknown, idField: string): string | undefined {
 }
 
 /**
- * Reads `body` as a list of `shape.item`, item by item. `named` is the operation the caller
- * ran (and the request as `step`).
+ * Reads `body` as a list of `shape.item`, item by item, each identifier once: the first
+ * readable copy of an id, else its first unreadable one (a repeated item is one item, not
+ * two). `named` is the operation the caller ran (and the request as `step`).
  *
  * @throws ResponseValidationError only when `body` itself is not an array.
  */
@@ -48,17 +51,25 @@ export function readList<S extends z.ZodType>(
   if (!Array.isArray(body)) {
     return { items: validateResponse(shape.item.array(), body, named), rejected: [] };
   }
-  const reading: ListReading<z.output<S>> = { items: [], rejected: [] };
+  const items: z.output<S>[] = [];
+  const rejected = new Map<string | number, RejectedItem>();
+  const readable = new Set<string>();
   body.forEach((item, index) => {
     const id = rawId(item, shape.idField);
+    if (id !== undefined && readable.has(id)) return;
     try {
-      reading.items.push(validateResponse(shape.item, item, { ...named, subject: `${shape.noun} ${id ?? `#${index}`} in the list` }));
+      items.push(validateResponse(shape.item, item, { ...named, subject: `${shape.noun} ${id ?? `#${index}`} in the list` }));
+      if (id !== undefined) {
+        readable.add(id);
+        rejected.delete(id);
+      }
     } catch (err) {
       if (!ResponseValidationError.isInstance(err)) throw err;
-      reading.rejected.push({ id, error: err, raw: item });
+      const key = id ?? index;
+      if (!rejected.has(key)) rejected.set(key, { id, error: err, raw: item });
     }
   });
-  return reading;
+  return { items, rejected: [...rejected.values()] };
 }
 
 /** What a list says about one identifier. */

@@ -11,11 +11,12 @@ import { type ResolvedConfig, requireProjectId } from "./config";
 import { type ListReading, readList } from "./listReading";
 import { withRetry, type RetryCall } from "./retry";
 import { type BlockerReader, classifyConflict, statusInList } from "./conflicts";
-import { ConflictError } from "./errors";
+import { ConflictError, ForeignResourceError, ResponseValidationError } from "./errors";
 import type { CreatedIds } from "./createdIds";
 import type { Priority } from "./pacer";
-import type { HttpRequest, HttpTransport, RequestTrace } from "./transport";
+import type { HttpRequest, HttpResponse, HttpTransport, RequestTrace } from "./transport";
 import { validateResponse } from "./validation";
+import { boundedByScope } from "./deadline";
 
 /** The answer an operation whose `reply` is `R` resolves to: the item, a {@link ListReading} of the items, or nothing. */
 export type ReplyOfSpec<R> = R extends { one: infer S extends z.ZodType }
@@ -26,6 +27,76 @@ export type ReplyOfSpec<R> = R extends { one: infer S extends z.ZodType }
 
 /** The validated answer of an operation. */
 export type ReplyOf<O extends Operation> = ReplyOfSpec<(typeof API)[O]["reply"]>;
+
+/**
+ * The error of a 2xx answer without a body where the operation's answer has one: not a
+ * body of another version's shape, but a body lost on the way or an answer that is not the
+ * API's (the API always sends one there).
+ */
+function emptyAnswer(status: number, listNoun: string | undefined, named: { operation: string; step?: string }): ResponseValidationError {
+  return new ResponseValidationError({
+    ...named,
+    path: "(body)",
+    expected: listNoun === undefined ? "a JSON object" : `a JSON array of ${listNoun}s`,
+    received: `nothing (HTTP ${status} with an empty body)`,
+    why:
+      "The API always answers this with a body: something between this machine and the API (a gateway or proxy) answered " +
+      "in its place, or the body was lost on the way. The request may have been carried out.",
+  });
+}
+
+/** What an operation answering one resource answers, for messages: the noun of the list whose items have its schema (`service`). */
+const RESOURCE_NOUNS: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(API as Readonly<Record<string, OperationSpec>>).flatMap(([name, spec]) => {
+    const one = "one" in spec.reply ? spec.reply.one : undefined;
+    const list = Object.values(API as Readonly<Record<string, OperationSpec>>).find((o) => "list" in o.reply && o.reply.list.item === one);
+    return list !== undefined && "list" in list.reply ? [[name, list.reply.list.noun]] : [];
+  }),
+);
+
+/**
+ * The error of a resource in an answer that belongs to another project than `project`, the
+ * one asked for (its `project_id`, where the API shows one); undefined when it is the
+ * project's, or does not say.
+ */
+function foreignTo(
+  project: string,
+  item: unknown,
+  noun: string,
+  named: { operation: string; step?: string },
+  idField?: string,
+): ForeignResourceError | undefined {
+  if (item === null || typeof item !== "object") return undefined;
+  const fields = item as Record<string, unknown>;
+  const owner = fields.project_id;
+  if (typeof owner !== "string" || owner === project) return undefined;
+  const id = fields[idField ?? "service_id"] ?? fields.id;
+  return new ForeignResourceError({
+    ...named,
+    noun,
+    id: typeof id === "string" ? id : "(no id)",
+    askedProject: project,
+    answeredProject: owner,
+    inList: idField !== undefined,
+  });
+}
+
+/** `reading` with every item of another project than `project` set aside as unreadable (it is not this project's to use). */
+function ownProjectOnly<T>(
+  reading: ListReading<T>,
+  project: string,
+  shape: ListShape<z.ZodType>,
+  named: { operation: string; step?: string },
+): ListReading<T> {
+  const items: T[] = [];
+  const rejected = [...reading.rejected];
+  for (const item of reading.items) {
+    const foreign = foreignTo(project, item, shape.noun, named, shape.idField);
+    if (foreign === undefined) items.push(item);
+    else rejected.push({ id: foreign.resourceId, error: foreign, raw: item });
+  }
+  return { items, rejected };
+}
 
 /** How long the one read that classifies a 409 may take, retries included. */
 const CLASSIFY_DEADLINE_MS = 5_000;
@@ -91,9 +162,9 @@ export class Operations implements BlockerReader {
     return statusInList(await this.call("listReplicaSets", { project, service: serviceId }, undefined, { caller, deadline }), replicaSetId);
   }
 
-  /** The deadline of a call that starts now. */
+  /** The deadline of a call that starts now: `retryDeadlineMs` from now, or the operation's deadline when that comes first (deadline.ts). */
   deadlineFromNow(): number {
-    return Date.now() + this.config.retryDeadlineMs;
+    return boundedByScope(Date.now() + this.config.retryDeadlineMs);
   }
 
   /**
@@ -118,20 +189,20 @@ export class Operations implements BlockerReader {
     if (projectId !== undefined) req.projectId = projectId;
     if (ctx.priority !== undefined) req.priority = ctx.priority;
     if (isWrite) this.onWrite();
-    const deadline = ctx.deadline ?? this.deadlineFromNow();
+    const deadline = boundedByScope(ctx.deadline ?? this.deadlineFromNow());
     req.deadline = deadline;
     try {
       const retryCall: RetryCall<ReplyOf<O>> = {
         operation,
         kind: route.retry,
         deadline,
-        unreachableDeadline: Date.now() + this.config.unreachableRetryMs,
+        unreachableDeadline: boundedByScope(Date.now() + this.config.unreachableRetryMs),
         attempt: async () => {
           const record: AttemptRecord = { trace: {} };
           try {
             const res = await this.transport.send({ ...req, trace: record.trace });
             record.body = res.body;
-            return this.read(operation, res.body, named, res.receivedAt);
+            return this.read(operation, res, named, projectId);
           } finally {
             ctx.onAttempt?.(record);
           }
@@ -151,15 +222,23 @@ export class Operations implements BlockerReader {
 
   private read<O extends Operation>(
     operation: O,
-    body: unknown,
+    res: HttpResponse,
     named: { operation: string; step?: string },
-    receivedAt: number,
+    project: string | undefined,
   ): ReplyOf<O> {
+    const { body, receivedAt } = res;
     const reply = API[operation].reply;
-    if ("one" in reply) return validateResponse(reply.one, body, named) as ReplyOf<O>;
+    if (body === undefined && !("none" in reply)) throw emptyAnswer(res.status, "list" in reply ? reply.list.noun : undefined, named);
+    if ("one" in reply) {
+      const one = validateResponse(reply.one, body, named) as ReplyOf<O>;
+      const foreign = project === undefined ? undefined : foreignTo(project, one, RESOURCE_NOUNS[operation] ?? "resource", named);
+      if (foreign !== undefined) throw foreign;
+      return one;
+    }
     if ("list" in reply) {
       const shape = reply.list as ListShape<z.ZodType>;
-      const reading = readList(body, shape, named);
+      const reading =
+        project === undefined ? readList(body, shape, named) : ownProjectOnly(readList(body, shape, named), project, shape, named);
       for (const item of reading.items as Record<string, unknown>[]) this.ids.sight(shape.noun, String(item[shape.idField]), receivedAt);
       for (const item of reading.rejected) if (item.id !== undefined) this.ids.sight(shape.noun, item.id, receivedAt);
       return reading as ReplyOf<O>;

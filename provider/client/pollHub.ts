@@ -27,6 +27,7 @@ import type { WatchedKind } from "../../contract";
 import { type TransitionDurations, transitionKey } from "./transitionDurations";
 import { ResourceFailedError, TimeoutError, WaitCancelledError, type WatchedBodies, type WatchedResource } from "./waitErrors";
 import { type LongTimer, setLongTimeout } from "./timers";
+import { outsideDeadline } from "./deadline";
 import { type Observation, type WaitGoal, awaitedOf, isTransient, judge } from "./waiters";
 
 /** One answer of a source, and when its request was sent (client clock, epoch ms). */
@@ -200,7 +201,7 @@ export class PollHub {
       () => {
         state.timer = undefined;
         state.timerAt = Infinity;
-        void this.tick(state);
+        void outsideDeadline(() => this.tick(state)); // it serves waits of several operations: no one's deadline cuts it short
       },
       Math.max(0, due - Date.now()),
     );

@@ -7,6 +7,8 @@
  * this package loaded into one process share it.
  */
 
+import { secretPattern } from "./secretForms";
+
 const REGISTRY_KEY = Symbol.for("pulumi-clouddb.client.secrets");
 
 /** Secrets shorter than this are not registered: scrubbing them would mangle ordinary text. */
@@ -38,18 +40,18 @@ export function registerSecret(secret: unknown): void {
 /**
  * Returns `text` with every registered secret, every one of `extra` (4 characters or more;
  * others and undefined are skipped), and anything that looks like a bearer token after
- * `Bearer `, replaced by `[REDACTED]`. The package's one scrubber: the client's errors and
- * the providers use it. Never throws.
+ * `Bearer `, replaced by `[REDACTED]`: each secret in every form it can take (raw,
+ * percent-encoded as a URL or a form writes it, JSON-escaped, as HTML references, base64:
+ * secretForms.ts), since what answered may echo it in the encoding of where it was sent.
+ * The package's one scrubber: the client's errors and the providers use it. Never throws.
  */
 export function redact(text: string, extra: ReadonlyArray<string | undefined> = []): string {
   let out = text;
   const own = extra.filter((s): s is string => typeof s === "string" && s.length >= MIN_SECRET_LENGTH);
   // Longest first, so a secret that contains another is scrubbed whole.
-  const secrets = [...registry(), ...own].sort((a, b) => b.length - a.length);
-  for (const secret of secrets) {
-    if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-  }
-  return out.replace(/(Bearer\s+)[^\s"',;]+/gi, `$1${REDACTED}`);
+  const secrets = [...new Set([...registry(), ...own])].sort((a, b) => b.length - a.length);
+  for (const secret of secrets) out = out.replace(secretPattern(secret), REDACTED);
+  return out.replace(/(Bearer(?:\s|\+|%20)+)[^\s"',;&]+/gi, `$1${REDACTED}`);
 }
 
 const SECRET_KEY = /password|secret|token|authorization|api_?key$/i;

@@ -19,6 +19,7 @@ import type { Pacer } from "./pacer";
 import type { Operation, ParamsOf, Peering, ReadReplicaSet, Service, WatchedKind } from "../../contract";
 import { statusesIn } from "../../contract/statuses";
 import type { Operations, ReplyOf } from "./operations";
+import { boundedByScope } from "./deadline";
 import { type Fetched, PollHub, type Source } from "./pollHub";
 import type { ProjectOptions } from "./callArgs";
 import type { TransitionDurations } from "./transitionDurations";
@@ -161,7 +162,8 @@ export class ResourceWaits {
       resource: { kind, id, projectId: project },
       operation,
       goal,
-      timeoutMs: opts.timeoutMs,
+      // No wait outlives the operation it serves (deadline.ts).
+      timeoutMs: Math.max(0, Math.min(opts.timeoutMs, boundedByScope(Infinity) - Date.now())),
       schedule: opts.expectedMs === undefined ? { initialMs, maxMs } : { initialMs, maxMs, expectedMs: opts.expectedMs },
       source: source(project),
       locate: (answer) => locate(project, answer),

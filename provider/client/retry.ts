@@ -7,17 +7,18 @@
  *   501, 505 and 511, which say it was not understood or never got past a portal; no whole
  *   answer from a request that may have been sent), for reads, idempotent actions and
  *   deletes, with exponential backoff and jitter, and no sooner than a 503's `Retry-After`;
- * - creates: a "maybe", and a 2xx whose body cannot be read or is not the API's, is an
- *   ambiguous outcome: `recover` settles it before anything is sent again (see
+ * - creates: a "maybe", a 2xx whose body cannot be read or is not the API's, and a redirect
+ *   a server may send after it acted (301, 302, 303) are ambiguous outcomes: `recover`
+ *   settles them by what it can prove, and never by sending the create again (see
  *   createRecovery.ts); a request that never reached the API (connection refused) is simply
- *   sent again; after a page that is not the API's (NotTheApiError) nothing is sent again;
+ *   sent again;
  * - everything else (4xx, a redirect, validation of a read): never.
  * All of it bounded by a deadline: a retry that could not start before the deadline is
  * not made, and the last error is raised (at once when a `Retry-After` reaches past it).
  */
 import pRetry = require("p-retry");
 import type { CallKind } from "../../contract";
-import { NetworkError, NotFoundError, NotTheApiError, RateLimitError, ResponseValidationError, ServerError } from "./errors";
+import { NetworkError, NotFoundError, NotTheApiError, RateLimitError, RedirectError, ResponseValidationError, ServerError } from "./errors";
 import { sleep } from "./timers";
 
 /** One call to run under the policy. */
@@ -69,14 +70,24 @@ export function mayHaveBeenCarriedOut(status: number): boolean {
 }
 
 /**
+ * True for a redirect that may follow a request the server carried out: 301, 302 and 303
+ * (Post/Redirect/Get: "it is done, the result is there"), unlike 307 and 308, which ask for
+ * the same request elsewhere and so say it was not carried out here.
+ */
+export function redirectMayFollowCarriedOut(status: number): boolean {
+  return status === 301 || status === 302 || status === 303;
+}
+
+/**
  * True for failures after which the request may or may not have been carried out: a 5xx
  * that may follow it ({@link mayHaveBeenCarriedOut}), no whole answer from a request that
- * may have reached the API, a 2xx whose body could not be read, and a 2xx page that is
- * not the API's.
+ * may have reached the API, a 2xx whose body could not be read, a 2xx page that is not the
+ * API's, and a redirect a server may send after it acted ({@link redirectMayFollowCarriedOut}).
  */
 export function isAmbiguousFailure(err: unknown): boolean {
   if (ServerError.isInstance(err)) return mayHaveBeenCarriedOut(err.status);
   if (NetworkError.isInstance(err)) return err.retryable && err.requestSent;
+  if (RedirectError.isInstance(err)) return redirectMayFollowCarriedOut(err.status);
   return ResponseValidationError.isInstance(err) || NotTheApiError.isInstance(err);
 }
 

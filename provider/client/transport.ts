@@ -12,6 +12,7 @@
 import { Agent } from "undici";
 import type { ResolvedConfig } from "./config";
 import { apiErrorFromResponse } from "./apiErrors";
+import { decodeBody, type DecodedBody } from "./bodyEncoding";
 import type { HttpMethod } from "../../contract";
 import { ANSWER_DEADLINE_CODE } from "./clientErrors";
 import { type ApiError, NetworkError, NotTheApiError, RedirectError, ResponseValidationError } from "./errors";
@@ -77,7 +78,7 @@ interface AnswerHead {
 
 /** What one exchange gave, before it is turned into a caller's answer or error. */
 type Outcome =
-  | ({ answered: true; text: string; sentAt: number; receivedAt: number } & AnswerHead)
+  | ({ answered: true; body: DecodedBody; sentAt: number; receivedAt: number } & AnswerHead)
   | { answered: false; cause: unknown; sentAt: number; failedAt: number }
   /** Not sent: a pause after a 429 lasts until `pausedUntil`, past what the call may wait. */
   | { answered: false; held: true; pausedUntil: number; sentAt: number; failedAt: number };
@@ -87,10 +88,15 @@ function first(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** The shapes of an HTTP date (IMF-fixdate, RFC 850, asctime): each begins with the day's name. */
+const HTTP_DATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,? /i;
+
 /**
  * Parses a `Retry-After` header into seconds, or undefined when absent or unreadable:
  * delta seconds, or an HTTP date, which is in the server's clock and so is measured from
- * the answer's own `Date` when it has one (else from `now`, this machine's clock). Never throws.
+ * the answer's own `Date` when it has one (else from `now`, this machine's clock). A number
+ * is never read as a date: a negative one is unreadable, as is anything else that is not
+ * one of HTTP's date shapes (`Date.parse` takes `"-5"` for May 2001). Never throws.
  */
 export function parseRetryAfter(
   value: string | string[] | undefined,
@@ -99,7 +105,11 @@ export function parseRetryAfter(
 ): number | undefined {
   const v = first(value)?.trim();
   if (v === undefined || v === "") return undefined;
-  if (/^\d+(\.\d+)?$/.test(v)) return Number(v);
+  if (/^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(v)) {
+    const seconds = Number(v);
+    return seconds >= 0 ? seconds : undefined;
+  }
+  if (!HTTP_DATE.test(v)) return undefined;
   const until = Date.parse(v);
   if (Number.isNaN(until)) return undefined;
   const date = Date.parse(first(dateHeader) ?? "");
@@ -194,6 +204,8 @@ export class HttpTransport {
     }
     const sentAt = Date.now();
     // One deadline for the whole exchange: undici's own timeouts bound only the gaps between bytes.
+    // An exchange under way is not cut at its operation's end (deadline.ts): a create cut there would
+    // become an unknown outcome; no retry, pause or wait starts past it, and the exchange ends within this.
     const limit = this.config.requestTimeoutMs;
     const controller = new AbortController();
     const deadline = setLongTimeout(
@@ -212,7 +224,7 @@ export class HttpTransport {
         body: payload ?? null,
         signal: controller.signal,
       });
-      const text = await res.body.text();
+      const body = decodeBody(Buffer.from(await res.body.arrayBuffer()), first(res.headers["content-encoding"]));
       const receivedAt = Date.now();
       this.clock.observe(res.headers.date, sentAt, receivedAt);
       const status = res.statusCode;
@@ -222,7 +234,7 @@ export class HttpTransport {
       const pauseEnd = receivedAt + (retryAfterSeconds ?? 1) * 1_000;
       this.pacer.settle(status, retryAfterSeconds, status === 429 && pauseEnd <= mayWaitUntil(sentAt));
       const head = { status, retryAfterSeconds, contentType: first(res.headers["content-type"]), location: first(res.headers.location) };
-      return { answered: true, ...head, text, sentAt, receivedAt };
+      return { answered: true, ...head, body, sentAt, receivedAt };
     } catch (cause) {
       this.pacer.settle(undefined);
       return { answered: false, cause, sentAt, failedAt: Date.now() };
@@ -244,28 +256,45 @@ export class HttpTransport {
     if (outcome.status >= 300 && outcome.status < 400) {
       throw new RedirectError({ ...this.named(req), url, status: outcome.status, location: outcome.location });
     }
+    if (!("text" in outcome.body)) {
+      const { encoding, why } = outcome.body;
+      if (outcome.status >= 400) {
+        throw this.toApiError(outcome.status, `a body encoded as ${encoding} (${why})`, req, outcome.retryAfterSeconds);
+      }
+      throw new ResponseValidationError({
+        ...this.named(req),
+        path: "(body)",
+        expected: "a JSON body",
+        received: `a body encoded as \`Content-Encoding: ${encoding}\``,
+        why:
+          `${why[0].toUpperCase()}${why.slice(1)}. The client asks for no encoding: something between this machine and the API ` +
+          "(a gateway or proxy) encoded the answer. Check what stands between them.",
+      });
+    }
+    const text = outcome.body.text;
     let body: unknown = undefined;
     let parsed = true;
-    if (outcome.text.trim() !== "") {
+    if (text.trim() !== "") {
       try {
-        body = JSON.parse(outcome.text);
+        body = JSON.parse(text);
       } catch {
         parsed = false;
       }
     }
     if (outcome.status >= 400) {
-      throw this.toApiError(outcome.status, parsed ? body : outcome.text, req, outcome.retryAfterSeconds);
+      throw this.toApiError(outcome.status, parsed ? body : text, req, outcome.retryAfterSeconds);
     }
-    const foreign = outcome.contentType !== undefined ? !isJsonType(outcome.contentType) && outcome.text.trim() !== "" : !parsed;
+    const foreign = outcome.contentType !== undefined ? !isJsonType(outcome.contentType) && text.trim() !== "" : !parsed;
     if (foreign) {
-      throw new NotTheApiError({ ...this.named(req), url, status: outcome.status, contentType: outcome.contentType, body: outcome.text });
+      throw new NotTheApiError({ ...this.named(req), url, status: outcome.status, contentType: outcome.contentType, body: text });
     }
     if (!parsed) {
       throw new ResponseValidationError({
         ...this.named(req),
         path: "(body)",
         expected: "a JSON body",
-        received: describeReceived(outcome.text),
+        received: describeReceived(text),
+        why: "The answer says it is JSON but is not: something between this machine and the API may have cut or changed it.",
       });
     }
     return { status: outcome.status, body, sentAt: outcome.sentAt, receivedAt: outcome.receivedAt };
@@ -285,7 +314,8 @@ export class HttpTransport {
   }
 
   private toApiError(status: number, body: unknown, req: HttpRequest, retryAfterSeconds: number | undefined): ApiError {
-    const ctx = req.projectId === undefined ? this.named(req) : { ...this.named(req), projectId: req.projectId };
+    const named = { ...this.named(req), request: `${req.method} ${req.path}` };
+    const ctx = req.projectId === undefined ? named : { ...named, projectId: req.projectId };
     return apiErrorFromResponse(status, body, ctx, retryAfterSeconds);
   }
 

@@ -26,6 +26,8 @@ export const ProviderErrorCode = {
   NotReady: "CLOUDDB_NOT_READY",
   /** State does not say whether the stack made a resource or adopted it, so it is not deleted. */
   OwnershipUnknown: "CLOUDDB_OWNERSHIP_UNKNOWN",
+  /** An earlier create's outcome is unknown and nothing listed proves what it made: nothing is created on a guess. */
+  CreateUnsettled: "CLOUDDB_CREATE_UNSETTLED",
 } as const;
 
 /**

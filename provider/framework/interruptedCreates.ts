@@ -3,18 +3,20 @@
  * entry recorded; without one, the resource of exactly its name when that name was the
  * resource's own; for a peering, the one fitting peering that appeared since the entry
  * listed its look-alikes. Anything less than proof stops the create, naming every candidate
- * and the `adoptId` that takes each over.
+ * and the `adoptId` that takes each over. No clock decides anything (the entry's time may
+ * be this machine's before its clock was set right), and absence proves nothing: a list may
+ * lag behind the API, and a request held on the way may still be carried out, so when
+ * nothing it may have made is listed the create stops too, saying how to tell the provider
+ * that nothing was made (remove the entry) or which resource it made (`adoptId`).
  */
 import { sleep } from "../client/timers";
 import { logicalNameOf } from "./autonaming";
 import { sameIntent, type CreateIntent } from "./createIntent";
-import { InputConflictError } from "./errors";
+import { CloudStateError, InputConflictError, ProviderErrorCode } from "./errors";
 import type { JournalEntry } from "./journalStore";
 
-/** How far before an entry a resource may have been made and still count as new (its `created`, server clock made ours): clocks disagree. */
-const CREATED_SLACK_MS = 10 * 60_000;
-/** The pause before a list that showed nothing is read again (it may lag behind the create). */
-const LAG_RECHECK_MS = 500;
+/** The pauses before a list that showed nothing is read again (it may lag behind the create): looking more finds more, never proves absence. */
+const LOOK_AGAIN_MS: readonly number[] = [500, 1_500];
 
 /** How to find what an interrupted create of one type made. */
 export interface Recovery<T> {
@@ -28,8 +30,8 @@ export interface Recovery<T> {
   nameOf?(resource: T): string | undefined;
   /** The resource's id. */
   idOf(resource: T): string;
-  /** Its creation time in ms on this machine's clock, when the API tells it (services). */
-  createdAt?(resource: T): number | undefined;
+  /** True when the API can rename the resource (VPCs): a look-alike without its name may still be what it made. */
+  renamable?: boolean;
 }
 
 /** `"<id>" (name)` and the adoptId of each, for messages. */
@@ -48,12 +50,29 @@ export function describe(file: string, entry: JournalEntry): string {
   return `journal entry ${file}, written at ${new Date(entry.startedAt).toISOString()} by process ${entry.pid}${times}`;
 }
 
-/** Reads what `read` finds, once more after a pause when it finds nothing (a list may lag one answer behind a create). */
-async function lookTwice<T>(read: () => Promise<T[]>): Promise<T[]> {
-  const first = await read();
-  if (first.length > 0) return first;
-  await sleep(LAG_RECHECK_MS);
-  return read();
+/** Reads what `read` finds, again after a pause while it finds nothing (a list may lag behind a create). */
+async function look<T>(read: () => Promise<T[]>): Promise<T[]> {
+  let found = await read();
+  for (const pause of LOOK_AGAIN_MS) {
+    if (found.length > 0) break;
+    await sleep(pause);
+    found = await read();
+  }
+  return found;
+}
+
+/**
+ * The error of an interrupted create nothing of which is listed: that proves nothing (a list
+ * may lag, a request held on the way may still arrive), so nothing is created on it.
+ */
+function nothingListed(intent: CreateIntent, file: string, what: string): CloudStateError {
+  return new CloudStateError(
+    `${what}, and no ${intent.noun} it may have made is listed now. That does not prove it made none (a list may lag behind the API, ` +
+      `and a request held on the way may still be carried out), so the provider does not create another on a guess. If a ${intent.noun} ` +
+      `it made appears, the next \`pulumi up\` takes it over; take one over yourself with adoptId on the resource; or, once you know ` +
+      `it made none, remove ${file} and run \`pulumi up\` again (it then creates one).`,
+    ProviderErrorCode.CreateUnsettled,
+  );
 }
 
 /** Look-alikes of the intent: its fixed fields, and `name` when given. */
@@ -68,13 +87,15 @@ export async function lookAlikes<T>(recovery: Recovery<T>, name: string | undefi
 export async function unreadable<T>(intent: CreateIntent, recovery: Recovery<T>, file: string, why: string): Promise<void> {
   const logical = logicalNameOf(intent.owner, intent.kind.toLowerCase()).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const ownName = new RegExp(`^${logical}-[0-9a-f]{7}$`);
-  const maybe = await lookTwice(async () =>
+  const maybe = await look(async () =>
     (await lookAlikes(recovery, undefined)).filter((r) => {
       const name = recovery.nameOf?.(r);
-      return intent.name === undefined || name === undefined || (intent.autonamed ? ownName.test(name) : name === intent.name);
+      const named = intent.name === undefined || name === undefined || (intent.autonamed ? ownName.test(name) : name === intent.name);
+      return named || recovery.renamable === true;
     }),
   );
-  if (maybe.length === 0) return;
+  if (maybe.length === 0)
+    throw nothingListed(intent, file, `The journal entry ${file} of an earlier create of this ${intent.noun} cannot be read (${why})`);
   throw new InputConflictError(
     "adoptId",
     `The journal entry ${file} of an earlier create of this ${intent.noun} cannot be read (${why}), so that create may have made a ${intent.noun} ` +
@@ -113,32 +134,48 @@ export async function interrupted<T>(
         `(or, if it is not this stack's, remove ${file}), then run \`pulumi up\` again.`,
     );
   }
+  // The id it recorded is proof; a recorded id that is gone means what it made is gone.
   if (entry.id !== undefined) return recovery.get(entry.id);
-  if (entry.autonamed === true && entry.name !== undefined) {
-    const mine = await lookTwice(() => lookAlikes(recovery, entry.name));
-    if (mine.length <= 1) return mine[0];
-    throw new InputConflictError(
-      "adoptId",
-      `An earlier create of this ${intent.noun} (${where}) did not finish, and ${mine.length} ${intent.noun}s carry its name ${JSON.stringify(entry.name)}, ` +
-        `which is this resource's own (the request was carried out more than once): ${listed(recovery, mine)}. Take over one with adoptId, and delete the others.`,
-    );
-  }
+  const unfinished = `An earlier create of this ${intent.noun} (${where}) did not finish`;
+  // What may be new: a look-alike the entry's list just before the create did not show (every look-alike, without that list).
   const before = entry.before === undefined ? undefined : new Set(entry.before);
-  const isNew = (r: T): boolean => {
-    if (before !== undefined) return !before.has(recovery.idOf(r));
-    const created = recovery.createdAt?.(r);
-    return created === undefined || created >= entry.startedAt - CREATED_SLACK_MS;
-  };
-  const made = await lookTwice(async () => (await lookAlikes(recovery, entry.name)).filter(isNew));
-  if (made.length === 0) return undefined;
+  const isNew = (r: T): boolean => before === undefined || !before.has(recovery.idOf(r));
+  if (entry.autonamed === true && entry.name !== undefined) {
+    const name = entry.name;
+    const found = await look(async () =>
+      (await lookAlikes(recovery, undefined)).filter((r) => recovery.nameOf?.(r) === name || (recovery.renamable === true && isNew(r))),
+    );
+    const mine = found.filter((r) => recovery.nameOf?.(r) === name);
+    if (mine.length === 1) return mine[0];
+    if (mine.length > 1) {
+      throw new InputConflictError(
+        "adoptId",
+        `${unfinished}, and ${mine.length} ${intent.noun}s carry its name ${JSON.stringify(name)}, ` +
+          `which is this resource's own (the request was carried out more than once): ${listed(recovery, mine)}. Take over one with adoptId, and delete the others.`,
+      );
+    }
+    if (found.length > 0) {
+      throw new InputConflictError(
+        "adoptId",
+        `${unfinished}, and no ${intent.noun} carries its name ${JSON.stringify(name)}, but ${found.length === 1 ? "this one fits it and is" : "these fit it and are"} ` +
+          `new since it began, and may be what it made, renamed since: ${listed(recovery, found)}. Take over the one it made with adoptId on the resource; ` +
+          `if none is this stack's, remove ${file} and run \`pulumi up\` again (it then creates one).`,
+      );
+    }
+    throw nothingListed(intent, file, unfinished);
+  }
+  const made = await look(async () => (await lookAlikes(recovery, entry.name)).filter(isNew));
+  if (made.length === 0) throw nothingListed(intent, file, unfinished);
   if (entry.name === undefined && before !== undefined && made.length === 1) return made[0];
   const why =
     entry.name === undefined
-      ? `${made.length} ${intent.noun}s that fit it appeared since, and the provider does not guess which one it made`
+      ? before === undefined
+        ? `the list of look-alikes before it began was not kept, so the provider cannot tell which of these it made`
+        : `${made.length} ${intent.noun}s that fit it appeared since, and the provider does not guess which one it made`
       : `its name ${JSON.stringify(entry.name)} is the program's, not unique to this stack, so ${made.length === 1 ? "this one" : "each of these"} may be another stack's`;
   throw new InputConflictError(
     "adoptId",
-    `An earlier create of this ${intent.noun} (${where}) did not finish, and ${why}: ${listed(recovery, made)}. ` +
+    `${unfinished}, and ${why}: ${listed(recovery, made)}. ` +
       `Take over the one it made with adoptId on the resource; if none is this stack's, remove ${file} and run \`pulumi up\` again (it then creates one).`,
   );
 }

@@ -14,8 +14,9 @@
  * entry only when the resource is in Pulumi's hands (`create` returned to a live engine, or
  * threw with its id) or nothing was made (the API refused the create). Entries never expire.
  *
- * The next create of the same resource reads exactly that file and takes over what the
- * interrupted create provably made:
+ * Before the create is sent, the entry also lists the look-alikes there already are (name
+ * aside): what a later recovery can prove old. The next create of the same resource reads
+ * exactly that file and takes over what the interrupted create provably made:
  * - the resource of the id it recorded;
  * - without one (the process died before the answer), the resource of exactly its name
  *   when that name was the resource's own (autonamed, framework/autonaming.ts: the next
@@ -23,21 +24,28 @@
  * - for a peering (no name), the one fitting peering that appeared under the VPC since the
  *   entry's list of look-alikes.
  * A name the program chose proves nothing (another stack may have made a resource of that
- * name meanwhile): when a look-alike may be new, the create stops and names every candidate,
- * the `adoptId` that takes it over, and the entry to remove if none is the stack's. A takeover
- * rewrites the entry as its own, so a takeover interrupted again is found again. An entry
- * that cannot be read (`null`, torn) is an intent whose outcome is unknown, not absent.
- * On another machine (CI runners) the journal is not there: Pulumi's pending create
- * (`pulumi refresh --clear-pending-creates`) plus `adoptId` recover it.
+ * name meanwhile), nor does a look-alike without its own name of a kind the API can rename
+ * (a VPC renamed out of band): when a look-alike may be new, the create stops and names every
+ * candidate, the `adoptId` that takes it over, and the entry to remove if none is the stack's.
+ * No clock decides (an entry's time is this machine's, which may have been wrong). Nothing
+ * listed proves nothing either (a list may lag, a request held on the way may still arrive):
+ * the create stops, saying how to tell the provider which resource it made (`adoptId`) or that
+ * it made none (remove the entry). A takeover rewrites the entry as its own, so a takeover
+ * interrupted again is found again. An entry that cannot be read (`null`, torn) is an intent
+ * whose outcome is unknown, not absent. Two processes of one stack decide one at a time
+ * (journalLock.ts). On another machine (CI runners) the journal is not there: Pulumi's
+ * pending create (`pulumi refresh --clear-pending-creates`) plus `adoptId` recover it.
  *
  * A create the engine sends again in the same run (an `onError` hook retrying a failed one,
  * a partial failure's included) finds what this process handed over: it resumes that
  * resource, never makes a second.
  */
 import { AmbiguousCreateError, ApiError, ConfigurationError, NetworkError, NotFoundError, RedirectError } from "../client/errors";
+import { redirectMayFollowCarriedOut } from "../client/retry";
 import { sameIntent, type CreateIntent } from "./createIntent";
 import { CloudStateError, InputConflictError, ProviderErrorCode } from "./errors";
 import { describe, interrupted, lookAlikes, unreadable, type Recovery } from "./interruptedCreates";
+import { withEntryLock } from "./journalLock";
 import {
   engineProcesses,
   entryFile,
@@ -102,13 +110,16 @@ export async function absentIfNotFound<T>(read: Promise<T>): Promise<T | undefin
   }
 }
 
-/** True when a create's failure proves it made nothing: the API refused it, or it never left this machine. */
+/**
+ * True when a create's failure proves it made nothing: the API refused it, it never left this
+ * machine, or it was redirected elsewhere (307, 308: "send it there"; a 301, 302 or 303 may
+ * follow a create the server carried out).
+ */
 function madeNothing(e: unknown): boolean {
   if (ApiError.isInstance(e)) return e.status >= 400 && e.status < 500 && e.status !== 408;
   if (NetworkError.isInstance(e)) return !e.requestSent;
-  return (
-    RedirectError.isInstance(e) || ConfigurationError.isInstance(e) || InputConflictError.isInstance(e) || CloudStateError.isInstance(e)
-  );
+  if (RedirectError.isInstance(e)) return !redirectMayFollowCarriedOut(e.status);
+  return ConfigurationError.isInstance(e) || InputConflictError.isInstance(e) || CloudStateError.isInstance(e);
 }
 
 /** The entry as this process owns it. */
@@ -199,6 +210,61 @@ async function stored(dir: string, intent: CreateIntent): Promise<{ file: string
 }
 
 /**
+ * What the journal says of a create about to be sent, decided under its lock: the resource an
+ * interrupted create of it made (taken over), or the journal of this create, its intent on
+ * disk before it is sent.
+ *
+ * @throws InputConflictError, CloudStateError as {@link createOnce} says.
+ */
+async function decide<T>(
+  intent: CreateIntent,
+  recovery: Recovery<T>,
+  entry: JournalEntry,
+  dir: string,
+  onTakeover: string,
+): Promise<{ taken: Created<T> } | { journal: Journaled }> {
+  const { file, found, legacyFile } = await stored(dir, intent);
+  if (found.kind === "unreadable") await unreadable(intent, recovery, file, found.why);
+  if (found.kind === "entry") {
+    const previous = found.entry;
+    if (!isMine(previous) && isRunning(previous) && previous.unrecorded !== true) {
+      throw new CloudStateError(
+        `A create of this ${intent.noun} is under way in another process (${describe(file, previous)}), which is still running: ` +
+          `let it finish or stop it, then run \`pulumi up\` again. If no such process runs, remove ${file}.`,
+        ProviderErrorCode.NotReady,
+      );
+    }
+    // Claim it before looking: a takeover interrupted too is found by the next create.
+    const { unrecorded: _unrecorded, ...kept } = previous;
+    const claimed = ownedNow({ ...kept, interruptions: (previous.interruptions ?? 0) + 1 });
+    const journal = new Journaled(file, claimed);
+    await journal.save(claimed);
+    if (legacyFile !== undefined) removeEntry(legacyFile);
+    const resource = await interrupted(intent, previous, recovery, file);
+    if (resource !== undefined) {
+      const name = recovery.nameOf?.(resource);
+      console.error(
+        `clouddb: ${intent.noun} ${recovery.idOf(resource)}${name === undefined ? "" : ` (${JSON.stringify(name)})`} was made by an earlier create ` +
+          `that did not finish (${describe(file, { ...previous, interruptions: claimed.interruptions })}: its provider process stopped, or Pulumi never recorded its answer); ` +
+          `taking it over instead of creating another${onTakeover}`,
+      );
+      await journal.made(recovery.idOf(resource));
+      return { taken: { resource, takenOver: true, settled: handOver(intent, journal, resource) } };
+    }
+  }
+  // The look-alikes there are before it is sent (name aside): what a later recovery can prove old. Unread, every look-alike may be new.
+  const before = await lookAlikes(recovery, undefined).then(
+    (all) => all.map((r) => recovery.idOf(r)),
+    () => undefined,
+  );
+  const fresh: JournalEntry = { ...entry, ...(before === undefined ? {} : { before }) };
+  const journal = new Journaled(file, fresh);
+  // The intent is on disk before the create is sent.
+  await journal.save(fresh);
+  return { journal };
+}
+
+/**
  * Creates at most once per intent across interrupted provider processes: takes over what
  * an interrupted create of the same resource made (see the module comment), else journals
  * and runs `send`. `onTakeover` ends the line printed when it takes one over.
@@ -234,43 +300,11 @@ export async function createOnce<T>(
   };
   let journal = new Journaled(undefined, entry);
   if (dir !== undefined) {
-    const { file, found, legacyFile } = await stored(dir, intent);
-    if (found.kind === "unreadable") await unreadable(intent, recovery, file, found.why);
-    if (found.kind === "entry") {
-      const previous = found.entry;
-      if (!isMine(previous) && isRunning(previous) && previous.unrecorded !== true) {
-        throw new CloudStateError(
-          `A create of this ${intent.noun} is under way in another process (${describe(file, previous)}), which is still running: ` +
-            `let it finish or stop it, then run \`pulumi up\` again. If no such process runs, remove ${file}.`,
-          ProviderErrorCode.NotReady,
-        );
-      }
-      // Claim it before looking: a takeover interrupted too is found by the next create.
-      const { unrecorded: _unrecorded, ...kept } = previous;
-      const claimed = ownedNow({ ...kept, interruptions: (previous.interruptions ?? 0) + 1 });
-      journal = new Journaled(file, claimed);
-      await journal.save(claimed);
-      if (legacyFile !== undefined) removeEntry(legacyFile);
-      const resource = await interrupted(intent, previous, recovery, file);
-      if (resource !== undefined) {
-        const name = recovery.nameOf?.(resource);
-        console.error(
-          `clouddb: ${intent.noun} ${recovery.idOf(resource)}${name === undefined ? "" : ` (${JSON.stringify(name)})`} was made by an earlier create ` +
-            `that did not finish (${describe(file, { ...previous, interruptions: claimed.interruptions })}: its provider process stopped, or Pulumi never recorded its answer); ` +
-            `taking it over instead of creating another${onTakeover}`,
-        );
-        await journal.made(recovery.idOf(resource));
-        return { resource, takenOver: true, settled: handOver(intent, journal, resource) };
-      }
-    }
-    const before =
-      !intent.autonamed && recovery.createdAt === undefined
-        ? (await lookAlikes(recovery, intent.name)).map((r) => recovery.idOf(r))
-        : undefined;
-    const fresh: JournalEntry = { ...entry, ...(before === undefined ? {} : { before }) };
-    journal = new Journaled(file, fresh);
-    // The intent is on disk before the create is sent.
-    await journal.save(fresh);
+    // Decided by one process at a time: two processes of one stack never both create, nor both take over (journalLock.ts).
+    const file = entryFile(dir, intent.apiUrl, intent.projectId, intent.kind, intent.owner);
+    const decided = await withEntryLock(file, () => decide(intent, recovery, entry, dir, onTakeover));
+    if ("taken" in decided) return decided.taken;
+    journal = decided.journal;
   }
   let resource: T;
   try {
@@ -281,9 +315,10 @@ export async function createOnce<T>(
     } else {
       await journal.unknown(e instanceof Error ? e.message.slice(0, 300) : String(e));
       if (journal.where !== undefined && e instanceof Error) {
+        const none = AmbiguousCreateError.isInstance(e) && e.candidateIds.length === 0;
         e.message +=
           ` The journal keeps this create's intent (${journal.where}): the next \`pulumi up\` looks for what it made before it sends anything` +
-          `${AmbiguousCreateError.isInstance(e) ? "; if none of these is this stack's, remove that file first" : ""}.`;
+          `${none ? ", and creates nothing on a guess; once you know it made none, remove that file" : AmbiguousCreateError.isInstance(e) ? "; if none of these is this stack's, remove that file first" : ""}.`;
       }
     }
     throw e;

@@ -7,6 +7,7 @@
 import { saveCompileCache } from "./compileCache";
 import "./lazyZodLocales";
 import type * as dynamic from "@pulumi/pulumi/dynamic";
+import { withinDeadline } from "../client/deadline";
 import { NotFoundError } from "../client/errors";
 import { AUTONAMED_KEY, withName } from "./autonaming";
 import { checkInputs } from "./check";
@@ -73,6 +74,15 @@ export interface ResourceDefinition<I extends InputSpecs, O extends OutputSpecs>
   secretsOf?(props: Props): unknown[];
   /** Loads the operations (and with them the API client). */
   operations(): ResourceOperations<I, O>;
+}
+
+/**
+ * Runs an operation within its `timeouts` (`ctx.limitMs` from now): every request, retry and
+ * wait of the client it makes ends by then (client/deadline.ts), whatever the client's own
+ * retry deadline (two minutes) would allow.
+ */
+function bounded<T>(ctx: OperationContext, run: (ctx: OperationContext) => Promise<T>): Promise<T> {
+  return withinDeadline(Date.now() + ctx.limitMs, () => run(ctx));
 }
 
 /** The error for a lookup (`X.get`) of an id that does not exist. */
@@ -213,7 +223,9 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
       try {
         const parsed = parseInputs(schema, news);
         const shared = sharedOf(news);
-        const { id, outs } = await operations().create(parsed, operationContext(ctx, shared.projectId, shared.timeouts, "create"));
+        const { id, outs } = await bounded(operationContext(ctx, shared.projectId, shared.timeouts, "create"), (c) =>
+          operations().create(parsed, c),
+        );
         if (adopts(news)) rememberAdopted(schema.kind, id);
         return { id, outs: withoutUndefined({ ...outs, timeouts: news.timeouts, settings: news.settings, [ADOPTED_KEY]: adopts(news) }) };
       } catch (e) {
@@ -228,12 +240,12 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
       const recorded = props ?? {};
       try {
         const shared = sharedOf(recorded);
-        const found = await operations()
-          .read(id, recordedOf(recorded), operationContext(ctx, shared.projectId, shared.timeouts, "update"))
-          .catch((e: unknown) => {
-            if (NotFoundError.isInstance(e)) return undefined;
-            throw e;
-          });
+        const found = await bounded(operationContext(ctx, shared.projectId, shared.timeouts, "update"), (c) =>
+          operations().read(id, recordedOf(recorded), c),
+        ).catch((e: unknown) => {
+          if (NotFoundError.isInstance(e)) return undefined;
+          throw e;
+        });
         if (!found) {
           // Gone: a refresh drops it. But a lookup (`X.get`) reads with the program's state, which
           // has no id output, and Pulumi would take an empty answer as found.
@@ -271,7 +283,7 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
       try {
         const [given, kept] = [sharedOf(news), sharedOf(olds)];
         const opCtx = operationContext(ctx, given.projectId ?? kept.projectId, given.timeouts, "update");
-        const outs = await operations().update(id, recordedOf(olds), parsed, opCtx, changed);
+        const outs = await bounded(opCtx, (c) => operations().update(id, recordedOf(olds), parsed, c, changed));
         return {
           outs: withoutUndefined({ ...recorded(outs), timeouts: news.timeouts, settings: news.settings, [ADOPTED_KEY]: adopts(news) }),
         };
@@ -297,7 +309,9 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
       }
       try {
         const shared = sharedOf(props);
-        await operations().delete(id, recordedOf(props), operationContext(ctx, shared.projectId, shared.timeouts, "delete"));
+        await bounded(operationContext(ctx, shared.projectId, shared.timeouts, "delete"), (c) =>
+          operations().delete(id, recordedOf(props), c),
+        );
       } catch (e) {
         throw scrub(e, ctx, userOperation("delete", schema.kind, undefined, id), props);
       } finally {

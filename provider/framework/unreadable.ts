@@ -1,17 +1,21 @@
 /**
  * Tolerant reading never invents a value. The client reads what has its documented shape, or
- * an unambiguous alternative of it (a number sent as the string `"1000"`), and reads any
- * other shape as absent (contract/api/reading.ts). An absent size is not the shared plan, an
- * absent HA count is not 0 and an absent port is not 0: the outputs that depend on a field
- * the answer does not show readably keep the values recorded in state, the user is told
- * which (a warning on stderr, which Pulumi prints), and nothing is sent because of them
- * (the actions compare only what was read).
+ * an unambiguous alternative of it (a number sent as the string `"1000"` or `"1e3"`), and
+ * reads any other shape as absent (contract/api/reading.ts). An absent size is not the shared
+ * plan, an absent HA count or port is not 0, an absent name or CIDR is not `""`, and an array
+ * where a pooler or a VPC endpoint belongs is neither "off" nor "detached": the outputs that
+ * depend on a field the answer does not show readably keep the values recorded in state (for
+ * a create, what it sent), the user is told which (a warning on stderr, which Pulumi prints),
+ * and nothing is sent because of them (the actions compare only what was read). Every kind
+ * declares, for every output it reads from the live resource, the field it reads and when an
+ * answer shows it readably (`<KIND>_FIELDS` beside its definition; tests/unit/unreadable.test.ts
+ * checks every field of every kind).
  */
 import type { Props } from "./schema";
 
 /** A field of a live resource, the outputs read from it, and whether an answer shows it readably. */
 export interface ShownField<L> {
-  /** The field in the API's terms, for the warning (`resources[0].spec`). */
+  /** The field in the API's terms, for the warning (`resources`, `connection_pooler.endpoint`). */
   readonly field: string;
   /** The outputs read from it. */
   readonly outputs: readonly string[];
@@ -25,9 +29,36 @@ export function unreadableOutputs<L>(live: L, fields: readonly ShownField<L>[]):
 }
 
 /**
+ * True when the answer showed `key` in a shape the client could not read: the field was
+ * there, but tolerant reading dropped its value (contract/api/reading.ts `tolerant` keeps the
+ * key and reads the value as absent). Absent or `null` is not odd: for an optional field
+ * (a pooler, a VPC endpoint) that is a value, "none".
+ */
+export function oddly(live: object, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(live, key) && (live as Props)[key] === undefined;
+}
+
+/** True when `value` is a string (a field the server always fills in with one). */
+export const isText = (value: unknown): value is string => typeof value === "string";
+
+/** True when `value` is a finite number. */
+export const isNumber = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
+
+const said = new Set<string>();
+
+/** Prints `warning` on stderr (which Pulumi shows), once per process: an update reads a resource more than once. */
+function say(warning: string): void {
+  if (said.has(warning)) return;
+  said.add(warning);
+  console.error(warning);
+}
+
+/**
  * `outs` (read from `live`) with every output of a field `live` does not show readably
  * taken from `recorded` instead, where `recorded` has it; says so on stderr, naming
  * `what` (`service abc`) and the fields. Outputs with nothing recorded are left as read.
+ * `recorded` is what state recorded, or, for a create, what the create sent (`as` says
+ * which, for the warning).
  */
 export function keepingRecorded<L, O extends object>(
   what: string,
@@ -35,15 +66,16 @@ export function keepingRecorded<L, O extends object>(
   outs: O,
   recorded: Partial<O>,
   fields: readonly ShownField<L>[],
+  as: "recorded" | "sent" = "recorded",
 ): O {
   const was = recorded as Props;
   const kept = fields.filter((f) => !f.shows(live) && f.outputs.some((o) => was[o] !== undefined));
   if (kept.length === 0) return outs;
   const result: Props = { ...(outs as Props) };
   for (const f of kept) for (const o of f.outputs) if (was[o] !== undefined) result[o] = was[o];
-  console.error(
+  say(
     `warning: clouddb: ${what}: the API's answer does not show ${kept.map((f) => `\`${f.field}\``).join(", ")} in a shape the provider can read; ` +
-      `keeping ${kept.flatMap((f) => f.outputs.filter((o) => was[o] !== undefined)).join(", ")} as recorded (nothing is changed because of it)`,
+      `keeping ${kept.flatMap((f) => f.outputs.filter((o) => was[o] !== undefined)).join(", ")} as ${as} (nothing is changed because of it)`,
   );
   // The same keys as `outs`, each value one recorded for it.
   return result as O;

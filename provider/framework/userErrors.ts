@@ -44,7 +44,11 @@ function messageOf(cause: unknown): string {
  * @param doing what the user was doing, from {@link userOperation}
  */
 export function inUserTerms(error: unknown, doing: string): unknown {
-  if (NetworkError.isInstance(error)) {
+  if (NetworkError.isInstance(error) && error.tlsAdvice !== undefined) {
+    error.message =
+      `TLS with the API at ${error.url} failed while ${doing}: ${messageOf(error.cause).split("\n")[0]} [${error.causeCode}]: ` +
+      `${error.tlsAdvice.replace(/apiUrl \/ CLOUDDB_API_URL/, setting("apiUrl"))}. Nothing was sent.`;
+  } else if (NetworkError.isInstance(error)) {
     error.message =
       `Could not reach the API at ${error.url} while ${doing}: ${messageOf(error.cause)}` +
       `${error.causeCode === undefined ? "" : ` [${error.causeCode}]`}. Check ${setting("apiUrl")} and the network.`;
@@ -53,8 +57,10 @@ export function inUserTerms(error: unknown, doing: string): unknown {
       `The API refused the API key while ${doing}: ${error.apiMessage.replace(/[.\s]+$/, "")} (${error.status} ${error.code}). ` +
       `Check ${setting("apiKey")} (\`pulumi config set --secret ${CONFIG_KEYS.apiKey.key} <key>\`).`;
   } else if (PermissionError.isInstance(error)) {
+    const project = error.projectId === undefined ? "the project" : `project ${error.projectId}`;
+    const refused = error.request === undefined ? "" : `; it refused ${error.request}`;
     error.message =
-      `The API key may not reach the project while ${doing}: ${error.apiMessage.replace(/[.\s]+$/, "")} (${error.status} ${error.code}). ` +
+      `The API key may not reach ${project} while ${doing}: ${error.apiMessage.replace(/[.\s]+$/, "")} (${error.status} ${error.code}${refused}). ` +
       `Check the resource's projectId, ${setting("projectId")}, and which project the key (${setting("apiKey")}) belongs to.`;
   }
   return error;

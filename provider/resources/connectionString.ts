@@ -7,6 +7,7 @@
 import { z } from "zod";
 import type { ConnectionPooler, Endpoint } from "../client";
 import { outputsReadFrom } from "../framework/schema";
+import { isNumber, isText, oddly, type ShownField } from "../framework/unreadable";
 
 /** The admin role of every service. */
 export const ADMIN_ROLE = "tsdbadmin";
@@ -61,4 +62,28 @@ export function connectionOutputs<Src extends ConnectionSource>(docs: {
       from: (s) => connectionString(pooler(s), s.password),
     }),
   };
+}
+
+/** A live resource with connection fields (a service, a replica set), as the answer shows them. */
+type Connected = ConnectionSource["live"];
+
+/** True when `endpoint` shows its host and port readably. */
+const readableEndpoint = (endpoint: Endpoint | undefined): boolean => isText(endpoint?.host) && isNumber(endpoint?.port);
+
+/**
+ * The fields the connection outputs read (framework/unreadable.ts): the endpoint, which a
+ * resource past its creation always shows; and the pooler, absent or `null` while it is off
+ * (a value), any other shape unreadable, and its endpoint unreadable while it is on and does
+ * not show one.
+ */
+export function connectionFields<L extends Connected>(): ShownField<L>[] {
+  return [
+    { field: "endpoint", outputs: ["host", "port", "connectionString"], shows: (l) => readableEndpoint(l.endpoint) },
+    { field: "connection_pooler", outputs: ["connectionPooler"], shows: (l) => !oddly(l, "connection_pooler") },
+    {
+      field: "connection_pooler.endpoint",
+      outputs: ["poolerHost", "poolerPort", "poolerConnectionString"],
+      shows: (l) => !oddly(l, "connection_pooler") && (l.connection_pooler == null || readableEndpoint(l.connection_pooler.endpoint)),
+    },
+  ];
 }

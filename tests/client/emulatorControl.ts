@@ -1,6 +1,6 @@
 /** Helpers to drive the emulator's control path from client tests. */
 import { startEmulator } from "../../emulator";
-import { EmulatorControl, type LoggedRequest } from "../../emulator/control-client";
+import { EmulatorControl, type FaultRule, type LoggedRequest } from "../../emulator/control-client";
 import { ClouddbClient, type ClouddbClientOptions } from "../../provider/client";
 
 /** The running emulator, as startEmulator returns it. */
@@ -49,10 +49,7 @@ export async function rewrite(
 }
 
 /** Injects a misbehaving fault: the request is carried out (`after`), then its answer is lost, dropped or cut short. */
-export async function misbehave(
-  emu: Emu,
-  f: { method?: string; path: string; status?: number; after?: boolean; drop?: boolean; truncate?: boolean; count?: number },
-): Promise<void> {
+export async function misbehave(emu: Emu, f: FaultRule): Promise<void> {
   await control(emu, "POST", "/faults", f);
 }
 

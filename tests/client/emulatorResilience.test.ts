@@ -2,7 +2,7 @@
  * Retries, creates after a 5xx (both ways), and the read cache, checked against the
  * emulator's request log.
  */
-import { ClouddbClient, NotFoundError } from "../../provider/client";
+import { AmbiguousCreateError, ClouddbClient, NotFoundError } from "../../provider/client";
 import { type Emu, control, fault, requestLog, startEmulator, clientOf } from "./emulatorControl";
 import { type Proxy, startProxy } from "./fakeApi";
 
@@ -48,13 +48,15 @@ describe("retries and create safety against the emulator", () => {
     await expect(c.perform("getVpc", { vpc: vpc.id })).rejects.toBeInstanceOf(NotFoundError);
   });
 
-  it("creates exactly one service after an injected 503 that answered before acting", async () => {
+  it("never sends a create again after a 503, even one that answered before acting: nothing listed proves nothing", async () => {
     await fault(emu, { method: "POST", path: "/services$", status: 503, count: 1 });
-    const s = await c.perform("createService", { body: { name: "plain-503" } });
-    expect(typeof s.initial_password).toBe("string");
-    expect((await c.perform("listServices")).items.filter((x) => x.name === "plain-503")).toHaveLength(1);
+    const err = await c.perform("createService", { body: { name: "plain-503" } }).catch((e: unknown) => e);
+    expect(AmbiguousCreateError.isInstance(err)).toBe(true);
+    expect((err as AmbiguousCreateError).candidateIds).toEqual([]);
+    expect((err as Error).message).toContain("the create was not sent again");
+    expect((await c.perform("listServices")).items.filter((x) => x.name === "plain-503")).toHaveLength(0);
     const posts = (await requestLog(emu)).filter((r) => r.method === "POST" && r.path.endsWith("/services"));
-    expect(posts.map((r) => r.status)).toEqual([503, 202]);
+    expect(posts.map((r) => r.status)).toEqual([503]);
   });
 
   describe("when the create took effect but the answer was a 503 (proxy)", () => {

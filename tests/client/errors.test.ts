@@ -54,4 +54,34 @@ describe("redaction", () => {
     expect(err.details).not.toContain("hunter2-password");
     expect(err.apiMessage).not.toContain("sk-live-9f8e7d6c");
   });
+
+  it("scrubs every encoding a secret can come back in, and never leaves part of one when a page is cut", () => {
+    const secret = 'p@ss w"o/rd\\é😀+&';
+    registerSecret(secret);
+    const b64 = (s: string, enc: BufferEncoding = "base64") => Buffer.from(s).toString(enc);
+    const forms = [
+      secret,
+      encodeURIComponent(secret),
+      encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()),
+      new URLSearchParams({ s: secret }).toString().slice(2),
+      encodeURIComponent(encodeURIComponent(secret)),
+      JSON.stringify(secret).slice(1, -1),
+      JSON.stringify(JSON.stringify(secret).slice(1, -1)).slice(1, -1),
+      JSON.stringify(secret)
+        .slice(1, -1)
+        .replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`),
+      secret.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`),
+      secret.replace(/&/g, "&amp;").replace(/"/g, "&quot;"),
+    ];
+    for (const form of forms) expect([form, redact(`<${form}>`)]).toEqual([form, "<[REDACTED]>"]);
+    // base64, alone or inside a longer text at each alignment, in both alphabets.
+    for (const prefix of ["", "u:", "us:", "use:"]) {
+      for (const enc of ["base64", "base64url"] as const)
+        expect(redact(b64(prefix + secret, enc))).not.toContain(b64(secret, enc).slice(2, -4));
+    }
+    expect(redact("READY 1000 shared us-east-1 an ordinary sentence")).toBe("READY 1000 shared us-east-1 an ordinary sentence");
+    const page = `<html>${"x".repeat(180)}${JSON.stringify({ password: secret })}</html>`;
+    const cut = apiErrorFromResponse(400, page, { operation: "updateServicePassword" });
+    expect(cut.message).not.toContain(JSON.stringify(secret).slice(1, 8));
+  });
 });

@@ -14,11 +14,12 @@ export interface SeenRequest {
   at: number;
 }
 
-/** A scripted answer. `destroy` closes the socket without answering. */
+/** A scripted answer. `destroy` closes the socket without answering; `bytes` is sent as it is. */
 export interface FakeAnswer {
   status?: number;
   body?: unknown;
   raw?: string;
+  bytes?: Buffer;
   headers?: Record<string, string>;
   destroy?: boolean;
 }
@@ -50,7 +51,7 @@ export async function startFakeApi(handler: (req: SeenRequest) => FakeAnswer | P
           req.socket.destroy();
           return;
         }
-        const text = a.raw ?? (a.body === undefined ? "" : JSON.stringify(a.body));
+        const text = a.bytes ?? a.raw ?? (a.body === undefined ? "" : JSON.stringify(a.body));
         res.writeHead(a.status ?? 200, { "content-type": "application/json", ...(a.headers ?? {}) });
         res.end(text);
       });

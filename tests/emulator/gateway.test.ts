@@ -1,10 +1,13 @@
 /**
  * A gateway between the client and the API, played on demand by the control path: it
  * holds requests, answers 504 with or without passing them on, stamps `Date` with its own
- * clock, answers a list one answer behind or with every item twice, lets a body trickle
- * in, redirects, and serves a firewall's own HTML page. Over real HTTP, with the log.
+ * clock (or with the clocks of two, taking turns), answers a list one answer behind, as it
+ * was some time ago, or with every item twice, lets a body trickle in, compresses it unasked,
+ * redirects (before or after passing a request on), and serves its own HTML pages (a
+ * firewall's, and an error page quoting the request). Over real HTTP, with the log.
  */
 import { statSync, mkdtempSync, rmSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startEmulator } from "../../emulator";
@@ -47,6 +50,18 @@ describe("a gateway's own clock in Date", () => {
     expect((await api.control("POST", "/reset")).status).toBe(204);
     expect((await api.control("GET", "/clock")).body.dateOffsetMs).toBe(0);
   });
+
+  it("dateFlipMs: every second API answer's Date runs that much further (two gateways taking turns)", async () => {
+    await api.control("POST", "/clock", { dateFlipMs: 3_600_000 });
+    const dates: number[] = [];
+    for (let i = 0; i < 4; i++) dates.push(Date.parse((await api.call("GET", api.p("/vpcs"))).headers.get("date")!));
+    const gaps = dates.slice(1).map((d, i) => Math.round((d - dates[i]) / 3_600_000));
+    expect(Math.abs(gaps[0])).toBe(1);
+    expect(gaps).toEqual([gaps[0], -gaps[0], gaps[0]]);
+    expect((await api.control("GET", "/clock")).body.dateFlipMs).toBe(3_600_000);
+    await api.control("POST", "/reset");
+    expect((await api.control("GET", "/clock")).body.dateFlipMs).toBe(0);
+  });
 });
 
 describe("lists that lag or repeat", () => {
@@ -57,6 +72,17 @@ describe("lists that lag or repeat", () => {
     expect((await api.call("GET", api.p("/vpcs"))).body).toEqual([]);
     expect((await api.call("GET", api.p("/vpcs"))).body.map((v: { name: string }) => v.name)).toEqual(["new"]);
     expect((await log()).filter((e) => e.outcome === "stale")).toHaveLength(2);
+  });
+
+  it("lagMs: answers the list as it was that long ago, until it catches up", async () => {
+    expect((await api.call("GET", api.p("/vpcs"))).body).toEqual([]);
+    await api.createVpc({ name: "late" });
+    await api.control("POST", "/faults", { method: "GET", path: "/vpcs$", lagMs: 400, count: 10 });
+    expect((await api.call("GET", api.p("/vpcs"))).body).toEqual([]);
+    expect((await api.call("GET", api.p("/vpcs"))).body).toEqual([]);
+    await new Promise((r) => setTimeout(r, 450));
+    expect((await api.call("GET", api.p("/vpcs"))).body.map((v: { name: string }) => v.name)).toEqual(["late"]);
+    expect((await log()).filter((e) => e.outcome === "lagged")).toHaveLength(3);
   });
 
   it("repeat: shows every item twice", async () => {
@@ -115,6 +141,40 @@ describe("redirects and firewall pages", () => {
     expect((await api.call("GET", api.p("/vpcs"))).body.map((v: { name: string }) => v.name)).toEqual(["b"]);
   });
 
+  it("redirect after: carries the request out, then answers the redirect (a 303 after the API acted)", async () => {
+    await api.control("POST", "/faults", { method: "POST", path: "/vpcs$", redirect: 303, after: true, location: "/elsewhere" });
+    const raw = await rawRequest(api.emu.url, "POST", full(api.p("/vpcs")), api.emu.pat, {
+      name: "acted",
+      cidr: "10.0.0.0/16",
+      region_code: "us-east-1",
+    });
+    expect([raw.status, raw.headers.location]).toEqual([303, "/elsewhere"]);
+    expect((await api.call("GET", api.p("/vpcs"))).body.map((v: { name: string }) => v.name)).toEqual(["acted"]);
+    expect((await log())[0]).toMatchObject({ status: 303, outcome: "redirected", carriedOut: true, realStatus: 201 });
+  });
+
+  it("echo: answers the status with a page quoting the request, its body as received and form-encoded", async () => {
+    const s = await api.createService({ name: "quoted" });
+    await api.control("POST", "/faults", { method: "POST", path: "/updatePassword$", status: 400, echo: true });
+    const password = 'pa ss"w/rd&é';
+    const seen = await api.call("POST", api.p(`/services/${s.service_id}/updatePassword`), { body: { password } });
+    expect(seen.status).toBe(400);
+    expect(seen.headers.get("content-type")).toMatch(/^text\/html/);
+    const quoted = seen.text.replace(/&#(\d+);/g, (_: string, c: string) => String.fromCharCode(Number(c)));
+    expect(quoted).toContain(JSON.stringify({ password }));
+    expect(quoted).toContain(new URLSearchParams({ password }).toString());
+    expect((await log()).at(-1)).toMatchObject({ status: 400, outcome: "echoed", carriedOut: false });
+  });
+
+  it("gzip: sends the real body gzip-compressed with Content-Encoding, unasked", async () => {
+    const vpc = await api.createVpc({ name: "squeezed" });
+    await api.control("POST", "/faults", { method: "GET", path: "/vpcs/", gzip: true });
+    const raw = await rawRequest(api.emu.url, "GET", full(api.p(`/vpcs/${vpc.id}`)), api.emu.pat);
+    expect(raw.headers["content-encoding"]).toBe("gzip");
+    expect(JSON.parse(gunzipSync(raw.body).toString()).id).toBe(vpc.id);
+    expect((await log()).at(-1)).toMatchObject({ status: 200, outcome: "compressed", carriedOut: true });
+  });
+
   it("sends Retry-After as an HTTP date when asked", async () => {
     await api.control("POST", "/faults", { path: "/vpcs$", status: 503, retryAfter: 30, retryAfterDate: true });
     const res = await api.call("GET", api.p("/vpcs"));
@@ -132,6 +192,10 @@ describe("redirects and firewall pages", () => {
       { trickleMs: 10, after: false },
       { redirect: 307, after: true },
       { retryAfterDate: true, drop: true },
+      { echo: true },
+      { echo: true, status: 400, after: true },
+      { lagMs: 100, after: false },
+      { gzip: true, status: 503 },
     ]) {
       const res = await api.control("POST", "/faults", { path: ".*", ...bad });
       expect([JSON.stringify(bad), res.status]).toEqual([JSON.stringify(bad), 400]);

@@ -229,6 +229,7 @@ describe("server clock offset", () => {
     expect(clock).toEqual({
       offsetMs: 2 * 24 * HOUR,
       dateOffsetMs: 0,
+      dateFlipMs: 0,
       advancedMs: expect.any(Number),
       emulatorTime: expect.any(String),
       serverTime: expect.any(String),

@@ -177,4 +177,30 @@ describe("an API that cannot be reached or refuses the key", () => {
     expectNoErrors(await cloud.stack.up(vpc));
     expectNoErrors(await cloud.stack.destroy());
   });
+
+  it("a project the key may not reach is named, with the request it refused, on create and on refresh", async () => {
+    const other = cloud.emulator.secondProjectId;
+    const inOther = () => void new clouddb.Vpc("far", { projectId: other, cidr: "10.7.0.0/16", regionCode: "us-east-1" });
+    const created = await cloud.stack.up(inOther);
+    expect(created.errors).toHaveLength(1);
+    expect(created.errors[0].message).toMatch(
+      new RegExp(`^far: create: The API key may not reach project ${other} while creating Vpc "far": `),
+    );
+    expect(created.errors[0].message).toContain(`it refused POST /projects/${other}/vpcs`);
+    // Made with the OAuth token, which reaches both projects; refreshed with the PAT, which reaches one.
+    cloud.stack.setConfig("clouddb:apiKey", cloud.emulator.oauthToken, { secret: true });
+    expectNoErrors(await cloud.stack.up(inOther));
+    const id = cloud.stack.resource("far").id;
+    cloud.stack.setConfig("clouddb:apiKey", cloud.emulator.pat, { secret: true });
+    expectNoErrors(await cloud.stack.up(inOther)); // nothing changed: no call, and the refresh runs with this config
+    const refreshed = await cloud.stack.refresh();
+    expect(refreshed.errors.map((e) => e.message)).toEqual([
+      expect.stringMatching(new RegExp(`^far: read: The API key may not reach project ${other} while reading Vpc ${id}: `)),
+    ]);
+    expect(refreshed.errors[0].message).toContain(`it refused GET /projects/${other}/vpcs/${id}`);
+    cloud.stack.setConfig("clouddb:apiKey", cloud.emulator.oauthToken, { secret: true });
+    expectNoErrors(await cloud.stack.up(inOther));
+    expectNoErrors(await cloud.stack.destroy());
+    cloud.stack.setConfig("clouddb:apiKey", cloud.emulator.pat, { secret: true });
+  });
 });

@@ -1,6 +1,6 @@
 /**
  * Messages say what happened (case 7, and what was also seen): a firewall's own 200 HTML page
- * or a 307 on a create is not "the API accepted it", a 308 on a read names the redirect and
+ * or a 307 on a create is not "the API accepted it" (and a page is not proof that nothing was made), a 308 on a read names the redirect and
  * where it points (not the API's version), and the transition times learned for the poll
  * schedule follow the median of the last runs, not one slow run.
  */
@@ -26,16 +26,20 @@ describe("answers that are not the API's", () => {
   const vpc = (name?: string) => () =>
     void new clouddb.Vpc("net", { ...(name ? { name } : {}), cidr: "10.95.0.0/16", regionCode: "us-east-1" });
 
-  it("a firewall's 200 page on a create: named for what it is, nothing made, and the next up creates one", async () => {
+  it("a firewall's 200 page on a create: named for what it is, nothing sent again, and made once the user says nothing was", async () => {
     await cloud.controls.fault({ method: "POST", path: "/vpcs$", waf: true });
     const r = await cloud.stack.up(vpc("walled"));
     expect(r.errors).toHaveLength(1);
     const message = r.errors[0].message;
-    expect(message).toContain('an HTML page titled "Request blocked"');
-    expect(message).toContain("not the API's answer");
+    expect(message).toContain('its answer was not the API\'s but a 200 page titled "Request blocked"');
     expect(message).not.toContain("the API accepted it");
+    expect(message).toContain("the create was not sent again");
     expect((await cloud.api.perform("listVpcs")).items).toEqual([]);
     await cloud.control("DELETE", "/faults");
+    // Whether the firewall passed it on cannot be told from a list: the next up says so, and the user settles it.
+    const again = await cloud.stack.up(vpc("walled"));
+    expect(again.errors.map((e) => e.message)).toEqual([expect.stringContaining("does not create another on a guess")]);
+    for (const f of journalEntries(cloud.journalDir)) fs.rmSync(path.join(cloud.journalDir, f));
     expectNoErrors(await cloud.stack.up(vpc("walled")));
     expect((await cloud.api.perform("listVpcs")).items.map((v) => v.id)).toEqual([cloud.stack.resource("net").id]);
   });

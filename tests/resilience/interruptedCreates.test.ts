@@ -87,6 +87,35 @@ describe("creates interrupted by a killed plugin", () => {
     expectNoErrors(await cloud.stack.destroy());
   });
 
+  it("a list that shows every item twice when the next up reads it: the one service is one candidate, and is taken over", async () => {
+    const program = () => ({ name: new clouddb.Service("db", {}).name });
+    await interrupt(program, /\/services$/);
+    await cloud.controls.fault({ method: "GET", path: "/services$", repeat: true, count: 100 });
+    try {
+      expectNoErrors(await cloud.stack.up(program));
+    } finally {
+      await cloud.control("DELETE", "/faults");
+    }
+    const db = cloud.stack.resource("db");
+    expect((await cloud.api.perform("listServices")).items.map((s) => s.service_id)).toEqual([db.id]);
+    expect((await cloud.requests()).filter((r) => r.method === "POST" && /\/services$/.test(r.path))).toHaveLength(1);
+    expectNoErrors(await cloud.stack.destroy());
+  });
+
+  it("a list that shows every item twice, and a name the program chose: the one VPC it may have made is named once", async () => {
+    const program = () => void new clouddb.Vpc("twice", { name: "interrupted-twice", cidr: "10.52.0.0/16", regionCode: "us-east-1" });
+    await interrupt(program, /\/vpcs$/);
+    const made = (await cloud.api.perform("listVpcs")).items.filter((v) => v.name === "interrupted-twice");
+    expect(made).toHaveLength(1);
+    await cloud.controls.fault({ method: "GET", path: "/vpcs$", repeat: true, count: 100 });
+    const r = await cloud.stack.up(program);
+    await cloud.control("DELETE", "/faults");
+    expect(r.errors).toHaveLength(1);
+    expect(r.errors[0].message.split(`adoptId: "${made[0].id}"`)).toHaveLength(2);
+    expect(r.errors[0].message).not.toMatch(/\b2 VPCs\b/);
+    await cloud.api.perform("deleteVpc", { vpc: made[0].id });
+  });
+
   it("a name the program chose: the next up stops naming what the create may have made, and adopting it settles that", async () => {
     const program = (adoptId?: string) => () =>
       void new clouddb.Vpc("named", {

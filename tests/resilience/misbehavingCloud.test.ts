@@ -80,8 +80,8 @@ describe("a cloud that misbehaves", () => {
     expectNoErrors(await cloud.stack.up(named(made[0].service_id)));
     expect(cloud.stack.resource("db").id).toBe(made[0].service_id);
     expect(journalEntries(cloud.journalDir)).toEqual([]);
-    // Adopted, it is retained: without adoptId it is the stack's own, and destroy deletes it.
-    expect(ops(expectNoErrors(await cloud.stack.up(named())))).toEqual({ db: "update" }); // the hand-over is recorded, nothing sent
+    // Adopted, it is retained: without adoptId it is the stack's own (an update that records it and sends nothing), and destroy deletes it.
+    expect(ops(expectNoErrors(await cloud.stack.up(named())))).toEqual({ db: "update" });
   });
 
   it("meets a status it has never seen: waits through it, carries it to the outputs on refresh, and the next up resumes", async () => {

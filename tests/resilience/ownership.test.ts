@@ -4,7 +4,9 @@
  * reaches the API (a gateway holds it and answers 503, or dev's plugin is killed while it
  * is held) and staging's create succeeds meanwhile. Dev never takes staging's database over
  * and never sets a password on it: with a name the program chose it stops, naming the
- * candidate and its adoptId; with a name of its own (autonaming) it makes its own. And
+ * candidate and its adoptId; with a name of its own (autonaming) it stops too (nothing of its
+ * name is listed, which proves nothing: a 503 may follow a create still on its way) and makes
+ * its own once the user says its create made none (removes the journal entry). And
  * autonaming itself, through the plugin host: the name is made up from the logical name,
  * kept, new on a replacement, and not made up when adopting.
  */
@@ -61,13 +63,21 @@ describe("a gateway holds dev's create and answers 503 while staging makes one o
     expect((await cloud.api.perform("listServices")).items.map((s) => s.service_id)).toEqual([theirs.service_id]);
   });
 
-  it("with a name of its own: dev makes its own service, and staging's is untouched", async () => {
+  it("with a name of its own: dev never touches staging's, sends nothing twice, and makes its own once the user says its create made none", async () => {
     const program = () => ({ name: new clouddb.Service("db", {}).name });
     const { result, theirs } = await heldWhileStagingCreates(program, "db-0a1b2c3");
-    expectNoErrors(result);
+    // Nothing of its own name is listed: a 503 may follow a create still on its way, so that proves nothing.
+    expect(result.errors.map((e) => e.message)).toEqual([expect.stringContaining("the create was not sent again")]);
+    expect(
+      writes(await cloud.requests())
+        .map(short)
+        .sort(),
+    ).toEqual(["POST /services 202", "POST /services 503"]);
+    for (const f of journalEntries(cloud.journalDir)) fs.rmSync(path.join(cloud.journalDir, f));
+    const made = expectNoErrors(await cloud.stack.up(program));
     const mine = cloud.stack.resource("db");
     expect(mine.id).not.toBe(theirs.service_id);
-    expect(result.outputs.name).toMatch(OWN_NAME);
+    expect(made.outputs.name).toMatch(OWN_NAME);
     expect((await cloud.api.perform("listServices")).items.map((s) => s.service_id).sort()).toEqual([mine.id, theirs.service_id].sort());
     const toTheirs = writes(await cloud.requests()).filter((r) => r.path.includes(theirs.service_id));
     expect(toTheirs).toEqual([]);
@@ -114,10 +124,15 @@ describe("dev's plugin is killed while its create is held; staging makes one of 
     expectNoErrors(await cloud.stack.destroy());
   });
 
-  it("with a name of its own: asks for the same name again and makes the one service it never made", async () => {
+  it("with a name of its own: asks for the same name again, stops while nothing of it is listed, and makes it once told it made none", async () => {
     const program = () => ({ name: new clouddb.Service("db", {}).name });
     await killedWhileHeld(program);
     const theirs = await cloud.api.perform("createService", { body: { name: "db-4d5e6f7" } });
+    const stopped = await cloud.stack.up(program);
+    expect(stopped.errors.map((e) => e.message)).toEqual([
+      expect.stringMatching(/journal entry .*\.json.*does not create another on a guess/),
+    ]);
+    for (const f of journalEntries(cloud.journalDir)) fs.rmSync(path.join(cloud.journalDir, f));
     const r = expectNoErrors(await cloud.stack.up(program));
     const mine = cloud.stack.resource("db");
     expect(mine.id).not.toBe(theirs.service_id);
@@ -170,8 +185,11 @@ describe("autonaming", () => {
     expectNoErrors(await cloud.stack.up(program(true)));
     expect(cloud.stack.resource("db")).toMatchObject({ id: existing.service_id, outputs: { name: "legacy-orders" } });
     expect(ops(expectNoErrors(await cloud.stack.up(program(true))))).toEqual({ db: "same" });
-    // Without adoptId: the hand-over, an update that records it and sends nothing.
+    // Removing adoptId hands the service to the stack: an update that records it and sends nothing, not a replacement.
+    await cloud.clearRequests();
     expect(ops(expectNoErrors(await cloud.stack.up(program(false))))).toEqual({ db: "update" });
+    expect(writes(await cloud.requests())).toEqual([]);
+    expect(cloud.stack.resource("db").outputs.name).toBe("legacy-orders");
     expectNoErrors(await cloud.stack.destroy());
   });
 });

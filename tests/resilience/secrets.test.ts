@@ -1,13 +1,35 @@
 /**
  * No secret (the API key, a service's initial or given password) in any error message,
  * in what the plugin writes (stderr, stdout), or in the state the harness stores
- * unencrypted, after a run that includes failures.
+ * unencrypted, after a run that includes failures; nor in any encoding an answer echoes it
+ * in (a redirect's `Location` carrying the key percent-encoded, an error page quoting the
+ * request with the password JSON-escaped and form-encoded).
  */
 import { randomBytes } from "crypto";
 import * as clouddb from "pulumi-clouddb";
 import { expectNoErrors, printed, TestStack } from "../../harness";
 import { defaultConfig, startEmulatorProcess, type EmulatorProcess } from "../../harness/emulatorProcess";
 import { addFault } from "./support/log";
+
+/** The forms a secret takes where it was sent: raw, percent-encoded (as a URL and as a form writes it, either case of hex), JSON-escaped. */
+function formsOf(secret: string): string[] {
+  const encoded = encodeURIComponent(secret);
+  return [
+    secret,
+    encoded,
+    encoded.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()),
+    new URLSearchParams({ s: secret }).toString().slice(2),
+    JSON.stringify(secret).slice(1, -1),
+  ];
+}
+
+/** Throws naming the place and the form when `text` holds any form of any of `secrets`. */
+function expectNoForm(where: string, text: string, secrets: readonly string[]): void {
+  for (const s of secrets) {
+    for (const form of formsOf(s))
+      if (text.includes(form)) throw new Error(`${where} contains a form of the secret ${s.slice(0, 4)}…: ${form}`);
+  }
+}
 
 describe("secrets stay secret through failures", () => {
   let emu: EmulatorProcess;
@@ -84,11 +106,7 @@ describe("secrets stay secret through failures", () => {
       "plugin stdout": stack.pluginStdout(),
       "plaintext state": stack.plaintextState(),
     };
-    for (const [where, text] of Object.entries(places)) {
-      for (const s of secrets) {
-        if (text.includes(s)) throw new Error(`${where} contains the secret ${s.slice(0, 6)}…`);
-      }
-    }
+    for (const [where, text] of Object.entries(places)) expectNoForm(where, text, secrets);
   });
 
   it("keeps the secret outputs in the state, marked secret", async () => {
@@ -98,6 +116,50 @@ describe("secrets stay secret through failures", () => {
     const initial = String(stack.resource("keep").outputs.password);
     expect(stack.plaintextState()).not.toContain(initial);
     expect(stack.plaintextState()).not.toContain(given);
+    expectNoErrors(await stack.destroy());
+  });
+});
+
+describe("secrets stay secret in the forms an answer echoes them", () => {
+  let emu: EmulatorProcess;
+  let stack: TestStack;
+  // A key like many real ones (base64: `+`, `/`, `=`), and a password with what each encoding changes.
+  const pat = `k+${randomBytes(12).toString("base64")}/=`;
+  const password = `echo "me\\ w/é+&=${randomBytes(4).toString("hex")}`;
+
+  beforeAll(async () => {
+    emu = await startEmulatorProcess({ pat, clockScale: 0.02 });
+    stack = await TestStack.create({
+      config: { ...defaultConfig(emu), "clouddb:pollInterval": "20ms", "clouddb:pollMaxInterval": "200ms" },
+      secretKeys: ["clouddb:apiKey"],
+    });
+  });
+  afterAll(async () => {
+    await stack.close();
+    await emu.close();
+  });
+
+  it("leaves no form of the key (a redirect's Location) or the password (an error page quoting the request) in messages or plugin output", async () => {
+    const program = () => void new clouddb.Service("db", { name: "echoed", password });
+    await addFault(emu.control, { method: "POST", path: "/updatePassword$", status: 400, echo: true });
+    const failed = await stack.up(program);
+    expect(failed.errors).toHaveLength(1);
+    expect(failed.errors[0].message).toContain("Bad Request"); // the page reached the message
+    expectNoErrors(await stack.up(program));
+    const location = `https://sso.example/login?next=${encodeURIComponent(`${emu.baseUrl}/?api_key=${pat}`)}&key=${encodeURIComponent(pat)}`;
+    await addFault(emu.control, { method: "GET", path: "/services", redirect: 302, location, count: 5 });
+    const refreshed = await stack.refresh();
+    await emu.control("DELETE", "/faults");
+    expect(refreshed.errors).toHaveLength(1);
+    expect(refreshed.errors[0].message).toContain("https://sso.example/login?next="); // the redirect is named
+    const messages = [...failed.errors, ...refreshed.errors].map((e) => e.message).join("\n");
+    for (const [where, text] of Object.entries({
+      "error messages": messages,
+      "plugin stderr": stack.pluginStderr(),
+      "plugin stdout": stack.pluginStdout(),
+    })) {
+      expectNoForm(where, text, [pat, password]);
+    }
     expectNoErrors(await stack.destroy());
   });
 });

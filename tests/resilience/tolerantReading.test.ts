@@ -65,7 +65,7 @@ describe("answers in odd shapes", () => {
     await cloud.controls.rewrite({ method: "GET", path: "/services", field: "resources", value: [], count: 10 });
     await cloud.controls.rewrite({ method: "GET", path: "/services", field: "ha_replicas", value: "two", count: 10 });
     const said = await unchanged();
-    expect(said).toContain("does not show `resources[0].spec`, `ha_replicas` in a shape the provider can read");
+    expect(said).toContain("does not show `resources`, `ha_replicas` in a shape the provider can read");
     expect(said).toContain("keeping cpuMillis, memoryGbs, resources, haReplicas as recorded");
   });
 });

@@ -13,9 +13,9 @@ import type { ResourceDefinition } from "../../framework/resourceProvider";
 import { AT_ONCE, type Action, type ConvergeContext } from "../../framework/convergence";
 import { sameValue } from "../../framework/diff";
 import { input, optionalInput, outputsReadFrom, type DesiredOf } from "../../framework/schema";
-import { unreadableOutputs, type ShownField } from "../../framework/unreadable";
+import { isNumber, isText, unreadableOutputs, type ShownField } from "../../framework/unreadable";
 import { resourceSchema, type InProject } from "../common";
-import { connectionOutputs } from "../connectionString";
+import { connectionFields, connectionOutputs } from "../connectionString";
 import { AUTONAME_DOC } from "../../framework/autonaming";
 import * as v from "../values";
 
@@ -110,13 +110,19 @@ export const readReplicaSetSchema = resourceSchema({
   ],
 });
 
-/** The fields of a set its outputs are read from (framework/unreadable.ts): an answer that does not show one readably changes nothing. */
+/**
+ * The fields of a set its outputs are read from (framework/unreadable.ts): an answer that
+ * does not show one readably changes nothing. Its endpoint is there once it is created; its
+ * pooler is absent or `null` while off.
+ */
 export const REPLICA_SET_FIELDS: readonly ShownField<ReadReplicaSet>[] = [
-  {
-    field: "nodes, cpu_millis, memory_gbs",
-    outputs: ["nodes", "cpuMillis", "memoryGbs"],
-    shows: (rs) => typeof rs.nodes === "number" && typeof rs.cpu_millis === "number" && typeof rs.memory_gbs === "number",
-  },
+  { field: "name", outputs: ["name"], shows: (rs) => isText(rs.name) },
+  { field: "nodes", outputs: ["nodes"], shows: (rs) => isNumber(rs.nodes) },
+  { field: "cpu_millis", outputs: ["cpuMillis"], shows: (rs) => isNumber(rs.cpu_millis) },
+  { field: "memory_gbs", outputs: ["memoryGbs"], shows: (rs) => isNumber(rs.memory_gbs) },
+  { field: "metadata.environment", outputs: ["environment"], shows: (rs) => isText(rs.metadata?.environment) },
+  { field: "status", outputs: ["status"], shows: (rs) => isText(rs.status) },
+  ...connectionFields<ReadReplicaSet>(),
 ];
 
 /** What a replica set is to be (its desired values, or in an update the live ones of what did not change). */
@@ -128,14 +134,22 @@ export type ReplicaSetAction = Action<ReadReplicaSet, WantedReplicaSet, Converge
 /** The statuses a replica set's action leaves it in: a ready one (`active`). */
 export type ReadySetStatus = StatusIn<"replica set", "ready">;
 
-/** The size of a set as its answer shows it; one it does not show readably is taken as wanted (nothing is sent because of it). */
+/** The size of a set as its answer shows it; a part it does not show readably is taken as wanted (nothing is sent because of it). */
 function sizeOf(rs: ReadReplicaSet, want: WantedReplicaSet): unknown[] {
-  const wanted = [want.nodes, want.cpuMillis, want.memoryGbs];
-  return unreadableOutputs(rs, REPLICA_SET_FIELDS).has("nodes") ? wanted : [rs.nodes, rs.cpu_millis, rs.memory_gbs];
+  const unreadable = unreadableOutputs(rs, REPLICA_SET_FIELDS);
+  const shown = (output: string, live: unknown, wanted: unknown) => (unreadable.has(output) ? wanted : live);
+  return [
+    shown("nodes", rs.nodes, want.nodes),
+    shown("cpuMillis", rs.cpu_millis, want.cpuMillis),
+    shown("memoryGbs", rs.memory_gbs, want.memoryGbs),
+  ];
 }
 
 /** Whether the set's pooler is on. */
 const pooled = (rs: ReadReplicaSet): boolean => rs.connection_pooler !== undefined && rs.connection_pooler !== null;
+
+/** True when the answer shows `output`'s field readably: an action judged by it may be needed. */
+const readable = (rs: ReadReplicaSet, output: string): boolean => !unreadableOutputs(rs, REPLICA_SET_FIELDS).has(output);
 
 /** The API's actions on a replica set, in the order they run (framework/convergence.ts). */
 export const REPLICA_SET_ACTIONS: readonly ReplicaSetAction[] = [
@@ -153,7 +167,7 @@ export const REPLICA_SET_ACTIONS: readonly ReplicaSetAction[] = [
   },
   {
     name: "setEnvironment",
-    needed: (live, want) => want.environment !== null && live.metadata?.environment !== want.environment,
+    needed: (live, want) => readable(live, "environment") && want.environment !== null && live.metadata?.environment !== want.environment,
     send: (ctx, id, want) =>
       ctx.api.perform("setReplicaSetEnvironment", {
         service: want.serviceId,
@@ -165,7 +179,7 @@ export const REPLICA_SET_ACTIONS: readonly ReplicaSetAction[] = [
   },
   {
     name: "pooler",
-    needed: (live, want) => want.connectionPooler !== pooled(live),
+    needed: (live, want) => readable(live, "connectionPooler") && want.connectionPooler !== pooled(live),
     send: (ctx, id, want) =>
       want.connectionPooler
         ? ctx.api.perform("enableReplicaSetPooler", { service: want.serviceId, replicaSet: id, projectId: ctx.projectId })

@@ -13,7 +13,7 @@ import type { ResourceOperations } from "../../framework/resourceProvider";
 import { wantedNow } from "../../framework/changes";
 import { converge, failedAfter, type Convergence, type ConvergeContext } from "../../framework/convergence";
 import type { OperationContext } from "../../framework/operationContext";
-import { desiredOf, outputsFrom, type OutputsOf } from "../../framework/schema";
+import { desiredOf, outputsFrom, type InputsOf, type OutputsOf } from "../../framework/schema";
 import type { ProviderContext } from "../../framework/settings";
 import { notRunning } from "../service/live";
 import { keepingRecorded } from "../../framework/unreadable";
@@ -24,6 +24,28 @@ type ReadReplicaSetOutputs = OutputsOf<typeof readReplicaSetSchema.outputs>;
 /** Outputs of a live replica set; `password` is the service's, when the program gave it. */
 function replicaSetOutputs(live: ReadReplicaSet, serviceId: string, projectId: string, password?: string): ReadReplicaSetOutputs {
   return outputsFrom(readReplicaSetSchema, { live, serviceId, projectId, password });
+}
+
+/**
+ * {@link replicaSetOutputs}, each output of a field the answer does not show readably taken
+ * from `baseline`: what state recorded, or for a create what it asked for (framework/unreadable.ts).
+ */
+function readOutputs(
+  live: ReadReplicaSet,
+  serviceId: string,
+  projectId: string,
+  password: string | undefined,
+  baseline: Partial<ReadReplicaSetOutputs>,
+  as: "recorded" | "sent" = "recorded",
+): ReadReplicaSetOutputs {
+  const outs = replicaSetOutputs(live, serviceId, projectId, password);
+  return keepingRecorded(`read replica set ${live.id}`, live, outs, baseline, REPLICA_SET_FIELDS, as);
+}
+
+/** What a create asked for, as outputs: its desired values that are set. */
+function asked(news: InputsOf<typeof readReplicaSetSchema.inputs>): Partial<ReadReplicaSetOutputs> {
+  const desired: Record<string, unknown> = desiredOf(readReplicaSetSchema, news, {});
+  return Object.fromEntries(Object.entries(desired).filter(([, v]) => v !== null));
 }
 
 /** A replica set in a failed status (`error`): only deleting it can leave that state. */
@@ -141,7 +163,7 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
         made,
         desiredOf(readReplicaSetSchema, news, {}),
       );
-      return { id: made.id, outs: { ...replicaSetOutputs(live, news.serviceId, projectId, news.password) } };
+      return { id: made.id, outs: { ...readOutputs(live, news.serviceId, projectId, news.password, asked(news), "sent") } };
     } catch (e) {
       const seen = WaitError.isInstance(e, "replica set")
         ? e.lastSeen
@@ -156,7 +178,7 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
         : `Read replica set ${made.id} (${made.name ?? news.name}) was created but is not active: ${(e as Error).message}`;
       throw new ResourceInitError(
         made.id,
-        replicaSetOutputs(last, news.serviceId, projectId),
+        readOutputs(last, news.serviceId, projectId, undefined, asked(news), "sent"),
         `${why}. It is kept in state; the next \`pulumi up\` resumes it${failed ? " (and reports the error again while it lasts)" : ""}.`,
       );
     } finally {
@@ -170,8 +192,7 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
     // Served from one shared list answer (the client's read cache), so a refresh of many
     // resources costs one request; a set that no longer exists is a NotFoundError.
     const rs = await ctx.client().getReplicaSet(serviceId, id, { projectId });
-    const outs = { ...replicaSetOutputs(rs, serviceId, projectId, recorded.password) };
-    return keepingRecorded(`read replica set ${id}`, rs, outs, recorded, REPLICA_SET_FIELDS);
+    return { ...readOutputs(rs, serviceId, projectId, recorded.password, recorded) };
   },
 
   async update(id, recorded, news, ctx, changed) {
@@ -183,19 +204,19 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
         ProviderErrorCode.Gone,
       );
     }
-    const liveOutputs = replicaSetOutputs(live, news.serviceId, projectId, recorded.password);
+    const liveOutputs = readOutputs(live, news.serviceId, projectId, recorded.password, recorded);
     const want = wantedNow(desiredOf(readReplicaSetSchema, news, recorded), liveOutputs, recorded, changed);
     const cctx = convergeContext(ctx, news.serviceId, ctx.limitMs);
     try {
       const final = await converge(replicaSetConvergence, cctx, live, want);
-      return { ...replicaSetOutputs(final, news.serviceId, projectId, news.password) };
+      return { ...readOutputs(final, news.serviceId, projectId, news.password, recorded) };
     } catch (e) {
       if (cctx.progress.sent.length === 0) throw e;
       // Something changed: record the set as it now is, so state matches the cloud and the next up does the rest.
       const now = (await findReplicaSet(ctx, news.serviceId, id, projectId).catch(() => undefined)) ?? live;
       throw new ResourceInitError(
         id,
-        replicaSetOutputs(now, news.serviceId, projectId, recorded.password),
+        readOutputs(now, news.serviceId, projectId, recorded.password, recorded),
         failedAfter(`Read replica set ${id} (${now.name ?? ""})`, cctx.progress, e),
       );
     }

@@ -30,7 +30,7 @@ import { AT_ONCE } from "../../framework/convergence";
 import type { ServiceAction } from "./convergence";
 import { serviceCrossRules } from "./crossRules";
 import { unreadableOutputs } from "../../framework/unreadable";
-import { attachedVpc, isPaused, SERVICE_FIELDS, sizeOf } from "./live";
+import { attachedVpc, isPaused, SERVICE_FIELDS, sizeOf, vpcReadable } from "./live";
 import { forkFrom, haReplicas, serviceNamedTypes, size, type ForkFrom } from "./namedTypes";
 
 /** What a Service's outputs read from: the live service, and what the API cannot return again (the password, the `forkFrom` input). */
@@ -260,7 +260,8 @@ export const SERVICE_ACTIONS: readonly ServiceAction[] = [
   },
   {
     name: "detachFromVpc",
-    needed: (live, want) => attachedVpc(live) !== undefined && attachedVpc(live) !== (want.vpcId ?? undefined),
+    // A VPC endpoint the answer does not show readably says nothing of the VPC: no attach or detach because of it.
+    needed: (live, want) => vpcReadable(live) && attachedVpc(live) !== undefined && attachedVpc(live) !== (want.vpcId ?? undefined),
     send: (ctx, id, _want, live) =>
       ctx.api.perform("detachServiceFromVpc", { service: id, body: { vpc_id: attachedVpc(live)! }, projectId: ctx.projectId }),
     then: SERVICE_STATUS.READY,
@@ -268,7 +269,7 @@ export const SERVICE_ACTIONS: readonly ServiceAction[] = [
   },
   {
     name: "attachToVpc",
-    needed: (live, want) => want.vpcId !== null && attachedVpc(live) !== want.vpcId,
+    needed: (live, want) => vpcReadable(live) && want.vpcId !== null && attachedVpc(live) !== want.vpcId,
     send: (ctx, id, want) =>
       ctx.api.perform("attachServiceToVpc", { service: id, body: { vpc_id: want.vpcId! }, projectId: ctx.projectId }),
     then: SERVICE_STATUS.READY,

@@ -4,29 +4,50 @@
  */
 import { hasStatusClass, SERVICE_STATUS } from "../../../contract/statuses";
 import type { Service } from "../../client";
-import type { ShownField } from "../../framework/unreadable";
+import { isNumber, isText, oddly, type ShownField } from "../../framework/unreadable";
+import { connectionFields } from "../connectionString";
 import type { Size } from "./namedTypes";
 
+/** True when a service's VPC endpoint reads: none (absent or `null`), or an object naming its VPC (an attach or detach may be judged). */
+export function vpcReadable(s: Service): boolean {
+  const e = s.vpcEndpoint;
+  if (e === undefined || e === null) return true;
+  if (typeof e !== "object" || Array.isArray(e)) return false;
+  const id = (e as { vpc_id?: unknown }).vpc_id;
+  return isText(id) || isNumber(id);
+}
+
 /**
- * The fields of a service its outputs are read from and that every answer has (CONTRACT.md,
- * "Service fields the server fills in"): when one is not shown readably, those outputs keep
- * what is recorded, and no action is sent because of them (framework/unreadable.ts).
+ * The fields of a service its outputs are read from (CONTRACT.md, "Service fields the server
+ * fills in"; those it relies on, such as `status`, make the answer unreadable instead): when
+ * one is not shown readably, those outputs keep what is recorded, and no action is sent
+ * because of them (framework/unreadable.ts). The pooler, the VPC endpoint and `forked_from`
+ * may be absent (none); any other shape of them is unreadable.
  */
 export const SERVICE_FIELDS: readonly ShownField<Service>[] = [
+  { field: "name", outputs: ["name"], shows: (s) => isText(s.name) },
+  { field: "vpcEndpoint", outputs: ["vpcId", "vpcEndpoint"], shows: vpcReadable },
   {
-    field: "resources[0].spec",
+    field: "forked_from",
+    outputs: ["forkedFrom"],
+    shows: (s) =>
+      !oddly(s, "forked_from") &&
+      (s.forked_from == null ||
+        (isText(s.forked_from.service_id) && isText(s.forked_from.project_id) && typeof s.forked_from.is_standby === "boolean")),
+  },
+  ...connectionFields<Service>(),
+  {
+    field: "resources",
     outputs: ["cpuMillis", "memoryGbs", "resources"],
-    shows: (s) => typeof s.resources?.[0]?.spec?.cpu_millis === "number" && typeof s.resources[0].spec.memory_gbs === "number",
+    shows: (s) =>
+      s.resources !== undefined &&
+      s.resources.length > 0 &&
+      s.resources.every((r) => isText(r.id) && isNumber(r.spec?.cpu_millis) && isNumber(r.spec.memory_gbs) && isText(r.spec.volume_type)),
   },
   {
     field: "ha_replicas",
     outputs: ["haReplicas"],
     shows: (s) => typeof s.ha_replicas?.replica_count === "number" && typeof s.ha_replicas.sync_replica_count === "number",
-  },
-  {
-    field: "endpoint",
-    outputs: ["host", "port", "connectionString"],
-    shows: (s) => typeof s.endpoint?.host === "string" && typeof s.endpoint.port === "number",
   },
   { field: "metadata.environment", outputs: ["environment"], shows: (s) => typeof s.metadata?.environment === "string" },
 ];

@@ -18,9 +18,29 @@ import { wantedNow } from "../../framework/changes";
 import { desiredOf } from "../../framework/schema";
 import { converge, failedAfter } from "../../framework/convergence";
 import { serviceConvergence, type ConvergeProgress } from "./convergence";
-import { serviceOutputs, serviceSchema, type ServiceInputs } from "./definition";
+import { serviceOutputs, serviceSchema, type ServiceInputs, type ServiceOutputs } from "./definition";
 import { keepingRecorded } from "../../framework/unreadable";
 import { notRunning, SERVICE_FIELDS } from "./live";
+
+/**
+ * The outputs of `live` (with what the API cannot return again, `kept`), each one of a field
+ * the answer does not show readably taken from `baseline`: what state recorded, or for a
+ * create what it asked for (framework/unreadable.ts).
+ */
+function readOutputs(
+  live: Service,
+  kept: { password?: string; forkFrom?: ServiceInputs["forkFrom"] },
+  baseline: Partial<ServiceOutputs>,
+  as: "recorded" | "sent" = "recorded",
+): ServiceOutputs {
+  return keepingRecorded(`service ${live.service_id}`, live, serviceOutputs(live, kept), baseline, SERVICE_FIELDS, as);
+}
+
+/** What a create asked for, as outputs: its desired values that are set. */
+function asked(news: ServiceInputs, made: Service): Partial<ServiceOutputs> {
+  const desired: Record<string, unknown> = desiredOf(serviceSchema, news, serviceOutputs(made));
+  return Object.fromEntries(Object.entries(desired).filter(([, v]) => v !== null));
+}
 
 /** Generates a password for a service whose initial password was lost (a recovered create). */
 function generatedPassword(): string {
@@ -47,12 +67,6 @@ function recovery(ctx: ProviderContext, projectId: string, fits: (s: Service) =>
     fits,
     nameOf: (s) => s.name,
     idOf: (s) => s.service_id,
-    // `created` is in the API's clock (offset = server - client); the journal's times are this machine's: the latest client time it may mean.
-    createdAt: (s) => {
-      const created = Date.parse(s.created);
-      const offset = api.serverClockOffset();
-      return Number.isNaN(created) ? undefined : offset === undefined ? created : created - offset.from;
-    },
   };
 }
 
@@ -194,12 +208,12 @@ export const serviceOperations: ResourceOperations<typeof serviceSchema.inputs, 
         made,
         { ...desiredOf(serviceSchema, news, serviceOutputs(made)), password: password ?? null },
       );
-      return { id, outs: { ...serviceOutputs(live, { password, forkFrom: news.forkFrom }) } };
+      return { id, outs: { ...readOutputs(live, { password, forkFrom: news.forkFrom }, asked(news, made), "sent") } };
     } catch (e) {
       // Record the service as last seen, and as password only one it is known to have (the
       // initial one, or one the API accepted): a given password not applied yet is applied on resume.
       const last = lastSeenBy(e) ?? made;
-      const known = serviceOutputs(last, { password: progress.password, forkFrom: news.forkFrom });
+      const known = readOutputs(last, { password: progress.password, forkFrom: news.forkFrom }, asked(news, made), "sent");
       const why = UnusableResourceError.isInstance(e)
         ? `${e.message} The service is kept in state: once it is usable again, the next \`pulumi up\` resumes it.`
         : `Service ${id} (${made.name ?? news.name}) was created but is not ready: ${(e as Error).message}. It is kept in state; the next \`pulumi up\` resumes waiting for it.`;
@@ -211,8 +225,7 @@ export const serviceOperations: ResourceOperations<typeof serviceSchema.inputs, 
 
   async read(id, recorded, ctx) {
     const live = await ctx.client().perform("getService", { service: id, projectId: ctx.projectId });
-    const outs = serviceOutputs(live, { password: recorded.password, forkFrom: recorded.forkFrom });
-    return keepingRecorded(`service ${id}`, live, outs, recorded, SERVICE_FIELDS);
+    return readOutputs(live, { password: recorded.password, forkFrom: recorded.forkFrom }, recorded);
   },
 
   async update(id, recorded, news, ctx, changed) {
@@ -220,7 +233,7 @@ export const serviceOperations: ResourceOperations<typeof serviceSchema.inputs, 
     const api = ctx.client();
     const live = await api.perform("getService", { service: id, projectId, fresh: true });
     const kept = { password: recorded.password, forkFrom: recorded.forkFrom };
-    const want = wantedNow(desiredOf(serviceSchema, news, recorded), serviceOutputs(live, kept), recorded, changed);
+    const want = wantedNow(desiredOf(serviceSchema, news, recorded), readOutputs(live, kept, recorded), recorded, changed);
     if (changed.has("vpcId") && want.vpcId !== null) await checkVpc(ctx, want.vpcId, projectId, live.region_code);
     const progress: ConvergeProgress = { sent: [], password: recorded.password };
     try {
@@ -230,14 +243,14 @@ export const serviceOperations: ResourceOperations<typeof serviceSchema.inputs, 
         live,
         want,
       );
-      return { ...serviceOutputs(final, { password: progress.password, forkFrom: news.forkFrom }) };
+      return { ...readOutputs(final, { password: progress.password, forkFrom: news.forkFrom }, recorded) };
     } catch (e) {
       if (progress.sent.length === 0) throw e;
       // Something changed: record the service as it now is, so state matches the cloud and the next up does the rest.
       const now = await api.perform("getService", { service: id, projectId, fresh: true }).catch(() => lastSeenBy(e) ?? live);
       throw new ResourceInitError(
         id,
-        serviceOutputs(now, { password: progress.password, forkFrom: recorded.forkFrom }),
+        readOutputs(now, { password: progress.password, forkFrom: recorded.forkFrom }, recorded),
         failedAfter(`Service ${id} (${now.name ?? ""})`, progress, e),
       );
     }

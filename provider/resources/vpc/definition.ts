@@ -10,6 +10,7 @@ import { AT_ONCE, type Action, type ConvergeContext } from "../../framework/conv
 import { input, optionalInput, outputsReadFrom, type DesiredOf } from "../../framework/schema";
 import { resourceSchema, type InProject } from "../common";
 import { AUTONAME_DOC } from "../../framework/autonaming";
+import { isText, type ShownField } from "../../framework/unreadable";
 
 /** What a Vpc's outputs read from: the live VPC and its project. */
 export interface VpcSource extends InProject {
@@ -43,12 +44,22 @@ export const vpcSchema = resourceSchema({
   lookup: ["projectId"],
 });
 
+/**
+ * The fields of a VPC its outputs are read from, which the server always fills in
+ * (framework/unreadable.ts): an answer that does not show one readably changes nothing.
+ */
+export const VPC_FIELDS: readonly ShownField<Vpc>[] = [
+  { field: "name", outputs: ["name"], shows: (v) => isText(v.name) },
+  { field: "cidr", outputs: ["cidr"], shows: (v) => isText(v.cidr) },
+  { field: "region_code", outputs: ["regionCode"], shows: (v) => isText(v.region_code) },
+];
+
 /** The API's actions on a VPC (framework/convergence.ts): a rename, applied before the API answers. */
 export const VPC_ACTIONS: readonly Action<Vpc, DesiredOf<typeof vpcSchema.inputs>, ConvergeContext>[] = [
   {
     name: "rename",
-    // No name (adopted without one): the VPC keeps its own.
-    needed: (live, want) => want.name !== null && live.name !== want.name,
+    // No name (adopted without one): the VPC keeps its own. A name the answer does not show readably is not another name.
+    needed: (live, want) => isText(live.name) && want.name !== null && live.name !== want.name,
     send: (ctx, id, want) => ctx.api.perform("renameVpc", { vpc: id, body: { name: want.name! }, projectId: ctx.projectId }),
     then: AT_ONCE,
   },

@@ -15,13 +15,17 @@ import type { OperationContext } from "../../framework/operationContext";
 import { desiredOf, outputsFrom, type DesiredOf, type OutputsOf } from "../../framework/schema";
 import type { ProviderContext } from "../../framework/settings";
 import { describeMs } from "../../framework/timeouts";
-import { VPC_ACTIONS, vpcSchema } from "./definition";
+import { keepingRecorded } from "../../framework/unreadable";
+import { VPC_ACTIONS, VPC_FIELDS, vpcSchema } from "./definition";
 
 type VpcOutputs = OutputsOf<typeof vpcSchema.outputs>;
 
-/** Outputs of a live VPC. */
-function vpcOutputs(live: Vpc, projectId: string): VpcOutputs {
-  return outputsFrom(vpcSchema, { live, projectId });
+/**
+ * Outputs of a live VPC, each one of a field the answer does not show readably taken from
+ * `baseline`: what state recorded, or for a create what it asked for (framework/unreadable.ts).
+ */
+function vpcOutputs(live: Vpc, projectId: string, baseline: Partial<VpcOutputs> = {}, as: "recorded" | "sent" = "recorded"): VpcOutputs {
+  return keepingRecorded(`VPC ${live.id}`, live, outputsFrom(vpcSchema, { live, projectId }), baseline, VPC_FIELDS, as);
 }
 
 /** The VPC's convergence: its action table; a VPC never moves on its own. */
@@ -33,10 +37,21 @@ const vpcConvergence: Convergence<Vpc, DesiredOf<typeof vpcSchema.inputs>, Conve
   reread: (ctx, id) => ctx.api.perform("getVpc", { vpc: id, projectId: ctx.projectId }),
 };
 
-/** Brings the VPC `live` to `want`; returns its outputs. */
-async function convergedOutputs(ctx: OperationContext, live: Vpc, want: DesiredOf<typeof vpcSchema.inputs>): Promise<VpcOutputs> {
+/** Brings the VPC `live` to `want`; returns its outputs (those it does not show readably from `baseline`). */
+async function convergedOutputs(
+  ctx: OperationContext,
+  live: Vpc,
+  want: DesiredOf<typeof vpcSchema.inputs>,
+  baseline: Partial<VpcOutputs>,
+  as: "recorded" | "sent",
+): Promise<VpcOutputs> {
   const cctx = { api: ctx.client(), projectId: ctx.projectId, limitMs: ctx.limitMs, progress: { sent: [] } };
-  return vpcOutputs(await converge(vpcConvergence, cctx, live, want), ctx.projectId);
+  return vpcOutputs(await converge(vpcConvergence, cctx, live, want), ctx.projectId, baseline, as);
+}
+
+/** What a create asked for, as outputs: its desired values that are set. */
+function asked(desired: DesiredOf<typeof vpcSchema.inputs>): Partial<VpcOutputs> {
+  return Object.fromEntries(Object.entries(desired).filter(([, v]) => v !== null));
 }
 
 /** What is still attached to a VPC, in words, for the error of a delete the API refused. */
@@ -79,7 +94,8 @@ export const vpcOperations: ResourceOperations<typeof vpcSchema.inputs, typeof v
         ["regionCode", news.regionCode, live.region_code],
       ]);
       forgetInterrupted(ctx, "Vpc", projectId);
-      return { id: live.id, outs: { ...(await convergedOutputs(ctx, live, desiredOf(vpcSchema, news, {}))) } };
+      const want = desiredOf(vpcSchema, news, {});
+      return { id: live.id, outs: { ...(await convergedOutputs(ctx, live, want, asked(want), "sent")) } };
     }
     const api = ctx.client();
     const req = { name: nameOf(news), cidr: news.cidr, region_code: news.regionCode };
@@ -89,24 +105,26 @@ export const vpcOperations: ResourceOperations<typeof vpcSchema.inputs, typeof v
       fits: (x) => fitsVpc({ cidr: req.cidr, region_code: req.region_code }, x),
       nameOf: (x) => x.name,
       idOf: (x) => x.id,
+      // A VPC can be renamed: one without its name may still be what an interrupted create made.
+      renamable: true,
     };
     const intent = intentOf(ctx, { kind: "Vpc", noun: "VPC" }, projectId, req, req.name);
     // A name the program did not set is the VPC's own: a lost answer is recovered by it (framework/autonaming.ts).
     const created = await createOnce(intent, recovery, () => api.perform("createVpc", { body: req, projectId, uniqueName: ctx.autonamed }));
     created.settled();
-    return { id: created.resource.id, outs: { ...vpcOutputs(created.resource, projectId) } };
+    return { id: created.resource.id, outs: { ...vpcOutputs(created.resource, projectId, asked(desiredOf(vpcSchema, news, {})), "sent") } };
   },
 
-  async read(id, _recorded, ctx) {
+  async read(id, recorded, ctx) {
     const { projectId } = ctx;
-    return { ...vpcOutputs(await ctx.client().perform("getVpc", { vpc: id, projectId }), projectId) };
+    return { ...vpcOutputs(await ctx.client().perform("getVpc", { vpc: id, projectId }), projectId, recorded) };
   },
 
   async update(id, recorded, news, ctx, changed) {
     // One action (rename): when it fails, nothing changed.
     const live = await ctx.client().perform("getVpc", { vpc: id, projectId: ctx.projectId });
-    const want = wantedNow(desiredOf(vpcSchema, news, recorded), vpcOutputs(live, ctx.projectId), recorded, changed);
-    return { ...(await convergedOutputs(ctx, live, want)) };
+    const want = wantedNow(desiredOf(vpcSchema, news, recorded), vpcOutputs(live, ctx.projectId, recorded), recorded, changed);
+    return { ...(await convergedOutputs(ctx, live, want, recorded, "recorded")) };
   },
 
   async delete(id, recorded, ctx) {

@@ -10,14 +10,36 @@ import { intentOf } from "../../framework/createIntent";
 import type { ResourceOperations } from "../../framework/resourceProvider";
 import { outputsFrom, type InputsOf, type OutputsOf } from "../../framework/schema";
 import type { ProviderContext } from "../../framework/settings";
-import { vpcPeeringSchema } from "./definition";
+import { keepingRecorded } from "../../framework/unreadable";
+import { PEERING_FIELDS, vpcPeeringSchema } from "./definition";
 
 type VpcPeeringInputs = InputsOf<typeof vpcPeeringSchema.inputs>;
 type VpcPeeringOutputs = OutputsOf<typeof vpcPeeringSchema.outputs>;
 
-/** Outputs of a live peering. */
-function peeringOutputs(live: Peering, vpcId: string, projectId: string): VpcPeeringOutputs {
-  return outputsFrom(vpcPeeringSchema, { live, vpcId, projectId });
+/**
+ * Outputs of a live peering, each one of a field the answer does not show readably taken
+ * from `baseline`: what state recorded, or while it is created what it asked for (framework/unreadable.ts).
+ */
+function peeringOutputs(
+  live: Peering,
+  vpcId: string,
+  projectId: string,
+  baseline: Partial<VpcPeeringOutputs>,
+  as: "recorded" | "sent",
+): VpcPeeringOutputs {
+  return keepingRecorded(
+    `VPC peering ${live.id}`,
+    live,
+    outputsFrom(vpcPeeringSchema, { live, vpcId, projectId }),
+    baseline,
+    PEERING_FIELDS,
+    as,
+  );
+}
+
+/** What a create asked for, as outputs. */
+function asked(news: VpcPeeringInputs): Partial<VpcPeeringOutputs> {
+  return { peerAccountId: news.peerAccountId, peerRegionCode: news.peerRegionCode, peerVpcId: news.peerVpcId, vpcId: news.vpcId };
 }
 
 /**
@@ -30,17 +52,20 @@ async function untilActive(
   news: VpcPeeringInputs,
   projectId: string,
   operation: "create" | "update",
+  recorded: Partial<VpcPeeringOutputs> = {},
 ) {
   const limit = ctx.timeoutMs(news.timeouts, operation);
+  const baseline = { ...asked(news), ...recorded };
+  const as = operation === "create" ? "sent" : "recorded";
   try {
     const live = await ctx
       .client()
       .waitForPeering(news.vpcId, peeringId, { until: statusesIn("peering", "ready"), timeoutMs: limit, projectId });
-    return peeringOutputs(live, news.vpcId, projectId);
+    return peeringOutputs(live, news.vpcId, projectId, baseline, as);
   } catch (e) {
     if (!WaitError.isInstance(e, "peering")) throw e;
     const last = e.lastSeen;
-    const known = last ? peeringOutputs(last, news.vpcId, projectId) : { peeringId, vpcId: news.vpcId, projectId };
+    const known = last ? peeringOutputs(last, news.vpcId, projectId, baseline, as) : { peeringId, vpcId: news.vpcId, projectId };
     const why =
       last !== undefined && hasStatusClass("peering", last.status, "failed")
         ? `VPC peering ${peeringId} failed: ${last.error_message ?? "no error message"}`
@@ -100,13 +125,14 @@ export const vpcPeeringOperations: ResourceOperations<typeof vpcPeeringSchema.in
   async read(id, recorded, ctx) {
     const vpcId = parentIdOf(recorded, "vpcId", `VPC peering ${id}`, "VpcPeering");
     const { projectId } = ctx;
-    return { ...peeringOutputs(await ctx.client().perform("getPeering", { vpc: vpcId, peering: id, projectId }), vpcId, projectId) };
+    const live = await ctx.client().perform("getPeering", { vpc: vpcId, peering: id, projectId });
+    return { ...peeringOutputs(live, vpcId, projectId, recorded, "recorded") };
   },
 
-  async update(id, _recorded, news, ctx) {
+  async update(id, recorded, news, ctx) {
     // Every input replaces, so update only runs to resume a create that did not finish.
     const { projectId } = ctx;
-    return { ...(await untilActive(ctx, id, news, projectId, "update")) };
+    return { ...(await untilActive(ctx, id, news, projectId, "update", recorded)) };
   },
 
   async delete(id, recorded, ctx) {

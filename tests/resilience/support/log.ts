@@ -1,10 +1,10 @@
 /** Reading the emulator's request log in resilience tests. */
-import type { LoggedRequest } from "../../../emulator/control-client";
+import type { FaultRule, LoggedRequest } from "../../../emulator/control-client";
 
 /** Calls `control` (a control-path caller) to add a fault rule; throws unless 201. */
 export async function addFault(
   control: (method: string, path: string, body?: unknown) => Promise<Response>,
-  rule: { method?: string; path: string; status: number; count: number; retryAfter?: number },
+  rule: FaultRule,
 ): Promise<void> {
   const res = await control("POST", "/faults", rule);
   if (res.status !== 201) throw new Error(`fault rule refused: HTTP ${res.status} ${await res.text()}`);

@@ -10,7 +10,9 @@
  * Prints the table, writes bench/results/bench-<time>.json (and latest.json), and exits
  * non-zero when a target is missed. About 9 to 11 minutes on a 2-core machine; `BENCH_QUICK=1`
  * shortens the curves (bench/sizes.ts); `BENCH_NODE` names a Node 22.10+ binary for the
- * compile cache's figures (bench/compileCache.ts).
+ * compile cache's figures (bench/compileCache.ts). The fleets (bench/fleet.ts) also set the
+ * code this work started from beside this tree (`BENCH_FLEET_BEFORE`, default 2b69d06; `none`
+ * leaves it out); `BENCH_ONLY=fleet` measures the fleets alone.
  */
 import { execFileSync } from "child_process";
 import { REPO_ROOT } from "../harness";
@@ -18,6 +20,7 @@ import { bigProject } from "./bigProject";
 import { compileCache } from "./compileCache";
 import { convergence } from "./convergence";
 import { creates } from "./creates";
+import { fleet } from "./fleet";
 import { footprint } from "./footprint";
 import { journal } from "./journal";
 import { leanStart } from "./leanStart";
@@ -36,41 +39,50 @@ async function run(): Promise<void> {
   const report = new Report();
   const sizes = sizesOf();
   const baseRef = process.env.BENCH_BASE ?? "0b128e4";
-  const beforeRef = process.env.BENCH_BEFORE ?? "1d11c8a";
+  const only = process.env.BENCH_ONLY;
+  if (only !== undefined && only !== "fleet") throw new Error(`BENCH_ONLY=${only}: the only part that runs alone is "fleet"`);
+  const beforeRef = only === "fleet" ? "none" : (process.env.BENCH_BEFORE ?? "1d11c8a");
+  const fleetBeforeRef = process.env.BENCH_FLEET_BEFORE ?? "2b69d06";
   const commit = execFileSync("git", ["-C", REPO_ROOT, "describe", "--always", "--dirty"]).toString().trim();
-  say(
-    `building ${baseRef}${beforeRef === "none" ? "" : ` and ${beforeRef}`} beside this tree (${commit})${sizes.quick ? ", quick curves" : ""}`,
-    t0,
-  );
+  const extra = [beforeRef, fleetBeforeRef].filter((r) => r !== "none");
+  say(`building ${[baseRef, ...extra].join(" and ")} beside this tree (${commit})${sizes.quick ? ", quick curves" : ""}`, t0);
   const trees: Tree[] = [];
+  const built = (ref: string): Promise<Tree | undefined> =>
+    ref === "none" ? Promise.resolve(undefined) : baseTree(ref).then((t) => (trees.push(t), t));
   try {
-    const [baseline, before] = await Promise.all([
-      baseTree(baseRef).then((t) => (trees.push(t), t)),
-      beforeRef === "none" ? undefined : baseTree(beforeRef).then((t) => (trees.push(t), t)),
-    ]);
-    say("the serialized provider; the poll schedule, computed", t0);
-    footprint(report, thisTree);
-    schedule(report, baseline);
-    say("inner loops: the pacer's queue and the poll hub's tick", t0);
-    await micro(report, thisTree, before, sizes);
-    say("the create journal", t0);
-    await journal(report, thisTree, before);
-    say("lean start and the compile cache", t0);
-    await leanStart(report, baseline, sizes);
-    await compileCache(report, sizes);
-    say("convergence (one service, T = 30 s, twice)", t0);
-    await convergence(report);
-    say("N creates without a rate limit, and their refresh", t0);
-    await creates(report, thisTree, baseline, sizes);
-    say("creates against a rate limit", t0);
-    await rateLimited(report, thisTree, baseline, sizes);
-    say("one create in a project of L services", t0);
-    await bigProject(report, { current: thisTree, baseline, ...(before ? { before } : {}) }, sizes);
+    const [baseline, before, fleetBefore] = (await Promise.all([built(baseRef), built(beforeRef), built(fleetBeforeRef)])) as [
+      Tree,
+      Tree | undefined,
+      Tree | undefined,
+    ];
+    if (only !== "fleet") {
+      say("the serialized provider; the poll schedule, computed", t0);
+      footprint(report, thisTree);
+      schedule(report, baseline);
+      say("inner loops: the pacer's queue and the poll hub's tick", t0);
+      await micro(report, thisTree, before, sizes);
+      say("the create journal", t0);
+      await journal(report, thisTree, before);
+      say("lean start and the compile cache", t0);
+      await leanStart(report, baseline, sizes);
+      await compileCache(report, sizes);
+      say("convergence (one service, T = 30 s, twice)", t0);
+      await convergence(report);
+      say("N creates without a rate limit, and their refresh", t0);
+      await creates(report, thisTree, baseline, sizes);
+      say("creates against a rate limit", t0);
+      await rateLimited(report, thisTree, baseline, sizes);
+      say("one create in a project of L services", t0);
+      await bigProject(report, { current: thisTree, baseline, ...(before ? { before } : {}) }, sizes);
+    }
+    say(`fleets of ${sizes.fleets.join(", ")} stacks on one machine`, t0);
+    await fleet(report, { current: thisTree, baseline, ...(fleetBefore ? { before: fleetBefore } : {}) }, sizes, (what) => say(what, t0));
   } finally {
     await Promise.all(trees.map(removeTree));
   }
-  process.stdout.write(`\n${report.table(`baseline ${baseRef}`, `before ${beforeRef}`)}\n`);
-  const file = report.write(started, { commit, baseline: baseRef, before: beforeRef, quick: sizes.quick });
+  const beforeLabel = only === "fleet" ? `before ${fleetBeforeRef}` : `before ${beforeRef} (fleets: ${fleetBeforeRef})`;
+  process.stdout.write(`\n${report.table(`baseline ${baseRef}`, beforeLabel)}\n`);
+  const file = report.write(started, { commit, baseline: baseRef, before: beforeRef, fleetBefore: fleetBeforeRef, quick: sizes.quick, only });
   process.stdout.write(
     `\n${commit}, Node ${process.version}, ${started.toISOString().slice(0, 10)}, ${((Date.now() - t0) / 60_000).toFixed(1)} min${sizes.quick ? " (quick curves)" : ""}\n`,
   );

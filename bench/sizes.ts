@@ -21,6 +21,8 @@ export interface Sizes {
   readonly refreshes: number;
   /** Fresh plugin processes per tree for a first call's time: the median is the figure. */
   readonly starts: number;
+  /** Stacks of a fleet on one machine (K), each of 10 services, one API key. */
+  readonly fleets: readonly number[];
 }
 
 const FULL: Sizes = {
@@ -31,6 +33,7 @@ const FULL: Sizes = {
   queues: [1_000, 10_000, 100_000],
   refreshes: 3,
   starts: 5,
+  fleets: [1, 5, 20, 50],
 };
 
 const QUICK: Sizes = {
@@ -42,9 +45,15 @@ const QUICK: Sizes = {
   queues: [1_000, 10_000, 100_000],
   refreshes: 1,
   starts: 3,
+  fleets: [1, 20],
 };
 
-/** The sizes of this run: {@link QUICK} when `BENCH_QUICK` is `1`, else the full curves. */
+/**
+ * The sizes of this run: {@link QUICK} when `BENCH_QUICK` is `1`, else the full curves;
+ * `BENCH_FLEETS` (`1,20`) picks the fleet sizes.
+ */
 export function sizes(env: NodeJS.ProcessEnv = process.env): Sizes {
-  return env.BENCH_QUICK === "1" ? QUICK : FULL;
+  const chosen = env.BENCH_QUICK === "1" ? QUICK : FULL;
+  const fleets = env.BENCH_FLEETS?.split(",").map(Number).filter((k) => Number.isInteger(k) && k > 0);
+  return fleets !== undefined && fleets.length > 0 ? { ...chosen, fleets } : chosen;
 }

@@ -4,6 +4,7 @@
  * emulator's tokens and throws, naming the call and the answer, when the emulator refuses it.
  */
 import type { FaultRule as ShownFaultRule } from "./http/faults";
+import type { RateLimitPolicy } from "./http/rate-limiter";
 import type { RequestLogEntry } from "./http/request-log";
 import type { RewriteRule as ShownRewriteRule } from "./http/rewrites";
 
@@ -70,9 +71,13 @@ export class EmulatorControl {
     await this.send("POST", "/rewrites", rule);
   }
 
-  /** Limits the API to `requestsPerSecond` (0 lifts the limit). */
-  async rateLimit(requestsPerSecond: number): Promise<void> {
-    await this.send("POST", "/rate-limit", { requestsPerSecond });
+  /**
+   * Limits each API key to `requestsPerSecond` (0 lifts the limit); `options` leave
+   * `Retry-After` out of the 429s (`retryAfter: false`), or add the IETF `RateLimit-Policy`
+   * and `RateLimit` fields to every answer (`headers: true`).
+   */
+  async rateLimit(requestsPerSecond: number, options: Omit<RateLimitPolicy, "requestsPerSecond"> = {}): Promise<void> {
+    await this.send("POST", "/rate-limit", { requestsPerSecond, ...options });
   }
 
   /** Delays every answer by `ms`. */

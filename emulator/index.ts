@@ -13,6 +13,7 @@
  */
 export { startEmulator, type RunningEmulator } from "./start";
 export { EmulatorControl, type LoggedRequest, type FaultRule, type RewriteRule } from "./control-client";
+export type { RateLimitPolicy } from "./http/rate-limiter";
 export type { RequestLogEntry } from "./http/request-log";
 export { DEFAULT_CLI_PORT, DEFAULT_HOST, DEFAULT_OAUTH_TOKEN, DEFAULT_PAT, EmulatorOptionsError, type EmulatorOptions } from "./options";
 export { BASE_PATH } from "./http/server";

@@ -53,7 +53,7 @@ export interface ControlContext {
 export type ControlHandler = (ctx: ControlContext) => Answer | Promise<Answer>;
 
 const LatencyInput = z.object({ ms: z.number().int().min(0).max(600_000) });
-const RateLimitInput = z.object({ requestsPerSecond: z.number().min(0) });
+const RateLimitInput = z.object({ requestsPerSecond: z.number().min(0), retryAfter: z.boolean().optional(), headers: z.boolean().optional() });
 const ClockInput = z
   .object({
     advanceMs: z.number().min(0).optional(),
@@ -88,7 +88,7 @@ export function controlRouter(targets: ControlTargets): Router<ControlHandler> {
       return empty(204);
     })
     .on("POST", "/rate-limit", (c) => {
-      targets.rateLimiter.setLimit(parseControlInput(RateLimitInput, c.body()).requestsPerSecond);
+      targets.rateLimiter.setPolicy(parseControlInput(RateLimitInput, c.body()));
       return empty(204);
     })
     .on("POST", "/clock", (c) => {

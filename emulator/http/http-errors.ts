@@ -29,11 +29,17 @@ export class PayloadTooLargeError extends EmulatorApiError {
   }
 }
 
-/** 429 from the rate limiter or an injected fault, with `Retry-After` in whole seconds. */
+/** 429 from the rate limiter, with `Retry-After` in whole seconds unless its policy leaves it out. */
 export class RateLimitedError extends EmulatorApiError {
-  /** @param retryAfterSeconds - what `Retry-After` says; @param details - why. */
-  constructor(retryAfterSeconds: number, details = "request rate exceeded") {
-    super(429, "RATE_LIMITED", "Too many requests", details, { "Retry-After": String(retryAfterSeconds) });
+  /**
+   * @param retryAfterSeconds - what `Retry-After` says (undefined: no `Retry-After`); @param details - why;
+   * @param fields - further headers (the RateLimit fields).
+   */
+  constructor(retryAfterSeconds: number | undefined, details = "request rate exceeded", fields: Record<string, string> = {}) {
+    super(429, "RATE_LIMITED", "Too many requests", details, {
+      ...fields,
+      ...(retryAfterSeconds === undefined ? {} : { "Retry-After": String(retryAfterSeconds) }),
+    });
   }
 }
 

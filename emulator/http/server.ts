@@ -21,7 +21,7 @@ import { dropConnection, writeTrickled, writeTruncated } from "./delivery";
 import type { FaultAction, Faults } from "./faults";
 import { type AnswerMemory, echoPage, redirectAnswer, repeated, wafPage } from "./gateway";
 import { InjectedFaultError, PayloadTooLargeError, UnknownPathError } from "./http-errors";
-import type { RateLimiter } from "./rate-limiter";
+import { type RateLimiter, rateLimitKey } from "./rate-limiter";
 import { MAX_BODY_BYTES, parseJsonBody, receiveBody, type ReceivedBody } from "./request-body";
 import type { RequestLog, RequestLogEntry } from "./request-log";
 import type { Rewrites } from "./rewrites";
@@ -85,6 +85,8 @@ interface ApiRequest {
   received: ReceivedBody;
   /** The log entry so far (method, path as received, arrival). */
   entry: Omit<RequestLogEntry, "status">;
+  /** Headers the rate limit adds to its answer, whatever it is (the RateLimit fields). */
+  limitHeaders?: Record<string, string>;
 }
 
 /** Builds the server's request listener. */
@@ -108,7 +110,7 @@ export function createRequestListener(deps: PipelineDependencies): RequestListen
     try {
       const latency = deps.latencyMs();
       if (latency > 0) await sleep(latency);
-      deps.rateLimiter.admit();
+      request.limitHeaders = deps.rateLimiter.admit(rateLimitKey(request.req.headers.authorization));
       fault = deps.faults.take(request.method, request.path);
       if (fault !== undefined && fault.holdMs > 0) await sleep(fault.holdMs);
       if (fault?.kind === "status" && !fault.after) throw new InjectedFaultError(fault.status, fault.retryAfter);
@@ -176,6 +178,7 @@ export function createRequestListener(deps: PipelineDependencies): RequestListen
     const { answer, rewritten } = rewrite(request, given(request, real, fault));
     const date = deps.serverTime() + deps.dateOffsetMs();
     const serialized = serializeAnswer(answer, date);
+    Object.assign(serialized.headers, request.limitHeaders);
     if (fault?.kind === "gzip" && serialized.payload !== undefined) {
       serialized.payload = gzipSync(serialized.payload);
       serialized.headers["Content-Encoding"] = "gzip";

@@ -151,12 +151,40 @@ export class ConflictError extends ApiError {
   }
 }
 
+/** How the key's limit was shared when a {@link RateLimitError} was raised. */
+export interface LimitSharing {
+  /** Clients of the API key on this machine that took turns in the last seconds, this one included (1: it paced alone). */
+  sharedWith: number;
+  /** The key's limit as the client knew it (measured or announced), requests a second. */
+  limitPerSecond?: number;
+}
+
+/** What a {@link RateLimitError} is built from. */
+export interface RateLimitErrorInit extends ApiErrorInit {
+  /** See {@link LimitSharing}. */
+  sharing?: LimitSharing;
+}
+
 /**
- * 429 `RATE_LIMITED`. Retried after at least `Retry-After`; raised only once the retry
- * deadline would be passed.
+ * 429 `RATE_LIMITED`: the API's, or the client's own when a request could not be sent within
+ * its deadline (a pause after a 429, or its turn in the schedule the machine's clients of the
+ * key share, comes later). Retried after at least `Retry-After`, as long as the call's
+ * deadline allows (the operation's `timeouts` through the providers); raised once it would be
+ * passed, saying how the limit was shared.
  */
 export class RateLimitError extends ApiError {
   static override readonly kind: string = "RateLimitError";
+  /** Clients of the key on this machine that shared its limit then, this one included; undefined when unknown. */
+  readonly sharedWith: number | undefined;
+  /** The key's limit as the client knew it then, requests a second; undefined when unknown. */
+  readonly limitPerSecond: number | undefined;
+
+  /** Builds the error; see {@link RateLimitErrorInit}. */
+  constructor(init: RateLimitErrorInit) {
+    super(init);
+    this.sharedWith = init.sharing?.sharedWith;
+    this.limitPerSecond = init.sharing?.limitPerSecond;
+  }
 }
 
 /**
@@ -203,6 +231,8 @@ export interface ErrorContext {
   projectId?: string;
   /** The request that met the answer, `<METHOD> <path under the base URL>`. */
   request?: string;
+  /** For a 429: how the key's limit was shared on this machine. */
+  sharing?: LimitSharing;
 }
 
 /**
@@ -247,8 +277,19 @@ export function apiErrorFromResponse(status: number, body: unknown, ctx: ErrorCo
         ...init,
         hint: "Wait until the resource is in a state that allows this action (usually READY / active), then try again.",
       });
-    case 429:
-      return new RateLimitError({ ...init, hint: `Lower the request rate or raise \`retryDeadlineMs\`.${asked}` });
+    case 429: {
+      const sharing = ctx.sharing;
+      const limit = sharing?.limitPerSecond === undefined ? "" : ` (about ${Math.round(sharing.limitPerSecond * 10) / 10} requests a second)`;
+      const shared =
+        sharing === undefined || sharing.sharedWith <= 1
+          ? ""
+          : ` ${sharing.sharedWith} clients of this API key on this machine share its limit${limit}: run fewer at once, or`;
+      return new RateLimitError({
+        ...init,
+        ...(sharing === undefined ? {} : { sharing }),
+        hint: `The API limits the requests of this key.${shared ? `${shared} give` : " Give"} the call longer to wait (\`retryDeadlineMs\`).${asked}`,
+      });
+    }
     default:
       if (status >= 500) {
         return new ServerError({

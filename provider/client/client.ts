@@ -21,6 +21,8 @@ import {
   type WaitOptions,
 } from "./resourceWaits";
 import { Pacer } from "./pacer";
+import { SharedLists } from "./sharedLists";
+import { SharedSchedule } from "./sharedSchedule";
 import { type MsInterval, ServerClock } from "./serverClock";
 import { TransitionDurations } from "./transitionDurations";
 import { HttpTransport } from "./transport";
@@ -59,13 +61,16 @@ export class ClouddbClient {
     this.config = resolveConfig(options);
     const [clock, ids] = [new ServerClock(), new CreatedIds()];
     this.clock = clock;
-    this.pacer = new Pacer();
+    const dir = this.config.pacingDir;
+    const shared = dir === undefined ? undefined : new SharedSchedule(dir, this.config.apiUrl, this.config.apiKey);
+    this.pacer = new Pacer(Date.now, shared);
     this.transport = new HttpTransport(this.config, clock, this.pacer);
     this.ops = new Operations(this.config, this.transport, ids, () => this.reads.invalidate());
     this.reads = new CachedReads(this.ops, this.config.listCacheMs);
     this.creates = new Creates(this.ops, ids);
     this.durations = new TransitionDurations(this.config.expectedDurations);
-    this.waits = new ResourceWaits(this.ops, this.durations, this.pacer);
+    const lists = shared === undefined || dir === undefined ? undefined : new SharedLists(shared, dir);
+    this.waits = new ResourceWaits(this.ops, this.durations, this.pacer, lists);
   }
 
   /**

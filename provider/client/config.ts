@@ -48,6 +48,14 @@ export interface ClouddbClientOptions {
    * @default {} (learned as waits end)
    */
   expectedDurations?: Record<string, number | readonly number[]>;
+  /**
+   * A private directory of yours (made 0700 when missing) where the clients of the same API
+   * URL and key on this machine share what they learn of its rate limit: one file per key,
+   * named by a hash of the URL and of the key's hash, holding neither (see pacer.ts, "Shared
+   * with the machine's other clients of the key"). The providers give their journal's.
+   * @default none: the client paces alone
+   */
+  pacingDir?: string;
 }
 
 /** Options after resolution. */
@@ -72,6 +80,8 @@ export interface ResolvedConfig {
   poll: { initialMs: number; maxMs: number };
   /** See {@link ClouddbClientOptions.expectedDurations}. */
   expectedDurations: Record<string, number | readonly number[]>;
+  /** See {@link ClouddbClientOptions.pacingDir}. */
+  pacingDir: string | undefined;
 }
 
 /** Default per-request timeout. */
@@ -285,6 +295,7 @@ export function resolveConfig(options: ClouddbClientOptions = {}, env: NodeJS.Pr
     listCacheMs: numberSetting(options.listCacheMs, "listCacheMs", undefined, undefined, 0, 0),
     poll: { initialMs, maxMs: Math.max(maxMs, initialMs) },
     expectedDurations: { ...(options.expectedDurations ?? {}) },
+    pacingDir: nonEmpty(options.pacingDir),
   };
 }
 

@@ -20,6 +20,11 @@ export function withinDeadline<T>(deadline: number, work: () => Promise<T>): Pro
   return scope.run(outer === undefined ? deadline : Math.min(outer, deadline), work);
 }
 
+/** The deadline (epoch ms) of the work under way, or undefined outside any. */
+export function scopeDeadline(): number | undefined {
+  return scope.getStore();
+}
+
 /** `time` (epoch ms), or the deadline of the work under way when that comes first. */
 export function boundedByScope(time: number): number {
   const end = scope.getStore();

@@ -21,7 +21,7 @@ export {
   RateLimitError,
   ServerError,
 } from "./apiErrors";
-export type { ApiErrorInit, ErrorContext, ConflictBlocker, ConflictErrorInit } from "./apiErrors";
+export type { ApiErrorInit, ErrorContext, ConflictBlocker, ConflictErrorInit, LimitSharing, RateLimitErrorInit } from "./apiErrors";
 export { ResponseValidationError, ForeignResourceError, ConfigurationError, NetworkError, AmbiguousCreateError } from "./clientErrors";
 export type { ResponseValidationInit, ForeignResourceInit, NetworkErrorInit, AmbiguousCreateInit } from "./clientErrors";
 export { RedirectError, NotTheApiError } from "./gatewayErrors";

@@ -16,7 +16,7 @@ import type { CreatedIds } from "./createdIds";
 import type { Priority } from "./pacer";
 import type { HttpRequest, HttpResponse, HttpTransport, RequestTrace } from "./transport";
 import { validateResponse } from "./validation";
-import { boundedByScope } from "./deadline";
+import { boundedByScope, scopeDeadline } from "./deadline";
 
 /** The answer an operation whose `reply` is `R` resolves to: the item, a {@link ListReading} of the items, or nothing. */
 export type ReplyOfSpec<R> = R extends { one: infer S extends z.ZodType }
@@ -113,7 +113,11 @@ export interface AttemptRecord {
 export interface CallContext<T = unknown> {
   /** The operation the caller ran, when this request serves another (a recovery's list). */
   caller?: string;
-  /** Absolute time (epoch ms) after which no retry starts. @default now + retryDeadlineMs */
+  /**
+   * Absolute time (epoch ms) after which no retry starts. @default now + retryDeadlineMs, or
+   * the operation's deadline when that comes first (deadline.ts); within an operation, a 429's
+   * retries (and turns at the pacer) may go on until the operation's deadline itself.
+   */
   deadline?: number;
   /** For creates: settles an ambiguous outcome (see retry.ts). */
   recover?: (failure: unknown, final: boolean) => Promise<T | undefined>;
@@ -190,12 +194,16 @@ export class Operations implements BlockerReader {
     if (ctx.priority !== undefined) req.priority = ctx.priority;
     if (isWrite) this.onWrite();
     const deadline = boundedByScope(ctx.deadline ?? this.deadlineFromNow());
-    req.deadline = deadline;
+    // Waiting for the API's rate limit (its 429s, a turn shared with the machine's other clients of the key)
+    // may take as long as the operation under way may (its timeouts), not only the client's retry deadline.
+    const limitDeadline = ctx.deadline !== undefined ? deadline : (scopeDeadline() ?? deadline);
+    req.deadline = limitDeadline;
     try {
       const retryCall: RetryCall<ReplyOf<O>> = {
         operation,
         kind: route.retry,
         deadline,
+        limitDeadline,
         unreachableDeadline: boundedByScope(Date.now() + this.config.unreachableRetryMs),
         attempt: async () => {
           const record: AttemptRecord = { trace: {} };
@@ -218,6 +226,17 @@ export class Operations implements BlockerReader {
     } finally {
       if (isWrite) this.onWrite();
     }
+  }
+
+  /**
+   * The answer of `operation` in `body`, as its own 2xx answer would read (validated, a list
+   * item by item, what belongs to another project set aside): for an answer read by another
+   * client of the machine (sharedLists.ts), received at `receivedAt`.
+   * @throws ResponseValidationError when it is not what the client relies on
+   */
+  answerOf<O extends Operation>(operation: O, body: unknown, receivedAt: number, caller: string, project?: string): ReplyOf<O> {
+    const named = { operation: caller, step: operation };
+    return this.read(operation, { status: 200, body, sentAt: receivedAt, receivedAt }, named, project);
   }
 
   private read<O extends Operation>(

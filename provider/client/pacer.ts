@@ -22,7 +22,16 @@
  *   that measured limit, and only after {@link PACER.probeAfterMs} without a 429 beyond it,
  *   5% a second (a probe, in case the limit rose): adapting up. Each 429 costs every
  *   request its `Retry-After` (a second at least), so the pacer stays under the limit
- *   rather than on it.
+ *   rather than on it. A limit the API announces (`RateLimit-Policy`, rateLimitFields.ts)
+ *   sets the rate to 95% of it at once, with no slow start and no probing past it; an answer
+ *   saying nothing is left of it (`RateLimit: r=0`) cuts the rate by 10%, at most once a second.
+ * - **Shared with the machine's other clients of the key** (given a {@link SharedSchedule}:
+ *   the providers give each process one, in their private journal directory): every request
+ *   takes its turn from the schedule they share (keySchedule.ts), the slow start included:
+ *   one rate for all the processes of the key on this machine, learned from all their
+ *   answers, the turns given in round robin, a `Retry-After` holding them all. A process that
+ *   starts later starts at the rate the others learned. Where the file cannot be used, the
+ *   client paces alone, as above.
  *
  * The pacer never fails a request: it tells a caller whether it may send, and callers
  * decide what to do (the retry policy's deadline). Time comes from `now`, so tests can
@@ -31,39 +40,23 @@
  * queued request, once.
  */
 import { Fifo } from "./fifo";
+import { activeMembers, claimSlots, declared, exhausted, PACER, refused, type KeySchedule } from "./keySchedule";
+import type { LimitSharing } from "./apiErrors";
+import type { LimitFields } from "./rateLimitFields";
+import type { SharedSchedule } from "./sharedSchedule";
 import { type LongTimer, setLongTimeout } from "./timers";
+
+export { PACER } from "./keySchedule";
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const dbg = (m: string): void => { if (process.env.CLOUDDB_PACING_LOG) require("fs").appendFileSync(process.env.CLOUDDB_PACING_LOG, `${Date.now()} ${process.pid} ${m}\n`); };
 
 /** Who a request serves: writes go first, waiters' polls last. */
 export type Priority = "write" | "read" | "poll";
 
-/** Tunables of the pacer (exported for tests and the README). */
-export const PACER = {
-  /** Rate before anything is known of the API's limit, requests per second. */
-  initialRate: 20,
-  /** Before the first 429 the rate doubles every this many ms in which requests queued (slow start). */
-  slowStartStepMs: 250,
-  /** The rate never goes below this, requests per second. */
-  minRate: 0.5,
-  /** Share of the measured limit the rate is set to after a 429. */
-  afterLimit: 0.95,
-  /** Growth per second while requests queue, up to {@link PACER.belowLimit} of the measured limit. */
-  growth: 1.1,
-  /** Share of the measured limit the rate grows to without probing. */
-  belowLimit: 0.98,
-  /** Growth per second beyond that, once no 429 came for {@link PACER.probeAfterMs}. */
-  probe: 1.05,
-  /** Time without a 429 after which the rate may probe above the measured limit. */
-  probeAfterMs: 30_000,
-  /** Added to every `Retry-After`, so that no request is early on a coarse clock. */
-  retryAfterMarginMs: 25,
-  /**
-   * The send slots that passed in the last this many ms are used at once: a timer fires a
-   * millisecond or more after it was due (Node's timers are whole milliseconds), so without
-   * them the pacer would send one request a tick, never more than 1,000 a second, whatever
-   * its rate. An idle pacer saves up no more than this.
-   */
-  lateSlotsMs: 4,
-} as const;
+/** The most send slots a client claims from the shared schedule at once: about this many ms of the rate. */
+const CLAIM_MS = 50;
+/** A slot claimed longer ago than this is used only once the schedule was looked at again (a pause may have begun). */
+const RECHECK_MS = 100;
 
 const ORDER: readonly Priority[] = ["write", "read", "poll"];
 
@@ -75,13 +68,27 @@ interface Waiting {
   waitUntil: number;
 }
 
+/** Why a request was let go unsent, and until when it would have had to wait. */
+export interface Held {
+  /** Until when (epoch ms) it would have had to wait. */
+  until: number;
+  /** What held it: a 429's pause, or its turn in the schedule the machine's clients of the key share. */
+  by: "pause" | "schedule";
+  /** Clients of the key on this machine that took turns in the last seconds, this one included (1 when it paces alone). */
+  sharedWith: number;
+  /** The key's limit as known (requests per second), if it is. */
+  limit: number | undefined;
+}
+
 /** The pacer of one client (see the module comment). */
 export class Pacer {
   private readonly queues: Record<Priority, Fifo<Waiting>> = { write: new Fifo(), read: new Fifo(), poll: new Fifo() };
   private rateNow: number = PACER.initialRate;
   private slowStart = true;
   private limit: number | undefined;
+  private declaredLimit = false;
   private last429At = -Infinity;
+  private lastCutAt = -Infinity;
   private pausedUntilMs = 0;
   private nextSendAt = 0;
   private lastGrowthAt: number;
@@ -90,19 +97,43 @@ export class Pacer {
   /** When answers the API accepted came, oldest first, within the last second. */
   private readonly accepted = new Fifo<number>();
   private timer: LongTimer | undefined;
+  private timerAt = Infinity;
   private closed = false;
+  /** The schedule shared with the machine's other clients of the key, while it can be used. */
+  private shared: SharedSchedule | undefined;
+  /** True once the key is limited and the shared schedule gives the turns. */
+  private turnsShared = false;
+  /** Send slots claimed from the shared schedule, not yet used (epoch ms, ascending). */
+  private slots: number[] = [];
+  /** The slots used lately and when each request left on it (oldest first): which slot a refused request had. */
+  private readonly used: { slot: number; at: number }[] = [];
+  private claiming = false;
+  private checking = false;
+  /** When this client last saw the shared schedule (epoch ms). */
+  private viewedAt = -Infinity;
+  private sharedWithNow = 1;
+  private heldBy: Held["by"] = "pause";
+  private scheduleHeldUntil = 0;
 
-  /** @param now - the clock, epoch ms. @default Date.now */
-  constructor(private readonly now: () => number = Date.now) {
+  /**
+   * @param now - the clock, epoch ms. @default Date.now
+   * @param shared - the schedule shared with the machine's other clients of the same API key; none: the client paces alone.
+   */
+  constructor(
+    private readonly now: () => number = Date.now,
+    shared?: SharedSchedule,
+  ) {
     this.lastGrowthAt = now();
+    this.shared = shared;
+    this.turnsShared = shared !== undefined;
   }
 
-  /** Requests per second the pacer lets through now. */
+  /** Requests per second the pacer lets through now (the machine's clients of the key together, while they share a schedule). */
   get rate(): number {
     return this.rateNow;
   }
 
-  /** True once the API answered this client 429: it limits the rate, and a request is worth more than the bytes it carries. */
+  /** True once the API limited this key (a 429, or an announced limit): a request is worth more than the bytes it carries. */
   get limited(): boolean {
     return !this.slowStart;
   }
@@ -112,19 +143,39 @@ export class Pacer {
     return this.pausedUntilMs;
   }
 
+  /** Writes waiting for their turn. */
+  get queuedWrites(): number {
+    return this.queues.write.size;
+  }
+
   /** Requests waiting for their turn. */
   get queued(): number {
     return this.queues.write.size + this.queues.read.size + this.queues.poll.size;
   }
 
+  /** How the key's limit is shared now: the clients of the key on this machine that took turns lately (1 when this one paces alone), and the limit as known. */
+  get sharing(): LimitSharing {
+    return { sharedWith: this.turnsShared ? this.sharedWithNow : 1, ...(this.limit === undefined ? {} : { limitPerSecond: this.limit }) };
+  }
+
+  /** What held the last request let go unsent (see {@link Pacer.acquire}). */
+  get held(): Held {
+    const until = this.heldBy === "pause" ? this.pausedUntilMs : this.scheduleHeldUntil;
+    return { until, by: this.heldBy, sharedWith: this.sharedWithNow, limit: this.limit };
+  }
+
   /**
    * Resolves `true` when a request of `priority` may be sent (at once once closed), or
-   * `false` as soon as a pause (after a 429) reaches past `waitUntil` (epoch ms): the
-   * request may not wait that long and is not sent. Never rejects.
+   * `false` as soon as a pause (after a 429), or its turn in the schedule the machine's
+   * clients of the key share, reaches past `waitUntil` (epoch ms): the request may not wait
+   * that long and is not sent ({@link Pacer.held} says why). Never rejects.
    */
   acquire(priority: Priority, waitUntil = Infinity): Promise<boolean> {
     if (this.closed) return Promise.resolve(true);
-    if (waitUntil < this.pausedUntilMs && this.pausedUntilMs > this.now()) return Promise.resolve(false);
+    if (waitUntil < this.pausedUntilMs && this.pausedUntilMs > this.now()) {
+      this.heldBy = "pause";
+      return Promise.resolve(false);
+    }
     return new Promise((resolve) => {
       this.queues[priority].push({ release: resolve, waitUntil });
       this.pump();
@@ -146,13 +197,16 @@ export class Pacer {
    * Tells the pacer how a request ended: the HTTP status of its answer (undefined when none
    * came) and, for a 429, its `Retry-After` in seconds; `pause` false when the request that
    * met the 429 gives up rather than wait that long (then no other request is held for it:
-   * the rate still adapts). Never throws.
+   * the rate still adapts); `fields`, what the answer's rate-limit fields said; `answerMs`, how
+   * long the answer took from its request's send. Never throws.
    */
-  settle(status: number | undefined, retryAfterSeconds?: number, pause = true): void {
+  settle(status: number | undefined, retryAfterSeconds?: number, pause = true, fields: LimitFields = {}, answerMs = 0): void {
     const now = this.now();
     this.forgetAcceptedBefore(now - 1_000);
+    if (fields.perSecond !== undefined && fields.perSecond > 0) this.declare(now, fields.perSecond);
     if (status !== 429) {
       if (status !== undefined) this.accepted.push(now);
+      if (status !== undefined && fields.remaining === 0) this.exhaust(now, fields.perSecond);
       return;
     }
     const pauseEnd = now + (retryAfterSeconds ?? 1) * 1_000 + PACER.retryAfterMarginMs;
@@ -161,8 +215,9 @@ export class Pacer {
       this.releaseImpatient();
     }
     const acceptedLastSecond = this.accepted.size;
+    dbg(`429 ra=${retryAfterSeconds} pause=${pause}`);
     const measured = acceptedLastSecond >= 2 ? acceptedLastSecond : undefined;
-    this.limit = measured ?? this.limit;
+    if (!this.declaredLimit) this.limit = measured ?? this.limit;
     const target = measured === undefined ? this.rateNow / 2 : measured * PACER.afterLimit;
     this.rateNow = Math.max(PACER.minRate, Math.min(this.rateNow, target));
     this.slowStart = false;
@@ -170,7 +225,41 @@ export class Pacer {
     this.limitedSinceGrowth = true;
     this.lastGrowthAt = now;
     this.queuedSinceGrowth = false;
+    const slot = this.slotOf(now - answerMs);
+    this.share((s, at) => refused(s, at, retryAfterSeconds, pause, acceptedLastSecond, slot));
     this.pump();
+  }
+
+  /** The API announced its limit: the rate is set to 95% of it at once, once (no slow start, no probing past it). */
+  private declare(now: number, perSecond: number): void {
+    if (this.declaredLimit && this.limit === perSecond) return;
+    this.declaredLimit = true;
+    this.limit = perSecond;
+    this.slowStart = false;
+    this.rateNow = Math.max(PACER.minRate, perSecond * PACER.afterLimit);
+    this.lastGrowthAt = now;
+    this.share((s, at) => declared(s, at, perSecond));
+  }
+
+  /**
+   * The API said nothing is left of the key's quota (`quota` a second, when it says) though
+   * this client used little of it in the last second: others use the key too; the rate is cut,
+   * at most once a second. (A client that used it all itself met its own limit, not others'.)
+   */
+  private exhaust(now: number, quota = this.limit): void {
+    if (now - this.lastCutAt < 1_000) return;
+    if (this.turnsShared && this.shared !== undefined) {
+      this.lastCutAt = now;
+      this.share((s, at) => exhausted(s, at, quota));
+      return;
+    }
+    if (quota !== undefined && this.accepted.size >= PACER.exhaustedOwnShare * quota) return;
+    this.lastCutAt = now;
+    this.rateNow = Math.max(PACER.minRate, this.rateNow * PACER.exhaustedCut);
+    this.slowStart = false;
+    this.lastGrowthAt = now;
+    this.queuedSinceGrowth = false;
+    this.share((s, at) => exhausted(s, at));
   }
 
   private forgetAcceptedBefore(time: number): void {
@@ -181,7 +270,7 @@ export class Pacer {
     if (now - this.lastGrowthAt < (this.slowStart ? PACER.slowStartStepMs : 1_000)) return;
     if (this.queuedSinceGrowth && !this.limitedSinceGrowth) {
       if (this.slowStart || this.limit === undefined) this.rateNow *= 2;
-      else if (now - this.last429At >= PACER.probeAfterMs) this.rateNow *= PACER.probe;
+      else if (!this.declaredLimit && now - this.last429At >= PACER.probeAfterMs) this.rateNow *= PACER.probe;
       else this.rateNow = Math.max(this.rateNow, Math.min(this.rateNow * PACER.growth, PACER.belowLimit * this.limit));
     }
     this.lastGrowthAt = now;
@@ -189,29 +278,127 @@ export class Pacer {
     this.limitedSinceGrowth = false;
   }
 
-  /** Lets go, unsent, every queued request that may not wait until the pause ends: once per new pause (later ones are told at `acquire`). */
-  private releaseImpatient(): void {
+  /** Lets go, unsent, every queued request that may not wait until `until`: once per new pause (later ones are told at `acquire`). */
+  private releaseImpatient(until = this.pausedUntilMs, by: Held["by"] = "pause"): void {
     for (const p of ORDER) {
-      for (const w of this.queues[p].partition((q) => q.waitUntil >= this.pausedUntilMs)) w.release(false);
+      for (const w of this.queues[p].partition((q) => q.waitUntil >= until)) {
+        this.heldBy = by;
+        w.release(false);
+      }
     }
+  }
+
+  /** Tells the shared schedule what this client met. A schedule whose file cannot be changed is given up: the client paces alone. */
+  private share(change: (s: KeySchedule, now: number) => void): void {
+    const shared = this.shared;
+    if (shared === undefined || this.closed) return;
+    void shared.update(change).then((done) => {
+      if (done === undefined) this.stopSharing();
+      else this.adopt(done.schedule);
+    });
+  }
+
+  /** What the shared schedule says of the key, as this client's own view (the rate, the limit, a pause). */
+  private adopt(s: KeySchedule): void {
+    const now = this.now();
+    this.viewedAt = now;
+    this.rateNow = s.rate;
+    this.slowStart = s.slowStart;
+    if (s.limit !== undefined) this.limit = s.limit;
+    this.declaredLimit ||= s.declared === true;
+    this.sharedWithNow = Math.max(1, activeMembers(s, now));
+    if (s.pausedUntil > this.pausedUntilMs && s.pausedUntil > now) {
+      this.pausedUntilMs = s.pausedUntil;
+      this.releaseImpatient();
+    }
+  }
+
+  private stopSharing(): void {
+    dbg(`stopSharing ${process.pid}`);
+    this.shared = undefined;
+    this.turnsShared = false;
+    this.slots = [];
+    this.pump();
+  }
+
+  /**
+   * Looks at the shared schedule again (no lock) before a slot claimed a while ago is used:
+   * another client may have met a 429 since, whose pause the slot falls in.
+   */
+  private check(): void {
+    const shared = this.shared;
+    if (shared === undefined || this.checking) return;
+    this.checking = true;
+    void shared.read().then((s) => {
+      this.checking = false;
+      if (s !== undefined) this.adopt(s);
+      else this.viewedAt = this.now();
+      this.pump();
+    });
+  }
+
+  /** Claims the next send slots for the requests queued, from the shared schedule. */
+  private claim(): void {
+    const shared = this.shared;
+    if (shared === undefined || this.claiming) return;
+    this.claiming = true;
+    const n = Math.max(1, Math.min(this.queued, Math.floor((this.rateNow * CLAIM_MS) / 1_000)));
+    const t0 = Date.now();
+    void shared.update((s, now) => claimSlots(s, now, shared.member, n)).then((done) => {
+      this.claiming = false;
+      dbg(`claim n=${n} took=${Date.now() - t0} slots=${done?.result.map((x) => x - Date.now()).join(",")} rate=${done?.schedule.rate} slow=${done?.schedule.slowStart} paused=${(done?.schedule.pausedUntil ?? 0) - Date.now()}`);
+      if (done === undefined) return this.stopSharing();
+      this.adopt(done.schedule);
+      this.slots = done.result;
+      // A request that may not wait for this client's next turn is let go now.
+      if (this.slots.length > 0 && this.slots[0] > this.now()) {
+        this.scheduleHeldUntil = this.slots[0];
+        this.releaseImpatient(this.slots[0], "schedule");
+      }
+      this.pump();
+    });
+  }
+
+  /** The slot of the request that left at `sentAt` (the latest used at or before it); `sentAt` when none is known. */
+  private slotOf(sentAt: number): number {
+    let found: number | undefined;
+    for (const u of this.used) if (u.at <= sentAt + 1) found = u.slot;
+    return found ?? sentAt;
+  }
+
+  /** Makes the pump run again at `at` (a timer set for sooner stays). */
+  private wake(at: number, now: number): void {
+    if (this.timer !== undefined && this.timerAt <= at) return;
+    this.timer?.cancel();
+    this.timerAt = at;
+    this.timer = setLongTimeout(() => {
+      this.timer = undefined;
+      this.pump();
+    }, at - now);
   }
 
   private pump(): void {
     for (;;) {
       const priority = ORDER.find((p) => this.queues[p].size > 0);
-      if (priority === undefined) return;
+      if (priority === undefined || this.closed) return;
       const now = this.now();
+      if (this.turnsShared) {
+        // Turns from the shared schedule; slots within a pause of this client's own are not used.
+        while (this.slots.length > 0 && this.slots[0] < this.pausedUntilMs) this.slots.shift();
+        const at = Math.max(this.slots[0] ?? Infinity, this.pausedUntilMs);
+        if (this.slots.length === 0) return this.claim();
+        if (now < at) return this.wake(at, now);
+        if (now - this.viewedAt > RECHECK_MS) return this.check();
+        this.used.push({ slot: this.slots.shift()!, at: now });
+        if (this.used.length > 64) this.used.shift();
+        this.queues[priority].shift()!.release(true);
+        continue;
+      }
       this.grow(now);
       const at = Math.max(this.pausedUntilMs, this.nextSendAt);
       if (now < at) {
         this.queuedSinceGrowth = true;
-        if (this.timer === undefined) {
-          this.timer = setLongTimeout(() => {
-            this.timer = undefined;
-            this.pump();
-          }, at - now);
-        }
-        return;
+        return this.wake(at, now);
       }
       const waiting = this.queues[priority].shift()!;
       this.nextSendAt = Math.max(now - PACER.lateSlotsMs, this.nextSendAt) + 1_000 / this.rateNow;

@@ -21,58 +21,17 @@
  * readiness is likely.
  */
 import { NotFoundError } from "./errors";
+import type { Source, WatchSpec } from "./pollSources";
 import { listPays } from "./readCost";
 import { pollDelayMs, type PollScheduleOptions } from "./pollSchedule";
 import type { WatchedKind } from "../../contract";
 import { type TransitionDurations, transitionKey } from "./transitionDurations";
-import { ResourceFailedError, TimeoutError, WaitCancelledError, type WatchedBodies, type WatchedResource } from "./waitErrors";
+import { ResourceFailedError, TimeoutError, WaitCancelledError, type WatchedBodies } from "./waitErrors";
 import { type LongTimer, setLongTimeout } from "./timers";
 import { outsideDeadline } from "./deadline";
-import { type Observation, type WaitGoal, awaitedOf, isTransient, judge } from "./waiters";
+import { type Observation, awaitedOf, isTransient, judge } from "./waiters";
 
-/** One answer of a source, and when its request was sent (client clock, epoch ms). */
-export interface Fetched<A> {
-  /** The answer. */
-  answer: A;
-  /** When its request was sent. */
-  sentAt: number;
-}
-
-/** A request whose answer can serve several waits. */
-export interface Source<A> {
-  /** Identifies the request: waits with the same key share it. */
-  key: string;
-  /** Sends it once (no retry), naming `caller` as the operation in errors. */
-  fetch: (caller: string) => Promise<Fetched<A>>;
-  /** How many items an answer holds (a list's length): what it costs beside its request. */
-  size: (answer: A) => number;
-}
-
-/** One wait, as the hub is given it. */
-export interface WatchSpec<K extends WatchedKind, A> {
-  /** The watched resource. */
-  resource: WatchedResource<K>;
-  /** The client method waiting (`waitForService`, ...), for errors. */
-  operation: string;
-  /** What ends the wait. */
-  goal: WaitGoal;
-  /** Total time allowed, in ms. */
-  timeoutMs: number;
-  /** Its poll schedule (`expectedMs` as the caller's hint, if any). */
-  schedule: PollScheduleOptions;
-  /** The request that observes it. */
-  source: Source<A>;
-  /**
-   * Finds the resource in an answer of the source (at once, or after a request that
-   * confirms it is absent). Throws (or rejects with) a transient error for an item it cannot read.
-   */
-  locate: (answer: A) => Observation<WatchedBodies[K]> | Promise<Observation<WatchedBodies[K]>>;
-  /**
-   * Reads the resource alone, once (no retry), naming `caller` as the operation in errors:
-   * the poll of a wait when its source's list costs more ({@link listPays}).
-   */
-  own: (caller: string) => Promise<Fetched<Observation<WatchedBodies[K]>>>;
-}
+export type { Fetched, Source, WatchSpec } from "./pollSources";
 
 interface Wait<K extends WatchedKind, A> {
   spec: WatchSpec<K, A>;
@@ -116,10 +75,13 @@ export class PollHub {
   /**
    * @param durations - where transitions' durations are recorded and looked up.
    * @param limited - whether the API limits the client's rate now (its pacer met a 429).
+   * @param machineWaits - the waits on a source of every client of the key on this machine
+   *   (sharedLists.ts): while limited, what a list is worth when it is read once for them all.
    */
   constructor(
     private readonly durations: TransitionDurations,
     private readonly limited: () => boolean = () => false,
+    private readonly machineWaits?: (key: string) => number,
   ) {}
 
   /** Waits in progress (for tests and diagnostics). */
@@ -218,7 +180,9 @@ export class PollHub {
       if (due > now) return this.armAt(state, due);
     }
     state.inFlight = true;
-    if (listPays(state.waits.size, this.listItems.get(state.source.key), this.limited())) {
+    const limited = this.limited();
+    const waits = limited ? Math.max(state.waits.size, this.machineWaits?.(state.source.key) ?? 0) : state.waits.size;
+    if (listPays(waits, this.listItems.get(state.source.key), limited)) {
       await this.pollList(state);
     } else {
       const due = [...state.waits].filter((w) => w.nextDueAt <= now);

@@ -5,8 +5,11 @@
  * it costs less than a read of each waited-for resource alone (many waits on a short list), else
  * each wait that is due reads its own resource (few waits, or a long list). Before any answer of
  * the list was seen its length is unknown: the list is read, once, when {@link POLL_COST.learnAt}
- * waits share it. Once the API has answered the client 429, requests are what is scarce: the
- * list serves any two waits or more (one request where they would make one each).
+ * waits share it. Once the API limits the key's rate, a request is scarcer than the items it
+ * carries, and counts as {@link POLL_COST.limitedRequestItems} of them: the list serves two
+ * waits on a short list, but ten stacks' worth of services is not read for one stack's few
+ * waits (in a fleet of stacks sharing a project, each stack reading the whole project's list
+ * downloaded 13 to 15 times the bytes of the first version per service).
  */
 
 /** What a poll costs, in items of a list answer (exported for tests and the README). */
@@ -16,17 +19,25 @@ export const POLL_COST = {
    * round trip and a turn at the pacer, against the bytes and the parsing of one item.
    */
   requestItems: 4,
+  /** What one request costs once the API limits the rate: a turn under the limit, which another request of the key then lacks. */
+  limitedRequestItems: 20,
   /** While the list's length is unknown (no answer seen yet), the list is read once this many waits share it. */
   learnAt: 4,
+  /**
+   * ...or, once the API limits the rate, this many: as many as would pay for a list of 400
+   * items, so that a few waits never read a project other stacks fill, only to learn its length.
+   */
+  limitedLearnAt: 20,
 } as const;
 
 /**
  * Whether one request of a list of `listItems` items (undefined: not known yet) costs no
- * more than `waits` requests of one item each (see {@link POLL_COST}); when the API limits
- * the rate (`limited`), whether it saves requests. Pure; never throws.
+ * more than `waits` requests of one item each, a request counting as
+ * {@link POLL_COST.requestItems} items, or {@link POLL_COST.limitedRequestItems} when the API
+ * limits the rate (`limited`). Pure; never throws.
  */
 export function listPays(waits: number, listItems: number | undefined, limited = false): boolean {
-  if (limited) return waits >= 2;
-  if (listItems === undefined) return waits >= POLL_COST.learnAt;
-  return waits * (POLL_COST.requestItems + 1) >= POLL_COST.requestItems + listItems;
+  if (listItems === undefined) return waits >= (limited ? POLL_COST.limitedLearnAt : POLL_COST.learnAt);
+  const request = limited ? POLL_COST.limitedRequestItems : POLL_COST.requestItems;
+  return waits * (request + 1) >= request + listItems;
 }

@@ -21,6 +21,8 @@ import { statusesIn } from "../../contract/statuses";
 import type { Operations, ReplyOf } from "./operations";
 import { boundedByScope } from "./deadline";
 import { type Fetched, PollHub, type Source } from "./pollHub";
+import { LIST_COST, type SharedLists } from "./sharedLists";
+import { sleep } from "./timers";
 import type { ProjectOptions } from "./callArgs";
 import type { TransitionDurations } from "./transitionDurations";
 import type { WatchedBodies } from "./waitErrors";
@@ -58,6 +60,9 @@ export interface WaitForPeeringOptions extends WaitOptions {
 }
 
 const present = <T>(value: T): Observation<T> => ({ present: true, value });
+
+/** An answer read for the machine longer ago than this is not shown to a poll. */
+const SHARED_ANSWER_MAX_AGE_MS = 60_000;
 
 /** Items in a list answer, those it could not read included: what the answer costs. */
 const listSize = (reading: ListReading<unknown>): number => reading.items.length + reading.rejected.length;
@@ -98,14 +103,29 @@ export class ResourceWaits {
   private readonly ops: Operations;
   private readonly hub: PollHub;
 
+  /** Waits under way on each source, by its key: what this client tells the machine (sharedLists.ts). */
+  private readonly waiting = new Map<string, number>();
+  /** The newest answer read for the machine that this client used, by source key (when its request was sent). */
+  private readonly usedShared = new Map<string, number>();
+
   /**
    * @param ops - the client's operation runner.
    * @param durations - transitions' durations, shared with the poll hub.
    * @param pacer - the client's pacer: once the API limits the rate, waits share lists rather than make requests of their own.
+   * @param lists - lists read once for the machine's clients of the key, while it is limited.
    */
-  constructor(ops: Operations, durations: TransitionDurations, pacer?: Pick<Pacer, "limited">) {
+  constructor(
+    ops: Operations,
+    durations: TransitionDurations,
+    private readonly pacer?: Pick<Pacer, "limited" | "queuedWrites">,
+    private readonly lists?: SharedLists,
+  ) {
     this.ops = ops;
-    this.hub = new PollHub(durations, () => pacer?.limited === true);
+    this.hub = new PollHub(
+      durations,
+      () => pacer?.limited === true,
+      lists === undefined ? undefined : (key) => lists.machineWaits(key),
+    );
   }
 
   /** Ends every wait under way with a WaitCancelledError (the client is closing). */
@@ -145,7 +165,65 @@ export class ResourceWaits {
   }
 
   private services(project: string): Source<ListReading<Service>> {
-    return { key: `services ${project}`, fetch: (caller) => this.fetched("listServices", { project }, caller), size: listSize };
+    const key = `services ${project}`;
+    return { key, fetch: (caller) => this.machineList(key, project, caller), size: listSize };
+  }
+
+  /**
+   * One poll of a project's service list: while the API limits the key and its clients on this
+   * machine share what they read (sharedLists.ts), the answer read for the machine since this
+   * client's last, or this client's own read for the machine when it is its turn; otherwise, or
+   * after waiting longer than a read for the machine can take, its own request.
+   */
+  private async machineList(key: string, project: string, caller: string): Promise<Fetched<ListReading<Service>>> {
+    const lists = this.lists;
+    const plain = (): Promise<Fetched<ListReading<Service>>> => this.fetched("listServices", { project }, caller);
+    if (lists === undefined || this.pacer?.limited !== true) return plain();
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const dbg = (m: string): void => { if (process.env.CLOUDDB_PACING_LOG) require("fs").appendFileSync(process.env.CLOUDDB_PACING_LOG, `${Date.now()} ${process.pid} list ${m}\n`); };
+    let since = Date.now();
+    let after = Math.max(this.usedShared.get(key) ?? 0, since - SHARED_ANSWER_MAX_AGE_MS);
+    for (;;) {
+      const shared = await lists.newer(key, after);
+      if (shared !== undefined) {
+        after = shared.sentAt;
+        this.usedShared.set(key, shared.sentAt);
+        dbg("shared");
+        try {
+          return { answer: this.ops.answerOf("listServices", shared.body, shared.sentAt, caller, project), sentAt: shared.sentAt };
+        } catch {
+          continue; // not readable as a list: as if there were none
+        }
+      }
+      // A client whose writes wait for their turns does not read for the machine (its read would wait behind them), nor gives up on it.
+      if (this.pacer.queuedWrites > 0) since = Date.now();
+      else if (Date.now() - since > LIST_COST.maxGapMs + LIST_COST.holdMs) { dbg("gave up waiting"); return plain(); }
+      const turn = this.pacer.queuedWrites > 0 ? Date.now() + 250 : await lists.take(key);
+      if (turn === undefined) { dbg("take failed"); return plain(); }
+      if (turn === true) {
+        dbg("took");
+        let body: unknown = undefined;
+        const sent = { at: Date.now() };
+        try {
+          const answer = await this.ops.call("listServices", { project }, undefined, {
+            caller,
+            deadline: Date.now(),
+            priority: "poll",
+            onAttempt: (a) => {
+              sent.at = a.trace.sentAt ?? sent.at;
+              body = a.body;
+            },
+          });
+          await lists.done(key, { sentAt: sent.at, body });
+          this.usedShared.set(key, sent.at);
+          return { answer, sentAt: sent.at };
+        } catch (e) {
+          await lists.done(key, undefined);
+          throw e;
+        }
+      }
+      await sleep(Math.max(20, Math.min(turn - Date.now(), 250)));
+    }
   }
 
   private run<K extends WatchedKind, A>(
@@ -158,17 +236,29 @@ export class ResourceWaits {
     const project = this.ops.project(opts);
     const initialMs = opts.poll?.initialMs ?? this.ops.config.poll.initialMs;
     const maxMs = Math.max(initialMs, opts.poll?.maxMs ?? this.ops.config.poll.maxMs);
-    return this.hub.watch<K, A>({
+    const on = source(project);
+    this.count(on.key, 1);
+    return this.hub
+      .watch<K, A>({
       resource: { kind, id, projectId: project },
       operation,
       goal,
       // No wait outlives the operation it serves (deadline.ts).
       timeoutMs: Math.max(0, Math.min(opts.timeoutMs, boundedByScope(Infinity) - Date.now())),
       schedule: opts.expectedMs === undefined ? { initialMs, maxMs } : { initialMs, maxMs, expectedMs: opts.expectedMs },
-      source: source(project),
-      locate: (answer) => locate(project, answer),
-      own: (caller) => own(project, caller),
-    });
+        source: on,
+        locate: (answer) => locate(project, answer),
+        own: (caller) => own(project, caller),
+      })
+      .finally(() => this.count(on.key, -1));
+  }
+
+  /** One more (or one fewer) wait on the source `key`, told to the machine. */
+  private count(key: string, by: 1 | -1): void {
+    const n = (this.waiting.get(key) ?? 0) + by;
+    if (n > 0) this.waiting.set(key, n);
+    else this.waiting.delete(key);
+    this.lists?.setWaits(this.waiting);
   }
 
   /**

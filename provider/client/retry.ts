@@ -14,7 +14,9 @@
  *   sent again;
  * - everything else (4xx, a redirect, validation of a read): never.
  * All of it bounded by a deadline: a retry that could not start before the deadline is
- * not made, and the last error is raised (at once when a `Retry-After` reaches past it).
+ * not made, and the last error is raised (at once when a `Retry-After` reaches past it). A
+ * 429's deadline may be later (`limitDeadline`: the operation's own, within a provider's):
+ * a limit other clients of the key hold is waited out as long as the operation may wait.
  */
 import pRetry = require("p-retry");
 import type { CallKind } from "../../contract";
@@ -29,6 +31,11 @@ export interface RetryCall<T> {
   kind: CallKind;
   /** Absolute time (epoch ms) after which no retry starts. */
   deadline: number;
+  /**
+   * Absolute time (epoch ms) after which no retry of a 429 starts: the API's rate limit is
+   * waited for as long as the operation under way may wait (its timeouts). @default `deadline`
+   */
+  limitDeadline?: number;
   /**
    * Absolute time (epoch ms) after which no retry starts of a request that could not reach
    * the API at all (connection refused, name not resolved). @default `deadline`
@@ -173,7 +180,11 @@ export async function withRetry<T>(call: RetryCall<T>): Promise<T> {
         onFailedAttempt: async (failure) => {
           const delay = retryDelayMs(failure, failure.attemptNumber);
           const unreachable = NetworkError.isInstance(failure) && !failure.requestSent;
-          const deadline = unreachable ? Math.min(call.deadline, call.unreachableDeadline ?? call.deadline) : call.deadline;
+          const deadline = RateLimitError.isInstance(failure)
+            ? (call.limitDeadline ?? call.deadline)
+            : unreachable
+              ? Math.min(call.deadline, call.unreachableDeadline ?? call.deadline)
+              : call.deadline;
           if (Date.now() + delay > deadline) throw failure;
           // After a 429 the client's pacer holds every request until Retry-After has passed.
           if (!RateLimitError.isInstance(failure)) await sleep(delay);

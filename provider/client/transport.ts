@@ -17,7 +17,8 @@ import type { HttpMethod } from "../../contract";
 import { ANSWER_DEADLINE_CODE } from "./clientErrors";
 import { type ApiError, NetworkError, NotTheApiError, RedirectError, ResponseValidationError } from "./errors";
 import { describeReceived } from "./redact";
-import type { Pacer, Priority } from "./pacer";
+import type { Held, Pacer, Priority } from "./pacer";
+import { readLimitFields } from "./rateLimitFields";
 import type { ServerClock } from "./serverClock";
 import { MAX_TIMER_MS, setLongTimeout } from "./timers";
 
@@ -80,8 +81,8 @@ interface AnswerHead {
 type Outcome =
   | ({ answered: true; body: DecodedBody; sentAt: number; receivedAt: number } & AnswerHead)
   | { answered: false; cause: unknown; sentAt: number; failedAt: number }
-  /** Not sent: a pause after a 429 lasts until `pausedUntil`, past what the call may wait. */
-  | { answered: false; held: true; pausedUntil: number; sentAt: number; failedAt: number };
+  /** Not sent: a pause after a 429, or its turn in the schedule the machine's clients of the key share, comes later than the call may wait. */
+  | { answered: false; held: Held; sentAt: number; failedAt: number };
 
 /** The first value of a header. */
 function first(value: string | string[] | undefined): string | undefined {
@@ -190,7 +191,7 @@ export class HttpTransport {
     const mayWaitUntil = (from: number): number => (priority === "poll" ? from + this.config.retryDeadlineMs : (req.deadline ?? Infinity));
     const queuedAt = Date.now();
     if (!(await this.pacer.acquire(priority, mayWaitUntil(queuedAt)))) {
-      return { answered: false, held: true, pausedUntil: this.pacer.pausedUntil, sentAt: queuedAt, failedAt: Date.now() };
+      return { answered: false, held: this.pacer.held, sentAt: queuedAt, failedAt: Date.now() };
     }
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.config.apiKey}`,
@@ -232,7 +233,7 @@ export class HttpTransport {
         status === 429 || status === 503 ? parseRetryAfter(res.headers["retry-after"], receivedAt, res.headers.date) : undefined;
       // Every request waits out a 429's Retry-After only when the call that met it does: one that gives up holds no other.
       const pauseEnd = receivedAt + (retryAfterSeconds ?? 1) * 1_000;
-      this.pacer.settle(status, retryAfterSeconds, status === 429 && pauseEnd <= mayWaitUntil(sentAt));
+      this.pacer.settle(status, retryAfterSeconds, status === 429 && pauseEnd <= mayWaitUntil(sentAt), readLimitFields(res.headers), receivedAt - sentAt);
       const head = { status, retryAfterSeconds, contentType: first(res.headers["content-type"]), location: first(res.headers.location) };
       return { answered: true, ...head, body, sentAt, receivedAt };
     } catch (cause) {
@@ -250,7 +251,7 @@ export class HttpTransport {
     }
     const url = this.origin + this.basePath + req.path;
     if (!outcome.answered) {
-      if ("held" in outcome) throw this.held(req, outcome.pausedUntil);
+      if ("held" in outcome) throw this.held(req, outcome.held);
       throw new NetworkError({ ...this.named(req), url, cause: outcome.cause });
     }
     if (outcome.status >= 300 && outcome.status < 400) {
@@ -300,12 +301,19 @@ export class HttpTransport {
     return { status: outcome.status, body, sentAt: outcome.sentAt, receivedAt: outcome.receivedAt };
   }
 
-  /** The error of a request not sent because a pause after a 429 outlasts what its call may wait. */
-  private held(req: HttpRequest, pausedUntil: number): ApiError {
-    const seconds = Math.max(0, Math.ceil((pausedUntil - Date.now()) / 1000));
+  /**
+   * The error of a request not sent because a pause after a 429, or its turn in the schedule
+   * the machine's clients of the key share, comes later than its call may wait: a 429 the client
+   * answered itself, saying which and what the API's limit is as known.
+   */
+  private held(req: HttpRequest, held: Held): ApiError {
+    const seconds = Math.max(0, Math.ceil((held.until - Date.now()) / 1000));
+    const when = `${new Date(held.until).toISOString()}, ${seconds} s more, later than this call may wait`;
+    const limit = held.limit === undefined ? "" : ` (about ${Math.round(held.limit * 10) / 10} requests a second)`;
     const apiMessage =
-      `Not sent: the API asked this client to wait until ${new Date(pausedUntil).toISOString()} (the Retry-After of an earlier 429), ` +
-      `${seconds} s more, longer than this call may wait`;
+      held.by === "pause"
+        ? `Not sent: the API asked this client to wait until ${when} (the Retry-After of an earlier 429)`
+        : `Not sent: the API limits this key${limit}, and its turn among the ${held.sharedWith} clients of the key on this machine comes at ${when}`;
     return this.toApiError(429, { code: "RATE_LIMITED", message: apiMessage }, req, seconds);
   }
 
@@ -316,7 +324,7 @@ export class HttpTransport {
   private toApiError(status: number, body: unknown, req: HttpRequest, retryAfterSeconds: number | undefined): ApiError {
     const named = { ...this.named(req), request: `${req.method} ${req.path}` };
     const ctx = req.projectId === undefined ? named : { ...named, projectId: req.projectId };
-    return apiErrorFromResponse(status, body, ctx, retryAfterSeconds);
+    return apiErrorFromResponse(status, body, status === 429 ? { ...ctx, sharing: this.pacer.sharing } : ctx, retryAfterSeconds);
   }
 
   /** Closes the pool, waiting for in-flight requests. Later sends fail with NetworkError. */

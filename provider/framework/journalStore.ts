@@ -107,6 +107,16 @@ export function usableJournalDir(): string | undefined {
   return undefined;
 }
 
+/**
+ * Where the processes of this user share what they learn of an API key's rate limit (the
+ * client's `pacingDir`: provider/client/sharedSchedule.ts): `pacing/` in the journal's
+ * directory; undefined when that cannot be used.
+ */
+export function pacingDir(): string | undefined {
+  const dir = usableJournalDir();
+  return dir === undefined ? undefined : path.join(dir, "pacing");
+}
+
 /** Tells the user, once per process, that the journal cannot be kept in `dir`, and why. */
 export function journalUnavailable(dir: string, why: string): void {
   if (warned) return;

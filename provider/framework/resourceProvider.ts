@@ -33,7 +33,7 @@ import { operationContext, recordedReader, sharedOf, type OperationContext, type
 import { replacedByOption } from "./replaceOnChanges";
 import { configurationFailures, configure, providerContext, type ProviderContext } from "./settings";
 import { containsUnknown, UNKNOWN } from "./unknowns";
-import { inUserTerms, userOperation } from "./userErrors";
+import { inUserTerms, type OperationTiming, userOperation } from "./userErrors";
 
 /**
  * What a resource type does against the API, typed on both sides: the checked inputs, and
@@ -83,6 +83,16 @@ export interface ResourceDefinition<I extends InputSpecs, O extends OutputSpecs>
  */
 function bounded<T>(ctx: OperationContext, run: (ctx: OperationContext) => Promise<T>): Promise<T> {
   return withinDeadline(Date.now() + ctx.limitMs, () => run(ctx));
+}
+
+/** How long the operation `doing` (`creating ...`, a read waits as an update) could wait, from the resource's `timeouts`; undefined when unreadable. */
+function timingOf(ctx: ProviderContext, doing: string, props: Props | undefined): OperationTiming | undefined {
+  const timeout = doing.startsWith("creating") ? "create" : doing.startsWith("deleting") ? "delete" : "update";
+  try {
+    return { timeout, ms: ctx.timeoutMs(sharedOf(props).timeouts, timeout) };
+  } catch {
+    return undefined;
+  }
 }
 
 /** The error for a lookup (`X.get`) of an id that does not exist. */
@@ -155,7 +165,7 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
   };
   /** The error to hand to the engine: in the user's terms (`doing` is what the user did), scrubbed of secrets. */
   const scrub = (error: unknown, ctx: ProviderContext, doing: string, ...props: Props[]): Error =>
-    scrubbed(inUserTerms(error, doing), [
+    scrubbed(inUserTerms(error, doing, timingOf(ctx, doing, props[props.length - 1])), [
       ctx.settings.apiKey,
       ...props.flatMap((p) => [...secretKeys.map((k) => p[k]), ...(definition.secretsOf?.(p) ?? [])]),
     ]);

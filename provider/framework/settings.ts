@@ -270,6 +270,8 @@ function clientFor(s: ProviderSettings): ClouddbClient {
     const { ClouddbClient: Client } = require("../client/client") as typeof import("../client/client");
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { loadPriors } = require("./transitionPriors") as typeof import("./transitionPriors");
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const pacingDir = (require("./journalStore") as typeof import("./journalStore")).pacingDir();
     found = new Client({
       apiUrl: s.apiUrl,
       apiKey: s.apiKey,
@@ -278,6 +280,7 @@ function clientFor(s: ProviderSettings): ClouddbClient {
       ...(s.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: s.requestTimeoutMs }),
       poll: s.poll,
       expectedDurations: loadPriors(s.apiUrl!),
+      ...(pacingDir === undefined ? {} : { pacingDir }),
     });
     clients.set(cacheKey, found);
   }

@@ -6,8 +6,9 @@
  * project the key may not reach (403) say what the user was doing and which setting to
  * check, with its variable.
  */
-import { AuthenticationError, NetworkError, PermissionError } from "../client/errors";
+import { AuthenticationError, NetworkError, PermissionError, RateLimitError } from "../client/errors";
 import { CONFIG_KEYS } from "./settings";
+import { describeMs } from "./timeouts";
 
 const VERBS = { create: "creating", read: "reading", update: "updating", delete: "deleting" } as const;
 
@@ -36,14 +37,43 @@ function messageOf(cause: unknown): string {
   return typeof m === "string" ? m : String(cause);
 }
 
+/** How long the operation under way could wait: which of the resource's `timeouts`, and how long that is. */
+export interface OperationTiming {
+  /** The `timeouts` entry (and `clouddb:<operation>Timeout` key) that bounds it. */
+  readonly timeout: "create" | "update" | "delete";
+  /** Its length, ms. */
+  readonly ms: number;
+}
+
+/** What a 429 that outlasted the operation says to a user of the resource: the limit was the cause, and what to do. */
+function rateLimited(error: RateLimitError, doing: string, timing: OperationTiming | undefined): string {
+  const ran = timing === undefined ? "" : ` until its timeouts ran out (${timing.timeout}: ${describeMs(timing.ms)})`;
+  const limit = error.limitPerSecond === undefined ? "" : ` (about ${Math.round(error.limitPerSecond * 10) / 10} requests a second)`;
+  const shared =
+    error.sharedWith !== undefined && error.sharedWith > 1
+      ? ` ${error.sharedWith} processes on this machine (other stacks) share this API key's limit${limit}.`
+      : error.limitPerSecond === undefined
+        ? ""
+        : ` The API limits this key to${limit.replace(/^ \(about/, " about").replace(/\)$/, "")}.`;
+  const longer =
+    timing === undefined
+      ? "Give the resource longer `timeouts`"
+      : `Give the resource longer \`timeouts\` (\`${timing.timeout}\`), or every resource with \`pulumi config set clouddb:${timing.timeout}Timeout 1h\``;
+  return (
+    `The API's rate limit held ${doing} back${ran}: ${error.apiMessage.replace(/[.\s]+$/, "")} (${error.status} ${error.code}).${shared} ` +
+    `${longer}, or run fewer stacks at once with this API key.`
+  );
+}
+
 /**
  * `error` with the message a user of the resource should read, when it is one whose
  * client message names the client's method and options; any other error as it is. The
  * error keeps its class, code and fields (`operation` still names the client's method).
  *
  * @param doing what the user was doing, from {@link userOperation}
+ * @param timing how long the operation could wait (for a 429 that outlasted it)
  */
-export function inUserTerms(error: unknown, doing: string): unknown {
+export function inUserTerms(error: unknown, doing: string, timing?: OperationTiming): unknown {
   if (NetworkError.isInstance(error) && error.tlsAdvice !== undefined) {
     error.message =
       `TLS with the API at ${error.url} failed while ${doing}: ${messageOf(error.cause).split("\n")[0]} [${error.causeCode}]: ` +
@@ -56,6 +86,8 @@ export function inUserTerms(error: unknown, doing: string): unknown {
     error.message =
       `The API refused the API key while ${doing}: ${error.apiMessage.replace(/[.\s]+$/, "")} (${error.status} ${error.code}). ` +
       `Check ${setting("apiKey")} (\`pulumi config set --secret ${CONFIG_KEYS.apiKey.key} <key>\`).`;
+  } else if (RateLimitError.isInstance(error)) {
+    error.message = rateLimited(error, doing, timing);
   } else if (PermissionError.isInstance(error)) {
     const project = error.projectId === undefined ? "the project" : `project ${error.projectId}`;
     const refused = error.request === undefined ? "" : `; it refused ${error.request}`;

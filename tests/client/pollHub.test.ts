@@ -120,11 +120,10 @@ describe("PollHub", () => {
     }
   });
 
-  it("once the API limits the client's rate, shares the list among two waits however long it is", async () => {
+  it("once the API limits the rate, counts a request as 20 items: the list serves two waits on a short list, never two on a long one", async () => {
     const hub = new PollHub(new TransitionDurations(), () => true);
-    const LONG = 5_000;
-    const items = Array.from({ length: LONG }, (_, i) => ({ service_id: `s${i}`, status: "READY" }) as Service);
     const reads: string[] = [];
+    let items: Service[] = [];
     const source = {
       key: "services of p",
       fetch: async () => {
@@ -146,13 +145,28 @@ describe("PollHub", () => {
         return { answer: { present: true, value: { service_id: id, status: "READY" } as Service }, sentAt: Date.now() };
       },
     });
+    const listOf = (n: number) => Array.from({ length: n }, (_, i) => ({ service_id: `s${i}`, status: "READY" }) as Service);
     try {
-      expect(listPays(2, LONG)).toBe(false);
-      await Promise.all([hub.watch(spec("s1")), hub.watch(spec("s2"))]);
+      // Its length unknown, the list is not read for two waits: it may be a project other stacks fill.
+      items = listOf(POLL_COST.limitedLearnAt + 1);
+      expect(listPays(2, undefined, true)).toBe(false);
+      await Promise.all([hub.watch(spec("s0")), hub.watch(spec("s00"))]);
+      expect(reads.sort()).toEqual(["s0", "s00"]);
+      // Learnt, by as many waits as would pay for 400 items: two waits on a list of 21 then share it.
+      reads.length = 0;
+      await Promise.all(Array.from({ length: POLL_COST.limitedLearnAt }, (_, i) => hub.watch(spec(`s${i + 1}`))));
       expect(reads).toEqual(["list"]);
       reads.length = 0;
-      await hub.watch(spec("s3"));
-      expect(reads).toEqual(["s3"]);
+      expect([listPays(2, 21, true), listPays(2, 21)]).toEqual([true, false]);
+      await Promise.all([hub.watch(spec("s1")), hub.watch(spec("s2"))]);
+      expect(reads).toEqual(["list"]);
+      // Two waits on a list of 5,000 (a project other stacks share): their own reads, not 5,000 services.
+      items = listOf(5_000);
+      await Promise.all([hub.watch(spec("s6")), hub.watch(spec("s7"))]); // the list as it was: 21 items
+      reads.length = 0;
+      expect(listPays(2, 5_000, true)).toBe(false);
+      await Promise.all([hub.watch(spec("s4")), hub.watch(spec("s5"))]);
+      expect(reads.sort()).toEqual(["s4", "s5"]);
     } finally {
       hub.close();
     }

@@ -100,6 +100,44 @@ describe("rate limit", () => {
     const burst = await Promise.all(Array.from({ length: 10 }, () => api.call("GET", api.p("/vpcs"))));
     expect(burst.every((r) => r.status === 200)).toBe(true);
   });
+  it("limits each API key alone: another key's requests do not count", async () => {
+    await api.control("POST", "/rate-limit", { requestsPerSecond: 2 });
+    const pat = await Promise.all(Array.from({ length: 3 }, () => api.call("GET", api.p("/vpcs"))));
+    const oauth = await Promise.all(Array.from({ length: 2 }, () => api.call("GET", api.p("/vpcs"), { token: api.emu.oauthToken })));
+    expect(pat.map((r) => r.status).sort()).toEqual([200, 200, 429]);
+    expect(oauth.map((r) => r.status)).toEqual([200, 200]);
+    await api.control("POST", "/rate-limit", { requestsPerSecond: 0 });
+  });
+
+  it("leaves Retry-After out of its 429s when asked (retryAfter: false)", async () => {
+    await api.control("POST", "/rate-limit", { requestsPerSecond: 1, retryAfter: false });
+    expect((await api.call("GET", api.p("/vpcs"))).status).toBe(200);
+    const limited = await api.call("GET", api.p("/vpcs"));
+    expect([limited.status, limited.body.code, limited.headers.get("retry-after")]).toEqual([429, "RATE_LIMITED", null]);
+    await api.control("POST", "/rate-limit", { requestsPerSecond: 0 });
+  });
+
+  it("tells the policy and what is left of it in the IETF RateLimit fields when asked (headers: true)", async () => {
+    await api.control("POST", "/rate-limit", { requestsPerSecond: 3, headers: true });
+    const answers = [];
+    for (let i = 0; i < 4; i++) answers.push(await api.call("GET", api.p("/vpcs")));
+    expect(answers.map((r) => r.headers.get("ratelimit-policy"))).toEqual(Array(4).fill('"default";q=3;w=1'));
+    expect(answers.map((r) => r.headers.get("ratelimit")?.replace(/;t=\d+$/, ""))).toEqual([
+      '"default";r=2',
+      '"default";r=1',
+      '"default";r=0',
+      '"default";r=0',
+    ]);
+    expect(answers[3].status).toBe(429);
+    expect(answers[3].headers.get("ratelimit")).toBe('"default";r=0;t=1');
+    expect(answers[3].headers.get("retry-after")).toBe("1");
+    await api.control("POST", "/rate-limit", { requestsPerSecond: 0 });
+    expect((await api.call("GET", api.p("/vpcs"))).headers.get("ratelimit")).toBeNull();
+  });
+
+  it("refuses a policy that is not one with 400", async () => {
+    expect((await api.control("POST", "/rate-limit", { requestsPerSecond: 3, headers: "yes" })).status).toBe(400);
+  });
 });
 
 describe("request log", () => {

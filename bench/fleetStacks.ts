@@ -1,0 +1,147 @@
+/**
+ * A fleet of stacks on one machine, for the bench: K stacks, each its own plugin process
+ * (Pulumi's real dynamic-provider host, started through the CLI's shim and configured as the
+ * CLI configures it: harness/pluginHost.ts), sharing one API key, one emulator and one journal
+ * directory (this user's, as on one machine). Each stack's `up` is what the engine does for a
+ * program of S new services with `--parallel S`: Check of each, one after the other, then every
+ * Create at once. The engine's program side is left out (the harness runs one program at a
+ * time per process: harness/processTurns.ts), so that K stacks run at once in one bench process.
+ */
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { PluginHost, TestStack } from "../harness";
+import { defaultConfig, type EmulatorProcess } from "../harness/emulatorProcess";
+import type { JsonObject } from "../harness/protos";
+import type { Tree } from "./trees";
+
+/** The inputs a tree's SDK gives a Service (its serialized provider among them), as a template. */
+export interface ServiceTemplate {
+  /** The registered inputs of one Service, `name` and `__owner` to be replaced. */
+  readonly inputs: JsonObject;
+  /** Whether the SDK sends `__owner` (the stack and resource asking). */
+  readonly owned: boolean;
+}
+
+/** The inputs `tree`'s SDK registers for a Service: read from the state of a one-service `up` against `emu`. */
+export async function serviceTemplate(tree: Tree, emu: EmulatorProcess): Promise<ServiceTemplate> {
+  const journal = fs.mkdtempSync(path.join(os.tmpdir(), "bench-journal-"));
+  const stack = await TestStack.create({
+    config: defaultConfig(emu),
+    secretKeys: ["clouddb:apiKey"],
+    cwd: tree.root,
+    env: { CLOUDDB_JOURNAL_DIR: journal },
+  });
+  const sdk = tree.sdk();
+  try {
+    const r = await stack.up(() => void new sdk.Service("template", { name: "template" }));
+    if (r.errors.length > 0) throw new Error(`the template service of ${tree.label} failed: ${JSON.stringify(r.errors)}`);
+    const inputs = { ...stack.resource("template").inputs };
+    return { inputs, owned: "__owner" in inputs };
+  } finally {
+    await stack.close();
+    fs.rmSync(journal, { recursive: true, force: true });
+  }
+}
+
+/** How one stack's `up` went. */
+export interface StackRun {
+  /** From the fleet's start to its last create's end, ms. */
+  wallMs: number;
+  /** Creates that failed, with their messages. */
+  errors: string[];
+}
+
+/** One stack of the fleet: a plugin process of its own. */
+export class FleetStack {
+  private constructor(
+    private readonly plugin: PluginHost,
+    private readonly name: string,
+    private readonly template: ServiceTemplate,
+  ) {}
+
+  /**
+   * Starts the stack's plugin process in `tree`'s directory and configures it for `apiUrl`
+   * (a proxy of the emulator's), with `env` (the shared journal directory).
+   */
+  static async start(
+    tree: Tree,
+    name: string,
+    template: ServiceTemplate,
+    config: Record<string, string>,
+    env: Record<string, string>,
+  ): Promise<FleetStack> {
+    let stderr = "";
+    const plugin = new PluginHost({ project: "fleet", cwd: tree.root, env, onStderr: (t) => (stderr += t) });
+    try {
+      await plugin.start();
+      await plugin.configure(config, ["clouddb:apiKey"]);
+    } catch (e) {
+      await plugin.kill();
+      throw new Error(`stack ${name} could not start: ${(e as Error).message} ${stderr}`);
+    }
+    return new FleetStack(plugin, name, template);
+  }
+
+  private urn(service: string): string {
+    return `urn:pulumi:${this.name}::fleet::pulumi-nodejs:dynamic/clouddb:Service::${service}`;
+  }
+
+  /** Loads what a create needs in the plugin (a read of a service that is not there), before anything is measured. */
+  async warm(): Promise<void> {
+    await this.plugin.read(this.urn("warm"), "notthere00", { ...this.template.inputs, name: "warm" }).catch(() => undefined);
+  }
+
+  /** The engine's `up` of `services` new services: Check of each in turn, then every Create at once. */
+  async up(services: number, startedAt: number): Promise<StackRun> {
+    const checked: { urn: string; inputs: JsonObject }[] = [];
+    const errors: string[] = [];
+    for (let i = 0; i < services; i++) {
+      const urn = this.urn(`db-${i}`);
+      const news: JsonObject = { ...this.template.inputs, name: `${this.name}-db-${i}` };
+      if (this.template.owned) news.__owner = `fleet/${this.name}/clouddb.Service/db-${i}`;
+      const c = await this.plugin.check(urn, {}, news);
+      if (c.failures.length > 0) errors.push(`${urn}: ${JSON.stringify(c.failures)}`);
+      else checked.push({ urn, inputs: c.inputs });
+    }
+    await Promise.all(
+      checked.map(({ urn, inputs }) =>
+        this.plugin.create(urn, inputs).catch((e: unknown) => {
+          errors.push(`${urn}: ${(e as Error).message}`);
+        }),
+      ),
+    );
+    return { wallMs: Date.now() - startedAt, errors };
+  }
+
+  /** Ends the plugin as the engine does at the end of a run. */
+  async close(): Promise<void> {
+    await this.plugin.close();
+  }
+}
+
+/** Starts `k` stacks of `tree`, a few at a time (the machine has 2 cores), all with one journal directory `journal`. */
+export async function startFleet(
+  tree: Tree,
+  k: number,
+  template: ServiceTemplate,
+  apiUrl: string,
+  emu: EmulatorProcess,
+  journal: string,
+): Promise<FleetStack[]> {
+  const config = { ...defaultConfig(emu), "clouddb:apiUrl": apiUrl };
+  const stacks: FleetStack[] = [];
+  try {
+    for (let i = 0; i < k; i += 5) {
+      const batch = Array.from({ length: Math.min(5, k - i) }, (_, j) =>
+        FleetStack.start(tree, `tenant-${i + j}`, template, config, { CLOUDDB_JOURNAL_DIR: journal, ...(process.env.CLOUDDB_PACING_LOG ? { CLOUDDB_PACING_LOG: process.env.CLOUDDB_PACING_LOG } : {}) }),
+      );
+      stacks.push(...(await Promise.all(batch)));
+    }
+    for (const s of stacks) await s.warm();
+    return stacks;
+  } catch (e) {
+    await Promise.all(stacks.map((s) => s.close().catch(() => undefined)));
+    throw e;
+  }
+}

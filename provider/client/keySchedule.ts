@@ -1,0 +1,299 @@
+/**
+ * The send schedule the clients of one API key on one machine share once the key is limited
+ * (sharedSchedule.ts keeps it in a file; pacer.ts claims its turns from it): one rate for all
+ * of them together, and the next free send slot. A client claims slots for the requests it
+ * has queued, a few at a time, and gets them in the order the claims came, evenly spaced at the
+ * rate: so the clients' requests together leave at the rate, and each client gets its turns in
+ * round robin with the others (a client with many requests queued claims again only once its
+ * slots are used, so none is starved while another finishes).
+ *
+ * The rate adapts as a lone client's does (pacer.ts), on what all the clients see: a 429 sets
+ * it to 95% of what the API accepted of the machine's requests in the second before it (the
+ * slots sent, less the 429s), at most the current rate; a `RateLimit-Policy` the API announces
+ * sets it to 95% of that; `RateLimit` with nothing left cuts it by 10% (another machine uses
+ * the key too); while the clients want more than the rate, it grows 10% a second up to 98% of
+ * the limit, and beyond, 5% a second, only after 30 s without a 429 and never past a declared
+ * limit. Until the first of these (`slowStart`) it doubles every 250 ms in which clients wanted
+ * more. A `Retry-After` holds every slot until it has passed. Pure: the clock is an argument.
+ */
+
+/** Tunables of the pacing (the lone client's and the shared schedule's; exported for tests and the README). */
+export const PACER = {
+  /** Rate before anything is known of the API's limit, requests per second. */
+  initialRate: 20,
+  /** Before the first 429 the rate doubles every this many ms in which requests queued (slow start). */
+  slowStartStepMs: 250,
+  /** The rate never goes below this, requests per second. */
+  minRate: 0.5,
+  /** Share of the measured limit the rate is set to after a 429. */
+  afterLimit: 0.95,
+  /** Growth per second while requests queue, up to {@link PACER.belowLimit} of the measured limit. */
+  growth: 1.1,
+  /** Share of the measured limit the rate grows to without probing. */
+  belowLimit: 0.98,
+  /** Growth per second beyond that, once no 429 came for {@link PACER.probeAfterMs}. */
+  probe: 1.05,
+  /** Time without a 429 after which the rate may probe above the measured limit. */
+  probeAfterMs: 30_000,
+  /** Added to every `Retry-After`, so that no request is early on a coarse clock. */
+  retryAfterMarginMs: 25,
+  /** The rate's cut when the API says nothing is left of the key's quota (`RateLimit: r=0`), at most once a second. */
+  exhaustedCut: 0.9,
+  /** ...unless this machine sent at least this share of the quota in the last second: then it met its own limit, not others'. */
+  exhaustedOwnShare: 0.8,
+  /**
+   * The send slots that passed in the last this many ms are used at once: a timer fires a
+   * millisecond or more after it was due (Node's timers are whole milliseconds), so without
+   * them the pacer would send one request a tick, never more than 1,000 a second, whatever
+   * its rate. An idle pacer saves up no more than this.
+   */
+  lateSlotsMs: 4,
+} as const;
+
+/** The shared schedule of one key (what its file holds). */
+export interface KeySchedule {
+  readonly v: 1;
+  /** Requests per second the machine's clients of the key send together, at most. */
+  rate: number;
+  /** True until the limit shows (a 429, a policy): the rate doubles while wanted. */
+  slowStart: boolean;
+  /** The key's limit, requests per second: measured after a 429, or declared by `RateLimit-Policy`. */
+  limit?: number;
+  /** True when {@link KeySchedule.limit} is the API's own (`RateLimit-Policy`). */
+  declared?: boolean;
+  /** The next free send slot (epoch ms). */
+  next: number;
+  /** No slot before this (epoch ms): a `Retry-After`. */
+  pausedUntil: number;
+  /** The last 429 (epoch ms). */
+  last429At: number;
+  /** The last change of the rate (epoch ms). */
+  grownAt: number;
+  /** A claim had to wait since then: the clients want more than the rate. */
+  wanted: boolean;
+  /** A 429 came since then. */
+  refusedSince: boolean;
+  /** The slots given out in the last seconds, oldest first (epoch ms; at most {@link RECENT}). */
+  slots: number[];
+  /** When the requests the API answered 429 in the last seconds were sent, oldest first (epoch ms). */
+  refusals: number[];
+  /** Each client's last claim (epoch ms), by a name that is not its process's. */
+  members: Record<string, number>;
+  /** How many waits of each client each list serves, and when it said so (sharedLists.ts). */
+  waits?: Record<string, { at: number; on: Record<string, number> }>;
+  /** Each list read for the machine (sharedLists.ts): when it was last sent, its length, and who reads it now (until when). */
+  lists?: Record<string, { sentAt: number; items: number; by?: string; until?: number }>;
+  /** The last change of this record (epoch ms). */
+  updatedAt: number;
+}
+
+/** The most slots (and 429s) remembered: the measure of a limit saturates there (requests per second). */
+const RECENT = 1_024;
+/** A slow start whose schedule was left this long starts again from {@link PACER.initialRate}. */
+const IDLE_RESTART_MS = 2_000;
+/** A client counts as sharing the key this long after its last claim. */
+export const MEMBER_ACTIVE_MS = 5_000;
+/** A schedule last changed longer ago than this is forgotten: its limit may have changed since. */
+export const SCHEDULE_MAX_AGE_MS = 24 * 3_600_000;
+
+/** A schedule for a key nothing is known of yet, at `now`. */
+export function newSchedule(now: number): KeySchedule {
+  return {
+    v: 1,
+    rate: PACER.initialRate,
+    slowStart: true,
+    next: now,
+    pausedUntil: 0,
+    last429At: -1,
+    grownAt: now,
+    wanted: false,
+    refusedSince: false,
+    slots: [],
+    refusals: [],
+    members: {},
+    updatedAt: now,
+  };
+}
+
+/** True for a finite number. */
+const num = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
+
+/** `value` (a parsed file) as a schedule, if it is a recent one of this version; undefined otherwise. Never throws. */
+export function readSchedule(value: unknown, now: number): KeySchedule | undefined {
+  if (value === null || typeof value !== "object") return undefined;
+  const r = value as Partial<KeySchedule>;
+  if (r.v !== 1 || !num(r.rate) || r.rate <= 0 || !num(r.next) || !num(r.pausedUntil) || !num(r.updatedAt)) return undefined;
+  if (!num(r.grownAt) || !num(r.last429At) || typeof r.slowStart !== "boolean") return undefined;
+  if (now - r.updatedAt > SCHEDULE_MAX_AGE_MS || r.updatedAt - now > 60_000) return undefined;
+  const times = (list: unknown): number[] => (Array.isArray(list) ? list.filter(num).slice(-RECENT) : []);
+  const members = r.members !== null && typeof r.members === "object" ? r.members : {};
+  return {
+    v: 1,
+    rate: Math.max(PACER.minRate, r.rate),
+    slowStart: r.slowStart,
+    ...(num(r.limit) && r.limit > 0 ? { limit: r.limit, declared: r.declared === true } : {}),
+    next: r.next,
+    pausedUntil: r.pausedUntil,
+    last429At: r.last429At,
+    grownAt: r.grownAt,
+    wanted: r.wanted === true,
+    refusedSince: r.refusedSince === true,
+    slots: times(r.slots),
+    refusals: times(r.refusals),
+    members: Object.fromEntries(Object.entries(members).filter(([, at]) => num(at) && now - at < MEMBER_ACTIVE_MS * 2)),
+    ...readLists(r, now),
+    updatedAt: r.updatedAt,
+  };
+}
+
+/** How long a client's word on its waits counts: it says it again while unchanged (sharedLists.ts). */
+export const WAITS_FRESH_MS = 30_000;
+
+/** The `waits` and `lists` of a parsed schedule that read as such (the others are dropped). */
+function readLists(r: Partial<KeySchedule>, now: number): Pick<KeySchedule, "waits" | "lists"> {
+  const obj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+  const waits: NonNullable<KeySchedule["waits"]> = {};
+  for (const [member, w] of Object.entries(obj(r.waits) ? r.waits : {})) {
+    if (!obj(w) || !num(w.at) || now - w.at > WAITS_FRESH_MS || !obj(w.on)) continue;
+    waits[member] = { at: w.at, on: Object.fromEntries(Object.entries(w.on).filter(([, n]) => num(n) && n > 0)) as Record<string, number> };
+  }
+  const lists: NonNullable<KeySchedule["lists"]> = {};
+  for (const [key, l] of Object.entries(obj(r.lists) ? r.lists : {})) {
+    if (!obj(l) || !num(l.sentAt) || !num(l.items)) continue;
+    lists[key] = { sentAt: l.sentAt, items: l.items, ...(typeof l.by === "string" && num(l.until) ? { by: l.by, until: l.until } : {}) };
+  }
+  return { waits, lists };
+}
+
+/** True once the key is known to be limited: its clients take their turns from the schedule. */
+export function isLimited(s: KeySchedule): boolean {
+  return !s.slowStart;
+}
+
+/** Clients that claimed within {@link MEMBER_ACTIVE_MS} of `now`. */
+export function activeMembers(s: KeySchedule, now: number): number {
+  return Object.values(s.members).filter((at) => now - at < MEMBER_ACTIVE_MS).length;
+}
+
+function forgetBefore(list: number[], time: number): void {
+  while (list.length > 0 && list[0] < time) list.shift();
+}
+
+/** The rate's growth since its last change, when its step has passed (see the module comment). */
+function grow(s: KeySchedule, now: number): void {
+  if (now - s.grownAt < (s.slowStart ? PACER.slowStartStepMs : 1_000)) return;
+  if (s.wanted && !s.refusedSince) {
+    if (s.slowStart || s.limit === undefined) s.rate *= 2;
+    else if (s.declared) s.rate = Math.max(s.rate, Math.min(s.rate * PACER.growth, PACER.belowLimit * s.limit));
+    else if (now - s.last429At >= PACER.probeAfterMs) s.rate *= PACER.probe;
+    else s.rate = Math.max(s.rate, Math.min(s.rate * PACER.growth, PACER.belowLimit * s.limit));
+  }
+  s.grownAt = now;
+  s.wanted = false;
+  s.refusedSince = false;
+}
+
+/**
+ * Gives `member` the next `n` send slots (epoch ms, ascending), evenly spaced at the rate
+ * after every slot already given and after any pause. A next slot further ahead than the
+ * active clients' claims can reach (a clock that jumped, claims of clients that are gone) is
+ * not waited for.
+ */
+export function claimSlots(s: KeySchedule, now: number, member: string, n: number): number[] {
+  // A slow start left idle starts again from the beginning: what was wanted then says nothing of now.
+  if (s.slowStart && now - s.updatedAt > IDLE_RESTART_MS) s.rate = PACER.initialRate;
+  grow(s, now);
+  s.members[member] = now;
+  const gap = 1_000 / s.rate;
+  const reach = now + (activeMembers(s, now) + n) * gap * 4 + 1_000;
+  const next = s.next > reach ? now : s.next;
+  const start = Math.max(now, next, s.pausedUntil);
+  if (start > now) s.wanted = true;
+  const slots = Array.from({ length: n }, (_, i) => start + i * gap);
+  s.next = start + n * gap;
+  forgetBefore(s.slots, now - 7_000);
+  s.slots.push(...slots);
+  if (s.slots.length > RECENT) s.slots.splice(0, s.slots.length - RECENT);
+  s.updatedAt = now;
+  return slots;
+}
+
+/**
+ * A 429 met at `now`. The first of a congestion (none in the second before, and no pause
+ * then) measures the limit: the rate is cut to 95% of what the API accepted in the second
+ * before (the slots sent then, less the 429s), at most the current rate; when too little was
+ * sent to tell, it is halved, or set to 95% of `ownAccepted` (what the API accepted of the
+ * client that met it, in the second before) when that is more, and the limit stays unknown,
+ * so the rate doubles again every second it is wanted until a 429 measures it. A 429 a second
+ * or more after the last one, but with a pause in the second before (not a second of sending
+ * to measure), cuts the rate by 10%; one within a second of the last is the same congestion,
+ * and changes nothing more. `slot` is the send slot of the refused request (its turn in the
+ * schedule; `now` when it had none): the slots of the second before it are what the API had
+ * accepted when it refused it, less those it refused too.
+ * `retryAfterSeconds` (a second for a bare 429) holds every slot when `pause`.
+ */
+export function refused(
+  s: KeySchedule,
+  now: number,
+  retryAfterSeconds: number | undefined,
+  pause: boolean,
+  ownAccepted = 0,
+  slot = now,
+): void {
+  // Each request counted by its slot, in the schedule's time (a request leaves a little after its slot, its answer later).
+  const sentAt = Math.min(now, slot);
+  forgetBefore(s.refusals, now - 7_000);
+  s.refusals.push(sentAt);
+  s.refusals.sort((a, b) => a - b);
+  const newCongestion = now - s.last429At >= 1_000;
+  // What the API answered in the second before: the slots sent in the second before the refused one, less those refused.
+  if (newCongestion && s.pausedUntil <= sentAt - 1_000) {
+    const within = (t: number): boolean => t > sentAt - 1_000 && t <= sentAt;
+    const accepted = s.slots.filter(within).length - s.refusals.filter(within).length;
+    if (accepted >= 2) {
+      if (!s.declared) s.limit = accepted;
+      s.rate = Math.max(PACER.minRate, Math.min(s.rate, accepted * PACER.afterLimit));
+    } else {
+      s.rate = Math.max(PACER.minRate, Math.min(s.rate, Math.max(s.rate / 2, ownAccepted * PACER.afterLimit)));
+    }
+  } else if (newCongestion) {
+    s.rate = Math.max(PACER.minRate, s.rate * PACER.exhaustedCut);
+  }
+  if (newCongestion) s.last429At = now;
+  s.slowStart = false;
+  s.refusedSince = true;
+  s.grownAt = now;
+  s.wanted = false;
+  if (pause) {
+    s.pausedUntil = Math.max(s.pausedUntil, now + (retryAfterSeconds ?? 1) * 1_000 + PACER.retryAfterMarginMs);
+    s.next = Math.max(s.next, s.pausedUntil);
+  }
+  s.updatedAt = now;
+}
+
+/** The API announced its limit (`RateLimit-Policy`): `perSecond` requests a second. */
+export function declared(s: KeySchedule, now: number, perSecond: number): void {
+  if (s.declared && s.limit === perSecond) return;
+  s.limit = perSecond;
+  s.declared = true;
+  s.slowStart = false;
+  s.rate = Math.max(PACER.minRate, perSecond * PACER.afterLimit);
+  s.grownAt = now;
+  s.updatedAt = now;
+}
+
+/**
+ * The API said nothing is left of the key's quota (`RateLimit: r=0`, of `quota` a second when
+ * it says) though it accepted: unless this machine sent most of that quota in the last second
+ * itself, others use the key too, and the rate is cut by 10%, at most once a second.
+ */
+export function exhausted(s: KeySchedule, now: number, quota = s.limit): void {
+  if (now - s.grownAt < 1_000) return;
+  const sent = s.slots.filter((t) => t >= now - 1_000 && t <= now).length;
+  if (quota !== undefined && sent >= PACER.exhaustedOwnShare * quota) return;
+  s.rate = Math.max(PACER.minRate, s.rate * PACER.exhaustedCut);
+  s.slowStart = false;
+  s.grownAt = now;
+  s.wanted = false;
+  s.updatedAt = now;
+}

@@ -1,0 +1,175 @@
+/**
+ * Where the clients of one API key on one machine keep their shared schedule (keySchedule.ts):
+ * one small file per API URL and key in a private directory of this user's (the providers
+ * give theirs, beside the create journal), named by a hash of the URL and of a hash of the
+ * key, and holding neither (only rates, times and random client names). Each change is made
+ * under a lock (a file created exclusively beside it, naming its process), read whole, and
+ * written whole (a new file renamed over the old), so a reader never sees a torn one. A lock
+ * whose process is gone, or that is older than any change takes (a process stopped while it
+ * held it), is broken; two changes made at once after that lose one of them, which costs a
+ * slot at most. A file that cannot be read as a schedule (torn by a crash of another writer,
+ * of another version, a day old) counts as none. Everything is best effort: when the directory
+ * or the lock cannot be had, the client paces alone, as without one.
+ */
+import { createHash, randomBytes } from "crypto";
+import * as fs from "fs";
+import * as path from "path";
+import { type KeySchedule, newSchedule, readSchedule } from "./keySchedule";
+
+/** How long a change may wait for the lock before the client paces alone for that turn. */
+const LOCK_WAIT_MS = 1_000;
+/** A lock older than this is broken: no change holds it for that long unless its process stopped. */
+const LOCK_STALE_MS = 2_000;
+
+/** True while the process `pid` runs (as far as this user can tell). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Makes sure `dir` exists and is this user's alone (created 0700, tightened to it when it lets
+ * others in); false when it cannot be, or is a symbolic link, or another user's.
+ */
+async function privateDir(dir: string): Promise<boolean> {
+  try {
+    await fs.promises.mkdir(dir, { recursive: true, mode: 0o700 });
+    const st = await fs.promises.lstat(dir);
+    const uid = typeof process.getuid === "function" ? process.getuid() : undefined;
+    if (st.isSymbolicLink() || !st.isDirectory() || (uid !== undefined && st.uid !== uid)) return false;
+    if ((st.mode & 0o077) !== 0) await fs.promises.chmod(dir, 0o700);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The name of the schedule's files for `apiUrl` and `apiKey`: a hash of the URL and of the key's hash. */
+export function scheduleName(apiUrl: string, apiKey: string): string {
+  const keyHash = createHash("sha256").update(apiKey).digest("hex");
+  return `pacing-${createHash("sha256").update(`${apiUrl}\n${keyHash}`).digest("hex").slice(0, 24)}`;
+}
+
+/** The file of one key's shared schedule (see the module comment). */
+export class SharedSchedule {
+  /** This client's name in the schedule: random, so that it says nothing of the process. */
+  readonly member = randomBytes(6).toString("hex");
+  /** The name of the key's files (see {@link scheduleName}). */
+  readonly name: string;
+  private readonly file: string;
+  private readonly lock: string;
+  private usable: Promise<boolean> | undefined;
+
+  /**
+   * @param dir - a private directory of this user's (made 0700 when missing).
+   * @param apiUrl - the API's base URL.
+   * @param apiKey - the key (only a hash of its hash names the file).
+   * @param now - the clock, epoch ms.
+   */
+  constructor(
+    private readonly dir: string,
+    apiUrl: string,
+    apiKey: string,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.name = scheduleName(apiUrl, apiKey);
+    this.file = path.join(dir, `${this.name}.json`);
+    this.lock = path.join(dir, `${this.name}.lock`);
+  }
+
+  /** Whether the directory can be used (made private when missing). Never rejects. */
+  ready(): Promise<boolean> {
+    this.usable ??= privateDir(this.dir);
+    return this.usable;
+  }
+
+  /** The schedule as its file holds it now (no lock taken), or undefined when there is none to use. Never rejects. */
+  async read(): Promise<KeySchedule | undefined> {
+    if (!(await this.ready())) return undefined;
+    try {
+      return readSchedule(JSON.parse(await fs.promises.readFile(this.file, "utf8")), this.now());
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Applies `change` to the schedule (a new one when the file holds none) under the lock, and
+   * writes it. Resolves with what `change` returned and the schedule written, or undefined
+   * when the directory, the lock or the file could not be had (nothing changed). Never rejects.
+   */
+  async update<T>(change: (schedule: KeySchedule, now: number) => T): Promise<{ result: T; schedule: KeySchedule } | undefined> {
+    if (!(await this.ready())) return undefined;
+    const ino = await this.acquire();
+    if (ino === undefined) return undefined;
+    const tmp = `${this.file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+    try {
+      const now = this.now();
+      let schedule: KeySchedule | undefined;
+      try {
+        schedule = readSchedule(JSON.parse(await fs.promises.readFile(this.file, "utf8")), now);
+      } catch {
+        schedule = undefined;
+      }
+      schedule ??= newSchedule(now);
+      const result = change(schedule, now);
+      await fs.promises.writeFile(tmp, JSON.stringify(schedule), { mode: 0o600 });
+      await fs.promises.rename(tmp, this.file);
+      return { result, schedule };
+    } catch {
+      await fs.promises.rm(tmp, { force: true }).catch(() => undefined);
+      return undefined;
+    } finally {
+      await this.release(ino);
+    }
+  }
+
+  /** Takes the lock: the inode of the lock file made, or undefined when it could not be had in time. */
+  private async acquire(): Promise<number | undefined> {
+    const until = Date.now() + LOCK_WAIT_MS;
+    for (;;) {
+      try {
+        const handle = await fs.promises.open(this.lock, "wx", 0o600);
+        try {
+          await handle.writeFile(String(process.pid));
+          return (await handle.stat()).ino;
+        } finally {
+          await handle.close();
+        }
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== "EEXIST") return undefined;
+      }
+      await this.breakIfStale();
+      if (Date.now() > until) return undefined;
+      await new Promise((resolve) => setTimeout(resolve, 1 + Math.random() * 4));
+    }
+  }
+
+  /** Breaks a lock whose process is gone, or that is older than any change takes. */
+  private async breakIfStale(): Promise<void> {
+    try {
+      const st = await fs.promises.stat(this.lock);
+      const pid = Number(await fs.promises.readFile(this.lock, "utf8"));
+      const stale = Date.now() - st.ctimeMs > LOCK_STALE_MS || (Number.isInteger(pid) && pid > 0 && !running(pid));
+      if (!stale) return;
+      const moved = `${this.lock}.${process.pid}.${randomBytes(4).toString("hex")}.stale`;
+      await fs.promises.rename(this.lock, moved);
+      await fs.promises.rm(moved, { force: true });
+    } catch {
+      // gone meanwhile, or being written: try again
+    }
+  }
+
+  /** Removes the lock, when it is still the one this client made (`ino`). */
+  private async release(ino: number): Promise<void> {
+    try {
+      if ((await fs.promises.stat(this.lock)).ino === ino) await fs.promises.rm(this.lock, { force: true });
+    } catch {
+      // broken by another client meanwhile
+    }
+  }
+}

@@ -116,9 +116,15 @@ describe(`pulumi-clouddb packed and installed beside @pulumi/pulumi ${SDK}`, () 
     expect(sdk.version).toBe(SDK);
   });
 
-  it("ships compiled code, types, source maps carrying their sources, the README, the CHANGELOG and the LICENSE", () => {
+  it("ships compiled code, types, source maps carrying their sources, the README, the CHANGELOG, CONTRIBUTING and the LICENSE", () => {
     const files = filesUnder(installed);
-    expect(files.filter((f) => !f.startsWith("dist/"))).toEqual(["CHANGELOG.md", "LICENSE", "README.md", "package.json"]);
+    expect(files.filter((f) => !f.startsWith("dist/"))).toEqual([
+      "CHANGELOG.md",
+      "CONTRIBUTING.md",
+      "LICENSE",
+      "README.md",
+      "package.json",
+    ]);
     expect(files.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))).toEqual([]);
     expect(files.filter((f) => /test/i.test(f))).toEqual([]);
     expect(fs.readFileSync(path.join(installed, "LICENSE"), "utf8")).toContain("Apache License");
@@ -270,7 +276,13 @@ describe(`pulumi-clouddb installed from git beside @pulumi/pulumi ${SDK}`, () =>
 
   it("is built on install and holds what the tarball holds", () => {
     const files = filesUnder(installed);
-    expect(files.filter((f) => !f.startsWith("dist/"))).toEqual(["CHANGELOG.md", "LICENSE", "README.md", "package.json"]);
+    expect(files.filter((f) => !f.startsWith("dist/"))).toEqual([
+      "CHANGELOG.md",
+      "CONTRIBUTING.md",
+      "LICENSE",
+      "README.md",
+      "package.json",
+    ]);
     expect(files).toContain("dist/sdk/index.js");
     expect(files).toContain("dist/provider/import/cli.js");
     expect(files.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))).toEqual([]);

@@ -27,7 +27,7 @@ const root = path.resolve(__dirname, "..");
  * as a user does.)
  */
 const SUITES = [
-  "tests/cli",
+  "tests/cli/",
   "tests/harness/steps.test.ts",
   "tests/harness/lifecycle.test.ts",
   "tests/harness/engineOptions.test.ts",

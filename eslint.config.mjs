@@ -6,7 +6,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/", "docs/api/", "**/node_modules/", "bench/results/", ".clouddb/", "**/*.js", "**/*.cjs", "**/*.mjs"] },
+  { ignores: ["dist/", "docs/api/", "sdk-native/", ".tools/", "**/node_modules/", "bench/results/", ".clouddb/", "**/*.js", "**/*.cjs", "**/*.mjs"] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

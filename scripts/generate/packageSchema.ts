@@ -56,7 +56,7 @@ export function packageSchema(root: string, resources: readonly RegisteredResour
       nodejs: {
         packageName: NATIVE_PACKAGES.nodejs,
         packageDescription: `${PACKAGE_SUMMARY} Served by the native provider plugin pulumi-resource-clouddb.`,
-        dependencies: { "@pulumi/pulumi": "^3.142.0" },
+        dependencies: { "@pulumi/pulumi": "^3.269.0" },
         respectSchemaVersion: true,
       },
       python: { packageName: NATIVE_PACKAGES.python, pyproject: { enabled: true }, respectSchemaVersion: true },

@@ -66,16 +66,31 @@ export const STDERR: LogSink = {
   },
 };
 
-const current = new AsyncLocalStorage<string>();
+/** The call running: the resource it is about, and its messages on their way to the engine. */
+interface Call {
+  readonly urn: string;
+  readonly sending: Array<Promise<void>>;
+}
 
-/** Runs `fn` as a call about resource `urn`: what it logs (see {@link routeConsole}) goes under that resource. */
-export function withinResource<T>(urn: string, fn: () => Promise<T>): Promise<T> {
-  return current.run(urn, fn);
+const current = new AsyncLocalStorage<Call>();
+
+/**
+ * Runs `fn` as a call about resource `urn`: what it logs (see {@link routeConsole}) goes under
+ * that resource, and has reached the engine before the call ends (so a message is never
+ * lost to the engine ending the plugin, nor shown after the step it belongs to).
+ */
+export async function withinResource<T>(urn: string, fn: () => Promise<T>): Promise<T> {
+  const call: Call = { urn, sending: [] };
+  try {
+    return await current.run(call, fn);
+  } finally {
+    await Promise.all(call.sending);
+  }
 }
 
 /** The resource whose call is running, or undefined outside any. */
 export function currentResource(): string | undefined {
-  return current.getStore();
+  return current.getStore()?.urn;
 }
 
 /** A framework message (`clouddb: ...`, `warning: clouddb: ...`): its severity and text; undefined for any other line. */
@@ -94,8 +109,10 @@ export function routeConsole(sink: LogSink): () => void {
   console.error = (...args: unknown[]): void => {
     const line = args.map((a) => (typeof a === "string" ? a : a instanceof Error ? (a.stack ?? a.message) : JSON.stringify(a))).join(" ");
     const message = frameworkMessage(line);
-    if (message === undefined) original(...args);
-    else void sink.log(message.severity, message.text, currentResource());
+    if (message === undefined) return original(...args);
+    const call = current.getStore();
+    const sent = sink.log(message.severity, message.text, call?.urn);
+    call?.sending.push(sent);
   };
   return () => {
     console.error = original;

@@ -112,41 +112,52 @@ export function emulator(): Promise<RunningEmulator> {
   return startEmulator({ port: 0, clockScale: 0.02 });
 }
 
+/**
+ * A workspace of the test's own: a PULUMI_HOME with the plugin installed from its tarball, a
+ * file backend, and the environment every command runs in (`env` added: a language's
+ * toolchain; the CLI's folder first on PATH after `env.PATH`).
+ */
+export async function cliWorkspace(name: string, env: NodeJS.ProcessEnv = {}): Promise<{ work: string; env: NodeJS.ProcessEnv }> {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), `clouddb-${name}-`));
+  const fullEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...env,
+    PATH: [env.PATH, TOOLS!.bin, process.env.PATH].filter(Boolean).join(path.delimiter),
+    PULUMI_HOME: path.join(work, "home"),
+    PULUMI_BACKEND_URL: `file://${path.join(work, "state")}`,
+    PULUMI_CONFIG_PASSPHRASE: "clouddb-native",
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
+    NO_COLOR: "1",
+    CLOUDDB_JOURNAL_DIR: path.join(work, "journal"),
+  };
+  for (const k of ["CLOUDDB_API_URL", "CLOUDDB_API_KEY", "CLOUDDB_PROJECT_ID"]) delete fullEnv[k];
+  fs.mkdirSync(path.join(work, "state"));
+  await ok("pulumi", ["plugin", "install", "resource", "clouddb", VERSION, "--file", await pluginTarball()], { cwd: work, env: fullEnv });
+  return { work, env: fullEnv };
+}
+
 /** A stack of a program, on a file backend, run by the real CLI with the plugin installed from its tarball. */
 export class CliStack {
-  private constructor(
-    /** The program's folder (a copy of the example). */
+  /**
+   * @param dir the program's folder
+   * @param env the environment every command runs in (a {@link cliWorkspace}'s)
+   */
+  constructor(
     readonly dir: string,
-    /** The environment every command runs in. */
     readonly env: NodeJS.ProcessEnv,
   ) {}
 
   /**
-   * Copies the example `example` into a folder of the test's own, installs the plugin into
-   * a PULUMI_HOME of its own, and makes the stack `dev` with the emulator as the
-   * configuration (the project's `apiUrl`, `apiKey`, `projectId`, and the same as `clouddb:*`
-   * for the default provider). `env` adds to the environment (a language's toolchain).
+   * Copies the example `example` into a workspace of the test's own ({@link cliWorkspace})
+   * and makes the stack `dev` with the emulator as the configuration (the project's `apiUrl`,
+   * `apiKey`, `projectId`, and the same as `clouddb:*` for the default provider).
    */
   static async create(example: string, emu: RunningEmulator, env: NodeJS.ProcessEnv = {}): Promise<CliStack> {
-    const work = fs.mkdtempSync(path.join(os.tmpdir(), `clouddb-${example}-`));
-    const dir = path.join(work, "program");
+    const ws = await cliWorkspace(example, env);
+    const dir = path.join(ws.work, "program");
     fs.cpSync(path.join(REPO_ROOT, "examples", example), dir, { recursive: true, filter: (f) => !f.includes("node_modules") });
-    const fullEnv: NodeJS.ProcessEnv = {
-      ...process.env,
-      ...env,
-      PATH: [env.PATH, TOOLS!.bin, process.env.PATH].filter(Boolean).join(path.delimiter),
-      PULUMI_HOME: path.join(work, "home"),
-      PULUMI_BACKEND_URL: `file://${path.join(work, "state")}`,
-      PULUMI_CONFIG_PASSPHRASE: "clouddb-native",
-      PULUMI_SKIP_UPDATE_CHECK: "true",
-      PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
-      NO_COLOR: "1",
-      CLOUDDB_JOURNAL_DIR: path.join(work, "journal"),
-    };
-    for (const k of ["CLOUDDB_API_URL", "CLOUDDB_API_KEY", "CLOUDDB_PROJECT_ID"]) delete fullEnv[k];
-    fs.mkdirSync(path.join(work, "state"));
-    const stack = new CliStack(dir, fullEnv);
-    await stack.pulumi("plugin", "install", "resource", "clouddb", VERSION, "--file", await pluginTarball());
+    const stack = new CliStack(dir, ws.env);
     await stack.pulumi("stack", "init", "dev");
     for (const ns of ["", "clouddb:"]) {
       await stack.pulumi("config", "set", `${ns}apiUrl`, emu.baseUrl);
@@ -193,8 +204,26 @@ export class CliStack {
     return { text: r.stdout, resources: doc.deployment.resources ?? [] };
   }
 
-  /** Removes the test's folder. */
+  /** Removes the workspace. */
   close(): void {
     fs.rmSync(path.dirname(this.dir), { recursive: true, force: true });
   }
+}
+
+/** `sdk-native/nodejs` built (`tsc`, then its package.json and README beside the output), cached by its content; `env` has Node.js 24 first. */
+export async function builtNodeSdk(env: NodeJS.ProcessEnv): Promise<string> {
+  const dir = path.join(CACHE, "nodejs-sdk", treeHash("sdk-native/nodejs"));
+  const bin = path.join(dir, "bin");
+  if (fs.existsSync(path.join(bin, "package.json"))) return bin;
+  fs.rmSync(path.join(CACHE, "nodejs-sdk"), { recursive: true, force: true });
+  fs.cpSync(path.join(REPO_ROOT, "sdk-native", "nodejs"), dir, { recursive: true });
+  await ok("npm", ["install", "--no-audit", "--no-fund", "--no-package-lock"], { cwd: dir, env });
+  await ok("npx", ["tsc"], { cwd: dir, env });
+  for (const f of ["package.json", "README.md"]) fs.copyFileSync(path.join(dir, f), path.join(bin, f));
+  return bin;
+}
+
+/** The environment with Node.js 24 first on PATH. */
+export function withNode24(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return { ...env, PATH: `${node24()}${path.delimiter}${env.PATH ?? ""}` };
 }

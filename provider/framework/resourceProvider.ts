@@ -119,7 +119,14 @@ function lookupNotFound(kind: string, id: string): NotFoundError {
  * - The `timeouts` input is kept among the outputs, because `delete` and `read` receive
  *   only the outputs.
  */
-export function defineResourceProvider<I extends InputSpecs, O extends OutputSpecs>(definition: ResourceDefinition<I, O>): CoreProvider {
+export function defineResourceProvider<I extends InputSpecs, O extends OutputSpecs>(
+  definition: ResourceDefinition<I, O>,
+): Required<Pick<dynamic.ResourceProvider, "configure" | "check" | "diff" | "read" | "update" | "delete">> & dynamic.ResourceProvider {
+  return coreProvider(definition);
+}
+
+/** {@link defineResourceProvider}, typed as what it is: its `diff` says what changed ({@link DiffDetail}), for the native plugin. */
+export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(definition: ResourceDefinition<I, O>): CoreProvider {
   const { schema } = definition;
   /** The operations, loaded (with the API client) the first time one runs; the compile cache is saved then. */
   let loadedOperations: ResourceOperations<I, O> | undefined;

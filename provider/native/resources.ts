@@ -1,6 +1,6 @@
 /**
  * Each resource type served natively under `clouddb:index:<Kind>`, by the very provider the
- * dynamic path runs (framework/resourceProvider.ts `defineResourceProvider` of the same
+ * dynamic path runs (framework/resourceProvider.ts `defineResourceProvider`, as `coreProvider`, of the same
  * definition): every rule, operation and message is that one's. What this adapter adds is
  * what the native protocol carries and the dynamic one cannot:
  *
@@ -19,7 +19,7 @@
 import { ResourceInitError } from "../framework/errors";
 import { ADOPTED_KEY, adopts } from "../framework/adoption";
 import { AUTONAMED_KEY, INTERNAL_KEYS, OWNER_KEY } from "../framework/internalInputs";
-import { defineResourceProvider } from "../framework/resourceProvider";
+import { coreProvider, type CoreProvider } from "../framework/resourceProvider";
 import { inputsReadBack, secretInputs, secretOutputs, type ResourceSchema } from "../framework/schema";
 import { settingsFor } from "../framework/settings";
 import { sharedOf } from "../framework/operationContext";
@@ -69,7 +69,7 @@ export class NativeResource {
   /** The type's name, `Service`. */
   readonly kind: string;
   private readonly schema: ResourceSchema;
-  private readonly core: ReturnType<typeof defineResourceProvider>;
+  private readonly core: CoreProvider;
   private readonly secretKeys: ReadonlySet<string>;
 
   /** @param registered the type, as the registry lists it */
@@ -77,7 +77,7 @@ export class NativeResource {
     this.schema = registered.definition.schema as ResourceSchema;
     this.kind = this.schema.kind;
     this.token = `clouddb:index:${this.kind}`;
-    this.core = defineResourceProvider(registered.definition);
+    this.core = coreProvider(registered.definition);
     this.secretKeys = new Set([...secretOutputs(this.schema), ...secretInputs(this.schema)]);
   }
 

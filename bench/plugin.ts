@@ -25,6 +25,7 @@ import { fromStruct, grpc, provgrpc, provpb, pulumiDir, toStruct, type JsonObjec
 import { providerText } from "../sdk/trampoline";
 import { median } from "./firstCall";
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS script of the repository's, typed here
 const { packPlugin, nodeBinary } = require("../scripts/plugin/pack") as {
   packPlugin: (opts: { out?: string }) => Promise<string[]>;
   nodeBinary: (pkg: string, spec: string, bin: string) => { file: string; version: string };
@@ -144,7 +145,7 @@ async function main(): Promise<void> {
       ),
     );
     const binary = path.join(work, "pulumi-resource-clouddb");
-    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("CLOUDDB_"))) as NodeJS.ProcessEnv;
+    const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("CLOUDDB_")));
     const nativeConfigure = () => new provpb.ConfigureRequest().setArgs(toStruct(API)).setAcceptsecrets(true);
     const nativeCheck = { urn: "urn:pulumi:bench::bench::clouddb:index:Service::db", news: { name: "lean" } };
     const variants: Variant[] = [

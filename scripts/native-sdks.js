@@ -62,7 +62,11 @@ function filesUnder(dir) {
  */
 async function generate(out) {
   const tools = await buildTools({ root, env: process.env, say });
-  const env = { ...process.env, PATH: [tools.codegen, tools.bin, process.env.PATH ?? ""].join(path.delimiter), PULUMI_SKIP_UPDATE_CHECK: "true" };
+  const env = {
+    ...process.env,
+    PATH: [tools.codegen, tools.bin, process.env.PATH ?? ""].join(path.delimiter),
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+  };
   const schema = JSON.parse(fs.readFileSync(path.join(root, "schema.json"), "utf8"));
   for (const language of Object.keys(TARGETS)) {
     say(`generating the ${language} SDK...`);

@@ -71,7 +71,7 @@ async function main(): Promise<void> {
     process.stderr.write(`clouddb-import: cannot start:\n${problems.map((p) => `  ${p}\n`).join("")}`);
     process.exit(2);
   }
-  const projectId = (args.project ?? process.env.CLOUDDB_PROJECT_ID)!;
+  const projectId = args.project ?? process.env.CLOUDDB_PROJECT_ID;
   const api = new ClouddbClient({ projectId });
   try {
     const doc = await importDocument(api, projectId, {

@@ -6,7 +6,9 @@
  * with the framework's own rules; Configure hands them to the framework, which falls back to
  * the environment (`CLOUDDB_API_URL`, ...) for what is not given, as for the dynamic providers.
  */
+import { sameValue } from "../framework/diff";
 import { CONFIG_KEYS, configure, readSettings, type ConfigSource } from "../framework/settings";
+import type { NativeDiff } from "./detailedDiff";
 import { containsUnknown } from "../framework/unknowns";
 import type { Bag } from "./protos";
 import type { Failure } from "./resources";
@@ -63,4 +65,22 @@ export function configureProvider(args: Bag): ConfigSource {
   const source = configSourceOf(args);
   configure(source);
   return source;
+}
+
+/**
+ * What changed between a provider's recorded inputs and its new ones: an update of the
+ * provider resource (its new settings recorded), never a replacement, neither of the provider
+ * nor of its resources. A new endpoint, key or timeout applies from the next operation on.
+ */
+export function diffConfig(olds: Bag, news: Bag): NativeDiff {
+  const keys = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter((k) => !ENGINE_KEYS.has(k)).sort();
+  const changed = keys.filter((k) => !sameValue(olds[k] ?? null, news[k] ?? null));
+  const kind = (k: string) =>
+    olds[k] === undefined || olds[k] === null ? "add" : news[k] === undefined || news[k] === null ? "delete" : "update";
+  return {
+    changes: changed.length > 0,
+    replaces: [],
+    diffs: changed,
+    detailedDiff: Object.fromEntries(changed.map((k) => [k, { kind: kind(k), inputDiff: true }])),
+  };
 }

@@ -8,7 +8,7 @@
 import { describeMs } from "../framework/timeouts";
 import { closeClients, type ConfigSource } from "../framework/settings";
 import { RESOURCES } from "../resources/registry";
-import { checkConfig, configureProvider, configSourceOf } from "./config";
+import { checkConfig, configureProvider, configSourceOf, diffConfig } from "./config";
 import type { NativeDiff } from "./detailedDiff";
 import { withinResource, type LogSink } from "./engineLog";
 import { argumentFailures, functionOf } from "./functions";
@@ -51,6 +51,11 @@ export class ClouddbProvider {
   /** The provider's inputs, checked: each key known and each value given usable. */
   async checkConfig(news: Wired): Promise<{ inputs: Out; failures: Failure[] }> {
     return { inputs: { props: news.props, secrets: news.secrets }, failures: checkConfig(news.props) };
+  }
+
+  /** What changed in the provider's inputs: an update of the provider, never a replacement. */
+  diffConfig(olds: Wired, news: Wired): NativeDiff {
+    return diffConfig(olds.props, news.props);
   }
 
   /** Configures the provider with its inputs (and the environment, for what they do not give). */

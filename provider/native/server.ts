@@ -118,8 +118,7 @@ export function providerService(
       return new providerpb.GetSchemaResponse().setSchema(p.schema());
     }),
     checkConfig: unary(async (req: providerpb.CheckRequest) => checkResponse(await p.checkConfig(wired(req.getNews())))),
-    // No setting replaces anything: a new endpoint, key or timeout applies to the next operation.
-    diffConfig: unary(async () => diffResponse({ changes: false, replaces: [], diffs: [], detailedDiff: {} })),
+    diffConfig: unary(async (req: providerpb.DiffRequest) => diffResponse(p.diffConfig(wired(req.getOlds()), wired(req.getNews())))),
     configure: unary(async (req: providerpb.ConfigureRequest) => {
       await p.configure(wired(req.getArgs()));
       return new providerpb.ConfigureResponse()

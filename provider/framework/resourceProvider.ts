@@ -122,7 +122,15 @@ function lookupNotFound(kind: string, id: string): NotFoundError {
 export function defineResourceProvider<I extends InputSpecs, O extends OutputSpecs>(
   definition: ResourceDefinition<I, O>,
 ): Required<Pick<dynamic.ResourceProvider, "configure" | "check" | "diff" | "read" | "update" | "delete">> & dynamic.ResourceProvider {
-  return coreProvider(definition);
+  const core = coreProvider(definition);
+  return {
+    ...core,
+    // What the dynamic-provider host takes of a diff, and nothing more.
+    async diff(id: string, olds: Props, news: Props): Promise<dynamic.DiffResult> {
+      const { changes, replaces } = await core.diff(id, olds, news);
+      return { changes, replaces };
+    },
+  };
 }
 
 /** {@link defineResourceProvider}, typed as what it is: its `diff` says what changed ({@link DiffDetail}), for the native plugin. */

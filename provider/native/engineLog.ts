@@ -13,14 +13,13 @@
 import { AsyncLocalStorage } from "async_hooks";
 import { enginegrpc, enginepb, grpc } from "./protos";
 
-/** How much a message matters, as the engine's log ranks it. */
-export type Severity = "debug" | "info" | "warning" | "error";
+/** How much a message matters, as the engine's log ranks it (an error is no message: it is the call's answer). */
+export type Severity = "debug" | "info" | "warning";
 
 const SEVERITY: Readonly<Record<Severity, enginepb.LogSeverity>> = {
   debug: enginepb.LogSeverity.DEBUG,
   info: enginepb.LogSeverity.INFO,
   warning: enginepb.LogSeverity.WARNING,
-  error: enginepb.LogSeverity.ERROR,
 };
 
 /** Where messages go: the engine's log, or (no engine to talk to) standard error. */

@@ -32,3 +32,26 @@ export class WiredInitError extends ClouddbError {
     return hasKind(value, WiredInitError.kind);
   }
 }
+
+/** Stable codes of the native plugin's own errors. */
+export const NativeErrorCode = {
+  /** A partial failure on its way to the engine (`ErrorResourceInitFailed`). */
+  ResourceInit: ProviderErrorCode.ResourceInit,
+  /** A request the plugin does not serve: a type token, function token or schema version it does not know. */
+  Unsupported: "CLOUDDB_UNSUPPORTED_REQUEST",
+} as const;
+
+/** A request names something this plugin does not serve (another package's type or function, a newer schema version). */
+export class UnsupportedRequestError extends ClouddbError {
+  static override readonly kind: string = "UnsupportedRequestError";
+
+  /** @param message what was asked, and what the plugin serves */
+  constructor(message: string) {
+    super(message, NativeErrorCode.Unsupported);
+  }
+
+  /** True for an UnsupportedRequestError from any copy of this package. */
+  static override isInstance(value: unknown): value is UnsupportedRequestError {
+    return hasKind(value, UnsupportedRequestError.kind);
+  }
+}

@@ -16,6 +16,7 @@ import * as providergrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as providerpb from "@pulumi/pulumi/proto/provider_pb";
 import * as statuspb from "@pulumi/pulumi/proto/status_pb";
 
+/** The modules above, for the plugin's other files: gRPC, the well-known types, Pulumi's messages and services. */
 export { anypb, emptypb, enginegrpc, enginepb, grpc, plugingpb, providergrpc, providerpb, statuspb, structpb };
 
 /** A property bag as the engine sends it: the JSON of a `google.protobuf.Struct`. */

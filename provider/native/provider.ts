@@ -7,15 +7,17 @@
  */
 import { describeMs } from "../framework/timeouts";
 import { closeClients, type ConfigSource } from "../framework/settings";
+import { userOperation, type UserOperation } from "../framework/userErrors";
 import { RESOURCES } from "../resources/registry";
 import { checkConfig, configureProvider, configSourceOf, diffConfig } from "./config";
 import type { NativeDiff } from "./detailedDiff";
 import { withinResource, type LogSink } from "./engineLog";
+import { UnsupportedRequestError } from "./errors";
 import { argumentFailures, functionOf } from "./functions";
 import type { Bag } from "./protos";
 import { PACKAGE_SCHEMA, PLUGIN_VERSION } from "./packageSchema";
 import { NativeResource, type Failure, type Out } from "./resources";
-import { urnParts } from "./urns";
+import { ownerOf, urnParts } from "./urns";
 import type { Wired } from "./wire";
 
 /** How often an operation that waits says so, in ms: `CLOUDDB_PROGRESS_MS`, else 30 s. */
@@ -39,12 +41,14 @@ export class ClouddbProvider {
     return PACKAGE_SCHEMA;
   }
 
-  /** The resource type of `urn`. @throws TypeError for a type this provider does not serve */
+  /** The resource type of `urn`. @throws UnsupportedRequestError for a type this provider does not serve */
   private resource(urn: string): NativeResource {
     const { type } = urnParts(urn);
     const r = this.resources.get(type);
     if (!r)
-      throw new TypeError(`clouddb serves no resource type ${JSON.stringify(type)}: it serves ${[...this.resources.keys()].join(", ")}`);
+      throw new UnsupportedRequestError(
+        `clouddb serves no resource type ${JSON.stringify(type)}: it serves ${[...this.resources.keys()].join(", ")}`,
+      );
     return r;
   }
 
@@ -77,7 +81,7 @@ export class ClouddbProvider {
   create(urn: string, news: Wired, preview: boolean, timeout: number): Promise<{ id: string; outs: Out }> {
     const r = this.resource(urn);
     return withinResource(urn, () =>
-      preview ? r.create(urn, news, true, timeout) : this.waiting(urn, "creating", () => r.create(urn, news, false, timeout)),
+      preview ? r.create(urn, news, true, timeout) : this.waiting(urn, r, "create", () => r.create(urn, news, false, timeout)),
     );
   }
 
@@ -90,19 +94,19 @@ export class ClouddbProvider {
   update(urn: string, id: string, olds: Wired, news: Wired, preview: boolean, timeout: number): Promise<{ outs: Out }> {
     const r = this.resource(urn);
     const run = (): Promise<{ outs: Out }> => r.update(urn, id, olds, news, preview, timeout);
-    return withinResource(urn, () => (preview ? run() : this.waiting(urn, "updating", run)));
+    return withinResource(urn, () => (preview ? run() : this.waiting(urn, r, "update", run)));
   }
 
   /** Deletes a resource (an adopted one stays in the cloud, and the CLI says so under it). */
   delete(urn: string, id: string, props: Wired, timeout: number): Promise<void> {
     const r = this.resource(urn);
-    return withinResource(urn, () => this.waiting(urn, "deleting", () => r.delete(id, props, timeout)));
+    return withinResource(urn, () => this.waiting(urn, r, "delete", () => r.delete(id, props, timeout)));
   }
 
   /** Runs a function; failures name what is wrong with its arguments. */
   async invoke(token: string, args: Bag): Promise<{ result?: Bag; failures: Failure[] }> {
     const spec = functionOf(token);
-    if (!spec) throw new TypeError(`clouddb has no function ${JSON.stringify(token)}`);
+    if (!spec) throw new UnsupportedRequestError(`clouddb has no function ${JSON.stringify(token)}`);
     const failures = argumentFailures(spec, args);
     if (failures.length > 0) return { failures };
     return { result: await spec.run(args, this.config), failures: [] };
@@ -117,8 +121,9 @@ export class ClouddbProvider {
     await closeClients();
   }
 
-  /** Runs `operation`, telling the CLI under the resource every so often how long it has been `doing` it. */
-  private async waiting<T>(urn: string, doing: string, operation: () => Promise<T>): Promise<T> {
+  /** Runs `operation` (a `kind` of operation on resource `r`), telling the CLI under the resource every so often how long it has been at it. */
+  private async waiting<T>(urn: string, r: NativeResource, kind: UserOperation, operation: () => Promise<T>): Promise<T> {
+    const doing = userOperation(kind, r.kind, ownerOf(urn, r.kind));
     const started = Date.now();
     const every = progressEveryMs();
     let told = 0;

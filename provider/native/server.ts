@@ -3,11 +3,11 @@
  * serving a {@link ClouddbProvider}. Not `@pulumi/pulumi/provider`'s `main`, which answers
  * CheckConfig and DiffConfig "not implemented", never hands Configure's arguments to the
  * provider, announces no preview support and drops Diff's changed keys and detailed diff
- * (pulumi/pulumi#10915). Construct, Call, Parameterize and List are not served: the package
- * has no components, methods or parameterization.
+ * (pulumi/pulumi#10915). Construct, Call and Parameterize are not served (the package has no
+ * components, methods or parameterization), nor List, which gRPC answers UNIMPLEMENTED itself.
  */
 import type { NativeDiff, DiffKind } from "./detailedDiff";
-import { WiredInitError } from "./errors";
+import { UnsupportedRequestError, WiredInitError } from "./errors";
 import type { ClouddbProvider } from "./provider";
 import { anypb, emptypb, fromStruct, grpc, plugingpb, providergrpc, providerpb, statuspb, toStruct } from "./protos";
 import type { Failure, Out } from "./resources";
@@ -62,7 +62,7 @@ function unary<Req, Res>(fn: (req: Req) => Promise<Res>): grpc.handleUnaryCall<R
 }
 
 /** A handler answering UNIMPLEMENTED. */
-function unimplemented(what: string): grpc.handleUnaryCall<unknown, unknown> {
+function unimplemented<Req, Res>(what: string): grpc.handleUnaryCall<Req, Res> {
   return (_call, callback) => callback({ code: grpc.status.UNIMPLEMENTED, details: `${what} is not implemented by clouddb` });
 }
 
@@ -98,11 +98,11 @@ export function diffResponse(d: NativeDiff): providerpb.DiffResponse {
   return resp;
 }
 
+/** The ResourceProvider service's handlers, List's left to gRPC (UNIMPLEMENTED). */
+export type ProviderService = Omit<providergrpc.IResourceProviderServer, "list">;
+
 /** The service implementation for `p`; `onEngine` hears of the engine's address when Handshake or Attach gives it. */
-export function providerService(
-  p: ClouddbProvider,
-  onEngine: (address: string) => void = () => undefined,
-): providergrpc.IResourceProviderServer {
+export function providerService(p: ClouddbProvider, onEngine: (address: string) => void = () => undefined): ProviderService {
   const handshake = (): providerpb.ProviderHandshakeResponse => {
     const r = new providerpb.ProviderHandshakeResponse();
     return r.setAcceptSecrets(true).setAcceptResources(false).setAcceptOutputs(false);
@@ -114,7 +114,7 @@ export function providerService(
     }),
     getPluginInfo: unary(async () => new plugingpb.PluginInfo().setVersion(p.version)),
     getSchema: unary(async (req: providerpb.GetSchemaRequest) => {
-      if (req.getVersion() !== 0) throw new TypeError(`clouddb serves schema version 0, not ${req.getVersion()}`);
+      if (req.getVersion() !== 0) throw new UnsupportedRequestError(`clouddb serves schema version 0, not ${req.getVersion()}`);
       return new providerpb.GetSchemaResponse().setSchema(p.schema());
     }),
     checkConfig: unary(async (req: providerpb.CheckRequest) => checkResponse(await p.checkConfig(wired(req.getNews())))),
@@ -171,14 +171,13 @@ export function providerService(
     call: unimplemented("Call"),
     construct: unimplemented("Construct"),
     parameterize: unimplemented("Parameterize"),
-    list: (call: grpc.ServerWritableStream<unknown, unknown>) =>
-      call.emit("error", { code: grpc.status.UNIMPLEMENTED, details: "List is not implemented by clouddb" }),
-  } as providergrpc.IResourceProviderServer;
+  };
 }
 
 /** Serves `service` on 127.0.0.1 at a free port; resolves with the server and its port. */
-export async function listen(service: providergrpc.IResourceProviderServer): Promise<{ server: grpc.Server; port: number }> {
+export async function listen(service: ProviderService): Promise<{ server: grpc.Server; port: number }> {
   const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
+  // List, which the plugin does not serve, gRPC answers UNIMPLEMENTED itself.
   server.addService(providergrpc.ResourceProviderService, service);
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, bound) => (e ? reject(e) : resolve(bound))),

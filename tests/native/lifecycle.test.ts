@@ -88,7 +88,11 @@ describe("the native plugin's operations", () => {
     await plugin.create(urn, inputs);
     const told = plugin.logged.filter((l) => l.urn === urn);
     expect(told.length).toBeGreaterThanOrEqual(1);
-    expect(told[0]).toMatchObject({ severity: 1, ephemeral: false, message: expect.stringMatching(/^still creating after \d/) });
+    expect(told[0]).toMatchObject({
+      severity: 1,
+      ephemeral: false,
+      message: expect.stringMatching(/^still creating Service "waited" after \d/),
+    });
   });
 
   it("tells the engine's log, under the resource, of an adoption and of a delete that leaves the adopted service in the cloud", async () => {

@@ -101,6 +101,9 @@ describe("the native plugin's protocol", () => {
     expect(good.inputs).not.toHaveProperty("__owner");
     const kept = await plugin.check(urnOf("Vpc", "net"), { cidr: "10.0.0.0/16", regionCode: "us-east-1" }, good.inputs);
     expect(kept.inputs.name).toBe(good.inputs.name);
+    await expect(plugin.check(urnOf("Bucket", "b"), {})).rejects.toThrow(
+      'clouddb serves no resource type "clouddb:index:Bucket": it serves clouddb:index:ReadReplicaSet, clouddb:index:Service, clouddb:index:Vpc, clouddb:index:VpcPeering',
+    );
   });
 
   it("Check marks the secret inputs secret, however they arrive", async () => {

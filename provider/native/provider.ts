@@ -15,7 +15,7 @@ import { withinResource, type LogSink } from "./engineLog";
 import { UnsupportedRequestError } from "./errors";
 import { argumentFailures, functionOf } from "./functions";
 import type { Bag } from "./protos";
-import { PACKAGE_SCHEMA, PLUGIN_VERSION } from "./packageSchema";
+import { PACKAGE_SCHEMA, PLUGIN_VERSION, SECRET_CONFIG_KEYS } from "./packageSchema";
 import { NativeResource, type Failure, type Out } from "./resources";
 import { ownerOf, urnParts } from "./urns";
 import type { Wired } from "./wire";
@@ -54,7 +54,7 @@ export class ClouddbProvider {
 
   /** The provider's inputs, checked: each key known and each value given usable. */
   async checkConfig(news: Wired): Promise<{ inputs: Out; failures: Failure[] }> {
-    return { inputs: { props: news.props, secrets: news.secrets }, failures: checkConfig(news.props) };
+    return { inputs: { props: news.props, secrets: [...news.secrets, ...SECRET_CONFIG_KEYS] }, failures: checkConfig(news.props) };
   }
 
   /** What changed in the provider's inputs: an update of the provider, never a replacement. */

@@ -79,6 +79,12 @@ describe("the native plugin's protocol", () => {
     expect(await plugin.checkConfig({ projectId: "p" })).toEqual([]);
   });
 
+  it("CheckConfig keeps an explicit provider's apiKey secret, even one given in plain text", async () => {
+    const inputs = await plugin.checkedConfig({ apiUrl: emu.baseUrl, apiKey: "plain-key-123456", projectId: "p" });
+    expect(isSecret(inputs.apiKey)).toBe(true);
+    expect(inputs.apiUrl).toBe(emu.baseUrl);
+  });
+
   it("DiffConfig: a new key or endpoint is an update of the provider, which replaces nothing", async () => {
     const olds = { apiUrl: emu.baseUrl, apiKey: secret("old-key-123456"), projectId: "p", version: "0.1.0" };
     expect(await plugin.diffConfig(olds, { ...olds, apiKey: secret("new-key-123456") })).toEqual({

@@ -126,6 +126,15 @@ export class NativePlugin {
     return res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() }));
   }
 
+  /** The provider's inputs as CheckConfig returns them (what the engine stores). */
+  async checkedConfig(news: JsonObject): Promise<JsonObject> {
+    const req = new provpb.CheckRequest()
+      .setUrn("urn:pulumi:dev::proj::pulumi:providers:clouddb::p")
+      .setNews(toStruct(news))
+      .setOlds(toStruct({}));
+    return fromStruct((await this.call<pb.CheckRequest, pb.CheckResponse>("checkConfig", req)).getInputs());
+  }
+
   /** DiffConfig of the provider's recorded inputs against new ones. */
   async diffConfig(olds: JsonObject, news: JsonObject): Promise<{ changes: number; replaces: string[]; diffs: string[] }> {
     const req = new provpb.DiffRequest()

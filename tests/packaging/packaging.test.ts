@@ -18,7 +18,7 @@ import { startEmulator, type RunningEmulator } from "../../emulator";
 import { expectNoErrors, REPO_ROOT, TestStack, type Program } from "../../harness";
 import { stackConfig } from "../../harness/cloud";
 import { ClouddbClient } from "../../provider/client";
-import { runBin, startBinEmulator } from "./support/bins";
+import { firstLine, runBin, startBinEmulator } from "./support/bins";
 import { FreshProject } from "./support/freshProject";
 import { brokenLinks, exportTargets, filesUnder, mapsWithoutSources } from "./support/tarball";
 import { RESOLUTIONS, typecheck, type Resolution } from "./support/typecheck";
@@ -98,6 +98,8 @@ async function expectBinsHelp(dir: string): Promise<void> {
   const importer = await runBin(dir, "clouddb-import", ["--help"]);
   expect(importer).toMatchObject({ status: 0, stdout: "" });
   expect(importer.stderr).toMatch(/^usage: clouddb-import --out <file>/);
+  // The native plugin, as `pulumi-resource-clouddb` on PATH: it serves, and prints its port.
+  expect(await firstLine(dir, "pulumi-resource-clouddb")).toMatch(/^\d+$/);
 }
 
 describe(`pulumi-clouddb packed and installed beside @pulumi/pulumi ${SDK}`, () => {
@@ -152,7 +154,7 @@ describe(`pulumi-clouddb packed and installed beside @pulumi/pulumi ${SDK}`, () 
     );
   });
 
-  it("runs each bin from node_modules/.bin: clouddb-emulator --help and clouddb-import --help", async () => {
+  it("runs each bin from node_modules/.bin: clouddb-emulator --help, clouddb-import --help, pulumi-resource-clouddb to its port", async () => {
     await expectBinsHelp(project.dir);
   });
 

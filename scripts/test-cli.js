@@ -53,7 +53,7 @@ async function main() {
   const jest = require.resolve("jest/bin/jest", { paths: [root] });
   const r = spawnSync(
     process.execPath,
-    [jest, "--testPathIgnorePatterns", "/node_modules/", "--testTimeout", "400000", ...(args.length > 0 ? args : SUITES)],
+    [jest, ...(args.length > 0 ? args : SUITES), "--testTimeout=400000", "--testPathIgnorePatterns", "/node_modules/"],
     { cwd: root, stdio: "inherit", env: { ...process.env, CLOUDDB_ENGINE: "cli", CLOUDDB_REQUIRE_PULUMI: "1" } },
   );
   process.exit(r.status ?? 1);

@@ -241,7 +241,9 @@ describe(`pulumi-clouddb packed and installed beside @pulumi/pulumi ${SDK}`, () 
     it("clouddb-import writes what the stack deployed, with the providers the SDK registered, and a program that type checks", async () => {
       const api = { CLOUDDB_API_URL: emulator.baseUrl, CLOUDDB_API_KEY: emulator.pat, CLOUDDB_PROJECT_ID: emulator.projectId };
       const r = await runBin(project.dir, "clouddb-import", ["--out", "import.json", "--program", "imported.ts"], api);
-      expect(r.stderr).toBe("clouddb-import: wrote 3 resources to import.json; next: pulumi import --file import.json\n");
+      expect(r.stderr).toBe(
+        "clouddb-import: wrote 3 resources to import.json; next: pulumi import --file import.json --generate-code=false\n",
+      );
       expect(r.status).toBe(0);
       const doc = JSON.parse(fs.readFileSync(path.join(project.dir, "import.json"), "utf8")) as {
         resources: { type: string; id: string; inputs: Record<string, unknown> }[];
@@ -307,7 +309,9 @@ describe(`pulumi-clouddb installed from git beside @pulumi/pulumi ${SDK}`, () =>
     try {
       const vpc = await api.perform("createVpc", { body: { name: "from-git", cidr: "10.50.0.0/16", region_code: "us-east-1" } });
       const r = await runBin(project.dir, "clouddb-import", ["--out", "import.json", "--program", "imported.ts"], emulator.env);
-      expect(r.stderr).toBe("clouddb-import: wrote 1 resource to import.json; next: pulumi import --file import.json\n");
+      expect(r.stderr).toBe(
+        "clouddb-import: wrote 1 resource to import.json; next: pulumi import --file import.json --generate-code=false\n",
+      );
       expect(r.status).toBe(0);
       const doc = JSON.parse(fs.readFileSync(path.join(project.dir, "import.json"), "utf8")) as { resources: { id: string }[] };
       expect(doc.resources.map((d) => d.id)).toEqual([vpc.id]);

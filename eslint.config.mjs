@@ -6,7 +6,23 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/", "docs/api/", "**/node_modules/", "bench/results/", ".clouddb/", "**/*.js", "**/*.cjs", "**/*.mjs"] },
+  {
+    ignores: [
+      "dist/",
+      "docs/api/",
+      "sdk-native/",
+      ".tools/",
+      "dist-plugin/",
+      "examples/native-*/",
+      "tests/native/cli/fixtures/",
+      "**/node_modules/",
+      "bench/results/",
+      ".clouddb/",
+      "**/*.js",
+      "**/*.cjs",
+      "**/*.mjs",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

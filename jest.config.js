@@ -6,8 +6,9 @@ module.exports = {
   roots: ["<rootDir>/tests"],
   testMatch: ["**/*.test.ts"],
   // The packaging test installs the packed package from the registry: `npm run test:packaging`;
-  // the real-CLI tier runs on the Pulumi CLI built from its Go modules: `npm run test:cli`.
-  testPathIgnorePatterns: ["/node_modules/", "<rootDir>/tests/packaging/", "<rootDir>/tests/cli/"],
+  // the real-CLI tier runs on the Pulumi CLI built from its Go modules: `npm run test:cli`;
+  // the native plugin's CLI runs (a language toolchain each): `npm run test:native`.
+  testPathIgnorePatterns: ["/node_modules/", "<rootDir>/tests/packaging/", "<rootDir>/tests/cli/", "<rootDir>/tests/native/cli/"],
   // Fails the run at once when Pulumi's provider process could not load the built package;
   // gives the run its own temp directory and process marker, cleared by the teardown.
   globalSetup: "<rootDir>/tests/setup/globalSetup.js",

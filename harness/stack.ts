@@ -5,14 +5,13 @@
  */
 import { inTurn } from "./processTurns";
 import * as path from "path";
-import { DiagnosticSink, lockedMessage, pendingOperationsWarning } from "./diagnostics";
+import { DiagnosticSink, lockedMessage } from "./diagnostics";
 import { Deployment, destroyAll } from "./deployment";
-import { EngineRun, message } from "./engineRun";
-import { HarnessMonitor } from "./monitor";
+import { EngineRun } from "./engineRun";
 import { PluginHost } from "./pluginHost";
 import { importResources } from "./importFile";
 import { refreshAll } from "./refresh";
-import { runProgram } from "./runtime";
+import { upRun } from "./upRun";
 import { checkpointOf, loadCheckpoint, type Checkpoint } from "./checkpoint";
 import { HarnessState, ProviderConfig } from "./state";
 import { defaultParallel } from "./stepExecutor";
@@ -375,48 +374,15 @@ export class TestStack {
     const state = preview ? this.state.clone() : this.state;
     return this.withPlugin(
       config,
-      async (run) => {
-        const d = run as Deployment;
+      (run) => {
         if (!preview) state.providerConfig = config;
-        const dies = options.engineDies;
-        const onAbort = (): void => d.die();
-        if (dies?.aborted) onAbort();
-        dies?.addEventListener("abort", onAbort);
-        const result = (): UpResult => ({
-          steps: d.steps,
-          outputs: structuredClone(state.stackOutputs),
-          errors: d.errors,
-          checkFailures: d.checkFailures,
-          secretOutputNames: [...state.stackSecretOutputs],
-          diagnostics: d.sink.lines,
-          ...(d.dead ? { interrupted: true } : {}),
+        return upRun(run as Deployment, state, program, {
+          preview,
+          options,
+          config: this.config,
+          project: this.opts.project,
+          stack: this.opts.stack,
         });
-        try {
-          if (options.refresh) {
-            // `up --refresh`: the refresh runs first; any failed read stops the run before the program.
-            if (!(await refreshAll(d))) return result();
-          } else if (!preview && state.pendingOperations.length > 0) {
-            d.sink.add("warning", pendingOperationsWarning(state.pendingOperations.map((p) => p.urn)));
-          }
-          const monitor = new HarnessMonitor(d);
-          const programErrors = await runProgram(program, monitor, {
-            project: this.opts.project,
-            stack: this.opts.stack,
-            preview,
-            config: this.config,
-            log: (severity, text) => d.sink.add(severity, text),
-          });
-          if (!d.dead) for (const m of programErrors) d.errors.push({ message: m });
-          // A program that fails fails the run: the engine deletes nothing (the language host's error ends it).
-          if (programErrors.length > 0) d.bail();
-          await d.finish();
-          return result();
-        } catch (e) {
-          d.errors.push({ message: `engine: ${message(e)}` });
-          return result();
-        } finally {
-          dies?.removeEventListener("abort", onAbort);
-        }
       },
       (o) =>
         new Deployment({

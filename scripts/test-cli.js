@@ -27,7 +27,7 @@ const root = path.resolve(__dirname, "..");
  * as a user does.)
  */
 const SUITES = [
-  "tests/cli",
+  "tests/cli/",
   "tests/harness/steps.test.ts",
   "tests/harness/lifecycle.test.ts",
   "tests/harness/engineOptions.test.ts",
@@ -53,7 +53,7 @@ async function main() {
   const jest = require.resolve("jest/bin/jest", { paths: [root] });
   const r = spawnSync(
     process.execPath,
-    [jest, "--testPathIgnorePatterns", "/node_modules/", "--testTimeout", "400000", ...(args.length > 0 ? args : SUITES)],
+    [jest, ...(args.length > 0 ? args : SUITES), "--testTimeout=400000", "--testPathIgnorePatterns", "/node_modules/"],
     { cwd: root, stdio: "inherit", env: { ...process.env, CLOUDDB_ENGINE: "cli", CLOUDDB_REQUIRE_PULUMI: "1" } },
   );
   process.exit(r.status ?? 1);

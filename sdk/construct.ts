@@ -7,7 +7,7 @@
  * class is given its {@link ResourceType} as a literal, generated from its definition.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { OWNER_KEY, PROVIDER_KEY } from "../provider/framework/internalInputs";
+import { dynamicTypeOf, OWNER_KEY, PROVIDER_KEY } from "../provider/framework/internalInputs";
 import { requireArguments } from "./inputs";
 import { optionsFor } from "./options";
 import { untracedConstruction } from "./promiseStacks";
@@ -92,7 +92,7 @@ export abstract class ClouddbResource extends pulumi.CustomResource {
     const settle = untracedConstruction(options);
     try {
       // As `pulumi.dynamic.Resource` does (@pulumi/pulumi dynamic/index.js): the type token, and `__provider` among the properties.
-      super(`pulumi-nodejs:dynamic/clouddb:${type.kind}`, name, { ...props, [PROVIDER_KEY]: providerText(type.module) }, options);
+      super(dynamicTypeOf(type.kind), name, { ...props, [PROVIDER_KEY]: providerText(type.module) }, options);
     } catch (e) {
       settle(e);
       throw e;

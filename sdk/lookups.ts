@@ -1,12 +1,13 @@
 /**
  * The lookup functions' implementation: loaded by sdk/functions.ts when a lookup first runs,
  * so that a program that imports the SDK loads neither the API client (undici) nor the
- * definitions (zod) until it looks something up.
+ * definitions (zod) until it looks something up. The native plugin (provider/native) serves
+ * the same functions to every language, each reading its provider's configuration (the
+ * last argument) instead of the program's.
  */
-import * as pulumi from "@pulumi/pulumi";
 import { ClouddbClient, type AuthInfo } from "../provider/client";
 import { configurationError } from "../provider/framework/settingProblems";
-import { providerContext, readSettings } from "../provider/framework/settings";
+import { providerContext, readSettings, type ConfigSource } from "../provider/framework/settings";
 import { lookupResult, outputsFrom } from "../provider/framework/schema";
 import { readReplicaSetSchema } from "../provider/resources/readReplicaSet/definition";
 import { serviceOutputs, serviceSchema } from "../provider/resources/service/definition";
@@ -15,12 +16,21 @@ import { vpcPeeringSchema } from "../provider/resources/vpcPeering/definition";
 import type { AuthInfoResult, FunctionOptions } from "./functions";
 import type { ReadReplicaSetResult, ServiceResult, VpcPeeringResult, VpcResult } from "./outputs";
 
+/** The program's stack configuration (`clouddb:*`), where a TypeScript program's lookups read their settings. */
+function programConfig(): ConfigSource {
+  // Loaded here: the native plugin, which passes its provider's configuration, never loads the SDK's runtime.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const pulumi = require("@pulumi/pulumi") as typeof import("@pulumi/pulumi");
+  const config = new pulumi.Config("clouddb");
+  return { get: (key) => config.get(key.replace(/^clouddb:/, "")) };
+}
+
 async function withClient<T>(
   opts: FunctionOptions | undefined,
+  source: ConfigSource | undefined,
   use: (api: ClouddbClient, projectId: () => string) => Promise<T>,
 ): Promise<T> {
-  const config = new pulumi.Config("clouddb");
-  const s = readSettings({ get: (key) => config.get(key.replace(/^clouddb:/, "")) });
+  const s = readSettings(source ?? programConfig());
   // What the options give is the options' to check (the client does); the rest, the configuration's.
   const given = new Set(Object.keys(opts ?? {}).map((k) => `clouddb:${k}`));
   const problems = s.problems.filter((p) => !given.has(p.key));
@@ -59,27 +69,31 @@ function authInfo(info: AuthInfo): AuthInfoResult {
 }
 
 /** See sdk/functions.ts. */
-export function getAuthInfo(opts?: FunctionOptions): Promise<AuthInfoResult> {
-  return withClient(opts, async (api) => authInfo(await api.perform("getAuthInfo")));
+export function getAuthInfo(opts?: FunctionOptions, config?: ConfigSource): Promise<AuthInfoResult> {
+  return withClient(opts, config, async (api) => authInfo(await api.perform("getAuthInfo")));
 }
 
 /** See sdk/functions.ts. */
-export function getService(args: { serviceId: string; projectId?: string }, opts?: FunctionOptions): Promise<ServiceResult> {
-  return withClient({ ...opts, projectId: args.projectId ?? opts?.projectId }, async (api, project) =>
+export function getService(
+  args: { serviceId: string; projectId?: string },
+  opts?: FunctionOptions,
+  config?: ConfigSource,
+): Promise<ServiceResult> {
+  return withClient({ ...opts, projectId: args.projectId ?? opts?.projectId }, config, async (api, project) =>
     service(await api.perform("getService", { service: args.serviceId, projectId: project() })),
   );
 }
 
 /** See sdk/functions.ts. */
-export function getServices(args: { projectId?: string } = {}, opts?: FunctionOptions): Promise<ServiceResult[]> {
-  return withClient({ ...opts, projectId: args.projectId ?? opts?.projectId }, async (api, project) =>
+export function getServices(args: { projectId?: string } = {}, opts?: FunctionOptions, config?: ConfigSource): Promise<ServiceResult[]> {
+  return withClient({ ...opts, projectId: args.projectId ?? opts?.projectId }, config, async (api, project) =>
     (await api.perform("listServices", { projectId: project() })).items.map(service),
   );
 }
 
 /** See sdk/functions.ts. */
-export function getVpc(args: { vpcId: string; projectId?: string }, opts?: FunctionOptions): Promise<VpcResult> {
-  return withClient({ ...opts, projectId: args.projectId ?? opts?.projectId }, async (api, project) =>
+export function getVpc(args: { vpcId: string; projectId?: string }, opts?: FunctionOptions, config?: ConfigSource): Promise<VpcResult> {
+  return withClient({ ...opts, projectId: args.projectId ?? opts?.projectId }, config, async (api, project) =>
     lookupResult<VpcResult>(
       vpcSchema,
       outputsFrom(vpcSchema, { live: await api.perform("getVpc", { vpc: args.vpcId, projectId: project() }), projectId: project() }),
@@ -88,8 +102,8 @@ export function getVpc(args: { vpcId: string; projectId?: string }, opts?: Funct
 }
 
 /** See sdk/functions.ts. */
-export function getVpcs(args: { projectId?: string } = {}, opts?: FunctionOptions): Promise<VpcResult[]> {
-  return withClient({ ...opts, projectId: args.projectId ?? opts?.projectId }, async (api, project) =>
+export function getVpcs(args: { projectId?: string } = {}, opts?: FunctionOptions, config?: ConfigSource): Promise<VpcResult[]> {
+  return withClient({ ...opts, projectId: args.projectId ?? opts?.projectId }, config, async (api, project) =>
     (await api.perform("listVpcs", { projectId: project() })).items.map((live) =>
       lookupResult<VpcResult>(vpcSchema, outputsFrom(vpcSchema, { live, projectId: project() })),
     ),
@@ -97,8 +111,12 @@ export function getVpcs(args: { projectId?: string } = {}, opts?: FunctionOption
 }
 
 /** See sdk/functions.ts. */
-export function getVpcPeerings(args: { vpcId: string; projectId?: string }, opts?: FunctionOptions): Promise<VpcPeeringResult[]> {
-  return withClient({ ...opts, projectId: args.projectId ?? opts?.projectId }, async (api, project) =>
+export function getVpcPeerings(
+  args: { vpcId: string; projectId?: string },
+  opts?: FunctionOptions,
+  config?: ConfigSource,
+): Promise<VpcPeeringResult[]> {
+  return withClient({ ...opts, projectId: args.projectId ?? opts?.projectId }, config, async (api, project) =>
     (await api.perform("listPeerings", { vpc: args.vpcId, projectId: project() })).items.map((live) =>
       lookupResult<VpcPeeringResult>(vpcPeeringSchema, outputsFrom(vpcPeeringSchema, { live, vpcId: args.vpcId, projectId: project() })),
     ),
@@ -109,8 +127,9 @@ export function getVpcPeerings(args: { vpcId: string; projectId?: string }, opts
 export function getReadReplicaSets(
   args: { serviceId: string; projectId?: string },
   opts?: FunctionOptions,
+  config?: ConfigSource,
 ): Promise<ReadReplicaSetResult[]> {
-  return withClient({ ...opts, projectId: args.projectId ?? opts?.projectId }, async (api, project) =>
+  return withClient({ ...opts, projectId: args.projectId ?? opts?.projectId }, config, async (api, project) =>
     (await api.perform("listReplicaSets", { service: args.serviceId, projectId: project() })).items.map((live) =>
       lookupResult<ReadReplicaSetResult>(
         readReplicaSetSchema,

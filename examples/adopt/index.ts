@@ -20,6 +20,8 @@ export = async () => {
     environment: "PROD",
     connectionPooler: true,
   });
-  const readOnly = clouddb.Service.get("looked-up", existingId);
+  // Read once the adoption has converged it (`adopted.serviceId` resolves then): a read made
+  // while the adoption is still changing it would record what a later refresh finds changed.
+  const readOnly = clouddb.Service.get("looked-up", adopted.serviceId);
   return { adoptedId: adopted.serviceId, status: readOnly.status, environment: adopted.environment };
 };

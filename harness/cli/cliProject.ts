@@ -13,6 +13,7 @@ import { alive } from "../processes";
 import { REPO_ROOT } from "../stack";
 import { processesUnder } from "./processes";
 import type { CliTools } from "./tools";
+import { cliEnv } from "./workspace";
 
 /** What one CLI command did. */
 export interface CommandResult {
@@ -38,15 +39,7 @@ export class CliProject {
     env: Record<string, string>,
   ) {
     this.dir = path.join(root, "project");
-    this.env = {
-      ...process.env,
-      ...env,
-      PATH: `${tools.bin}${path.delimiter}${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ""}`,
-      PULUMI_BACKEND_URL: `file://${path.join(root, "state")}`,
-      PULUMI_CONFIG_PASSPHRASE: "clouddb-test",
-      PULUMI_SKIP_UPDATE_CHECK: "true",
-      PULUMI_HOME: path.join(root, "home"),
-    };
+    this.env = { ...process.env, ...cliEnv(root, tools, env) };
   }
 
   /**

@@ -8,15 +8,13 @@
  */
 import { execFile } from "child_process";
 import * as fs from "fs";
-import * as os from "os";
 import * as path from "path";
 import { promisify } from "util";
-import * as vm from "vm";
 import * as pulumi from "@pulumi/pulumi";
 import type * as Auto from "@pulumi/pulumi/automation";
 import type { Checkpoint } from "../checkpoint";
 import { inTurn } from "../processTurns";
-import { REPO_ROOT, type PluginHandle, type Program } from "../stack";
+import type { PluginHandle, Program } from "../stack";
 import type {
   ImportFileResource,
   ImportOptions,
@@ -29,76 +27,12 @@ import type {
   UpResult,
 } from "../types";
 import { deploymentOf, pendingOf, readsOf, resourcesOf, stackOutputsOf, type Deployment } from "./deployment";
-import { reportOf } from "./events";
+import { capture, ownRejections, report, type RunCapture } from "./runs";
 import { pluginProcesses, CliProcesses } from "./processes";
 import { cliTools, type CliTools } from "./tools";
+import { cliWorkspace } from "./workspace";
 
 const run = promisify(execFile);
-/** The passphrase of every stack's secrets. */
-const PASSPHRASE = "clouddb-test";
-
-/** The nearest `node_modules` at or above `dir`. */
-function nodeModulesFor(dir: string): string {
-  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
-    const candidate = path.join(d, "node_modules");
-    if (fs.existsSync(candidate)) return candidate;
-    if (path.dirname(d) === d) return path.join(REPO_ROOT, "node_modules");
-  }
-}
-
-/** The process of the outermost context (jest runs a test file in a vm context with a copy of `process`). */
-const realProcess = vm.runInThisContext("process") as NodeJS.Process;
-
-/**
- * Runs `op` (an inline program under the CLI) with the process's unhandled rejections its own:
- * a program whose registrations the engine stopped leaves the SDK's promises rejected
- * ("resource monitor shut down"), which a language host only logs as the program ends, and
- * which must not fail the test that ran it. They are looked for until two turns of the event
- * loop after `op` brought none.
- */
-async function ownRejections<T>(op: () => Promise<T>): Promise<T> {
-  const saved = realProcess.listeners("unhandledRejection");
-  realProcess.removeAllListeners("unhandledRejection");
-  let seen = 0;
-  realProcess.on("unhandledRejection", () => void seen++);
-  try {
-    return await op();
-  } finally {
-    for (let before = -1; before !== seen;) {
-      before = seen;
-      for (let turn = 0; turn < 2; turn++) await new Promise<void>((r) => setImmediate(r));
-    }
-    realProcess.removeAllListeners("unhandledRejection");
-    for (const l of saved) realProcess.on("unhandledRejection", l as (...args: unknown[]) => void);
-  }
-}
-
-/** What one run of the CLI gave: its engine events, and what it printed. */
-interface RunCapture {
-  events: Auto.EngineEvent[];
-  output: string;
-  /** The command exited with an error. */
-  failed?: boolean;
-}
-
-/** A new {@link RunCapture}. */
-function capture(): RunCapture {
-  return { events: [], output: "" };
-}
-
-/**
- * The run's report: its events read as the harness reads a run, and what the CLI printed
- * (progress, summaries, warnings) as one more line, so that a scan of everything a run
- * printed (`printed`) covers what a user sees.
- */
-function report(run: RunCapture, refresh = false): ReturnType<typeof reportOf> {
-  const r = reportOf(run.events, refresh);
-  // A command that failed before the engine ran (a locked stack, a bad flag) has no events: its output is the error.
-  if (run.failed && r.errors.length === 0 && r.checkFailures.length === 0) r.errors.push({ message: run.output.trim() });
-  if (run.output.trim() !== "") r.diagnostics.push({ severity: "info", message: `[cli output] ${run.output.trim()}` });
-  return r;
-}
-
 /** Options of {@link CliStack.create}: the model's, and the tools to use (default: the built ones). */
 export interface CliStackOptions extends StackOptions {
   tools?: CliTools;
@@ -138,33 +72,7 @@ export class CliStack {
   static async create(opts: CliStackOptions = {}): Promise<CliStack> {
     const tools = opts.tools ?? cliTools();
     if (tools === undefined) throw new Error("the Pulumi CLI is not built: run `npm run pulumi:build`");
-    const auto = await import("@pulumi/pulumi/automation");
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-cli-"));
-    const work = path.join(dir, "project");
-    for (const d of [work, path.join(dir, "home"), path.join(dir, "state")]) fs.mkdirSync(d);
-    fs.symlinkSync(nodeModulesFor(opts.cwd ?? REPO_ROOT), path.join(work, "node_modules"), "dir");
-    const processes = new CliProcesses(path.join(dir, "cli"), tools.pulumi);
-    const env: Record<string, string> = {
-      ...(opts.env ?? {}),
-      PATH: `${tools.bin}${path.delimiter}${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ""}`,
-      PULUMI_BACKEND_URL: `file://${path.join(dir, "state")}`,
-      PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
-      PULUMI_SKIP_UPDATE_CHECK: "true",
-      PULUMI_HOME: path.join(dir, "home"),
-      ...processes.env(),
-    };
-    if (opts.parallel !== undefined) env.PULUMI_PARALLEL = String(opts.parallel);
-    const project = opts.project ?? "test-project";
-    const stackName = opts.stack ?? "test";
-    const command = await auto.PulumiCommand.get({ root: processes.root, skipVersionCheck: true });
-    const ws = await auto.LocalWorkspace.create({
-      workDir: work,
-      pulumiHome: path.join(dir, "home"),
-      pulumiCommand: command,
-      envVars: env,
-      projectSettings: { name: project, runtime: "nodejs" },
-    });
-    const stack = await auto.Stack.create(stackName, ws);
+    const { dir, env, stack, processes, project, stackName } = await cliWorkspace(opts, tools);
     return new CliStack({ ...opts, project, stack: stackName }, dir, env, stack, processes);
   }
 

@@ -76,11 +76,6 @@ export class CliProcesses {
     fs.writeFileSync(this.command, `#!/bin/sh\necho $$ >> "${this.pids}"\nexec "${pulumi}" "$@"\n`, { mode: 0o755 });
   }
 
-  /** The environment the launcher needs (none: the pid file is written into the script). */
-  env(): Record<string, string> {
-    return {};
-  }
-
   /** Every CLI process started so far, oldest first. */
   private started(): number[] {
     return fs.existsSync(this.pids) ? fs.readFileSync(this.pids, "utf8").split("\n").filter(Boolean).map(Number) : [];

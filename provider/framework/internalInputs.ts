@@ -25,3 +25,12 @@ export const AUTONAMED_KEY = "__autonamed";
 
 /** Every key above: never an input of a schema, never reported as unknown by `check`. */
 export const INTERNAL_KEYS: ReadonlySet<string> = new Set([PROVIDER_KEY, OWNER_KEY, REPLACE_ON_CHANGES_KEY, AUTONAMED_KEY]);
+
+/**
+ * The type token of a resource of kind `kind` registered through the dynamic providers
+ * (`pulumi-nodejs:dynamic/clouddb:<Kind>`, as `pulumi.dynamic.Resource` names it): what the
+ * TypeScript SDK registers, and what the native types (`clouddb:index:<Kind>`) alias.
+ */
+export function dynamicTypeOf(kind: string): string {
+  return `pulumi-nodejs:dynamic/clouddb:${kind}`;
+}

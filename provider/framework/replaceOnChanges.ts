@@ -13,7 +13,7 @@ import { sameValue } from "./diff";
 import { containsUnknown } from "./unknowns";
 
 /** A path segment: a key or an index. */
-type Segment = string | number;
+export type Segment = string | number;
 
 /** `a.b[0]["c.d"]` as segments; undefined when it is not a path. */
 export function pathSegments(path: string): Segment[] | undefined {
@@ -45,6 +45,15 @@ function changedPaths(prefix: Segment[], a: unknown, b: unknown): Segment[][] {
     return a.flatMap((x, i) => (sameValue(x, b[i]) ? [] : changedPaths([...prefix, i], x, b[i])));
   }
   return [prefix];
+}
+
+/**
+ * The deepest paths at which the recorded value of `property` and the desired one differ, each
+ * starting with `property` (`[["haReplicas", "replicaCount"]]`): what the engine matches
+ * `replaceOnChanges` against, and what a detailed diff lists.
+ */
+export function changedPathsOf(property: string, recorded: unknown, desired: unknown): Segment[][] {
+  return changedPaths([property], recorded ?? null, desired ?? null);
 }
 
 /** Whether `path` contains `other`: `other` is at least as long, and they agree on `path`'s segments (`*` matching any). */

@@ -30,7 +30,7 @@ import { ADOPTED_KEY, adopts, deleteDecision, recordedAdoption, rememberAdopted 
 import { recordedUnlessChanged } from "./changes";
 import { OWNER_KEY, REPLACE_ON_CHANGES_KEY } from "./internalInputs";
 import { operationContext, recordedReader, sharedOf, type OperationContext, type Recorded } from "./operationContext";
-import { replacedByOption } from "./replaceOnChanges";
+import { changedPathsOf, replacedByOption, type Segment } from "./replaceOnChanges";
 import { configurationFailures, configure, providerContext, type ProviderContext } from "./settings";
 import { containsUnknown, UNKNOWN } from "./unknowns";
 import { inUserTerms, type OperationTiming, userOperation } from "./userErrors";
@@ -95,6 +95,26 @@ function timingOf(ctx: ProviderContext, doing: string, props: Props | undefined)
   }
 }
 
+/**
+ * What `diff` finds: Pulumi's dynamic result (`changes`, `replaces`), and for a host whose
+ * protocol carries more (the native plugin, provider/native) the properties that differ and
+ * the deepest paths at which each differs, as the engine matches `replaceOnChanges` against
+ * them. The dynamic-provider host passes on only `changes` and `replaces`.
+ */
+export interface DiffDetail extends dynamic.DiffResult {
+  /** The diffed properties whose desired value differs from the recorded one (or is not known yet). */
+  readonly changed: readonly string[];
+  /** For each of `changed`, the deepest paths that differ within it (`[["haReplicas", "replicaCount"]]`). */
+  readonly changedPaths: Readonly<Record<string, readonly Segment[][]>>;
+  /** What the inputs ask for, property by property, compared with the recorded outputs. */
+  readonly desired: Props;
+}
+
+/** The provider of one resource type: Pulumi's dynamic provider, whose `diff` says what changed ({@link DiffDetail}). */
+export type CoreProvider = Required<Pick<dynamic.ResourceProvider, "configure" | "check" | "create" | "read" | "update" | "delete">> & {
+  diff(id: string, olds: Props, news: Props): Promise<DiffDetail>;
+};
+
 /** The error for a lookup (`X.get`) of an id that does not exist. */
 function lookupNotFound(kind: string, id: string): NotFoundError {
   return new NotFoundError({
@@ -122,6 +142,19 @@ function lookupNotFound(kind: string, id: string): NotFoundError {
 export function defineResourceProvider<I extends InputSpecs, O extends OutputSpecs>(
   definition: ResourceDefinition<I, O>,
 ): Required<Pick<dynamic.ResourceProvider, "configure" | "check" | "diff" | "read" | "update" | "delete">> & dynamic.ResourceProvider {
+  const core = coreProvider(definition);
+  return {
+    ...core,
+    // What the dynamic-provider host takes of a diff, and nothing more.
+    async diff(id: string, olds: Props, news: Props): Promise<dynamic.DiffResult> {
+      const { changes, replaces } = await core.diff(id, olds, news);
+      return { changes, replaces };
+    },
+  };
+}
+
+/** {@link defineResourceProvider}, typed as what it is: its `diff` says what changed ({@link DiffDetail}), for the native plugin. */
+export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(definition: ResourceDefinition<I, O>): CoreProvider {
   const { schema } = definition;
   /** The operations, loaded (with the API client) the first time one runs; the compile cache is saved then. */
   let loadedOperations: ResourceOperations<I, O> | undefined;
@@ -213,7 +246,7 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
       return { inputs: failures.length > 0 ? news : withName(schema, olds ?? {}, news), failures };
     },
 
-    async diff(_id: string, olds: Props, news: Props): Promise<dynamic.DiffResult> {
+    async diff(_id: string, olds: Props, news: Props): Promise<DiffDetail> {
       const { desired, changes, replaces, changed } = compare(olds, news, providerContext("", false, sharedOf(news).settings));
       const byOption = replacedByOption(news[REPLACE_ON_CHANGES_KEY], changed, olds, desired);
       // Setting or removing adoptId (or state that does not record it yet) is an update that records it, sending nothing.
@@ -221,6 +254,9 @@ export function defineResourceProvider<I extends InputSpecs, O extends OutputSpe
       return {
         changes: changes || adoption || definition.settled?.(olds) === false,
         replaces: [...new Set([...(replaces ?? []), ...byOption])],
+        changed,
+        changedPaths: Object.fromEntries(changed.map((p) => [p, changedPathsOf(p, olds[p], desired[p])])),
+        desired,
       };
     },
 

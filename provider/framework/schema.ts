@@ -241,3 +241,19 @@ export function desiredOf<I extends InputSpecs>(schema: WithInputs<I>, news: Pro
   });
   return Object.fromEntries(entries) as DesiredOf<I>;
 }
+
+/**
+ * The inputs a program declaring a live resource as it is would give, read back from its
+ * outputs: every diffed input but `timeouts` (secrets are not known: the API never returns
+ * them). What an import records (`clouddb-import`'s document, the native plugin's Read of an
+ * id alone), so that the program it leads to shows no change.
+ */
+export function inputsReadBack(schema: WithInputs, outputs: Props): Props {
+  const secret = new Set(secretInputs(schema));
+  return Object.fromEntries(
+    diffedProperties(schema)
+      .map(({ property }) => property)
+      .filter((p) => p !== "timeouts" && !secret.has(p) && outputs[p] !== undefined && outputs[p] !== null)
+      .map((p) => [p, outputs[p]]),
+  );
+}

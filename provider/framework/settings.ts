@@ -286,3 +286,15 @@ function clientFor(s: ProviderSettings): ClouddbClient {
   }
   return found;
 }
+
+/**
+ * Closes every API client of this process: waits under way end with `WaitCancelledError`
+ * (a create waiting for its resource then fails as a partial failure, which keeps it in
+ * state), unsent requests with `NetworkError`; a later operation makes a new client. What
+ * the native plugin does on the engine's Cancel (provider/native).
+ */
+export async function closeClients(): Promise<void> {
+  const open = [...clients.values()];
+  clients.clear();
+  await Promise.all(open.map((c) => c.close()));
+}

@@ -10,7 +10,7 @@
 import { hasStatusClass } from "../../contract/statuses";
 import type { ClouddbClient } from "../client";
 import { ADOPTED_KEY } from "../framework/adoption";
-import { diffedProperties, outputsFrom, secretInputs } from "../framework/schema";
+import { inputsReadBack, outputsFrom } from "../framework/schema";
 import { readReplicaSetSchema } from "../resources/readReplicaSet/definition";
 import { RESOURCES } from "../resources/registry";
 import { serviceOutputs } from "../resources/service/definition";
@@ -55,19 +55,10 @@ function logicalName(wanted: string, taken: Set<string>): string {
   return name;
 }
 
-/**
- * The inputs a program declaring the resource as it is would give: every diffed input read
- * back from the outputs (secrets are not known: the API never returns them).
- */
+/** The inputs a program declaring the resource as it is would give (framework/schema.ts `inputsReadBack`). */
 function inputsFrom(kind: string, outputs: Record<string, unknown>): Record<string, unknown> {
   const r = RESOURCES.find((x) => x.definition.schema.kind === kind)!;
-  const secret = new Set(secretInputs(r.definition.schema));
-  return Object.fromEntries(
-    diffedProperties(r.definition.schema)
-      .map(({ property }) => property)
-      .filter((p) => p !== "timeouts" && !secret.has(p) && outputs[p] !== undefined && outputs[p] !== null)
-      .map((p) => [p, outputs[p]]),
-  );
+  return inputsReadBack(r.definition.schema, outputs);
 }
 
 /** Drops every `undefined`, as Pulumi's state has none. */

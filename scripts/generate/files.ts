@@ -2,14 +2,17 @@
 import * as fs from "fs";
 import * as path from "path";
 import * as prettier from "prettier";
+import { packageConfig } from "./packageConfig";
 import { packageSchemaText } from "./packageSchema";
+import { withConfigTable } from "./registryDocs";
 import { foundResources, providerFiles } from "./providerFiles";
 import { withResourceTables } from "./readmeTables";
 import { sdkFiles } from "./sdkFiles";
 
 /**
  * The generated files' contents (TypeScript and JSON as Prettier formats them; the README
- * with its tables regenerated; `schema.json`, the Pulumi package schema).
+ * with its tables regenerated; `schema.json`, the Pulumi package schema; the Registry
+ * installation page's configuration table).
  */
 export async function generatedFiles(root: string): Promise<Record<string, string>> {
   const options = (await prettier.resolveConfig(path.join(root, "package.json"))) ?? {};
@@ -20,5 +23,7 @@ export async function generatedFiles(root: string): Promise<Record<string, strin
   }
   files["schema.json"] = await prettier.format(packageSchemaText(root, resources), { ...options, parser: "json" });
   files["README.md"] = withResourceTables(fs.readFileSync(path.join(root, "README.md"), "utf8"), resources);
+  const registryPage = "docs/installation-configuration.md";
+  files[registryPage] = withConfigTable(fs.readFileSync(path.join(root, registryPage), "utf8"), packageConfig());
   return files;
 }

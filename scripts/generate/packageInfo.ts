@@ -5,10 +5,26 @@ import * as path from "path";
 /** One line on what the package gives a program: the SDK index's first line and the package schema's description. */
 export const PACKAGE_SUMMARY = "Pulumi resources for CloudDB managed databases.";
 
+/**
+ * The packages of the SDKs generated from the package schema (`sdk-native/<language>`,
+ * `npm run generate:sdks`), served by the native plugin: names distinct from this npm
+ * package's, which holds the dynamic providers.
+ */
+export const NATIVE_PACKAGES = {
+  nodejs: "@clouddb/pulumi-clouddb",
+  python: "pulumi_clouddb",
+  /** The Go package's import path. */
+  go: "github.com/clouddb/pulumi-clouddb/sdk-native/go/clouddb",
+  /** The Go module (its go.mod): the same path, so a program's `replace` points at the folder. */
+  goModule: "github.com/clouddb/pulumi-clouddb/sdk-native/go/clouddb",
+} as const;
+
 /** The fields of `package.json` the package schema repeats. */
 export interface PackageInfo {
   /** The npm package's name. */
   readonly name: string;
+  /** The package's version: the plugin's too. */
+  readonly version: string;
   readonly description: string;
   readonly keywords: readonly string[];
   readonly homepage: string;
@@ -24,6 +40,7 @@ export function packageInfo(root: string): PackageInfo {
   };
   return {
     name: pkg.name,
+    version: pkg.version,
     description: pkg.description,
     keywords: pkg.keywords,
     homepage: pkg.homepage,

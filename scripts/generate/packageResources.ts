@@ -37,13 +37,13 @@ function inputProperty(kind: string, key: string, spec: InputSpec, types: Packag
 }
 
 /** An output's property. */
-function outputProperty(kind: string, key: string, spec: OutputSpec, types: PackageTypes): PropertySpec {
+export function outputProperty(kind: string, key: string, spec: OutputSpec, types: PackageTypes): PropertySpec {
   const type = types.typeSpec(jsonSchemaOf(spec.schema, "output"), namesAtResource(kind, key, spec.doc), spec.sdkType);
   return { ...type, description: spec.doc, ...(spec.secret ? { secret: true } : {}) };
 }
 
 /** Whether an output may be absent from a resource (its schema accepts `undefined`). */
-function mayBeAbsent(spec: OutputSpec): boolean {
+export function mayBeAbsent(spec: OutputSpec): boolean {
   return spec.schema.safeParse(undefined).success;
 }
 

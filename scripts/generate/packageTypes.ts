@@ -110,6 +110,18 @@ export class PackageTypes {
     return written === undefined ? ANY : typeSpecOfText(written, (name) => this.namedSpec(name));
   }
 
+  /** Declares the object type `spec` under `name` (or finds the one of the same shape); a reference to it. */
+  object(name: string, spec: ObjectTypeSpec): TypeSpec {
+    return this.ref(this.declare([name], spec));
+  }
+
+  /** The fields of an object described by `js` (a zod object's JSON Schema), each typed and documented, named after `owner`. */
+  fields(js: JsonSchema, owner: string): Record<string, PropertySpec> {
+    return Object.fromEntries(
+      Object.entries(js.properties ?? {}).map(([key, field]) => [key, this.field(field, namesInObject(owner, key))]),
+    );
+  }
+
   /** Every type declared, by token, in the order of their tokens. */
   all(): Record<string, ComplexTypeSpec> {
     const entries = [...this.types].map(([name, spec]): [string, ComplexTypeSpec] => [this.token(name), spec]);

@@ -59,11 +59,49 @@ export interface ResourceSpec {
   readonly required?: readonly string[];
   /** What a lookup (`get`) takes besides the id. */
   readonly stateInputs?: ObjectTypeSpec;
+  /** Earlier type tokens of the resource: state recorded under one is this resource's (a migration). */
+  readonly aliases?: ReadonlyArray<{ readonly type: string }>;
+}
+
+/** A function: its arguments (`inputs`) and what it returns (`outputs`). */
+export interface FunctionSpec {
+  readonly description?: string;
+  readonly inputs?: ObjectTypeSpec;
+  readonly outputs: ObjectTypeSpec;
+}
+
+/** What each language's SDK generator is told: its package name and dependencies (pkg/codegen/<language>/importer.go). */
+export interface LanguageSpecs {
+  readonly nodejs: {
+    readonly packageName: string;
+    readonly packageDescription?: string;
+    readonly dependencies?: Readonly<Record<string, string>>;
+    readonly respectSchemaVersion?: boolean;
+  };
+  readonly python?: {
+    readonly packageName: string;
+    readonly requires?: Readonly<Record<string, string>>;
+    readonly pyproject?: { readonly enabled: boolean };
+    readonly respectSchemaVersion?: boolean;
+  };
+  readonly go?: {
+    readonly importBasePath: string;
+    readonly modulePath?: string;
+    readonly generateResourceContainerTypes?: boolean;
+    readonly respectSchemaVersion?: boolean;
+  };
 }
 
 /** A Pulumi package schema. */
 export interface PackageSpec {
   readonly name: string;
+  /** The package's version: the plugin's, and what the generated SDKs ask the engine for. */
+  readonly version?: string;
+  readonly displayName?: string;
+  readonly publisher?: string;
+  /** Where the engine downloads the plugin from (`github://api.github.com/<owner>/<repo>`: the release's tarballs). */
+  readonly pluginDownloadURL?: string;
+  readonly logoUrl?: string;
   readonly description?: string;
   readonly keywords?: readonly string[];
   readonly homepage?: string;
@@ -73,7 +111,8 @@ export interface PackageSpec {
   readonly provider?: ResourceSpec;
   readonly resources: Readonly<Record<string, ResourceSpec>>;
   readonly types: Readonly<Record<string, ComplexTypeSpec>>;
-  readonly language?: { readonly nodejs: { readonly packageName: string; readonly packageDescription?: string } };
+  readonly functions?: Readonly<Record<string, FunctionSpec>>;
+  readonly language?: LanguageSpecs;
 }
 
 /** The type Pulumi's schema calls `Any`: any value. */

@@ -11,7 +11,8 @@ const path = require("path");
 const DEFAULT_EXAMPLE = "quickstart";
 
 /**
- * Names of the examples that are Pulumi projects, sorted.
+ * Names of the examples that are Pulumi projects of the dynamic providers, sorted (the
+ * native plugin's, `native-<language>`, need the plugin installed: see their READMEs).
  * @param {string} root repository root
  * @returns {string[]}
  */
@@ -19,7 +20,7 @@ function examples(root) {
   const dir = path.join(root, "examples");
   return fs
     .readdirSync(dir, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && fs.existsSync(path.join(dir, d.name, "Pulumi.yaml")))
+    .filter((d) => d.isDirectory() && !d.name.startsWith("native-") && fs.existsSync(path.join(dir, d.name, "Pulumi.yaml")))
     .map((d) => d.name)
     .sort();
 }

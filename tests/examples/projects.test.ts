@@ -11,9 +11,10 @@ import { parse } from "yaml";
 import { REPO_ROOT } from "../../harness";
 
 const EXAMPLES = path.join(REPO_ROOT, "examples");
+// The native plugin's examples (`native-<language>`) run under the real CLI: tests/native/cli.
 const names = fs
   .readdirSync(EXAMPLES, { withFileTypes: true })
-  .filter((d) => d.isDirectory())
+  .filter((d) => d.isDirectory() && !d.name.startsWith("native-"))
   .map((d) => d.name)
   .sort();
 const { examples: runnable } = require("../../scripts/lib/projects") as { examples(root: string): string[] };

@@ -18,7 +18,7 @@ import { startEmulator, type RunningEmulator } from "../../emulator";
 import { expectNoErrors, REPO_ROOT, TestStack, type Program } from "../../harness";
 import { stackConfig } from "../../harness/cloud";
 import { ClouddbClient } from "../../provider/client";
-import { runBin, startBinEmulator } from "./support/bins";
+import { firstLine, runBin, startBinEmulator } from "./support/bins";
 import { FreshProject } from "./support/freshProject";
 import { brokenLinks, exportTargets, filesUnder, mapsWithoutSources } from "./support/tarball";
 import { RESOLUTIONS, typecheck, type Resolution } from "./support/typecheck";
@@ -98,6 +98,8 @@ async function expectBinsHelp(dir: string): Promise<void> {
   const importer = await runBin(dir, "clouddb-import", ["--help"]);
   expect(importer).toMatchObject({ status: 0, stdout: "" });
   expect(importer.stderr).toMatch(/^usage: clouddb-import --out <file>/);
+  // The native plugin, as `pulumi-resource-clouddb` on PATH: it serves, and prints its port.
+  expect(await firstLine(dir, "pulumi-resource-clouddb")).toMatch(/^\d+$/);
 }
 
 describe(`pulumi-clouddb packed and installed beside @pulumi/pulumi ${SDK}`, () => {
@@ -116,9 +118,15 @@ describe(`pulumi-clouddb packed and installed beside @pulumi/pulumi ${SDK}`, () 
     expect(sdk.version).toBe(SDK);
   });
 
-  it("ships compiled code, types, source maps carrying their sources, the README, the CHANGELOG and the LICENSE", () => {
+  it("ships compiled code, types, source maps carrying their sources, the README, the CHANGELOG, CONTRIBUTING and the LICENSE", () => {
     const files = filesUnder(installed);
-    expect(files.filter((f) => !f.startsWith("dist/"))).toEqual(["CHANGELOG.md", "LICENSE", "README.md", "package.json"]);
+    expect(files.filter((f) => !f.startsWith("dist/"))).toEqual([
+      "CHANGELOG.md",
+      "CONTRIBUTING.md",
+      "LICENSE",
+      "README.md",
+      "package.json",
+    ]);
     expect(files.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))).toEqual([]);
     expect(files.filter((f) => /test/i.test(f))).toEqual([]);
     expect(fs.readFileSync(path.join(installed, "LICENSE"), "utf8")).toContain("Apache License");
@@ -146,7 +154,7 @@ describe(`pulumi-clouddb packed and installed beside @pulumi/pulumi ${SDK}`, () 
     );
   });
 
-  it("runs each bin from node_modules/.bin: clouddb-emulator --help and clouddb-import --help", async () => {
+  it("runs each bin from node_modules/.bin: clouddb-emulator --help, clouddb-import --help, pulumi-resource-clouddb to its port", async () => {
     await expectBinsHelp(project.dir);
   });
 
@@ -233,7 +241,9 @@ describe(`pulumi-clouddb packed and installed beside @pulumi/pulumi ${SDK}`, () 
     it("clouddb-import writes what the stack deployed, with the providers the SDK registered, and a program that type checks", async () => {
       const api = { CLOUDDB_API_URL: emulator.baseUrl, CLOUDDB_API_KEY: emulator.pat, CLOUDDB_PROJECT_ID: emulator.projectId };
       const r = await runBin(project.dir, "clouddb-import", ["--out", "import.json", "--program", "imported.ts"], api);
-      expect(r.stderr).toBe("clouddb-import: wrote 3 resources to import.json; next: pulumi import --file import.json\n");
+      expect(r.stderr).toBe(
+        "clouddb-import: wrote 3 resources to import.json; next: pulumi import --file import.json --generate-code=false\n",
+      );
       expect(r.status).toBe(0);
       const doc = JSON.parse(fs.readFileSync(path.join(project.dir, "import.json"), "utf8")) as {
         resources: { type: string; id: string; inputs: Record<string, unknown> }[];
@@ -270,7 +280,13 @@ describe(`pulumi-clouddb installed from git beside @pulumi/pulumi ${SDK}`, () =>
 
   it("is built on install and holds what the tarball holds", () => {
     const files = filesUnder(installed);
-    expect(files.filter((f) => !f.startsWith("dist/"))).toEqual(["CHANGELOG.md", "LICENSE", "README.md", "package.json"]);
+    expect(files.filter((f) => !f.startsWith("dist/"))).toEqual([
+      "CHANGELOG.md",
+      "CONTRIBUTING.md",
+      "LICENSE",
+      "README.md",
+      "package.json",
+    ]);
     expect(files).toContain("dist/sdk/index.js");
     expect(files).toContain("dist/provider/import/cli.js");
     expect(files.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))).toEqual([]);
@@ -293,7 +309,9 @@ describe(`pulumi-clouddb installed from git beside @pulumi/pulumi ${SDK}`, () =>
     try {
       const vpc = await api.perform("createVpc", { body: { name: "from-git", cidr: "10.50.0.0/16", region_code: "us-east-1" } });
       const r = await runBin(project.dir, "clouddb-import", ["--out", "import.json", "--program", "imported.ts"], emulator.env);
-      expect(r.stderr).toBe("clouddb-import: wrote 1 resource to import.json; next: pulumi import --file import.json\n");
+      expect(r.stderr).toBe(
+        "clouddb-import: wrote 1 resource to import.json; next: pulumi import --file import.json --generate-code=false\n",
+      );
       expect(r.status).toBe(0);
       const doc = JSON.parse(fs.readFileSync(path.join(project.dir, "import.json"), "utf8")) as { resources: { id: string }[] };
       expect(doc.resources.map((d) => d.id)).toEqual([vpc.id]);

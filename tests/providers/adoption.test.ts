@@ -87,6 +87,9 @@ describe("an adopted Service", () => {
     expect(await deletes(cloud)).toEqual([]);
     expect(cloud.stack.resources()).toEqual([]);
     expect((await cloud.api.perform("getService", { service: id })).status).toBe("READY");
+    // What the CLI shows of it (the model prints no progress lines).
+    if (process.env.CLOUDDB_ENGINE === "cli")
+      expect(printed(r)).toMatch(/- {2}pulumi-nodejs:dynamic\/clouddb:Service adopted deleted.*\[retain\]/);
   });
 
   it("is the stack's own once adoptId is removed (an update that sends nothing): destroy then deletes it", async () => {

@@ -183,9 +183,7 @@ describe("an API that cannot be reached or refuses the key", () => {
     const inOther = () => void new clouddb.Vpc("far", { projectId: other, cidr: "10.7.0.0/16", regionCode: "us-east-1" });
     const created = await cloud.stack.up(inOther);
     expect(created.errors).toHaveLength(1);
-    expect(created.errors[0].message).toMatch(
-      new RegExp(`^far: create: The API key may not reach project ${other} while creating Vpc "far": `),
-    );
+    expect(created.errors[0].message).toMatch(new RegExp(`^The API key may not reach project ${other} while creating Vpc "far": `));
     expect(created.errors[0].message).toContain(`it refused POST /projects/${other}/vpcs`);
     // Made with the OAuth token, which reaches both projects; refreshed with the PAT, which reaches one.
     cloud.stack.setConfig("clouddb:apiKey", cloud.emulator.oauthToken, { secret: true });
@@ -195,7 +193,7 @@ describe("an API that cannot be reached or refuses the key", () => {
     expectNoErrors(await cloud.stack.up(inOther)); // nothing changed: no call, and the refresh runs with this config
     const refreshed = await cloud.stack.refresh();
     expect(refreshed.errors.map((e) => e.message)).toEqual([
-      expect.stringMatching(new RegExp(`^far: read: The API key may not reach project ${other} while reading Vpc ${id}: `)),
+      expect.stringMatching(new RegExp(`^The API key may not reach project ${other} while reading Vpc ${id}: `)),
     ]);
     expect(refreshed.errors[0].message).toContain(`it refused GET /projects/${other}/vpcs/${id}`);
     cloud.stack.setConfig("clouddb:apiKey", cloud.emulator.oauthToken, { secret: true });

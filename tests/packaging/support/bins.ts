@@ -87,3 +87,30 @@ export function startBinEmulator(dir: string): Promise<BinEmulator> {
     });
   });
 }
+
+/**
+ * Starts bin `name` of the project at `dir` and returns the first line it prints on
+ * standard output (at most 15 s), then ends it: what a plugin prints first is its port.
+ */
+export function firstLine(dir: string, name: string, args: string[] = []): Promise<string> {
+  const child = spawn(binPath(dir, name), args, { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+  return new Promise<string>((resolve, reject) => {
+    let out = "";
+    let err = "";
+    const timer = setTimeout(() => reject(new Error(`${name} printed no line within 15 s: ${err}`)), 15_000);
+    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+    child.stdout.on("data", (d: Buffer) => {
+      out += d.toString();
+      if (out.includes("\n")) {
+        clearTimeout(timer);
+        resolve(out.split("\n")[0]);
+      }
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited (${code}) before printing a line: ${err}`));
+    });
+  }).finally(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  });
+}

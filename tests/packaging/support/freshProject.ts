@@ -90,8 +90,15 @@ export class FreshProject {
     try {
       let spec: string;
       if (source === "tarball") {
-        // Built already (npm run test:packaging builds first): skip `prepare`.
-        npm(["pack", "--ignore-scripts", "--pack-destination", tmp], REPO_ROOT);
+        // Built already (npm run test:packaging builds first): skip `prepare`, and the build
+        // `prepack` would run again, but pack the manifest as `prepack` and `postpack` do.
+        const manifest = (step: string) => execFileSync(process.execPath, [path.join(REPO_ROOT, "scripts", "pack-manifest.js"), step]);
+        manifest("strip");
+        try {
+          npm(["pack", "--ignore-scripts", "--pack-destination", tmp], REPO_ROOT);
+        } finally {
+          manifest("restore");
+        }
         spec = path.join(
           tmp,
           fs.readdirSync(tmp).find((f) => f.endsWith(".tgz"))!,

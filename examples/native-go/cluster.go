@@ -1,0 +1,51 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/clouddb/pulumi-clouddb/sdk-native/go/clouddb"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+// DatabaseCluster is a component built on the native resources: a service (replaced, not
+// resized, when its CPU changes: ReplaceOnChanges) and a read replica set of it.
+type DatabaseCluster struct {
+	pulumi.ResourceState
+
+	Host     pulumi.StringOutput    `pulumi:"host"`
+	Password pulumi.StringPtrOutput `pulumi:"password"`
+	ReadsID  pulumi.StringOutput    `pulumi:"readsId"`
+}
+
+// NewDatabaseCluster makes the service, attached to vpcID, and its read replica set.
+func NewDatabaseCluster(ctx *pulumi.Context, name string, vpcID pulumi.StringInput, cpuMillis int, readNodes int,
+	opts ...pulumi.ResourceOption) (*DatabaseCluster, error) {
+	c := &DatabaseCluster{}
+	if err := ctx.RegisterComponentResource("examples:index:DatabaseCluster", name, c, opts...); err != nil {
+		return nil, err
+	}
+	db, err := clouddb.NewService(ctx, fmt.Sprintf("%s-db", name), &clouddb.ServiceArgs{
+		VpcId:            vpcID,
+		CpuMillis:        pulumi.Float64(float64(cpuMillis)),
+		MemoryGbs:        pulumi.Float64(float64(cpuMillis / 250)),
+		ConnectionPooler: pulumi.Bool(true),
+	}, pulumi.Parent(c), pulumi.ReplaceOnChanges([]string{"cpuMillis"}))
+	if err != nil {
+		return nil, err
+	}
+	reads, err := clouddb.NewReadReplicaSet(ctx, fmt.Sprintf("%s-reads", name), &clouddb.ReadReplicaSetArgs{
+		ServiceId: db.ServiceId,
+		Nodes:     pulumi.Int(readNodes),
+		CpuMillis: pulumi.Float64(500),
+		MemoryGbs: pulumi.Float64(2),
+		Password:  db.Password,
+	}, pulumi.Parent(c))
+	if err != nil {
+		return nil, err
+	}
+	c.Host = db.Host
+	c.Password = db.Password
+	c.ReadsID = reads.ReplicaSetId
+	err = ctx.RegisterResourceOutputs(c, pulumi.Map{"host": db.Host, "readsId": reads.ReplicaSetId})
+	return c, err
+}

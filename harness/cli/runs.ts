@@ -1,0 +1,61 @@
+/**
+ * One run of the real CLI as a {@link CliStack} sees it: the engine events it gave and what
+ * it printed (read in the harness's terms by events.ts), and the inline program's unhandled
+ * rejections kept from the test that ran it.
+ */
+import type * as Auto from "@pulumi/pulumi/automation";
+import * as vm from "vm";
+import { reportOf } from "./events";
+
+/** The process of the outermost context (jest runs a test file in a vm context with a copy of `process`). */
+const realProcess = vm.runInThisContext("process") as NodeJS.Process;
+
+/**
+ * Runs `op` (an inline program under the CLI) with the process's unhandled rejections its own:
+ * a program whose registrations the engine stopped leaves the SDK's promises rejected
+ * ("resource monitor shut down"), which a language host only logs as the program ends, and
+ * which must not fail the test that ran it. They are looked for until two turns of the event
+ * loop after `op` brought none.
+ */
+export async function ownRejections<T>(op: () => Promise<T>): Promise<T> {
+  const saved = realProcess.listeners("unhandledRejection");
+  realProcess.removeAllListeners("unhandledRejection");
+  let seen = 0;
+  realProcess.on("unhandledRejection", () => void seen++);
+  try {
+    return await op();
+  } finally {
+    for (let before = -1; before !== seen;) {
+      before = seen;
+      for (let turn = 0; turn < 2; turn++) await new Promise<void>((r) => setImmediate(r));
+    }
+    realProcess.removeAllListeners("unhandledRejection");
+    for (const l of saved) realProcess.on("unhandledRejection", l as (...args: unknown[]) => void);
+  }
+}
+
+/** What one run of the CLI gave: its engine events, and what it printed. */
+export interface RunCapture {
+  events: Auto.EngineEvent[];
+  output: string;
+  /** The command exited with an error. */
+  failed?: boolean;
+}
+
+/** A new {@link RunCapture}. */
+export function capture(): RunCapture {
+  return { events: [], output: "" };
+}
+
+/**
+ * The run's report: its events read as the harness reads a run, and what the CLI printed
+ * (progress, summaries, warnings) as one more line, so that a scan of everything a run
+ * printed (`printed`) covers what a user sees.
+ */
+export function report(run: RunCapture, refresh = false): ReturnType<typeof reportOf> {
+  const r = reportOf(run.events, refresh);
+  // A command that failed before the engine ran (a locked stack, a bad flag) has no events: its output is the error.
+  if (run.failed && r.errors.length === 0 && r.checkFailures.length === 0) r.errors.push({ message: run.output.trim() });
+  if (run.output.trim() !== "") r.diagnostics.push({ severity: "info", message: `[cli output] ${run.output.trim()}` });
+  return r;
+}

@@ -1,0 +1,119 @@
+/**
+ * Messages to the engine's log, under the resource they are about: what the CLI shows
+ * beneath that resource (`pulumi up`, `preview`, `destroy`), rather than as the plugin's
+ * anonymous standard error. The engine passes its address as the plugin's argument (and in
+ * Handshake); {@link EngineLog} calls its `Log` RPC.
+ *
+ * The framework tells the user what it does with `console.error` lines that start with
+ * `clouddb:` (or `warning: clouddb:`): an adoption, a delete that leaves an adopted resource
+ * in the cloud, a create taken over after an interruption. {@link routeConsole} sends those to
+ * the engine under the resource whose call is running (each call runs {@link withinResource}),
+ * so the shared code says it once, for both hosts. Anything else stays on standard error.
+ */
+import { AsyncLocalStorage } from "async_hooks";
+import { enginegrpc, enginepb, grpc } from "./protos";
+
+/** How much a message matters, as the engine's log ranks it (an error is no message: it is the call's answer). */
+export type Severity = "debug" | "info" | "warning";
+
+const SEVERITY: Readonly<Record<Severity, enginepb.LogSeverity>> = {
+  debug: enginepb.LogSeverity.DEBUG,
+  info: enginepb.LogSeverity.INFO,
+  warning: enginepb.LogSeverity.WARNING,
+};
+
+/** Where messages go: the engine's log, or (no engine to talk to) standard error. */
+export interface LogSink {
+  /**
+   * Logs `message` under resource `urn` (none: the whole operation). An `ephemeral` message
+   * is a status the CLI shows while the resource's step runs, then drops.
+   */
+  log(severity: Severity, message: string, urn?: string, ephemeral?: boolean): Promise<void>;
+}
+
+/** The engine's log, over gRPC. A message the engine does not take goes to standard error. */
+export class EngineLog implements LogSink {
+  private readonly client: enginegrpc.EngineClient;
+
+  /** @param address the engine's `host:port`, the plugin's first argument */
+  constructor(address: string) {
+    this.client = new enginegrpc.EngineClient(address, grpc.credentials.createInsecure());
+  }
+
+  /** @inheritdoc */
+  log(severity: Severity, message: string, urn = "", ephemeral = false): Promise<void> {
+    const req = new enginepb.LogRequest();
+    req.setSeverity(SEVERITY[severity]).setMessage(message).setUrn(urn).setEphemeral(ephemeral);
+    return new Promise((resolve) => {
+      this.client.log(req, (err) => {
+        if (err) process.stderr.write(`${message}\n`);
+        resolve();
+      });
+    });
+  }
+
+  /** Closes the connection. */
+  close(): void {
+    this.client.close();
+  }
+}
+
+/** Standard error: where messages go when no engine address was given (the plugin run by hand, tests). */
+export const STDERR: LogSink = {
+  async log(severity, message, urn) {
+    process.stderr.write(`${severity === "info" ? "" : `${severity}: `}${urn ? `${urn}: ` : ""}${message}\n`);
+  },
+};
+
+/** The call running: the resource it is about, and its messages on their way to the engine. */
+interface Call {
+  readonly urn: string;
+  readonly sending: Array<Promise<void>>;
+}
+
+const current = new AsyncLocalStorage<Call>();
+
+/**
+ * Runs `fn` as a call about resource `urn`: what it logs (see {@link routeConsole}) goes under
+ * that resource, and has reached the engine before the call ends (so a message is never
+ * lost to the engine ending the plugin, nor shown after the step it belongs to).
+ */
+export async function withinResource<T>(urn: string, fn: () => Promise<T>): Promise<T> {
+  const call: Call = { urn, sending: [] };
+  try {
+    return await current.run(call, fn);
+  } finally {
+    await Promise.all(call.sending);
+  }
+}
+
+/** The resource whose call is running, or undefined outside any. */
+export function currentResource(): string | undefined {
+  return current.getStore()?.urn;
+}
+
+/** A framework message (`clouddb: ...`, `warning: clouddb: ...`): its severity and text; undefined for any other line. */
+export function frameworkMessage(line: string): { severity: Severity; text: string } | undefined {
+  const m = /^(warning: )?clouddb: ([\s\S]*)$/.exec(line);
+  if (!m) return undefined;
+  return { severity: m[1] ? "warning" : "info", text: m[2] };
+}
+
+/**
+ * Sends the framework's messages to `sink`, under the resource of the call that logs them;
+ * every other `console.error` line is written as before. Returns the function that undoes it.
+ */
+export function routeConsole(sink: LogSink): () => void {
+  const original = console.error;
+  console.error = (...args: unknown[]): void => {
+    const line = args.map((a) => (typeof a === "string" ? a : a instanceof Error ? (a.stack ?? a.message) : JSON.stringify(a))).join(" ");
+    const message = frameworkMessage(line);
+    if (message === undefined) return original(...args);
+    const call = current.getStore();
+    const sent = sink.log(message.severity, message.text, call?.urn);
+    call?.sending.push(sent);
+  };
+  return () => {
+    console.error = original;
+  };
+}

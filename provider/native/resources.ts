@@ -1,0 +1,188 @@
+/**
+ * Each resource type served natively under `clouddb:index:<Kind>`, by the very provider the
+ * dynamic path runs (framework/resourceProvider.ts `defineResourceProvider`, as `coreProvider`, of the same
+ * definition): every rule, operation and message is that one's. What this adapter adds is
+ * what the native protocol carries and the dynamic one cannot:
+ *
+ * - the owner of a create from the URN (the TypeScript SDK sends it as `__owner`);
+ * - the changed keys and a detailed diff, so that the engine applies `replaceOnChanges` and
+ *   shows what changes;
+ * - previews of a create or an update (what is known, the rest unknown);
+ * - the engine's timeouts, bounded by the resource's own `timeouts` input;
+ * - secrets: every secret output and input is marked secret in what it returns, partial
+ *   failures included;
+ * - Read with an id alone (`pulumi import`), which records the inputs read back.
+ *
+ * State written by the dynamic providers (a migration, through the schema's aliases) carries
+ * `__provider` and `__owner`: they are dropped from what is returned, and read as nothing.
+ */
+import { ResourceInitError } from "../framework/errors";
+import { ADOPTED_KEY, adopts } from "../framework/adoption";
+import { AUTONAMED_KEY, INTERNAL_KEYS, OWNER_KEY } from "../framework/internalInputs";
+import { coreProvider, type CoreProvider } from "../framework/resourceProvider";
+import { inputsReadBack, secretInputs, secretOutputs, type ResourceSchema } from "../framework/schema";
+import { settingsFor } from "../framework/settings";
+import { sharedOf } from "../framework/operationContext";
+import { containsUnknown, UNKNOWN } from "../framework/unknowns";
+import type { RegisteredResource } from "../resources/registration";
+import { detailedDiff, type NativeDiff } from "./detailedDiff";
+import { WiredInitError } from "./errors";
+import type { Bag } from "./protos";
+import { boundedTimeouts, type TimedOperation } from "./timeouts";
+import { ownerOf } from "./urns";
+import { toWire, type Wired } from "./wire";
+
+/** Values to send, and which of their keys are secret. */
+export interface Out {
+  readonly props: Bag;
+  readonly secrets: Iterable<string>;
+}
+
+/** A check failure: the property at fault (`""`: the resource as a whole) and why. */
+export interface Failure {
+  readonly property: string;
+  readonly reason: string;
+}
+
+/** Keys of the framework's own inputs that are no output: dropped from every output (and from a migrated state's). */
+const NOT_OUTPUTS: ReadonlySet<string> = new Set([...INTERNAL_KEYS]);
+
+/** A property bag from what Pulumi's dynamic types leave untyped (`any`); `{}` for anything else. */
+function bag(value: unknown): Bag {
+  return value !== null && typeof value === "object" ? (value as Bag) : {};
+}
+
+/** `props` without the framework's inputs (`__provider`, `__owner`, ...). */
+function outputsOnly(props: Bag): Bag {
+  return Object.fromEntries(Object.entries(props).filter(([k]) => !NOT_OUTPUTS.has(k)));
+}
+
+/** `props` without what the engine's inputs never hold here (`__owner` comes from the URN; `__provider` from a migrated state). */
+function inputsOnly(props: Bag): Bag {
+  return Object.fromEntries(Object.entries(props).filter(([k]) => k === AUTONAMED_KEY || !NOT_OUTPUTS.has(k)));
+}
+
+/** One resource type, served natively. */
+export class NativeResource {
+  /** The type token, `clouddb:index:<Kind>`. */
+  readonly token: string;
+  /** The type's name, `Service`. */
+  readonly kind: string;
+  private readonly schema: ResourceSchema;
+  private readonly core: CoreProvider;
+  private readonly secretKeys: ReadonlySet<string>;
+
+  /** @param registered the type, as the registry lists it */
+  constructor(registered: RegisteredResource) {
+    this.schema = registered.definition.schema as ResourceSchema;
+    this.kind = this.schema.kind;
+    this.token = `clouddb:index:${this.kind}`;
+    this.core = coreProvider(registered.definition);
+    this.secretKeys = new Set([...secretOutputs(this.schema), ...secretInputs(this.schema)]);
+  }
+
+  /** The keys to mark secret: the schema's secret inputs and outputs, and whatever arrived secret. */
+  private secrets(arrived: ReadonlySet<string>): Set<string> {
+    return new Set([...this.secretKeys, ...arrived]);
+  }
+
+  /** Checks the inputs: the framework's `check`, the owner given from the URN (for a name it makes up) and not kept. */
+  async check(urn: string, olds: Wired, news: Wired): Promise<{ inputs: Out; failures: Failure[] }> {
+    const r = await this.core.check(inputsOnly(olds.props), { ...inputsOnly(news.props), [OWNER_KEY]: ownerOf(urn, this.kind) });
+    const inputs = inputsOnly(r.inputs === undefined ? news.props : bag(r.inputs));
+    return { inputs: { props: inputs, secrets: this.secrets(news.secrets) }, failures: [...(r.failures ?? [])] };
+  }
+
+  /** Compares the recorded outputs with the new inputs: the framework's `diff`, with the changed keys and paths. */
+  async diff(id: string, olds: Wired, news: Wired): Promise<NativeDiff> {
+    const recorded = outputsOnly(olds.props);
+    return detailedDiff(await this.core.diff(id, recorded, inputsOnly(news.props)), recorded);
+  }
+
+  /** Creates the resource (or, in a preview, says what it will have). */
+  async create(urn: string, news: Wired, preview: boolean, timeout: number): Promise<{ id: string; outs: Out }> {
+    const secrets = this.secrets(news.secrets);
+    if (preview) return { id: "", outs: { props: this.previewOutputs({}, news.props), secrets } };
+    const given = news.props.timeouts;
+    try {
+      const r = await this.core.create(this.asked(urn, news.props, "create", timeout));
+      return { id: r.id, outs: { props: { ...outputsOnly(bag(r.outs)), timeouts: given }, secrets } };
+    } catch (e) {
+      throw this.wired(e, news, secrets);
+    }
+  }
+
+  /**
+   * Reads the live resource. With an id alone (`pulumi import`), it records the inputs a
+   * program declaring it as it is gives, and that the stack made it (it is no adoption).
+   */
+  async read(id: string, props: Wired, inputs: Wired): Promise<{ id: string; outs?: Out; inputs?: Out }> {
+    const importing = Object.keys(props.props).length === 0 && Object.keys(inputs.props).length === 0;
+    const r = await this.core.read(id, outputsOnly(props.props));
+    if (!r.id) return { id: "" };
+    const outs = outputsOnly(bag(r.props));
+    if (importing) outs[ADOPTED_KEY] = false;
+    const ins = importing ? inputsReadBack(this.schema, outs) : r.inputs === undefined ? inputsOnly(inputs.props) : bag(r.inputs);
+    return {
+      id: r.id,
+      outs: { props: outs, secrets: this.secrets(props.secrets) },
+      inputs: { props: ins, secrets: this.secrets(inputs.secrets) },
+    };
+  }
+
+  /** Updates the resource (or, in a preview, says what it will have). */
+  async update(urn: string, id: string, olds: Wired, news: Wired, preview: boolean, timeout: number): Promise<{ outs: Out }> {
+    const secrets = this.secrets(news.secrets);
+    if (preview) return { outs: { props: this.previewOutputs(olds.props, news.props), secrets } };
+    try {
+      const r = await this.core.update(id, outputsOnly(olds.props), this.asked(urn, news.props, "update", timeout));
+      return { outs: { props: { ...outputsOnly(bag(r.outs)), timeouts: news.props.timeouts }, secrets } };
+    } catch (e) {
+      throw this.wired(e, news, secrets);
+    }
+  }
+
+  /** Deletes the resource; an adopted one stays in the cloud (the framework's rule, told under the resource). */
+  async delete(id: string, props: Wired, timeout: number): Promise<void> {
+    const recorded = outputsOnly(props.props);
+    await this.core.delete(id, { ...recorded, timeouts: boundedTimeouts(recorded.timeouts, "delete", timeout) });
+  }
+
+  /** The inputs a create or an update runs with: the owner from the URN, the timeouts bounded by the engine's. */
+  private asked(urn: string, news: Bag, operation: TimedOperation, timeout: number): Bag {
+    return {
+      ...inputsOnly(news),
+      [OWNER_KEY]: ownerOf(urn, this.kind),
+      timeouts: boundedTimeouts(news.timeouts, operation, timeout),
+    };
+  }
+
+  /**
+   * What a preview says the outputs will be: the recorded ones (none for a create), with
+   * each output the program sets as an input of the same name taken from it (unknown where
+   * it is not known yet), the rest of a create unknown.
+   */
+  private previewOutputs(recorded: Bag, news: Bag): Bag {
+    const creating = Object.keys(recorded).length === 0;
+    const outs: Bag = outputsOnly(recorded);
+    for (const key of Object.keys(this.schema.outputs)) {
+      const value = news[key];
+      if (value !== undefined && value !== null) outs[key] = containsUnknown(value) ? UNKNOWN : value;
+      else if (creating) outs[key] = UNKNOWN;
+    }
+    const projectId = news.projectId ?? settingsFor(sharedOf(news).settings).projectId;
+    if (projectId !== undefined) outs.projectId = containsUnknown(projectId) ? UNKNOWN : projectId;
+    return { ...outs, timeouts: news.timeouts, settings: news.settings, [ADOPTED_KEY]: adopts(news) };
+  }
+
+  /**
+   * A partial failure for the wire: the framework's properties, with the timeouts as the
+   * program wrote them (not the engine's bound), without the framework's inputs, and every
+   * secret wrapped (a create that timed out knows the password). Any other error as it is.
+   */
+  private wired(e: unknown, news: Wired, secrets: ReadonlySet<string>): unknown {
+    if (!ResourceInitError.isInstance(e)) return e;
+    const properties = { ...outputsOnly(e.properties), timeouts: news.props.timeouts };
+    return new WiredInitError(e.id, toWire(properties, secrets), toWire(inputsOnly(news.props), secrets), e.message);
+  }
+}

@@ -1,0 +1,123 @@
+#!/usr/bin/env node
+// @ts-check
+/**
+ * `npm run generate:sdks`: the SDKs of the native plugin, generated from `schema.json` by the
+ * real Pulumi CLI (`pulumi package gen-sdk`, through our generator host: scripts/pulumi-tools.js)
+ * into `sdk-native/nodejs`, `sdk-native/python` and `sdk-native/go/clouddb`. Nothing in them is
+ * edited by hand: the Go SDK's `go.mod` and `go.sum` are written here (the generator writes
+ * none), by `go mod tidy` on the module the schema names.
+ *
+ * `--check` writes nothing and exits 1 naming each file that differs from what it would
+ * write (tests/native/sdks.test.ts runs it so).
+ */
+"use strict";
+const { spawnSync } = require("child_process");
+const fs = require("fs");
+const os = require("os");
+const path = require("path");
+const { buildTools, findGo, readPins } = require("./lib/pulumi-tools");
+
+const root = path.resolve(__dirname, "..");
+/** Where each language's SDK goes, under the repository. */
+const TARGETS = { nodejs: "sdk-native/nodejs", python: "sdk-native/python", go: "sdk-native/go" };
+
+/** @param {string} line */
+function say(line) {
+  process.stderr.write(`${line}\n`);
+}
+
+/**
+ * Runs a command, failing with its output when it fails.
+ * @param {string} command
+ * @param {string[]} args
+ * @param {import("child_process").SpawnSyncOptions} opts
+ */
+function run(command, args, opts) {
+  const r = spawnSync(command, args, { encoding: "utf8", ...opts });
+  if (r.error || r.status !== 0) {
+    throw new Error(`${command} ${args.join(" ")} failed (${r.error?.message ?? `exit ${r.status}`}):\n${r.stdout ?? ""}${r.stderr ?? ""}`);
+  }
+}
+
+/**
+ * Every file under `dir`, relative to it, sorted.
+ * @param {string} dir
+ * @returns {string[]}
+ */
+function filesUnder(dir) {
+  if (!fs.existsSync(dir)) return [];
+  /** @type {string[]} */
+  const out = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...filesUnder(full).map((f) => path.join(entry.name, f)));
+    else out.push(entry.name);
+  }
+  return out.sort();
+}
+
+/**
+ * Generates the three SDKs into `out` (one folder per language, as TARGETS lays them out).
+ * @param {string} out
+ */
+async function generate(out) {
+  const tools = await buildTools({ root, env: process.env, say });
+  const env = {
+    ...process.env,
+    PATH: [tools.codegen, tools.bin, process.env.PATH ?? ""].join(path.delimiter),
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+  };
+  const schema = JSON.parse(fs.readFileSync(path.join(root, "schema.json"), "utf8"));
+  for (const language of Object.keys(TARGETS)) {
+    say(`generating the ${language} SDK...`);
+    run(path.join(tools.codegen, "pulumi"), ["package", "gen-sdk", path.join(root, "schema.json"), "--language", language, "--out", out], {
+      env,
+      cwd: root,
+    });
+  }
+  const goModule = schema.language.go.modulePath;
+  const goDir = path.join(out, "go", "clouddb");
+  const go = findGo(process.env);
+  if (!go) throw new Error("go is not on PATH: the Go SDK's go.mod is written by `go mod tidy`");
+  const sdkVersion = readPins(root).cli.version;
+  fs.writeFileSync(path.join(goDir, "go.mod"), `module ${goModule}\n\ngo 1.24\n\nrequire github.com/pulumi/pulumi/sdk/v3 ${sdkVersion}\n`);
+  say("go mod tidy of the Go SDK...");
+  run(go, ["mod", "tidy"], { cwd: goDir, env: { ...process.env, GOTOOLCHAIN: "local", GOWORK: "off", GOFLAGS: "-mod=mod" } });
+}
+
+async function main() {
+  const check = process.argv.includes("--check");
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-sdks-"));
+  try {
+    await generate(out);
+    /** @type {string[]} */
+    const differing = [];
+    for (const [language, target] of Object.entries(TARGETS)) {
+      const made = path.join(out, language);
+      const here = path.join(root, target);
+      const files = new Set([...filesUnder(made), ...filesUnder(here)]);
+      for (const f of files) {
+        const a = path.join(made, f);
+        const b = path.join(here, f);
+        if (!fs.existsSync(a) || !fs.existsSync(b) || !fs.readFileSync(a).equals(fs.readFileSync(b))) differing.push(path.join(target, f));
+      }
+      if (!check) {
+        fs.rmSync(here, { recursive: true, force: true });
+        fs.cpSync(made, here, { recursive: true });
+      }
+    }
+    if (check && differing.length > 0) {
+      say(`${differing.join(", ")} differ from what \`npm run generate:sdks\` writes: run it and commit the result`);
+      process.exitCode = 1;
+    } else if (!check) {
+      say(differing.length ? `wrote ${differing.length} files under sdk-native/` : "sdk-native/ is up to date");
+    }
+  } finally {
+    fs.rmSync(out, { recursive: true, force: true });
+  }
+}
+
+main().catch((e) => {
+  say(`native-sdks: ${e instanceof Error ? e.message : String(e)}`);
+  process.exit(1);
+});

@@ -1,0 +1,2 @@
+// Pulumi resources for CloudDB managed databases.
+package clouddb

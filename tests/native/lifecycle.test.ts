@@ -1,0 +1,128 @@
+/**
+ * What the native plugin does that the dynamic host cannot, over its life with the engine
+ * (the compiled plugin as a process, a fake engine recording its Log): a create cut short by
+ * the engine's timeout or by Cancel is a partial failure whose secrets stay secret and whose
+ * recorded `timeouts` are the program's; what the framework tells the user (an adoption, a
+ * delete that keeps an adopted resource, a long wait) reaches the engine's log under the
+ * resource.
+ */
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { ClouddbClient } from "../../provider/client";
+import { isSecret, NativePlugin, RpcError, urnOf } from "./support";
+
+/** A service takes about 1.5 s to be ready at this scale. */
+const CLOCK_SCALE = 0.2;
+
+describe("the native plugin's operations", () => {
+  let emu: RunningEmulator;
+  let plugin: NativePlugin;
+  let api: ClouddbClient;
+  let journal: string;
+  beforeAll(async () => {
+    emu = await startEmulator({ port: 0, clockScale: CLOCK_SCALE });
+    api = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId });
+    journal = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-native-"));
+    plugin = await NativePlugin.start({ CLOUDDB_JOURNAL_DIR: journal, CLOUDDB_PROGRESS_MS: "300" });
+    await plugin.configure({
+      apiUrl: emu.baseUrl,
+      apiKey: emu.pat,
+      projectId: emu.projectId,
+      pollInterval: "20ms",
+      pollMaxInterval: "100ms",
+    });
+  });
+  afterAll(async () => {
+    await plugin.close();
+    await api.close();
+    await emu.close();
+    fs.rmSync(journal, { recursive: true, force: true });
+  });
+
+  /** A create that fails, with its partial failure. */
+  async function failedCreate(urn: string, news: Record<string, unknown>, opts: { timeout?: number }, during?: () => Promise<void>) {
+    const creating = plugin.create(urn, news, opts).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    await during?.();
+    const e = await creating;
+    expect(e).toBeInstanceOf(RpcError);
+    return (e as RpcError).initFailure!;
+  }
+
+  it("a create the engine's timeout cuts short is a partial failure: the service kept, its password and connection string secret, the program's timeouts recorded", async () => {
+    const urn = urnOf("Service", "slow");
+    const { inputs } = await plugin.check(urn, { name: "slow", timeouts: { create: "1h" } });
+    const failure = await failedCreate(urn, inputs, { timeout: 0.4 });
+    expect(failure.id).toMatch(/\w+/);
+    expect(failure.reasons[0]).toMatch(/was created but is not ready/);
+    expect(isSecret(failure.properties.password)).toBe(true);
+    expect(isSecret(failure.properties.connectionString)).toBe(true);
+    const password = (failure.properties.password as { value: string }).value;
+    expect(failure.reasons.join("\n")).not.toContain(password);
+    expect(failure.properties.timeouts).toEqual({ create: "1h" });
+    expect(failure.properties).not.toHaveProperty("__owner");
+    expect((await api.perform("getService", { service: failure.id })).name).toBe("slow");
+  });
+
+  it("Cancel ends a create's wait at once, as a partial failure that keeps the service", async () => {
+    const urn = urnOf("Service", "cancelled");
+    const { inputs } = await plugin.check(urn, { name: "cancelled" });
+    const started = Date.now();
+    const failure = await failedCreate(urn, inputs, {}, async () => {
+      await new Promise((r) => setTimeout(r, 300));
+      await plugin.cancel();
+    });
+    expect(Date.now() - started).toBeLessThan(1_400);
+    expect(failure.id).toMatch(/\w+/);
+    expect(isSecret(failure.properties.password)).toBe(true);
+    expect((await api.perform("listServices")).items.map((s) => s.service_id)).toContain(failure.id);
+  });
+
+  it("tells the engine's log, under the resource, how long a create has been waiting", async () => {
+    const urn = urnOf("Service", "waited");
+    const { inputs } = await plugin.check(urn, { name: "waited" });
+    await plugin.create(urn, inputs);
+    const told = plugin.logged.filter((l) => l.urn === urn);
+    expect(told.length).toBeGreaterThanOrEqual(1);
+    expect(told[0]).toMatchObject({
+      severity: 1,
+      ephemeral: false,
+      message: expect.stringMatching(/^still creating Service "waited" after \d/),
+    });
+  });
+
+  it("tells the engine's log, under the resource, of an adoption and of a delete that leaves the adopted service in the cloud", async () => {
+    const legacy = await api.perform("createService", { body: { name: "legacy", cpu_millis: "500", memory_gbs: "2" } });
+    const urn = urnOf("Service", "legacy");
+    const { inputs } = await plugin.check(urn, { adoptId: legacy.service_id });
+    const made = await plugin.create(urn, inputs);
+    expect(made.outs.__adopted).toBe(true);
+    await plugin.delete(urn, made.id, made.outs);
+    const told = plugin.logged.filter((l) => l.urn === urn).map((l) => l.message);
+    expect(told).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(new RegExp(`adopts Service ${legacy.service_id} \\(adoptId\\) rather than creating one`)),
+        // (This process saw the adoption: the reason is this run's program; a destroy's own process says the stack adopted it.)
+        expect.stringMatching(new RegExp(`^Service ${legacy.service_id} is not deleted: this run's program adopts it`)),
+      ]),
+    );
+    expect((await api.perform("getService", { service: legacy.service_id })).service_id).toBe(legacy.service_id);
+    expect(plugin.stderr).not.toMatch(/adopts Service|is not deleted/);
+  });
+
+  it("deletes what the stack made, and refuses to guess for state without __adopted (0.1.0), as the dynamic providers do", async () => {
+    const urn = urnOf("Vpc", "net");
+    const { inputs } = await plugin.check(urn, { cidr: "10.3.0.0/16", regionCode: "us-east-1" });
+    const made = await plugin.create(urn, inputs);
+    const { __adopted: _adopted, ...unrecorded } = made.outs;
+    await expect(plugin.delete(urn, made.id, unrecorded)).rejects.toThrow(
+      /its state was written by an earlier version of pulumi-clouddb \(0\.1\.0\)/,
+    );
+    await plugin.delete(urn, made.id, made.outs);
+    expect((await api.perform("listVpcs")).items.map((v) => v.id)).not.toContain(made.id);
+  });
+});

@@ -1,0 +1,219 @@
+/**
+ * The native plugin's server, as the engine talks to it (the compiled plugin as a process,
+ * a fake engine for its Log): the schema it serves, the provider's configuration, Check,
+ * Diff (changed keys and the detailed diff the engine applies `replaceOnChanges` with),
+ * previews, Read of an id alone (`pulumi import`), state the dynamic providers wrote, and
+ * the functions.
+ */
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { EmulatorControl } from "../../emulator/control-client";
+import { REPO_ROOT } from "../../harness";
+import { ClouddbClient } from "../../provider/client";
+import { isSecret, NativePlugin, secret, UNKNOWN, urnOf } from "./support";
+
+const KIND = { ADD: 0, ADD_REPLACE: 1, DELETE: 2, DELETE_REPLACE: 3, UPDATE: 4, UPDATE_REPLACE: 5 };
+
+describe("the native plugin's protocol", () => {
+  let emu: RunningEmulator;
+  let plugin: NativePlugin;
+  let api: ClouddbClient;
+  let control: EmulatorControl;
+  let journal: string;
+  beforeAll(async () => {
+    emu = await startEmulator({ port: 0, clockScale: 0.02 });
+    api = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId });
+    control = new EmulatorControl(emu.url, emu.pat);
+    journal = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-native-"));
+    plugin = await NativePlugin.start({ CLOUDDB_JOURNAL_DIR: journal });
+    await plugin.configure({
+      apiUrl: emu.baseUrl,
+      apiKey: emu.pat,
+      projectId: emu.projectId,
+      pollInterval: "20ms",
+      pollMaxInterval: "200ms",
+    });
+  });
+  afterAll(async () => {
+    await plugin.close();
+    await api.close();
+    await emu.close();
+    fs.rmSync(journal, { recursive: true, force: true });
+  });
+
+  it("serves schema.json, at the package's version, each resource aliasing its dynamic type", async () => {
+    const served = await plugin.schema();
+    expect(served).toEqual(JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "schema.json"), "utf8")));
+    expect(served.version).toBe((JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version);
+    const resources = served.resources as Record<string, { aliases: unknown }>;
+    expect(resources["clouddb:index:Service"].aliases).toEqual([{ type: "pulumi-nodejs:dynamic/clouddb:Service" }]);
+  });
+
+  it("announces preview support and secrets at Configure", async () => {
+    expect(
+      await plugin.configure({
+        apiUrl: emu.baseUrl,
+        apiKey: emu.pat,
+        projectId: emu.projectId,
+        pollInterval: "20ms",
+        pollMaxInterval: "200ms",
+      }),
+    ).toEqual({
+      supportsPreview: true,
+      acceptSecrets: true,
+    });
+  });
+
+  it("CheckConfig names an unknown key and each bad value given, and what is allowed; what is not given is no failure", async () => {
+    const failures = await plugin.checkConfig({ apiUrl: "https://api.example", createTimeout: "soon", apiKeyy: "x", version: "0.1.0" });
+    expect(failures).toEqual([
+      {
+        property: "apiKeyy",
+        reason: expect.stringMatching(/^apiKeyy is no configuration key of clouddb; the keys are: apiUrl, apiKey, projectId/),
+      },
+      { property: "apiUrl", reason: expect.stringContaining('"https://api.example" does not end in /public/api/v1') },
+      { property: "createTimeout", reason: expect.stringContaining('"soon" is not a duration') },
+    ]);
+    expect(await plugin.checkConfig({ projectId: "p" })).toEqual([]);
+  });
+
+  it("CheckConfig keeps an explicit provider's apiKey secret, even one given in plain text", async () => {
+    const inputs = await plugin.checkedConfig({ apiUrl: emu.baseUrl, apiKey: "plain-key-123456", projectId: "p" });
+    expect(isSecret(inputs.apiKey)).toBe(true);
+    expect(inputs.apiUrl).toBe(emu.baseUrl);
+  });
+
+  it("DiffConfig: a new key or endpoint is an update of the provider, which replaces nothing", async () => {
+    const olds = { apiUrl: emu.baseUrl, apiKey: secret("old-key-123456"), projectId: "p", version: "0.1.0" };
+    expect(await plugin.diffConfig(olds, { ...olds, apiKey: secret("new-key-123456") })).toEqual({
+      changes: 2,
+      replaces: [],
+      diffs: ["apiKey"],
+    });
+    expect(await plugin.diffConfig(olds, { ...olds, version: "0.2.0" })).toEqual({ changes: 1, replaces: [], diffs: [] });
+  });
+
+  it("Check names the property, the value and what is allowed; the owner it derives from the URN is not kept", async () => {
+    const bad = await plugin.check(urnOf("Vpc", "net"), { cidr: "10.0.0.0/8", regionCode: "mars-1" });
+    expect(bad.failures.map((f) => f.property).sort()).toEqual(["cidr", "regionCode"]);
+    expect(bad.failures.find((f) => f.property === "cidr")?.reason).toBe(
+      'cidr is "10.0.0.0/8": expected a prefix length of /16 to /28, not /8',
+    );
+    const good = await plugin.check(urnOf("Vpc", "net"), { cidr: "10.0.0.0/16", regionCode: "us-east-1" });
+    expect(good.failures).toEqual([]);
+    expect(good.inputs).toMatchObject({ cidr: "10.0.0.0/16", name: expect.stringMatching(/^net-[0-9a-f]{7}$/), __autonamed: true });
+    expect(good.inputs).not.toHaveProperty("__owner");
+    const kept = await plugin.check(urnOf("Vpc", "net"), { cidr: "10.0.0.0/16", regionCode: "us-east-1" }, good.inputs);
+    expect(kept.inputs.name).toBe(good.inputs.name);
+    await expect(plugin.check(urnOf("Bucket", "b"), {})).rejects.toThrow(
+      'clouddb serves no resource type "clouddb:index:Bucket": it serves clouddb:index:ReadReplicaSet, clouddb:index:Service, clouddb:index:Vpc, clouddb:index:VpcPeering',
+    );
+  });
+
+  it("Check marks the secret inputs secret, however they arrive", async () => {
+    const r = await plugin.check(urnOf("Service", "db"), { name: "db", password: "a-long-password" });
+    expect(r.failures).toEqual([]);
+    expect(isSecret(r.inputs.password)).toBe(true);
+  });
+
+  it("Diff lists the changed keys, and the deepest changed paths as the detailed diff, replacements as such", async () => {
+    const recorded = {
+      serviceId: "s1",
+      name: "db",
+      serviceType: "TIMESERIES",
+      regionCode: "us-east-1",
+      status: "READY",
+      cpuMillis: 500,
+      memoryGbs: 2,
+      haReplicas: { replicaCount: 0, syncReplicaCount: 0 },
+      environment: "DEV",
+      connectionPooler: false,
+      paused: false,
+      projectId: emu.projectId,
+      __adopted: false,
+    };
+    const d = await plugin.diff(urnOf("Service", "db"), "s1", recorded, {
+      name: "db2",
+      haReplicas: { replicaCount: 1, syncReplicaCount: 0 },
+      cpuMillis: 500,
+      memoryGbs: 2,
+    });
+    expect(d.changes).toBe(2); // DIFF_SOME
+    expect(d.diffs.sort()).toEqual(["haReplicas", "name"]);
+    expect(d.replaces).toEqual(["name"]);
+    expect(d.detailed).toEqual({ name: KIND.UPDATE_REPLACE, "haReplicas.replicaCount": KIND.UPDATE });
+    const same = await plugin.diff(urnOf("Service", "db"), "s1", recorded, { name: "db", cpuMillis: 500, memoryGbs: 2 });
+    expect(same).toEqual({ changes: 1, replaces: [], diffs: [], detailed: {} }); // DIFF_NONE
+    const unknown = await plugin.diff(urnOf("Service", "db"), "s1", recorded, { name: UNKNOWN, cpuMillis: 500, memoryGbs: 2 });
+    expect(unknown).toMatchObject({ changes: 2, replaces: ["name"], diffs: ["name"] });
+  });
+
+  it("reads state the dynamic providers wrote (a migration): 0.1.0's, without __adopted, is an update recording it, with no changed key", async () => {
+    const dynamicState = {
+      __provider: "exports.handler = ...",
+      vpcId: "1",
+      name: "net",
+      cidr: "10.0.0.0/16",
+      regionCode: "us-east-1",
+      projectId: emu.projectId,
+    };
+    const d = await plugin.diff(urnOf("Vpc", "net"), "1", dynamicState, {
+      __provider: "x",
+      __owner: "p/s/clouddb.Vpc/net",
+      name: "net",
+      cidr: "10.0.0.0/16",
+      regionCode: "us-east-1",
+    });
+    expect(d).toEqual({ changes: 2, replaces: [], diffs: [], detailed: {} });
+    const recorded = await plugin.diff(
+      urnOf("Vpc", "net"),
+      "1",
+      { ...dynamicState, __adopted: false },
+      { name: "net", cidr: "10.0.0.0/16", regionCode: "us-east-1" },
+    );
+    expect(recorded.changes).toBe(1);
+  });
+
+  it("previews a create without a request: the inputs known, what the API decides unknown", async () => {
+    await control.clearRequests();
+    const r = await plugin.create(urnOf("Service", "db"), { name: "db", password: "a-long-password", vpcId: UNKNOWN }, { preview: true });
+    expect(r.id).toBe("");
+    expect(r.outs).toMatchObject({
+      name: "db",
+      serviceId: UNKNOWN,
+      host: UNKNOWN,
+      vpcId: UNKNOWN,
+      projectId: emu.projectId,
+      __adopted: false,
+    });
+    expect(isSecret(r.outs.password)).toBe(true);
+    expect(await control.requests()).toEqual([]);
+  });
+
+  it("reads an id alone (pulumi import): the inputs read back, and the stack managing it", async () => {
+    const vpc = await api.perform("createVpc", { body: { name: "legacy", cidr: "10.9.0.0/16", region_code: "us-east-1" } });
+    const r = await plugin.read(urnOf("Vpc", "legacy"), vpc.id);
+    expect(r.id).toBe(vpc.id);
+    expect(r.inputs).toEqual({ name: "legacy", cidr: "10.9.0.0/16", regionCode: "us-east-1", projectId: emu.projectId });
+    expect(r.outs).toMatchObject({ vpcId: vpc.id, name: "legacy", __adopted: false });
+    await expect(plugin.read(urnOf("Vpc", "nothing"), "999999")).rejects.toThrow(/No Vpc with id "999999"/);
+  });
+
+  it("runs the functions with the provider's configuration; a missing or unknown argument is a failure naming it", async () => {
+    const vpcs = await plugin.invoke("clouddb:index:getVpcs", {});
+    expect((vpcs.result.vpcs as Array<{ name: string }>).map((v) => v.name)).toContain("legacy");
+    expect((await plugin.invoke("clouddb:index:getAuthInfo", {})).result).toMatchObject({ type: "apiKey" });
+    const missing = await plugin.invoke("clouddb:index:getService", { projectid: "x" });
+    expect(missing.failures).toEqual([
+      { property: "serviceId", reason: "serviceId is required: The service's id." },
+      {
+        property: "projectid",
+        reason: expect.stringMatching(/^projectid is no argument of this function; its arguments: serviceId, projectId/),
+      },
+    ]);
+    await expect(plugin.invoke("clouddb:index:getVpc", { vpcId: "424242" })).rejects.toThrow(/NOT_FOUND|No VPC|not found/i);
+    await expect(plugin.invoke("clouddb:index:getNothing", {})).rejects.toThrow(/clouddb has no function "clouddb:index:getNothing"/);
+  });
+});

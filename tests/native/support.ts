@@ -1,0 +1,263 @@
+/**
+ * The native plugin as the engine runs it, for fast tests of its server: the compiled entry
+ * point (`dist/provider/native/main.js`, `npm test` builds first) as a child process given the
+ * address of a fake engine, whose Log RPC records what the plugin tells the user, and a typed
+ * client of its ResourceProvider service.
+ */
+import { ChildProcess, spawn } from "child_process";
+import * as path from "path";
+import type { Server as GrpcServer } from "@grpc/grpc-js";
+import type * as pb from "@pulumi/pulumi/proto/provider_pb";
+import { REPO_ROOT } from "../../harness";
+import { decodeInitFailure, type InitFailure } from "../../harness/pluginHost";
+import { emptypb, fromStruct, grpc, provgrpc, provpb, pulumiDir, toStruct, type JsonObject } from "../../harness/protos";
+
+const enginegrpc = require(
+  require.resolve("@pulumi/pulumi/proto/engine_grpc_pb", { paths: [pulumiDir] }),
+) as typeof import("@pulumi/pulumi/proto/engine_grpc_pb");
+
+/** The secret wrapper on the wire. */
+export const SIG = "4dabf18193072939515e22adb298388d";
+/** A secret value on the wire. */
+export const secret = (value: unknown): JsonObject => ({ [SIG]: "1b47061264138c4ac30d75fd1eb44270", value });
+/** The unknown value of a preview. */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+/** Whether `v` is a secret on the wire. */
+export const isSecret = (v: unknown): boolean => v !== null && typeof v === "object" && (v as JsonObject)[SIG] !== undefined;
+
+/** A message the plugin sent to the engine's log. */
+export interface Logged {
+  readonly severity: number;
+  readonly message: string;
+  readonly urn: string;
+  readonly ephemeral: boolean;
+}
+
+/** An RPC that failed: its message, and the partial failure it carried, if any. */
+export class RpcError extends Error {
+  constructor(
+    message: string,
+    readonly initFailure?: InitFailure,
+  ) {
+    super(message);
+  }
+}
+
+type Client = InstanceType<typeof provgrpc.ResourceProviderClient>;
+
+/** The URN of resource `name` of type `Kind` (`clouddb:index:<Kind>`) in stack `dev` of project `proj`. */
+export const urnOf = (kind: string, name: string): string => `urn:pulumi:dev::proj::clouddb:index:${kind}::${name}`;
+
+/** A plugin process and a fake engine. */
+export class NativePlugin {
+  /** What the plugin logged to the engine. */
+  readonly logged: Logged[] = [];
+  /** What it wrote to standard error. */
+  stderr = "";
+  private constructor(
+    private readonly child: ChildProcess,
+    private readonly client: Client,
+    private readonly engine: GrpcServer,
+  ) {}
+
+  /** Starts the fake engine and the plugin (env: added to this process's, without CLOUDDB_*). */
+  static async start(env: Record<string, string> = {}): Promise<NativePlugin> {
+    const logged: Logged[] = [];
+    const engine = new grpc.Server();
+    engine.addService(enginegrpc.EngineService, {
+      log: (
+        call: { request: { getSeverity(): number; getMessage(): string; getUrn(): string; getEphemeral(): boolean } },
+        cb: (e: null, r: unknown) => void,
+      ) => {
+        const r = call.request;
+        logged.push({ severity: r.getSeverity(), message: r.getMessage(), urn: r.getUrn(), ephemeral: r.getEphemeral() });
+        cb(null, new emptypb.Empty());
+      },
+    });
+    const enginePort = await new Promise<number>((res, rej) =>
+      engine.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => (e ? rej(e) : res(p))),
+    );
+    const clean = Object.fromEntries(
+      Object.entries(process.env).filter(([k]) => !k.startsWith("CLOUDDB_API") && k !== "CLOUDDB_PROJECT_ID"),
+    );
+    const child = spawn(process.execPath, [path.join(REPO_ROOT, "dist", "provider", "native", "main.js"), `127.0.0.1:${enginePort}`], {
+      env: { ...clean, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const port = await new Promise<string>((resolve, reject) => {
+      let out = "";
+      child.stdout.on("data", (d: Buffer) => {
+        out += d.toString();
+        if (out.includes("\n")) resolve(out.split("\n")[0].trim());
+      });
+      child.on("exit", (code) => reject(new Error(`the plugin exited (${code}) before printing its port: ${stderr}`)));
+    });
+    const client = new provgrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+    const plugin = new NativePlugin(child, client, engine);
+    Object.defineProperty(plugin, "logged", { value: logged });
+    child.stderr.on("data", (d: Buffer) => (plugin.stderr += d.toString()));
+    return plugin;
+  }
+
+  private call<Req, Res>(method: string, req: Req): Promise<Res> {
+    const fn = (
+      this.client as unknown as Record<string, (r: Req, cb: (e: import("@grpc/grpc-js").ServiceError | null, res: Res) => void) => void>
+    )[method].bind(this.client);
+    return new Promise((resolve, reject) =>
+      fn(req, (e, res) => (e ? reject(new RpcError(e.details || e.message, decodeInitFailure(e))) : resolve(res))),
+    );
+  }
+
+  /** The schema the plugin serves. */
+  async schema(): Promise<JsonObject> {
+    const res = await this.call<pb.GetSchemaRequest, pb.GetSchemaResponse>("getSchema", new provpb.GetSchemaRequest());
+    return JSON.parse(res.getSchema()) as JsonObject;
+  }
+
+  /** CheckConfig of the provider's inputs. */
+  async checkConfig(news: JsonObject): Promise<{ property: string; reason: string }[]> {
+    const req = new provpb.CheckRequest()
+      .setUrn("urn:pulumi:dev::proj::pulumi:providers:clouddb::default")
+      .setNews(toStruct(news))
+      .setOlds(toStruct({}));
+    const res = await this.call<pb.CheckRequest, pb.CheckResponse>("checkConfig", req);
+    return res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() }));
+  }
+
+  /** The provider's inputs as CheckConfig returns them (what the engine stores). */
+  async checkedConfig(news: JsonObject): Promise<JsonObject> {
+    const req = new provpb.CheckRequest()
+      .setUrn("urn:pulumi:dev::proj::pulumi:providers:clouddb::p")
+      .setNews(toStruct(news))
+      .setOlds(toStruct({}));
+    return fromStruct((await this.call<pb.CheckRequest, pb.CheckResponse>("checkConfig", req)).getInputs());
+  }
+
+  /** DiffConfig of the provider's recorded inputs against new ones. */
+  async diffConfig(olds: JsonObject, news: JsonObject): Promise<{ changes: number; replaces: string[]; diffs: string[] }> {
+    const req = new provpb.DiffRequest()
+      .setUrn("urn:pulumi:dev::proj::pulumi:providers:clouddb::prov")
+      .setOlds(toStruct(olds))
+      .setNews(toStruct(news));
+    const res = await this.call<pb.DiffRequest, pb.DiffResponse>("diffConfig", req);
+    return { changes: res.getChanges(), replaces: res.getReplacesList(), diffs: res.getDiffsList() };
+  }
+
+  /** Configure with the provider's inputs; whether it announces preview support and secrets. */
+  async configure(args: JsonObject): Promise<{ supportsPreview: boolean; acceptSecrets: boolean }> {
+    const res = await this.call<pb.ConfigureRequest, pb.ConfigureResponse>(
+      "configure",
+      new provpb.ConfigureRequest().setArgs(toStruct(args)).setAcceptsecrets(true),
+    );
+    return { supportsPreview: res.getSupportspreview(), acceptSecrets: res.getAcceptsecrets() };
+  }
+
+  /** Check of a resource's inputs. */
+  async check(
+    urn: string,
+    news: JsonObject,
+    olds: JsonObject = {},
+  ): Promise<{ inputs: JsonObject; failures: { property: string; reason: string }[] }> {
+    const req = new provpb.CheckRequest().setUrn(urn).setNews(toStruct(news)).setOlds(toStruct(olds));
+    const res = await this.call<pb.CheckRequest, pb.CheckResponse>("check", req);
+    return {
+      inputs: fromStruct(res.getInputs()),
+      failures: res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })),
+    };
+  }
+
+  /** Diff of recorded outputs against new inputs. */
+  async diff(
+    urn: string,
+    id: string,
+    olds: JsonObject,
+    news: JsonObject,
+  ): Promise<{ changes: number; replaces: string[]; diffs: string[]; detailed: Record<string, number> }> {
+    const req = new provpb.DiffRequest().setUrn(urn).setId(id).setOlds(toStruct(olds)).setNews(toStruct(news)).setOldInputs(toStruct({}));
+    const res = await this.call<pb.DiffRequest, pb.DiffResponse>("diff", req);
+    const detailed: Record<string, number> = {};
+    res.getDetaileddiffMap().forEach((v, k) => (detailed[k] = v.getKind()));
+    return { changes: res.getChanges(), replaces: res.getReplacesList(), diffs: res.getDiffsList(), detailed };
+  }
+
+  /** Create (timeout: the engine's, in seconds). */
+  async create(
+    urn: string,
+    news: JsonObject,
+    opts: { preview?: boolean; timeout?: number } = {},
+  ): Promise<{ id: string; outs: JsonObject }> {
+    const req = new provpb.CreateRequest()
+      .setUrn(urn)
+      .setProperties(toStruct(news))
+      .setPreview(opts.preview ?? false)
+      .setTimeout(opts.timeout ?? 0);
+    const res = await this.call<pb.CreateRequest, pb.CreateResponse>("create", req);
+    return { id: res.getId(), outs: fromStruct(res.getProperties()) };
+  }
+
+  /** Read (props and inputs empty: an import). */
+  async read(
+    urn: string,
+    id: string,
+    props: JsonObject = {},
+    inputs: JsonObject = {},
+  ): Promise<{ id: string; outs: JsonObject; inputs: JsonObject }> {
+    const req = new provpb.ReadRequest().setUrn(urn).setId(id).setProperties(toStruct(props)).setInputs(toStruct(inputs));
+    const res = await this.call<pb.ReadRequest, pb.ReadResponse>("read", req);
+    return { id: res.getId(), outs: fromStruct(res.getProperties()), inputs: fromStruct(res.getInputs()) };
+  }
+
+  /** Update. */
+  async update(
+    urn: string,
+    id: string,
+    olds: JsonObject,
+    news: JsonObject,
+    opts: { preview?: boolean; timeout?: number } = {},
+  ): Promise<JsonObject> {
+    const req = new provpb.UpdateRequest()
+      .setUrn(urn)
+      .setId(id)
+      .setOlds(toStruct(olds))
+      .setNews(toStruct(news))
+      .setPreview(opts.preview ?? false)
+      .setTimeout(opts.timeout ?? 0);
+    const res = await this.call<pb.UpdateRequest, pb.UpdateResponse>("update", req);
+    return fromStruct(res.getProperties());
+  }
+
+  /** Delete. */
+  async delete(urn: string, id: string, props: JsonObject): Promise<void> {
+    await this.call("delete", new provpb.DeleteRequest().setUrn(urn).setId(id).setProperties(toStruct(props)));
+  }
+
+  /** Invoke of a function; its result and failures. */
+  async invoke(tok: string, args: JsonObject): Promise<{ result: JsonObject; failures: { property: string; reason: string }[] }> {
+    const res = await this.call<pb.InvokeRequest, pb.InvokeResponse>(
+      "invoke",
+      new provpb.InvokeRequest().setTok(tok).setArgs(toStruct(args)),
+    );
+    return {
+      result: fromStruct(res.getReturn()),
+      failures: res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })),
+    };
+  }
+
+  /** The engine's Cancel. */
+  async cancel(): Promise<void> {
+    await this.call("cancel", new emptypb.Empty());
+  }
+
+  /** Ends the plugin and the fake engine. */
+  async close(): Promise<void> {
+    this.client.close();
+    if (this.child.exitCode === null) {
+      const exited = new Promise((r) => this.child.once("exit", r));
+      this.child.kill("SIGKILL");
+      await exited;
+    }
+    await new Promise<void>((r) => this.engine.tryShutdown(() => r()));
+  }
+}

@@ -171,7 +171,11 @@ export function fleetRows(report: Report, now: FleetRun[], base: FleetRun[], bef
         return undefined;
       };
     const share429 = (r: FleetRun) => r.limited / Math.max(1, r.limited + r.accepted);
-    row("answers that were 429", share, judged("<= 10 %", (r) => r.complete && share429(r) <= 0.1, share429));
+    row(
+      "answers that were 429",
+      share,
+      judged("<= 10 %", (r) => r.complete && share429(r) <= 0.1, share429),
+    );
     row(
       "first to last request / the earliest possible (K × 10 writes at the limit, then T)",
       (r) => `${secs(r.apiWallMs)} / ${secs(earliestMs(r.k))} = ${timeRatio(r).toFixed(2)}`,
@@ -180,7 +184,11 @@ export function fleetRows(report: Report, now: FleetRun[], base: FleetRun[], bef
     row(
       "slowest stack / fastest stack (each `up` from the fleet's start)",
       (r) => `${secs(Math.max(...r.stackWallsMs))} / ${secs(Math.min(...r.stackWallsMs))} = ${spread(r).toFixed(2)}`,
-      judged("<= 1.3", (r) => spread(r) <= 1.3, () => 0),
+      judged(
+        "<= 1.3",
+        (r) => spread(r) <= 1.3,
+        () => 0,
+      ),
     );
     row(
       "bytes read per service (every answer's body)",
@@ -196,9 +204,20 @@ export function fleetRows(report: Report, now: FleetRun[], base: FleetRun[], bef
 }
 
 /** Adds the fleet section: measures, then the rows. */
-export async function fleet(report: Report, trees: { current: Tree; baseline: Tree; before?: Tree }, sizes: Sizes, say: (what: string) => void): Promise<void> {
+export async function fleet(
+  report: Report,
+  trees: { current: Tree; baseline: Tree; before?: Tree },
+  sizes: Sizes,
+  say: (what: string) => void,
+): Promise<void> {
   const order = [trees.current, ...(trees.before ? [trees.before] : []), trees.baseline];
   const runs = await measureFleets(order, sizes.fleets, say);
   report.raw.fleet = Object.fromEntries([...runs].map(([t, r]) => [t.label, r]));
-  fleetRows(report, runs.get(trees.current)!, runs.get(trees.baseline)!, trees.before ? runs.get(trees.before) : undefined, trees.before?.label ?? "");
+  fleetRows(
+    report,
+    runs.get(trees.current)!,
+    runs.get(trees.baseline)!,
+    trees.before ? runs.get(trees.before) : undefined,
+    trees.before?.label ?? "",
+  );
 }

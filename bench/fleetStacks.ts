@@ -78,7 +78,7 @@ export class FleetStack {
       await plugin.configure(config, ["clouddb:apiKey"]);
     } catch (e) {
       await plugin.kill();
-      throw new Error(`stack ${name} could not start: ${(e as Error).message} ${stderr}`);
+      throw new Error(`stack ${name} could not start: ${(e as Error).message} ${stderr}`, { cause: e });
     }
     return new FleetStack(plugin, name, template);
   }
@@ -134,7 +134,10 @@ export async function startFleet(
   try {
     for (let i = 0; i < k; i += 5) {
       const batch = Array.from({ length: Math.min(5, k - i) }, (_, j) =>
-        FleetStack.start(tree, `tenant-${i + j}`, template, config, { CLOUDDB_JOURNAL_DIR: journal, ...(process.env.CLOUDDB_PACING_LOG ? { CLOUDDB_PACING_LOG: process.env.CLOUDDB_PACING_LOG } : {}) }),
+        FleetStack.start(tree, `tenant-${i + j}`, template, config, {
+          CLOUDDB_JOURNAL_DIR: journal,
+          ...(process.env.CLOUDDB_PACING_LOG ? { CLOUDDB_PACING_LOG: process.env.CLOUDDB_PACING_LOG } : {}),
+        }),
       );
       stacks.push(...(await Promise.all(batch)));
     }

@@ -82,7 +82,14 @@ async function run(): Promise<void> {
   }
   const beforeLabel = only === "fleet" ? `before ${fleetBeforeRef}` : `before ${beforeRef} (fleets: ${fleetBeforeRef})`;
   process.stdout.write(`\n${report.table(`baseline ${baseRef}`, beforeLabel)}\n`);
-  const file = report.write(started, { commit, baseline: baseRef, before: beforeRef, fleetBefore: fleetBeforeRef, quick: sizes.quick, only });
+  const file = report.write(started, {
+    commit,
+    baseline: baseRef,
+    before: beforeRef,
+    fleetBefore: fleetBeforeRef,
+    quick: sizes.quick,
+    only,
+  });
   process.stdout.write(
     `\n${commit}, Node ${process.version}, ${started.toISOString().slice(0, 10)}, ${((Date.now() - t0) / 60_000).toFixed(1)} min${sizes.quick ? " (quick curves)" : ""}\n`,
   );

@@ -54,6 +54,8 @@ const QUICK: Sizes = {
  */
 export function sizes(env: NodeJS.ProcessEnv = process.env): Sizes {
   const chosen = env.BENCH_QUICK === "1" ? QUICK : FULL;
-  const fleets = env.BENCH_FLEETS?.split(",").map(Number).filter((k) => Number.isInteger(k) && k > 0);
+  const fleets = env.BENCH_FLEETS?.split(",")
+    .map(Number)
+    .filter((k) => Number.isInteger(k) && k > 0);
   return fleets !== undefined && fleets.length > 0 ? { ...chosen, fleets } : chosen;
 }

@@ -53,7 +53,11 @@ export interface ControlContext {
 export type ControlHandler = (ctx: ControlContext) => Answer | Promise<Answer>;
 
 const LatencyInput = z.object({ ms: z.number().int().min(0).max(600_000) });
-const RateLimitInput = z.object({ requestsPerSecond: z.number().min(0), retryAfter: z.boolean().optional(), headers: z.boolean().optional() });
+const RateLimitInput = z.object({
+  requestsPerSecond: z.number().min(0),
+  retryAfter: z.boolean().optional(),
+  headers: z.boolean().optional(),
+});
 const ClockInput = z
   .object({
     advanceMs: z.number().min(0).optional(),

@@ -279,7 +279,8 @@ export function apiErrorFromResponse(status: number, body: unknown, ctx: ErrorCo
       });
     case 429: {
       const sharing = ctx.sharing;
-      const limit = sharing?.limitPerSecond === undefined ? "" : ` (about ${Math.round(sharing.limitPerSecond * 10) / 10} requests a second)`;
+      const limit =
+        sharing?.limitPerSecond === undefined ? "" : ` (about ${Math.round(sharing.limitPerSecond * 10) / 10} requests a second)`;
       const shared =
         sharing === undefined || sharing.sharedWith <= 1
           ? ""

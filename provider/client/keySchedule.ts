@@ -155,7 +155,7 @@ function readLists(r: Partial<KeySchedule>, now: number): Pick<KeySchedule, "wai
   const waits: NonNullable<KeySchedule["waits"]> = {};
   for (const [member, w] of Object.entries(obj(r.waits) ? r.waits : {})) {
     if (!obj(w) || !num(w.at) || now - w.at > WAITS_FRESH_MS || !obj(w.on)) continue;
-    waits[member] = { at: w.at, on: Object.fromEntries(Object.entries(w.on).filter(([, n]) => num(n) && n > 0)) as Record<string, number> };
+    waits[member] = { at: w.at, on: Object.fromEntries(Object.entries(w.on).filter(([, n]) => num(n) && n > 0)) };
   }
   const lists: NonNullable<KeySchedule["lists"]> = {};
   for (const [key, l] of Object.entries(obj(r.lists) ? r.lists : {})) {

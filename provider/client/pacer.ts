@@ -47,8 +47,6 @@ import type { SharedSchedule } from "./sharedSchedule";
 import { type LongTimer, setLongTimeout } from "./timers";
 
 export { PACER } from "./keySchedule";
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const dbg = (m: string): void => { if (process.env.CLOUDDB_PACING_LOG) require("fs").appendFileSync(process.env.CLOUDDB_PACING_LOG, `${Date.now()} ${process.pid} ${m}\n`); };
 
 /** Who a request serves: writes go first, waiters' polls last. */
 export type Priority = "write" | "read" | "poll";
@@ -215,7 +213,6 @@ export class Pacer {
       this.releaseImpatient();
     }
     const acceptedLastSecond = this.accepted.size;
-    dbg(`429 ra=${retryAfterSeconds} pause=${pause}`);
     const measured = acceptedLastSecond >= 2 ? acceptedLastSecond : undefined;
     if (!this.declaredLimit) this.limit = measured ?? this.limit;
     const target = measured === undefined ? this.rateNow / 2 : measured * PACER.afterLimit;
@@ -314,7 +311,6 @@ export class Pacer {
   }
 
   private stopSharing(): void {
-    dbg(`stopSharing ${process.pid}`);
     this.shared = undefined;
     this.turnsShared = false;
     this.slots = [];
@@ -343,20 +339,20 @@ export class Pacer {
     if (shared === undefined || this.claiming) return;
     this.claiming = true;
     const n = Math.max(1, Math.min(this.queued, Math.floor((this.rateNow * CLAIM_MS) / 1_000)));
-    const t0 = Date.now();
-    void shared.update((s, now) => claimSlots(s, now, shared.member, n)).then((done) => {
-      this.claiming = false;
-      dbg(`claim n=${n} took=${Date.now() - t0} slots=${done?.result.map((x) => x - Date.now()).join(",")} rate=${done?.schedule.rate} slow=${done?.schedule.slowStart} paused=${(done?.schedule.pausedUntil ?? 0) - Date.now()}`);
-      if (done === undefined) return this.stopSharing();
-      this.adopt(done.schedule);
-      this.slots = done.result;
-      // A request that may not wait for this client's next turn is let go now.
-      if (this.slots.length > 0 && this.slots[0] > this.now()) {
-        this.scheduleHeldUntil = this.slots[0];
-        this.releaseImpatient(this.slots[0], "schedule");
-      }
-      this.pump();
-    });
+    void shared
+      .update((s, now) => claimSlots(s, now, shared.member, n))
+      .then((done) => {
+        this.claiming = false;
+        if (done === undefined) return this.stopSharing();
+        this.adopt(done.schedule);
+        this.slots = done.result;
+        // A request that may not wait for this client's next turn is let go now.
+        if (this.slots.length > 0 && this.slots[0] > this.now()) {
+          this.scheduleHeldUntil = this.slots[0];
+          this.releaseImpatient(this.slots[0], "schedule");
+        }
+        this.pump();
+      });
   }
 
   /** The slot of the request that left at `sentAt` (the latest used at or before it); `sentAt` when none is known. */

@@ -121,11 +121,7 @@ export class ResourceWaits {
     private readonly lists?: SharedLists,
   ) {
     this.ops = ops;
-    this.hub = new PollHub(
-      durations,
-      () => pacer?.limited === true,
-      lists === undefined ? undefined : (key) => lists.machineWaits(key),
-    );
+    this.hub = new PollHub(durations, () => pacer?.limited === true, lists === undefined ? undefined : (key) => lists.machineWaits(key));
   }
 
   /** Ends every wait under way with a WaitCancelledError (the client is closing). */
@@ -179,8 +175,6 @@ export class ResourceWaits {
     const lists = this.lists;
     const plain = (): Promise<Fetched<ListReading<Service>>> => this.fetched("listServices", { project }, caller);
     if (lists === undefined || this.pacer?.limited !== true) return plain();
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const dbg = (m: string): void => { if (process.env.CLOUDDB_PACING_LOG) require("fs").appendFileSync(process.env.CLOUDDB_PACING_LOG, `${Date.now()} ${process.pid} list ${m}\n`); };
     let since = Date.now();
     let after = Math.max(this.usedShared.get(key) ?? 0, since - SHARED_ANSWER_MAX_AGE_MS);
     for (;;) {
@@ -188,7 +182,6 @@ export class ResourceWaits {
       if (shared !== undefined) {
         after = shared.sentAt;
         this.usedShared.set(key, shared.sentAt);
-        dbg("shared");
         try {
           return { answer: this.ops.answerOf("listServices", shared.body, shared.sentAt, caller, project), sentAt: shared.sentAt };
         } catch {
@@ -197,11 +190,10 @@ export class ResourceWaits {
       }
       // A client whose writes wait for their turns does not read for the machine (its read would wait behind them), nor gives up on it.
       if (this.pacer.queuedWrites > 0) since = Date.now();
-      else if (Date.now() - since > LIST_COST.maxGapMs + LIST_COST.holdMs) { dbg("gave up waiting"); return plain(); }
+      else if (Date.now() - since > LIST_COST.maxGapMs + LIST_COST.holdMs) return plain();
       const turn = this.pacer.queuedWrites > 0 ? Date.now() + 250 : await lists.take(key);
-      if (turn === undefined) { dbg("take failed"); return plain(); }
+      if (turn === undefined) return plain();
       if (turn === true) {
-        dbg("took");
         let body: unknown = undefined;
         const sent = { at: Date.now() };
         try {
@@ -240,12 +232,12 @@ export class ResourceWaits {
     this.count(on.key, 1);
     return this.hub
       .watch<K, A>({
-      resource: { kind, id, projectId: project },
-      operation,
-      goal,
-      // No wait outlives the operation it serves (deadline.ts).
-      timeoutMs: Math.max(0, Math.min(opts.timeoutMs, boundedByScope(Infinity) - Date.now())),
-      schedule: opts.expectedMs === undefined ? { initialMs, maxMs } : { initialMs, maxMs, expectedMs: opts.expectedMs },
+        resource: { kind, id, projectId: project },
+        operation,
+        goal,
+        // No wait outlives the operation it serves (deadline.ts).
+        timeoutMs: Math.max(0, Math.min(opts.timeoutMs, boundedByScope(Infinity) - Date.now())),
+        schedule: opts.expectedMs === undefined ? { initialMs, maxMs } : { initialMs, maxMs, expectedMs: opts.expectedMs },
         source: on,
         locate: (answer) => locate(project, answer),
         own: (caller) => own(project, caller),

@@ -233,7 +233,13 @@ export class HttpTransport {
         status === 429 || status === 503 ? parseRetryAfter(res.headers["retry-after"], receivedAt, res.headers.date) : undefined;
       // Every request waits out a 429's Retry-After only when the call that met it does: one that gives up holds no other.
       const pauseEnd = receivedAt + (retryAfterSeconds ?? 1) * 1_000;
-      this.pacer.settle(status, retryAfterSeconds, status === 429 && pauseEnd <= mayWaitUntil(sentAt), readLimitFields(res.headers), receivedAt - sentAt);
+      this.pacer.settle(
+        status,
+        retryAfterSeconds,
+        status === 429 && pauseEnd <= mayWaitUntil(sentAt),
+        readLimitFields(res.headers),
+        receivedAt - sentAt,
+      );
       const head = { status, retryAfterSeconds, contentType: first(res.headers["content-type"]), location: first(res.headers.location) };
       return { answered: true, ...head, body, sentAt, receivedAt };
     } catch (cause) {

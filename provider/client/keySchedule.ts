@@ -8,10 +8,10 @@
  * slots are used, so none is starved while another finishes).
  *
  * The rate adapts as a lone client's does (pacer.ts), on what all the clients see: a 429 sets
- * it to 95% of what the API accepted of the machine's requests in the second before it (the
+ * it to 90% of what the API accepted of the machine's requests in the second before it (the
  * slots sent, less the 429s), at most the current rate; a `RateLimit-Policy` the API announces
- * sets it to 95% of that; `RateLimit` with nothing left cuts it by 10% (another machine uses
- * the key too); while the clients want more than the rate, it grows 10% a second up to 98% of
+ * sets it to 90% of that; `RateLimit` with nothing left cuts it by 10% (another machine uses
+ * the key too); while the clients want more than the rate, it grows 10% a second up to 93% of
  * the limit, and beyond, 5% a second, only after 30 s without a 429 and never past a declared
  * limit. Until the first of these (`slowStart`) it doubles every 250 ms in which clients wanted
  * more. A `Retry-After` holds every slot until it has passed. Pure: the clock is an argument.
@@ -26,17 +26,23 @@ export const PACER = {
   /** The rate never goes below this, requests per second. */
   minRate: 0.5,
   /** Share of the measured limit the rate is set to after a 429. */
-  afterLimit: 0.95,
+  afterLimit: 0.9,
   /** Growth per second while requests queue, up to {@link PACER.belowLimit} of the measured limit. */
   growth: 1.1,
   /** Share of the measured limit the rate grows to without probing. */
-  belowLimit: 0.98,
+  belowLimit: 0.93,
   /** Growth per second beyond that, once no 429 came for {@link PACER.probeAfterMs}. */
   probe: 1.05,
   /** Time without a 429 after which the rate may probe above the measured limit. */
   probeAfterMs: 30_000,
   /** Added to every `Retry-After`, so that no request is early on a coarse clock. */
   retryAfterMarginMs: 25,
+  /**
+   * A 429 without `Retry-After` holds the key's requests this long: the API said "too many
+   * now", not how long; the rate's cut does the rest (a whole second, for every stack of a
+   * fleet, cost more than the 429s it saved).
+   */
+  bareRefusalPauseMs: 200,
   /** The rate's cut when the API says nothing is left of the key's quota (`RateLimit: r=0`), at most once a second. */
   exhaustedCut: 0.9,
   /** ...unless this machine sent at least this share of the quota in the last second: then it met its own limit, not others'. */
@@ -49,6 +55,11 @@ export const PACER = {
    */
   lateSlotsMs: 4,
 } as const;
+
+/** How long a 429 holds the key's requests: its `Retry-After` (and a margin), or {@link PACER.bareRefusalPauseMs} without one. */
+export function refusalPauseMs(retryAfterSeconds: number | undefined): number {
+  return retryAfterSeconds === undefined ? PACER.bareRefusalPauseMs : retryAfterSeconds * 1_000 + PACER.retryAfterMarginMs;
+}
 
 /** The shared schedule of one key (what its file holds). */
 export interface KeySchedule {
@@ -220,9 +231,9 @@ export function claimSlots(s: KeySchedule, now: number, member: string, n: numbe
 
 /**
  * A 429 met at `now`. The first of a congestion (none in the second before, and no pause
- * then) measures the limit: the rate is cut to 95% of what the API accepted in the second
+ * then) measures the limit: the rate is cut to 90% of what the API accepted in the second
  * before (the slots sent then, less the 429s), at most the current rate; when too little was
- * sent to tell, it is halved, or set to 95% of `ownAccepted` (what the API accepted of the
+ * sent to tell, it is halved, or set to 90% of `ownAccepted` (what the API accepted of the
  * client that met it, in the second before) when that is more, and the limit stays unknown,
  * so the rate doubles again every second it is wanted until a 429 measures it. A 429 a second
  * or more after the last one, but with a pause in the second before (not a second of sending
@@ -265,7 +276,7 @@ export function refused(
   s.grownAt = now;
   s.wanted = false;
   if (pause) {
-    s.pausedUntil = Math.max(s.pausedUntil, now + (retryAfterSeconds ?? 1) * 1_000 + PACER.retryAfterMarginMs);
+    s.pausedUntil = Math.max(s.pausedUntil, now + refusalPauseMs(retryAfterSeconds));
     s.next = Math.max(s.next, s.pausedUntil);
   }
   s.updatedAt = now;

@@ -16,14 +16,15 @@
  *   request sent while that 429's answer travels back is refused too (that rate × the
  *   answer's time). At 100/s doubling every 100 ms, 40 creates against 10 requests a
  *   second on a loaded machine met 3 to 6 refusals there; at 20/s doubling every 250 ms,
- *   one, while 1,000 writes still leave within 2 s. A 429 sets it to 95% of the answers
+ *   one, while 1,000 writes still leave within 2 s. A 429 sets it to 90% of the answers
  *   the API accepted in the second before it (its limit, as seen from here), at most the
- *   current rate: adapting down. Then, while requests queue, it grows 10% a second up to 98% of
- *   that measured limit, and only after {@link PACER.probeAfterMs} without a 429 beyond it,
+ *   current rate: adapting down. Then, while requests queue, it grows 10% a second up to 93% of
+ *   that measured limit (at 98%, a fleet of 20 stacks on 2 loaded cores sent in bursts a
+ *   few ms late and met a 429 every other second), and only after {@link PACER.probeAfterMs} without a 429 beyond it,
  *   5% a second (a probe, in case the limit rose): adapting up. Each 429 costs every
- *   request its `Retry-After` (a second at least), so the pacer stays under the limit
+ *   request its `Retry-After` (a bare 429, {@link PACER.bareRefusalPauseMs}), so the pacer stays under the limit
  *   rather than on it. A limit the API announces (`RateLimit-Policy`, rateLimitFields.ts)
- *   sets the rate to 95% of it at once, with no slow start and no probing past it; an answer
+ *   sets the rate to 90% of it at once, with no slow start and no probing past it; an answer
  *   saying nothing is left of it (`RateLimit: r=0`) cuts the rate by 10%, at most once a second.
  * - **Shared with the machine's other clients of the key** (given a {@link SharedSchedule}:
  *   the providers give each process one, in their private journal directory): every request
@@ -40,7 +41,7 @@
  * queued request, once.
  */
 import { Fifo } from "./fifo";
-import { activeMembers, claimSlots, declared, exhausted, PACER, refused, type KeySchedule } from "./keySchedule";
+import { activeMembers, claimSlots, declared, exhausted, PACER, refusalPauseMs, refused, type KeySchedule } from "./keySchedule";
 import type { LimitSharing } from "./apiErrors";
 import type { LimitFields } from "./rateLimitFields";
 import type { SharedSchedule } from "./sharedSchedule";
@@ -207,7 +208,7 @@ export class Pacer {
       if (status !== undefined && fields.remaining === 0) this.exhaust(now, fields.perSecond);
       return;
     }
-    const pauseEnd = now + (retryAfterSeconds ?? 1) * 1_000 + PACER.retryAfterMarginMs;
+    const pauseEnd = now + refusalPauseMs(retryAfterSeconds);
     if (pause && pauseEnd > this.pausedUntilMs) {
       this.pausedUntilMs = pauseEnd;
       this.releaseImpatient();
@@ -227,7 +228,7 @@ export class Pacer {
     this.pump();
   }
 
-  /** The API announced its limit: the rate is set to 95% of it at once, once (no slow start, no probing past it). */
+  /** The API announced its limit: the rate is set to 90% of it at once, once (no slow start, no probing past it). */
   private declare(now: number, perSecond: number): void {
     if (this.declaredLimit && this.limit === perSecond) return;
     this.declaredLimit = true;

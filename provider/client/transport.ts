@@ -18,6 +18,7 @@ import { ANSWER_DEADLINE_CODE } from "./clientErrors";
 import { type ApiError, NetworkError, NotTheApiError, RedirectError, ResponseValidationError } from "./errors";
 import { describeReceived } from "./redact";
 import type { Held, Pacer, Priority } from "./pacer";
+import { refusalPauseMs } from "./keySchedule";
 import { readLimitFields } from "./rateLimitFields";
 import type { ServerClock } from "./serverClock";
 import { MAX_TIMER_MS, setLongTimeout } from "./timers";
@@ -232,7 +233,7 @@ export class HttpTransport {
       const retryAfterSeconds =
         status === 429 || status === 503 ? parseRetryAfter(res.headers["retry-after"], receivedAt, res.headers.date) : undefined;
       // Every request waits out a 429's Retry-After only when the call that met it does: one that gives up holds no other.
-      const pauseEnd = receivedAt + (retryAfterSeconds ?? 1) * 1_000;
+      const pauseEnd = receivedAt + refusalPauseMs(retryAfterSeconds);
       this.pacer.settle(
         status,
         retryAfterSeconds,

@@ -58,7 +58,7 @@ describe("pacer", () => {
     expect(order).toEqual(["write", "read", "poll"]);
   });
 
-  it("pauses every request until Retry-After has passed, and sets the rate to 95% of what the API accepted", async () => {
+  it("pauses every request until Retry-After has passed, and sets the rate to 90% of what the API accepted", async () => {
     const pacer = new Pacer();
     for (let i = 0; i < 8; i++) {
       await pacer.acquire("read");
@@ -67,7 +67,7 @@ describe("pacer", () => {
     }
     pacer.settle(429, 2);
     expect(pacer.pausedUntil).toBe(Date.now() + 2_000 + PACER.retryAfterMarginMs);
-    expect(pacer.rate).toBeCloseTo(8 * 0.95);
+    expect(pacer.rate).toBeCloseTo(8 * PACER.afterLimit);
     let released = false;
     void pacer.acquire("write").then(() => (released = true));
     await jest.advanceTimersByTimeAsync(2_000);
@@ -141,6 +141,6 @@ describe("pacer", () => {
     expect(api.refused / answers).toBeLessThanOrEqual(0.1);
     // 100 accepted requests at 10 a second take 10 s at best.
     expect(pollsDoneAt - started).toBeLessThanOrEqual(1.15 * 10_000);
-    expect(pacer.rate).toBeCloseTo(9.8);
+    expect(pacer.rate).toBeCloseTo(10 * PACER.belowLimit);
   });
 });

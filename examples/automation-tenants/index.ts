@@ -7,7 +7,8 @@
  *
  * The API is the one `CLOUDDB_API_URL`, `CLOUDDB_API_KEY` and `CLOUDDB_PROJECT_ID` name
  * (`eval "$(npm run --silent emulator:env)"` for the local emulator); the Pulumi CLI is the
- * `pulumi` on PATH. Prints a line per step of every tenant, then a summary; exits 1 when a
+ * `pulumi` on PATH. The stacks' state is kept in `CLOUDDB_TENANTS_DIR` (default
+ * `.clouddb/tenants` at the repository root). Prints a line per step of every tenant, then a summary; exits 1 when a
  * tenant failed.
  */
 import { destroyTenants, type Progress, progressLine, provisionTenants, tenantNames, type TenantResult } from "./tenants";
@@ -65,7 +66,13 @@ async function main(): Promise<void> {
     `pulumi ${command.action} of ${command.tenants.length} tenant stack(s), ${command.parallel} at a time, against ${api.apiUrl}\n`,
   );
   const run = command.action === "up" ? provisionTenants : destroyTenants;
-  const results: TenantResult[] = await run({ tenants: command.tenants, api, parallel: command.parallel, onProgress });
+  const results: TenantResult[] = await run({
+    tenants: command.tenants,
+    api,
+    parallel: command.parallel,
+    onProgress,
+    ...(process.env.CLOUDDB_TENANTS_DIR ? { stateDir: process.env.CLOUDDB_TENANTS_DIR } : {}),
+  });
   const failed = results.filter((r) => !r.ok);
   process.stdout.write(
     `\n${results.length - failed.length} of ${results.length} tenant(s) done in ${((Date.now() - t0) / 1000).toFixed(1)}s\n`,

@@ -109,9 +109,10 @@ async function tenantStack(tenant: string, opts: FleetOptions): Promise<auto.Sta
   return stack;
 }
 
-/** The resource an event is about, as a person reads it: `db (clouddb:index:Service)`. */
+/** The resource an event is about, as a person reads it: `db (clouddb:Service)` (a dynamic provider's type without its `pulumi-nodejs:dynamic/`). */
 function resourceOf(urn: string, type: string): string {
-  return `${urn.split("::").pop() ?? urn} (${type})`;
+  const name = urn.split("::").pop() ?? urn;
+  return type === "" ? name : `${name} (${type.replace(/^pulumi-nodejs:dynamic\//, "")})`;
 }
 
 /** Turns the engine's events of `tenant` into {@link Progress}. */
@@ -229,7 +230,7 @@ export function tenantNames(count: number): string[] {
 
 /**
  * A line a person reads for `event`, with the time since `t0` and how many tenants are done:
- * `  12.4s  tenant-03  + db (clouddb:index:Service) created in 10.9s   [3/10 done]`.
+ * `  12.4s  tenant-03  + db (clouddb:Service) created in 10.9s`.
  */
 export function progressLine(event: Progress, t0: number, done: number, total: number): string {
   const at = `${((Date.now() - t0) / 1000).toFixed(1)}s`.padStart(7);

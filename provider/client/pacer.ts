@@ -19,8 +19,7 @@
  *   one, while 1,000 writes still leave within 2 s. A 429 sets it to 90% of the answers
  *   the API accepted in the second before it (its limit, as seen from here), at most the
  *   current rate: adapting down. Then, while requests queue, it grows 10% a second up to 93% of
- *   that measured limit (at 98%, a fleet of 20 stacks on 2 loaded cores sent in bursts a
- *   few ms late and met a 429 every other second), and only after {@link PACER.probeAfterMs} without a 429 beyond it,
+ *   that measured limit (at 98%, a loaded fleet met a 429 every other second), and only after {@link PACER.probeAfterMs} without a 429 beyond it,
  *   5% a second (a probe, in case the limit rose): adapting up. Each 429 costs every
  *   request its `Retry-After` (a bare 429, {@link PACER.bareRefusalPauseMs}), so the pacer stays under the limit
  *   rather than on it. A limit the API announces (`RateLimit-Policy`, rateLimitFields.ts)
@@ -34,13 +33,14 @@
  *   starts later starts at the rate the others learned. Where the file cannot be used, the
  *   client paces alone, as above.
  *
- * The pacer never fails a request: it tells a caller whether it may send, and callers
- * decide what to do (the retry policy's deadline). Time comes from `now`, so tests can
- * drive it; its timer is safe past Node's timer limit (timers.ts). Its work per request is
- * constant whatever the length of its queues (fifo.ts); only a new pause looks at every
- * queued request, once.
+ * The pacer never fails a request: it says whether it may send, callers decide (the retry
+ * policy's deadline). Time comes from `now`; its timer is safe past Node's limit (timers.ts).
+ * Its work per request is constant (fifo.ts); only a new pause looks at every queued one.
  */
 import { Fifo } from "./fifo";
+import type { Held, Priority, Waiting } from "./pacerTypes";
+
+export type { Held, Priority } from "./pacerTypes";
 import { activeMembers, claimSlots, declared, exhausted, PACER, refusalPauseMs, refused, type KeySchedule } from "./keySchedule";
 import type { LimitSharing } from "./apiErrors";
 import type { LimitFields } from "./rateLimitFields";
@@ -49,35 +49,12 @@ import { type LongTimer, setLongTimeout } from "./timers";
 
 export { PACER } from "./keySchedule";
 
-/** Who a request serves: writes go first, waiters' polls last. */
-export type Priority = "write" | "read" | "poll";
-
 /** The most send slots a client claims from the shared schedule at once: about this many ms of the rate. */
 const CLAIM_MS = 50;
 /** A slot claimed longer ago than this is used only once the schedule was looked at again (a pause may have begun). */
 const RECHECK_MS = 100;
 
 const ORDER: readonly Priority[] = ["write", "read", "poll"];
-
-/** A request waiting for its turn. */
-interface Waiting {
-  /** Lets it go: `true` to send, `false` when the pause outlasts what it may wait. */
-  release(send: boolean): void;
-  /** The latest time (epoch ms) it may still be sent; Infinity when it waits through any pause. */
-  waitUntil: number;
-}
-
-/** Why a request was let go unsent, and until when it would have had to wait. */
-export interface Held {
-  /** Until when (epoch ms) it would have had to wait. */
-  until: number;
-  /** What held it: a 429's pause, or its turn in the schedule the machine's clients of the key share. */
-  by: "pause" | "schedule";
-  /** Clients of the key on this machine that took turns in the last seconds, this one included (1 when it paces alone). */
-  sharedWith: number;
-  /** The key's limit as known (requests per second), if it is. */
-  limit: number | undefined;
-}
 
 /** The pacer of one client (see the module comment). */
 export class Pacer {

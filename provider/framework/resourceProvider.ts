@@ -33,7 +33,7 @@ import { operationContext, recordedReader, sharedOf, type OperationContext, type
 import { changedPathsOf, replacedByOption, type Segment } from "./replaceOnChanges";
 import { configurationFailures, configure, providerContext, type ProviderContext } from "./settings";
 import { containsUnknown, UNKNOWN } from "./unknowns";
-import { inUserTerms, type OperationTiming, userOperation } from "./userErrors";
+import { inUserTerms, type OperationTiming, timeoutOf, userOperation } from "./userErrors";
 
 /**
  * What a resource type does against the API, typed on both sides: the checked inputs, and
@@ -87,7 +87,7 @@ function bounded<T>(ctx: OperationContext, run: (ctx: OperationContext) => Promi
 
 /** How long the operation `doing` (`creating ...`, a read waits as an update) could wait, from the resource's `timeouts`; undefined when unreadable. */
 function timingOf(ctx: ProviderContext, doing: string, props: Props | undefined): OperationTiming | undefined {
-  const timeout = doing.startsWith("creating") ? "create" : doing.startsWith("deleting") ? "delete" : "update";
+  const timeout = timeoutOf(doing);
   try {
     return { timeout, ms: ctx.timeoutMs(sharedOf(props).timeouts, timeout) };
   } catch {

@@ -15,6 +15,11 @@ const VERBS = { create: "creating", read: "reading", update: "updating", delete:
 /** A provider operation, as the engine calls it. */
 export type UserOperation = keyof typeof VERBS;
 
+/** The `timeouts` entry that bounds what {@link userOperation} described as `doing` (a read waits as an update). */
+export function timeoutOf(doing: string): OperationTiming["timeout"] {
+  return doing.startsWith(VERBS.create) ? "create" : doing.startsWith(VERBS.delete) ? "delete" : "update";
+}
+
 /**
  * What the user is doing, in a message's words: `creating Service "db"`, `deleting Vpc 1234`.
  *

@@ -1,0 +1,24 @@
+/** The types the pacer (pacer.ts) and its callers share: who a request serves, why one was let go unsent. */
+
+/** Who a request serves: writes go first, waiters' polls last. */
+export type Priority = "write" | "read" | "poll";
+
+/** A request waiting for its turn. */
+export interface Waiting {
+  /** Lets it go: `true` to send, `false` when the pause outlasts what it may wait. */
+  release(send: boolean): void;
+  /** The latest time (epoch ms) it may still be sent; Infinity when it waits through any pause. */
+  waitUntil: number;
+}
+
+/** Why a request was let go unsent, and until when it would have had to wait. */
+export interface Held {
+  /** Until when (epoch ms) it would have had to wait. */
+  until: number;
+  /** What held it: a 429's pause, or its turn in the schedule the machine's clients of the key share. */
+  by: "pause" | "schedule";
+  /** Clients of the key on this machine that took turns in the last seconds, this one included (1 when it paces alone). */
+  sharedWith: number;
+  /** The key's limit as known (requests per second), if it is. */
+  limit: number | undefined;
+}

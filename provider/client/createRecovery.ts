@@ -210,6 +210,7 @@ export class Creates {
     let last: AttemptRecord = { trace: {} };
     const made = await plan.post({
       deadline,
+      waitsForLimit: true,
       onAttempt: (attempt) => (last = attempt),
       recover: (failure, final) => this.recover(plan, failure, last, final, deadline),
     });

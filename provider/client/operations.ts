@@ -119,6 +119,12 @@ export interface CallContext<T = unknown> {
    * retries (and turns at the pacer) may go on until the operation's deadline itself.
    */
   deadline?: number;
+  /**
+   * True when the call's 429s (and its turns at the pacer) may be waited for until the
+   * operation's deadline (deadline.ts) though `deadline` is sooner: a create's own request,
+   * whose `deadline` is the client's retry deadline. @default true without `deadline`, else false
+   */
+  waitsForLimit?: boolean;
   /** For creates: settles an ambiguous outcome (see retry.ts). */
   recover?: (failure: unknown, final: boolean) => Promise<T | undefined>;
   /** Told about every attempt once it ended, successful or not. */
@@ -196,7 +202,8 @@ export class Operations implements BlockerReader {
     const deadline = boundedByScope(ctx.deadline ?? this.deadlineFromNow());
     // Waiting for the API's rate limit (its 429s, a turn shared with the machine's other clients of the key)
     // may take as long as the operation under way may (its timeouts), not only the client's retry deadline.
-    const limitDeadline = ctx.deadline !== undefined ? deadline : (scopeDeadline() ?? deadline);
+    const limitDeadline =
+      ctx.deadline === undefined || ctx.waitsForLimit === true ? Math.max(deadline, scopeDeadline() ?? deadline) : deadline;
     req.deadline = limitDeadline;
     try {
       const retryCall: RetryCall<ReplyOf<O>> = {

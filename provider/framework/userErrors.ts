@@ -52,7 +52,14 @@ export interface OperationTiming {
 
 /** What a 429 that outlasted the operation says to a user of the resource: the limit was the cause, and what to do. */
 function rateLimited(error: RateLimitError, doing: string, timing: OperationTiming | undefined): string {
-  const ran = timing === undefined ? "" : ` until its timeouts ran out (${timing.timeout}: ${describeMs(timing.ms)})`;
+  const asked = error.retryAfterSeconds;
+  const bound = timing === undefined ? "" : ` (${timing.timeout}: ${describeMs(timing.ms)})`;
+  const ran =
+    asked !== undefined && (timing === undefined || asked * 1_000 > timing.ms)
+      ? `: the API asked to wait ${asked} s (Retry-After), longer than its timeouts allow${bound}`
+      : timing === undefined
+        ? ""
+        : ` until its timeouts ran out${bound}`;
   const limit = error.limitPerSecond === undefined ? "" : ` (about ${Math.round(error.limitPerSecond * 10) / 10} requests a second)`;
   const shared =
     error.sharedWith !== undefined && error.sharedWith > 1

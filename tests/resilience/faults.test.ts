@@ -126,7 +126,10 @@ describe("429 storms and 503 bursts", () => {
       const r = expectNoErrors(await cloud.stack.up(five));
       expect(r.steps.filter((s) => s.op === "create")).toHaveLength(5);
       const log = await cloud.requests();
-      expect(log.filter((x) => x.status === 429).length).toBeGreaterThan(0);
+      // No 429 is needed: the machine's schedule for the key (provider/client/keySchedule.ts) may
+      // know its limit from this file's earlier storms, and pace under it from the first request.
+      const accepted = log.filter((x) => x.status !== 429).map((x) => Date.parse(x.at));
+      expect(accepted.every((t) => accepted.filter((u) => u > t - 1_000 && u <= t).length <= 3)).toBe(true);
       // Five creates share POST /services: pair retries only on paths of one resource.
       const perResource = retriesAfter429(log).filter((x) => /\/services\/[a-z0-9]{10}/.test(x.request));
       expect(perResource.filter((x) => x.gapMs < 1000)).toEqual([]);

@@ -34,7 +34,7 @@ async function ownConfig(name: string, emulator: RunningEmulator): Promise<Recor
 async function leftInCloud(emulator: RunningEmulator): Promise<{ vpcs: number; services: string[] }> {
   const api = new ClouddbClient({ apiUrl: emulator.baseUrl, apiKey: emulator.pat, projectId: emulator.projectId });
   try {
-    const services = (await api.perform("listServices")).items.map((s) => s.name);
+    const services = (await api.perform("listServices")).items.map((s) => s.name ?? "");
     return { vpcs: (await api.perform("listVpcs")).items.length, services };
   } finally {
     await api.close();
@@ -73,7 +73,9 @@ describeWithCli("the examples under the real CLI", (tools) => {
         expect(await run(["destroy", "--yes", "--skip-preview"])).toMatch(/Resources:\n\s+- \d+ deleted/);
         expect(await project.exportState(true)).not.toContain(emulator.pat);
         for (const text of printed) expect(text).not.toContain(emulator.pat);
-        expect(await leftInCloud(emulator)).toEqual(name === "adopt" ? { vpcs: 0, services: ["legacy-orders"] } : { vpcs: 0, services: [] });
+        expect(await leftInCloud(emulator)).toEqual(
+          name === "adopt" ? { vpcs: 0, services: ["legacy-orders"] } : { vpcs: 0, services: [] },
+        );
       } finally {
         await project.remove();
         await emulator.close();

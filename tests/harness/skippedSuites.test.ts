@@ -19,7 +19,15 @@ describe("a test run whose suites cannot run here", () => {
     const files = ["tests/cli/importFlow.test.ts", "tests/cli/processes.test.ts"];
     // The files first: jest's array options take every argument after them. The real-CLI
     // suites are outside `npm test`'s paths (jest.config.js), so the ignore list is jest's default.
-    const args = [jest, ...files, "--config", path.join(REPO_ROOT, "jest.config.js"), "--cacheDirectory", path.join(dir, "jest-cache"), "--ci"];
+    const args = [
+      jest,
+      ...files,
+      "--config",
+      path.join(REPO_ROOT, "jest.config.js"),
+      "--cacheDirectory",
+      path.join(dir, "jest-cache"),
+      "--ci",
+    ];
     const tools = path.join(dir, "no-tools");
     const env = { ...process.env, CLOUDDB_PULUMI_TOOLS_DIR: tools, CLOUDDB_REQUIRE_PULUMI: "" };
     const output = await new Promise<{ code: number | null; stderr: string }>((resolve) => {

@@ -33,7 +33,10 @@ function open() {
 /** How many plugin processes the harness started in the run. */
 function pluginStarts(dir) {
   try {
-    return fs.readFileSync(path.join(dir, "plugin-starts"), "utf8").split("\n").filter((l) => l !== "").length;
+    return fs
+      .readFileSync(path.join(dir, "plugin-starts"), "utf8")
+      .split("\n")
+      .filter((l) => l !== "").length;
   } catch {
     return 0;
   }

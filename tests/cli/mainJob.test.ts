@@ -3,15 +3,18 @@
  * quickstart deployed to an emulator it starts), a command through `npm run pulumi`, a
  * preview without changes, `npm run destroy`, `npm run emulator:stop`. No `pulumi` is on
  * PATH: the scripts find the CLI `npm run pulumi:build` built. Its own work dir and
- * PULUMI_HOME: nothing of the user's `.clouddb` or `~/.pulumi` is touched.
+ * PULUMI_HOME: nothing of the user's `.clouddb` or `~/.pulumi` is touched. The work dir is
+ * private (0700), as a home directory often is: run as root (CI), the emulator's PostgreSQL
+ * cannot reach it, and the job goes on without it, saying why.
  */
 import { spawn } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
+import { findPostgresBinaries } from "../../emulator/postgres/binaries";
 import { REPO_ROOT } from "../../harness";
 import { describeWithCli } from "../../harness/cli/tools";
-import { alive, stopProcess } from "../scripts/support/sandbox";
+import { alive, gone, stopProcess } from "../scripts/support/sandbox";
 
 /** What an npm script printed and how it ended. */
 interface NpmRun {
@@ -55,9 +58,13 @@ describeWithCli("the main job under the real CLI", () => {
 
   it("deploys the quickstart to an emulator it starts, previews no change, destroys it and stops the emulator", async () => {
     const up = await npm(["up"]);
-    expect({ code: up.code, stderr: up.stderr }).toMatchObject({ code: 0 });
+    expect({ code: up.code, stderr: up.stderr }).toEqual({ code: 0, stderr: expect.any(String) });
     expect(up.stderr).toMatch(/Started the emulator at http:\/\/127\.0\.0\.1:\d+/);
-    expect(up.stdout).toMatch(/Resources:\n\s+\+ 3 created/);
+    if (process.getuid?.() === 0 && findPostgresBinaries() !== undefined) {
+      expect(up.stderr).toMatch(/could not run PostgreSQL .*who cannot reach .*: .* is not searchable for it/);
+      expect(up.stderr).toMatch(/It runs without it/);
+    }
+    expect(up.stdout).toMatch(/Resources:\n\s+\+ 4 created/);
     const key = (JSON.parse(fs.readFileSync(path.join(work, "emulator.json"), "utf8")) as { CLOUDDB_API_KEY: string }).CLOUDDB_API_KEY;
     expect(up.stdout + up.stderr).not.toContain(key);
 
@@ -66,16 +73,15 @@ describeWithCli("the main job under the real CLI", () => {
     expect(password.stdout.trim()).toMatch(/^\S{8,}$/);
 
     const preview = await npm(["preview", "--", "--expect-no-changes"]);
-    expect({ code: preview.code, stdout: preview.stdout }).toMatchObject({ code: 0 });
+    expect({ code: preview.code, stdout: preview.stdout }).toEqual({ code: 0, stdout: expect.any(String) });
 
     const down = await npm(["destroy"]);
     expect(down.code).toBe(0);
-    expect(down.stdout).toMatch(/Resources:\n\s+- 3 deleted/);
+    expect(down.stdout).toMatch(/Resources:\n\s+- 4 deleted/);
 
     const pid = emulatorPid()!;
     expect(alive(pid)).toBe(true);
     expect((await npm(["emulator:stop"])).code).toBe(0);
-    await new Promise((r) => setTimeout(r, 500));
-    expect(alive(pid)).toBe(false);
+    expect(await gone(pid, 10_000)).toBe(true);
   }, 400_000);
 });

@@ -76,7 +76,8 @@ function close() {
     }
   }
   if (left.length > 0) console.log(`\nEnded ${left.length} process(es) that failed tests left running.`);
-  console.log(`\nThe harness started ${pluginStarts(dir)} dynamic-provider plugin process(es).`);
+  const starts = pluginStarts(dir);
+  if (starts > 0) console.log(`\nThe harness started ${starts} dynamic-provider plugin process(es) (the real CLI's own are not counted).`);
   fs.rmSync(dir, { recursive: true, force: true });
 }
 

@@ -3,6 +3,7 @@
  * and a typed gRPC client for it. One concern: spawn, talk, kill.
  */
 import { ChildProcess, spawn } from "child_process";
+import * as fs from "fs";
 import * as path from "path";
 import { emptypb, fromStruct, grpc, JsonObject, provgrpc, provpb, pulumiDir, statuspb, toStruct } from "./protos";
 import { alive, descendants } from "./processes";
@@ -175,6 +176,9 @@ export class PluginHost {
       cli.once("error", reject);
     });
     this.pluginPid = descendants(cli.pid!).pop();
+    // A test run counts the plugin processes started (tests/setup/runScope.js).
+    const starts = process.env.CLOUDDB_PLUGIN_STARTS;
+    if (starts) fs.appendFileSync(starts, `${this.pluginPid ?? ""}\n`);
     this.client = new provgrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), {
       "grpc.max_receive_message_length": 400 * 1024 * 1024,
     });

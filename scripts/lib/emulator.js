@@ -53,13 +53,43 @@ function keyValues(text) {
 }
 
 /**
+ * The emulator failed to start; `said` is what it wrote to its log this time.
+ */
+class EmulatorStartError extends Error {
+  /**
+   * @param {string} message
+   * @param {string} said
+   */
+  constructor(message, said) {
+    super(message);
+    this.name = "EmulatorStartError";
+    this.said = said;
+  }
+}
+
+/**
+ * True when a real PostgreSQL can be put behind the emulator's services: it is installed and
+ * CLOUDDB_EMULATOR_POSTGRES is not `0`.
+ * @param {string} root repository root
+ * @param {NodeJS.ProcessEnv} env
+ */
+function postgresWanted(root, env) {
+  // The emulator's entry point no longer exports the lookup (it is not for users): its module is required directly.
+  return (
+    env.CLOUDDB_EMULATOR_POSTGRES !== "0" &&
+    Boolean(require(path.join(root, "dist", "emulator", "postgres", "binaries.js")).findPostgresBinaries())
+  );
+}
+
+/**
  * Starts the emulator in the background and records it in `<work>/emulator.json`.
  * @param {string} root repository root
  * @param {string} work work directory
- * @param {NodeJS.ProcessEnv} env CLOUDDB_CLOCK_SCALE, CLOUDDB_EMULATOR_PROJECT, CLOUDDB_EMULATOR_POSTGRES
+ * @param {NodeJS.ProcessEnv} env CLOUDDB_CLOCK_SCALE, CLOUDDB_EMULATOR_PROJECT
+ * @param {boolean} postgres whether a real PostgreSQL runs behind every service
  * @returns {Promise<ApiTarget>}
  */
-function start(root, work, env) {
+function start(root, work, env, postgres) {
   const cli = path.join(root, "dist", "emulator", "cli.js");
   if (!fs.existsSync(cli)) {
     const built = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
@@ -76,25 +106,24 @@ function start(root, work, env) {
     "--clock-scale",
     env.CLOUDDB_CLOCK_SCALE ?? "0.2",
   ];
-  // A real PostgreSQL behind every service when it is installed (CLOUDDB_EMULATOR_POSTGRES=0 turns it off).
-  // The emulator's entry point no longer exports the lookup (it is not for users): its module is required directly.
-  if (
-    env.CLOUDDB_EMULATOR_POSTGRES !== "0" &&
-    require(path.join(root, "dist", "emulator", "postgres", "binaries.js")).findPostgresBinaries()
-  ) {
-    args.push("--postgres");
-  }
+  if (postgres) args.push("--postgres");
   const logFile = path.join(work, "emulator.log");
+  const logStart = fs.existsSync(logFile) ? fs.statSync(logFile).size : 0;
+  /** What the emulator wrote to its log since this start. */
+  const said = () => fs.readFileSync(logFile, "utf8").slice(logStart).trim();
   const log = fs.openSync(logFile, "a");
   const child = spawn(process.execPath, args, { detached: true, stdio: ["ignore", "pipe", log] });
   fs.closeSync(log);
   const stdout = /** @type {import("stream").Readable} */ (child.stdout);
   return new Promise((resolve, reject) => {
     let out = "";
-    const timer = setTimeout(() => reject(new Error(`the emulator did not start within 10 s; see ${logFile}`)), 10_000);
+    const timer = setTimeout(
+      () => reject(new EmulatorStartError(`the emulator did not start within 10 s; see ${logFile}`, said())),
+      10_000,
+    );
     child.on("exit", (code) => {
       clearTimeout(timer);
-      reject(new Error(`the emulator exited with code ${code}; see ${logFile}`));
+      reject(new EmulatorStartError(`the emulator exited with code ${code}; see ${logFile}`, said()));
     });
     stdout.on("data", (chunk) => {
       out += chunk;
@@ -138,7 +167,23 @@ async function apiTarget(root, work, env, say) {
     const known = JSON.parse(fs.readFileSync(recorded, "utf8"));
     if (await answers(known)) return known;
   }
-  const started = await start(root, work, env);
+  let started;
+  try {
+    started = await start(root, work, env, postgresWanted(root, env));
+  } catch (e) {
+    // PostgreSQL behind the services is a nicety of the emulator: the main job runs without it.
+    if (!(e instanceof EmulatorStartError) || !/PostgreSQL/.test(e.said)) throw e;
+    const why =
+      e.said
+        .split("\n")
+        .filter((l) => /PostgreSQL/.test(l))
+        .pop() ?? e.said;
+    say(`The emulator could not run PostgreSQL behind its services: ${why.replace(/^clouddb-emulator:\s*/, "")}`);
+    say(
+      "It runs without it: the API answers the same, only no database listens at a service's host and port (CLOUDDB_EMULATOR_POSTGRES=0 skips the attempt).",
+    );
+    started = await start(root, work, env, false);
+  }
   say(`Started the emulator at ${started.CLOUDDB_EMULATOR_URL} (pid ${started.pid}); \`npm run emulator:stop\` stops it.`);
   return started;
 }

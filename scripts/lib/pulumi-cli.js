@@ -17,7 +17,7 @@
 "use strict";
 const fs = require("fs");
 const path = require("path");
-const { buildTools, builtTools, findGo, PINS_FILE, readPins, ToolsBuildError } = require("./pulumi-tools");
+const { buildTools, builtTools, findGo, isExecutable, PINS_FILE, readPins, ToolsBuildError } = require("./pulumi-tools");
 
 /** The CLI cannot be found or built; the message says what to install. */
 class CliUnavailableError extends Error {
@@ -35,19 +35,6 @@ class CliUnavailableError extends Error {
  * @property {NodeJS.ProcessEnv} env the environment (PATH; CLOUDDB_PULUMI_TOOLS_DIR; GOMODCACHE and the like for the build)
  * @property {(line: string) => void} say writes one line for the user (stderr)
  */
-
-/**
- * True when `file` is an executable regular file.
- * @param {string} file
- */
-function isExecutable(file) {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
 
 /**
  * True when `file` is the `pulumi` npm package's launcher rather than the CLI itself.

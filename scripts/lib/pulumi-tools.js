@@ -148,7 +148,10 @@ const EXPECTED = [
   ...CODEGEN_LANGUAGES.map((l) => `codegen/pulumi-language-${l}`),
 ];
 
-/** @param {string} file */
+/**
+ * True when `file` is an executable regular file.
+ * @param {string} file
+ */
 function isExecutable(file) {
   try {
     fs.accessSync(file, fs.constants.X_OK);
@@ -416,4 +419,4 @@ function isAlive(pid) {
   }
 }
 
-module.exports = { buildTools, builtTools, findGo, readPins, toolsKey, toolsRoot, ToolsBuildError, PINS_FILE };
+module.exports = { buildTools, builtTools, findGo, isExecutable, readPins, toolsKey, toolsRoot, ToolsBuildError, PINS_FILE };

@@ -2,6 +2,9 @@
  * Every example as a user runs it, under the real Pulumi CLI (the Node.js language host, its
  * TypeScript through ts-node) against the emulator: `preview`, `up`, `refresh --preview-only
  * --expect-no-changes`, `preview --expect-no-changes`, `destroy`, each of which must succeed.
+ * No command prints the API key; the stack's exported state holds it nowhere, even with
+ * `--show-secrets`; the stack's secret outputs stay secret; destroy leaves nothing in the
+ * cloud but what the program adopted.
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -27,6 +30,17 @@ async function ownConfig(name: string, emulator: RunningEmulator): Promise<Recor
   }
 }
 
+/** What the cloud still holds: the number of VPCs and the names of the services. */
+async function leftInCloud(emulator: RunningEmulator): Promise<{ vpcs: number; services: string[] }> {
+  const api = new ClouddbClient({ apiUrl: emulator.baseUrl, apiKey: emulator.pat, projectId: emulator.projectId });
+  try {
+    const services = (await api.perform("listServices")).items.map((s) => s.name ?? "");
+    return { vpcs: (await api.perform("listVpcs")).items.length, services };
+  } finally {
+    await api.close();
+  }
+}
+
 describeWithCli("the examples under the real CLI", (tools) => {
   it.each(examples(REPO_ROOT))(
     "%s: preview, up, refresh and preview without changes, destroy",
@@ -44,14 +58,24 @@ describeWithCli("the examples under the real CLI", (tools) => {
           },
           { "clouddb:apiKey": emulator.pat },
         );
-        await project.expect(["preview"]);
-        const up = await project.expect(["up", "--yes", "--skip-preview"]);
-        expect(up.stdout).toMatch(/Resources:\n\s+\+ \d+ created/);
-        await project.expect(["refresh", "--preview-only", "--expect-no-changes"]);
-        await project.expect(["preview", "--expect-no-changes"]);
-        const down = await project.expect(["destroy", "--yes", "--skip-preview"]);
-        expect(down.stdout).toMatch(/Resources:\n\s+- \d+ deleted/);
+        const printed: string[] = [];
+        const run = async (args: string[]): Promise<string> => {
+          const r = await project.expect(args);
+          printed.push(r.stdout, r.stderr);
+          return r.stdout;
+        };
+        await run(["preview"]);
+        expect(await run(["up", "--yes", "--skip-preview"])).toMatch(/Resources:\n\s+\+ \d+ created/);
+        const outputs = JSON.parse(await run(["stack", "output", "--json"])) as Record<string, unknown>;
+        if ("password" in outputs) expect(outputs.password).toBe("[secret]");
+        await run(["refresh", "--preview-only", "--expect-no-changes"]);
+        await run(["preview", "--expect-no-changes"]);
+        expect(await run(["destroy", "--yes", "--skip-preview"])).toMatch(/Resources:\n\s+- \d+ deleted/);
         expect(await project.exportState(true)).not.toContain(emulator.pat);
+        for (const text of printed) expect(text).not.toContain(emulator.pat);
+        expect(await leftInCloud(emulator)).toEqual(
+          name === "adopt" ? { vpcs: 0, services: ["legacy-orders"] } : { vpcs: 0, services: [] },
+        );
       } finally {
         await project.remove();
         await emulator.close();

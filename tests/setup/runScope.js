@@ -5,7 +5,9 @@
  * run's marker in its environment. At the end of the run (`globalTeardown`), the processes
  * still marked are ended and the directory removed: a test that fails or times out
  * half-way, before its `afterAll` closed what it started (plugin processes, emulators,
- * PostgreSQL), leaves nothing behind.
+ * PostgreSQL), leaves nothing behind. The end also says how many dynamic-provider plugin
+ * processes the harness started (each start adds a line to `CLOUDDB_PLUGIN_STARTS`): what a
+ * run's cost mostly grows with.
  */
 "use strict";
 const fs = require("fs");
@@ -14,6 +16,8 @@ const path = require("path");
 
 /** The environment variable that marks the run's processes: its value is the run's directory. */
 const MARKER = "CLOUDDB_TEST_RUN";
+/** The environment variable naming the file the harness adds a line to per plugin process it starts. */
+const PLUGIN_STARTS = "CLOUDDB_PLUGIN_STARTS";
 
 /** Creates the run's directory and points TMPDIR and the marker at it; the workers inherit both. */
 function open() {
@@ -23,6 +27,19 @@ function open() {
   fs.chmodSync(dir, 0o711);
   process.env[MARKER] = dir;
   process.env.TMPDIR = dir;
+  process.env[PLUGIN_STARTS] = path.join(dir, "plugin-starts");
+}
+
+/** How many plugin processes the harness started in the run. */
+function pluginStarts(dir) {
+  try {
+    return fs
+      .readFileSync(path.join(dir, "plugin-starts"), "utf8")
+      .split("\n")
+      .filter((l) => l !== "").length;
+  } catch {
+    return 0;
+  }
 }
 
 /** The processes whose environment carries `dir` as the run's marker (Linux: /proc), this one excepted. */
@@ -59,6 +76,8 @@ function close() {
     }
   }
   if (left.length > 0) console.log(`\nEnded ${left.length} process(es) that failed tests left running.`);
+  const starts = pluginStarts(dir);
+  if (starts > 0) console.log(`\nThe harness started ${starts} dynamic-provider plugin process(es) (the real CLI's own are not counted).`);
   fs.rmSync(dir, { recursive: true, force: true });
 }
 

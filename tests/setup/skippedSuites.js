@@ -1,8 +1,7 @@
 /**
  * Jest reporter: names each test file whose tests were all skipped, with what the file
  * printed about it. A suite that cannot run on this machine says why when it loads (the
- * Automation API suites without the `pulumi` CLI: "skipped: the pulumi CLI is not on
- * PATH..."), but Jest's default reporter prints neither the name nor the console output of
+ * real-CLI suites without the Pulumi tools built: "skipped: the Pulumi CLI is not built..."), but Jest's default reporter prints neither the name nor the console output of
  * a file whose tests were all skipped, so the run would be silent about it.
  */
 "use strict";

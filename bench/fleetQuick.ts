@@ -27,7 +27,10 @@ function line(r: FleetRun): string {
 }
 
 async function main(): Promise<void> {
-  const runs = await measureFleets([thisTree], ks, (what) => process.stderr.write(`${what}\n`), modes);
+  // Between a fleet's steps nothing of this process may be pending (the stacks are child
+  // processes, the waits their answers): without a timer of its own, it can end half-way.
+  const alive = setInterval(() => undefined, 60_000);
+  const runs = await measureFleets([thisTree], ks, (what) => process.stderr.write(`${what}\n`), modes).finally(() => clearInterval(alive));
   for (const r of runs.get(thisTree) ?? []) {
     process.stdout.write(`${line(r)}\n`);
     if (process.env.BENCH_TIMELINE === "1") process.stdout.write(`  ${r.timeline.map((s) => `${s.w}/${s.g + s.l}/${s.x}`).join(" ")}\n`);

@@ -49,6 +49,8 @@ import { type LongTimer, setLongTimeout } from "./timers";
 
 export { PACER } from "./keySchedule";
 
+/** Changes of the shared schedule in a row that may fail for a busy lock (a second each) before the client paces alone. */
+const BUSY_TRIES = 30;
 /** The most send slots a client claims from the shared schedule at once: about this many ms of the rate. */
 const CLAIM_MS = 50;
 /** A slot claimed longer ago than this is used only once the schedule was looked at again (a pause may have begun). */
@@ -84,6 +86,7 @@ export class Pacer {
   /** The slots used lately and when each request left on it (oldest first): which slot a refused request had. */
   private readonly used: { slot: number; at: number }[] = [];
   private claiming = false;
+  private busyFailures = 0;
   private checking = false;
   /** When this client last saw the shared schedule (epoch ms). */
   private viewedAt = -Infinity;
@@ -263,14 +266,25 @@ export class Pacer {
     }
   }
 
-  /** Tells the shared schedule what this client met. A schedule whose file cannot be changed is given up: the client paces alone. */
+  /** Tells the shared schedule what this client met; again shortly when its lock was busy (see {@link Pacer.stillSharing}). */
   private share(change: (s: KeySchedule, now: number) => void): void {
     const shared = this.shared;
     if (shared === undefined || this.closed) return;
     void shared.update(change).then((done) => {
-      if (done === undefined) this.stopSharing();
-      else this.adopt(done.schedule);
+      if (done !== undefined) {
+        this.busyFailures = 0;
+        this.adopt(done.schedule);
+      } else if (this.stillSharing(shared)) {
+        setTimeout(() => this.share(change), 20 + Math.random() * 80).unref();
+      }
     });
+  }
+
+  /** After a failed change of the schedule: true to try again (its lock was busy, up to {@link BUSY_TRIES} times in a row), else the client paces alone. */
+  private stillSharing(shared: SharedSchedule): boolean {
+    if (shared.busy && ++this.busyFailures < BUSY_TRIES) return true;
+    this.stopSharing();
+    return false;
   }
 
   /** What the shared schedule says of the key, as this client's own view (the rate, the limit, a pause). */
@@ -321,7 +335,11 @@ export class Pacer {
       .update((s, now) => claimSlots(s, now, shared.member, n))
       .then((done) => {
         this.claiming = false;
-        if (done === undefined) return this.stopSharing();
+        if (done === undefined) {
+          if (this.stillSharing(shared)) this.wake(this.now() + 20 + Math.random() * 80, this.now());
+          return;
+        }
+        this.busyFailures = 0;
         this.adopt(done.schedule);
         this.slots = done.result;
         // A request that may not wait for this client's next turn is let go now.

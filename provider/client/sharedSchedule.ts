@@ -63,6 +63,16 @@ export class SharedSchedule {
   private readonly file: string;
   private readonly lock: string;
   private usable: Promise<boolean> | undefined;
+  private lockBusy = false;
+
+  /**
+   * True when the last {@link SharedSchedule.update} failed only because other clients held
+   * the lock all the while (many processes on few cores): worth trying again, unlike a
+   * directory or file that cannot be used.
+   */
+  get busy(): boolean {
+    return this.lockBusy;
+  }
 
   /**
    * @param dir - a private directory of this user's (made 0700 when missing).
@@ -103,6 +113,7 @@ export class SharedSchedule {
    * when the directory, the lock or the file could not be had (nothing changed). Never rejects.
    */
   async update<T>(change: (schedule: KeySchedule, now: number) => T): Promise<{ result: T; schedule: KeySchedule } | undefined> {
+    this.lockBusy = false;
     if (!(await this.ready())) return undefined;
     const ino = await this.acquire();
     if (ino === undefined) return undefined;
@@ -144,8 +155,12 @@ export class SharedSchedule {
         if ((e as NodeJS.ErrnoException).code !== "EEXIST") return undefined;
       }
       await this.breakIfStale();
-      if (Date.now() > until) return undefined;
-      await new Promise((resolve) => setTimeout(resolve, 1 + Math.random() * 4));
+      if (Date.now() > until) {
+        this.lockBusy = true;
+        return undefined;
+      }
+      // Spread out: with tens of processes on two cores, tight retries only take the lock holder's CPU.
+      await new Promise((resolve) => setTimeout(resolve, 2 + Math.random() * 18));
     }
   }
 

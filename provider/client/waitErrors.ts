@@ -97,7 +97,8 @@ export class TimeoutError<K extends WatchedKind = WatchedKind> extends WaitError
   /** Builds the error; `lastError` (a transient failure of the last polls) is mentioned and kept as `cause`. */
   constructor(init: WaitErrorInit<K> & { lastStatus: string | undefined; timeoutMs: number; lastError?: unknown }) {
     const last = init.lastStatus === undefined ? "none (no successful poll)" : init.lastStatus;
-    const errText = init.lastError instanceof Error ? ` Last polling error: ${init.lastError.message}` : "";
+    // The cause's message as a sentence of its own: one full stop, whether or not it ends with one.
+    const errText = init.lastError instanceof Error ? ` Last polling error: ${init.lastError.message.replace(/\.?\s*$/, ".")}` : "";
     super(
       `Timed out after ${init.timeoutMs} ms waiting for ${init.resource.kind} ${init.resource.id} ` +
         `(project ${init.resource.projectId}) to reach ${init.awaited.join(" or ")}; last status seen: ${last}.` +

@@ -34,8 +34,12 @@ describe("a create against a rate limit others hold", () => {
   it("fails once its timeouts run out, saying the rate limit was the cause and what to do", async () => {
     await cloud.controls.rateLimit(2, { retryAfter: true });
     const held = hold(6_000);
+    // The holder alone may leave the create a free slot on a busy machine: every POST of a
+    // service is refused as the limit refuses it, so the create never gets one.
+    await cloud.controls.fault({ method: "POST", path: "/services$", status: 429, retryAfter: 1, count: 10_000 });
     const r = await cloud.stack.up(() => void new clouddb.Service("db", { name: "impatient", timeouts: { create: "3s" } }));
     await held;
+    await cloud.control("DELETE", "/faults");
     const message = r.errors.map((e) => e.message).join("\n");
     expect(message).toMatch(/The API's rate limit held creating Service "db" back until its timeouts ran out \(create: 3s\)/);
     expect(message).toMatch(/429 RATE_LIMITED/);

@@ -11,7 +11,7 @@ import { oldStateOf } from "./aliases";
 import { applyReplaceOnChanges, diffAsEngineHolds, replaces } from "./engineDiff";
 import { EngineDied, EngineRun, EngineRunOptions, message } from "./engineRun";
 import { processIgnoreChanges } from "./ignoreChanges";
-import { ProviderError } from "./pluginHost";
+import { ProviderError } from "./providerHost";
 import { JsonObject } from "./protos";
 import { importChain, readResource } from "./reads";
 import { names, ReadRequest, RegisterRequest, RegisterResponse, RegistrationError, STACK_TYPE, urnOf } from "./registration";

@@ -4,14 +4,14 @@
  * ({@link Deployment}), `refresh` and `destroy`.
  */
 import { DiagnosticSink } from "./diagnostics";
-import { PluginHost } from "./pluginHost";
+import { ProviderHost } from "./providerHost";
 import { HarnessState } from "./state";
 import { StepExecutor } from "./stepExecutor";
 import { CheckFailure, HarnessError, Step, StepOp } from "./types";
 
 /** Options of an {@link EngineRun}. */
 export interface EngineRunOptions {
-  plugin: PluginHost;
+  plugin: ProviderHost;
   state: HarnessState;
   preview: boolean;
   project: string;
@@ -41,7 +41,7 @@ export class EngineRun {
   readonly errors: HarnessError[] = [];
   readonly checkFailures: CheckFailure[] = [];
   readonly executor: StepExecutor;
-  readonly plugin: PluginHost;
+  readonly plugin: ProviderHost;
   readonly state: HarnessState;
   readonly preview: boolean;
   readonly project: string;

@@ -5,38 +5,12 @@
 import { ChildProcess, spawn } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
-import { emptypb, fromStruct, grpc, JsonObject, provgrpc, provpb, pulumiDir, statuspb, toStruct } from "./protos";
+import { emptypb, fromStruct, grpc, provgrpc, provpb, pulumiDir, statuspb } from "./protos";
 import { alive, descendants } from "./processes";
-import { secretValue } from "./secrets";
+import { InitFailure, ProviderError, ProviderHost, RequestMethod } from "./providerHost";
 
-/** Details of an ErrorResourceInitFailed: the resource exists but did not initialize. */
-export interface InitFailure {
-  id: string;
-  properties: JsonObject;
-  reasons: string[];
-}
-
-const PROVIDER_ERROR_BRAND = "__harnessProviderError";
-
-/** An RPC to the plugin failed. `initFailure` is set when the error was ErrorResourceInitFailed. */
-export class ProviderError extends Error {
-  /** Brand so the error is recognised across module copies. */
-  public readonly [PROVIDER_ERROR_BRAND] = true;
-  constructor(
-    message: string,
-    /** gRPC status code. */
-    public readonly code: number,
-    /** Set when the provider threw an error carrying an `id`. */
-    public readonly initFailure?: InitFailure,
-  ) {
-    super(message);
-    this.name = "ProviderError";
-  }
-  /** True when `e` is a {@link ProviderError} (from any copy of this module). */
-  static isInstance(e: unknown): e is ProviderError {
-    return typeof e === "object" && e !== null && (e as Record<string, unknown>)[PROVIDER_ERROR_BRAND] === true;
-  }
-}
+export { ProviderError };
+export type { InitFailure };
 
 /** Options of {@link PluginHost}. */
 export interface PluginHostOptions {
@@ -49,25 +23,6 @@ export interface PluginHostOptions {
   onStderr?: (text: string) => void;
   /** Called with everything the process writes to stdout after its port. */
   onStdout?: (text: string) => void;
-}
-
-/** Result of Check. */
-export interface CheckResult {
-  inputs: JsonObject;
-  failures: { property: string; reason: string }[];
-}
-/** Result of Diff. `changes` is "none", "some" or "unknown" (the provider left `changes` undefined). */
-export interface DiffResult {
-  changes: "none" | "some" | "unknown";
-  replaces: string[];
-  deleteBeforeReplace: boolean;
-}
-/** Result of Read. Empty `id`: the resource is gone. */
-export interface ReadResult {
-  id: string;
-  properties: JsonObject;
-  /** Present only when the provider's read returned `inputs`. */
-  inputs?: JsonObject;
 }
 
 const INIT_FAILED_TYPE = "pulumirpc.ErrorResourceInitFailed";
@@ -98,13 +53,15 @@ export function decodeInitFailure(err: import("@grpc/grpc-js").ServiceError): In
  * spawns it, in a process group of its own (plugin.go L597-598 `RegisterProcessGroup`), and reads
  * the port it prints; `close` ends it as the engine does at the end of a run, `kill` with SIGKILL.
  */
-export class PluginHost {
+export class PluginHost extends ProviderHost {
   /** The stand-in for the CLI process: the parent of the shim that runs the plugin. */
   private cli?: ChildProcess;
   private pluginPid?: number;
   private client?: ClientT;
 
-  constructor(private readonly opts: PluginHostOptions) {}
+  constructor(private readonly opts: PluginHostOptions) {
+    super();
+  }
 
   /**
    * The script the CLI runs for the `pulumi-nodejs` plugin (`pulumi-resource-pulumi-nodejs`
@@ -253,97 +210,7 @@ export class PluginHost {
     clearTimeout(timer);
   }
 
-  /**
-   * Configure, as the engine configures the default `pulumi-nodejs` provider (provider_plugin.go
-   * `Configure` L1022-1131; pkg/resource/deploy/target.go `GetPackageConfig` L45-70): `args` is the
-   * whole stack config with namespaced keys, values set with `--secret` marked secret; the
-   * deprecated `variables` hold the same values in plain text under `pulumi-nodejs:config:<key>`.
-   */
-  async configure(config: Record<string, string>, secretKeys: readonly string[]): Promise<void> {
-    const req = new provpb.ConfigureRequest();
-    const secret = new Set(secretKeys);
-    req.setArgs(toStruct(Object.fromEntries(Object.entries(config).map(([k, v]) => [k, secret.has(k) ? secretValue(v) : v]))));
-    const vars = req.getVariablesMap();
-    for (const [k, v] of Object.entries(config)) vars.set(`pulumi-nodejs:config:${k}`, v);
-    req.setType("pulumi:providers:pulumi-nodejs");
-    req.setName("default");
-    req.setAcceptsecrets(true);
-    req.setAcceptresources(true);
-    req.setSendsOldInputs(true);
-    req.setSendsOldInputsToDelete(true);
-    await this.call<typeof req, InstanceType<typeof provpb.ConfigureResponse>>("configure", req);
-  }
-
-  /** Check(urn, olds, news). */
-  async check(urn: string, olds: JsonObject, news: JsonObject): Promise<CheckResult> {
-    const req = new provpb.CheckRequest();
-    req.setUrn(urn);
-    setNameType(req, urn);
-    req.setOlds(toStruct(olds));
-    req.setNews(toStruct(news));
-    const res = await this.call<typeof req, InstanceType<typeof provpb.CheckResponse>>("check", req);
-    return {
-      inputs: fromStruct(res.getInputs()),
-      failures: res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })),
-    };
-  }
-
-  /** Diff(id, olds = old outputs, news = checked inputs, oldInputs). */
-  async diff(urn: string, id: string, olds: JsonObject, news: JsonObject, oldInputs: JsonObject): Promise<DiffResult> {
-    const req = changeRequest(new provpb.DiffRequest(), urn, id, olds, news, oldInputs);
-    const res = await this.call<typeof req, InstanceType<typeof provpb.DiffResponse>>("diff", req);
-    const C = provpb.DiffResponse.DiffChanges;
-    const c = res.getChanges();
-    return {
-      changes: c === C.DIFF_NONE ? "none" : c === C.DIFF_SOME ? "some" : "unknown",
-      replaces: res.getReplacesList(),
-      deleteBeforeReplace: res.getDeletebeforereplace(),
-    };
-  }
-
-  /** Create(properties). Rejects with {@link ProviderError} (with `initFailure` when the error carried an id). */
-  async create(urn: string, properties: JsonObject): Promise<{ id: string; properties: JsonObject }> {
-    const req = new provpb.CreateRequest();
-    req.setUrn(urn);
-    setNameType(req, urn);
-    req.setProperties(toStruct(properties));
-    const res = await this.call<typeof req, InstanceType<typeof provpb.CreateResponse>>("create", req);
-    return { id: res.getId(), properties: fromStruct(res.getProperties()) };
-  }
-
-  /** Update(id, olds = old outputs, news = checked inputs, oldInputs). */
-  async update(urn: string, id: string, olds: JsonObject, news: JsonObject, oldInputs: JsonObject): Promise<JsonObject> {
-    const req = changeRequest(new provpb.UpdateRequest(), urn, id, olds, news, oldInputs);
-    const res = await this.call<typeof req, InstanceType<typeof provpb.UpdateResponse>>("update", req);
-    return fromStruct(res.getProperties());
-  }
-
-  /** Read(id, properties = stored outputs incl. `__provider`, inputs). */
-  async read(urn: string, id: string, properties: JsonObject, inputs?: JsonObject): Promise<ReadResult> {
-    const req = new provpb.ReadRequest();
-    req.setUrn(urn);
-    setNameType(req, urn);
-    req.setId(id);
-    req.setProperties(toStruct(properties));
-    if (inputs) req.setInputs(toStruct(inputs));
-    const res = await this.call<typeof req, InstanceType<typeof provpb.ReadResponse>>("read", req);
-    const out: ReadResult = { id: res.getId(), properties: fromStruct(res.getProperties()) };
-    if (res.hasInputs()) out.inputs = fromStruct(res.getInputs());
-    return out;
-  }
-
-  /** Delete(id, properties = stored outputs, oldInputs). A rejection means the resource still exists. */
-  async delete(urn: string, id: string, properties: JsonObject, oldInputs: JsonObject): Promise<void> {
-    const req = new provpb.DeleteRequest();
-    req.setUrn(urn);
-    setNameType(req, urn);
-    req.setId(id);
-    req.setProperties(toStruct(properties));
-    req.setOldInputs(toStruct(oldInputs));
-    await this.call<typeof req, unknown>("delete", req);
-  }
-
-  private call<Req, Res>(method: string, req: Req): Promise<Res> {
+  protected call<Req, Res>(method: RequestMethod, req: Req): Promise<Res> {
     const client = this.client;
     if (!client) {
       return Promise.reject(new ProviderError(`plugin is not running (${method})`, grpc.status.UNAVAILABLE));
@@ -360,32 +227,4 @@ export class PluginHost {
       });
     });
   }
-}
-
-/** The two requests that carry a change: Diff and Update. */
-type ChangeRequest = InstanceType<typeof provpb.DiffRequest> | InstanceType<typeof provpb.UpdateRequest>;
-
-/** Fills what a Diff and an Update request share: the resource, its old outputs and inputs, the checked news. */
-function changeRequest<R extends ChangeRequest>(
-  req: R,
-  urn: string,
-  id: string,
-  olds: JsonObject,
-  news: JsonObject,
-  oldInputs: JsonObject,
-): R {
-  req.setUrn(urn);
-  setNameType(req, urn);
-  req.setId(id);
-  req.setOlds(toStruct(olds));
-  req.setNews(toStruct(news));
-  req.setOldInputs(toStruct(oldInputs));
-  return req;
-}
-
-function setNameType(req: { setName(n: string): unknown; setType(t: string): unknown }, urn: string): void {
-  const parts = urn.split("::");
-  const qualified = parts[2] ?? "";
-  req.setType(qualified.split("$").pop() ?? "");
-  req.setName(parts.slice(3).join("::"));
 }

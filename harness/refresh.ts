@@ -8,7 +8,7 @@
  * refresh, inverted.
  */
 import { EngineRun, message } from "./engineRun";
-import type { ReadResult } from "./pluginHost";
+import type { ReadResult } from "./providerHost";
 import { ReadEntry, StateEntry, withInitErrors } from "./state";
 import { ContinuableStepError, StepFn } from "./stepExecutor";
 

@@ -8,7 +8,9 @@ import * as path from "path";
 import { DiagnosticSink, lockedMessage } from "./diagnostics";
 import { Deployment, destroyAll } from "./deployment";
 import { EngineRun } from "./engineRun";
+import { InProcessHost } from "./inProcessHost";
 import { PluginHost } from "./pluginHost";
+import { ProviderHost } from "./providerHost";
 import { importResources } from "./importFile";
 import { refreshAll } from "./refresh";
 import { upRun } from "./upRun";
@@ -19,6 +21,7 @@ import {
   ImportFileResource,
   ImportOptions,
   PendingOperation,
+  ProviderHostKind,
   RefreshOptions,
   RefreshResult,
   StackOptions,
@@ -29,6 +32,14 @@ import {
 
 /** The repository root (the folder above this one). */
 export const REPO_ROOT = path.resolve(__dirname, "..");
+
+/** What serves a stack's provider when its options do not say: `CLOUDDB_PROVIDER_HOST`, else in process. */
+function defaultHost(): ProviderHostKind {
+  const chosen = process.env.CLOUDDB_PROVIDER_HOST;
+  if (chosen === undefined || chosen === "") return "in-process";
+  if (chosen === "plugin" || chosen === "in-process") return chosen;
+  throw new Error(`CLOUDDB_PROVIDER_HOST is "${chosen}": it must be "plugin" or "in-process"`);
+}
 
 /** How many plugin processes a stack keeps started ahead of its operations. */
 const SPARES = 1;
@@ -60,8 +71,8 @@ export class TestStack {
   private queue: Promise<unknown> = Promise.resolve();
   /** Set when an engine died mid-run: its lock stays on the stack until {@link cancel} (rule PO4). */
   private locked = false;
-  private current?: PluginHost;
-  private readonly orphaned: { plugin: PluginHost; calls: Set<Promise<unknown>> }[] = [];
+  private current?: ProviderHost;
+  private readonly orphaned: { plugin: ProviderHost; calls: Set<Promise<unknown>> }[] = [];
   private stderrText = "";
   private stdoutText = "";
   private opStderr = "";
@@ -71,12 +82,12 @@ export class TestStack {
    * fresh process is (started, not configured, nothing loaded but the host), only started
    * earlier, so that tests do not wait for Node to load the SDK once per operation.
    */
-  private spares: Promise<PluginHost>[] = [];
+  private spares: Promise<ProviderHost>[] = [];
 
   private constructor(private readonly opts: Required<Omit<StackOptions, "config" | "secretKeys">> & StackOptions) {
     this.config = { ...(opts.config ?? {}) };
     this.secretKeys = new Set(opts.secretKeys ?? []);
-    const current = (): PluginHost | undefined => this.current;
+    const current = (): ProviderHost | undefined => this.current;
     this.plugin = {
       kill: async () => current()?.kill(),
       get pid() {
@@ -102,6 +113,7 @@ export class TestStack {
       cwd: opts.cwd ?? REPO_ROOT,
       env: opts.env ?? {},
       parallel: opts.parallel ?? defaultParallel(),
+      host: opts.host ?? defaultHost(),
     });
   }
 
@@ -268,7 +280,7 @@ export class TestStack {
   }
 
   /** A started plugin process for the next operation (the oldest spare), and new spares behind it. */
-  private async takeProcess(): Promise<PluginHost> {
+  private async takeProcess(): Promise<ProviderHost> {
     const next = this.spares.shift() ?? this.startProcess();
     while (this.spares.length < SPARES) {
       const spare = this.startProcess();
@@ -278,20 +290,21 @@ export class TestStack {
     return next;
   }
 
-  private async startProcess(): Promise<PluginHost> {
-    const plugin = new PluginHost({
+  private async startProcess(): Promise<ProviderHost> {
+    const options = {
       project: this.opts.project,
       cwd: this.opts.cwd,
       env: this.opts.env,
-      onStderr: (t) => {
+      onStderr: (t: string) => {
         this.stderrText += t;
         if (this.current === plugin) this.opStderr += t;
       },
-      onStdout: (t) => {
+      onStdout: (t: string) => {
         this.stdoutText += t;
         if (this.current === plugin) this.opStdout += t;
       },
-    });
+    };
+    const plugin: ProviderHost = this.opts.host === "plugin" ? new PluginHost(options) : new InProcessHost(options);
     await plugin.start();
     return plugin;
   }
@@ -334,7 +347,7 @@ export class TestStack {
    */
   private async withPlugin<T>(
     config: ProviderConfig,
-    body: (run: EngineRun, plugin: PluginHost) => Promise<T>,
+    body: (run: EngineRun, plugin: ProviderHost) => Promise<T>,
     make: (o: ConstructorParameters<typeof EngineRun>[0]) => EngineRun = (o) => new EngineRun(o),
     state: HarnessState = this.state,
     preview = false,

@@ -3,6 +3,9 @@
  * `pulumi preview`, `pulumi refresh` and `pulumi destroy` report.
  */
 
+/** What serves a stack's provider requests: see {@link StackOptions.host}. */
+export type ProviderHostKind = "in-process" | "plugin";
+
 /** Options of {@link TestStack.create}. */
 export interface StackOptions {
   /** Stack config, namespaced keys (`clouddb:apiUrl`) to string values. @default {} */
@@ -20,6 +23,14 @@ export interface StackOptions {
   cwd?: string;
   /** Extra environment variables of the plugin process (on top of this process's environment). @default {} */
   env?: Record<string, string>;
+  /**
+   * What serves the provider's requests: `"in-process"`, the plugin's code in a worker thread
+   * of the test process, fresh for each engine run (harness/inProcessHost.ts); or `"plugin"`,
+   * the real dynamic-provider plugin process, as the CLI starts it (harness/pluginHost.ts),
+   * which suites whose subject is a process need. `CLOUDDB_PROVIDER_HOST=plugin` runs every
+   * stack on the plugin. @default `CLOUDDB_PROVIDER_HOST` when set, else `"in-process"`
+   */
+  host?: ProviderHostKind;
   /**
    * `--parallel`: how many steps run at once. @default `PULUMI_PARALLEL` when set, else 4 × the
    * number of CPUs (the CLI's 4 × GOMAXPROCS)

@@ -7,7 +7,7 @@
  * half-way, before its `afterAll` closed what it started (plugin processes, emulators,
  * PostgreSQL), leaves nothing behind. The end also says how many dynamic-provider plugin
  * processes the harness started (each start adds a line to `CLOUDDB_PLUGIN_STARTS`): what a
- * run's cost mostly grows with.
+ * run's cost mostly grows with; and how many in-process hosts (harness/inProcessHost.ts).
  */
 "use strict";
 const fs = require("fs");
@@ -30,16 +30,19 @@ function open() {
   process.env[PLUGIN_STARTS] = path.join(dir, "plugin-starts");
 }
 
-/** How many plugin processes the harness started in the run. */
-function pluginStarts(dir) {
+/** How many provider hosts the harness started in the run: plugin processes (a line with a pid each) and in-process hosts. */
+function hostStarts(dir) {
+  let lines = [];
   try {
-    return fs
+    lines = fs
       .readFileSync(path.join(dir, "plugin-starts"), "utf8")
       .split("\n")
-      .filter((l) => l !== "").length;
+      .filter((l) => l !== "");
   } catch {
-    return 0;
+    // none started
   }
+  const inProcess = lines.filter((l) => l === "in-process").length;
+  return { processes: lines.length - inProcess, inProcess };
 }
 
 /** The processes whose environment carries `dir` as the run's marker (Linux: /proc), this one excepted. */
@@ -76,8 +79,13 @@ function close() {
     }
   }
   if (left.length > 0) console.log(`\nEnded ${left.length} process(es) that failed tests left running.`);
-  const starts = pluginStarts(dir);
-  if (starts > 0) console.log(`\nThe harness started ${starts} dynamic-provider plugin process(es) (the real CLI's own are not counted).`);
+  const starts = hostStarts(dir);
+  if (starts.processes + starts.inProcess > 0) {
+    console.log(
+      `\nThe harness started ${starts.processes} dynamic-provider plugin process(es) (the real CLI's own are not counted) ` +
+        `and ${starts.inProcess} in-process host(s).`,
+    );
+  }
   fs.rmSync(dir, { recursive: true, force: true });
 }
 

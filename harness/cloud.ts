@@ -1,6 +1,7 @@
 /**
  * A test cloud: the emulator over real HTTP, an API client for out-of-band changes, and
- * a {@link TestStack} whose providers run in the real plugin host against the emulator.
+ * a {@link TestStack} whose providers answer from the emulator (in process, or in the real
+ * plugin host: `host`).
  */
 import * as fs from "fs";
 import * as os from "os";
@@ -8,7 +9,7 @@ import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../emulator";
 import { EmulatorControl, type LoggedRequest } from "../emulator/control-client";
 import { ClouddbClient } from "../provider/client";
-import { TestStack, type UpResult } from "../harness";
+import { TestStack, type ProviderHostKind, type StackOptions, type UpResult } from "../harness";
 
 export type { LoggedRequest } from "../emulator/control-client";
 
@@ -24,6 +25,10 @@ export interface CloudOptions {
   project?: string;
   /** A real PostgreSQL server behind every service (the emulator's `--postgres`). @default false */
   postgres?: boolean;
+  /** What serves the provider: see {@link StackOptions.host}. */
+  host?: ProviderHostKind;
+  /** What runs the stack's commands: see {@link StackOptions.engine}. */
+  engine?: StackOptions["engine"];
 }
 
 /** What a provider test works with. */
@@ -89,6 +94,8 @@ export async function startCloud(opts: CloudOptions = {}): Promise<Cloud> {
     secretKeys: ["clouddb:apiKey"],
     env: { CLOUDDB_JOURNAL_DIR: journalDir, ...opts.env },
     project: opts.project,
+    ...(opts.host ? { host: opts.host } : {}),
+    ...(opts.engine ? { engine: opts.engine } : {}),
   });
   const controls = new EmulatorControl(emulator.url, emulator.pat);
   const control = (method: string, path: string, body?: unknown): Promise<Response> => controls.call(method, path, body);

@@ -133,12 +133,16 @@ export class InProcessHost extends ProviderHost {
    */
   protected async call<Req, Res>(method: RequestMethod, req: Req): Promise<Res> {
     const r = req as unknown as Record<string, () => Struct | undefined> & { getId(): string };
-    const js = (s: Struct | undefined): JsonObject => (s ? (s.toJavaScript() as JsonObject) : {});
+    const js = (s: Struct | undefined): JsonObject => (s ? s.toJavaScript() : {});
     switch (method) {
       case "configure": {
         // index.ts `configure`: every key but `__provider`, secrets unwrapped.
         const args = js(r.getArgs());
-        const config = Object.fromEntries(Object.entries(args).filter(([k]) => k !== "__provider").map(([k, v]) => [k, rpc.unwrapRpcSecret(v)]));
+        const config = Object.fromEntries(
+          Object.entries(args)
+            .filter(([k]) => k !== "__provider")
+            .map(([k, v]) => [k, rpc.unwrapRpcSecret(v)]),
+        );
         await this.ask(method, { config });
         const res = new provpb.ConfigureResponse();
         res.setAcceptsecrets(false);
@@ -256,7 +260,7 @@ function statusError(method: RequestMethod, e: WorkerFailure): ProviderError {
     let initFailure: InitFailure | undefined;
     if (e.id) {
       const properties = structOf(e.properties ?? {}).toJavaScript() as JsonObject;
-      initFailure = { id: String(e.id), properties, reasons: (e.reasons as string[] | undefined) ?? [] };
+      initFailure = { id: e.id as string, properties, reasons: (e.reasons as string[] | undefined) ?? [] };
     }
     return new ProviderError(e.message, grpc.status.UNKNOWN, initFailure);
   }

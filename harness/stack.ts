@@ -1,16 +1,15 @@
 /**
- * {@link TestStack}: a stack whose programs run in this process and whose dynamic resources
- * are handled by the real dynamic-provider plugin over gRPC, following the engine's rules
- * (see README.md in this folder for each rule and where it lives in pulumi/pulumi).
+ * {@link TestStack}: a stack whose programs run in this process, following the engine's rules
+ * (README.md in this folder), and whose dynamic resources are served by a provider host:
+ * in process, or the real dynamic-provider plugin over gRPC (harness/hosts.ts).
  */
 import { inTurn } from "./processTurns";
 import * as path from "path";
 import { DiagnosticSink, lockedMessage } from "./diagnostics";
 import { Deployment, destroyAll } from "./deployment";
 import { EngineRun } from "./engineRun";
-import { InProcessHost } from "./inProcessHost";
-import { PluginHost } from "./pluginHost";
-import { ProviderHost } from "./providerHost";
+import { defaultHost, newHost } from "./hosts";
+import type { ProviderHost } from "./providerHost";
 import { importResources } from "./importFile";
 import { refreshAll } from "./refresh";
 import { upRun } from "./upRun";
@@ -21,7 +20,6 @@ import {
   ImportFileResource,
   ImportOptions,
   PendingOperation,
-  ProviderHostKind,
   RefreshOptions,
   RefreshResult,
   StackOptions,
@@ -32,14 +30,6 @@ import {
 
 /** The repository root (the folder above this one). */
 export const REPO_ROOT = path.resolve(__dirname, "..");
-
-/** What serves a stack's provider when its options do not say: `CLOUDDB_PROVIDER_HOST`, else in process. */
-function defaultHost(): ProviderHostKind {
-  const chosen = process.env.CLOUDDB_PROVIDER_HOST;
-  if (chosen === undefined || chosen === "") return "in-process";
-  if (chosen === "plugin" || chosen === "in-process") return chosen;
-  throw new Error(`CLOUDDB_PROVIDER_HOST is "${chosen}": it must be "plugin" or "in-process"`);
-}
 
 /** How many plugin processes a stack keeps started ahead of its operations. */
 const SPARES = 1;
@@ -56,11 +46,11 @@ export interface PluginHandle {
 }
 
 /**
- * A test stack. Each operation (`up`, `preview`, `refresh`, `destroy`) starts its own plugin
- * process, configured as the CLI configures it, and stops it at the end, as the engine does
+ * A test stack. Each operation (`up`, `preview`, `refresh`, `destroy`) starts its own provider
+ * host, configured as the CLI configures a plugin, and ends it at the end, as the engine does
  * (one plugin per engine run). Operations run one at a time across all stacks of the process
- * (the Pulumi runtime is global); state lives in memory.
- * Create with {@link TestStack.create}; always {@link TestStack.close} it.
+ * (the Pulumi runtime is global); state lives in memory. Create with {@link TestStack.create};
+ * always {@link TestStack.close} it.
  */
 export class TestStack {
   /** The plugin process of the operation under way. */
@@ -84,7 +74,7 @@ export class TestStack {
    */
   private spares: Promise<ProviderHost>[] = [];
 
-  private constructor(private readonly opts: Required<Omit<StackOptions, "config" | "secretKeys">> & StackOptions) {
+  private constructor(private readonly opts: Required<Omit<StackOptions, "config" | "secretKeys" | "engine">> & StackOptions) {
     this.config = { ...(opts.config ?? {}) };
     this.secretKeys = new Set(opts.secretKeys ?? []);
     const current = (): ProviderHost | undefined => this.current;
@@ -97,12 +87,12 @@ export class TestStack {
   }
 
   /**
-   * An empty stack (no process is started until the first operation). With
-   * `CLOUDDB_ENGINE=cli`, a stack of the real Pulumi CLI instead (cli/cliStack.ts), of the same
+   * An empty stack (no process is started until the first operation). With `engine: "cli"`
+   * or `CLOUDDB_ENGINE=cli`, a stack of the real Pulumi CLI instead (cli/cliStack.ts), of the same
    * surface: any test then runs against the engine itself, which is how the model is checked.
    */
   static async create(opts: StackOptions = {}): Promise<TestStack> {
-    if (process.env.CLOUDDB_ENGINE === "cli") {
+    if ((opts.engine ?? (process.env.CLOUDDB_ENGINE === "cli" ? "cli" : "model")) === "cli") {
       const { CliStack } = await import("./cli/cliStack");
       return (await CliStack.create(opts)) as unknown as TestStack;
     }
@@ -262,20 +252,14 @@ export class TestStack {
     return this.stdoutText;
   }
 
-  /** Waits for the operation under way, then ends every plugin process of this stack: closed as the engine closes them, orphans killed. */
+  /** Waits for the operation under way, then ends every provider host of this stack: closed as the engine closes plugins, orphans killed. */
   async close(): Promise<void> {
     await this.queue.catch(() => undefined);
     await this.current?.close();
     const spares = this.spares;
     this.spares = [];
-    await Promise.all(
-      spares.map((s) =>
-        s.then(
-          (p) => p.close(),
-          () => undefined,
-        ),
-      ),
-    );
+    const closed = (s: Promise<ProviderHost>): Promise<void> => s.then((p) => p.close()).catch(() => undefined);
+    await Promise.all(spares.map(closed));
     await Promise.all(this.orphaned.map((o) => o.plugin.kill()));
   }
 
@@ -291,7 +275,7 @@ export class TestStack {
   }
 
   private async startProcess(): Promise<ProviderHost> {
-    const options = {
+    const plugin: ProviderHost = newHost(this.opts.host, {
       project: this.opts.project,
       cwd: this.opts.cwd,
       env: this.opts.env,
@@ -303,8 +287,7 @@ export class TestStack {
         this.stdoutText += t;
         if (this.current === plugin) this.opStdout += t;
       },
-    };
-    const plugin: ProviderHost = this.opts.host === "plugin" ? new PluginHost(options) : new InProcessHost(options);
+    });
     await plugin.start();
     return plugin;
   }

@@ -32,6 +32,12 @@ export interface StackOptions {
    */
   host?: ProviderHostKind;
   /**
+   * What runs the stack's commands: `"model"`, this harness's engine; or `"cli"`, the real
+   * Pulumi CLI (harness/cli/cliStack.ts), on which `host` has no say.
+   * @default `"cli"` when `CLOUDDB_ENGINE=cli`, else `"model"`
+   */
+  engine?: "model" | "cli";
+  /**
    * `--parallel`: how many steps run at once. @default `PULUMI_PARALLEL` when set, else 4 × the
    * number of CPUs (the CLI's 4 × GOMAXPROCS)
    */

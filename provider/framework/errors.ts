@@ -31,6 +31,15 @@ export const ProviderErrorCode = {
 } as const;
 
 /**
+ * `message` as a clause of a longer sentence: without its closing full stop, so that
+ * `${clause(e.message)}. It is kept in state` ends one sentence once, whether or not the
+ * message it quotes ended with one.
+ */
+export function clause(message: string): string {
+  return message.replace(/\.?\s*$/, "");
+}
+
+/**
  * The cloud accepted a create (or an update resumed one) but the resource did not reach
  * its ready state: it failed, or waiting for it timed out.
  *

@@ -32,7 +32,8 @@ export function example(name: string): Example {
     dir,
     project,
     cfg,
-    start: (config = {}) => startCloud({ project, config: Object.fromEntries(Object.entries(config).map(([k, v]) => [cfg(k), v])) }),
+    start: (config = {}) =>
+      startCloud({ host: "plugin", project, config: Object.fromEntries(Object.entries(config).map(([k, v]) => [cfg(k), v])) }),
   };
 }
 

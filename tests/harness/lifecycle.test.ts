@@ -10,7 +10,8 @@ import { expectNoErrors, printed, TestStack, UNKNOWN, until } from "../../harnes
 import { ops, useThingWorld } from "./support";
 import { readCloud, Thing, thingProvider, writeCloud } from "./thingProvider";
 
-const world = useThingWorld();
+// Its subject is the plugin process: one per run, its configuration, its end, orphans.
+const world = useThingWorld({ host: "plugin" });
 
 /** The lines the Thing provider wrote: one per Configure, and one per SIGINT it received (`signal`). */
 function linesSeen(file: string): Array<Record<string, unknown>> {
@@ -31,6 +32,7 @@ describe("plugin processes and configuration", () => {
     const { dir, cloudFile } = world();
     const out = path.join(dir, "configured.jsonl");
     const stack = await TestStack.create({
+      host: "plugin",
       config: { "test:greeting": "hello", "test:token": "t0ps3cret" },
       secretKeys: ["test:token"],
       env: { THING_CONFIG_OUT: out },
@@ -64,7 +66,7 @@ describe("plugin processes and configuration", () => {
   it("P6: refresh and destroy configure the provider as the last up left it", async () => {
     const { dir, cloudFile } = world();
     const out = path.join(dir, "configured.jsonl");
-    const stack = await TestStack.create({ config: { "test:greeting": "hello" }, env: { THING_CONFIG_OUT: out } });
+    const stack = await TestStack.create({ host: "plugin", config: { "test:greeting": "hello" }, env: { THING_CONFIG_OUT: out } });
     try {
       expectNoErrors(await stack.up(() => new Thing("a", { cloudFile, size: 1 })));
       stack.setConfig("test:greeting", "bye");

@@ -202,7 +202,8 @@ describe("Resource.get", () => {
 describe("an engine that dies while the plugin finishes a service create", () => {
   let cloud: Cloud;
   beforeAll(async () => {
-    cloud = await startCloud({ clockScale: 0.3 });
+    // Its subject is the plugin process, orphaned: it keeps the real one.
+    cloud = await startCloud({ clockScale: 0.3, host: "plugin" });
   });
   afterAll(async () => {
     await cloud.close();

@@ -190,6 +190,8 @@ describe("customTimeouts", () => {
     );
     expect(r.errors).toHaveLength(1);
     expect(r.errors[0].message).toMatch(/not ready/);
+    // The timeout's message ends its sentence once before the next begins.
+    expect(r.errors[0].message).toMatch(/in the console\. It is kept in state/);
     const slow = cloud.stack.resource("slow");
     expect(slow.initFailed).toBe(true);
     expect(slow.inputs.timeouts).toEqual({ create: "200ms", delete: "45s" });

@@ -37,7 +37,7 @@ describe("emulator killed and restarted on its data dir", () => {
       "clouddb:pollMaxInterval": "200ms",
       "clouddb:readCache": "0s",
     };
-    stack = await TestStack.create({ config, secretKeys: ["clouddb:apiKey"] });
+    stack = await TestStack.create({ host: "plugin", config, secretKeys: ["clouddb:apiKey"] });
     api = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId, retryDeadlineMs: 5_000 });
   });
   afterAll(async () => {

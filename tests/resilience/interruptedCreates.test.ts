@@ -17,7 +17,7 @@ import { stackConfig, startCloud, type Cloud, journalEntries } from "../../harne
 describe("creates interrupted by a killed plugin", () => {
   let cloud: Cloud;
   beforeAll(async () => {
-    cloud = await startCloud();
+    cloud = await startCloud({ host: "plugin" });
   });
   afterAll(async () => {
     await cloud.close();
@@ -150,6 +150,7 @@ describe("creates interrupted by a killed plugin", () => {
     const first = await until("the first stack's service", async () => (await cloud.api.perform("listServices")).items[0]);
 
     const other = await TestStack.create({
+      host: "plugin",
       stack: "other",
       config: stackConfig(cloud.emulator),
       secretKeys: ["clouddb:apiKey"],

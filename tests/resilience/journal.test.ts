@@ -20,7 +20,7 @@ describe("an interrupted create whose journal entry", () => {
   let cloud: Cloud;
   beforeAll(async () => {
     // A create takes 3.5 s (QUEUED 1 s, CONFIGURING 2.5 s): time to kill the plugin while it waits.
-    cloud = await startCloud({ clockScale: 0.5 });
+    cloud = await startCloud({ clockScale: 0.5, host: "plugin" });
   });
   afterEach(async () => {
     expectNoErrors(await cloud.stack.destroy());
@@ -114,7 +114,7 @@ describe("a journal directory", () => {
   let cloud: Cloud;
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-journal-dirs-"));
   beforeAll(async () => {
-    cloud = await startCloud();
+    cloud = await startCloud({ host: "plugin" });
   });
   afterAll(async () => {
     await cloud.close();
@@ -124,6 +124,7 @@ describe("a journal directory", () => {
   /** A stack whose plugin keeps its journal in `dir`. */
   async function stackWith(dir: string, name: string): Promise<TestStack> {
     return TestStack.create({
+      host: "plugin",
       stack: name,
       config: stackConfig(cloud.emulator),
       secretKeys: ["clouddb:apiKey"],

@@ -88,7 +88,7 @@ describe("a gateway holds dev's create and answers 503 while staging makes one o
 describe("dev's plugin is killed while its create is held; staging makes one of the same name; dev's next up", () => {
   let cloud: Cloud;
   beforeAll(async () => {
-    cloud = await startCloud();
+    cloud = await startCloud({ host: "plugin" });
   });
   afterEach(async () => {
     await cloud.controls.reset();

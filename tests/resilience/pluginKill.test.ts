@@ -19,7 +19,7 @@ describe("plugin killed in the middle of a create", () => {
   let cloud: Cloud;
   beforeAll(async () => {
     // create: 2 s x 0.5 QUEUED + 5 s x 0.5 CONFIGURING = 3.5 s to kill the plugin in
-    cloud = await startCloud({ clockScale: 0.5 });
+    cloud = await startCloud({ clockScale: 0.5, host: "plugin" });
   });
   afterAll(async () => {
     await cloud.close();

@@ -37,7 +37,11 @@ describe("serialized providers", () => {
       // process from it) but, here, not pulumi-clouddb.
       fs.mkdirSync(path.join(dir, "node_modules", "@pulumi"), { recursive: true });
       fs.symlinkSync(path.join(REPO_ROOT, "node_modules", "@pulumi", "pulumi"), path.join(dir, "node_modules", "@pulumi", "pulumi"), "dir");
-      stack = await TestStack.create({ cwd: dir, config: { "clouddb:apiUrl": "http://127.0.0.1:9/public/api/v1", "clouddb:apiKey": "k" } });
+      stack = await TestStack.create({
+        host: "plugin",
+        cwd: dir,
+        config: { "clouddb:apiUrl": "http://127.0.0.1:9/public/api/v1", "clouddb:apiKey": "k" },
+      });
     });
     afterAll(async () => {
       await stack.close();

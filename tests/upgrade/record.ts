@@ -26,6 +26,7 @@ async function main(): Promise<void> {
   const emulator = await startEmulator({ port: 0, clockScale: 0, dataDir: path.join(work, "emulator"), projectId: FIXTURE_PROJECT_ID });
   const api = new ClouddbClient({ apiUrl: emulator.baseUrl, apiKey: emulator.pat, projectId: emulator.projectId });
   const stack = await TestStack.create({
+    host: "plugin",
     project: UPGRADE_PROJECT,
     stack: UPGRADE_STACK,
     config: { ...stackConfig(emulator) },

@@ -56,6 +56,7 @@ async function load(release: string, edit: (c: Checkpoint) => void = () => undef
   const checkpoint = JSON.parse(fs.readFileSync(path.join(fixtureDir(release), "checkpoint.json"), "utf8")) as Checkpoint;
   edit(checkpoint);
   const stack = await TestStack.create({
+    host: "plugin",
     project: UPGRADE_PROJECT,
     stack: UPGRADE_STACK,
     env: { CLOUDDB_JOURNAL_DIR: path.join(work, "journal") },

@@ -3,7 +3,7 @@ import { fitsReplicaSet, hasStatusClass, statusesIn } from "../../../contract";
 import type { ReadReplicaSet } from "../../client";
 import { ConflictError, NotFoundError, ResourceFailedError, WaitError } from "../../client/errors";
 import { nothingToAdopt } from "../../framework/adoption";
-import { CloudStateError, InputConflictError, ProviderErrorCode, ResourceInitError, UnusableResourceError } from "../../framework/errors";
+import { clause, CloudStateError, InputConflictError, ProviderErrorCode, ResourceInitError, UnusableResourceError } from "../../framework/errors";
 import { nameOf } from "../../framework/autonaming";
 import { createOnce, forgetInterrupted, type Recovery } from "../../framework/journal";
 import { intentOf } from "../../framework/createIntent";
@@ -175,7 +175,7 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
         ResourceFailedError.isInstance(e) || UnusableResourceError.isInstance(e) || hasStatusClass("replica set", last.status, "failed");
       const why = failed
         ? `Read replica set ${made.id} (${made.name ?? news.name}) is in status error`
-        : `Read replica set ${made.id} (${made.name ?? news.name}) was created but is not active: ${(e as Error).message}`;
+        : `Read replica set ${made.id} (${made.name ?? news.name}) was created but is not active: ${clause((e as Error).message)}`;
       throw new ResourceInitError(
         made.id,
         readOutputs(last, news.serviceId, projectId, undefined, asked(news), "sent"),

@@ -7,7 +7,7 @@ import { fitsService, hasStatusClass, SERVICE_DEFAULTS } from "../../../contract
 import type { Service } from "../../client";
 import { ConflictError, NotFoundError, WaitError } from "../../client/errors";
 import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
-import { InputConflictError, ResourceInitError, UnusableResourceError } from "../../framework/errors";
+import { clause, InputConflictError, ResourceInitError, UnusableResourceError } from "../../framework/errors";
 import { nameOf } from "../../framework/autonaming";
 import { createOnce, forgetInterrupted, type Created, type Recovery } from "../../framework/journal";
 import { intentOf } from "../../framework/createIntent";
@@ -216,7 +216,7 @@ export const serviceOperations: ResourceOperations<typeof serviceSchema.inputs, 
       const known = readOutputs(last, { password: progress.password, forkFrom: news.forkFrom }, asked(news, made), "sent");
       const why = UnusableResourceError.isInstance(e)
         ? `${e.message} The service is kept in state: once it is usable again, the next \`pulumi up\` resumes it.`
-        : `Service ${id} (${made.name ?? news.name}) was created but is not ready: ${(e as Error).message}. It is kept in state; the next \`pulumi up\` resumes waiting for it.`;
+        : `Service ${id} (${made.name ?? news.name}) was created but is not ready: ${clause((e as Error).message)}. It is kept in state; the next \`pulumi up\` resumes waiting for it.`;
       throw new ResourceInitError(id, known, why);
     } finally {
       started.settled();

@@ -3,7 +3,7 @@ import { fitsPeering, hasStatusClass, statusesIn } from "../../../contract";
 import type { Peering } from "../../client";
 import { NotFoundError, WaitError } from "../../client/errors";
 import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
-import { ResourceInitError } from "../../framework/errors";
+import { clause, ResourceInitError } from "../../framework/errors";
 import { parentIdOf } from "../../framework/parents";
 import { absentIfNotFound, createOnce, forgetInterrupted, type Recovery } from "../../framework/journal";
 import { intentOf } from "../../framework/createIntent";
@@ -69,7 +69,7 @@ async function untilActive(
     const why =
       last !== undefined && hasStatusClass("peering", last.status, "failed")
         ? `VPC peering ${peeringId} failed: ${last.error_message ?? "no error message"}`
-        : `VPC peering ${peeringId} is not active: ${e.message}`;
+        : `VPC peering ${peeringId} is not active: ${clause(e.message)}`;
     throw new ResourceInitError(
       peeringId,
       known,

@@ -1,3 +1,5 @@
+const { PLUGIN_HOST_SUITES } = require("./tests/setup/tiers");
+
 /** @type {import('jest').Config} */
 module.exports = {
   preset: "ts-jest",
@@ -7,8 +9,15 @@ module.exports = {
   testMatch: ["**/*.test.ts"],
   // The packaging test installs the packed package from the registry: `npm run test:packaging`;
   // the real-CLI tier runs on the Pulumi CLI built from its Go modules: `npm run test:cli`;
-  // the native plugin's CLI runs (a language toolchain each): `npm run test:native`.
-  testPathIgnorePatterns: ["/node_modules/", "<rootDir>/tests/packaging/", "<rootDir>/tests/cli/", "<rootDir>/tests/native/cli/"],
+  // the native plugin's CLI runs (a language toolchain each): `npm run test:native`; the suites
+  // that keep the real plugin process (tests/setup/tiers.js): `npm run test:plugin`.
+  testPathIgnorePatterns: [
+    "/node_modules/",
+    "<rootDir>/tests/packaging/",
+    "<rootDir>/tests/cli/",
+    "<rootDir>/tests/native/cli/",
+    ...PLUGIN_HOST_SUITES.map((p) => `<rootDir>/${p}`),
+  ],
   // Fails the run at once when Pulumi's provider process could not load the built package;
   // gives the run its own temp directory and process marker, cleared by the teardown.
   globalSetup: "<rootDir>/tests/setup/globalSetup.js",

@@ -76,11 +76,15 @@ export class EngineRun {
     if (!this.dead) this.steps.push({ op, urn, type, name });
   }
 
-  /** Records an error the engine prints on a resource. */
+  /**
+   * Records an error the engine prints on a resource: its lines, without the blank lines a
+   * multierror ends with (as the CLI's events are read: cli/events.ts).
+   */
   error(urn: string | undefined, name: string | undefined, msg: string): void {
     if (this.dead) return;
-    this.errors.push({ ...(urn ? { urn } : {}), ...(name ? { name } : {}), message: msg });
-    this.sink.add("error", msg, urn);
+    const lines = msg.replace(/\n+$/, "");
+    this.errors.push({ ...(urn ? { urn } : {}), ...(name ? { name } : {}), message: lines });
+    this.sink.add("error", lines, urn);
   }
 
   /** The step generator gives up (a check failure, a protect refusal, an RPC error in Check or Diff): the run ends. */

@@ -8,7 +8,9 @@
  *   through the Node.js language host; the CLI killed or interrupted mid-create);
  * - the engine's rules, checked against the engine itself: the harness's own suites and the
  *   suites of the scenarios users hit, with `CLOUDDB_ENGINE=cli` (every `TestStack` of them
- *   is a stack of the real CLI: harness/cli/cliStack.ts).
+ *   is a stack of the real CLI: harness/cli/cliStack.ts);
+ * - the parity suite (tests/harness/parity.test.ts): a dozen scenarios run in process, in the
+ *   plugin process and on the CLI, with the same steps, state and messages.
  *
  * `CLOUDDB_REQUIRE_PULUMI=1` is set: a suite fails, rather than skips, without the CLI.
  * Extra arguments go to jest (`npm run test:cli -- tests/cli/examples.test.ts`).
@@ -31,6 +33,7 @@ const SUITES = [
   "tests/harness/steps.test.ts",
   "tests/harness/lifecycle.test.ts",
   "tests/harness/engineOptions.test.ts",
+  "tests/harness/parity.test.ts",
   "tests/providers/adoption.test.ts",
   "tests/providers/engineRules.test.ts",
   "tests/providers/pulumiOptions.test.ts",

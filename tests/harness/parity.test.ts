@@ -97,10 +97,9 @@ const SCENARIOS: Scenario[] = [
   {
     title: "check refuses bad inputs naming each property, before anything is sent",
     async body(run) {
-      await run.up(() => {
-        vpc("net", { cidr: "10.30.0.1/16" });
-        new clouddb.Service("db", { name: "", cpuMillis: 3 });
-      });
+      // One resource: the first failing Check ends the run, and two registrations may reach
+      // the engine in either order (harness/README.md, CF5 and RG5).
+      await run.up(() => void new clouddb.Service("db", { name: "", cpuMillis: 3, environment: "TEST" as "DEV" }));
     },
   },
   {

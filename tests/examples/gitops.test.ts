@@ -67,7 +67,7 @@ class JobRun {
     const workDir = path.join(REPO_ROOT, String(step.with!["work-dir"]));
     const project = /^name:\s*(\S+)\s*$/m.exec(fs.readFileSync(path.join(workDir, "Pulumi.yaml"), "utf8"))![1];
     const clouddbEnv = Object.fromEntries(Object.entries(this.env()).filter(([k]) => k.startsWith("CLOUDDB_")));
-    this.stack = await TestStack.create({ project, stack: String(step.with!["stack-name"]), env: clouddbEnv });
+    this.stack = await TestStack.create({ host: "plugin", project, stack: String(step.with!["stack-name"]), env: clouddbEnv });
     const program = require(workDir) as Program;
     const command = step.with!.command;
     if (command === "preview") this.result = await this.stack.preview(program);

@@ -30,6 +30,7 @@ describe("the repository's Pulumi.yaml", () => {
     beforeAll(async () => {
       emulator = await startEmulator({ port: 0, clockScale: 0.02 });
       stack = await TestStack.create({
+        host: "plugin",
         cwd: project.pwd,
         project: project.name,
         config: stackConfig(emulator),

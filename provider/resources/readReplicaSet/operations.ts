@@ -3,7 +3,14 @@ import { fitsReplicaSet, hasStatusClass, statusesIn } from "../../../contract";
 import type { ReadReplicaSet } from "../../client";
 import { ConflictError, NotFoundError, ResourceFailedError, WaitError } from "../../client/errors";
 import { nothingToAdopt } from "../../framework/adoption";
-import { clause, CloudStateError, InputConflictError, ProviderErrorCode, ResourceInitError, UnusableResourceError } from "../../framework/errors";
+import {
+  clause,
+  CloudStateError,
+  InputConflictError,
+  ProviderErrorCode,
+  ResourceInitError,
+  UnusableResourceError,
+} from "../../framework/errors";
 import { nameOf } from "../../framework/autonaming";
 import { createOnce, forgetInterrupted, type Recovery } from "../../framework/journal";
 import { intentOf } from "../../framework/createIntent";

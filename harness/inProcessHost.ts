@@ -19,21 +19,10 @@ import * as path from "path";
 import { Worker } from "worker_threads";
 import * as rpc from "@pulumi/pulumi/runtime/rpc";
 import { emptypb, grpc, JsonObject, provpb, structpb } from "./protos";
-import { InitFailure, ProviderError, ProviderHost, RequestMethod } from "./providerHost";
+import { InitFailure, ProviderError, ProviderHost, type ProviderHostOptions, RequestMethod } from "./providerHost";
 
-/** Options of {@link InProcessHost}: those of a plugin process. */
-export interface InProcessHostOptions {
-  /** Project name: `PULUMI_NODEJS_PROJECT` and `PULUMI_PROJECT` of the provider's environment. */
-  project: string;
-  /** The program's directory: where the serialized provider's `require` resolves. */
-  cwd: string;
-  /** Extra environment variables of the provider (on top of this process's environment). */
-  env: Record<string, string>;
-  /** Called with everything the provider writes to stderr. */
-  onStderr?: (text: string) => void;
-  /** Called with everything the provider writes to stdout. */
-  onStdout?: (text: string) => void;
-}
+/** Options of {@link InProcessHost}: a provider host's. */
+export type InProcessHostOptions = ProviderHostOptions;
 
 /** The worker's script: the plugin's RPC bodies. */
 const WORKER = path.join(__dirname, "inProcessWorker.js");

@@ -7,23 +7,13 @@ import * as fs from "fs";
 import * as path from "path";
 import { emptypb, fromStruct, grpc, provgrpc, provpb, pulumiDir, statuspb } from "./protos";
 import { alive, descendants } from "./processes";
-import { InitFailure, ProviderError, ProviderHost, RequestMethod } from "./providerHost";
+import { InitFailure, ProviderError, ProviderHost, type ProviderHostOptions, RequestMethod } from "./providerHost";
 
 export { ProviderError };
 export type { InitFailure };
 
-/** Options of {@link PluginHost}. */
-export interface PluginHostOptions {
-  project: string;
-  /** Working directory of the plugin process (the CLI runs it in the program's directory). */
-  cwd: string;
-  /** Extra environment variables. */
-  env: Record<string, string>;
-  /** Called with everything the process writes to stderr. */
-  onStderr?: (text: string) => void;
-  /** Called with everything the process writes to stdout after its port. */
-  onStdout?: (text: string) => void;
-}
+/** Options of {@link PluginHost}: a provider host's. */
+export type PluginHostOptions = ProviderHostOptions;
 
 const INIT_FAILED_TYPE = "pulumirpc.ErrorResourceInitFailed";
 type ClientT = InstanceType<typeof provgrpc.ResourceProviderClient>;

@@ -37,6 +37,20 @@ export class ProviderError extends Error {
   }
 }
 
+/** Options of a provider host: what the engine gives the plugin process it starts. */
+export interface ProviderHostOptions {
+  /** Project name: `PULUMI_NODEJS_PROJECT` and `PULUMI_PROJECT` of the provider's environment. */
+  project: string;
+  /** The program's directory: the plugin's working directory, where the serialized provider's `require` resolves. */
+  cwd: string;
+  /** Extra environment variables of the provider (on top of this process's environment). */
+  env: Record<string, string>;
+  /** Called with everything the provider writes to stderr. */
+  onStderr?: (text: string) => void;
+  /** Called with everything the provider writes to stdout (a plugin's, after its port). */
+  onStdout?: (text: string) => void;
+}
+
 /** The requests of the ResourceProvider protocol the harness sends. */
 export type RequestMethod = "configure" | "check" | "diff" | "create" | "read" | "update" | "delete";
 

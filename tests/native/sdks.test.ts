@@ -2,7 +2,7 @@
  * The native plugin's SDKs (`sdk-native/`) are what the real CLI generates from schema.json
  * now (`npm run generate:sdks -- --check`), and nothing in them was edited by hand. Needs the
  * Pulumi tools built (`npm run pulumi:build`) and Go; without them it is skipped, and says so
- * (it fails instead when `CLOUDDB_REQUIRE_NATIVE=1`, as CI sets it).
+ * (it fails instead when `CLOUDDB_REQUIRE_PULUMI=1`, as CI sets it).
  */
 import { spawnSync } from "child_process";
 import * as fs from "fs";
@@ -15,7 +15,7 @@ const { builtTools } = require("../../scripts/lib/pulumi-tools") as {
 };
 
 const built = builtTools(REPO_ROOT, process.env) !== undefined;
-if (!built && process.env.CLOUDDB_REQUIRE_NATIVE === "1") throw new Error("the Pulumi tools are not built: run `npm run pulumi:build`");
+if (!built && process.env.CLOUDDB_REQUIRE_PULUMI === "1") throw new Error("the Pulumi tools are not built: run `npm run pulumi:build`");
 if (!built) console.warn("skipped: the Pulumi tools are not built (npm run pulumi:build), so the native SDKs were not regenerated");
 
 /** `npm run generate:sdks -- --check` in `root`. */

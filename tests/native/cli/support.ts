@@ -32,16 +32,8 @@ export const CACHE = process.env.CLOUDDB_NATIVE_CACHE ?? path.join(REPO_ROOT, ".
 /** The CLI's folder (with its language hosts), or undefined when the tools are not built. */
 export const TOOLS = builtTools(REPO_ROOT, process.env);
 
-/**
- * `describe` when the CLI is built; else skipped, saying so (failing instead when
- * `CLOUDDB_REQUIRE_NATIVE=1`, as CI sets it).
- */
-export function describeWithCli(name: string, fn: () => void): void {
-  if (TOOLS) return describe(name, fn);
-  if (process.env.CLOUDDB_REQUIRE_NATIVE === "1") throw new Error("the Pulumi CLI is not built: run `npm run pulumi:build`");
-  console.warn(`skipped ${name}: the Pulumi CLI is not built (npm run pulumi:build)`);
-  describe.skip(name, fn);
-}
+/** `describe` when the CLI is built; else skipped, saying so, or failing with `CLOUDDB_REQUIRE_PULUMI=1` (CI). */
+export { describeWithCli } from "../../../harness/cli/tools";
 
 /** A hash of the files under `dirs` (relative to the repository), for cache keys. */
 export function treeHash(...dirs: string[]): string {

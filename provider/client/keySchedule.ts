@@ -84,6 +84,8 @@ export interface KeySchedule {
   wanted: boolean;
   /** A 429 came since then. */
   refusedSince: boolean;
+  /** The last cut for a quota others used up (`RateLimit: r=0`; epoch ms). */
+  cutAt?: number;
   /** The slots given out in the last seconds, oldest first (epoch ms; at most {@link RECENT}). */
   slots: number[];
   /** When the requests the API answered 429 in the last seconds were sent, oldest first (epoch ms). */
@@ -149,6 +151,7 @@ export function readSchedule(value: unknown, now: number): KeySchedule | undefin
     grownAt: r.grownAt,
     wanted: r.wanted === true,
     refusedSince: r.refusedSince === true,
+    ...(num(r.cutAt) ? { cutAt: r.cutAt } : {}),
     slots: times(r.slots),
     refusals: times(r.refusals),
     members: Object.fromEntries(Object.entries(members).filter(([, at]) => num(at) && now - at < MEMBER_ACTIVE_MS * 2)),
@@ -190,8 +193,11 @@ function forgetBefore(list: number[], time: number): void {
   while (list.length > 0 && list[0] < time) list.shift();
 }
 
-/** The rate's growth since its last change, when its step has passed (see the module comment). */
-function grow(s: KeySchedule, now: number): void {
+/**
+ * The rate's growth since its last change, when its step has passed (see the module comment):
+ * the schedule's, at each claim, and a lone client's (pacer.ts), before each send.
+ */
+export function growRate(s: KeySchedule, now: number): void {
   if (now - s.grownAt < (s.slowStart ? PACER.slowStartStepMs : 1_000)) return;
   if (s.wanted && !s.refusedSince) {
     if (s.slowStart || s.limit === undefined) s.rate *= 2;
@@ -213,7 +219,7 @@ function grow(s: KeySchedule, now: number): void {
 export function claimSlots(s: KeySchedule, now: number, member: string, n: number): number[] {
   // A slow start left idle starts again from the beginning: what was wanted then says nothing of now.
   if (s.slowStart && now - s.updatedAt > IDLE_RESTART_MS) s.rate = PACER.initialRate;
-  grow(s, now);
+  growRate(s, now);
   s.members[member] = now;
   const gap = 1_000 / s.rate;
   const reach = now + (activeMembers(s, now) + n) * gap * 4 + 1_000;
@@ -240,7 +246,8 @@ export function claimSlots(s: KeySchedule, now: number, member: string, n: numbe
  * to measure), cuts the rate by 10%; one within a second of the last is the same congestion,
  * and changes nothing more. `slot` is the send slot of the refused request (its turn in the
  * schedule; `now` when it had none): the slots of the second before it are what the API had
- * accepted when it refused it, less those it refused too.
+ * accepted when it refused it, less those it refused too, unless the caller counted them
+ * (`accepted`: a client pacing alone counts its own answers).
  * `retryAfterSeconds` (a second for a bare 429) holds every slot when `pause`.
  */
 export function refused(
@@ -250,6 +257,7 @@ export function refused(
   pause: boolean,
   ownAccepted = 0,
   slot = now,
+  accepted?: number,
 ): void {
   // Each request counted by its slot, in the schedule's time (a request leaves a little after its slot, its answer later).
   const sentAt = Math.min(now, slot);
@@ -260,7 +268,7 @@ export function refused(
   // What the API answered in the second before: the slots sent in the second before the refused one, less those refused.
   if (newCongestion && s.pausedUntil <= sentAt - 1_000) {
     const within = (t: number): boolean => t > sentAt - 1_000 && t <= sentAt;
-    const accepted = s.slots.filter(within).length - s.refusals.filter(within).length;
+    accepted ??= s.slots.filter(within).length - s.refusals.filter(within).length;
     if (accepted >= 2) {
       if (!s.declared) s.limit = accepted;
       s.rate = Math.max(PACER.minRate, Math.min(s.rate, accepted * PACER.afterLimit));
@@ -296,14 +304,16 @@ export function declared(s: KeySchedule, now: number, perSecond: number): void {
 /**
  * The API said nothing is left of the key's quota (`RateLimit: r=0`, of `quota` a second when
  * it says) though it accepted: unless this machine sent most of that quota in the last second
- * itself, others use the key too, and the rate is cut by 10%, at most once a second.
+ * itself (the schedule's slots, or `ownSent`, what a client pacing alone had accepted), others
+ * use the key too, and the rate is cut by 10%, at most once a second and not within a second of a 429.
  */
-export function exhausted(s: KeySchedule, now: number, quota = s.limit): void {
-  if (now - s.grownAt < 1_000) return;
-  const sent = s.slots.filter((t) => t >= now - 1_000 && t <= now).length;
+export function exhausted(s: KeySchedule, now: number, quota = s.limit, ownSent = 0): void {
+  if (now - (s.cutAt ?? -Infinity) < 1_000 || now - s.last429At < 1_000) return;
+  const sent = Math.max(ownSent, s.slots.filter((t) => t >= now - 1_000 && t <= now).length);
   if (quota !== undefined && sent >= PACER.exhaustedOwnShare * quota) return;
   s.rate = Math.max(PACER.minRate, s.rate * PACER.exhaustedCut);
   s.slowStart = false;
+  s.cutAt = now;
   s.grownAt = now;
   s.wanted = false;
   s.updatedAt = now;

@@ -25,6 +25,9 @@
  *   rather than on it. A limit the API announces (`RateLimit-Policy`, rateLimitFields.ts)
  *   sets the rate to 90% of it at once, with no slow start and no probing past it; an answer
  *   saying nothing is left of it (`RateLimit: r=0`) cuts the rate by 10%, at most once a second.
+ * - **One state**: the rate, the limit as known, the pause and the next send slot are a
+ *   {@link KeySchedule} (keySchedule.ts), changed by its functions whether the client paces
+ *   alone (a schedule of its own, in memory) or shares the machine's (its view of the file's).
  * - **Shared with the machine's other clients of the key** (given a {@link SharedSchedule}:
  *   the providers give each process one, in their private journal directory): every request
  *   takes its turn from the schedule they share (keySchedule.ts), the slow start included:
@@ -41,7 +44,7 @@ import { Fifo } from "./fifo";
 import type { Held, Priority, Waiting } from "./pacerTypes";
 
 export type { Held, Priority } from "./pacerTypes";
-import { activeMembers, claimSlots, declared, exhausted, PACER, refusalPauseMs, refused, type KeySchedule } from "./keySchedule";
+import { activeMembers, claimSlots, declared, exhausted, growRate, newSchedule, PACER, refused, type KeySchedule } from "./keySchedule";
 import type { LimitSharing } from "./apiErrors";
 import type { LimitFields } from "./rateLimitFields";
 import type { SharedSchedule } from "./sharedSchedule";
@@ -61,17 +64,11 @@ const ORDER: readonly Priority[] = ["write", "read", "poll"];
 /** The pacer of one client (see the module comment). */
 export class Pacer {
   private readonly queues: Record<Priority, Fifo<Waiting>> = { write: new Fifo(), read: new Fifo(), poll: new Fifo() };
-  private rateNow: number = PACER.initialRate;
-  private slowStart = true;
-  private limit: number | undefined;
-  private declaredLimit = false;
-  private last429At = -Infinity;
-  private lastCutAt = -Infinity;
-  private pausedUntilMs = 0;
-  private nextSendAt = 0;
-  private lastGrowthAt: number;
-  private queuedSinceGrowth = false;
-  private limitedSinceGrowth = false;
+  /**
+   * The key's rate state: a schedule of this client's own while it paces alone, else its view
+   * of the shared one (the file's as last read or written, with this client's changes since).
+   */
+  private state: KeySchedule;
   /** When answers the API accepted came, oldest first, within the last second. */
   private readonly accepted = new Fifo<number>();
   private timer: LongTimer | undefined;
@@ -79,8 +76,6 @@ export class Pacer {
   private closed = false;
   /** The schedule shared with the machine's other clients of the key, while it can be used. */
   private shared: SharedSchedule | undefined;
-  /** True once the key is limited and the shared schedule gives the turns. */
-  private turnsShared = false;
   /** Send slots claimed from the shared schedule, not yet used (epoch ms, ascending). */
   private slots: number[] = [];
   /** The slots used lately and when each request left on it (oldest first): which slot a refused request had. */
@@ -102,24 +97,23 @@ export class Pacer {
     private readonly now: () => number = Date.now,
     shared?: SharedSchedule,
   ) {
-    this.lastGrowthAt = now();
+    this.state = newSchedule(now());
     this.shared = shared;
-    this.turnsShared = shared !== undefined;
   }
 
   /** Requests per second the pacer lets through now (the machine's clients of the key together, while they share a schedule). */
   get rate(): number {
-    return this.rateNow;
+    return this.state.rate;
   }
 
   /** True once the API limited this key (a 429, or an announced limit): a request is worth more than the bytes it carries. */
   get limited(): boolean {
-    return !this.slowStart;
+    return !this.state.slowStart;
   }
 
   /** Until when (epoch ms) every request is held after a 429; in the past when none is. */
   get pausedUntil(): number {
-    return this.pausedUntilMs;
+    return this.state.pausedUntil;
   }
 
   /** Writes waiting for their turn. */
@@ -134,13 +128,14 @@ export class Pacer {
 
   /** How the key's limit is shared now: the clients of the key on this machine that took turns lately (1 when this one paces alone), and the limit as known. */
   get sharing(): LimitSharing {
-    return { sharedWith: this.turnsShared ? this.sharedWithNow : 1, ...(this.limit === undefined ? {} : { limitPerSecond: this.limit }) };
+    const limit = this.state.limit;
+    return { sharedWith: this.shared !== undefined ? this.sharedWithNow : 1, ...(limit === undefined ? {} : { limitPerSecond: limit }) };
   }
 
   /** What held the last request let go unsent (see {@link Pacer.acquire}). */
   get held(): Held {
-    const until = this.heldBy === "pause" ? this.pausedUntilMs : this.scheduleHeldUntil;
-    return { until, by: this.heldBy, sharedWith: this.sharedWithNow, limit: this.limit };
+    const until = this.heldBy === "pause" ? this.state.pausedUntil : this.scheduleHeldUntil;
+    return { until, by: this.heldBy, sharedWith: this.sharedWithNow, limit: this.state.limit };
   }
 
   /**
@@ -151,7 +146,8 @@ export class Pacer {
    */
   acquire(priority: Priority, waitUntil = Infinity): Promise<boolean> {
     if (this.closed) return Promise.resolve(true);
-    if (waitUntil < this.pausedUntilMs && this.pausedUntilMs > this.now()) {
+    const pausedUntil = this.state.pausedUntil;
+    if (waitUntil < pausedUntil && pausedUntil > this.now()) {
       this.heldBy = "pause";
       return Promise.resolve(false);
     }
@@ -182,82 +178,48 @@ export class Pacer {
   settle(status: number | undefined, retryAfterSeconds?: number, pause = true, fields: LimitFields = {}, answerMs = 0): void {
     const now = this.now();
     this.forgetAcceptedBefore(now - 1_000);
-    if (fields.perSecond !== undefined && fields.perSecond > 0) this.declare(now, fields.perSecond);
+    const perSecond = fields.perSecond;
+    if (perSecond !== undefined && perSecond > 0) this.change((s, at) => declared(s, at, perSecond));
     if (status !== 429) {
       if (status !== undefined) this.accepted.push(now);
-      if (status !== undefined && fields.remaining === 0) this.exhaust(now, fields.perSecond);
+      if (status !== undefined && fields.remaining === 0) this.exhaust(fields.perSecond);
       return;
     }
-    const pauseEnd = now + refusalPauseMs(retryAfterSeconds);
-    if (pause && pauseEnd > this.pausedUntilMs) {
-      this.pausedUntilMs = pauseEnd;
-      this.releaseImpatient();
-    }
-    const acceptedLastSecond = this.accepted.size;
-    const measured = acceptedLastSecond >= 2 ? acceptedLastSecond : undefined;
-    if (!this.declaredLimit) this.limit = measured ?? this.limit;
-    const target = measured === undefined ? this.rateNow / 2 : measured * PACER.afterLimit;
-    this.rateNow = Math.max(PACER.minRate, Math.min(this.rateNow, target));
-    this.slowStart = false;
-    this.last429At = now;
-    this.limitedSinceGrowth = true;
-    this.lastGrowthAt = now;
-    this.queuedSinceGrowth = false;
+    const pausedBefore = this.state.pausedUntil;
+    const own = this.accepted.size;
+    const alone = this.shared === undefined;
     const slot = this.slotOf(now - answerMs);
-    this.share((s, at) => refused(s, at, retryAfterSeconds, pause, acceptedLastSecond, slot));
+    // Alone, the client's own answers are what the API accepted; shared, the schedule's slots tell.
+    this.change((s, at) => refused(s, at, retryAfterSeconds, pause, own, slot, alone ? own : undefined));
+    if (this.state.pausedUntil > pausedBefore) this.releaseImpatient();
     this.pump();
-  }
-
-  /** The API announced its limit: the rate is set to 90% of it at once, once (no slow start, no probing past it). */
-  private declare(now: number, perSecond: number): void {
-    if (this.declaredLimit && this.limit === perSecond) return;
-    this.declaredLimit = true;
-    this.limit = perSecond;
-    this.slowStart = false;
-    this.rateNow = Math.max(PACER.minRate, perSecond * PACER.afterLimit);
-    this.lastGrowthAt = now;
-    this.share((s, at) => declared(s, at, perSecond));
   }
 
   /**
    * The API said nothing is left of the key's quota (`quota` a second, when it says) though
    * this client used little of it in the last second: others use the key too; the rate is cut,
-   * at most once a second. (A client that used it all itself met its own limit, not others'.)
+   * at most once a second (keySchedule.ts). (A client that used it all itself met its own limit, not others'.)
    */
-  private exhaust(now: number, quota = this.limit): void {
-    if (now - this.lastCutAt < 1_000) return;
-    if (this.turnsShared && this.shared !== undefined) {
-      this.lastCutAt = now;
-      this.share((s, at) => exhausted(s, at, quota));
-      return;
-    }
-    if (quota !== undefined && this.accepted.size >= PACER.exhaustedOwnShare * quota) return;
-    this.lastCutAt = now;
-    this.rateNow = Math.max(PACER.minRate, this.rateNow * PACER.exhaustedCut);
-    this.slowStart = false;
-    this.lastGrowthAt = now;
-    this.queuedSinceGrowth = false;
-    this.share((s, at) => exhausted(s, at));
+  private exhaust(quota: number | undefined): void {
+    const own = this.accepted.size;
+    this.change((s, at) => exhausted(s, at, quota ?? s.limit, own));
+  }
+
+  /**
+   * Applies `change` to the client's state at once, and, while it shares the machine's
+   * schedule, to the schedule's file too (its answer then replaces the view).
+   */
+  private change(change: (s: KeySchedule, now: number) => void): void {
+    change(this.state, this.now());
+    this.share(change);
   }
 
   private forgetAcceptedBefore(time: number): void {
     while ((this.accepted.peek() ?? Infinity) < time) this.accepted.shift();
   }
 
-  private grow(now: number): void {
-    if (now - this.lastGrowthAt < (this.slowStart ? PACER.slowStartStepMs : 1_000)) return;
-    if (this.queuedSinceGrowth && !this.limitedSinceGrowth) {
-      if (this.slowStart || this.limit === undefined) this.rateNow *= 2;
-      else if (!this.declaredLimit && now - this.last429At >= PACER.probeAfterMs) this.rateNow *= PACER.probe;
-      else this.rateNow = Math.max(this.rateNow, Math.min(this.rateNow * PACER.growth, PACER.belowLimit * this.limit));
-    }
-    this.lastGrowthAt = now;
-    this.queuedSinceGrowth = false;
-    this.limitedSinceGrowth = false;
-  }
-
   /** Lets go, unsent, every queued request that may not wait until `until`: once per new pause (later ones are told at `acquire`). */
-  private releaseImpatient(until = this.pausedUntilMs, by: Held["by"] = "pause"): void {
+  private releaseImpatient(until = this.state.pausedUntil, by: Held["by"] = "pause"): void {
     for (const p of ORDER) {
       for (const w of this.queues[p].partition((q) => q.waitUntil >= until)) {
         this.heldBy = by;
@@ -287,25 +249,23 @@ export class Pacer {
     return false;
   }
 
-  /** What the shared schedule says of the key, as this client's own view (the rate, the limit, a pause). */
+  /** The shared schedule as read: the client's view from now on (a pause it already knew of stays). */
   private adopt(s: KeySchedule): void {
+    if (this.shared === undefined) return;
     const now = this.now();
+    const pausedBefore = this.state.pausedUntil;
+    s.pausedUntil = Math.max(s.pausedUntil, pausedBefore);
+    this.state = s;
     this.viewedAt = now;
-    this.rateNow = s.rate;
-    this.slowStart = s.slowStart;
-    if (s.limit !== undefined) this.limit = s.limit;
-    this.declaredLimit ||= s.declared === true;
     this.sharedWithNow = Math.max(1, activeMembers(s, now));
-    if (s.pausedUntil > this.pausedUntilMs && s.pausedUntil > now) {
-      this.pausedUntilMs = s.pausedUntil;
-      this.releaseImpatient();
-    }
+    if (s.pausedUntil > pausedBefore && s.pausedUntil > now) this.releaseImpatient();
   }
 
+  /** The shared schedule cannot be used: the client paces alone from what it knows, at once. */
   private stopSharing(): void {
     this.shared = undefined;
-    this.turnsShared = false;
     this.slots = [];
+    this.state.next = Math.min(this.state.next, this.now());
     this.pump();
   }
 
@@ -330,7 +290,7 @@ export class Pacer {
     const shared = this.shared;
     if (shared === undefined || this.claiming) return;
     this.claiming = true;
-    const n = Math.max(1, Math.min(this.queued, Math.floor((this.rateNow * CLAIM_MS) / 1_000)));
+    const n = Math.max(1, Math.min(this.queued, Math.floor((this.state.rate * CLAIM_MS) / 1_000)));
     void shared
       .update((s, now) => claimSlots(s, now, shared.member, n))
       .then((done) => {
@@ -374,10 +334,11 @@ export class Pacer {
       const priority = ORDER.find((p) => this.queues[p].size > 0);
       if (priority === undefined || this.closed) return;
       const now = this.now();
-      if (this.turnsShared) {
+      const s = this.state;
+      if (this.shared !== undefined) {
         // Turns from the shared schedule; slots within a pause of this client's own are not used.
-        while (this.slots.length > 0 && this.slots[0] < this.pausedUntilMs) this.slots.shift();
-        const at = Math.max(this.slots[0] ?? Infinity, this.pausedUntilMs);
+        while (this.slots.length > 0 && this.slots[0] < s.pausedUntil) this.slots.shift();
+        const at = Math.max(this.slots[0] ?? Infinity, s.pausedUntil);
         if (this.slots.length === 0) return this.claim();
         if (now < at) return this.wake(at, now);
         if (now - this.viewedAt > RECHECK_MS) return this.check();
@@ -386,14 +347,14 @@ export class Pacer {
         this.queues[priority].shift()!.release(true);
         continue;
       }
-      this.grow(now);
-      const at = Math.max(this.pausedUntilMs, this.nextSendAt);
+      growRate(s, now);
+      const at = Math.max(s.pausedUntil, s.next);
       if (now < at) {
-        this.queuedSinceGrowth = true;
+        s.wanted = true;
         return this.wake(at, now);
       }
       const waiting = this.queues[priority].shift()!;
-      this.nextSendAt = Math.max(now - PACER.lateSlotsMs, this.nextSendAt) + 1_000 / this.rateNow;
+      s.next = Math.max(now - PACER.lateSlotsMs, s.next) + 1_000 / s.rate;
       waiting.release(true);
     }
   }

@@ -14,7 +14,15 @@
  * the key too); while the clients want more than the rate, it grows 10% a second up to 93% of
  * the limit, and beyond, 5% a second, only after 30 s without a 429 and never past a declared
  * limit. Until the first of these (`slowStart`) it doubles every 250 ms in which clients wanted
- * more. A `Retry-After` holds every slot until it has passed. Pure: the clock is an argument.
+ * more. A `Retry-After` holds every slot until it has passed.
+ *
+ * The measure of a limit counts each request when it left: a client tells the schedule, at its
+ * next claim, when its requests left on their slots ({@link sent}) and which slots it did not
+ * use ({@link unused}); on a busy machine a request leaves late, and the slots given say little
+ * of what the API counted. A congestion's first 429 measures at once and again half a second
+ * later, when its requests have all been told of. A new congestion voids every slot given before
+ * it (the clients give theirs back and claim again): spaced at the rate before the cut, they would
+ * meet the limit again. Pure: the clock is an argument.
  */
 
 /** Tunables of the pacing (the lone client's and the shared schedule's; exported for tests and the README). */
@@ -86,6 +94,8 @@ export interface KeySchedule {
   refusedSince: boolean;
   /** The last cut for a quota others used up (`RateLimit: r=0`; epoch ms). */
   cutAt?: number;
+  /** A congestion's measure of the limit taken again `at` (epoch ms), of the second before `ref` (see {@link refused}). */
+  remeasure?: { at: number; ref: number };
   /** The slots given out in the last seconds, oldest first (epoch ms; at most {@link RECENT}). */
   slots: number[];
   /** When the requests the API answered 429 in the last seconds were sent, oldest first (epoch ms). */
@@ -152,6 +162,9 @@ export function readSchedule(value: unknown, now: number): KeySchedule | undefin
     wanted: r.wanted === true,
     refusedSince: r.refusedSince === true,
     ...(num(r.cutAt) ? { cutAt: r.cutAt } : {}),
+    ...(r.remeasure !== null && typeof r.remeasure === "object" && num(r.remeasure.at) && num(r.remeasure.ref)
+      ? { remeasure: { at: r.remeasure.at, ref: r.remeasure.ref } }
+      : {}),
     slots: times(r.slots),
     refusals: times(r.refusals),
     members: Object.fromEntries(Object.entries(members).filter(([, at]) => num(at) && now - at < MEMBER_ACTIVE_MS * 2)),
@@ -219,6 +232,7 @@ export function growRate(s: KeySchedule, now: number): void {
 export function claimSlots(s: KeySchedule, now: number, member: string, n: number): number[] {
   // A slow start left idle starts again from the beginning: what was wanted then says nothing of now.
   if (s.slowStart && now - s.updatedAt > IDLE_RESTART_MS) s.rate = PACER.initialRate;
+  measureAgain(s, now);
   growRate(s, now);
   s.members[member] = now;
   const gap = 1_000 / s.rate;
@@ -235,18 +249,64 @@ export function claimSlots(s: KeySchedule, now: number, member: string, n: numbe
   return slots;
 }
 
+/** How long after a congestion's first 429 its measure of the limit is taken again: its requests have all been told of by then. */
+const REMEASURE_MS = 500;
+
+/** The requests the API accepted in the second before `ref`: the slots of that second (at the times they left, once told), less its 429s. */
+function acceptedBefore(s: KeySchedule, ref: number): number {
+  const within = (t: number): boolean => t > ref - 1_000 && t <= ref;
+  return s.slots.filter(within).length - s.refusals.filter(within).length;
+}
+
+/**
+ * A congestion's measure taken again once its requests have all been told of (see
+ * {@link refused}): the rate set to 90% of it, the limit to it.
+ */
+function measureAgain(s: KeySchedule, now: number): void {
+  if (s.remeasure === undefined || now < s.remeasure.at) return;
+  const accepted = acceptedBefore(s, s.remeasure.ref);
+  delete s.remeasure;
+  if (accepted < 2) return;
+  if (!s.declared) s.limit = accepted;
+  s.rate = Math.max(PACER.minRate, accepted * PACER.afterLimit);
+}
+
+/**
+ * Slots a client claimed and did not use (a pause or a 429 came first): they are no longer
+ * counted as sent when a 429 measures what the API accepted.
+ */
+export function unused(s: KeySchedule, slots: readonly number[]): void {
+  if (slots.length === 0) return;
+  const gone = new Set(slots);
+  s.slots = s.slots.filter((t) => !gone.has(t));
+}
+
+/**
+ * When the clients' requests left on their slots (`[slot, sent]`, epoch ms): each slot given
+ * is counted at the time its request left from then on. Under load a request leaves late, and
+ * the API counts it then: a 429 measures what the API accepted in the second before it by when
+ * the requests left, not by their turns.
+ */
+export function sent(s: KeySchedule, reports: readonly (readonly [number, number])[]): void {
+  if (reports.length === 0) return;
+  const at = new Map(reports);
+  s.slots = s.slots.map((t) => at.get(t) ?? t);
+}
+
 /**
  * A 429 met at `now`. The first of a congestion (none in the second before, and no pause
  * then) measures the limit: the rate is cut to 90% of what the API accepted in the second
- * before (the slots sent then, less the 429s), at most the current rate; when too little was
+ * before (the slots sent then, less the 429s), at most the current rate, and measured again
+ * half a second later, when the clients have told which of those slots they used, when, and
+ * which met a 429 too (then the rate is set to 90% of that); when too little was
  * sent to tell, it is halved, or set to 90% of `ownAccepted` (what the API accepted of the
  * client that met it, in the second before) when that is more, and the limit stays unknown,
  * so the rate doubles again every second it is wanted until a 429 measures it. A 429 a second
  * or more after the last one, but with a pause in the second before (not a second of sending
  * to measure), cuts the rate by 10%; one within a second of the last is the same congestion,
- * and changes nothing more. `slot` is the send slot of the refused request (its turn in the
- * schedule; `now` when it had none): the slots of the second before it are what the API had
- * accepted when it refused it, less those it refused too, unless the caller counted them
+ * and changes nothing more. `slot` is when the refused request left (`now` when unknown): the
+ * slots of the second before it (each at the time its request left, once told: {@link sent})
+ * are what the API had accepted when it refused it, less those it refused too, unless the caller counted them
  * (`accepted`: a client pacing alone counts its own answers).
  * `retryAfterSeconds` (a second for a bare 429) holds every slot when `pause`.
  */
@@ -267,8 +327,10 @@ export function refused(
   const newCongestion = now - s.last429At >= 1_000;
   // What the API answered in the second before: the slots sent in the second before the refused one, less those refused.
   if (newCongestion && s.pausedUntil <= sentAt - 1_000) {
-    const within = (t: number): boolean => t > sentAt - 1_000 && t <= sentAt;
-    accepted ??= s.slots.filter(within).length - s.refusals.filter(within).length;
+    // Measured now, and again once the congestion's requests have all been told of: slots given for
+    // the second before may not have been sent yet, or been refused too (their 429s come back in any order).
+    if (accepted === undefined) s.remeasure = { at: now + REMEASURE_MS, ref: sentAt };
+    accepted ??= acceptedBefore(s, sentAt);
     if (accepted >= 2) {
       if (!s.declared) s.limit = accepted;
       s.rate = Math.max(PACER.minRate, Math.min(s.rate, accepted * PACER.afterLimit));
@@ -278,7 +340,11 @@ export function refused(
   } else if (newCongestion) {
     s.rate = Math.max(PACER.minRate, s.rate * PACER.exhaustedCut);
   }
-  if (newCongestion) s.last429At = now;
+  if (newCongestion) {
+    s.last429At = now;
+    // The slots given before are void (their clients give them back, pacer.ts): the next go from now, at the rate cut.
+    s.next = now;
+  }
   s.slowStart = false;
   s.refusedSince = true;
   s.grownAt = now;

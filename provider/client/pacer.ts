@@ -33,8 +33,11 @@
  *   takes its turn from the schedule they share (keySchedule.ts), the slow start included:
  *   one rate for all the processes of the key on this machine, learned from all their
  *   answers, the turns given in round robin, a `Retry-After` holding them all. A process that
- *   starts later starts at the rate the others learned. Where the file cannot be used, the
- *   client paces alone, as above.
+ *   starts later starts at the rate the others learned. Turns claimed before a 429 are given
+ *   back and claimed again at the rate it set; the schedule is looked at again just before a
+ *   turn claimed a while ago; each claim tells the schedule when this client's requests left
+ *   and which turns it did not use (a 429 measures the limit by them). Where the file cannot
+ *   be used, the client paces alone, as above.
  *
  * The pacer never fails a request: it says whether it may send, callers decide (the retry
  * policy's deadline). Time comes from `now`; its timer is safe past Node's limit (timers.ts).
@@ -44,7 +47,19 @@ import { Fifo } from "./fifo";
 import type { Held, Priority, Waiting } from "./pacerTypes";
 
 export type { Held, Priority } from "./pacerTypes";
-import { activeMembers, claimSlots, declared, exhausted, growRate, newSchedule, PACER, refused, type KeySchedule } from "./keySchedule";
+import {
+  activeMembers,
+  claimSlots,
+  declared,
+  exhausted,
+  growRate,
+  newSchedule,
+  PACER,
+  refused,
+  sent,
+  type KeySchedule,
+  unused,
+} from "./keySchedule";
 import type { LimitSharing } from "./apiErrors";
 import type { LimitFields } from "./rateLimitFields";
 import type { SharedSchedule } from "./sharedSchedule";
@@ -54,10 +69,12 @@ export { PACER } from "./keySchedule";
 
 /** Changes of the shared schedule in a row that may fail for a busy lock (a second each) before the client paces alone. */
 const BUSY_TRIES = 30;
-/** The most send slots a client claims from the shared schedule at once: about this many ms of the rate. */
+/** The most send slots a client claims from the shared schedule at once: its share (among the clients sharing it) of this many ms of the rate. */
 const CLAIM_MS = 50;
 /** A slot claimed longer ago than this is used only once the schedule was looked at again (a pause may have begun). */
 const RECHECK_MS = 100;
+/** How long before such a slot the schedule is looked at again: about what a read of its file takes on a busy machine. */
+const LOOK_AHEAD_MS = 30;
 
 const ORDER: readonly Priority[] = ["write", "read", "poll"];
 
@@ -78,8 +95,12 @@ export class Pacer {
   private shared: SharedSchedule | undefined;
   /** Send slots claimed from the shared schedule, not yet used (epoch ms, ascending). */
   private slots: number[] = [];
-  /** The slots used lately and when each request left on it (oldest first): which slot a refused request had. */
-  private readonly used: { slot: number; at: number }[] = [];
+  /** When they were claimed (epoch ms): slots claimed before a 429 are given back (see {@link Pacer.pump}). */
+  private claimedAt = -Infinity;
+  /** Claimed slots left unused, to be told to the schedule at the next claim. */
+  private unusedSlots: number[] = [];
+  /** The slots used since the last claim and when each request left on it, to be told to the schedule then. */
+  private used: [number, number][] = [];
   private claiming = false;
   private busyFailures = 0;
   private checking = false;
@@ -188,9 +209,9 @@ export class Pacer {
     const pausedBefore = this.state.pausedUntil;
     const own = this.accepted.size;
     const alone = this.shared === undefined;
-    const slot = this.slotOf(now - answerMs);
+    const sentAt = now - answerMs;
     // Alone, the client's own answers are what the API accepted; shared, the schedule's slots tell.
-    this.change((s, at) => refused(s, at, retryAfterSeconds, pause, own, slot, alone ? own : undefined));
+    this.change((s, at) => refused(s, at, retryAfterSeconds, pause, own, sentAt, alone ? own : undefined));
     if (this.state.pausedUntil > pausedBefore) this.releaseImpatient();
     this.pump();
   }
@@ -290,9 +311,16 @@ export class Pacer {
     const shared = this.shared;
     if (shared === undefined || this.claiming) return;
     this.claiming = true;
-    const n = Math.max(1, Math.min(this.queued, Math.floor((this.state.rate * CLAIM_MS) / 1_000)));
+    // At most this client's share of the next CLAIM_MS: a client that took more in the slow start would finish rounds ahead of the others.
+    const n = Math.max(1, Math.min(this.queued, Math.floor((this.state.rate * CLAIM_MS) / 1_000 / this.sharedWithNow)));
+    const [left, used] = [this.unusedSlots, this.used];
+    [this.unusedSlots, this.used] = [[], []];
     void shared
-      .update((s, now) => claimSlots(s, now, shared.member, n))
+      .update((s, now) => {
+        unused(s, left);
+        sent(s, used);
+        return claimSlots(s, now, shared.member, n);
+      })
       .then((done) => {
         this.claiming = false;
         if (done === undefined) {
@@ -302,6 +330,7 @@ export class Pacer {
         this.busyFailures = 0;
         this.adopt(done.schedule);
         this.slots = done.result;
+        this.claimedAt = done.schedule.updatedAt;
         // A request that may not wait for this client's next turn is let go now.
         if (this.slots.length > 0 && this.slots[0] > this.now()) {
           this.scheduleHeldUntil = this.slots[0];
@@ -309,13 +338,6 @@ export class Pacer {
         }
         this.pump();
       });
-  }
-
-  /** The slot of the request that left at `sentAt` (the latest used at or before it); `sentAt` when none is known. */
-  private slotOf(sentAt: number): number {
-    let found: number | undefined;
-    for (const u of this.used) if (u.at <= sentAt + 1) found = u.slot;
-    return found ?? sentAt;
   }
 
   /** Makes the pump run again at `at` (a timer set for sooner stays). */
@@ -336,13 +358,17 @@ export class Pacer {
       const now = this.now();
       const s = this.state;
       if (this.shared !== undefined) {
-        // Turns from the shared schedule; slots within a pause of this client's own are not used.
-        while (this.slots.length > 0 && this.slots[0] < s.pausedUntil) this.slots.shift();
+        // Turns from the shared schedule; slots within a pause of this client's own are not used, nor
+        // slots claimed before a 429 since: spaced at the rate it cut, they would meet the limit again.
+        while (this.slots.length > 0 && this.slots[0] < s.pausedUntil) this.unusedSlots.push(this.slots.shift()!);
+        if (s.last429At > this.claimedAt) this.unusedSlots.push(...this.slots.splice(0));
         const at = Math.max(this.slots[0] ?? Infinity, s.pausedUntil);
         if (this.slots.length === 0) return this.claim();
-        if (now < at) return this.wake(at, now);
-        if (now - this.viewedAt > RECHECK_MS) return this.check();
-        this.used.push({ slot: this.slots.shift()!, at: now });
+        // The schedule is looked at again just before the slot, not once it has come: the read would make the request late.
+        const stale = at - this.viewedAt > RECHECK_MS;
+        if (stale && at - now <= LOOK_AHEAD_MS) return this.check();
+        if (now < at) return this.wake(stale ? at - LOOK_AHEAD_MS : at, now);
+        this.used.push([this.slots.shift()!, now]);
         if (this.used.length > 64) this.used.shift();
         this.queues[priority].shift()!.release(true);
         continue;

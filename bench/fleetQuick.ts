@@ -1,7 +1,7 @@
 /**
  * The fleets alone, in this tree alone, for a look while working on the pacing (`npm run
  * build` first): no baseline is built, so no figure is judged. One line per fleet, and with
- * `BENCH_TIMELINE=1` the API's answers second by second (writes / reads / 429s).
+ * `BENCH_TIMELINE=1` the API's answers second by second (writes / single reads / list reads / 429s) and each stack's `up` (s).
  *
  *   BENCH_FLEETS=1,20 BENCH_RETRY_AFTER=on npx ts-node --transpile-only bench/fleetQuick.ts
  *
@@ -33,7 +33,15 @@ async function main(): Promise<void> {
   const runs = await measureFleets([thisTree], ks, (what) => process.stderr.write(`${what}\n`), modes).finally(() => clearInterval(alive));
   for (const r of runs.get(thisTree) ?? []) {
     process.stdout.write(`${line(r)}\n`);
-    if (process.env.BENCH_TIMELINE === "1") process.stdout.write(`  ${r.timeline.map((s) => `${s.w}/${s.g + s.l}/${s.x}`).join(" ")}\n`);
+    if (process.env.BENCH_TIMELINE === "1") {
+      process.stdout.write(`  ${r.timeline.map((s) => `${s.w}/${s.g}/${s.l}/${s.x}`).join(" ")}\n`);
+      process.stdout.write(
+        `  stacks (s): ${[...r.stackWallsMs]
+          .sort((a, b) => a - b)
+          .map((ms) => (ms / 1000).toFixed(1))
+          .join(" ")}\n`,
+      );
+    }
   }
 }
 

@@ -21,6 +21,7 @@ import {
   type WaitOptions,
 } from "./resourceWaits";
 import { Pacer } from "./pacer";
+import { readForMachine } from "./machineReads";
 import { SharedLists } from "./sharedLists";
 import { SharedSchedule } from "./sharedSchedule";
 import { type MsInterval, ServerClock } from "./serverClock";
@@ -52,6 +53,12 @@ export class ClouddbClient {
   /** The client's pacer: every request waits there for its turn (see pacer.ts). */
   private readonly pacer: Pacer;
   private readonly clock: ServerClock;
+  /** The machine's shared list answers, when the client shares a schedule (sharedLists.ts). */
+  private readonly lists: SharedLists | undefined;
+  /** True once the client sent a write: from then on, another client's list answer may not show what it made (machineReads.ts). */
+  private wrote = false;
+  /** The reads of a project's services for the machine under way, by project: calls that come meanwhile share them. */
+  private readonly machineLists = new Map<string, Promise<ReplyOf<"listServices">>>();
 
   /**
    * @throws ConfigurationError when the API URL or key is missing or invalid (options
@@ -65,11 +72,15 @@ export class ClouddbClient {
     const shared = dir === undefined ? undefined : new SharedSchedule(dir, this.config.apiUrl, this.config.apiKey);
     this.pacer = new Pacer(Date.now, shared);
     this.transport = new HttpTransport(this.config, clock, this.pacer);
-    this.ops = new Operations(this.config, this.transport, ids, () => this.reads.invalidate());
+    this.ops = new Operations(this.config, this.transport, ids, () => {
+      this.wrote = true;
+      this.reads.invalidate();
+    });
     this.reads = new CachedReads(this.ops, this.config.listCacheMs);
     this.creates = new Creates(this.ops, ids);
     this.durations = new TransitionDurations(this.config.expectedDurations);
     const lists = shared === undefined || dir === undefined ? undefined : new SharedLists(shared, dir);
+    this.lists = lists;
     this.waits = new ResourceWaits(this.ops, this.durations, this.pacer, lists);
   }
 
@@ -146,10 +157,38 @@ export class ClouddbClient {
       const { project, service } = params as ParamsOf<"getService">;
       return (await this.reads.service(project, service, fresh === true)) as ReplyOf<O>;
     }
+    if (operation === "listServices" && this.lists !== undefined && !this.wrote) {
+      const { project } = params as ParamsOf<"listServices">;
+      let read = this.machineLists.get(project);
+      if (read === undefined) {
+        read = this.servicesForMachine(this.lists, project).finally(() => this.machineLists.delete(project));
+        this.machineLists.set(project, read);
+      }
+      return (await read) as ReplyOf<O>;
+    }
     const recovery = recoveryOf(operation);
     return recovery === undefined
       ? this.ops.call(operation, params, body)
       : this.creates.run(operation, recovery, params, body, { uniqueName });
+  }
+
+  /**
+   * A project's services for a client that has sent no write yet: read once for the machine's
+   * clients of the key that ask at once (machineReads.ts: a fleet's look-alike lists).
+   */
+  private async servicesForMachine(lists: SharedLists, project: string): Promise<ReplyOf<"listServices">> {
+    let reply: ReplyOf<"listServices"> | undefined;
+    const got = await readForMachine(lists, `services ${project}`, async () => {
+      const attempt: { sentAt: number; body: unknown } = { sentAt: Date.now(), body: undefined };
+      reply = await this.ops.call("listServices", { project }, undefined, {
+        onAttempt: (a) => {
+          attempt.sentAt = a.trace.sentAt ?? attempt.sentAt;
+          attempt.body = a.body;
+        },
+      });
+      return attempt;
+    });
+    return !got.shared && reply !== undefined ? reply : this.ops.answerOf("listServices", got.body, got.sentAt, "listServices", project);
   }
 
   /**

@@ -14,7 +14,15 @@
  * the key too); while the clients want more than the rate, it grows 10% a second up to 93% of
  * the limit, and beyond, 5% a second, only after 30 s without a 429 and never past a declared
  * limit. Until the first of these (`slowStart`) it doubles every 250 ms in which clients wanted
- * more. A `Retry-After` holds every slot until it has passed. Pure: the clock is an argument.
+ * more. A `Retry-After` holds every slot until it has passed.
+ *
+ * The measure of a limit counts each request when it left: a client tells the schedule, at its
+ * next claim, when its requests left on their slots ({@link sent}) and which slots it did not
+ * use ({@link unused}); on a busy machine a request leaves late, and the slots given say little
+ * of what the API counted. A congestion's first 429 measures at once and again half a second
+ * later, when its requests have all been told of. A new congestion voids every slot given before
+ * it (the clients give theirs back and claim again): spaced at the rate before the cut, they would
+ * meet the limit again. Pure: the clock is an argument.
  */
 
 /** Tunables of the pacing (the lone client's and the shared schedule's; exported for tests and the README). */
@@ -84,6 +92,10 @@ export interface KeySchedule {
   wanted: boolean;
   /** A 429 came since then. */
   refusedSince: boolean;
+  /** The last cut for a quota others used up (`RateLimit: r=0`; epoch ms). */
+  cutAt?: number;
+  /** A congestion's measure of the limit taken again `at` (epoch ms), of the second before `ref` (see {@link refused}). */
+  remeasure?: { at: number; ref: number };
   /** The slots given out in the last seconds, oldest first (epoch ms; at most {@link RECENT}). */
   slots: number[];
   /** When the requests the API answered 429 in the last seconds were sent, oldest first (epoch ms). */
@@ -149,6 +161,10 @@ export function readSchedule(value: unknown, now: number): KeySchedule | undefin
     grownAt: r.grownAt,
     wanted: r.wanted === true,
     refusedSince: r.refusedSince === true,
+    ...(num(r.cutAt) ? { cutAt: r.cutAt } : {}),
+    ...(r.remeasure !== null && typeof r.remeasure === "object" && num(r.remeasure.at) && num(r.remeasure.ref)
+      ? { remeasure: { at: r.remeasure.at, ref: r.remeasure.ref } }
+      : {}),
     slots: times(r.slots),
     refusals: times(r.refusals),
     members: Object.fromEntries(Object.entries(members).filter(([, at]) => num(at) && now - at < MEMBER_ACTIVE_MS * 2)),
@@ -190,8 +206,11 @@ function forgetBefore(list: number[], time: number): void {
   while (list.length > 0 && list[0] < time) list.shift();
 }
 
-/** The rate's growth since its last change, when its step has passed (see the module comment). */
-function grow(s: KeySchedule, now: number): void {
+/**
+ * The rate's growth since its last change, when its step has passed (see the module comment):
+ * the schedule's, at each claim, and a lone client's (pacer.ts), before each send.
+ */
+export function growRate(s: KeySchedule, now: number): void {
   if (now - s.grownAt < (s.slowStart ? PACER.slowStartStepMs : 1_000)) return;
   if (s.wanted && !s.refusedSince) {
     if (s.slowStart || s.limit === undefined) s.rate *= 2;
@@ -213,7 +232,8 @@ function grow(s: KeySchedule, now: number): void {
 export function claimSlots(s: KeySchedule, now: number, member: string, n: number): number[] {
   // A slow start left idle starts again from the beginning: what was wanted then says nothing of now.
   if (s.slowStart && now - s.updatedAt > IDLE_RESTART_MS) s.rate = PACER.initialRate;
-  grow(s, now);
+  measureAgain(s, now);
+  growRate(s, now);
   s.members[member] = now;
   const gap = 1_000 / s.rate;
   const reach = now + (activeMembers(s, now) + n) * gap * 4 + 1_000;
@@ -229,18 +249,65 @@ export function claimSlots(s: KeySchedule, now: number, member: string, n: numbe
   return slots;
 }
 
+/** How long after a congestion's first 429 its measure of the limit is taken again: its requests have all been told of by then. */
+const REMEASURE_MS = 500;
+
+/** The requests the API accepted in the second before `ref`: the slots of that second (at the times they left, once told), less its 429s. */
+function acceptedBefore(s: KeySchedule, ref: number): number {
+  const within = (t: number): boolean => t > ref - 1_000 && t <= ref;
+  return s.slots.filter(within).length - s.refusals.filter(within).length;
+}
+
+/**
+ * A congestion's measure taken again once its requests have all been told of (see
+ * {@link refused}): the rate set to 90% of it, the limit to it.
+ */
+function measureAgain(s: KeySchedule, now: number): void {
+  if (s.remeasure === undefined || now < s.remeasure.at) return;
+  const accepted = acceptedBefore(s, s.remeasure.ref);
+  delete s.remeasure;
+  if (accepted < 2) return;
+  if (!s.declared) s.limit = accepted;
+  s.rate = Math.max(PACER.minRate, accepted * PACER.afterLimit);
+}
+
+/**
+ * Slots a client claimed and did not use (a pause or a 429 came first): they are no longer
+ * counted as sent when a 429 measures what the API accepted.
+ */
+export function unused(s: KeySchedule, slots: readonly number[]): void {
+  if (slots.length === 0) return;
+  const gone = new Set(slots);
+  s.slots = s.slots.filter((t) => !gone.has(t));
+}
+
+/**
+ * When the clients' requests left on their slots (`[slot, sent]`, epoch ms): each slot given
+ * is counted at the time its request left from then on. Under load a request leaves late, and
+ * the API counts it then: a 429 measures what the API accepted in the second before it by when
+ * the requests left, not by their turns.
+ */
+export function sent(s: KeySchedule, reports: readonly (readonly [number, number])[]): void {
+  if (reports.length === 0) return;
+  const at = new Map(reports);
+  s.slots = s.slots.map((t) => at.get(t) ?? t);
+}
+
 /**
  * A 429 met at `now`. The first of a congestion (none in the second before, and no pause
  * then) measures the limit: the rate is cut to 90% of what the API accepted in the second
- * before (the slots sent then, less the 429s), at most the current rate; when too little was
+ * before (the slots sent then, less the 429s), at most the current rate, and measured again
+ * half a second later, when the clients have told which of those slots they used, when, and
+ * which met a 429 too (then the rate is set to 90% of that); when too little was
  * sent to tell, it is halved, or set to 90% of `ownAccepted` (what the API accepted of the
  * client that met it, in the second before) when that is more, and the limit stays unknown,
  * so the rate doubles again every second it is wanted until a 429 measures it. A 429 a second
  * or more after the last one, but with a pause in the second before (not a second of sending
  * to measure), cuts the rate by 10%; one within a second of the last is the same congestion,
- * and changes nothing more. `slot` is the send slot of the refused request (its turn in the
- * schedule; `now` when it had none): the slots of the second before it are what the API had
- * accepted when it refused it, less those it refused too.
+ * and changes nothing more. `slot` is when the refused request left (`now` when unknown): the
+ * slots of the second before it (each at the time its request left, once told: {@link sent})
+ * are what the API had accepted when it refused it, less those it refused too, unless the caller counted them
+ * (`accepted`: a client pacing alone counts its own answers).
  * `retryAfterSeconds` (a second for a bare 429) holds every slot when `pause`.
  */
 export function refused(
@@ -250,6 +317,7 @@ export function refused(
   pause: boolean,
   ownAccepted = 0,
   slot = now,
+  accepted?: number,
 ): void {
   // Each request counted by its slot, in the schedule's time (a request leaves a little after its slot, its answer later).
   const sentAt = Math.min(now, slot);
@@ -259,8 +327,10 @@ export function refused(
   const newCongestion = now - s.last429At >= 1_000;
   // What the API answered in the second before: the slots sent in the second before the refused one, less those refused.
   if (newCongestion && s.pausedUntil <= sentAt - 1_000) {
-    const within = (t: number): boolean => t > sentAt - 1_000 && t <= sentAt;
-    const accepted = s.slots.filter(within).length - s.refusals.filter(within).length;
+    // Measured now, and again once the congestion's requests have all been told of: slots given for
+    // the second before may not have been sent yet, or been refused too (their 429s come back in any order).
+    if (accepted === undefined) s.remeasure = { at: now + REMEASURE_MS, ref: sentAt };
+    accepted ??= acceptedBefore(s, sentAt);
     if (accepted >= 2) {
       if (!s.declared) s.limit = accepted;
       s.rate = Math.max(PACER.minRate, Math.min(s.rate, accepted * PACER.afterLimit));
@@ -270,7 +340,11 @@ export function refused(
   } else if (newCongestion) {
     s.rate = Math.max(PACER.minRate, s.rate * PACER.exhaustedCut);
   }
-  if (newCongestion) s.last429At = now;
+  if (newCongestion) {
+    s.last429At = now;
+    // The slots given before are void (their clients give them back, pacer.ts): the next go from now, at the rate cut.
+    s.next = now;
+  }
   s.slowStart = false;
   s.refusedSince = true;
   s.grownAt = now;
@@ -296,14 +370,16 @@ export function declared(s: KeySchedule, now: number, perSecond: number): void {
 /**
  * The API said nothing is left of the key's quota (`RateLimit: r=0`, of `quota` a second when
  * it says) though it accepted: unless this machine sent most of that quota in the last second
- * itself, others use the key too, and the rate is cut by 10%, at most once a second.
+ * itself (the schedule's slots, or `ownSent`, what a client pacing alone had accepted), others
+ * use the key too, and the rate is cut by 10%, at most once a second and not within a second of a 429.
  */
-export function exhausted(s: KeySchedule, now: number, quota = s.limit): void {
-  if (now - s.grownAt < 1_000) return;
-  const sent = s.slots.filter((t) => t >= now - 1_000 && t <= now).length;
+export function exhausted(s: KeySchedule, now: number, quota = s.limit, ownSent = 0): void {
+  if (now - (s.cutAt ?? -Infinity) < 1_000 || now - s.last429At < 1_000) return;
+  const sent = Math.max(ownSent, s.slots.filter((t) => t >= now - 1_000 && t <= now).length);
   if (quota !== undefined && sent >= PACER.exhaustedOwnShare * quota) return;
   s.rate = Math.max(PACER.minRate, s.rate * PACER.exhaustedCut);
   s.slowStart = false;
+  s.cutAt = now;
   s.grownAt = now;
   s.wanted = false;
   s.updatedAt = now;

@@ -25,13 +25,19 @@
  *   rather than on it. A limit the API announces (`RateLimit-Policy`, rateLimitFields.ts)
  *   sets the rate to 90% of it at once, with no slow start and no probing past it; an answer
  *   saying nothing is left of it (`RateLimit: r=0`) cuts the rate by 10%, at most once a second.
+ * - **One state**: the rate, the limit as known, the pause and the next send slot are a
+ *   {@link KeySchedule} (keySchedule.ts), changed by its functions whether the client paces
+ *   alone (a schedule of its own, in memory) or shares the machine's (its view of the file's).
  * - **Shared with the machine's other clients of the key** (given a {@link SharedSchedule}:
  *   the providers give each process one, in their private journal directory): every request
  *   takes its turn from the schedule they share (keySchedule.ts), the slow start included:
  *   one rate for all the processes of the key on this machine, learned from all their
  *   answers, the turns given in round robin, a `Retry-After` holding them all. A process that
- *   starts later starts at the rate the others learned. Where the file cannot be used, the
- *   client paces alone, as above.
+ *   starts later starts at the rate the others learned. Turns claimed before a 429 are given
+ *   back and claimed again at the rate it set; the schedule is looked at again just before a
+ *   turn claimed a while ago; each claim tells the schedule when this client's requests left
+ *   and which turns it did not use (a 429 measures the limit by them). Where the file cannot
+ *   be used, the client paces alone, as above.
  *
  * The pacer never fails a request: it says whether it may send, callers decide (the retry
  * policy's deadline). Time comes from `now`; its timer is safe past Node's limit (timers.ts).
@@ -41,7 +47,19 @@ import { Fifo } from "./fifo";
 import type { Held, Priority, Waiting } from "./pacerTypes";
 
 export type { Held, Priority } from "./pacerTypes";
-import { activeMembers, claimSlots, declared, exhausted, PACER, refusalPauseMs, refused, type KeySchedule } from "./keySchedule";
+import {
+  activeMembers,
+  claimSlots,
+  declared,
+  exhausted,
+  growRate,
+  newSchedule,
+  PACER,
+  refused,
+  sent,
+  type KeySchedule,
+  unused,
+} from "./keySchedule";
 import type { LimitSharing } from "./apiErrors";
 import type { LimitFields } from "./rateLimitFields";
 import type { SharedSchedule } from "./sharedSchedule";
@@ -51,27 +69,23 @@ export { PACER } from "./keySchedule";
 
 /** Changes of the shared schedule in a row that may fail for a busy lock (a second each) before the client paces alone. */
 const BUSY_TRIES = 30;
-/** The most send slots a client claims from the shared schedule at once: about this many ms of the rate. */
+/** The most send slots a client claims from the shared schedule at once: its share (among the clients sharing it) of this many ms of the rate. */
 const CLAIM_MS = 50;
 /** A slot claimed longer ago than this is used only once the schedule was looked at again (a pause may have begun). */
 const RECHECK_MS = 100;
+/** How long before such a slot the schedule is looked at again: about what a read of its file takes on a busy machine. */
+const LOOK_AHEAD_MS = 30;
 
 const ORDER: readonly Priority[] = ["write", "read", "poll"];
 
 /** The pacer of one client (see the module comment). */
 export class Pacer {
   private readonly queues: Record<Priority, Fifo<Waiting>> = { write: new Fifo(), read: new Fifo(), poll: new Fifo() };
-  private rateNow: number = PACER.initialRate;
-  private slowStart = true;
-  private limit: number | undefined;
-  private declaredLimit = false;
-  private last429At = -Infinity;
-  private lastCutAt = -Infinity;
-  private pausedUntilMs = 0;
-  private nextSendAt = 0;
-  private lastGrowthAt: number;
-  private queuedSinceGrowth = false;
-  private limitedSinceGrowth = false;
+  /**
+   * The key's rate state: a schedule of this client's own while it paces alone, else its view
+   * of the shared one (the file's as last read or written, with this client's changes since).
+   */
+  private state: KeySchedule;
   /** When answers the API accepted came, oldest first, within the last second. */
   private readonly accepted = new Fifo<number>();
   private timer: LongTimer | undefined;
@@ -79,12 +93,14 @@ export class Pacer {
   private closed = false;
   /** The schedule shared with the machine's other clients of the key, while it can be used. */
   private shared: SharedSchedule | undefined;
-  /** True once the key is limited and the shared schedule gives the turns. */
-  private turnsShared = false;
   /** Send slots claimed from the shared schedule, not yet used (epoch ms, ascending). */
   private slots: number[] = [];
-  /** The slots used lately and when each request left on it (oldest first): which slot a refused request had. */
-  private readonly used: { slot: number; at: number }[] = [];
+  /** When they were claimed (epoch ms): slots claimed before a 429 are given back (see {@link Pacer.pump}). */
+  private claimedAt = -Infinity;
+  /** Claimed slots left unused, to be told to the schedule at the next claim. */
+  private unusedSlots: number[] = [];
+  /** The slots used since the last claim and when each request left on it, to be told to the schedule then. */
+  private used: [number, number][] = [];
   private claiming = false;
   private busyFailures = 0;
   private checking = false;
@@ -102,24 +118,23 @@ export class Pacer {
     private readonly now: () => number = Date.now,
     shared?: SharedSchedule,
   ) {
-    this.lastGrowthAt = now();
+    this.state = newSchedule(now());
     this.shared = shared;
-    this.turnsShared = shared !== undefined;
   }
 
   /** Requests per second the pacer lets through now (the machine's clients of the key together, while they share a schedule). */
   get rate(): number {
-    return this.rateNow;
+    return this.state.rate;
   }
 
   /** True once the API limited this key (a 429, or an announced limit): a request is worth more than the bytes it carries. */
   get limited(): boolean {
-    return !this.slowStart;
+    return !this.state.slowStart;
   }
 
   /** Until when (epoch ms) every request is held after a 429; in the past when none is. */
   get pausedUntil(): number {
-    return this.pausedUntilMs;
+    return this.state.pausedUntil;
   }
 
   /** Writes waiting for their turn. */
@@ -134,13 +149,14 @@ export class Pacer {
 
   /** How the key's limit is shared now: the clients of the key on this machine that took turns lately (1 when this one paces alone), and the limit as known. */
   get sharing(): LimitSharing {
-    return { sharedWith: this.turnsShared ? this.sharedWithNow : 1, ...(this.limit === undefined ? {} : { limitPerSecond: this.limit }) };
+    const limit = this.state.limit;
+    return { sharedWith: this.shared !== undefined ? this.sharedWithNow : 1, ...(limit === undefined ? {} : { limitPerSecond: limit }) };
   }
 
   /** What held the last request let go unsent (see {@link Pacer.acquire}). */
   get held(): Held {
-    const until = this.heldBy === "pause" ? this.pausedUntilMs : this.scheduleHeldUntil;
-    return { until, by: this.heldBy, sharedWith: this.sharedWithNow, limit: this.limit };
+    const until = this.heldBy === "pause" ? this.state.pausedUntil : this.scheduleHeldUntil;
+    return { until, by: this.heldBy, sharedWith: this.sharedWithNow, limit: this.state.limit };
   }
 
   /**
@@ -151,7 +167,8 @@ export class Pacer {
    */
   acquire(priority: Priority, waitUntil = Infinity): Promise<boolean> {
     if (this.closed) return Promise.resolve(true);
-    if (waitUntil < this.pausedUntilMs && this.pausedUntilMs > this.now()) {
+    const pausedUntil = this.state.pausedUntil;
+    if (waitUntil < pausedUntil && pausedUntil > this.now()) {
       this.heldBy = "pause";
       return Promise.resolve(false);
     }
@@ -182,82 +199,48 @@ export class Pacer {
   settle(status: number | undefined, retryAfterSeconds?: number, pause = true, fields: LimitFields = {}, answerMs = 0): void {
     const now = this.now();
     this.forgetAcceptedBefore(now - 1_000);
-    if (fields.perSecond !== undefined && fields.perSecond > 0) this.declare(now, fields.perSecond);
+    const perSecond = fields.perSecond;
+    if (perSecond !== undefined && perSecond > 0) this.change((s, at) => declared(s, at, perSecond));
     if (status !== 429) {
       if (status !== undefined) this.accepted.push(now);
-      if (status !== undefined && fields.remaining === 0) this.exhaust(now, fields.perSecond);
+      if (status !== undefined && fields.remaining === 0) this.exhaust(fields.perSecond);
       return;
     }
-    const pauseEnd = now + refusalPauseMs(retryAfterSeconds);
-    if (pause && pauseEnd > this.pausedUntilMs) {
-      this.pausedUntilMs = pauseEnd;
-      this.releaseImpatient();
-    }
-    const acceptedLastSecond = this.accepted.size;
-    const measured = acceptedLastSecond >= 2 ? acceptedLastSecond : undefined;
-    if (!this.declaredLimit) this.limit = measured ?? this.limit;
-    const target = measured === undefined ? this.rateNow / 2 : measured * PACER.afterLimit;
-    this.rateNow = Math.max(PACER.minRate, Math.min(this.rateNow, target));
-    this.slowStart = false;
-    this.last429At = now;
-    this.limitedSinceGrowth = true;
-    this.lastGrowthAt = now;
-    this.queuedSinceGrowth = false;
-    const slot = this.slotOf(now - answerMs);
-    this.share((s, at) => refused(s, at, retryAfterSeconds, pause, acceptedLastSecond, slot));
+    const pausedBefore = this.state.pausedUntil;
+    const own = this.accepted.size;
+    const alone = this.shared === undefined;
+    const sentAt = now - answerMs;
+    // Alone, the client's own answers are what the API accepted; shared, the schedule's slots tell.
+    this.change((s, at) => refused(s, at, retryAfterSeconds, pause, own, sentAt, alone ? own : undefined));
+    if (this.state.pausedUntil > pausedBefore) this.releaseImpatient();
     this.pump();
-  }
-
-  /** The API announced its limit: the rate is set to 90% of it at once, once (no slow start, no probing past it). */
-  private declare(now: number, perSecond: number): void {
-    if (this.declaredLimit && this.limit === perSecond) return;
-    this.declaredLimit = true;
-    this.limit = perSecond;
-    this.slowStart = false;
-    this.rateNow = Math.max(PACER.minRate, perSecond * PACER.afterLimit);
-    this.lastGrowthAt = now;
-    this.share((s, at) => declared(s, at, perSecond));
   }
 
   /**
    * The API said nothing is left of the key's quota (`quota` a second, when it says) though
    * this client used little of it in the last second: others use the key too; the rate is cut,
-   * at most once a second. (A client that used it all itself met its own limit, not others'.)
+   * at most once a second (keySchedule.ts). (A client that used it all itself met its own limit, not others'.)
    */
-  private exhaust(now: number, quota = this.limit): void {
-    if (now - this.lastCutAt < 1_000) return;
-    if (this.turnsShared && this.shared !== undefined) {
-      this.lastCutAt = now;
-      this.share((s, at) => exhausted(s, at, quota));
-      return;
-    }
-    if (quota !== undefined && this.accepted.size >= PACER.exhaustedOwnShare * quota) return;
-    this.lastCutAt = now;
-    this.rateNow = Math.max(PACER.minRate, this.rateNow * PACER.exhaustedCut);
-    this.slowStart = false;
-    this.lastGrowthAt = now;
-    this.queuedSinceGrowth = false;
-    this.share((s, at) => exhausted(s, at));
+  private exhaust(quota: number | undefined): void {
+    const own = this.accepted.size;
+    this.change((s, at) => exhausted(s, at, quota ?? s.limit, own));
+  }
+
+  /**
+   * Applies `change` to the client's state at once, and, while it shares the machine's
+   * schedule, to the schedule's file too (its answer then replaces the view).
+   */
+  private change(change: (s: KeySchedule, now: number) => void): void {
+    change(this.state, this.now());
+    this.share(change);
   }
 
   private forgetAcceptedBefore(time: number): void {
     while ((this.accepted.peek() ?? Infinity) < time) this.accepted.shift();
   }
 
-  private grow(now: number): void {
-    if (now - this.lastGrowthAt < (this.slowStart ? PACER.slowStartStepMs : 1_000)) return;
-    if (this.queuedSinceGrowth && !this.limitedSinceGrowth) {
-      if (this.slowStart || this.limit === undefined) this.rateNow *= 2;
-      else if (!this.declaredLimit && now - this.last429At >= PACER.probeAfterMs) this.rateNow *= PACER.probe;
-      else this.rateNow = Math.max(this.rateNow, Math.min(this.rateNow * PACER.growth, PACER.belowLimit * this.limit));
-    }
-    this.lastGrowthAt = now;
-    this.queuedSinceGrowth = false;
-    this.limitedSinceGrowth = false;
-  }
-
   /** Lets go, unsent, every queued request that may not wait until `until`: once per new pause (later ones are told at `acquire`). */
-  private releaseImpatient(until = this.pausedUntilMs, by: Held["by"] = "pause"): void {
+  private releaseImpatient(until = this.state.pausedUntil, by: Held["by"] = "pause"): void {
     for (const p of ORDER) {
       for (const w of this.queues[p].partition((q) => q.waitUntil >= until)) {
         this.heldBy = by;
@@ -287,25 +270,23 @@ export class Pacer {
     return false;
   }
 
-  /** What the shared schedule says of the key, as this client's own view (the rate, the limit, a pause). */
+  /** The shared schedule as read: the client's view from now on (a pause it already knew of stays). */
   private adopt(s: KeySchedule): void {
+    if (this.shared === undefined) return;
     const now = this.now();
+    const pausedBefore = this.state.pausedUntil;
+    s.pausedUntil = Math.max(s.pausedUntil, pausedBefore);
+    this.state = s;
     this.viewedAt = now;
-    this.rateNow = s.rate;
-    this.slowStart = s.slowStart;
-    if (s.limit !== undefined) this.limit = s.limit;
-    this.declaredLimit ||= s.declared === true;
     this.sharedWithNow = Math.max(1, activeMembers(s, now));
-    if (s.pausedUntil > this.pausedUntilMs && s.pausedUntil > now) {
-      this.pausedUntilMs = s.pausedUntil;
-      this.releaseImpatient();
-    }
+    if (s.pausedUntil > pausedBefore && s.pausedUntil > now) this.releaseImpatient();
   }
 
+  /** The shared schedule cannot be used: the client paces alone from what it knows, at once. */
   private stopSharing(): void {
     this.shared = undefined;
-    this.turnsShared = false;
     this.slots = [];
+    this.state.next = Math.min(this.state.next, this.now());
     this.pump();
   }
 
@@ -330,9 +311,16 @@ export class Pacer {
     const shared = this.shared;
     if (shared === undefined || this.claiming) return;
     this.claiming = true;
-    const n = Math.max(1, Math.min(this.queued, Math.floor((this.rateNow * CLAIM_MS) / 1_000)));
+    // At most this client's share of the next CLAIM_MS: a client that took more in the slow start would finish rounds ahead of the others.
+    const n = Math.max(1, Math.min(this.queued, Math.floor((this.state.rate * CLAIM_MS) / 1_000 / this.sharedWithNow)));
+    const [left, used] = [this.unusedSlots, this.used];
+    [this.unusedSlots, this.used] = [[], []];
     void shared
-      .update((s, now) => claimSlots(s, now, shared.member, n))
+      .update((s, now) => {
+        unused(s, left);
+        sent(s, used);
+        return claimSlots(s, now, shared.member, n);
+      })
       .then((done) => {
         this.claiming = false;
         if (done === undefined) {
@@ -342,6 +330,7 @@ export class Pacer {
         this.busyFailures = 0;
         this.adopt(done.schedule);
         this.slots = done.result;
+        this.claimedAt = done.schedule.updatedAt;
         // A request that may not wait for this client's next turn is let go now.
         if (this.slots.length > 0 && this.slots[0] > this.now()) {
           this.scheduleHeldUntil = this.slots[0];
@@ -349,13 +338,6 @@ export class Pacer {
         }
         this.pump();
       });
-  }
-
-  /** The slot of the request that left at `sentAt` (the latest used at or before it); `sentAt` when none is known. */
-  private slotOf(sentAt: number): number {
-    let found: number | undefined;
-    for (const u of this.used) if (u.at <= sentAt + 1) found = u.slot;
-    return found ?? sentAt;
   }
 
   /** Makes the pump run again at `at` (a timer set for sooner stays). */
@@ -374,26 +356,31 @@ export class Pacer {
       const priority = ORDER.find((p) => this.queues[p].size > 0);
       if (priority === undefined || this.closed) return;
       const now = this.now();
-      if (this.turnsShared) {
-        // Turns from the shared schedule; slots within a pause of this client's own are not used.
-        while (this.slots.length > 0 && this.slots[0] < this.pausedUntilMs) this.slots.shift();
-        const at = Math.max(this.slots[0] ?? Infinity, this.pausedUntilMs);
+      const s = this.state;
+      if (this.shared !== undefined) {
+        // Turns from the shared schedule; slots within a pause of this client's own are not used, nor
+        // slots claimed before a 429 since: spaced at the rate it cut, they would meet the limit again.
+        while (this.slots.length > 0 && this.slots[0] < s.pausedUntil) this.unusedSlots.push(this.slots.shift()!);
+        if (s.last429At > this.claimedAt) this.unusedSlots.push(...this.slots.splice(0));
+        const at = Math.max(this.slots[0] ?? Infinity, s.pausedUntil);
         if (this.slots.length === 0) return this.claim();
-        if (now < at) return this.wake(at, now);
-        if (now - this.viewedAt > RECHECK_MS) return this.check();
-        this.used.push({ slot: this.slots.shift()!, at: now });
+        // The schedule is looked at again just before the slot, not once it has come: the read would make the request late.
+        const stale = at - this.viewedAt > RECHECK_MS;
+        if (stale && at - now <= LOOK_AHEAD_MS) return this.check();
+        if (now < at) return this.wake(stale ? at - LOOK_AHEAD_MS : at, now);
+        this.used.push([this.slots.shift()!, now]);
         if (this.used.length > 64) this.used.shift();
         this.queues[priority].shift()!.release(true);
         continue;
       }
-      this.grow(now);
-      const at = Math.max(this.pausedUntilMs, this.nextSendAt);
+      growRate(s, now);
+      const at = Math.max(s.pausedUntil, s.next);
       if (now < at) {
-        this.queuedSinceGrowth = true;
+        s.wanted = true;
         return this.wake(at, now);
       }
       const waiting = this.queues[priority].shift()!;
-      this.nextSendAt = Math.max(now - PACER.lateSlotsMs, this.nextSendAt) + 1_000 / this.rateNow;
+      s.next = Math.max(now - PACER.lateSlotsMs, s.next) + 1_000 / s.rate;
       waiting.release(true);
     }
   }

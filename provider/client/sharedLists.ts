@@ -133,14 +133,18 @@ export class SharedLists {
    * Asks to read the list `key` for the machine now: `true` when it is this client's to read,
    * else when to ask again (epoch ms: the next read's earliest time, or soon when another
    * client reads it now). Undefined when the schedule cannot be used. Never rejects.
+   * `askedAt`: the read was asked for then (machineReads.ts): only another client's read under
+   * way holds it, not the time since the last one, and one sent since is to be looked at (now).
    */
-  async take(key: string): Promise<true | number | undefined> {
+  async take(key: string, askedAt?: number): Promise<true | number | undefined> {
     const me = this.schedule.member;
     const done = await this.schedule.update((s, now) => {
       s.lists ??= {};
       const l = s.lists[key];
       if (l !== undefined && l.by !== undefined && l.by !== me && (l.until ?? 0) > now) return Math.min(l.until ?? now, now + 250);
-      const next = l === undefined ? now : l.sentAt + Math.min(LIST_COST.maxGapMs, l.items * LIST_COST.msPerItem);
+      // Asked at `askedAt`: an answer sent since is there to be read (the caller looks again); else the gap since the last read.
+      if (askedAt !== undefined && l !== undefined && l.sentAt >= askedAt) return now;
+      const next = l === undefined || askedAt !== undefined ? now : l.sentAt + Math.min(LIST_COST.maxGapMs, l.items * LIST_COST.msPerItem);
       if (next > now) return next;
       s.lists[key] = { sentAt: l?.sentAt ?? 0, items: l?.items ?? 0, by: me, until: now + LIST_COST.holdMs };
       return true;

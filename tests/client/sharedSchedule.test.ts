@@ -5,7 +5,7 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { claimSlots, newSchedule, PACER, refused } from "../../provider/client/keySchedule";
+import { claimSlots, newSchedule, PACER, refused, sent, unused } from "../../provider/client/keySchedule";
 import { readLimitFields } from "../../provider/client/rateLimitFields";
 import { SharedSchedule } from "../../provider/client/sharedSchedule";
 
@@ -54,6 +54,34 @@ describe("the key's schedule", () => {
     expect(s.rate).toBeCloseTo(11 * PACER.afterLimit);
     expect(s.limit).toBe(11);
     expect(claimSlots(s, t0 + 700, "b", 1)[0]).toBeGreaterThanOrEqual(t0 + 600 + 1_000 + PACER.retryAfterMarginMs);
+  });
+
+  it("counts each request at the time it left, not at its slot, when a 429 measures the limit", () => {
+    const t0 = 10_000;
+    const s = newSchedule(t0);
+    s.slowStart = false;
+    s.rate = 20;
+    for (let i = 0; i < 12; i++) claimSlots(s, t0 + i * 50, "a", 1);
+    // The first two left 300 ms late (a busy machine): the API counted them in the second before
+    // the 429 of a request that left at t0 + 1,100.
+    sent(s, [
+      [t0, t0 + 300],
+      [t0 + 50, t0 + 310],
+    ]);
+    refused(s, t0 + 1_110, undefined, true, 0, t0 + 1_100);
+    expect(s.limit).toBe(10);
+    expect(s.rate).toBeCloseTo(10 * PACER.afterLimit);
+  });
+
+  it("does not count as accepted the slots a client left unused", () => {
+    const t0 = 10_000;
+    const s = newSchedule(t0);
+    s.slowStart = false;
+    s.rate = 20;
+    for (let i = 0; i < 12; i++) claimSlots(s, t0 + i * 50, "a", 1);
+    unused(s, [t0 + 300, t0 + 350]);
+    refused(s, t0 + 560, 1, true, 0, t0 + 550);
+    expect(s.limit).toBe(9);
   });
 
   it("holds the slots a bare 429 reaches only briefly", () => {

@@ -157,6 +157,11 @@ export interface LimitSharing {
   sharedWith: number;
   /** The key's limit as the client knew it (measured or announced), requests a second. */
   limitPerSecond?: number;
+  /**
+   * Set when the client answered the request itself, unsent: what held it, the pause an
+   * earlier 429's `Retry-After` asked for, or its turn in the key's schedule.
+   */
+  heldBy?: "pause" | "schedule";
 }
 
 /** What a {@link RateLimitError} is built from. */
@@ -178,12 +183,15 @@ export class RateLimitError extends ApiError {
   readonly sharedWith: number | undefined;
   /** The key's limit as the client knew it then, requests a second; undefined when unknown. */
   readonly limitPerSecond: number | undefined;
+  /** Set when the request was not sent: held by an earlier 429's pause, or by its turn in the key's schedule. */
+  readonly heldBy: "pause" | "schedule" | undefined;
 
   /** Builds the error; see {@link RateLimitErrorInit}. */
   constructor(init: RateLimitErrorInit) {
     super(init);
     this.sharedWith = init.sharing?.sharedWith;
     this.limitPerSecond = init.sharing?.limitPerSecond;
+    this.heldBy = init.sharing?.heldBy;
   }
 }
 
@@ -258,7 +266,12 @@ export function apiErrorFromResponse(status: number, body: unknown, ctx: ErrorCo
   if (ctx.projectId !== undefined) init.projectId = ctx.projectId;
   const project = ctx.projectId === undefined ? "" : ` ${ctx.projectId}`;
   const refused = ctx.request === undefined ? "" : ` (it refused ${ctx.request})`;
-  const asked = retryAfterSeconds === undefined ? "" : ` The API asked to wait ${retryAfterSeconds} s (Retry-After).`;
+  const asked =
+    retryAfterSeconds === undefined
+      ? ""
+      : ctx.sharing?.heldBy === "schedule"
+        ? ` Its turn came ${retryAfterSeconds} s later.`
+        : ` The API asked to wait ${retryAfterSeconds} s (Retry-After).`;
   switch (status) {
     case 400:
     case 422:

@@ -317,21 +317,31 @@ export class HttpTransport {
     const seconds = Math.max(0, Math.ceil((held.until - Date.now()) / 1000));
     const when = `${new Date(held.until).toISOString()}, ${seconds} s more, later than this call may wait`;
     const limit = held.limit === undefined ? "" : ` (about ${Math.round(held.limit * 10) / 10} requests a second)`;
+    const turn = `its turn among the ${held.sharedWith} clients of the key on this machine comes at ${when}`;
     const apiMessage =
       held.by === "pause"
         ? `Not sent: the API asked this client to wait until ${when} (the Retry-After of an earlier 429)`
-        : `Not sent: the API limits this key${limit}, and its turn among the ${held.sharedWith} clients of the key on this machine comes at ${when}`;
-    return this.toApiError(429, { code: "RATE_LIMITED", message: apiMessage }, req, seconds);
+        : held.limit === undefined
+          ? `Not sent: ${turn} (requests are spaced while the API's limit is not known)`
+          : `Not sent: the API limits this key${limit}, and ${turn}`;
+    return this.toApiError(429, { code: "RATE_LIMITED", message: apiMessage }, req, seconds, held.by);
   }
 
   private named(req: HttpRequest): { operation: string; step?: string } {
     return req.step === undefined ? { operation: req.operation } : { operation: req.operation, step: req.step };
   }
 
-  private toApiError(status: number, body: unknown, req: HttpRequest, retryAfterSeconds: number | undefined): ApiError {
+  private toApiError(
+    status: number,
+    body: unknown,
+    req: HttpRequest,
+    retryAfterSeconds: number | undefined,
+    heldBy?: Held["by"],
+  ): ApiError {
     const named = { ...this.named(req), request: `${req.method} ${req.path}` };
     const ctx = req.projectId === undefined ? named : { ...named, projectId: req.projectId };
-    return apiErrorFromResponse(status, body, status === 429 ? { ...ctx, sharing: this.pacer.sharing } : ctx, retryAfterSeconds);
+    const sharing = heldBy === undefined ? this.pacer.sharing : { ...this.pacer.sharing, heldBy };
+    return apiErrorFromResponse(status, body, status === 429 ? { ...ctx, sharing } : ctx, retryAfterSeconds);
   }
 
   /** Closes the pool, waiting for in-flight requests. Later sends fail with NetworkError. */

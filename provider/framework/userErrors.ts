@@ -56,7 +56,9 @@ function rateLimited(error: RateLimitError, doing: string, timing: OperationTimi
   const bound = timing === undefined ? "" : ` (${timing.timeout}: ${describeMs(timing.ms)})`;
   const ran =
     asked !== undefined && (timing === undefined || asked * 1_000 > timing.ms)
-      ? `: the API asked to wait ${asked} s (Retry-After), longer than its timeouts allow${bound}`
+      ? error.heldBy === "schedule"
+        ? `: its turn to be sent came ${asked} s later than its timeouts allow${bound}`
+        : `: the API asked to wait ${asked} s (Retry-After), longer than its timeouts allow${bound}`
       : timing === undefined
         ? ""
         : ` until its timeouts ran out${bound}`;

@@ -26,7 +26,10 @@ module.exports = {
   // The default reporter, and one that names the files whose tests were all skipped, and why.
   reporters: ["default", "<rootDir>/tests/setup/skippedSuites.js"],
   testTimeout: 60000,
-  maxWorkers: 2,
+  // Three on two cores: these suites wait on the emulator's clocks more than they compute (at
+  // two, the cores were busy about 55 % of an npm test); the plugin-host and real-CLI tiers,
+  // whose processes compute, keep two (tests/setup/pluginHostTier.config.js, scripts/test-cli.js).
+  maxWorkers: 3,
   // Type checking is `npm run typecheck`; tsconfig.json sets isolatedModules, so ts-jest transpiles each file alone.
   transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json" }] },
 };

@@ -56,7 +56,7 @@ async function main() {
   const jest = require.resolve("jest/bin/jest", { paths: [root] });
   const r = spawnSync(
     process.execPath,
-    [jest, ...(args.length > 0 ? args : SUITES), "--testTimeout=400000", "--testPathIgnorePatterns", "/node_modules/"],
+    [jest, ...(args.length > 0 ? args : SUITES), "--testTimeout=400000", "--maxWorkers=2", "--testPathIgnorePatterns", "/node_modules/"],
     { cwd: root, stdio: "inherit", env: { ...process.env, CLOUDDB_ENGINE: "cli", CLOUDDB_REQUIRE_PULUMI: "1" } },
   );
   process.exit(r.status ?? 1);

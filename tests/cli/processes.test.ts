@@ -11,6 +11,7 @@ import { startEmulator, type RunningEmulator } from "../../emulator";
 import { EmulatorControl } from "../../emulator/control-client";
 import { ClouddbClient } from "../../provider/client";
 import { until } from "../../harness";
+import { journalEntries } from "../../harness/cloud";
 import { CliProject } from "../../harness/cli/cliProject";
 import { describeWithCli } from "../../harness/cli/tools";
 
@@ -23,6 +24,18 @@ function writeProject(dir: string): void {
     path.join(dir, "index.js"),
     'const clouddb = require("pulumi-clouddb");\nconst db = new clouddb.Service("db", { name: "orders" });\nexports.password = db.password;\n',
   );
+}
+
+/** How many entries of the create journal in `dir` a create left unrecorded (its engine had died when it returned). */
+function orphanedEntries(dir: string): number {
+  const unrecorded = (f: string): boolean => {
+    try {
+      return (JSON.parse(fs.readFileSync(path.join(dir, f), "utf8")) as { unrecorded?: boolean }).unrecorded === true;
+    } catch {
+      return false; // replaced or removed meanwhile: look again
+    }
+  };
+  return journalEntries(dir).filter(unrecorded).length;
 }
 
 describeWithCli("the CLI's processes", (tools) => {
@@ -70,6 +83,14 @@ describeWithCli("the CLI's processes", (tools) => {
     expect(locked.code).not.toBe(0);
     expect(locked.stderr).toMatch(/the stack is currently locked by 1 lock\(s\)/);
     await project.expect(["cancel", "--yes"]);
+    // The plugin, orphaned, still waits for the service it made; while it runs, a next up is
+    // told that the create is under way in another process. Once the service is ready it
+    // returns to no one and marks its journal entry unrecorded, for the next up to take over.
+    await until(
+      "the orphaned plugin to end its create",
+      async () => (orphanedEntries(path.join(work, "journal")) > 0 ? true : undefined),
+      60_000,
+    );
     const next = await project.expect(["up", "--yes", "--skip-preview"]);
     expect(next.stdout).toMatch(/1 pending operations from previous deployment/);
     expect(next.stdout).toMatch(/was made by an earlier create that did not finish/);

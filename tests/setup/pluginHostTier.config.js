@@ -12,4 +12,5 @@ module.exports = {
   rootDir: "../..",
   testMatch: PLUGIN_HOST_SUITES.map((p) => (p.endsWith("/") ? `<rootDir>/${p}**/*.test.ts` : `<rootDir>/${p}`)),
   testPathIgnorePatterns: ["/node_modules/"],
+  maxWorkers: 2,
 };

@@ -51,7 +51,9 @@ async function seed(emu: EmulatorProcess, n: number): Promise<void> {
 
 async function oneCreate(tree: Tree, name: string, emu: EmulatorProcess, proxy: ByteCounter, cpu: PluginCpu): Promise<Run> {
   const journal = fs.mkdtempSync(path.join(os.tmpdir(), "bench-journal-"));
+  // What users run: the real plugin process (not the test harness's in-process host).
   const stack = await TestStack.create({
+    host: "plugin",
     config: { "clouddb:apiUrl": `${proxy.url}/public/api/v1`, "clouddb:apiKey": emu.pat, "clouddb:projectId": emu.projectId },
     secretKeys: ["clouddb:apiKey"],
     cwd: tree.root,

@@ -122,7 +122,8 @@ async function runBoth(
 
 /** Warms this process and the plugin's files up for `tree` (its SDK loaded, Pulumi's runtime run once). */
 async function warmUp(tree: Tree, emu: EmulatorProcess): Promise<void> {
-  const stack = await TestStack.create({ config: defaultConfig(emu), secretKeys: ["clouddb:apiKey"], cwd: tree.root });
+  // What users run: the real plugin process (not the test harness's in-process host).
+  const stack = await TestStack.create({ host: "plugin", config: defaultConfig(emu), secretKeys: ["clouddb:apiKey"], cwd: tree.root });
   const sdk = tree.sdk();
   try {
     await stack.up(() => void new sdk.Vpc("warm", { name: "warm", cidr: "10.0.0.0/16", regionCode: "us-east-1" }));

@@ -26,7 +26,9 @@ export interface ServiceTemplate {
 /** The inputs `tree`'s SDK registers for a Service: read from the state of a one-service `up` against `emu`. */
 export async function serviceTemplate(tree: Tree, emu: EmulatorProcess): Promise<ServiceTemplate> {
   const journal = fs.mkdtempSync(path.join(os.tmpdir(), "bench-journal-"));
+  // What users run: the real plugin process (not the test harness's in-process host).
   const stack = await TestStack.create({
+    host: "plugin",
     config: defaultConfig(emu),
     secretKeys: ["clouddb:apiKey"],
     cwd: tree.root,

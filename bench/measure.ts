@@ -145,7 +145,9 @@ export async function benchStack(
   cpu: PluginCpu,
 ): Promise<{ stack: TestStack; journal: string }> {
   const journal = fs.mkdtempSync(path.join(os.tmpdir(), "bench-journal-"));
+  // What users run: the real plugin process (not the test harness's in-process host).
   const stack = await TestStack.create({
+    host: "plugin",
     config: defaultConfig(emu),
     secretKeys: ["clouddb:apiKey"],
     cwd: tree.root,

@@ -214,7 +214,14 @@ describe(`pulumi-clouddb packed and installed beside @pulumi/pulumi ${SDK}`, () 
       });
       program = require(path.join(project.dir, "bin", "index.js")) as Program;
       emulator = await startEmulator({ port: 0, clockScale: 0.02 });
-      stack = await TestStack.create({ cwd: project.dir, project: project.name, stack: "dev", config: stackConfig(emulator) });
+      // The real plugin process, as Pulumi starts it in the project's directory (not the harness's in-process host).
+      stack = await TestStack.create({
+        host: "plugin",
+        cwd: project.dir,
+        project: project.name,
+        stack: "dev",
+        config: stackConfig(emulator),
+      });
     });
     afterAll(async () => {
       await stack?.close();

@@ -47,7 +47,10 @@ type JsValue = Parameters<typeof structpb.Struct.fromJavaScript>[0];
 export class InProcessHost extends ProviderHost {
   private worker?: Worker;
   private seq = 0;
-  private readonly pending = new Map<number, { resolve: (r: Record<string, unknown>) => void; reject: (e: Error) => void }>();
+  private readonly pending = new Map<
+    number,
+    { method: RequestMethod; resolve: (r: Record<string, unknown>) => void; reject: (e: ProviderError) => void }
+  >();
 
   constructor(private readonly opts: InProcessHostOptions) {
     super();
@@ -202,13 +205,8 @@ export class InProcessHost extends ProviderHost {
     const seq = ++this.seq;
     if (this.pending.size === 0) worker.ref();
     return new Promise<Record<string, unknown>>((resolve, reject) => {
-      this.pending.set(seq, {
-        resolve,
-        reject: (e) => reject(e),
-      });
+      this.pending.set(seq, { method, resolve, reject });
       worker.postMessage({ seq, method, args });
-    }).catch((e: unknown) => {
-      throw ProviderError.isInstance(e) ? e : statusError(method, e as WorkerFailure);
     });
   }
 
@@ -217,7 +215,7 @@ export class InProcessHost extends ProviderHost {
     if (!waiting) return;
     this.pending.delete(answer.seq);
     if (this.pending.size === 0) this.worker?.unref();
-    if ("error" in answer) waiting.reject(answer.error as unknown as Error);
+    if ("error" in answer) waiting.reject(statusError(waiting.method, answer.error));
     else waiting.resolve(answer.result);
   }
 

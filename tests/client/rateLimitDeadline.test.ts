@@ -11,8 +11,9 @@ import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { EmulatorControl } from "../../emulator/control-client";
 import { holdKey } from "../../harness/keyHolder";
-import { ClouddbClient, RateLimitError } from "../../provider/client";
+import { type ClouddbClient, RateLimitError } from "../../provider/client";
 import { withinDeadline } from "../../provider/client/deadline";
+import { clientOf } from "./emulatorControl";
 
 describe("a rate limit others hold", () => {
   let emu: RunningEmulator;
@@ -22,7 +23,7 @@ describe("a rate limit others hold", () => {
     await new EmulatorControl(emu.url, emu.pat).rateLimit(2, { retryAfter: true });
   });
   beforeEach(() => {
-    client = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId, retryDeadlineMs: 1_500 });
+    client = clientOf(emu, { retryDeadlineMs: 1_500 });
   });
   afterEach(async () => {
     await client.close();
@@ -62,7 +63,7 @@ describe("a lone client's own spacing, before any 429", () => {
     emu = await startEmulator({ port: 0, clockScale: 0.02 });
     // As the providers make it: the machine's schedule of the key, here with this client alone in it.
     pacingDir = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-pacing-"));
-    client = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId, pacingDir });
+    client = clientOf(emu, { pacingDir });
   });
   afterAll(async () => {
     await client.close();

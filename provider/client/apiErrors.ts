@@ -159,9 +159,10 @@ export interface LimitSharing {
   limitPerSecond?: number;
   /**
    * Set when the client answered the request itself, unsent: what held it, the pause an
-   * earlier 429's `Retry-After` asked for, or its turn in the key's schedule.
+   * earlier 429's `Retry-After` asked for, its turn in the key's schedule, or (a poll) the
+   * client's other requests ahead of it until its answer would have been stale.
    */
-  heldBy?: "pause" | "schedule";
+  heldBy?: "pause" | "schedule" | "queue";
 }
 
 /** What a {@link RateLimitError} is built from. */
@@ -183,8 +184,8 @@ export class RateLimitError extends ApiError {
   readonly sharedWith: number | undefined;
   /** The key's limit as the client knew it then, requests a second; undefined when unknown. */
   readonly limitPerSecond: number | undefined;
-  /** Set when the request was not sent: held by an earlier 429's pause, or by its turn in the key's schedule. */
-  readonly heldBy: "pause" | "schedule" | undefined;
+  /** Set when the request was not sent: held by an earlier 429's pause, by its turn in the key's schedule, or (a poll) behind the client's other requests. */
+  readonly heldBy: "pause" | "schedule" | "queue" | undefined;
 
   /** Builds the error; see {@link RateLimitErrorInit}. */
   constructor(init: RateLimitErrorInit) {

@@ -9,11 +9,12 @@
  *
  * The rate adapts as a lone client's does (pacer.ts), on what all the clients see: a 429 sets
  * it to 90% of what the API accepted of the machine's requests in the second before it (the
- * slots sent, less the 429s), at most the current rate; a `RateLimit-Policy` the API announces
+ * slots sent, less the 429s), at most the current rate (a measure within 20% below the limit
+ * known keeps that limit: {@link judgedLimit}); a `RateLimit-Policy` the API announces
  * sets it to 90% of that; `RateLimit` with nothing left cuts it by 10% (another machine uses
  * the key too); while the clients want more than the rate, it grows 10% a second up to 93% of
- * the limit, and beyond, 5% a second, only after 30 s without a 429 and never past a declared
- * limit. Until the first of these (`slowStart`) it doubles every 250 ms in which clients wanted
+ * the limit, and beyond, 5% a second, only after 30 s without a 429 (5 s when the last came
+ * without `Retry-After`, which costs a short pause) and never past a declared limit. Until the first of these (`slowStart`) it doubles every 250 ms in which clients wanted
  * more. A `Retry-After` holds every slot until it has passed.
  *
  * The measure of a limit counts each request when it left: a client tells the schedule, at its
@@ -43,6 +44,12 @@ export const PACER = {
   probe: 1.05,
   /** Time without a 429 after which the rate may probe above the measured limit. */
   probeAfterMs: 30_000,
+  /**
+   * ...when the last 429 came without `Retry-After`: such a 429 holds the key's requests only
+   * {@link PACER.bareRefusalPauseMs}, so a probe that meets one every few seconds costs less
+   * than a limit measured one short (a fleet's first 429 may measure 9 for 10: 10% of its time).
+   */
+  probeAfterBareMs: 5_000,
   /** Added to every `Retry-After`, so that no request is early on a coarse clock. */
   retryAfterMarginMs: 25,
   /**
@@ -62,6 +69,14 @@ export const PACER = {
    * its rate. An idle pacer saves up no more than this.
    */
   lateSlotsMs: 4,
+  /**
+   * A waiter's poll that waited this long for its turn behind the client's other requests is
+   * let go unsent: what it would read was chosen when it was queued (its own resource, before
+   * the limit was known), and its wait's next poll chooses again (the machine's shared list,
+   * once the key is limited). In a fleet of 20 stacks, each stack's first polls otherwise left
+   * 15 to 20 s later, in the middle of the fleet's writes, one turn each.
+   */
+  pollStaleMs: 1_000,
 } as const;
 
 /** How long a 429 holds the key's requests: its `Retry-After` (and a margin), or {@link PACER.bareRefusalPauseMs} without one. */
@@ -86,6 +101,8 @@ export interface KeySchedule {
   pausedUntil: number;
   /** The last 429 (epoch ms). */
   last429At: number;
+  /** True when the last 429 carried no `Retry-After`: the rate probes sooner ({@link PACER.probeAfterBareMs}). */
+  lastBare?: boolean;
   /** The last change of the rate (epoch ms). */
   grownAt: number;
   /** A claim had to wait since then: the clients want more than the rate. */
@@ -94,8 +111,11 @@ export interface KeySchedule {
   refusedSince: boolean;
   /** The last cut for a quota others used up (`RateLimit: r=0`; epoch ms). */
   cutAt?: number;
-  /** A congestion's measure of the limit taken again `at` (epoch ms), of the second before `ref` (see {@link refused}). */
-  remeasure?: { at: number; ref: number };
+  /**
+   * A congestion's measure of the limit taken again `at` (epoch ms), of the second before `ref`
+   * (see {@link refused}); `prior`, the limit as measured before that congestion.
+   */
+  remeasure?: { at: number; ref: number; prior?: number };
   /** The slots given out in the last seconds, oldest first (epoch ms; at most {@link RECENT}). */
   slots: number[];
   /** When the requests the API answered 429 in the last seconds were sent, oldest first (epoch ms). */
@@ -158,12 +178,13 @@ export function readSchedule(value: unknown, now: number): KeySchedule | undefin
     next: r.next,
     pausedUntil: r.pausedUntil,
     last429At: r.last429At,
+    ...(r.lastBare === true ? { lastBare: true } : {}),
     grownAt: r.grownAt,
     wanted: r.wanted === true,
     refusedSince: r.refusedSince === true,
     ...(num(r.cutAt) ? { cutAt: r.cutAt } : {}),
     ...(r.remeasure !== null && typeof r.remeasure === "object" && num(r.remeasure.at) && num(r.remeasure.ref)
-      ? { remeasure: { at: r.remeasure.at, ref: r.remeasure.ref } }
+      ? { remeasure: { at: r.remeasure.at, ref: r.remeasure.ref, ...(num(r.remeasure.prior) ? { prior: r.remeasure.prior } : {}) } }
       : {}),
     slots: times(r.slots),
     refusals: times(r.refusals),
@@ -215,7 +236,7 @@ export function growRate(s: KeySchedule, now: number): void {
   if (s.wanted && !s.refusedSince) {
     if (s.slowStart || s.limit === undefined) s.rate *= 2;
     else if (s.declared) s.rate = Math.max(s.rate, Math.min(s.rate * PACER.growth, PACER.belowLimit * s.limit));
-    else if (now - s.last429At >= PACER.probeAfterMs) s.rate *= PACER.probe;
+    else if (now - s.last429At >= (s.lastBare === true ? PACER.probeAfterBareMs : PACER.probeAfterMs)) s.rate *= PACER.probe;
     else s.rate = Math.max(s.rate, Math.min(s.rate * PACER.growth, PACER.belowLimit * s.limit));
   }
   s.grownAt = now;
@@ -252,23 +273,54 @@ export function claimSlots(s: KeySchedule, now: number, member: string, n: numbe
 /** How long after a congestion's first 429 its measure of the limit is taken again: its requests have all been told of by then. */
 const REMEASURE_MS = 500;
 
+/**
+ * When the first request of the congestion whose 429 was sent at `ref` was sent: the earliest
+ * 429 of the second before `ref`. The 429s come back in any order, and the API's window was
+ * full when the first of them came: the second before it is the one to count (a request that
+ * left a second before `ref` may still have been in the API's window then).
+ */
+function firstRefused(s: KeySchedule, ref: number): number {
+  return s.refusals.find((t) => t > ref - 1_000 && t <= ref) ?? ref;
+}
+
 /** The requests the API accepted in the second before `ref`: the slots of that second (at the times they left, once told), less its 429s. */
 function acceptedBefore(s: KeySchedule, ref: number): number {
   const within = (t: number): boolean => t > ref - 1_000 && t <= ref;
   return s.slots.filter(within).length - s.refusals.filter(within).length;
 }
 
+/** How far below a limit measured before a congestion's measure may fall and still be read as that limit, as a share of it (at least 1 request). */
+const MEASURE_TOLERANCE = 0.2;
+/** A congestion this soon after the last one measures the limit afresh: 429s that come back so often say the limit is lower. */
+const RECURRING_MS = 5_000;
+
+/**
+ * The limit a congestion's measure `accepted` tells, when the limit measured before it was
+ * `prior`. A request leaves a little late or early, and the API counts it when it arrives: a
+ * measure of the second before a 429 is off by one or two either way (20 processes on two
+ * cores), and a 429 met below the limit (a second that held one request more than the rate)
+ * measures the rate, not the limit. So a measure within {@link MEASURE_TOLERANCE} below the
+ * prior keeps it; a measure above it, or well below it, or one of a congestion within
+ * {@link RECURRING_MS} of the last (the limit fell, or others use the key), is the new limit.
+ */
+export function judgedLimit(prior: number | undefined, accepted: number): number {
+  if (prior === undefined || accepted >= prior) return accepted;
+  return accepted < prior - Math.max(1, MEASURE_TOLERANCE * prior) ? accepted : prior;
+}
+
 /**
  * A congestion's measure taken again once its requests have all been told of (see
- * {@link refused}): the rate set to 90% of it, the limit to it.
+ * {@link refused}): the limit judged from it ({@link judgedLimit}), the rate set to 90% of that.
  */
 function measureAgain(s: KeySchedule, now: number): void {
   if (s.remeasure === undefined || now < s.remeasure.at) return;
-  const accepted = acceptedBefore(s, s.remeasure.ref);
+  const accepted = acceptedBefore(s, firstRefused(s, s.remeasure.ref));
+  const prior = s.remeasure.prior;
   delete s.remeasure;
   if (accepted < 2) return;
-  if (!s.declared) s.limit = accepted;
-  s.rate = Math.max(PACER.minRate, accepted * PACER.afterLimit);
+  const limit = s.declared ? accepted : judgedLimit(prior, accepted);
+  if (!s.declared) s.limit = limit;
+  s.rate = Math.max(PACER.minRate, limit * PACER.afterLimit);
 }
 
 /**
@@ -329,11 +381,13 @@ export function refused(
   if (newCongestion && s.pausedUntil <= sentAt - 1_000) {
     // Measured now, and again once the congestion's requests have all been told of: slots given for
     // the second before may not have been sent yet, or been refused too (their 429s come back in any order).
-    if (accepted === undefined) s.remeasure = { at: now + REMEASURE_MS, ref: sentAt };
-    accepted ??= acceptedBefore(s, sentAt);
+    const prior = s.declared || now - s.last429At < RECURRING_MS ? undefined : s.limit;
+    if (accepted === undefined) s.remeasure = { at: now + REMEASURE_MS, ref: sentAt, ...(prior === undefined ? {} : { prior }) };
+    accepted ??= acceptedBefore(s, firstRefused(s, sentAt));
     if (accepted >= 2) {
-      if (!s.declared) s.limit = accepted;
-      s.rate = Math.max(PACER.minRate, Math.min(s.rate, accepted * PACER.afterLimit));
+      const limit = s.declared ? accepted : judgedLimit(prior, accepted);
+      if (!s.declared) s.limit = limit;
+      s.rate = Math.max(PACER.minRate, Math.min(s.rate, limit * PACER.afterLimit));
     } else {
       s.rate = Math.max(PACER.minRate, Math.min(s.rate, Math.max(s.rate / 2, ownAccepted * PACER.afterLimit)));
     }
@@ -342,6 +396,7 @@ export function refused(
   }
   if (newCongestion) {
     s.last429At = now;
+    s.lastBare = retryAfterSeconds === undefined;
     // The slots given before are void (their clients give them back, pacer.ts): the next go from now, at the rate cut.
     s.next = now;
   }

@@ -19,8 +19,10 @@
  *   one, while 1,000 writes still leave within 2 s. A 429 sets it to 90% of the answers
  *   the API accepted in the second before it (its limit, as seen from here), at most the
  *   current rate: adapting down. Then, while requests queue, it grows 10% a second up to 93% of
- *   that measured limit (at 98%, a loaded fleet met a 429 every other second), and only after {@link PACER.probeAfterMs} without a 429 beyond it,
- *   5% a second (a probe, in case the limit rose): adapting up. Each 429 costs every
+ *   that measured limit (at 98%, a loaded fleet met a 429 every other second), and only after {@link PACER.probeAfterMs} without a 429 beyond it
+ *   ({@link PACER.probeAfterBareMs} after a 429 without `Retry-After`), 5% a second (a probe, in case the limit rose or was
+ *   measured short): adapting up. A later 429 whose measure is within 20% below the limit known keeps it, unless 429s recur within 5 s
+ *   (keySchedule.ts `judgedLimit`). Each 429 costs every
  *   request its `Retry-After` (a bare 429, {@link PACER.bareRefusalPauseMs}), so the pacer stays under the limit
  *   rather than on it. A limit the API announces (`RateLimit-Policy`, rateLimitFields.ts)
  *   sets the rate to 90% of it at once, with no slow start and no probing past it; an answer
@@ -38,6 +40,10 @@
  *   turn claimed a while ago; each claim tells the schedule when this client's requests left
  *   and which turns it did not use (a 429 measures the limit by them). Where the file cannot
  *   be used, the client paces alone, as above.
+ *
+ * - **Stale polls**: a poll whose turn comes {@link PACER.pollStaleMs} after it was queued
+ *   (behind the client's writes and reads) is let go unsent: its wait polls again, choosing
+ *   anew what to read.
  *
  * The pacer never fails a request: it says whether it may send, callers decide (the retry
  * policy's deadline). Time comes from `now`; its timer is safe past Node's limit (timers.ts).
@@ -155,7 +161,7 @@ export class Pacer {
 
   /** What held the last request let go unsent (see {@link Pacer.acquire}). */
   get held(): Held {
-    const until = this.heldBy === "pause" ? this.state.pausedUntil : this.scheduleHeldUntil;
+    const until = this.heldBy === "pause" ? this.state.pausedUntil : this.heldBy === "schedule" ? this.scheduleHeldUntil : this.now();
     return { until, by: this.heldBy, sharedWith: this.sharedWithNow, limit: this.state.limit };
   }
 
@@ -163,9 +169,11 @@ export class Pacer {
    * Resolves `true` when a request of `priority` may be sent (at once once closed), or
    * `false` as soon as a pause (after a 429), or its turn in the schedule the machine's
    * clients of the key share, reaches past `waitUntil` (epoch ms): the request may not wait
-   * that long and is not sent ({@link Pacer.held} says why). Never rejects.
+   * that long and is not sent ({@link Pacer.held} says why); or `false` when its turn comes
+   * after `staleAt` (a poll that waited behind the client's other requests until its answer
+   * would be stale: the wait's next poll decides again what to read). Never rejects.
    */
-  acquire(priority: Priority, waitUntil = Infinity): Promise<boolean> {
+  acquire(priority: Priority, waitUntil = Infinity, staleAt = Infinity): Promise<boolean> {
     if (this.closed) return Promise.resolve(true);
     const pausedUntil = this.state.pausedUntil;
     if (waitUntil < pausedUntil && pausedUntil > this.now()) {
@@ -173,7 +181,7 @@ export class Pacer {
       return Promise.resolve(false);
     }
     return new Promise((resolve) => {
-      this.queues[priority].push({ release: resolve, waitUntil });
+      this.queues[priority].push({ release: resolve, waitUntil, staleAt });
       this.pump();
     });
   }
@@ -312,7 +320,9 @@ export class Pacer {
     if (shared === undefined || this.claiming) return;
     this.claiming = true;
     // At most this client's share of the next CLAIM_MS: a client that took more in the slow start would finish rounds ahead of the others.
-    const n = Math.max(1, Math.min(this.queued, Math.floor((this.state.rate * CLAIM_MS) / 1_000 / this.sharedWithNow)));
+    // In the slow start, one at a time: the clients that will share the key have not all claimed yet.
+    const share = this.state.slowStart ? 1 : Math.floor((this.state.rate * CLAIM_MS) / 1_000 / this.sharedWithNow);
+    const n = Math.max(1, Math.min(this.queued, share));
     const [left, used] = [this.unusedSlots, this.used];
     [this.unusedSlots, this.used] = [[], []];
     void shared
@@ -340,6 +350,16 @@ export class Pacer {
       });
   }
 
+  /** Lets the first request of `priority` go unsent when it waited past its `staleAt`; true when it did. */
+  private dropStale(priority: Priority, now: number): boolean {
+    const first = this.queues[priority].peek();
+    if (first === undefined || first.staleAt >= now) return false;
+    this.queues[priority].shift();
+    this.heldBy = "queue";
+    first.release(false);
+    return true;
+  }
+
   /** Makes the pump run again at `at` (a timer set for sooner stays). */
   private wake(at: number, now: number): void {
     if (this.timer !== undefined && this.timerAt <= at) return;
@@ -356,6 +376,7 @@ export class Pacer {
       const priority = ORDER.find((p) => this.queues[p].size > 0);
       if (priority === undefined || this.closed) return;
       const now = this.now();
+      if (this.dropStale(priority, now)) continue;
       const s = this.state;
       if (this.shared !== undefined) {
         // Turns from the shared schedule; slots within a pause of this client's own are not used, nor

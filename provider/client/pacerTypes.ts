@@ -9,14 +9,19 @@ export interface Waiting {
   release(send: boolean): void;
   /** The latest time (epoch ms) it may still be sent; Infinity when it waits through any pause. */
   waitUntil: number;
+  /** Past this time (epoch ms) it is let go unsent when its turn comes: it waited too long behind others to be worth a turn. */
+  staleAt: number;
 }
 
 /** Why a request was let go unsent, and until when it would have had to wait. */
 export interface Held {
   /** Until when (epoch ms) it would have had to wait. */
   until: number;
-  /** What held it: a 429's pause, or its turn in the schedule the machine's clients of the key share. */
-  by: "pause" | "schedule";
+  /**
+   * What held it: a 429's pause, its turn in the schedule the machine's clients of the key
+   * share, or (a poll) the client's other requests ahead of it until it was stale.
+   */
+  by: "pause" | "schedule" | "queue";
   /** Clients of the key on this machine that took turns in the last seconds, this one included (1 when it paces alone). */
   sharedWith: number;
   /** The key's limit as known (requests per second), if it is. */

@@ -18,7 +18,7 @@ import { ANSWER_DEADLINE_CODE } from "./clientErrors";
 import { type ApiError, NetworkError, NotTheApiError, RedirectError, ResponseValidationError } from "./errors";
 import { describeReceived } from "./redact";
 import type { Held, Pacer, Priority } from "./pacer";
-import { refusalPauseMs } from "./keySchedule";
+import { PACER, refusalPauseMs } from "./keySchedule";
 import { readLimitFields } from "./rateLimitFields";
 import type { ServerClock } from "./serverClock";
 import { MAX_TIMER_MS, setLongTimeout } from "./timers";
@@ -191,7 +191,7 @@ export class HttpTransport {
     // A poll is one attempt (the next poll retries it), yet it may wait out a pause as any call may.
     const mayWaitUntil = (from: number): number => (priority === "poll" ? from + this.config.retryDeadlineMs : (req.deadline ?? Infinity));
     const queuedAt = Date.now();
-    if (!(await this.pacer.acquire(priority, mayWaitUntil(queuedAt)))) {
+    if (!(await this.pacer.acquire(priority, mayWaitUntil(queuedAt), priority === "poll" ? queuedAt + PACER.pollStaleMs : Infinity))) {
       return { answered: false, held: this.pacer.held, sentAt: queuedAt, failedAt: Date.now() };
     }
     const headers: Record<string, string> = {
@@ -318,6 +318,11 @@ export class HttpTransport {
     const when = `${new Date(held.until).toISOString()}, ${seconds} s more, later than this call may wait`;
     const limit = held.limit === undefined ? "" : ` (about ${Math.round(held.limit * 10) / 10} requests a second)`;
     const turn = `its turn among the ${held.sharedWith} clients of the key on this machine comes at ${when}`;
+    if (held.by === "queue") {
+      const limits = held.limit === undefined ? "" : ` (the API limits this key${limit})`;
+      const stale = `Not sent: this poll waited ${PACER.pollStaleMs} ms for its turn behind the client's other requests${limits}; its wait polls again`;
+      return this.toApiError(429, { code: "RATE_LIMITED", message: stale }, req, undefined, held.by);
+    }
     const apiMessage =
       held.by === "pause"
         ? `Not sent: the API asked this client to wait until ${when} (the Retry-After of an earlier 429)`

@@ -123,6 +123,24 @@ describe("pacer", () => {
     expect(await Promise.all(patient)).toEqual([true, true]);
   });
 
+  it("lets a poll go unsent when its turn comes after it went stale behind the writes, and sends the others", async () => {
+    const pacer = new Pacer();
+    await pacer.acquire("write");
+    const started = Date.now();
+    const writes = Array.from({ length: 200 }, () => pacer.acquire("write"));
+    const stale = pacer.acquire("poll", Infinity, started + PACER.pollStaleMs);
+    const patient = pacer.acquire("poll");
+    let staleAt = 0;
+    void stale.then(() => (staleAt = Date.now()));
+    await jest.advanceTimersByTimeAsync(3_000);
+    expect(await Promise.all(writes)).toEqual(writes.map(() => true));
+    // 200 writes take longer than the poll may wait: it is let go unsent when its turn comes, the other is sent.
+    expect(await stale).toBe(false);
+    expect(staleAt - started).toBeGreaterThan(PACER.pollStaleMs);
+    expect(pacer.held.by).toBe("queue");
+    expect(await patient).toBe(true);
+  });
+
   it("40 writes and 60 polls against 10 requests a second: few 429s, and close to the API's pace", async () => {
     const pacer = new Pacer();
     const api = limitedApi(10);

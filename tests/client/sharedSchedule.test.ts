@@ -5,7 +5,7 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { claimSlots, newSchedule, PACER, refused, sent, unused } from "../../provider/client/keySchedule";
+import { claimSlots, growRate, newSchedule, PACER, refused, sent, unused } from "../../provider/client/keySchedule";
 import { readLimitFields } from "../../provider/client/rateLimitFields";
 import { SharedSchedule } from "../../provider/client/sharedSchedule";
 
@@ -73,6 +73,21 @@ describe("the key's schedule", () => {
     expect(s.rate).toBeCloseTo(10 * PACER.afterLimit);
   });
 
+  it("measures the second before the congestion's first refused request, whichever 429 came back first", () => {
+    const t0 = 10_000;
+    const s = newSchedule(t0 - 2_000);
+    s.rate = 40;
+    // One request 1,029 ms before the refused one whose 429 came back first, nine in its last half
+    // second, then a burst: the API's window was full when the request of t0 - 98 came.
+    const sentAt = [t0 - 1_029, ...Array.from({ length: 9 }, (_, i) => t0 - 510 + i * 48), t0 - 98, t0 - 68, t0 - 38, t0];
+    for (const at of sentAt) claimSlots(s, at, "a", 1);
+    refused(s, t0 + 5, 1, true, 0, t0);
+    for (const at of [t0 - 98, t0 - 68, t0 - 38]) refused(s, t0 + 20, 1, true, 0, at);
+    claimSlots(s, t0 + 600, "a", 1);
+    expect(s.limit).toBe(10);
+    expect(s.rate).toBeCloseTo(10 * PACER.afterLimit);
+  });
+
   it("does not count as accepted the slots a client left unused", () => {
     const t0 = 10_000;
     const s = newSchedule(t0);
@@ -88,6 +103,55 @@ describe("the key's schedule", () => {
     const s = newSchedule(0);
     refused(s, 100, undefined, true);
     expect(s.pausedUntil).toBe(100 + PACER.bareRefusalPauseMs);
+  });
+
+  it("keeps the limit it knows when a later 429 measures it a little short (a request that arrived late), not when well short, above, or recurring", () => {
+    const after = (accepted: number): { limit?: number; rate: number } => {
+      const s = newSchedule(0);
+      refused(s, 10_000, undefined, true, 0, 10_000, 10);
+      s.rate = 10 * PACER.belowLimit;
+      refused(s, 20_000, undefined, true, 0, 20_000, accepted);
+      return { limit: s.limit, rate: s.rate };
+    };
+    expect(after(9)).toEqual({ limit: 10, rate: 10 * PACER.afterLimit });
+    expect(after(8).limit).toBe(10);
+    expect(after(7)).toEqual({ limit: 7, rate: 7 * PACER.afterLimit });
+    expect(after(11).limit).toBe(11);
+    // 429s that recur within seconds say the limit fell.
+    const s = newSchedule(0);
+    refused(s, 10_000, undefined, true, 0, 10_000, 10);
+    refused(s, 12_000, undefined, true, 0, 12_000, 9);
+    expect(s.limit).toBe(9);
+  });
+
+  /** The rate each second after a 429 that measured a limit of 10 at `t0`, while the clients want more, up to `seconds`. */
+  function ratesAfter(retryAfter: number | undefined, seconds: number): number[] {
+    const t0 = 10_000;
+    const s = newSchedule(t0);
+    s.slowStart = false;
+    s.rate = 20;
+    for (let i = 0; i < 12; i++) claimSlots(s, t0 - 1_000 + i * 80, "a", 1);
+    sent(s, []);
+    refused(s, t0, retryAfter, true, 0, t0, 10);
+    const rates: number[] = [];
+    for (let t = 1; t <= seconds; t++) {
+      s.wanted = true;
+      growRate(s, t0 + t * 1_000 + 1);
+      rates.push(s.rate);
+    }
+    return rates;
+  }
+
+  it("probes above a limit measured by a bare 429 after a few seconds without another, by one with Retry-After only after 30 s", () => {
+    const bare = ratesAfter(undefined, 8);
+    const cap = 10 * PACER.belowLimit;
+    // Up to 93% of the measured limit, and beyond only once no 429 came for probeAfterBareMs.
+    const probeFrom = PACER.probeAfterBareMs / 1_000;
+    expect(Math.max(...bare.slice(0, probeFrom - 1))).toBeCloseTo(cap);
+    expect(bare[bare.length - 1]).toBeGreaterThan(cap * PACER.probe);
+    const withRetryAfter = ratesAfter(1, 29);
+    expect(Math.max(...withRetryAfter)).toBeCloseTo(cap);
+    expect(ratesAfter(1, 32).at(-1)).toBeGreaterThan(cap);
   });
 });
 

@@ -120,6 +120,8 @@ export interface KeySchedule {
   slots: number[];
   /** When the requests the API answered 429 in the last seconds were sent, oldest first (epoch ms). */
   refusals: number[];
+  /** The last claim of turns for writes (epoch ms): while writes wait, lists are read for the machine seldom (sharedLists.ts). */
+  writesAt?: number;
   /** Each client's last claim (epoch ms), by a name that is not its process's. */
   members: Record<string, number>;
   /** How many waits of each client each list serves, and when it said so (sharedLists.ts). */
@@ -183,6 +185,7 @@ export function readSchedule(value: unknown, now: number): KeySchedule | undefin
     wanted: r.wanted === true,
     refusedSince: r.refusedSince === true,
     ...(num(r.cutAt) ? { cutAt: r.cutAt } : {}),
+    ...(num(r.writesAt) ? { writesAt: r.writesAt } : {}),
     ...(r.remeasure !== null && typeof r.remeasure === "object" && num(r.remeasure.at) && num(r.remeasure.ref)
       ? { remeasure: { at: r.remeasure.at, ref: r.remeasure.ref, ...(num(r.remeasure.prior) ? { prior: r.remeasure.prior } : {}) } }
       : {}),
@@ -244,13 +247,22 @@ export function growRate(s: KeySchedule, now: number): void {
   s.refusedSince = false;
 }
 
+/** How long after the last claim for writes the machine's clients count as writing. */
+export const WRITES_FRESH_MS = 1_000;
+
+/** True while a client of the machine claimed turns for writes within {@link WRITES_FRESH_MS} of `now`. */
+export function writesWaiting(s: KeySchedule, now: number): boolean {
+  return s.writesAt !== undefined && now - s.writesAt < WRITES_FRESH_MS;
+}
+
 /**
  * Gives `member` the next `n` send slots (epoch ms, ascending), evenly spaced at the rate
- * after every slot already given and after any pause. A next slot further ahead than the
- * active clients' claims can reach (a clock that jumped, claims of clients that are gone) is
- * not waited for.
+ * after every slot already given and after any pause; `forWrites` when the client has writes
+ * queued. A next slot further ahead than the active clients' claims can reach (a clock that
+ * jumped, claims of clients that are gone) is not waited for.
  */
-export function claimSlots(s: KeySchedule, now: number, member: string, n: number): number[] {
+export function claimSlots(s: KeySchedule, now: number, member: string, n: number, forWrites = false): number[] {
+  if (forWrites) s.writesAt = now;
   // A slow start left idle starts again from the beginning: what was wanted then says nothing of now.
   if (s.slowStart && now - s.updatedAt > IDLE_RESTART_MS) s.rate = PACER.initialRate;
   measureAgain(s, now);

@@ -324,12 +324,13 @@ export class Pacer {
     const share = this.state.slowStart ? 1 : Math.floor((this.state.rate * CLAIM_MS) / 1_000 / this.sharedWithNow);
     const n = Math.max(1, Math.min(this.queued, share));
     const [left, used] = [this.unusedSlots, this.used];
+    const forWrites = this.queues.write.size > 0;
     [this.unusedSlots, this.used] = [[], []];
     void shared
       .update((s, now) => {
         unused(s, left);
         sent(s, used);
-        return claimSlots(s, now, shared.member, n);
+        return claimSlots(s, now, shared.member, n, forWrites);
       })
       .then((done) => {
         this.claiming = false;

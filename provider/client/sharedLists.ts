@@ -8,7 +8,9 @@
  * - one client at a time reads it: one whose own writes are all sent (a read queued behind
  *   writes would hold the others), no sooner than {@link LIST_COST.msPerItem} × its length after
  *   the last read for the machine (a list of 200 services every 3 s at most: its bytes are what
- *   a fleet's waiting costs), and leaves the answer in a file beside the schedule;
+ *   a fleet's waiting costs), or {@link LIST_COST.maxGapMs} while any client of the machine has
+ *   writes waiting for their turns (a read takes a turn from a write: writes go first on the
+ *   machine as in each client), and leaves the answer in a file beside the schedule;
  * - the others take that answer from the file instead of asking the API, each wait as it would
  *   its own poll's (an answer to a request sent before a wait began is not shown to it).
  *
@@ -19,7 +21,7 @@
 import { createHash, randomBytes } from "crypto";
 import * as fs from "fs";
 import * as path from "path";
-import { activeMembers, type KeySchedule, WAITS_FRESH_MS } from "./keySchedule";
+import { activeMembers, type KeySchedule, WAITS_FRESH_MS, writesWaiting } from "./keySchedule";
 import { redact } from "./redact";
 import type { SharedSchedule } from "./sharedSchedule";
 
@@ -144,7 +146,9 @@ export class SharedLists {
       if (l !== undefined && l.by !== undefined && l.by !== me && (l.until ?? 0) > now) return Math.min(l.until ?? now, now + 250);
       // Asked at `askedAt`: an answer sent since is there to be read (the caller looks again); else the gap since the last read.
       if (askedAt !== undefined && l !== undefined && l.sentAt >= askedAt) return now;
-      const next = l === undefined || askedAt !== undefined ? now : l.sentAt + Math.min(LIST_COST.maxGapMs, l.items * LIST_COST.msPerItem);
+      // While the machine's writes wait for their turns, a read takes one of them: the gap is the longest then.
+      const gap = writesWaiting(s, now) ? LIST_COST.maxGapMs : Math.min(LIST_COST.maxGapMs, (l?.items ?? 0) * LIST_COST.msPerItem);
+      const next = l === undefined || askedAt !== undefined ? now : l.sentAt + gap;
       if (next > now) return next;
       s.lists[key] = { sentAt: l?.sentAt ?? 0, items: l?.items ?? 0, by: me, until: now + LIST_COST.holdMs };
       return true;

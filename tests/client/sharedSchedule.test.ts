@@ -7,6 +7,7 @@ import * as os from "os";
 import * as path from "path";
 import { claimSlots, growRate, newSchedule, PACER, refused, sent, unused } from "../../provider/client/keySchedule";
 import { readLimitFields } from "../../provider/client/rateLimitFields";
+import { LIST_COST, SharedLists } from "../../provider/client/sharedLists";
 import { SharedSchedule } from "../../provider/client/sharedSchedule";
 
 describe("the IETF rate-limit fields", () => {
@@ -186,5 +187,22 @@ describe("the schedule's file", () => {
     fs.rmSync(path.join(dir, `${shared.name}.lock`));
     expect(await shared.update(() => 1)).toMatchObject({ result: 1 });
     expect(shared.busy).toBe(false);
+  });
+
+  it("has a list read for the machine seldom while its clients' writes wait for their turns, then as its length allows", async () => {
+    const shared = new SharedSchedule(dir, "https://api.example.com/v1", "k");
+    const lists = new SharedLists(shared, dir);
+    const key = "services p";
+    expect(await lists.take(key)).toBe(true);
+    const sentAt = Date.now();
+    await lists.done(key, { sentAt, body: Array.from({ length: 200 }, (_, i) => ({ service_id: `s${i}` })) });
+    // Another client claims turns for its writes: the next read waits the longest gap.
+    await shared.update((s, now) => claimSlots(s, now, "writer", 1, true));
+    expect(await lists.take(key)).toBe(sentAt + LIST_COST.maxGapMs);
+    // Once no write has claimed a turn for a while, its length sets the gap.
+    await shared.update((s) => {
+      s.writesAt = Date.now() - 2_000;
+    });
+    expect(await lists.take(key)).toBe(sentAt + 200 * LIST_COST.msPerItem);
   });
 });

@@ -115,7 +115,7 @@ export interface KeySchedule {
    * A congestion's measure of the limit taken again `at` (epoch ms), of the second before `ref`
    * (see {@link refused}); `prior`, the limit as measured before that congestion.
    */
-  remeasure?: { at: number; ref: number; prior?: number };
+  remeasure?: { at: number; ref: number; prior?: number; slowStart?: boolean };
   /** The slots given out in the last seconds, oldest first (epoch ms; at most {@link RECENT}). */
   slots: number[];
   /** When the requests the API answered 429 in the last seconds were sent, oldest first (epoch ms). */
@@ -187,7 +187,14 @@ export function readSchedule(value: unknown, now: number): KeySchedule | undefin
     ...(num(r.cutAt) ? { cutAt: r.cutAt } : {}),
     ...(num(r.writesAt) ? { writesAt: r.writesAt } : {}),
     ...(r.remeasure !== null && typeof r.remeasure === "object" && num(r.remeasure.at) && num(r.remeasure.ref)
-      ? { remeasure: { at: r.remeasure.at, ref: r.remeasure.ref, ...(num(r.remeasure.prior) ? { prior: r.remeasure.prior } : {}) } }
+      ? {
+          remeasure: {
+            at: r.remeasure.at,
+            ref: r.remeasure.ref,
+            ...(num(r.remeasure.prior) ? { prior: r.remeasure.prior } : {}),
+            ...(r.remeasure.slowStart === true ? { slowStart: true } : {}),
+          },
+        }
       : {}),
     slots: times(r.slots),
     refusals: times(r.refusals),
@@ -295,9 +302,21 @@ function firstRefused(s: KeySchedule, ref: number): number {
   return s.refusals.find((t) => t > ref - 1_000 && t <= ref) ?? ref;
 }
 
-/** The requests the API accepted in the second before `ref`: the slots of that second (at the times they left, once told), less its 429s. */
-function acceptedBefore(s: KeySchedule, ref: number): number {
-  const within = (t: number): boolean => t > ref - 1_000 && t <= ref;
+/**
+ * How much earlier than a second before the first refused request the slow start's first
+ * congestion counts requests: a process's first request opens its connection and reaches the
+ * API later than it left (in a fleet, the first list read, 1,029 ms before the first 429 and still
+ * in the API's second then). A slow start meets a limit within its first half second or so, so
+ * this reaches no request the API had let go, except at limits of hundreds, by a percent or two.
+ */
+const SLOW_START_SLACK_MS = 100;
+
+/**
+ * The requests the API accepted in the second before `ref` (and `slack` ms more): the slots of
+ * that second (at the times they left, once told), less its 429s.
+ */
+function acceptedBefore(s: KeySchedule, ref: number, slack = 0): number {
+  const within = (t: number): boolean => t > ref - 1_000 - slack && t <= ref;
   return s.slots.filter(within).length - s.refusals.filter(within).length;
 }
 
@@ -326,7 +345,7 @@ export function judgedLimit(prior: number | undefined, accepted: number): number
  */
 function measureAgain(s: KeySchedule, now: number): void {
   if (s.remeasure === undefined || now < s.remeasure.at) return;
-  const accepted = acceptedBefore(s, firstRefused(s, s.remeasure.ref));
+  const accepted = acceptedBefore(s, firstRefused(s, s.remeasure.ref), s.remeasure.slowStart === true ? SLOW_START_SLACK_MS : 0);
   const prior = s.remeasure.prior;
   delete s.remeasure;
   if (accepted < 2) return;
@@ -394,8 +413,11 @@ export function refused(
     // Measured now, and again once the congestion's requests have all been told of: slots given for
     // the second before may not have been sent yet, or been refused too (their 429s come back in any order).
     const prior = s.declared || now - s.last429At < RECURRING_MS ? undefined : s.limit;
-    if (accepted === undefined) s.remeasure = { at: now + REMEASURE_MS, ref: sentAt, ...(prior === undefined ? {} : { prior }) };
-    accepted ??= acceptedBefore(s, firstRefused(s, sentAt));
+    const slack = s.slowStart ? SLOW_START_SLACK_MS : 0;
+    if (accepted === undefined) {
+      s.remeasure = { at: now + REMEASURE_MS, ref: sentAt, ...(prior === undefined ? {} : { prior }), ...(s.slowStart ? { slowStart: true } : {}) };
+    }
+    accepted ??= acceptedBefore(s, firstRefused(s, sentAt), slack);
     if (accepted >= 2) {
       const limit = s.declared ? accepted : judgedLimit(prior, accepted);
       if (!s.declared) s.limit = limit;

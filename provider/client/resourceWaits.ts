@@ -190,7 +190,7 @@ export class ResourceWaits {
       }
       // A client whose writes wait for their turns does not read for the machine (its read would wait behind them), nor gives up on it.
       if (this.pacer.queuedWrites > 0) since = Date.now();
-      else if (Date.now() - since > LIST_COST.maxGapMs + LIST_COST.holdMs) return plain();
+      else if (Date.now() - since > LIST_COST.writingGapMs + LIST_COST.holdMs) return plain();
       const turn = this.pacer.queuedWrites > 0 ? Date.now() + 250 : await lists.take(key);
       if (turn === undefined) return plain();
       if (turn === true) {

@@ -8,9 +8,11 @@
  * - one client at a time reads it: one whose own writes are all sent (a read queued behind
  *   writes would hold the others), no sooner than {@link LIST_COST.msPerItem} × its length after
  *   the last read for the machine (a list of 200 services every 3 s at most: its bytes are what
- *   a fleet's waiting costs), or {@link LIST_COST.maxGapMs} while any client of the machine has
- *   writes waiting for their turns (a read takes a turn from a write: writes go first on the
- *   machine as in each client), and leaves the answer in a file beside the schedule;
+ *   a fleet's waiting costs), or {@link LIST_COST.writingGapMs} while any client of the machine
+ *   has writes waiting for their turns (a read takes a turn from a write, and the answer of a long
+ *   list holds the API a moment, so that the writes after it arrive bunched and meet the limit:
+ *   writes go first on the machine as in each client), and leaves the answer in a file beside
+ *   the schedule;
  * - the others take that answer from the file instead of asking the API, each wait as it would
  *   its own poll's (an answer to a request sent before a wait began is not shown to it).
  *
@@ -31,6 +33,8 @@ export const LIST_COST = {
   msPerItem: 15,
   /** ...and at least every this many ms, however long it is. */
   maxGapMs: 10_000,
+  /** While the machine's clients have writes waiting for their turns, at most every this many ms. */
+  writingGapMs: 30_000,
   /** How long a client holds the read of a list before another may take it over. */
   holdMs: 5_000,
   /** How often a client says its waits again while they do not change. */
@@ -147,7 +151,7 @@ export class SharedLists {
       // Asked at `askedAt`: an answer sent since is there to be read (the caller looks again); else the gap since the last read.
       if (askedAt !== undefined && l !== undefined && l.sentAt >= askedAt) return now;
       // While the machine's writes wait for their turns, a read takes one of them: the gap is the longest then.
-      const gap = writesWaiting(s, now) ? LIST_COST.maxGapMs : Math.min(LIST_COST.maxGapMs, (l?.items ?? 0) * LIST_COST.msPerItem);
+      const gap = writesWaiting(s, now) ? LIST_COST.writingGapMs : Math.min(LIST_COST.maxGapMs, (l?.items ?? 0) * LIST_COST.msPerItem);
       const next = l === undefined || askedAt !== undefined ? now : l.sentAt + gap;
       if (next > now) return next;
       s.lists[key] = { sentAt: l?.sentAt ?? 0, items: l?.items ?? 0, by: me, until: now + LIST_COST.holdMs };

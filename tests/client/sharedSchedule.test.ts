@@ -89,6 +89,23 @@ describe("the key's schedule", () => {
     expect(s.rate).toBeCloseTo(10 * PACER.afterLimit);
   });
 
+  it("counts, in a slow start's first congestion, a request that left a little over a second before the first refused one", () => {
+    const measure = (slowStart: boolean): number | undefined => {
+      const t0 = 10_000;
+      const s = newSchedule(t0 - 2_000);
+      s.slowStart = slowStart;
+      s.rate = 40;
+      // The first request (a list read opening its connection) left 1,060 ms before the first refused one, nine more in its last half second.
+      for (const at of [t0 - 1_060, ...Array.from({ length: 9 }, (_, i) => t0 - 500 + i * 50), t0]) claimSlots(s, at, "a", 1);
+      refused(s, t0 + 5, 1, true, 0, t0);
+      claimSlots(s, t0 + 600, "a", 1);
+      return s.limit;
+    };
+    expect(measure(true)).toBe(10);
+    // Later, at a steady rate, the second before is the second before.
+    expect(measure(false)).toBe(9);
+  });
+
   it("does not count as accepted the slots a client left unused", () => {
     const t0 = 10_000;
     const s = newSchedule(t0);
@@ -198,7 +215,7 @@ describe("the schedule's file", () => {
     await lists.done(key, { sentAt, body: Array.from({ length: 200 }, (_, i) => ({ service_id: `s${i}` })) });
     // Another client claims turns for its writes: the next read waits the longest gap.
     await shared.update((s, now) => claimSlots(s, now, "writer", 1, true));
-    expect(await lists.take(key)).toBe(sentAt + LIST_COST.maxGapMs);
+    expect(await lists.take(key)).toBe(sentAt + LIST_COST.writingGapMs);
     // Once no write has claimed a turn for a while, its length sets the gap.
     await shared.update((s) => {
       s.writesAt = Date.now() - 2_000;

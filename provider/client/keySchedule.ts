@@ -13,8 +13,8 @@
  * known keeps that limit: {@link judgedLimit}); a `RateLimit-Policy` the API announces
  * sets it to 90% of that; `RateLimit` with nothing left cuts it by 10% (another machine uses
  * the key too); while the clients want more than the rate, it grows 10% a second up to 93% of
- * the limit, and beyond, 5% a second, only after 30 s without a 429 (5 s when the last came
- * without `Retry-After`, which costs a short pause) and never past a declared limit. Until the first of these (`slowStart`) it doubles every 250 ms in which clients wanted
+ * the limit, and beyond, 5% a second, only after 30 s without a 429 and never past a declared
+ * limit. Until the first of these (`slowStart`) it doubles every 250 ms in which clients wanted
  * more. A `Retry-After` holds every slot until it has passed.
  *
  * The measure of a limit counts each request when it left: a client tells the schedule, at its
@@ -44,12 +44,6 @@ export const PACER = {
   probe: 1.05,
   /** Time without a 429 after which the rate may probe above the measured limit. */
   probeAfterMs: 30_000,
-  /**
-   * ...when the last 429 came without `Retry-After`: such a 429 holds the key's requests only
-   * {@link PACER.bareRefusalPauseMs}, so a probe that meets one every few seconds costs less
-   * than a limit measured one short (a fleet's first 429 may measure 9 for 10: 10% of its time).
-   */
-  probeAfterBareMs: 5_000,
   /** Added to every `Retry-After`, so that no request is early on a coarse clock. */
   retryAfterMarginMs: 25,
   /**
@@ -101,8 +95,6 @@ export interface KeySchedule {
   pausedUntil: number;
   /** The last 429 (epoch ms). */
   last429At: number;
-  /** True when the last 429 carried no `Retry-After`: the rate probes sooner ({@link PACER.probeAfterBareMs}). */
-  lastBare?: boolean;
   /** The last change of the rate (epoch ms). */
   grownAt: number;
   /** A claim had to wait since then: the clients want more than the rate. */
@@ -180,7 +172,6 @@ export function readSchedule(value: unknown, now: number): KeySchedule | undefin
     next: r.next,
     pausedUntil: r.pausedUntil,
     last429At: r.last429At,
-    ...(r.lastBare === true ? { lastBare: true } : {}),
     grownAt: r.grownAt,
     wanted: r.wanted === true,
     refusedSince: r.refusedSince === true,
@@ -246,7 +237,7 @@ export function growRate(s: KeySchedule, now: number): void {
   if (s.wanted && !s.refusedSince) {
     if (s.slowStart || s.limit === undefined) s.rate *= 2;
     else if (s.declared) s.rate = Math.max(s.rate, Math.min(s.rate * PACER.growth, PACER.belowLimit * s.limit));
-    else if (now - s.last429At >= (s.lastBare === true ? PACER.probeAfterBareMs : PACER.probeAfterMs)) s.rate *= PACER.probe;
+    else if (now - s.last429At >= PACER.probeAfterMs) s.rate *= PACER.probe;
     else s.rate = Math.max(s.rate, Math.min(s.rate * PACER.growth, PACER.belowLimit * s.limit));
   }
   s.grownAt = now;
@@ -430,7 +421,6 @@ export function refused(
   }
   if (newCongestion) {
     s.last429At = now;
-    s.lastBare = retryAfterSeconds === undefined;
     // The slots given before are void (their clients give them back, pacer.ts): the next go from now, at the rate cut.
     s.next = now;
   }

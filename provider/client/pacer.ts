@@ -19,9 +19,8 @@
  *   one, while 1,000 writes still leave within 2 s. A 429 sets it to 90% of the answers
  *   the API accepted in the second before it (its limit, as seen from here), at most the
  *   current rate: adapting down. Then, while requests queue, it grows 10% a second up to 93% of
- *   that measured limit (at 98%, a loaded fleet met a 429 every other second), and only after {@link PACER.probeAfterMs} without a 429 beyond it
- *   ({@link PACER.probeAfterBareMs} after a 429 without `Retry-After`), 5% a second (a probe, in case the limit rose or was
- *   measured short): adapting up. A later 429 whose measure is within 20% below the limit known keeps it, unless 429s recur within 5 s
+ *   that measured limit (at 98%, a loaded fleet met a 429 every other second), and only after {@link PACER.probeAfterMs} without a 429 beyond it,
+ *   5% a second (a probe, in case the limit rose): adapting up. A later 429 whose measure is within 20% below the limit known keeps it, unless 429s recur within 5 s
  *   (keySchedule.ts `judgedLimit`). Each 429 costs every
  *   request its `Retry-After` (a bare 429, {@link PACER.bareRefusalPauseMs}), so the pacer stays under the limit
  *   rather than on it. A limit the API announces (`RateLimit-Policy`, rateLimitFields.ts)

@@ -5,7 +5,7 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { claimSlots, growRate, newSchedule, PACER, refused, sent, unused } from "../../provider/client/keySchedule";
+import { claimSlots, newSchedule, PACER, refused, sent, unused } from "../../provider/client/keySchedule";
 import { readLimitFields } from "../../provider/client/rateLimitFields";
 import { LIST_COST, SharedLists } from "../../provider/client/sharedLists";
 import { SharedSchedule } from "../../provider/client/sharedSchedule";
@@ -140,36 +140,6 @@ describe("the key's schedule", () => {
     refused(s, 10_000, undefined, true, 0, 10_000, 10);
     refused(s, 12_000, undefined, true, 0, 12_000, 9);
     expect(s.limit).toBe(9);
-  });
-
-  /** The rate each second after a 429 that measured a limit of 10 at `t0`, while the clients want more, up to `seconds`. */
-  function ratesAfter(retryAfter: number | undefined, seconds: number): number[] {
-    const t0 = 10_000;
-    const s = newSchedule(t0);
-    s.slowStart = false;
-    s.rate = 20;
-    for (let i = 0; i < 12; i++) claimSlots(s, t0 - 1_000 + i * 80, "a", 1);
-    sent(s, []);
-    refused(s, t0, retryAfter, true, 0, t0, 10);
-    const rates: number[] = [];
-    for (let t = 1; t <= seconds; t++) {
-      s.wanted = true;
-      growRate(s, t0 + t * 1_000 + 1);
-      rates.push(s.rate);
-    }
-    return rates;
-  }
-
-  it("probes above a limit measured by a bare 429 after a few seconds without another, by one with Retry-After only after 30 s", () => {
-    const bare = ratesAfter(undefined, 8);
-    const cap = 10 * PACER.belowLimit;
-    // Up to 93% of the measured limit, and beyond only once no 429 came for probeAfterBareMs.
-    const probeFrom = PACER.probeAfterBareMs / 1_000;
-    expect(Math.max(...bare.slice(0, probeFrom - 1))).toBeCloseTo(cap);
-    expect(bare[bare.length - 1]).toBeGreaterThan(cap * PACER.probe);
-    const withRetryAfter = ratesAfter(1, 29);
-    expect(Math.max(...withRetryAfter)).toBeCloseTo(cap);
-    expect(ratesAfter(1, 32).at(-1)).toBeGreaterThan(cap);
   });
 });
 

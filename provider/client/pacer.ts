@@ -40,9 +40,9 @@
  *   and which turns it did not use (a 429 measures the limit by them). Where the file cannot
  *   be used, the client paces alone, as above.
  *
- * - **Stale polls**: a poll whose turn comes {@link PACER.pollStaleMs} after it was queued
- *   (behind the client's writes and reads) is let go unsent: its wait polls again, choosing
- *   anew what to read.
+ * - **Stale polls**: a poll whose turn comes {@link PACER.pollStaleMs} after it was queued,
+ *   the client's writes or reads having gone ahead of it meanwhile, is let go unsent: its wait
+ *   polls again, choosing anew what to read. A poll that only waited for its turn is sent.
  *
  * The pacer never fails a request: it says whether it may send, callers decide (the retry
  * policy's deadline). Time comes from `now`; its timer is safe past Node's limit (timers.ts).
@@ -113,6 +113,8 @@ export class Pacer {
   private viewedAt = -Infinity;
   private sharedWithNow = 1;
   private heldBy: Held["by"] = "pause";
+  /** When a request of a higher priority than a poll was last sent (epoch ms): the polls queued before it went stale behind it. */
+  private overtakenAt = -Infinity;
   private scheduleHeldUntil = 0;
 
   /**
@@ -169,8 +171,9 @@ export class Pacer {
    * `false` as soon as a pause (after a 429), or its turn in the schedule the machine's
    * clients of the key share, reaches past `waitUntil` (epoch ms): the request may not wait
    * that long and is not sent ({@link Pacer.held} says why); or `false` when its turn comes
-   * after `staleAt` (a poll that waited behind the client's other requests until its answer
-   * would be stale: the wait's next poll decides again what to read). Never rejects.
+   * after `staleAt` and requests of a higher priority were sent ahead of it meanwhile (a poll
+   * that waited behind the client's writes until its answer would be stale: the wait's next
+   * poll decides again what to read; one that only waited for its turn is sent). Never rejects.
    */
   acquire(priority: Priority, waitUntil = Infinity, staleAt = Infinity): Promise<boolean> {
     if (this.closed) return Promise.resolve(true);
@@ -180,7 +183,7 @@ export class Pacer {
       return Promise.resolve(false);
     }
     return new Promise((resolve) => {
-      this.queues[priority].push({ release: resolve, waitUntil, staleAt });
+      this.queues[priority].push({ release: resolve, waitUntil, staleAt, queuedAt: this.now() });
       this.pump();
     });
   }
@@ -350,14 +353,23 @@ export class Pacer {
       });
   }
 
-  /** Lets the first request of `priority` go unsent when it waited past its `staleAt`; true when it did. */
+  /**
+   * Lets the first request of `priority` go unsent when it waited past its `staleAt` while
+   * requests of a higher priority went ahead of it; true when it did.
+   */
   private dropStale(priority: Priority, now: number): boolean {
     const first = this.queues[priority].peek();
-    if (first === undefined || first.staleAt >= now) return false;
+    if (first === undefined || first.staleAt >= now || this.overtakenAt <= first.queuedAt) return false;
     this.queues[priority].shift();
     this.heldBy = "queue";
     first.release(false);
     return true;
+  }
+
+  /** Sends the first request of `priority`; one of a higher priority than a poll goes ahead of the polls queued. */
+  private release(priority: Priority, now: number): void {
+    if (priority !== "poll") this.overtakenAt = now;
+    this.queues[priority].shift()!.release(true);
   }
 
   /** Makes the pump run again at `at` (a timer set for sooner stays). */
@@ -391,7 +403,7 @@ export class Pacer {
         if (now < at) return this.wake(stale ? at - LOOK_AHEAD_MS : at, now);
         this.used.push([this.slots.shift()!, now]);
         if (this.used.length > 64) this.used.shift();
-        this.queues[priority].shift()!.release(true);
+        this.release(priority, now);
         continue;
       }
       growRate(s, now);
@@ -400,9 +412,8 @@ export class Pacer {
         s.wanted = true;
         return this.wake(at, now);
       }
-      const waiting = this.queues[priority].shift()!;
       s.next = Math.max(now - PACER.lateSlotsMs, s.next) + 1_000 / s.rate;
-      waiting.release(true);
+      this.release(priority, now);
     }
   }
 }

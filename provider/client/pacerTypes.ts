@@ -9,7 +9,12 @@ export interface Waiting {
   release(send: boolean): void;
   /** The latest time (epoch ms) it may still be sent; Infinity when it waits through any pause. */
   waitUntil: number;
-  /** Past this time (epoch ms) it is let go unsent when its turn comes: it waited too long behind others to be worth a turn. */
+  /** When it was queued (epoch ms). */
+  queuedAt: number;
+  /**
+   * Past this time (epoch ms) it is let go unsent when its turn comes, if the client sent other
+   * requests ahead of it meanwhile: it waited too long behind them to be worth a turn.
+   */
   staleAt: number;
 }
 

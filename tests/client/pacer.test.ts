@@ -141,6 +141,15 @@ describe("pacer", () => {
     expect(await patient).toBe(true);
   });
 
+  it("sends a poll that waited past its staleAt only for its turn, with nothing sent ahead of it", async () => {
+    const pacer = new Pacer();
+    await pacer.acquire("poll");
+    pacer.settle(429, 2);
+    const poll = pacer.acquire("poll", Infinity, Date.now() + PACER.pollStaleMs);
+    await jest.advanceTimersByTimeAsync(2_000 + PACER.retryAfterMarginMs + 100);
+    expect(await poll).toBe(true);
+  });
+
   it("40 writes and 60 polls against 10 requests a second: few 429s, and close to the API's pace", async () => {
     const pacer = new Pacer();
     const api = limitedApi(10);

@@ -406,7 +406,12 @@ export function refused(
     const prior = s.declared || now - s.last429At < RECURRING_MS ? undefined : s.limit;
     const slack = s.slowStart ? SLOW_START_SLACK_MS : 0;
     if (accepted === undefined) {
-      s.remeasure = { at: now + REMEASURE_MS, ref: sentAt, ...(prior === undefined ? {} : { prior }), ...(s.slowStart ? { slowStart: true } : {}) };
+      s.remeasure = {
+        at: now + REMEASURE_MS,
+        ref: sentAt,
+        ...(prior === undefined ? {} : { prior }),
+        ...(s.slowStart ? { slowStart: true } : {}),
+      };
     }
     accepted ??= acceptedBefore(s, firstRefused(s, sentAt), slack);
     if (accepted >= 2) {

@@ -26,6 +26,8 @@
  * meet the limit again. Pure: the clock is an argument.
  */
 
+import { acceptedBefore, firstRefused, judgedLimit, RECURRING_MS, SLOW_START_SLACK_MS } from "./limitMeasure";
+
 /** Tunables of the pacing (the lone client's and the shared schedule's; exported for tests and the README). */
 export const PACER = {
   /** Rate before anything is known of the API's limit, requests per second. */
@@ -125,13 +127,11 @@ export interface KeySchedule {
 }
 
 /** The most slots (and 429s) remembered: the measure of a limit saturates there (requests per second). */
-const RECENT = 1_024;
+export const RECENT = 1_024;
 /** A slow start whose schedule was left this long starts again from {@link PACER.initialRate}. */
 const IDLE_RESTART_MS = 2_000;
 /** A client counts as sharing the key this long after its last claim. */
 export const MEMBER_ACTIVE_MS = 5_000;
-/** A schedule last changed longer ago than this is forgotten: its limit may have changed since. */
-export const SCHEDULE_MAX_AGE_MS = 24 * 3_600_000;
 
 /** A schedule for a key nothing is known of yet, at `now`. */
 export function newSchedule(now: number): KeySchedule {
@@ -150,68 +150,6 @@ export function newSchedule(now: number): KeySchedule {
     members: {},
     updatedAt: now,
   };
-}
-
-/** True for a finite number. */
-const num = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
-
-/** `value` (a parsed file) as a schedule, if it is a recent one of this version; undefined otherwise. Never throws. */
-export function readSchedule(value: unknown, now: number): KeySchedule | undefined {
-  if (value === null || typeof value !== "object") return undefined;
-  const r = value as Partial<KeySchedule>;
-  if (r.v !== 1 || !num(r.rate) || r.rate <= 0 || !num(r.next) || !num(r.pausedUntil) || !num(r.updatedAt)) return undefined;
-  if (!num(r.grownAt) || !num(r.last429At) || typeof r.slowStart !== "boolean") return undefined;
-  if (now - r.updatedAt > SCHEDULE_MAX_AGE_MS || r.updatedAt - now > 60_000) return undefined;
-  const times = (list: unknown): number[] => (Array.isArray(list) ? list.filter(num).slice(-RECENT) : []);
-  const members = r.members !== null && typeof r.members === "object" ? r.members : {};
-  return {
-    v: 1,
-    rate: Math.max(PACER.minRate, r.rate),
-    slowStart: r.slowStart,
-    ...(num(r.limit) && r.limit > 0 ? { limit: r.limit, declared: r.declared === true } : {}),
-    next: r.next,
-    pausedUntil: r.pausedUntil,
-    last429At: r.last429At,
-    grownAt: r.grownAt,
-    wanted: r.wanted === true,
-    refusedSince: r.refusedSince === true,
-    ...(num(r.cutAt) ? { cutAt: r.cutAt } : {}),
-    ...(num(r.writesAt) ? { writesAt: r.writesAt } : {}),
-    ...(r.remeasure !== null && typeof r.remeasure === "object" && num(r.remeasure.at) && num(r.remeasure.ref)
-      ? {
-          remeasure: {
-            at: r.remeasure.at,
-            ref: r.remeasure.ref,
-            ...(num(r.remeasure.prior) ? { prior: r.remeasure.prior } : {}),
-            ...(r.remeasure.slowStart === true ? { slowStart: true } : {}),
-          },
-        }
-      : {}),
-    slots: times(r.slots),
-    refusals: times(r.refusals),
-    members: Object.fromEntries(Object.entries(members).filter(([, at]) => num(at) && now - at < MEMBER_ACTIVE_MS * 2)),
-    ...readLists(r, now),
-    updatedAt: r.updatedAt,
-  };
-}
-
-/** How long a client's word on its waits counts: it says it again while unchanged (sharedLists.ts). */
-export const WAITS_FRESH_MS = 30_000;
-
-/** The `waits` and `lists` of a parsed schedule that read as such (the others are dropped). */
-function readLists(r: Partial<KeySchedule>, now: number): Pick<KeySchedule, "waits" | "lists"> {
-  const obj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
-  const waits: NonNullable<KeySchedule["waits"]> = {};
-  for (const [member, w] of Object.entries(obj(r.waits) ? r.waits : {})) {
-    if (!obj(w) || !num(w.at) || now - w.at > WAITS_FRESH_MS || !obj(w.on)) continue;
-    waits[member] = { at: w.at, on: Object.fromEntries(Object.entries(w.on).filter(([, n]) => num(n) && n > 0)) };
-  }
-  const lists: NonNullable<KeySchedule["lists"]> = {};
-  for (const [key, l] of Object.entries(obj(r.lists) ? r.lists : {})) {
-    if (!obj(l) || !num(l.sentAt) || !num(l.items)) continue;
-    lists[key] = { sentAt: l.sentAt, items: l.items, ...(typeof l.by === "string" && num(l.until) ? { by: l.by, until: l.until } : {}) };
-  }
-  return { waits, lists };
 }
 
 /** True once the key is known to be limited: its clients take their turns from the schedule. */
@@ -282,53 +220,6 @@ export function claimSlots(s: KeySchedule, now: number, member: string, n: numbe
 
 /** How long after a congestion's first 429 its measure of the limit is taken again: its requests have all been told of by then. */
 const REMEASURE_MS = 500;
-
-/**
- * When the first request of the congestion whose 429 was sent at `ref` was sent: the earliest
- * 429 of the second before `ref`. The 429s come back in any order, and the API's window was
- * full when the first of them came: the second before it is the one to count (a request that
- * left a second before `ref` may still have been in the API's window then).
- */
-function firstRefused(s: KeySchedule, ref: number): number {
-  return s.refusals.find((t) => t > ref - 1_000 && t <= ref) ?? ref;
-}
-
-/**
- * How much earlier than a second before the first refused request the slow start's first
- * congestion counts requests: a process's first request opens its connection and reaches the
- * API later than it left (in a fleet, the first list read, 1,029 ms before the first 429 and still
- * in the API's second then). A slow start meets a limit within its first half second or so, so
- * this reaches no request the API had let go, except at limits of hundreds, by a percent or two.
- */
-const SLOW_START_SLACK_MS = 100;
-
-/**
- * The requests the API accepted in the second before `ref` (and `slack` ms more): the slots of
- * that second (at the times they left, once told), less its 429s.
- */
-function acceptedBefore(s: KeySchedule, ref: number, slack = 0): number {
-  const within = (t: number): boolean => t > ref - 1_000 - slack && t <= ref;
-  return s.slots.filter(within).length - s.refusals.filter(within).length;
-}
-
-/** How far below a limit measured before a congestion's measure may fall and still be read as that limit, as a share of it (at least 1 request). */
-const MEASURE_TOLERANCE = 0.2;
-/** A congestion this soon after the last one measures the limit afresh: 429s that come back so often say the limit is lower. */
-const RECURRING_MS = 5_000;
-
-/**
- * The limit a congestion's measure `accepted` tells, when the limit measured before it was
- * `prior`. A request leaves a little late or early, and the API counts it when it arrives: a
- * measure of the second before a 429 is off by one or two either way (20 processes on two
- * cores), and a 429 met below the limit (a second that held one request more than the rate)
- * measures the rate, not the limit. So a measure within {@link MEASURE_TOLERANCE} below the
- * prior keeps it; a measure above it, or well below it, or one of a congestion within
- * {@link RECURRING_MS} of the last (the limit fell, or others use the key), is the new limit.
- */
-export function judgedLimit(prior: number | undefined, accepted: number): number {
-  if (prior === undefined || accepted >= prior) return accepted;
-  return accepted < prior - Math.max(1, MEASURE_TOLERANCE * prior) ? accepted : prior;
-}
 
 /**
  * A congestion's measure taken again once its requests have all been told of (see

@@ -2,55 +2,36 @@
  * One pacer per API client: every request waits here for its turn, so the client as a
  * whole sends at the rate the API accepts instead of each call retrying alone.
  *
- * - **Order**: writes first, then reads, then waiters' polls; first come first served
- *   within each.
- * - **Pause**: a 429's `Retry-After` pauses every request of the client until it has passed,
- *   when the request that met it waits that long (the transport says so); a request never
- *   waits in a pause past what it may wait (its `waitUntil`): it is let go at once, unsent,
- *   so no Retry-After holds other requests longer than they may wait.
+ * - **Order**: writes first, then reads, then waiters' polls; first come first served within each.
+ * - **Pause**: a 429's `Retry-After` pauses every request of the client; a request never waits
+ *   in a pause past its `waitUntil`: it is let go at once, unsent.
  * - **Rate**: requests leave at most `rate` per second, spaced evenly. It starts at
  *   {@link PACER.initialRate} and doubles every {@link PACER.slowStartStepMs} in which
- *   requests had to queue, until the first 429 (slow start: fast until the API pushes
- *   back, over 1,000 a second within 1.5 s). The step sets what the first 429 costs: the
- *   rate meets a limit of L a second at about L / step + the initial rate, and every
- *   request sent while that 429's answer travels back is refused too (that rate × the
- *   answer's time). At 100/s doubling every 100 ms, 40 creates against 10 requests a
- *   second on a loaded machine met 3 to 6 refusals there; at 20/s doubling every 250 ms,
- *   one, while 1,000 writes still leave within 2 s. A 429 sets it to 90% of the answers
- *   the API accepted in the second before it (its limit, as seen from here), at most the
- *   current rate: adapting down. Then, while requests queue, it grows 10% a second up to 93% of
- *   that measured limit (at 98%, a loaded fleet met a 429 every other second), and only after {@link PACER.probeAfterMs} without a 429 beyond it,
- *   5% a second (a probe, in case the limit rose): adapting up. A later 429 whose measure is within 20% below the limit known keeps it, unless 429s recur within 5 s
- *   (keySchedule.ts `judgedLimit`). Each 429 costs every
- *   request its `Retry-After` (a bare 429, {@link PACER.bareRefusalPauseMs}), so the pacer stays under the limit
- *   rather than on it. A limit the API announces (`RateLimit-Policy`, rateLimitFields.ts)
- *   sets the rate to 90% of it at once, with no slow start and no probing past it; an answer
- *   saying nothing is left of it (`RateLimit: r=0`) cuts the rate by 10%, at most once a second.
+ *   requests had to queue, until the first 429 (slow start: at 20/s doubling every 250 ms,
+ *   40 creates against 10 requests a second met one refusal there, while 1,000 writes still
+ *   leave within 2 s). A 429 sets it to 90% of what the API accepted in the second before
+ *   (its limit, as seen from here); then it grows back to 93% of that limit, and probes
+ *   beyond only after {@link PACER.probeAfterMs} without a 429; a limit the API announces
+ *   (`RateLimit-Policy`) sets it to 90% of that (keySchedule.ts says how, and why these
+ *   shares). Each 429 costs every request its `Retry-After` (a bare 429,
+ *   {@link PACER.bareRefusalPauseMs}), so the pacer stays under the limit rather than on it.
  * - **One state**: the rate, the limit as known, the pause and the next send slot are a
  *   {@link KeySchedule} (keySchedule.ts), changed by its functions whether the client paces
  *   alone (a schedule of its own, in memory) or shares the machine's (its view of the file's).
- * - **Shared with the machine's other clients of the key** (given a {@link SharedSchedule}:
- *   the providers give each process one, in their private journal directory): every request
- *   takes its turn from the schedule they share (keySchedule.ts), the slow start included:
- *   one rate for all the processes of the key on this machine, learned from all their
- *   answers, the turns given in round robin, a `Retry-After` holding them all. A process that
- *   starts later starts at the rate the others learned. Turns claimed before a 429 are given
- *   back and claimed again at the rate it set; the schedule is looked at again just before a
- *   turn claimed a while ago; each claim tells the schedule when this client's requests left
- *   and which turns it did not use (a 429 measures the limit by them). Where the file cannot
- *   be used, the client paces alone, as above.
+ * - **Shared with the machine's other clients of the key** (given a {@link SharedSchedule}, as
+ *   the providers give each process): every request takes its turn from the schedule they
+ *   share (keySchedule.ts: one rate learned from all their answers, turns in round robin, a
+ *   `Retry-After` holding them all). Turns claimed before a 429 are given back and claimed
+ *   again at the rate it set; each claim tells when this client's requests left and which
+ *   turns it did not use. Where the file cannot be used, the client paces alone.
+ * - **Stale polls**: a poll whose turn comes {@link PACER.pollStaleMs} after it was queued, writes or
+ *   reads having gone ahead of it, is let go unsent: its wait polls again, choosing anew what to read.
  *
- * - **Stale polls**: a poll whose turn comes {@link PACER.pollStaleMs} after it was queued,
- *   the client's writes or reads having gone ahead of it meanwhile, is let go unsent: its wait
- *   polls again, choosing anew what to read. A poll that only waited for its turn is sent.
- *
- * The pacer never fails a request: it says whether it may send, callers decide (the retry
- * policy's deadline). Time comes from `now`; its timer is safe past Node's limit (timers.ts).
- * Its work per request is constant (fifo.ts); only a new pause looks at every queued one.
+ * The pacer never fails a request: it says whether it may send, callers decide. Time comes from
+ * `now`; its timer is safe past Node's limit (timers.ts); its work per request is constant (fifo.ts).
  */
 import { Fifo } from "./fifo";
 import type { Held, Priority, Waiting } from "./pacerTypes";
-
 export type { Held, Priority } from "./pacerTypes";
 import {
   activeMembers,

@@ -23,7 +23,8 @@
 import { createHash, randomBytes } from "crypto";
 import * as fs from "fs";
 import * as path from "path";
-import { activeMembers, type KeySchedule, WAITS_FRESH_MS, writesWaiting } from "./keySchedule";
+import { activeMembers, type KeySchedule, writesWaiting } from "./keySchedule";
+import { WAITS_FRESH_MS } from "./scheduleReading";
 import { redact } from "./redact";
 import type { SharedSchedule } from "./sharedSchedule";
 

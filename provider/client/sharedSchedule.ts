@@ -14,7 +14,8 @@
 import { createHash, randomBytes } from "crypto";
 import * as fs from "fs";
 import * as path from "path";
-import { type KeySchedule, newSchedule, readSchedule } from "./keySchedule";
+import { type KeySchedule, newSchedule } from "./keySchedule";
+import { readSchedule } from "./scheduleReading";
 
 /** How long a change may wait for the lock before the client paces alone for that turn. */
 const LOCK_WAIT_MS = 1_000;

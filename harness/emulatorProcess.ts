@@ -59,6 +59,28 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * A port on 127.0.0.1 where nothing listens (connection refused), below 1024 so that no
+ * `listen(0)` of a test running beside ours can be given it: a port freed after a bind is
+ * handed out again at once, and a client meant to meet a refusal meets someone's server.
+ */
+export async function deadPort(): Promise<number> {
+  for (let port = 1; port < 1024; port++) if (await refuses(port)) return port;
+  throw new Error("every port below 1024 on 127.0.0.1 accepts connections");
+}
+
+/** Whether a connection to 127.0.0.1:`port` is refused. */
+function refuses(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, "127.0.0.1");
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once("error", (e: NodeJS.ErrnoException) => resolve(e.code === "ECONNREFUSED"));
+  });
+}
+
 /** Starts `node dist/emulator/cli.js` with the options and resolves once it printed its URLs. */
 export function startEmulatorProcess(opts: EmulatorProcessOptions = {}): Promise<EmulatorProcess> {
   const args = ["--port", String(opts.port ?? 0), "--clock-scale", String(opts.clockScale ?? 1)];

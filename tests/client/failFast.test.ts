@@ -3,19 +3,10 @@
  * an endpoint nobody listens on, and 409s that waiting cannot cure (a paused or unstable
  * service, a replica set in error), told apart from those it can.
  */
-import * as net from "net";
+import { deadPort } from "../../harness/emulatorProcess";
 import { ClouddbClient, ConfigurationError, ConflictError, NetworkError } from "../../provider/client";
 import { resolveConfig } from "../../provider/client/config";
 import { type Emu, control, countRequests, expectNoSecrets, startEmulator, clientOf } from "./emulatorControl";
-
-/** A port on 127.0.0.1 where nothing listens (connection refused). */
-async function deadPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe("configuration that cannot work fails at once", () => {
   const url = "http://127.0.0.1:1/public/api/v1";

@@ -4,7 +4,7 @@
  * falls back to; and an API that cannot be reached, or refuses the key, is told in the
  * user's terms (what they were creating, which setting to check), not the client's.
  */
-import * as net from "net";
+import { deadPort } from "../../harness/emulatorProcess";
 import * as clouddb from "pulumi-clouddb";
 import { expectNoErrors, TestStack } from "../../harness";
 import { startCloud, stackConfig, type Cloud } from "../../harness/cloud";
@@ -19,15 +19,6 @@ const NO_ENV = {
 };
 
 const vpc = (): void => void new clouddb.Vpc("net", { name: "n", cidr: "10.0.0.0/16", regionCode: "us-east-1" });
-
-/** A port on 127.0.0.1 where nothing listens (connection refused). */
-async function deadPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe("configuration problems", () => {
   const stacks: TestStack[] = [];

@@ -26,13 +26,18 @@
  * meet the limit again. Pure: the clock is an argument.
  */
 
+import { countTurns, sitsOut } from "./fairTurns";
 import { acceptedBefore, firstRefused, judgedLimit, RECURRING_MS, SLOW_START_SLACK_MS } from "./limitMeasure";
 
 /** Tunables of the pacing (the lone client's and the shared schedule's; exported for tests and the README). */
 export const PACER = {
   /** Rate before anything is known of the API's limit, requests per second. */
   initialRate: 20,
-  /** Before the first 429 the rate doubles every this many ms in which requests queued (slow start). */
+  /**
+   * Before the first 429 the rate doubles every this many ms in which requests queued (slow
+   * start: from 20/s, 40 creates against 10 requests a second met one refusal there, while
+   * 1,000 writes still leave within 2 s).
+   */
   slowStartStepMs: 250,
   /** The rate never goes below this, requests per second. */
   minRate: 0.5,
@@ -116,12 +121,14 @@ export interface KeySchedule {
   refusals: number[];
   /** The last claim of turns for writes (epoch ms): while writes wait, lists are read for the machine seldom (sharedLists.ts). */
   writesAt?: number;
+  /** Each client's turns for writes, and its last claim of them (epoch ms), by member (fairTurns.ts). */
+  writeTurns?: Record<string, { n: number; at: number }>;
   /** Each client's last claim (epoch ms), by a name that is not its process's. */
   members: Record<string, number>;
   /** How many waits of each client each list serves, and when it said so (sharedLists.ts). */
   waits?: Record<string, { at: number; on: Record<string, number> }>;
-  /** Each list read for the machine (sharedLists.ts): when it was last sent, its length, and who reads it now (until when). */
-  lists?: Record<string, { sentAt: number; items: number; by?: string; until?: number }>;
+  /** Each list read for the machine (sharedLists.ts): when it was last sent, its length, who reads it now (until when), when its last service is due. */
+  lists?: Record<string, { sentAt: number; items: number; by?: string; until?: number; dueAt?: number }>;
   /** The last change of this record (epoch ms). */
   updatedAt: number;
 }
@@ -194,8 +201,9 @@ export function writesWaiting(s: KeySchedule, now: number): boolean {
 /**
  * Gives `member` the next `n` send slots (epoch ms, ascending), evenly spaced at the rate
  * after every slot already given and after any pause; `forWrites` when the client has writes
- * queued. A next slot further ahead than the active clients' claims can reach (a clock that
- * jumped, claims of clients that are gone) is not waited for.
+ * queued: none when it sits out for fairness (fairTurns.ts; it claims again once the slots
+ * given so far have passed, `s.next`). A next slot further ahead than the active clients'
+ * claims can reach (a clock that jumped, claims of clients that are gone) is not waited for.
  */
 export function claimSlots(s: KeySchedule, now: number, member: string, n: number, forWrites = false): number[] {
   if (forWrites) s.writesAt = now;
@@ -209,6 +217,11 @@ export function claimSlots(s: KeySchedule, now: number, member: string, n: numbe
   const next = s.next > reach ? now : s.next;
   const start = Math.max(now, next, s.pausedUntil);
   if (start > now) s.wanted = true;
+  if (forWrites && sitsOut(s, now, member, gap)) {
+    s.updatedAt = now;
+    return [];
+  }
+  if (forWrites) countTurns(s, now, member, n);
   const slots = Array.from({ length: n }, (_, i) => start + i * gap);
   s.next = start + n * gap;
   forgetBefore(s.slots, now - 7_000);

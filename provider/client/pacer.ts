@@ -5,23 +5,17 @@
  * - **Order**: writes first, then reads, then waiters' polls; first come first served within each.
  * - **Pause**: a 429's `Retry-After` pauses every request of the client; a request never waits
  *   in a pause past its `waitUntil`: it is let go at once, unsent.
- * - **Rate**: requests leave at most `rate` per second, spaced evenly. It starts at
- *   {@link PACER.initialRate} and doubles every {@link PACER.slowStartStepMs} in which
- *   requests had to queue, until the first 429 (slow start: at 20/s doubling every 250 ms,
- *   40 creates against 10 requests a second met one refusal there, while 1,000 writes still
- *   leave within 2 s). A 429 sets it to 90% of what the API accepted in the second before
- *   (its limit, as seen from here); then it grows back to 93% of that limit, and probes
- *   beyond only after {@link PACER.probeAfterMs} without a 429; a limit the API announces
- *   (`RateLimit-Policy`) sets it to 90% of that (keySchedule.ts says how, and why these
- *   shares). Each 429 costs every request its `Retry-After` (a bare 429,
- *   {@link PACER.bareRefusalPauseMs}), so the pacer stays under the limit rather than on it.
+ * - **Rate**: requests leave at most `rate` per second, spaced evenly: from
+ *   {@link PACER.initialRate}, doubling until the first 429 (slow start), then under the limit
+ *   the 429s measure (keySchedule.ts says how, and why these shares). Each 429 costs every
+ *   request its `Retry-After` (a bare 429, {@link PACER.bareRefusalPauseMs}).
  * - **One state**: the rate, the limit as known, the pause and the next send slot are a
  *   {@link KeySchedule} (keySchedule.ts), changed by its functions whether the client paces
  *   alone (a schedule of its own, in memory) or shares the machine's (its view of the file's).
  * - **Shared with the machine's other clients of the key** (given a {@link SharedSchedule}, as
  *   the providers give each process): every request takes its turn from the schedule they
- *   share (keySchedule.ts: one rate learned from all their answers, turns in round robin, a
- *   `Retry-After` holding them all). Turns claimed before a 429 are given back and claimed
+ *   share (keySchedule.ts: one rate learned from all their answers, turns in round robin, fair
+ *   for writes (fairTurns.ts), a `Retry-After` holding them all). Turns claimed before a 429 are given back and claimed
  *   again at the rate it set; each claim tells when this client's requests left and which
  *   turns it did not use. Where the file cannot be used, the client paces alone.
  * - **Stale polls**: a poll whose turn comes {@link PACER.pollStaleMs} after it was queued, writes or
@@ -88,6 +82,8 @@ export class Pacer {
   /** The slots used since the last claim and when each request left on it, to be told to the schedule then. */
   private used: [number, number][] = [];
   private claiming = false;
+  /** No claim before this (epoch ms): the last claim gave no turn (fairTurns.ts). */
+  private claimAfter = 0;
   private busyFailures = 0;
   private checking = false;
   /** When this client last saw the shared schedule (epoch ms). */
@@ -325,10 +321,13 @@ export class Pacer {
         this.adopt(done.schedule);
         this.slots = done.result;
         this.claimedAt = done.schedule.updatedAt;
+        // No turn when this client sits out for fairness (fairTurns.ts): it claims again once the turns given so far have passed.
+        this.claimAfter = this.slots.length === 0 ? done.schedule.next : 0;
         // A request that may not wait for this client's next turn is let go now.
-        if (this.slots.length > 0 && this.slots[0] > this.now()) {
-          this.scheduleHeldUntil = this.slots[0];
-          this.releaseImpatient(this.slots[0], "schedule");
+        const turn = this.slots[0] ?? this.claimAfter;
+        if (turn > this.now()) {
+          this.scheduleHeldUntil = turn;
+          this.releaseImpatient(turn, "schedule");
         }
         this.pump();
       });
@@ -377,7 +376,7 @@ export class Pacer {
         while (this.slots.length > 0 && this.slots[0] < s.pausedUntil) this.unusedSlots.push(this.slots.shift()!);
         if (s.last429At > this.claimedAt) this.unusedSlots.push(...this.slots.splice(0));
         const at = Math.max(this.slots[0] ?? Infinity, s.pausedUntil);
-        if (this.slots.length === 0) return this.claim();
+        if (this.slots.length === 0) return now < this.claimAfter ? this.wake(this.claimAfter, now) : this.claim();
         // The schedule is looked at again just before the slot, not once it has come: the read would make the request late.
         const stale = at - this.viewedAt > RECHECK_MS;
         if (stale && at - now <= LOOK_AHEAD_MS) return this.check();

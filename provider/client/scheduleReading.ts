@@ -47,6 +47,7 @@ export function readSchedule(value: unknown, now: number): KeySchedule | undefin
     refusals: times(r.refusals),
     members: Object.fromEntries(Object.entries(members).filter(([, at]) => num(at) && now - at < MEMBER_ACTIVE_MS * 2)),
     ...readLists(r, now),
+    ...readTurns(r),
     updatedAt: r.updatedAt,
   };
 }
@@ -65,7 +66,21 @@ function readLists(r: Partial<KeySchedule>, now: number): Pick<KeySchedule, "wai
   const lists: NonNullable<KeySchedule["lists"]> = {};
   for (const [key, l] of Object.entries(obj(r.lists) ? r.lists : {})) {
     if (!obj(l) || !num(l.sentAt) || !num(l.items)) continue;
-    lists[key] = { sentAt: l.sentAt, items: l.items, ...(typeof l.by === "string" && num(l.until) ? { by: l.by, until: l.until } : {}) };
+    lists[key] = {
+      sentAt: l.sentAt,
+      items: l.items,
+      ...(typeof l.by === "string" && num(l.until) ? { by: l.by, until: l.until } : {}),
+      ...(num(l.dueAt) ? { dueAt: l.dueAt } : {}),
+    };
   }
   return { waits, lists };
+}
+
+/** The `writeTurns` of a parsed schedule that read as such (fairTurns.ts). */
+function readTurns(r: Partial<KeySchedule>): Pick<KeySchedule, "writeTurns"> {
+  if (r.writeTurns === null || typeof r.writeTurns !== "object") return {};
+  const turns = Object.entries(r.writeTurns as Record<string, Partial<{ n: unknown; at: unknown }>>).filter(
+    (e): e is [string, { n: number; at: number }] => e[1] !== null && typeof e[1] === "object" && num(e[1].n) && num(e[1].at),
+  );
+  return { writeTurns: Object.fromEntries(turns.map(([m, t]) => [m, { n: t.n, at: t.at }])) };
 }

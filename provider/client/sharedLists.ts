@@ -11,8 +11,9 @@
  *   a fleet's waiting costs), or {@link LIST_COST.writingGapMs} while any client of the machine
  *   has writes waiting for their turns (a read takes a turn from a write, and the answer of a long
  *   list holds the API a moment, so that the writes after it arrive bunched and meet the limit:
- *   writes go first on the machine as in each client), and leaves the answer in a file beside
- *   the schedule;
+ *   writes go first on the machine as in each client); after the writes, a read is moved later
+ *   by less than that gap so that one falls when the list's last service is due
+ *   (listReadiness.ts); it leaves the answer in a file beside the schedule;
  * - the others take that answer from the file instead of asking the API, each wait as it would
  *   its own poll's (an answer to a request sent before a wait began is not shown to it).
  *
@@ -25,6 +26,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { activeMembers, type KeySchedule, writesWaiting } from "./keySchedule";
 import { WAITS_FRESH_MS } from "./scheduleReading";
+import { alignedRead, lastDueAfterMs } from "./listReadiness";
 import { redact } from "./redact";
 import type { SharedSchedule } from "./sharedSchedule";
 
@@ -42,6 +44,8 @@ export const LIST_COST = {
   repeatMs: 10_000,
   /** The most often a client says its waits. */
   sayEveryMs: 500,
+  /** A read meant to meet the list's last service when it is due comes this long after (listReadiness.ts). */
+  dueMarginMs: 50,
 } as const;
 
 /** An answer read for the machine: when its request was sent, and its body as the API sent it. */
@@ -152,10 +156,12 @@ export class SharedLists {
       // Asked at `askedAt`: an answer sent since is there to be read (the caller looks again); else the gap since the last read.
       if (askedAt !== undefined && l !== undefined && l.sentAt >= askedAt) return now;
       // While the machine's writes wait for their turns, a read takes one of them: the gap is the longest then.
-      const gap = writesWaiting(s, now) ? LIST_COST.writingGapMs : Math.min(LIST_COST.maxGapMs, (l?.items ?? 0) * LIST_COST.msPerItem);
-      const next = l === undefined || askedAt !== undefined ? now : l.sentAt + gap;
+      const writing = writesWaiting(s, now);
+      const gap = writing ? LIST_COST.writingGapMs : Math.min(LIST_COST.maxGapMs, (l?.items ?? 0) * LIST_COST.msPerItem);
+      // After the writes, the reads fall so that one comes when the list's last service is due (listReadiness.ts).
+      const next = l === undefined || askedAt !== undefined ? now : alignedRead(l.sentAt + gap, gap, writing ? undefined : l.dueAt);
       if (next > now) return next;
-      s.lists[key] = { sentAt: l?.sentAt ?? 0, items: l?.items ?? 0, by: me, until: now + LIST_COST.holdMs };
+      s.lists[key] = { ...l, sentAt: l?.sentAt ?? 0, items: l?.items ?? 0, by: me, until: now + LIST_COST.holdMs };
       return true;
     });
     if (done === undefined) return undefined;
@@ -184,7 +190,9 @@ export class SharedLists {
       s.lists ??= {};
       const l = s.lists[key];
       const items = answer === undefined ? (l?.items ?? 0) : Array.isArray(answer.body) ? answer.body.length : 0;
-      s.lists[key] = { sentAt: Math.max(l?.sentAt ?? 0, answer?.sentAt ?? 0), items };
+      const due = answer === undefined ? undefined : lastDueAfterMs(answer.body);
+      const dueAt = due === undefined ? l?.dueAt : answer!.sentAt + due + LIST_COST.dueMarginMs;
+      s.lists[key] = { sentAt: Math.max(l?.sentAt ?? 0, answer?.sentAt ?? 0), items, ...(dueAt === undefined ? {} : { dueAt }) };
     });
     if (done !== undefined) this.view = done.schedule;
   }

@@ -112,9 +112,10 @@ export interface KeySchedule {
   cutAt?: number;
   /**
    * A congestion's measure of the limit taken again `at` (epoch ms), of the second before `ref`
-   * (see {@link refused}); `prior`, the limit as measured before that congestion.
+   * (see {@link refused}); `prior`, the limit as measured before that congestion; `slackMs`, how
+   * much earlier than its first refused request the second measured begins (a slow start's).
    */
-  remeasure?: { at: number; ref: number; prior?: number; slowStart?: boolean };
+  remeasure?: { at: number; ref: number; prior?: number; slackMs?: number };
   /** The slots given out in the last seconds, oldest first (epoch ms; at most {@link RECENT}). */
   slots: number[];
   /** When the requests the API answered 429 in the last seconds were sent, oldest first (epoch ms). */
@@ -240,7 +241,7 @@ const REMEASURE_MS = 500;
  */
 function measureAgain(s: KeySchedule, now: number): void {
   if (s.remeasure === undefined || now < s.remeasure.at) return;
-  const accepted = acceptedBefore(s, firstRefused(s, s.remeasure.ref), s.remeasure.slowStart === true ? SLOW_START_SLACK_MS : 0);
+  const accepted = acceptedBefore(s, firstRefused(s, s.remeasure.ref), s.remeasure.slackMs ?? 0);
   const prior = s.remeasure.prior;
   delete s.remeasure;
   if (accepted < 2) return;
@@ -314,7 +315,7 @@ export function refused(
         at: now + REMEASURE_MS,
         ref: sentAt,
         ...(prior === undefined ? {} : { prior }),
-        ...(s.slowStart ? { slowStart: true } : {}),
+        ...(slack > 0 ? { slackMs: slack } : {}),
       };
     }
     accepted ??= acceptedBefore(s, firstRefused(s, sentAt), slack);

@@ -39,7 +39,7 @@ export function readSchedule(value: unknown, now: number): KeySchedule | undefin
             at: r.remeasure.at,
             ref: r.remeasure.ref,
             ...(num(r.remeasure.prior) ? { prior: r.remeasure.prior } : {}),
-            ...(r.remeasure.slowStart === true ? { slowStart: true } : {}),
+            ...(num(r.remeasure.slackMs) && r.remeasure.slackMs > 0 ? { slackMs: r.remeasure.slackMs } : {}),
           },
         }
       : {}),

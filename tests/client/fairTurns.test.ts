@@ -4,13 +4,11 @@
  * never leaves a turn unused, and a client that starts late does not take back the turns it
  * missed.
  */
-import * as fs from "fs";
-import * as os from "os";
-import * as path from "path";
 import { FAIR_AHEAD } from "../../provider/client/fairTurns";
 import { claimSlots, newSchedule, type KeySchedule } from "../../provider/client/keySchedule";
 import { Pacer } from "../../provider/client/pacer";
 import { SharedSchedule } from "../../provider/client/sharedSchedule";
+import { pacingDirPerTest } from "./pacingDir";
 
 /** A schedule in its slow start, where `a` claimed `n` turns for writes alone, one at a time (as the pacer does then). */
 function aheadInSlowStart(n: number): KeySchedule {
@@ -81,17 +79,11 @@ describe("fair turns for writes", () => {
 });
 
 describe("a client's pacer sitting out", () => {
-  let dir: string;
-  beforeEach(() => {
-    dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "pacing-")), "pacing");
-  });
-  afterEach(() => {
-    fs.rmSync(path.dirname(dir), { recursive: true, force: true });
-  });
+  const pacingDir = pacingDirPerTest();
 
   it("claims again once the turns given to others have passed, and sends then, without claiming in a loop meanwhile", async () => {
-    const shared = new SharedSchedule(dir, "https://api.example.com/v1", "k");
-    const other = new SharedSchedule(dir, "https://api.example.com/v1", "k");
+    const shared = new SharedSchedule(pacingDir(), "https://api.example.com/v1", "k");
+    const other = new SharedSchedule(pacingDir(), "https://api.example.com/v1", "k");
     const start = Date.now();
     // This client is 5 turns for writes ahead of another writing client whose turns fill the next 600 ms.
     await shared.update((s) => limited(s));

@@ -3,12 +3,10 @@
  * estimate from the list's own `created` times, given only when it is tight, and the read of
  * the schedule's file moved to meet it, by less than the list's gap.
  */
-import * as fs from "fs";
-import * as os from "os";
-import * as path from "path";
 import { alignedRead, lastDueAfterMs, TIGHT_MS } from "../../provider/client/listReadiness";
 import { LIST_COST, SharedLists } from "../../provider/client/sharedLists";
 import { SharedSchedule } from "../../provider/client/sharedSchedule";
+import { pacingDirPerTest } from "./pacingDir";
 
 const T0 = Date.parse("2026-11-27T12:00:00Z");
 /** A service of a list, created `ms` after T0 (microseconds, as the API lists them). */
@@ -51,16 +49,10 @@ describe("when a list's last service is due", () => {
 });
 
 describe("the machine's read of a list after the writes", () => {
-  let dir: string;
-  beforeEach(() => {
-    dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "pacing-")), "pacing");
-  });
-  afterEach(() => {
-    fs.rmSync(path.dirname(dir), { recursive: true, force: true });
-  });
+  const pacingDir = pacingDirPerTest();
 
   it("comes when the last service of the list read before is due, not at the gap's end", async () => {
-    const lists = new SharedLists(new SharedSchedule(dir, "https://api.example.com/v1", "k"), dir);
+    const lists = new SharedLists(new SharedSchedule(pacingDir(), "https://api.example.com/v1", "k"), pacingDir());
     const key = "services p";
     expect(await lists.take(key)).toBe(true);
     const sentAt = Date.now();

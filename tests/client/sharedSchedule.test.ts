@@ -3,12 +3,12 @@
  * sharedSchedule.ts) and what they read of the API's rate-limit fields (rateLimitFields.ts).
  */
 import * as fs from "fs";
-import * as os from "os";
 import * as path from "path";
 import { claimSlots, newSchedule, PACER, refused, sent, unused } from "../../provider/client/keySchedule";
 import { readLimitFields } from "../../provider/client/rateLimitFields";
 import { LIST_COST, SharedLists } from "../../provider/client/sharedLists";
 import { SharedSchedule } from "../../provider/client/sharedSchedule";
+import { pacingDirPerTest } from "./pacingDir";
 
 describe("the IETF rate-limit fields", () => {
   it("reads the policy's quota per second and what is left", () => {
@@ -144,41 +144,35 @@ describe("the key's schedule", () => {
 });
 
 describe("the schedule's file", () => {
-  let dir: string;
-  beforeEach(() => {
-    dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "pacing-")), "pacing");
-  });
-  afterEach(() => {
-    fs.rmSync(path.dirname(dir), { recursive: true, force: true });
-  });
+  const pacingDir = pacingDirPerTest();
 
   it("is private, and holds neither the key nor the URL", async () => {
-    const shared = new SharedSchedule(dir, "https://api.example.com/v1", "secret-key-123");
+    const shared = new SharedSchedule(pacingDir(), "https://api.example.com/v1", "secret-key-123");
     const done = await shared.update((s, now) => claimSlots(s, now, shared.member, 1));
     expect(done?.result).toHaveLength(1);
-    expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
-    const [file] = fs.readdirSync(dir);
-    expect(fs.statSync(path.join(dir, file)).mode & 0o777).toBe(0o600);
-    const text = fs.readFileSync(path.join(dir, file), "utf8");
+    expect(fs.statSync(pacingDir()).mode & 0o777).toBe(0o700);
+    const [file] = fs.readdirSync(pacingDir());
+    expect(fs.statSync(path.join(pacingDir(), file)).mode & 0o777).toBe(0o600);
+    const text = fs.readFileSync(path.join(pacingDir(), file), "utf8");
     expect(text).not.toContain("secret-key-123");
     expect(text).not.toContain("api.example.com");
   });
 
   it("says its lock was busy when others held it all the while, so the client tries again rather than pace alone", async () => {
-    const shared = new SharedSchedule(dir, "https://api.example.com/v1", "k");
+    const shared = new SharedSchedule(pacingDir(), "https://api.example.com/v1", "k");
     expect(await shared.ready()).toBe(true);
     // A lock of a running process (this one), fresh: not stale, so it is not broken.
-    fs.writeFileSync(path.join(dir, `${shared.name}.lock`), String(process.pid));
+    fs.writeFileSync(path.join(pacingDir(), `${shared.name}.lock`), String(process.pid));
     expect(await shared.update(() => undefined)).toBeUndefined();
     expect(shared.busy).toBe(true);
-    fs.rmSync(path.join(dir, `${shared.name}.lock`));
+    fs.rmSync(path.join(pacingDir(), `${shared.name}.lock`));
     expect(await shared.update(() => 1)).toMatchObject({ result: 1 });
     expect(shared.busy).toBe(false);
   });
 
   it("has a list read for the machine seldom while its clients' writes wait for their turns, then as its length allows", async () => {
-    const shared = new SharedSchedule(dir, "https://api.example.com/v1", "k");
-    const lists = new SharedLists(shared, dir);
+    const shared = new SharedSchedule(pacingDir(), "https://api.example.com/v1", "k");
+    const lists = new SharedLists(shared, pacingDir());
     const key = "services p";
     expect(await lists.take(key)).toBe(true);
     const sentAt = Date.now();

@@ -18,6 +18,9 @@ import type { KeySchedule } from "./keySchedule";
 /** Turns a client may be ahead of another writing client before it sits out. */
 export const FAIR_AHEAD = 2;
 
+/** A client that claimed no turn for writes this long is forgotten (the record stays small however many stacks came and went). */
+const FORGET_MS = 60_000;
+
 /**
  * How long after its last claim for writes a client counts as wanting turns for writes: it
  * claims again as soon as its turn is used, so a round of the schedule (every writing
@@ -55,6 +58,5 @@ export function countTurns(s: KeySchedule, now: number, member: string, n: numbe
   const known = s.writeTurns[member];
   const from = known?.n ?? (s.slowStart ? 0 : (fewest(s, now, member) ?? 0));
   s.writeTurns[member] = { n: from + n, at: now };
-  // Clients gone a while are forgotten (the record stays small however many stacks came and went).
-  for (const [m, t] of Object.entries(s.writeTurns)) if (now - t.at > 60_000) delete s.writeTurns[m];
+  for (const [m, t] of Object.entries(s.writeTurns)) if (now - t.at > FORGET_MS) delete s.writeTurns[m];
 }

@@ -191,7 +191,7 @@ export class SharedLists {
       const l = s.lists[key];
       const items = answer === undefined ? (l?.items ?? 0) : Array.isArray(answer.body) ? answer.body.length : 0;
       const due = answer === undefined ? undefined : lastDueAfterMs(answer.body);
-      const dueAt = due === undefined ? l?.dueAt : answer!.sentAt + due + LIST_COST.dueMarginMs;
+      const dueAt = answer === undefined || due === undefined ? l?.dueAt : answer.sentAt + due + LIST_COST.dueMarginMs;
       s.lists[key] = { sentAt: Math.max(l?.sentAt ?? 0, answer?.sentAt ?? 0), items, ...(dueAt === undefined ? {} : { dueAt }) };
     });
     if (done !== undefined) this.view = done.schedule;

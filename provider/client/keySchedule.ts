@@ -20,14 +20,17 @@
  * The measure of a limit counts each request when it left: a client tells the schedule, at its
  * next claim, when its requests left on their slots ({@link sent}) and which slots it did not
  * use ({@link unused}); on a busy machine a request leaves late, and the slots given say little
- * of what the API counted. A congestion's first 429 measures at once and again half a second
- * later, when its requests have all been told of. A new congestion voids every slot given before
+ * of what the API counted. Until the slow start's limit is measured, they also tell when the
+ * answers of the requests the API accepted came ({@link answered}): a request that left before
+ * the second measured may have reached the API within it (limitMeasure.ts). A congestion's
+ * first 429 measures at once and again half a second later, when its requests have all been
+ * told of. A new congestion voids every slot given before
  * it (the clients give theirs back and claim again): spaced at the rate before the cut, they would
  * meet the limit again. Pure: the clock is an argument.
  */
 
 import { countTurns, sitsOut } from "./fairTurns";
-import { acceptedBefore, firstRefused, judgedLimit, RECURRING_MS, SLOW_START_SLACK_MS } from "./limitMeasure";
+import { acceptedBefore, firstRefused, judgedLimit, RECURRING_MS } from "./limitMeasure";
 
 /** Tunables of the pacing (the lone client's and the shared schedule's; exported for tests and the README). */
 export const PACER = {
@@ -112,14 +115,15 @@ export interface KeySchedule {
   cutAt?: number;
   /**
    * A congestion's measure of the limit taken again `at` (epoch ms), of the second before `ref`
-   * (see {@link refused}); `prior`, the limit as measured before that congestion; `slackMs`, how
-   * much earlier than its first refused request the second measured begins (a slow start's).
+   * (see {@link refused}); `prior`, the limit as measured before that congestion.
    */
-  remeasure?: { at: number; ref: number; prior?: number; slackMs?: number };
+  remeasure?: { at: number; ref: number; prior?: number };
   /** The slots given out in the last seconds, oldest first (epoch ms; at most {@link RECENT}). */
   slots: number[];
   /** When the requests the API answered 429 in the last seconds were sent, oldest first (epoch ms). */
   refusals: number[];
+  /** Until the slow start's limit is measured: when each request the API accepted left, and when its answer came (epoch ms; {@link answered}). */
+  answers?: [number, number][];
   /** The last claim of turns for writes (epoch ms): while writes wait, lists are read for the machine seldom (sharedLists.ts). */
   writesAt?: number;
   /** Each client's turns for writes, and its last claim of them (epoch ms), by member (fairTurns.ts). */
@@ -241,9 +245,10 @@ const REMEASURE_MS = 500;
  */
 function measureAgain(s: KeySchedule, now: number): void {
   if (s.remeasure === undefined || now < s.remeasure.at) return;
-  const accepted = acceptedBefore(s, firstRefused(s, s.remeasure.ref), s.remeasure.slackMs ?? 0);
+  const accepted = acceptedBefore(s, firstRefused(s, s.remeasure.ref));
   const prior = s.remeasure.prior;
   delete s.remeasure;
+  delete s.answers;
   if (accepted < 2) return;
   const limit = s.declared ? accepted : judgedLimit(prior, accepted);
   if (!s.declared) s.limit = limit;
@@ -270,6 +275,28 @@ export function sent(s: KeySchedule, reports: readonly (readonly [number, number
   if (reports.length === 0) return;
   const at = new Map(reports);
   s.slots = s.slots.map((t) => at.get(t) ?? t);
+}
+
+/** True while the answers' times may still be needed: in the slow start, and until its first congestion is measured again. */
+export function measuringSlowStart(s: KeySchedule): boolean {
+  return s.slowStart || (s.answers !== undefined && s.remeasure !== undefined);
+}
+
+/** How long an answer's time is kept: a measure counts only the answers that came after the second before its first refused request began. */
+const ANSWERS_KEPT_MS = 3_000;
+
+/**
+ * When requests the API accepted left, and when their answers came (`[left, answered]`, epoch
+ * ms), told at `now`: kept while {@link measuringSlowStart}, when a process's first requests,
+ * opening their connections, reach the API well after they left; forgotten after that.
+ */
+export function answered(s: KeySchedule, now: number, answers: readonly (readonly [number, number])[]): void {
+  if (!measuringSlowStart(s)) {
+    delete s.answers;
+    return;
+  }
+  const kept = [...(s.answers ?? []), ...answers.map(([left, at]): [number, number] => [left, at])];
+  s.answers = kept.filter(([, at]) => at >= now - ANSWERS_KEPT_MS).slice(-RECENT);
 }
 
 /**
@@ -309,16 +336,9 @@ export function refused(
     // Measured now, and again once the congestion's requests have all been told of: slots given for
     // the second before may not have been sent yet, or been refused too (their 429s come back in any order).
     const prior = s.declared || now - s.last429At < RECURRING_MS ? undefined : s.limit;
-    const slack = s.slowStart ? SLOW_START_SLACK_MS : 0;
-    if (accepted === undefined) {
-      s.remeasure = {
-        at: now + REMEASURE_MS,
-        ref: sentAt,
-        ...(prior === undefined ? {} : { prior }),
-        ...(slack > 0 ? { slackMs: slack } : {}),
-      };
-    }
-    accepted ??= acceptedBefore(s, firstRefused(s, sentAt), slack);
+    if (accepted === undefined) s.remeasure = { at: now + REMEASURE_MS, ref: sentAt, ...(prior === undefined ? {} : { prior }) };
+    if (s.slowStart && accepted === undefined) s.answers ??= [];
+    accepted ??= acceptedBefore(s, firstRefused(s, sentAt));
     if (accepted >= 2) {
       const limit = s.declared ? accepted : judgedLimit(prior, accepted);
       if (!s.declared) s.limit = limit;

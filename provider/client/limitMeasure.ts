@@ -1,7 +1,8 @@
 /**
  * How a 429 measures the key's limit (keySchedule.ts `refused`): the requests the API accepted
- * in the second before the first refused request of a congestion, counted by when they left,
- * and how such a measure is judged against the limit measured before.
+ * in the second before the first refused request of a congestion, counted by when they left
+ * (or, for one that left before that second, by the middle of its round trip), and how such a
+ * measure is judged against the limit measured before.
  */
 import type { KeySchedule } from "./keySchedule";
 
@@ -16,21 +17,19 @@ export function firstRefused(s: KeySchedule, ref: number): number {
 }
 
 /**
- * How much earlier than a second before the first refused request the slow start's first
- * congestion counts requests: a process's first request opens its connection and reaches the
- * API later than it left (in a fleet, the first list read, 1,029 ms before the first 429 and still
- * in the API's second then). A slow start meets a limit within its first half second or so, so
- * this reaches no request the API had let go, except at limits of hundreds, by a percent or two.
+ * The requests the API accepted in the second before `ref`: the slots of that second (at the
+ * times they left, once told), less its 429s, and the accepted requests that left before it
+ * whose answers say they reached the API within it ({@link KeySchedule.answers}): the middle of
+ * a request's round trip is when it reached the API as best a client can tell (as NTP reads a
+ * server's clock). In a fleet's slow start, a process's first request, opening its connection,
+ * left 1,054 ms before the first refused one and was answered 448 ms later: it was still in
+ * the API's second then; another, 1,408 ms before and answered 430 ms later, was not.
  */
-export const SLOW_START_SLACK_MS = 100;
-
-/**
- * The requests the API accepted in the second before `ref` (and `slack` ms more): the slots of
- * that second (at the times they left, once told), less its 429s.
- */
-export function acceptedBefore(s: KeySchedule, ref: number, slack = 0): number {
-  const within = (t: number): boolean => t > ref - 1_000 - slack && t <= ref;
-  return s.slots.filter(within).length - s.refusals.filter(within).length;
+export function acceptedBefore(s: KeySchedule, ref: number): number {
+  const edge = ref - 1_000;
+  const within = (t: number): boolean => t > edge && t <= ref;
+  const reached = (s.answers ?? []).filter(([left, answered]) => left <= edge && (left + answered) / 2 > edge).length;
+  return s.slots.filter(within).length - s.refusals.filter(within).length + reached;
 }
 
 /** How far below a limit measured before a congestion's measure may fall and still be read as that limit, as a share of it (at least 1 request). */

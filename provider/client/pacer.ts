@@ -12,12 +12,12 @@
  * - **One state**: the rate, the limit as known, the pause and the next send slot are a
  *   {@link KeySchedule} (keySchedule.ts), changed by its functions whether the client paces
  *   alone (a schedule of its own, in memory) or shares the machine's (its view of the file's).
- * - **Shared with the machine's other clients of the key** (given a {@link SharedSchedule}, as
- *   the providers give each process): every request takes its turn from the schedule they
- *   share (keySchedule.ts: one rate learned from all their answers, turns in round robin, fair
- *   for writes (fairTurns.ts), a `Retry-After` holding them all). Turns claimed before a 429 are given back and claimed
- *   again at the rate it set; each claim tells when this client's requests left and which
- *   turns it did not use. Where the file cannot be used, the client paces alone.
+ * - **Shared with the machine's other clients of the key** (given a {@link SharedSchedule}, as the
+ *   providers give each process): every request takes its turn from the schedule they share
+ *   (keySchedule.ts: one rate learned from all their answers, turns in round robin, fair for writes
+ *   (fairTurns.ts), a `Retry-After` holding them all). Turns claimed before a 429 are given back;
+ *   each claim tells when this client's requests left, which turns it did not use and, in the
+ *   slow start, when its answers came. Where the file cannot be used, the client paces alone.
  * - **Stale polls**: a poll whose turn comes {@link PACER.pollStaleMs} after it was queued, writes or
  *   reads having gone ahead of it, is let go unsent: its wait polls again, choosing anew what to read.
  *
@@ -29,10 +29,12 @@ import type { Held, Priority, Waiting } from "./pacerTypes";
 export type { Held, Priority } from "./pacerTypes";
 import {
   activeMembers,
+  answered,
   claimSlots,
   declared,
   exhausted,
   growRate,
+  measuringSlowStart,
   newSchedule,
   PACER,
   refused,
@@ -81,6 +83,8 @@ export class Pacer {
   private unusedSlots: number[] = [];
   /** The slots used since the last claim and when each request left on it, to be told to the schedule then. */
   private used: [number, number][] = [];
+  /** While the slow start's limit is measured: when accepted requests left and their answers came, to be told at the next claim. */
+  private answers: [number, number][] = [];
   private claiming = false;
   /** No claim before this (epoch ms): the last claim gave no turn (fairTurns.ts). */
   private claimAfter = 0;
@@ -190,6 +194,7 @@ export class Pacer {
     if (perSecond !== undefined && perSecond > 0) this.change((s, at) => declared(s, at, perSecond));
     if (status !== 429) {
       if (status !== undefined) this.accepted.push(now);
+      if (status !== undefined && this.shared !== undefined && measuringSlowStart(this.state)) this.answers.push([now - answerMs, now]);
       if (status !== undefined && fields.remaining === 0) this.exhaust(fields.perSecond);
       return;
     }
@@ -213,10 +218,7 @@ export class Pacer {
     this.change((s, at) => exhausted(s, at, quota ?? s.limit, own));
   }
 
-  /**
-   * Applies `change` to the client's state at once, and, while it shares the machine's
-   * schedule, to the schedule's file too (its answer then replaces the view).
-   */
+  /** Applies `change` to the client's state at once, and to the shared schedule's file while it shares one (its answer then replaces the view). */
   private change(change: (s: KeySchedule, now: number) => void): void {
     change(this.state, this.now());
     this.share(change);
@@ -277,10 +279,7 @@ export class Pacer {
     this.pump();
   }
 
-  /**
-   * Looks at the shared schedule again (no lock) before a slot claimed a while ago is used:
-   * another client may have met a 429 since, whose pause the slot falls in.
-   */
+  /** Looks at the shared schedule again (no lock) before a slot claimed a while ago is used: another client may have met a 429 since. */
   private check(): void {
     const shared = this.shared;
     if (shared === undefined || this.checking) return;
@@ -302,13 +301,14 @@ export class Pacer {
     // In the slow start, one at a time: the clients that will share the key have not all claimed yet.
     const share = this.state.slowStart ? 1 : Math.floor((this.state.rate * CLAIM_MS) / 1_000 / this.sharedWithNow);
     const n = Math.max(1, Math.min(this.queued, share));
-    const [left, used] = [this.unusedSlots, this.used];
+    const [left, used, answers] = [this.unusedSlots, this.used, this.answers];
     const forWrites = this.queues.write.size > 0;
-    [this.unusedSlots, this.used] = [[], []];
+    [this.unusedSlots, this.used, this.answers] = [[], [], []];
     void shared
       .update((s, now) => {
         unused(s, left);
         sent(s, used);
+        answered(s, now, answers);
         return claimSlots(s, now, shared.member, n, forWrites);
       })
       .then((done) => {
@@ -333,10 +333,7 @@ export class Pacer {
       });
   }
 
-  /**
-   * Lets the first request of `priority` go unsent when it waited past its `staleAt` while
-   * requests of a higher priority went ahead of it; true when it did.
-   */
+  /** Lets the first request of `priority` go unsent when it waited past its `staleAt` while requests of a higher priority went ahead of it; true when it did. */
   private dropStale(priority: Priority, now: number): boolean {
     const first = this.queues[priority].peek();
     if (first === undefined || first.staleAt >= now || this.overtakenAt <= first.queuedAt) return false;

@@ -19,6 +19,8 @@ export function readSchedule(value: unknown, now: number): KeySchedule | undefin
   if (!num(r.grownAt) || !num(r.last429At) || typeof r.slowStart !== "boolean") return undefined;
   if (now - r.updatedAt > SCHEDULE_MAX_AGE_MS || r.updatedAt - now > 60_000) return undefined;
   const times = (list: unknown): number[] => (Array.isArray(list) ? list.filter(num).slice(-RECENT) : []);
+  const pairs = (list: unknown[]): [number, number][] =>
+    list.filter((p): p is [number, number] => Array.isArray(p) && p.length === 2 && num(p[0]) && num(p[1])).slice(-RECENT);
   const members = r.members !== null && typeof r.members === "object" ? r.members : {};
   return {
     v: 1,
@@ -39,12 +41,12 @@ export function readSchedule(value: unknown, now: number): KeySchedule | undefin
             at: r.remeasure.at,
             ref: r.remeasure.ref,
             ...(num(r.remeasure.prior) ? { prior: r.remeasure.prior } : {}),
-            ...(num(r.remeasure.slackMs) && r.remeasure.slackMs > 0 ? { slackMs: r.remeasure.slackMs } : {}),
           },
         }
       : {}),
     slots: times(r.slots),
     refusals: times(r.refusals),
+    ...(Array.isArray(r.answers) ? { answers: pairs(r.answers) } : {}),
     members: Object.fromEntries(Object.entries(members).filter(([, at]) => num(at) && now - at < MEMBER_ACTIVE_MS * 2)),
     ...readLists(r, now),
     ...readTurns(r),

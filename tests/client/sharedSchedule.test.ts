@@ -4,7 +4,7 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import { claimSlots, newSchedule, PACER, refused, sent, unused } from "../../provider/client/keySchedule";
+import { answered, claimSlots, newSchedule, PACER, refused, sent, unused } from "../../provider/client/keySchedule";
 import { readLimitFields } from "../../provider/client/rateLimitFields";
 import { LIST_COST, SharedLists } from "../../provider/client/sharedLists";
 import { SharedSchedule } from "../../provider/client/sharedSchedule";
@@ -89,21 +89,39 @@ describe("the key's schedule", () => {
     expect(s.rate).toBeCloseTo(10 * PACER.afterLimit);
   });
 
-  it("counts, in a slow start's first congestion, a request that left a little over a second before the first refused one", () => {
-    const measure = (slowStart: boolean): number | undefined => {
-      const t0 = 10_000;
+  it("counts, in a slow start's first congestion, a request that left over a second before the first refused one but reached the API within that second", () => {
+    const t0 = 10_000;
+    /** The limit measured when the first request, a list read opening its connection, left `leftBefore` ms before the first refused one; nine more in its last half second. */
+    const measure = (leftBefore: number, answeredAt: number, told: "before" | "after" = "before"): number | undefined => {
       const s = newSchedule(t0 - 2_000);
-      s.slowStart = slowStart;
       s.rate = 40;
-      // The first request (a list read opening its connection) left 1,060 ms before the first refused one, nine more in its last half second.
-      for (const at of [t0 - 1_060, ...Array.from({ length: 9 }, (_, i) => t0 - 500 + i * 50), t0]) claimSlots(s, at, "a", 1);
+      for (const at of [t0 - leftBefore, ...Array.from({ length: 9 }, (_, i) => t0 - 500 + i * 50), t0]) claimSlots(s, at, "a", 1);
+      if (told === "before") answered(s, t0 - 400, [[t0 - leftBefore, answeredAt]]);
       refused(s, t0 + 5, 1, true, 0, t0);
+      if (told === "after") answered(s, t0 + 300, [[t0 - leftBefore, answeredAt]]);
       claimSlots(s, t0 + 600, "a", 1);
+      expect(s.answers).toBeUndefined();
       return s.limit;
     };
-    expect(measure(true)).toBe(10);
-    // Later, at a steady rate, the second before is the second before.
-    expect(measure(false)).toBe(9);
+    // Answered 448 ms after it left: the middle of its round trip falls within the second before the refused one.
+    expect(measure(1_054, t0 - 606)).toBe(10);
+    // Told after the 429: the measure taken again counts it.
+    expect(measure(1_054, t0 - 606, "after")).toBe(10);
+    // Answered before that second began, or so late after leaving that its round trip's middle falls before it: the API had let it go.
+    expect(measure(1_054, t0 - 1_010)).toBe(9);
+    expect(measure(1_408, t0 - 978)).toBe(9);
+  });
+
+  it("keeps the answers' times only until the slow start's limit is measured", () => {
+    const s = newSchedule(0);
+    answered(s, 100, [[0, 90]]);
+    expect(s.answers).toEqual([[0, 90]]);
+    // Forgotten once too old to reach any second a measure counts.
+    answered(s, 10_000, [[9_000, 9_950]]);
+    expect(s.answers).toEqual([[9_000, 9_950]]);
+    s.slowStart = false;
+    answered(s, 10_100, [[10_000, 10_050]]);
+    expect(s.answers).toBeUndefined();
   });
 
   it("does not count as accepted the slots a client left unused", () => {

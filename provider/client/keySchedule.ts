@@ -284,19 +284,22 @@ export function measuringSlowStart(s: KeySchedule): boolean {
 
 /** How long an answer's time is kept: a measure counts only the answers that came after the second before its first refused request began. */
 const ANSWERS_KEPT_MS = 3_000;
+/** A round trip shorter than this puts its middle within half of it of when its request left: that time tells well enough, and the answer is not kept. */
+export const LONG_ROUND_TRIP_MS = 100;
 
 /**
  * When requests the API accepted left, and when their answers came (`[left, answered]`, epoch
- * ms), told at `now`: kept while {@link measuringSlowStart}, when a process's first requests,
- * opening their connections, reach the API well after they left; forgotten after that.
+ * ms), told at `now`: those whose round trip took {@link LONG_ROUND_TRIP_MS} or more are kept
+ * while {@link measuringSlowStart} (a process's first requests, opening their connections,
+ * reach the API well after they left); forgotten after that.
  */
 export function answered(s: KeySchedule, now: number, answers: readonly (readonly [number, number])[]): void {
   if (!measuringSlowStart(s)) {
     delete s.answers;
     return;
   }
-  const kept = [...(s.answers ?? []), ...answers.map(([left, at]): [number, number] => [left, at])];
-  s.answers = kept.filter(([, at]) => at >= now - ANSWERS_KEPT_MS).slice(-RECENT);
+  const long = answers.filter(([left, at]) => at - left >= LONG_ROUND_TRIP_MS).map(([left, at]): [number, number] => [left, at]);
+  s.answers = [...(s.answers ?? []), ...long].filter(([, at]) => at >= now - ANSWERS_KEPT_MS).slice(-RECENT);
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import { answered, claimSlots, newSchedule, PACER, refused, sent, unused } from "../../provider/client/keySchedule";
+import { answered, claimSlots, LONG_ROUND_TRIP_MS, newSchedule, PACER, refused, sent, unused } from "../../provider/client/keySchedule";
 import { readLimitFields } from "../../provider/client/rateLimitFields";
 import { LIST_COST, SharedLists } from "../../provider/client/sharedLists";
 import { SharedSchedule } from "../../provider/client/sharedSchedule";
@@ -112,15 +112,18 @@ describe("the key's schedule", () => {
     expect(measure(1_408, t0 - 978)).toBe(9);
   });
 
-  it("keeps the answers' times only until the slow start's limit is measured", () => {
+  it("keeps the times of long round trips only, and only until the slow start's limit is measured", () => {
     const s = newSchedule(0);
-    answered(s, 100, [[0, 90]]);
-    expect(s.answers).toEqual([[0, 90]]);
+    answered(s, 300, [
+      [0, 290],
+      [100, 100 + LONG_ROUND_TRIP_MS - 1],
+    ]);
+    expect(s.answers).toEqual([[0, 290]]);
     // Forgotten once too old to reach any second a measure counts.
     answered(s, 10_000, [[9_000, 9_950]]);
     expect(s.answers).toEqual([[9_000, 9_950]]);
     s.slowStart = false;
-    answered(s, 10_100, [[10_000, 10_050]]);
+    answered(s, 10_100, [[9_800, 10_050]]);
     expect(s.answers).toBeUndefined();
   });
 

@@ -2,7 +2,7 @@
  * The slow start's first congestion measures the key's limit (limitMeasure.ts), against the
  * emulator over HTTP with its key limited to 10 requests a second: a client's first request,
  * opening its connection, reaches the API well after it left (here a proxy holds that
- * connection 700 ms), and it is still in the API's second when the first request is refused
+ * connection 900 ms), and it is still in the API's second when the first request is refused
  * more than a second after it left. Counted by when it left alone, the limit measured 9.
  */
 import * as net from "net";
@@ -59,9 +59,9 @@ describe("the slow start's measure of the key's limit, over HTTP", () => {
     await emu.close();
   });
 
-  it("counts a first request that left over a second before the first refused one, still unanswered when that second began", async () => {
+  it("counts a first request that left over a second before the first refused one but reached the API within that second", async () => {
     const api = new URL(emu.baseUrl);
-    const proxy = await holdingFirstConnection(Number(api.port), 700);
+    const proxy = await holdingFirstConnection(Number(api.port), 900);
     const apiUrl = `http://127.0.0.1:${proxy.port}${api.pathname}`;
     const config = resolveConfig({ apiUrl, apiKey: emu.pat, projectId: emu.projectId }, {});
     const shared = new SharedSchedule(pacingDir(), apiUrl, emu.pat);
@@ -77,11 +77,14 @@ describe("the slow start's measure of the key's limit, over HTTP", () => {
       // The API's second starts afresh.
       await sleep(1_100);
       const t0 = Date.now();
+      // Held 900 ms on its way: it reaches the API at about t0 + 900, the middle of its round trip t0 + 450.
       await read();
-      // Ten more, 850 ms after the first left: the last is refused, over 1.1 s after the first left, and
-      // 1 s after the middle of the first's round trip (when it reached the API, as best the client can tell).
-      await sleep(850 - (Date.now() - t0));
-      await Promise.all(Array.from({ length: 10 }, () => read()));
+      // Nine more, accepted; then one 1,250 ms after the first left (or once the nine are done, if
+      // later): refused, for the first is still in the API's second, though it left over 1.1 s before.
+      await sleep(950 - (Date.now() - t0));
+      await Promise.all(Array.from({ length: 9 }, () => read()));
+      await sleep(1_250 - (Date.now() - t0));
+      await read();
       // Once the congestion's measure is taken again (half a second on), a claim reads it.
       await sleep(1_600);
       await read();

@@ -24,9 +24,9 @@
  * answers of the requests the API accepted came ({@link answered}): a request that left before
  * the second measured may have reached the API within it (limitMeasure.ts). A congestion's
  * first 429 measures at once and again half a second later, when its requests have all been
- * told of. A new congestion voids every slot given before
- * it (the clients give theirs back and claim again): spaced at the rate before the cut, they would
- * meet the limit again. Pure: the clock is an argument.
+ * told of. A new congestion voids every slot given before it (the clients give theirs back and
+ * claim again): spaced at the rate before the cut, they would meet the limit again. Pure: the
+ * clock is an argument.
  */
 
 import { countTurns, sitsOut } from "./fairTurns";
@@ -288,10 +288,9 @@ const ANSWERS_KEPT_MS = 3_000;
 export const LONG_ROUND_TRIP_MS = 100;
 
 /**
- * When requests the API accepted left, and when their answers came (`[left, answered]`, epoch
- * ms), told at `now`: those whose round trip took {@link LONG_ROUND_TRIP_MS} or more are kept
- * while {@link measuringSlowStart} (a process's first requests, opening their connections,
- * reach the API well after they left); forgotten after that.
+ * When requests the API accepted left, and when their answers came (`[left, answered]`, epoch ms),
+ * told at `now`: round trips of {@link LONG_ROUND_TRIP_MS} or more are kept while {@link measuringSlowStart}
+ * (a process's first requests, opening their connections, reach the API well after they left).
  */
 export function answered(s: KeySchedule, now: number, answers: readonly (readonly [number, number])[]): void {
   if (!measuringSlowStart(s)) {
@@ -338,9 +337,12 @@ export function refused(
   if (newCongestion && s.pausedUntil <= sentAt - 1_000) {
     // Measured now, and again once the congestion's requests have all been told of: slots given for
     // the second before may not have been sent yet, or been refused too (their 429s come back in any order).
+    // The slow start's answers are kept, and told, until then (measuringSlowStart).
     const prior = s.declared || now - s.last429At < RECURRING_MS ? undefined : s.limit;
-    if (accepted === undefined) s.remeasure = { at: now + REMEASURE_MS, ref: sentAt, ...(prior === undefined ? {} : { prior }) };
-    if (s.slowStart && accepted === undefined) s.answers ??= [];
+    if (accepted === undefined) {
+      s.remeasure = { at: now + REMEASURE_MS, ref: sentAt, ...(prior === undefined ? {} : { prior }) };
+      if (s.slowStart) s.answers ??= [];
+    }
     accepted ??= acceptedBefore(s, firstRefused(s, sentAt));
     if (accepted >= 2) {
       const limit = s.declared ? accepted : judgedLimit(prior, accepted);

@@ -7,6 +7,7 @@
  */
 import * as net from "net";
 import type { AddressInfo } from "net";
+import { setTimeout as sleep } from "timers/promises";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { EmulatorControl } from "../../emulator/control-client";
 import { resolveConfig } from "../../provider/client/config";
@@ -45,8 +46,6 @@ async function holdingFirstConnection(port: number, holdMs: number): Promise<{ p
     },
   };
 }
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("the slow start's measure of the key's limit, over HTTP", () => {
   const pacingDir = pacingDirPerTest();

@@ -54,6 +54,13 @@ function asked(desired: DesiredOf<typeof vpcSchema.inputs>): Partial<VpcOutputs>
   return Object.fromEntries(Object.entries(desired).filter(([, v]) => v !== null));
 }
 
+/**
+ * How much of a delete's `limit` (ms) is kept for {@link attachmentsOf}: its two list reads each
+ * wait for a turn of the client's pacer, and no wait lasts past the operation's deadline
+ * (client/deadline.ts); retries of the delete that took it all left the second read unsent.
+ */
+const namingMs = (limit: number): number => Math.min(2_000, limit / 4);
+
 /** What is still attached to a VPC, in words, for the error of a delete the API refused. */
 async function attachmentsOf(ctx: ProviderContext, vpcId: string, projectId: string): Promise<string> {
   const api = ctx.client();
@@ -131,7 +138,10 @@ export const vpcOperations: ResourceOperations<typeof vpcSchema.inputs, typeof v
     const { projectId } = ctx;
     const limit = ctx.limitMs;
     try {
-      await retryWhileConflict(Date.now() + limit, ctx.settings.poll, () => ctx.client().perform("deleteVpc", { vpc: id, projectId }));
+      // The retries leave time, within the delete's deadline, for the reads that name what is still attached.
+      await retryWhileConflict(Date.now() + limit - namingMs(limit), ctx.settings.poll, () =>
+        ctx.client().perform("deleteVpc", { vpc: id, projectId }),
+      );
     } catch (e) {
       if (NotFoundError.isInstance(e)) return;
       if (!ConflictError.isInstance(e)) throw e;

@@ -19,6 +19,7 @@ const PLUGIN_HOST_SUITES = [
   "tests/resilience/interruptedCreates.test.ts",
   "tests/resilience/journal.test.ts",
   "tests/resilience/emulatorRestart.test.ts",
+  "tests/resilience/secretSizes.test.ts",
   "tests/providers/compileCache.test.ts",
 ];
 

@@ -110,8 +110,14 @@ export interface DiffDetail extends dynamic.DiffResult {
   readonly desired: Props;
 }
 
-/** The provider of one resource type: Pulumi's dynamic provider, whose `diff` says what changed ({@link DiffDetail}). */
-export type CoreProvider = Required<Pick<dynamic.ResourceProvider, "configure" | "check" | "create" | "read" | "update" | "delete">> & {
+/**
+ * The provider of one resource type: Pulumi's dynamic provider, whose `diff` says what
+ * changed ({@link DiffDetail}), and whose `check` may be told which inputs the program gave
+ * as secrets (a host that knows, the native plugin): their values are never quoted, and their
+ * failures name them only in the reason (framework/check.ts).
+ */
+export type CoreProvider = Required<Pick<dynamic.ResourceProvider, "configure" | "create" | "read" | "update" | "delete">> & {
+  check(olds: Props, news: Props, secretInputs?: ReadonlySet<string>): Promise<dynamic.CheckResult>;
   diff(id: string, olds: Props, news: Props): Promise<DiffDetail>;
 };
 
@@ -228,11 +234,11 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
       saveCompileCache();
     },
 
-    async check(olds: Props, news: Props): Promise<dynamic.CheckResult> {
+    async check(olds: Props, news: Props, secretInputs?: ReadonlySet<string>): Promise<dynamic.CheckResult> {
       // The configuration's problems too, so that a preview reports them, all at once.
       // A `settings` input not known yet (a preview) stands for all it may set.
       const settings = containsUnknown(news.settings) ? { apiUrl: UNKNOWN, apiKey: UNKNOWN, projectId: UNKNOWN } : sharedOf(news).settings;
-      const failures = [...configurationFailures(news.projectId, settings), ...checkInputs(schema, news)];
+      const failures = [...configurationFailures(news.projectId, settings), ...checkInputs(schema, news, secretInputs)];
       // A delete later in this run (a replacement's old half) must not delete what this program adopts.
       rememberAdopted(schema.kind, news.adoptId);
       if (failures.length === 0 && Object.keys(olds ?? {}).length === 0 && adopts(news) && !containsUnknown(news.adoptId)) {

@@ -13,6 +13,7 @@ import { checkConfig, configureProvider, configSourceOf, diffConfig } from "./co
 import type { NativeDiff } from "./detailedDiff";
 import { withinResource, type LogSink } from "./engineLog";
 import { UnsupportedRequestError } from "./errors";
+import { forEngine } from "./failures";
 import { argumentFailures, functionOf } from "./functions";
 import type { Bag } from "./protos";
 import { PACKAGE_SCHEMA, PLUGIN_VERSION, SECRET_CONFIG_KEYS } from "./packageSchema";
@@ -52,9 +53,16 @@ export class ClouddbProvider {
     return r;
   }
 
-  /** The provider's inputs, checked: each key known and each value given usable. */
+  /**
+   * The provider's inputs, checked: each key known and each value given usable. A failure on
+   * `apiKey`, on a key given as a secret, or on a value holding a credential (`apiUrl`'s
+   * `user:password@`) names the key in its reason only (failures.ts).
+   */
   async checkConfig(news: Wired): Promise<{ inputs: Out; failures: Failure[] }> {
-    return { inputs: { props: news.props, secrets: [...news.secrets, ...SECRET_CONFIG_KEYS] }, failures: checkConfig(news.props) };
+    return {
+      inputs: { props: news.props, secrets: [...news.secrets, ...SECRET_CONFIG_KEYS] },
+      failures: forEngine(checkConfig(news.props), news, SECRET_CONFIG_KEYS),
+    };
   }
 
   /** What changed in the provider's inputs: an update of the provider, never a replacement. */
@@ -103,13 +111,13 @@ export class ClouddbProvider {
     return withinResource(urn, () => this.waiting(urn, r, "delete", () => r.delete(id, props, timeout)));
   }
 
-  /** Runs a function; failures name what is wrong with its arguments. */
-  async invoke(token: string, args: Bag): Promise<{ result?: Bag; failures: Failure[] }> {
+  /** Runs a function; failures name what is wrong with its arguments (never quoting one given as a secret). */
+  async invoke(token: string, args: Wired): Promise<{ result?: Bag; failures: Failure[] }> {
     const spec = functionOf(token);
     if (!spec) throw new UnsupportedRequestError(`clouddb has no function ${JSON.stringify(token)}`);
-    const failures = argumentFailures(spec, args);
+    const failures = forEngine(argumentFailures(spec, args.props), args);
     if (failures.length > 0) return { failures };
-    return { result: await spec.run(args, this.config), failures: [] };
+    return { result: await spec.run(args.props, this.config), failures: [] };
   }
 
   /**

@@ -40,7 +40,15 @@
  * a partial failure's included) finds what this process handed over: it resumes that
  * resource, never makes a second.
  */
-import { AmbiguousCreateError, ApiError, ConfigurationError, NetworkError, NotFoundError, RedirectError } from "../client/errors";
+import {
+  AmbiguousCreateError,
+  ApiError,
+  CancelledError,
+  ConfigurationError,
+  NetworkError,
+  NotFoundError,
+  RedirectError,
+} from "../client/errors";
 import { redirectMayFollowCarriedOut } from "../client/retry";
 import { sameIntent, type CreateIntent } from "./createIntent";
 import { CloudStateError, InputConflictError, ProviderErrorCode } from "./errors";
@@ -112,13 +120,16 @@ export async function absentIfNotFound<T>(read: Promise<T>): Promise<T | undefin
 
 /**
  * True when a create's failure proves it made nothing: the API refused it, it never left this
- * machine, or it was redirected elsewhere (307, 308: "send it there"; a 301, 302 or 303 may
- * follow a create the server carried out).
+ * machine (or the operation was stopped before it did), or it was redirected elsewhere (307,
+ * 308: "send it there"; a 301, 302 or 303 may follow a create the server carried out).
  */
 function madeNothing(e: unknown): boolean {
   if (ApiError.isInstance(e)) return e.status >= 400 && e.status < 500 && e.status !== 408;
   if (NetworkError.isInstance(e)) return !e.requestSent;
   if (RedirectError.isInstance(e)) return !redirectMayFollowCarriedOut(e.status);
+  // Stopped (Cancel, the engine gone) before its request was sent, or in a pause after an attempt that made nothing:
+  // an attempt that may have made it is settled by the client's recovery, which ends in an AmbiguousCreateError when stopped.
+  if (CancelledError.isInstance(e)) return true;
   return ConfigurationError.isInstance(e) || InputConflictError.isInstance(e) || CloudStateError.isInstance(e);
 }
 

@@ -6,7 +6,7 @@
  * project the key may not reach (403) say what the user was doing and which setting to
  * check, with its variable.
  */
-import { AuthenticationError, NetworkError, PermissionError, RateLimitError } from "../client/errors";
+import { AuthenticationError, CancelledError, NetworkError, PermissionError, RateLimitError } from "../client/errors";
 import { CONFIG_KEYS } from "./settings";
 import { describeMs } from "./timeouts";
 
@@ -102,6 +102,8 @@ export function inUserTerms(error: unknown, doing: string, timing?: OperationTim
       `Check ${setting("apiKey")} (\`pulumi config set --secret ${CONFIG_KEYS.apiKey.key} <key>\`).`;
   } else if (RateLimitError.isInstance(error)) {
     error.message = rateLimited(error, doing, timing);
+  } else if (CancelledError.isInstance(error)) {
+    error.message = `Stopped while ${doing}: ${error.why}.`;
   } else if (PermissionError.isInstance(error)) {
     const project = error.projectId === undefined ? "the project" : `project ${error.projectId}`;
     const refused = error.request === undefined ? "" : `; it refused ${error.request}`;

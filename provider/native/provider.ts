@@ -6,7 +6,8 @@
  * CLI; a create, update or delete that waits long says so there.
  */
 import { describeMs } from "../framework/timeouts";
-import { closeClients, type ConfigSource } from "../framework/settings";
+import { cancelOperations } from "../framework/cancellation";
+import type { ConfigSource } from "../framework/settings";
 import { userOperation, type UserOperation } from "../framework/userErrors";
 import { RESOURCES } from "../resources/registry";
 import { checkConfig, configureProvider, configSourceOf, diffConfig } from "./config";
@@ -121,12 +122,14 @@ export class ClouddbProvider {
   }
 
   /**
-   * The engine's Cancel (the user interrupted `pulumi up`): every wait under way ends at
-   * once, so that a create waiting for its resource fails as a partial failure, which keeps
-   * the resource in state for the next `up` to resume.
+   * The engine's Cancel (the user interrupted `pulumi up`): the process's cancellation signal
+   * aborts (framework/cancellation.ts), so every wait and pause ends at once, those under way
+   * and any that starts later, in every client, made before or after: a create waiting for
+   * its resource fails as a partial failure, which keeps the resource in state for the next
+   * `up` to resume; a request already sent gets its answer first.
    */
   async cancel(): Promise<void> {
-    await closeClients();
+    cancelOperations("Pulumi cancelled the operation (Ctrl-C)");
   }
 
   /** Runs `operation` (a `kind` of operation on resource `r`), telling the CLI under the resource every so often how long it has been at it. */

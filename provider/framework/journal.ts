@@ -51,6 +51,8 @@ import {
 } from "../client/errors";
 import { redirectMayFollowCarriedOut } from "../client/retry";
 import { sameIntent, type CreateIntent } from "./createIntent";
+import { tracked } from "./cancellation";
+import { engineIsGone } from "./engineWatch";
 import { CloudStateError, InputConflictError, ProviderErrorCode } from "./errors";
 import { describe, interrupted, lookAlikes, unreadable, type Recovery } from "./interruptedCreates";
 import { withEntryLock } from "./journalLock";
@@ -179,12 +181,14 @@ class Journaled {
 
   /**
    * The create has returned: its id is Pulumi's now, and the entry goes, unless the engine
-   * died meanwhile; then the entry stays, marked, for the next create to take the resource
-   * over (written in the background: the create has returned).
+   * died meanwhile (a process of it is gone, or its pipe ended: engineWatch.ts); then the entry
+   * stays, marked, for the next create to take the resource over (written in the background:
+   * the create has returned).
    */
   returned(): void {
-    if (this.entry.engine.every(isRunning)) return this.end();
-    void this.save({ ...this.entry, unrecorded: true });
+    if (!engineIsGone() && this.entry.engine.every(isRunning)) return this.end();
+    // Counted among the operations under way: a process whose engine is gone exits once it is written.
+    void tracked(() => this.save({ ...this.entry, unrecorded: true }));
   }
 
   /** The entry as last written. */

@@ -31,6 +31,8 @@ import { recordedUnlessChanged } from "./changes";
 import { OWNER_KEY, REPLACE_ON_CHANGES_KEY } from "./internalInputs";
 import { operationContext, recordedReader, sharedOf, type OperationContext, type Recorded } from "./operationContext";
 import { changedPathsOf, replacedByOption, type Segment } from "./replaceOnChanges";
+import { tracked } from "./cancellation";
+import { endWhenEngineGone, inDynamicProviderHost } from "./engineWatch";
 import { configurationFailures, configure, providerContext, type ProviderContext } from "./settings";
 import { containsUnknown, UNKNOWN } from "./unknowns";
 import { inUserTerms, type OperationTiming, timeoutOf, userOperation } from "./userErrors";
@@ -144,10 +146,14 @@ function lookupNotFound(kind: string, id: string): NotFoundError {
  *   their outputs never hold `undefined`, and no error message holds a secret.
  * - The `timeouts` input is kept among the outputs, because `delete` and `read` receive
  *   only the outputs.
+ * - In Pulumi's dynamic-provider host, a process whose engine is gone ends its waits and
+ *   exits (engineWatch.ts).
  */
 export function defineResourceProvider<I extends InputSpecs, O extends OutputSpecs>(
   definition: ResourceDefinition<I, O>,
 ): Required<Pick<dynamic.ResourceProvider, "configure" | "check" | "diff" | "read" | "update" | "delete">> & dynamic.ResourceProvider {
+  // In Pulumi's dynamic-provider host, end every wait and exit once the engine is gone (engineWatch.ts).
+  if (inDynamicProviderHost()) endWhenEngineGone();
   const core = coreProvider(definition);
   return {
     ...core,
@@ -227,7 +233,7 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
     return error;
   };
 
-  return {
+  const provider: CoreProvider = {
     async configure(req: dynamic.ConfigureRequest): Promise<void> {
       configure(req.config);
       // What `check` and `diff` need is loaded by now: keep it compiled for the next process.
@@ -370,5 +376,13 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
         await remember(ctx);
       }
     },
+  };
+  // Counted while under way: a process whose engine is gone ends once they have (engineWatch.ts).
+  return {
+    ...provider,
+    create: (news) => tracked(() => provider.create(news)),
+    read: (id, props) => tracked(() => provider.read(id, props)),
+    update: (id, olds, news) => tracked(() => provider.update(id, olds, news)),
+    delete: (id, props) => tracked(() => provider.delete(id, props)),
   };
 }

@@ -20,6 +20,7 @@ const PLUGIN_HOST_SUITES = [
   "tests/resilience/journal.test.ts",
   "tests/resilience/emulatorRestart.test.ts",
   "tests/resilience/secretSizes.test.ts",
+  "tests/resilience/engineGone.test.ts",
   "tests/providers/compileCache.test.ts",
 ];
 

@@ -39,12 +39,15 @@ function maskQuoted(reason: string, values: readonly string[]): string {
  * `failures` safe to hand to the engine for inputs `news`: a failure whose property's value
  * the program gave as a secret, or is one of `secretKeys` (the schema's secret inputs, the
  * provider's `apiKey`), or holds what may be a credential (`https://user:password@...`), has
- * its `property` emptied (its reason names it); each reason has the secret values the program
- * gave masked where quoted, and every registered secret scrubbed.
+ * its `property` emptied (its reason names it); each reason has the strings the program gave
+ * as secrets (but in `secretKeys`, which `check` shows as `[secret]` itself) masked where
+ * quoted, and every registered secret scrubbed.
  */
 export function forEngine(failures: readonly Failure[], news: Wired, secretKeys: Iterable<string> = []): Failure[] {
-  const secret = new Set([...news.secrets, ...secretKeys]);
-  const values = secretTexts(news);
+  const declared = new Set(secretKeys);
+  const secret = new Set([...news.secrets, ...declared]);
+  // The inputs declared secret are shown as `[secret]` by `check` itself (`settings` holds endpoints and project ids reasons name).
+  const values = secretTexts(news, declared);
   return failures.map((f) => {
     const key = topProperty(f.property);
     const reason = redact(maskQuoted(f.reason, values), values);

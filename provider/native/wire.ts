@@ -4,8 +4,8 @@
  * string {@link UNKNOWN}. The resources see plain values (unknowns kept as that string, which
  * the framework understands) and the top-level keys that held a secret; what the plugin
  * returns is wrapped again, so a secret never reaches state in plain text. Every string the
- * engine sends as (or inside) a secret is registered with the package's scrubber as it
- * arrives (client/redact.ts): no message of this process quotes it from then on.
+ * engine sends as a secret is registered with the package's scrubber as it arrives
+ * (client/redact.ts): no message of this process quotes it from then on.
  */
 import { registerSecret } from "../client/redact";
 import { UNKNOWN } from "../framework/unknowns";
@@ -26,17 +26,13 @@ function isSecret(v: unknown): v is { readonly value: unknown } {
   return v !== null && typeof v === "object" && (v as Bag)[SIG] === SECRET_SIG;
 }
 
-/** Registers every string in `v` (a secret's value) with the scrubber. */
-function registerStrings(v: unknown): void {
-  if (typeof v === "string") registerSecret(v);
-  else if (v !== null && typeof v === "object") for (const x of Object.values(v)) registerStrings(x);
-}
-
-/** `v` without secret wrappers anywhere, and whether it had any. */
+/** `v` without secret wrappers anywhere, and whether it had any. A string sent as a secret is registered with the scrubber. */
 function unwrap(v: unknown): { value: unknown; secret: boolean } {
   if (isSecret(v)) {
     const value = unwrap(v.value).value;
-    registerStrings(value);
+    // A string the program made secret. (A whole object made secret, such as the `settings`
+    // input, holds endpoints and project ids that messages name: its key is scrubbed where it is used.)
+    if (typeof value === "string") registerSecret(value);
     return { value, secret: true };
   }
   if (Array.isArray(v)) {
@@ -69,19 +65,19 @@ export function fromWire(bag: Bag | undefined): Wired {
 }
 
 /**
- * Every string in the values of `wired`'s secret keys (the whole top-level value of a key
- * that held a secret anywhere): what a message must not quote. (A number is not text to
- * scrub: masking every `1000` of a message would point at the secret one by the gap it
+ * Every string in the values of `wired`'s secret keys but `except` (the whole top-level value
+ * of a key that held a secret anywhere): what a message must not quote. (A number is not text
+ * to scrub: masking every `1000` of a message would point at the secret one by the gap it
  * leaves; `check` shows secret values as `[secret]` itself.)
  */
-export function secretTexts(wired: Wired): string[] {
+export function secretTexts(wired: Wired, except: ReadonlySet<string> = new Set()): string[] {
   const texts = new Set<string>();
   const walk = (v: unknown): void => {
     if (typeof v === "string") {
       if (v !== UNKNOWN && v !== "") texts.add(v);
     } else if (v !== null && typeof v === "object") for (const x of Object.values(v)) walk(x);
   };
-  for (const key of wired.secrets) walk(wired.props[key]);
+  for (const key of wired.secrets) if (!except.has(key)) walk(wired.props[key]);
   return [...texts];
 }
 

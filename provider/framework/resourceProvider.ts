@@ -26,7 +26,16 @@ import {
   type Props,
   type ResourceSchema,
 } from "./schema";
-import { ADOPTED_KEY, adopts, deleteDecision, recordedAdoption, rememberAdopted } from "./adoption";
+import {
+  ADOPTED_KEY,
+  adopts,
+  assertReplaceable,
+  deleteDecision,
+  noteProgram,
+  recordedAdoption,
+  rememberAdopted,
+  rememberAdoptedInState,
+} from "./adoption";
 import { recordedUnlessChanged } from "./changes";
 import { OWNER_KEY, REPLACE_ON_CHANGES_KEY } from "./internalInputs";
 import { operationContext, recordedReader, sharedOf, type OperationContext, type Recorded } from "./operationContext";
@@ -112,7 +121,11 @@ export interface DiffDetail extends dynamic.DiffResult {
 
 /** The provider of one resource type: Pulumi's dynamic provider, whose `diff` says what changed ({@link DiffDetail}). */
 export type CoreProvider = Required<Pick<dynamic.ResourceProvider, "configure" | "check" | "create" | "read" | "update" | "delete">> & {
-  diff(id: string, olds: Props, news: Props): Promise<DiffDetail>;
+  /**
+   * `movingToNative`: the recorded state is still the dynamic providers' (the native plugin
+   * diffs it during a move), so the old half of a replacement is deleted by them, not here.
+   */
+  diff(id: string, olds: Props, news: Props, movingToNative?: boolean): Promise<DiffDetail>;
 };
 
 /** The error for a lookup (`X.get`) of an id that does not exist. */
@@ -233,8 +246,11 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
       // A `settings` input not known yet (a preview) stands for all it may set.
       const settings = containsUnknown(news.settings) ? { apiUrl: UNKNOWN, apiKey: UNKNOWN, projectId: UNKNOWN } : sharedOf(news).settings;
       const failures = [...configurationFailures(news.projectId, settings), ...checkInputs(schema, news)];
-      // A delete later in this run (a replacement's old half) must not delete what this program adopts.
+      noteProgram();
+      // A delete later in this run (a replacement's old half) must not delete what this program adopts,
+      // nor what the state's inputs adopt (state of 0.1.0, whose outputs do not record it, proves it so).
       rememberAdopted(schema.kind, news.adoptId);
+      rememberAdoptedInState(schema.kind, olds?.adoptId);
       if (failures.length === 0 && Object.keys(olds ?? {}).length === 0 && adopts(news) && !containsUnknown(news.adoptId)) {
         // Shown by `pulumi preview` and `up` (the engine prints the plugin's output): a create that is an adoption.
         console.error(
@@ -246,14 +262,18 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
       return { inputs: failures.length > 0 ? news : withName(schema, olds ?? {}, news), failures };
     },
 
-    async diff(_id: string, olds: Props, news: Props): Promise<DiffDetail> {
-      const { desired, changes, replaces, changed } = compare(olds, news, providerContext("", false, sharedOf(news).settings));
+    async diff(id: string, olds: Props, news: Props, movingToNative = false): Promise<DiffDetail> {
+      const ctx = providerContext("", false, sharedOf(news).settings);
+      const { desired, changes, replaces, changed } = compare(olds, news, ctx);
       const byOption = replacedByOption(news[REPLACE_ON_CHANGES_KEY], changed, olds, desired);
+      const replaced = [...new Set([...(replaces ?? []), ...byOption])];
+      // A replacement whose old half's delete would stop (state of 0.1.0, nothing to say who made it) stops here, before anything is created.
+      if (replaced.length > 0) assertReplaceable(schema.kind, id, olds, ctx.settings.ownership, movingToNative);
       // Setting or removing adoptId (or state that does not record it yet) is an update that records it, sending nothing.
       const adoption = recordedAdoption(olds) !== adopts(news);
       return {
         changes: changes || adoption || definition.settled?.(olds) === false,
-        replaces: [...new Set([...(replaces ?? []), ...byOption])],
+        replaces: replaced,
         changed,
         changedPaths: Object.fromEntries(changed.map((p) => [p, changedPathsOf(p, olds[p], desired[p])])),
         desired,
@@ -345,7 +365,7 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
       const ctx = providerContext("", false, sharedOf(props).settings);
       let decision;
       try {
-        decision = deleteDecision(schema.kind, id, `${schema.kind} ${id}`, props);
+        decision = deleteDecision(schema.kind, id, `${schema.kind} ${id}`, props, ctx.settings.ownership);
       } catch (e) {
         throw scrub(e, ctx, userOperation("delete", schema.kind, undefined, id), props);
       }

@@ -97,10 +97,10 @@ export class ClouddbProvider {
     return withinResource(urn, () => (preview ? run() : this.waiting(urn, r, "update", run)));
   }
 
-  /** Deletes a resource (an adopted one stays in the cloud, and the CLI says so under it). */
-  delete(urn: string, id: string, props: Wired, timeout: number): Promise<void> {
+  /** Deletes a resource (an adopted one stays in the cloud, and the CLI says so under it); `oldInputs`: its inputs as state recorded them. */
+  delete(urn: string, id: string, props: Wired, timeout: number, oldInputs?: Wired): Promise<void> {
     const r = this.resource(urn);
-    return withinResource(urn, () => this.waiting(urn, r, "delete", () => r.delete(id, props, timeout)));
+    return withinResource(urn, () => this.waiting(urn, r, "delete", () => r.delete(id, props, timeout, oldInputs)));
   }
 
   /** Runs a function; failures name what is wrong with its arguments. */

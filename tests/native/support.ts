@@ -228,9 +228,11 @@ export class NativePlugin {
     return fromStruct(res.getProperties());
   }
 
-  /** Delete. */
-  async delete(urn: string, id: string, props: JsonObject): Promise<void> {
-    await this.call("delete", new provpb.DeleteRequest().setUrn(urn).setId(id).setProperties(toStruct(props)));
+  /** Delete; `oldInputs`: the resource's inputs as state recorded them, which the engine sends too. */
+  async delete(urn: string, id: string, props: JsonObject, oldInputs?: JsonObject): Promise<void> {
+    const req = new provpb.DeleteRequest().setUrn(urn).setId(id).setProperties(toStruct(props));
+    if (oldInputs) req.setOldInputs(toStruct(oldInputs));
+    await this.call("delete", req);
   }
 
   /** Invoke of a function; its result and failures. */

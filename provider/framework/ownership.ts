@@ -18,6 +18,9 @@
  * Both are read; where both answer for one resource, the stack configuration's answer counts.
  * An answer is read only where state does not record who made the resource: once it does, or
  * once the resource is gone, an answer for its id changes nothing (a stale entry is inert).
+ *
+ * Assumption (contract/README.md): an id names one resource of its type, so an answer keyed
+ * by type and id names exactly the resource the message named; ids of two types may coincide.
  */
 
 /** What the user says of a resource: the stack made it, or it adopted it. */

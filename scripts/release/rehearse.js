@@ -204,7 +204,7 @@ async function rehearse(opts) {
     for (const p of paths({ version: release.version, pep: release.pep440, goModule: release.go.path })) {
       if (opts.only && !opts.only.includes(p.name)) continue;
       const { home, env } = userHome({ ...world, name: p.name, node: p.node });
-      const project = path.join(home, p.name);
+      const project = path.join(home, `firstday-${p.name}`);
       writeProgram(project, p.files);
       const active = (await p.install(project, env, (c, a, o) => sh(c, a, { ...o, log }))) ?? env;
       checkNoClone(active, [home], clone);

@@ -81,7 +81,8 @@ function pluginFacts() {
 /**
  * Builds the tarballs of `targets` into `out` (created if missing), from the compiled plugin
  * in `dist/` (`npm run build` first).
- * @param {{ targets?: Target[], out?: string }} [opts]
+ * @param {{ targets?: Target[], out?: string, strip?: boolean }} [opts] `strip: false` keeps the
+ *   single-file build's Node.js as the registry has it (the build of release 0.1.0, for the bench)
  * @returns {Promise<PluginAssets[]>}
  */
 async function packPluginAssets(opts = {}) {
@@ -97,7 +98,7 @@ async function packPluginAssets(opts = {}) {
     await bundle(script);
     fs.copyFileSync(path.join(root, "LICENSE"), path.join(work, "LICENSE"));
     return targets.map((target) => {
-      const standalone = packStandalone(target, script, out, facts.version);
+      const standalone = packStandalone(target, script, out, facts.version, opts.strip ?? true);
       const exe = `pulumi-resource-clouddb${TARGETS[target].exe}`;
       buildLauncher(target, path.join(work, exe), { ...facts, standaloneSha256: standalone && sha256File(standalone) });
       const plugin = path.join(out, `pulumi-resource-clouddb-v${facts.version}-${target}.tar.gz`);

@@ -26,8 +26,9 @@ const FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
  * @param {string} script the bundled plugin
  * @param {string} out
  * @param {string} version
+ * @param {boolean} [strip] strip the Node.js binary's symbols first (where `strip` reads it)
  */
-function packStandalone(target, script, out, version) {
+function packStandalone(target, script, out, version, strip = true) {
   const spec = TARGETS[target];
   if (spec.pkg === undefined || spec.bin === undefined) return undefined;
   const native = target === "linux-amd64" && process.platform === "linux" && process.arch === "x64";
@@ -43,7 +44,7 @@ function packStandalone(target, script, out, version) {
     const exe = path.join(work, `pulumi-resource-clouddb${spec.exe}`);
     fs.copyFileSync(binary.file, exe);
     fs.chmodSync(exe, 0o755);
-    const stripped = spec.goos === "linux" && spawnSync("strip", ["--strip-all", exe]).status === 0;
+    const stripped = strip && spec.goos === "linux" && spawnSync("strip", ["--strip-all", exe]).status === 0;
     const postject = require.resolve("postject/dist/cli.js");
     const macho = spec.goos === "darwin" ? ["--macho-segment-name", "NODE_SEA"] : [];
     run(process.execPath, [postject, exe, "NODE_SEA_BLOB", blob, "--sentinel-fuse", FUSE, ...macho]);

@@ -91,8 +91,9 @@ async function createVpc(api, name, cidr) {
  */
 
 /**
- * The paths, for release `version` (`pep`: its Python form; `goModule`: the Go SDK's path).
- * @param {{ version: string, pep: string, goModule: string }} r
+ * The paths, for release `version` (`pep`: its Python form; `goModule`: the Go SDK's path;
+ * `pluginDownloadURL`: the schema's).
+ * @param {{ version: string, pep: string, goModule: string, pluginDownloadURL: string }} r
  * @returns {Path[]}
  */
 function paths(r) {
@@ -147,7 +148,14 @@ function paths(r) {
         await run("go", ["mod", "tidy"], { cwd: dir, env });
       },
     },
-    { name: "yaml", native: true, node: "none", route: "standalone", files: programs.YAML, install: async () => undefined },
+    {
+      name: "yaml",
+      native: true,
+      node: "none",
+      route: "standalone",
+      files: programs.yaml(r.version, r.pluginDownloadURL),
+      install: async () => undefined,
+    },
   ];
 }
 

@@ -112,27 +112,38 @@ const GO = {
   ].join("\n"),
 };
 
-const YAML = {
-  "Pulumi.yaml": [
-    "name: firstday-yaml",
-    "runtime: yaml",
-    "resources:",
-    "  net:",
-    "    type: clouddb:index:Vpc",
-    "    properties:",
-    "      cidr: 10.0.0.0/16",
-    "      regionCode: us-east-1",
-    "  db:",
-    "    type: clouddb:index:Service",
-    "    properties:",
-    "      cpuMillis: 500",
-    "      memoryGbs: 2",
-    "      vpcId: ${net.vpcId}",
-    "outputs:",
-    "  host: ${db.host}",
-    "  password: ${db.password}",
-    "",
-  ].join("\n"),
-};
+/**
+ * The YAML program of release `version`: YAML has no SDK to name the plugin, so each resource
+ * names its version and where the engine downloads it from (`pluginDownloadURL`), in its options.
+ * @param {string} version
+ * @param {string} pluginDownloadURL
+ */
+function yaml(version, pluginDownloadURL) {
+  const options = ["    options:", `      version: ${version}`, `      pluginDownloadURL: ${pluginDownloadURL}`];
+  return {
+    "Pulumi.yaml": [
+      "name: firstday-yaml",
+      "runtime: yaml",
+      "resources:",
+      "  net:",
+      "    type: clouddb:index:Vpc",
+      "    properties:",
+      "      cidr: 10.0.0.0/16",
+      "      regionCode: us-east-1",
+      ...options,
+      "  db:",
+      "    type: clouddb:index:Service",
+      "    properties:",
+      "      cpuMillis: 500",
+      "      memoryGbs: 2",
+      "      vpcId: ${net.vpcId}",
+      ...options,
+      "outputs:",
+      "  host: ${db.host}",
+      "  password: ${db.password}",
+      "",
+    ].join("\n"),
+  };
+}
 
-module.exports = { typescript, PYTHON, GO, YAML };
+module.exports = { typescript, yaml, PYTHON, GO };

@@ -39,7 +39,6 @@ const { checkSums, parseSums } = require("./sums");
 const { checkNoClone, userHome } = require("./world");
 const { root } = require("./versions");
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { builtTools } = require("../lib/pulumi-tools");
 
 /**
@@ -201,7 +200,12 @@ async function rehearse(opts) {
     step(`the emulator from the registry (npx -p pulumi-clouddb@${release.version} clouddb-emulator): ${emulator.api.apiUrl}`);
 
     const log = (/** @type {string} */ line) => say(`  ${line}`);
-    for (const p of paths({ version: release.version, pep: release.pep440, goModule: release.go.path })) {
+    for (const p of paths({
+      version: release.version,
+      pep: release.pep440,
+      goModule: release.go.path,
+      pluginDownloadURL: world.pluginDownloadURL,
+    })) {
       if (opts.only && !opts.only.includes(p.name)) continue;
       const { home, env } = userHome({ ...world, name: p.name, node: p.node });
       const project = path.join(home, `firstday-${p.name}`);
@@ -222,33 +226,56 @@ async function rehearse(opts) {
     if (!opts.only || opts.only.includes("probes")) {
       const tarball = path.basename(release.plugin.find((p) => p.target === "linux-amd64")?.plugin ?? "");
       const standalone = path.basename(release.plugin.find((p) => p.target === "linux-amd64")?.standalone ?? "");
-      /** @type {[string, () => void, RegExp][]} */
+      const sums = parseSums(fs.readFileSync(path.join(releaseDir, "SHA256SUMS"), "utf8"));
+      const wrongSum = (sums.get(`plugin/${tarball}`) ?? "").replace(/^./, (c) => (c === "0" ? "1" : "0"));
+      const install = ["plugin", "install", "resource", "clouddb", release.version, "--server", world.pluginDownloadURL];
+      /** @type {{ what: string, breakIt: () => void, args: string[], says: RegExp }[]} */
       const probes = [
-        ["a release without the plugin's tarball", () => assets.missing.add(tarball), /404|Not Found/],
-        [
-          "a release whose single-file build was altered",
-          () => assets.altered.add(standalone),
-          /SHA-256 [0-9a-f]{64}, not the [0-9a-f]{64}/,
-        ],
+        {
+          what: "a release without the plugin's tarball",
+          breakIt: () => assets.missing.add(tarball),
+          args: ["preview"],
+          says: /404|Not Found/,
+        },
+        {
+          what: "a release whose single-file build was altered",
+          breakIt: () => assets.altered.add(standalone),
+          args: ["preview"],
+          says: /SHA-256 [0-9a-f]{64}, not the [0-9a-f]{64}/,
+        },
+        {
+          what: "the plugin's tarball against a SHA-256 other than the release's",
+          breakIt: () => undefined,
+          args: [...install, "--checksum", wrongSum],
+          says: /invalid checksum/,
+        },
       ];
-      for (const [what, breakIt, says] of probes) {
-        const { home, env } = userHome({ ...world, name: `probe-${probes.findIndex((x) => x[0] === what)}`, node: "none" });
+      for (const [i, probe] of probes.entries()) {
+        const { home, env } = userHome({ ...world, name: `probe-${i}`, node: "none" });
         const project = path.join(home, "probe");
-        writeProgram(project, programs.YAML);
+        writeProgram(project, programs.yaml(release.version, world.pluginDownloadURL));
         await sh("pulumi", ["login", `file://${home}`], { cwd: project, env });
         await sh("pulumi", ["stack", "init", "dev"], { cwd: project, env });
-        breakIt();
-        const r = await sh("pulumi", ["preview"], { cwd: project, env, mayFail: true, log });
+        probe.breakIt();
+        const r = await sh("pulumi", probe.args, { cwd: project, env, mayFail: true, log });
         assets.missing.clear();
         assets.altered.clear();
         expect(
-          r.code !== 0 && says.test(r.out),
-          `${what}: pulumi preview should fail saying ${says}, but it exited ${r.code}:\n${r.out.slice(-3000)}`,
+          r.code !== 0 && probe.says.test(r.out),
+          `${probe.what}: pulumi ${probe.args[0]} should fail saying ${probe.says}, but it exited ${r.code}:\n${r.out.slice(-3000)}`,
         );
         const kept = path.join(home, ".pulumi", "plugins", `resource-clouddb-v${release.version}`, "pulumi-resource-clouddb-standalone");
-        expect(!fs.existsSync(kept), `${what}: the altered single-file build was kept (${kept})`);
-        step(`${what}: pulumi preview fails, saying ${JSON.stringify(says.exec(r.out)?.[0])}`);
+        expect(!fs.existsSync(kept), `${probe.what}: the altered single-file build was kept (${kept})`);
+        step(`${probe.what}: pulumi ${probe.args.slice(0, 2).join(" ")} fails, saying ${JSON.stringify(probe.says.exec(r.out)?.[0])}`);
       }
+      // The right sum, from the release's SHA256SUMS, installs it (what the notes tell a careful user to do).
+      const { home, env } = userHome({ ...world, name: "probe-sum", node: "none" });
+      await sh("pulumi", [...install, "--checksum", sums.get(`plugin/${tarball}`) ?? ""], { cwd: home, env, log });
+      expect(
+        fs.existsSync(path.join(home, ".pulumi", "plugins", `resource-clouddb-v${release.version}`, "pulumi-resource-clouddb")),
+        "pulumi plugin install --checksum <the release's> installed nothing",
+      );
+      step("pulumi plugin install --checksum <SHA256SUMS's> installs the plugin");
     }
   } finally {
     for (const stop of stops.reverse()) await stop();

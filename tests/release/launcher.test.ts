@@ -16,7 +16,7 @@ import type { AddressInfo } from "net";
 import * as os from "os";
 import * as path from "path";
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the release's own script, typed here
+ 
 const { buildLauncher } = require("../../scripts/plugin/launcher") as {
   buildLauncher: (
     target: string,

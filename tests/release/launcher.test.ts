@@ -16,7 +16,6 @@ import type { AddressInfo } from "net";
 import * as os from "os";
 import * as path from "path";
 
- 
 const { buildLauncher } = require("../../scripts/plugin/launcher") as {
   buildLauncher: (
     target: string,

@@ -10,7 +10,6 @@ import * as os from "os";
 import * as path from "path";
 import { REPO_ROOT } from "../../harness";
 
- 
 const { writeSums, checkSums } = require("../../scripts/release/sums") as {
   writeSums: (dir: string, files: string[]) => string;
   checkSums: (dir: string, expected?: string[]) => Map<string, string>;
@@ -22,7 +21,6 @@ const versions = require("../../scripts/release/versions") as {
   packageVersion: () => string;
 };
 const { cutChangelog } = require("../../scripts/release/changelog") as { cutChangelog: (text: string, v: string, date: string) => string };
- 
 
 const changelog = fs.readFileSync(path.join(REPO_ROOT, "CHANGELOG.md"), "utf8");
 

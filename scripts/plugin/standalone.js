@@ -4,7 +4,8 @@
  * without Node.js. The bundled plugin becomes a blob (`node --experimental-sea-config`, with
  * V8's code cache for linux-amd64, built here), `postject` (a dev dependency) injects it into
  * a copy of the target's Node.js 24 from the registry, stripped of its symbols first where
- * `strip` reads the binary (linux: 127 MB down to 109 MB), and `tar` packs it with the LICENSE
+ * this machine's `strip` reads the binary (linux-amd64: 127 MB down to 109 MB; it cannot read
+ * arm64's), and `tar` packs it with the LICENSE
  * as `pulumi-resource-clouddb-standalone-v<version>-<target>.tar.gz`, its executable named
  * `pulumi-resource-clouddb` (so `pulumi plugin install --file` takes it as it is).
  */

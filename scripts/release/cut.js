@@ -4,7 +4,7 @@
  * `npm run release:cut -- X.Y.Z [--date YYYY-MM-DD]`: cuts release X.Y.Z on a clean `main`, in
  * one go (CONTRIBUTING.md, "Releasing"):
  *
- * 1. checks: the working tree is clean, the version is newer than package.json's, every
+ * 1. checks: no uncommitted change to a tracked file, the version is newer than package.json's, every
  *    earlier release of the CHANGELOG has its tag here (printing the command that makes a
  *    missing one);
  * 2. the version: `npm version X.Y.Z --no-git-tag-version` (package.json, package-lock.json),
@@ -35,7 +35,7 @@ const parts = (v) => v.split(/[.-]/).slice(0, 3).map(Number);
  */
 function cut(version, date) {
   const git = (/** @type {string[]} */ ...args) => run("git", args, { cwd: root }).trim();
-  if (git("status", "--porcelain") !== "") throw new Error("the working tree is not clean: commit or stash first");
+  if (git("status", "--porcelain", "--untracked-files=no") !== "") throw new Error("the working tree has uncommitted changes: commit or stash them first");
   const current = packageVersion();
   const [a, b] = [parts(version), parts(current)];
   if ((a[0] - b[0] || a[1] - b[1] || a[2] - b[2]) <= 0) throw new Error(`${version} is not newer than package.json's ${current}`);

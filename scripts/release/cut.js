@@ -63,7 +63,9 @@ function cut(version, date) {
   run("npx", ["ts-node", "--transpile-only", "tests/upgrade/record.ts", version], { cwd: root, stdio: "inherit" });
   run("npx", ["prettier", "--write", "CHANGELOG.md", "tests/upgrade/fixtures"], { cwd: root });
 
-  git("add", "-A");
+  // What the cut changed: tracked files, the new fixture, any file the generators added (nothing untracked besides).
+  git("add", "-u");
+  git("add", "--", `tests/upgrade/fixtures/${version}`, "sdk-native", "schema.json");
   git("commit", "-q", "-m", `Release ${version}`);
   git("tag", "-a", `v${version}`, "-m", `pulumi-clouddb ${version}`);
   git("tag", "-a", `${GO_MODULE_DIR}/v${version}`, "-m", `Go SDK of pulumi-clouddb ${version}`);

@@ -80,19 +80,23 @@ describe("the release's version", () => {
 
 describe("the CHANGELOG's cut", () => {
   it("releases what is under Unreleased, under a new empty Unreleased, with the links the procedure wants", () => {
-    const cut = cutChangelog(changelog, "0.2.0", "2026-12-01");
+    const [major, minor] = versions.packageVersion().split(".").map(Number);
+    const next = `${major}.${minor + 1}.0`;
+    const withChange = changelog.replace("## [Unreleased]\n", "## [Unreleased]\n\n- Something new.\n");
+    const cut = cutChangelog(withChange, next, "2099-12-01");
     const headings = [...cut.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
-    expect(headings.slice(0, 2)).toEqual(["[Unreleased]", "[0.2.0] - 2026-12-01"]);
-    expect(versions.changelogSection("0.2.0", cut).text).toBe(
-      changelog
+    expect(headings.slice(0, 2)).toEqual(["[Unreleased]", `[${next}] - 2099-12-01`]);
+    expect(versions.changelogSection(next, cut).text).toBe(
+      withChange
         .split("## [Unreleased]")[1]
         .split(/^## \[\d/m)[0]
         .trim(),
     );
-    expect(cut).toMatch(
-      /^\[Unreleased\]: https:\/\/github\.com\/clouddb\/pulumi-clouddb\/compare\/v0\.2\.0\.\.\.HEAD\n\[0\.2\.0\]: https:\/\/github\.com\/clouddb\/pulumi-clouddb\/releases\/tag\/v0\.2\.0$/m,
+    const repo = "https://github.com/clouddb/pulumi-clouddb";
+    expect(cut).toContain(`\n[Unreleased]: ${repo}/compare/v${next}...HEAD\n[${next}]: ${repo}/releases/tag/v${next}\n`);
+    expect(() => cutChangelog(cut, `${major}.${minor + 2}.0`, "2099-12-02")).toThrow("Unreleased section is empty");
+    expect(() => cutChangelog(withChange, versions.packageVersion(), "2099-12-02")).toThrow(
+      `already has a section ${versions.packageVersion()}`,
     );
-    expect(() => cutChangelog(cut, "0.2.1", "2026-12-02")).toThrow("Unreleased section is empty");
-    expect(() => cutChangelog(changelog, "0.1.0", "2026-12-02")).toThrow("already has a section 0.1.0");
   });
 });

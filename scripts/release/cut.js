@@ -35,7 +35,8 @@ const parts = (v) => v.split(/[.-]/).slice(0, 3).map(Number);
  */
 function cut(version, date) {
   const git = (/** @type {string[]} */ ...args) => run("git", args, { cwd: root }).trim();
-  if (git("status", "--porcelain", "--untracked-files=no") !== "") throw new Error("the working tree has uncommitted changes: commit or stash them first");
+  if (git("status", "--porcelain", "--untracked-files=no") !== "")
+    throw new Error("the working tree has uncommitted changes: commit or stash them first");
   const current = packageVersion();
   const [a, b] = [parts(version), parts(current)];
   if ((a[0] - b[0] || a[1] - b[1] || a[2] - b[2]) <= 0) throw new Error(`${version} is not newer than package.json's ${current}`);

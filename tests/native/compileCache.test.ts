@@ -11,7 +11,6 @@ import * as os from "os";
 import * as path from "path";
 import { NativePlugin } from "./support";
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the packing script's, typed here
 const { nodeBinary } = require("../../scripts/plugin/node-binaries") as {
   nodeBinary: (pkg: string, spec: string, bin: string) => { file: string; version: string };
 };

@@ -5,6 +5,7 @@
  * {@link withinResource} its URN, so what the framework tells the user lands under it in the
  * CLI; a create, update or delete that waits long says so there.
  */
+import { saveCompileCache } from "../framework/compileCache";
 import { describeMs } from "../framework/timeouts";
 import { closeClients, type ConfigSource } from "../framework/settings";
 import { userOperation, type UserOperation } from "../framework/userErrors";
@@ -65,6 +66,9 @@ export class ClouddbProvider {
   /** Configures the provider with its inputs (and the environment, for what they do not give). */
   async configure(args: Wired): Promise<void> {
     this.config = configureProvider(args.props);
+    // What `check` and `diff` need is loaded by now: keep it compiled for the next process
+    // (the engine ends a plugin with a signal, and Node writes its compile cache only at a normal exit).
+    saveCompileCache();
   }
 
   /** Checks a resource's inputs. */

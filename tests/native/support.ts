@@ -61,7 +61,7 @@ export class NativePlugin {
   ) {}
 
   /** Starts the fake engine and the plugin (env: added to this process's, without CLOUDDB_*). */
-  static async start(env: Record<string, string> = {}): Promise<NativePlugin> {
+  static async start(env: Record<string, string> = {}, node: string = process.execPath): Promise<NativePlugin> {
     const logged: Logged[] = [];
     const engine = new grpc.Server();
     engine.addService(enginegrpc.EngineService, {
@@ -80,7 +80,7 @@ export class NativePlugin {
     const clean = Object.fromEntries(
       Object.entries(process.env).filter(([k]) => !k.startsWith("CLOUDDB_API") && k !== "CLOUDDB_PROJECT_ID"),
     );
-    const child = spawn(process.execPath, [path.join(REPO_ROOT, "dist", "provider", "native", "main.js"), `127.0.0.1:${enginePort}`], {
+    const child = spawn(node, [path.join(REPO_ROOT, "dist", "provider", "native", "main.js"), `127.0.0.1:${enginePort}`], {
       env: { ...clean, ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });

@@ -50,6 +50,19 @@ export function tracked<T>(operation: () => Promise<T>): Promise<T> {
   return run;
 }
 
+/** The operations a process whose engine is gone waits for. */
+const TRACKED = ["create", "read", "update", "delete"] as const;
+
+/** `provider` with its create, read, update and delete each {@link tracked} while under way. */
+export function trackedOperations<P extends Record<(typeof TRACKED)[number], (...args: never[]) => Promise<unknown>>>(provider: P): P {
+  const wrapped = { ...provider };
+  for (const name of TRACKED) {
+    const run = provider[name];
+    wrapped[name] = (...args: never[]) => tracked(() => run.apply(provider, args));
+  }
+  return wrapped;
+}
+
 /** Resolves once every operation under way now has settled (at once when none is). Never rejects. */
 export async function operationsSettled(): Promise<void> {
   while (running.size > 0) await Promise.all([...running]);

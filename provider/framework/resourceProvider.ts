@@ -26,16 +26,25 @@ import {
   type Props,
   type ResourceSchema,
 } from "./schema";
-import { ADOPTED_KEY, adopts, deleteDecision, recordedAdoption, rememberAdopted } from "./adoption";
+import {
+  ADOPTED_KEY,
+  adopts,
+  assertReplaceable,
+  deleteDecision,
+  noteProgram,
+  recordedAdoption,
+  rememberAdopted,
+  rememberAdoptedInState,
+} from "./adoption";
 import { recordedUnlessChanged } from "./changes";
 import { OWNER_KEY, REPLACE_ON_CHANGES_KEY } from "./internalInputs";
 import { operationContext, recordedReader, sharedOf, type OperationContext, type Recorded } from "./operationContext";
 import { changedPathsOf, replacedByOption, type Segment } from "./replaceOnChanges";
-import { tracked } from "./cancellation";
+import { trackedOperations } from "./cancellation";
 import { endWhenEngineGone, inDynamicProviderHost } from "./engineWatch";
 import { configurationFailures, configure, providerContext, type ProviderContext } from "./settings";
 import { containsUnknown, UNKNOWN } from "./unknowns";
-import { inUserTerms, type OperationTiming, timeoutOf, userOperation } from "./userErrors";
+import { inUserTerms, lookupNotFound, type OperationTiming, timeoutOf, userOperation } from "./userErrors";
 
 /**
  * What a resource type does against the API, typed on both sides: the checked inputs, and
@@ -120,19 +129,12 @@ export interface DiffDetail extends dynamic.DiffResult {
  */
 export type CoreProvider = Required<Pick<dynamic.ResourceProvider, "configure" | "create" | "read" | "update" | "delete">> & {
   check(olds: Props, news: Props, secretInputs?: ReadonlySet<string>): Promise<dynamic.CheckResult>;
-  diff(id: string, olds: Props, news: Props): Promise<DiffDetail>;
+  /**
+   * `movingToNative`: the recorded state is still the dynamic providers' (the native plugin
+   * diffs it during a move), so the old half of a replacement is deleted by them, not here.
+   */
+  diff(id: string, olds: Props, news: Props, movingToNative?: boolean): Promise<DiffDetail>;
 };
-
-/** The error for a lookup (`X.get`) of an id that does not exist. */
-function lookupNotFound(kind: string, id: string): NotFoundError {
-  return new NotFoundError({
-    status: 404,
-    code: "NOT_FOUND",
-    apiMessage: `No ${kind} with id ${JSON.stringify(id)}`,
-    operation: `${kind}.get`,
-    hint: `${kind}.get looks up an existing ${kind}: check the id, and the projectId (or clouddb:projectId) it belongs to.`,
-  });
-}
 
 /**
  * Builds the dynamic provider of one resource type around its definition.
@@ -245,8 +247,11 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
       // A `settings` input not known yet (a preview) stands for all it may set.
       const settings = containsUnknown(news.settings) ? { apiUrl: UNKNOWN, apiKey: UNKNOWN, projectId: UNKNOWN } : sharedOf(news).settings;
       const failures = [...configurationFailures(news.projectId, settings), ...checkInputs(schema, news, secretInputs)];
-      // A delete later in this run (a replacement's old half) must not delete what this program adopts.
+      noteProgram();
+      // A delete later in this run (a replacement's old half) must not delete what this program adopts,
+      // nor what the state's inputs adopt (state of 0.1.0, whose outputs do not record it, proves it so).
       rememberAdopted(schema.kind, news.adoptId);
+      rememberAdoptedInState(schema.kind, olds?.adoptId);
       if (failures.length === 0 && Object.keys(olds ?? {}).length === 0 && adopts(news) && !containsUnknown(news.adoptId)) {
         // Shown by `pulumi preview` and `up` (the engine prints the plugin's output): a create that is an adoption.
         console.error(
@@ -258,14 +263,18 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
       return { inputs: failures.length > 0 ? news : withName(schema, olds ?? {}, news), failures };
     },
 
-    async diff(_id: string, olds: Props, news: Props): Promise<DiffDetail> {
-      const { desired, changes, replaces, changed } = compare(olds, news, providerContext("", false, sharedOf(news).settings));
+    async diff(id: string, olds: Props, news: Props, movingToNative = false): Promise<DiffDetail> {
+      const ctx = providerContext("", false, sharedOf(news).settings);
+      const { desired, changes, replaces, changed } = compare(olds, news, ctx);
       const byOption = replacedByOption(news[REPLACE_ON_CHANGES_KEY], changed, olds, desired);
+      const replaced = [...new Set([...(replaces ?? []), ...byOption])];
+      // A replacement whose old half's delete would stop (state of 0.1.0, nothing to say who made it) stops here, before anything is created.
+      if (replaced.length > 0) assertReplaceable(schema.kind, id, olds, ctx.settings.ownership, movingToNative);
       // Setting or removing adoptId (or state that does not record it yet) is an update that records it, sending nothing.
       const adoption = recordedAdoption(olds) !== adopts(news);
       return {
         changes: changes || adoption || definition.settled?.(olds) === false,
-        replaces: [...new Set([...(replaces ?? []), ...byOption])],
+        replaces: replaced,
         changed,
         changedPaths: Object.fromEntries(changed.map((p) => [p, changedPathsOf(p, olds[p], desired[p])])),
         desired,
@@ -357,7 +366,7 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
       const ctx = providerContext("", false, sharedOf(props).settings);
       let decision;
       try {
-        decision = deleteDecision(schema.kind, id, `${schema.kind} ${id}`, props);
+        decision = deleteDecision(schema.kind, id, `${schema.kind} ${id}`, props, ctx.settings.ownership);
       } catch (e) {
         throw scrub(e, ctx, userOperation("delete", schema.kind, undefined, id), props);
       }
@@ -378,11 +387,5 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
     },
   };
   // Counted while under way: a process whose engine is gone ends once they have (engineWatch.ts).
-  return {
-    ...provider,
-    create: (news) => tracked(() => provider.create(news)),
-    read: (id, props) => tracked(() => provider.read(id, props)),
-    update: (id, olds, news) => tracked(() => provider.update(id, olds, news)),
-    delete: (id, props) => tracked(() => provider.delete(id, props)),
-  };
+  return trackedOperations(provider);
 }

@@ -2,6 +2,7 @@ import type { ClouddbClient } from "../client/client";
 import { cancellationSignal } from "./cancellation";
 import { apiKeyProblem, apiUrlProblem, numberProblem } from "../client/config";
 import { parseDuration, TIMEOUT_RANGE_MS, TIMEOUT_RANGE_TEXT } from "./durations";
+import { NO_ANSWERS, OWNERSHIP_CONFIG_KEY, OWNERSHIP_ENV, parseOwnership, type Ownership, type OwnershipAnswers } from "./ownership";
 import { configurationError, invalid, notSet, type SettingName, type SettingProblem } from "./settingProblems";
 import type { TimeoutsInput } from "./timeouts";
 
@@ -41,6 +42,11 @@ export interface ProviderSettings {
   /** `clouddb:requestTimeout`: how long one request may take, from its first byte sent to the last received. @default 30s */
   readonly requestTimeoutMs?: number;
   /**
+   * `clouddb:ownership` and `CLOUDDB_OWNERSHIP`: the user's word on who made each resource
+   * whose state does not say (framework/ownership.ts). @default none
+   */
+  readonly ownership: OwnershipAnswers;
+  /**
    * What cannot work in these settings (a missing endpoint or key, a URL without
    * `/public/api/v1`, a duration that is not one), each naming its config key and
    * variable. Every operation that needs the API fails with all of them; `check` reports
@@ -64,6 +70,7 @@ export const CONFIG_KEYS = {
   deleteTimeout: { key: "clouddb:deleteTimeout" },
   readCache: { key: "clouddb:readCache" },
   requestTimeout: { key: "clouddb:requestTimeout" },
+  ownership: { key: OWNERSHIP_CONFIG_KEY, env: OWNERSHIP_ENV },
 } as const satisfies Record<string, SettingName>;
 
 /**
@@ -138,7 +145,17 @@ export function readSettings(source: ConfigSource, env: NodeJS.ProcessEnv = proc
     const problem = apiKeyProblem(apiKey);
     if (problem !== undefined) problems.push(invalid(key, configured(key) === undefined, `the key ${problem}`));
   }
+  /** The answers of one source (the config key's, else the variable's), or none when it is unset or cannot be read. */
+  const answers = (text: string | undefined, fromEnv: boolean): Map<string, Ownership> => {
+    if (text === undefined) return new Map();
+    const read = parseOwnership(text);
+    if ("answers" in read) return read.answers;
+    problems.push(invalid(CONFIG_KEYS.ownership, fromEnv, read.problem));
+    return new Map();
+  };
   const readCache = configured(CONFIG_KEYS.readCache);
+  const ownershipConfig = answers(configured(CONFIG_KEYS.ownership), false);
+  const ownershipEnv = answers(fromEnv(CONFIG_KEYS.ownership), true);
   return {
     apiUrl,
     apiKey,
@@ -151,6 +168,7 @@ export function readSettings(source: ConfigSource, env: NodeJS.ProcessEnv = proc
     requestTimeoutMs: timeout(CONFIG_KEYS.requestTimeout),
     poll: { initialMs: interval(CONFIG_KEYS.pollInterval), maxMs: interval(CONFIG_KEYS.pollMaxInterval) },
     listCacheMs: /^(0|0s|off)$/.test(readCache?.trim() ?? "") ? 0 : (duration(CONFIG_KEYS.readCache) ?? DEFAULT_LIST_CACHE_MS),
+    ownership: ownershipConfig.size + ownershipEnv.size === 0 ? NO_ANSWERS : { config: ownershipConfig, env: ownershipEnv },
     problems,
   };
 }

@@ -5,6 +5,7 @@
  * {@link withinResource} its URN, so what the framework tells the user lands under it in the
  * CLI; a create, update or delete that waits long says so there.
  */
+import { saveCompileCache } from "../framework/compileCache";
 import { describeMs } from "../framework/timeouts";
 import { cancelOperations } from "../framework/cancellation";
 import type { ConfigSource } from "../framework/settings";
@@ -74,6 +75,9 @@ export class ClouddbProvider {
   /** Configures the provider with its inputs (and the environment, for what they do not give). */
   async configure(args: Wired): Promise<void> {
     this.config = configureProvider(args.props);
+    // What `check` and `diff` need is loaded by now: keep it compiled for the next process
+    // (the engine ends a plugin with a signal, and Node writes its compile cache only at a normal exit).
+    saveCompileCache();
   }
 
   /** Checks a resource's inputs. */
@@ -106,10 +110,10 @@ export class ClouddbProvider {
     return withinResource(urn, () => (preview ? run() : this.waiting(urn, r, "update", run)));
   }
 
-  /** Deletes a resource (an adopted one stays in the cloud, and the CLI says so under it). */
-  delete(urn: string, id: string, props: Wired, timeout: number): Promise<void> {
+  /** Deletes a resource (an adopted one stays in the cloud, and the CLI says so under it); `oldInputs`: its inputs as state recorded them. */
+  delete(urn: string, id: string, props: Wired, timeout: number, oldInputs?: Wired): Promise<void> {
     const r = this.resource(urn);
-    return withinResource(urn, () => this.waiting(urn, r, "delete", () => r.delete(id, props, timeout)));
+    return withinResource(urn, () => this.waiting(urn, r, "delete", () => r.delete(id, props, timeout, oldInputs)));
   }
 
   /** Runs a function; failures name what is wrong with its arguments (never quoting one given as a secret). */

@@ -17,8 +17,8 @@
  * `__provider` and `__owner`: they are dropped from what is returned, and read as nothing.
  */
 import { ResourceInitError } from "../framework/errors";
-import { ADOPTED_KEY, adopts } from "../framework/adoption";
-import { AUTONAMED_KEY, INTERNAL_KEYS, OWNER_KEY } from "../framework/internalInputs";
+import { ADOPTED_KEY, adopts, rememberAdoptedInState } from "../framework/adoption";
+import { AUTONAMED_KEY, INTERNAL_KEYS, OWNER_KEY, PROVIDER_KEY } from "../framework/internalInputs";
 import { coreProvider, type CoreProvider } from "../framework/resourceProvider";
 import { inputsReadBack, secretInputs, secretOutputs, type ResourceSchema } from "../framework/schema";
 import { settingsFor } from "../framework/settings";
@@ -100,10 +100,14 @@ export class NativeResource {
     return { inputs: { props: inputs, secrets: this.secrets(news.secrets) }, failures: forEngine(r.failures ?? [], news, this.secretKeys) };
   }
 
-  /** Compares the recorded outputs with the new inputs: the framework's `diff`, with the changed keys and paths. */
+  /**
+   * Compares the recorded outputs with the new inputs: the framework's `diff`, with the changed
+   * keys and paths. State that still carries the dynamic providers' `__provider` is being moved
+   * to this plugin: the old half of a replacement is then deleted by them, not here.
+   */
   async diff(id: string, olds: Wired, news: Wired): Promise<NativeDiff> {
     const recorded = outputsOnly(olds.props);
-    return detailedDiff(await this.core.diff(id, recorded, inputsOnly(news.props)), recorded);
+    return detailedDiff(await this.core.diff(id, recorded, inputsOnly(news.props), PROVIDER_KEY in olds.props), recorded);
   }
 
   /** Creates the resource (or, in a preview, says what it will have). */
@@ -149,8 +153,13 @@ export class NativeResource {
     }
   }
 
-  /** Deletes the resource; an adopted one stays in the cloud (the framework's rule, told under the resource). */
-  async delete(id: string, props: Wired, timeout: number): Promise<void> {
+  /**
+   * Deletes the resource; an adopted one stays in the cloud (the framework's rule, told under
+   * the resource), and so does one whose recorded inputs adopt it (`oldInputs`, which the
+   * engine sends: state of 0.1.0 records adoption there alone).
+   */
+  async delete(id: string, props: Wired, timeout: number, oldInputs?: Wired): Promise<void> {
+    rememberAdoptedInState(this.kind, oldInputs?.props.adoptId);
     const recorded = outputsOnly(props.props);
     await this.core.delete(id, { ...recorded, timeouts: boundedTimeouts(recorded.timeouts, "delete", timeout) });
   }

@@ -157,7 +157,7 @@ export function providerService(p: ClouddbProvider, onEngine: (address: string) 
       return new providerpb.UpdateResponse().setProperties(out(r.outs));
     }),
     delete: unary(async (req: providerpb.DeleteRequest) => {
-      await p.delete(req.getUrn(), req.getId(), wired(req.getProperties()), req.getTimeout());
+      await p.delete(req.getUrn(), req.getId(), wired(req.getProperties()), req.getTimeout(), wired(req.getOldInputs()));
       return new emptypb.Empty();
     }),
     cancel: unary(async () => {

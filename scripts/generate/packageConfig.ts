@@ -10,12 +10,14 @@ import { API_BASE_PATH, DEFAULT_POLL_INITIAL_MS, DEFAULT_POLL_MAX_MS } from "../
 import { parseDuration } from "../../provider/framework/durations";
 import type { SettingName } from "../../provider/framework/settingProblems";
 import { CONFIG_KEYS, readSettings, type ProviderSettings } from "../../provider/framework/settings";
-import type { PropertySpec } from "./pulumiSchemaSpec";
+import type { PropertySpec, TypeSpec } from "./pulumiSchemaSpec";
 
 /** What a configuration variable means, besides what the settings code says of it. */
 interface VariableDoc {
   readonly doc: string;
   readonly secret?: true;
+  /** Its type, when it is not a string. */
+  readonly type?: TypeSpec;
   /** A duration: its value in milliseconds in the settings an empty configuration gives (its default), or undefined when it has none. */
   readonly duration?: (unset: ProviderSettings) => number | undefined;
 }
@@ -53,6 +55,14 @@ const VARIABLES: Readonly<Record<string, VariableDoc>> = {
   },
   requestTimeout: {
     doc: `How long one request may take, from its first byte sent to its last received: ${DURATION}. Unset: 30s.`,
+  },
+  ownership: {
+    doc:
+      "Who made each resource whose state does not say (state written by pulumi-clouddb 0.1.0), for its delete: an object of " +
+      'resource types, each an object of ids, each `"made"` (the stack made it: it is deleted) or `"adopted"` (it stays in the ' +
+      "cloud and leaves the stack). Set one with `pulumi config set --path clouddb:ownership.<Kind>.<id> made`; a delete that needs " +
+      "it prints the command. `CLOUDDB_OWNERSHIP` (the same object as JSON) is read as well.",
+    type: { type: "object", additionalProperties: { type: "object", additionalProperties: { type: "string" } } },
   },
 };
 
@@ -118,10 +128,10 @@ export function packageConfig(): PackageConfig {
   const env: Readonly<Record<string, SettingName>> = CONFIG_KEYS;
   const variables = Object.fromEntries(
     names.map((name) => {
-      const { doc, secret, duration } = VARIABLES[name];
+      const { doc, secret, duration, type } = VARIABLES[name];
       const ms = duration?.(unset);
       const spec: PropertySpec = {
-        type: "string",
+        ...(type ?? { type: "string" }),
         description: doc,
         ...(ms === undefined ? {} : { default: durationText(ms) }),
         ...(env[name]?.env === undefined ? {} : { defaultInfo: { environment: [env[name].env] } }),

@@ -5,7 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
 /**
- * The provider of the clouddb resources. Its inputs are the stack configuration's keys (`clouddb:apiUrl`, `clouddb:apiKey`, `clouddb:readCache`, `clouddb:projectId`, `clouddb:createTimeout`, `clouddb:updateTimeout`, `clouddb:deleteTimeout`, `clouddb:requestTimeout`, `clouddb:pollInterval`, `clouddb:pollMaxInterval`), for a provider made explicitly.
+ * The provider of the clouddb resources. Its inputs are the stack configuration's keys (`clouddb:apiUrl`, `clouddb:apiKey`, `clouddb:readCache`, `clouddb:ownership`, `clouddb:projectId`, `clouddb:createTimeout`, `clouddb:updateTimeout`, `clouddb:deleteTimeout`, `clouddb:requestTimeout`, `clouddb:pollInterval`, `clouddb:pollMaxInterval`), for a provider made explicitly.
  */
 export class Provider extends pulumi.ProviderResource {
     /** @internal */
@@ -38,6 +38,7 @@ export class Provider extends pulumi.ProviderResource {
             resourceInputs["apiUrl"] = (args?.apiUrl) ?? utilities.getEnv("CLOUDDB_API_URL");
             resourceInputs["createTimeout"] = (args?.createTimeout) ?? "30m";
             resourceInputs["deleteTimeout"] = (args?.deleteTimeout) ?? "30m";
+            resourceInputs["ownership"] = pulumi.output((args?.ownership) ?? <any>utilities.getEnv("CLOUDDB_OWNERSHIP")).apply(JSON.stringify);
             resourceInputs["pollInterval"] = (args?.pollInterval) ?? utilities.getEnv("CLOUDDB_POLL_INITIAL_MS");
             resourceInputs["pollMaxInterval"] = (args?.pollMaxInterval) ?? utilities.getEnv("CLOUDDB_POLL_MAX_MS");
             resourceInputs["projectId"] = (args?.projectId) ?? utilities.getEnv("CLOUDDB_PROJECT_ID");
@@ -70,6 +71,10 @@ export interface ProviderArgs {
      * How long a delete may wait, for resources whose `timeouts` set no `delete`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
      */
     deleteTimeout?: pulumi.Input<string | undefined>;
+    /**
+     * Who made each resource whose state does not say (state written by pulumi-clouddb 0.1.0), for its delete: an object of resource types, each an object of ids, each `"made"` (the stack made it: it is deleted) or `"adopted"` (it stays in the cloud and leaves the stack). Set one with `pulumi config set --path clouddb:ownership.<Kind>.<id> made`; a delete that needs it prints the command. `CLOUDDB_OWNERSHIP` (the same object as JSON) is read as well.
+     */
+    ownership?: pulumi.Input<{[key: string]: pulumi.Input<{[key: string]: pulumi.Input<string>}>} | undefined>;
     /**
      * First wait between status polls: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`. Unset: `CLOUDDB_POLL_INITIAL_MS` (milliseconds), else 250ms.
      */

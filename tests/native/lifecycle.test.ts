@@ -143,9 +143,37 @@ describe("the native plugin's operations", () => {
     const made = await plugin.create(urn, inputs);
     const { __adopted: _adopted, ...unrecorded } = made.outs;
     await expect(plugin.delete(urn, made.id, unrecorded)).rejects.toThrow(
-      /its state was written by an earlier version of pulumi-clouddb \(0\.1\.0\)/,
+      new RegExp(
+        `Vpc ${made.id} is not deleted: its state was written by pulumi-clouddb 0\\.1\\.0.*\`pulumi config set --path clouddb:ownership\\.Vpc\\.${made.id} made\``,
+      ),
     );
     await plugin.delete(urn, made.id, made.outs);
     expect((await api.perform("listVpcs")).items.map((v) => v.id)).not.toContain(made.id);
+  });
+
+  it("acts on what state of 0.1.0 proves (its recorded inputs adopt it) and on the user's answer in the provider's configuration", async () => {
+    const base = { apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId, pollInterval: "20ms", pollMaxInterval: "100ms" };
+    const urn = urnOf("Vpc", "old");
+    const unrecorded = async (cidr: string) => {
+      const { inputs } = await plugin.check(urn, { cidr, regionCode: "us-east-1" });
+      const { __adopted: _adopted, ...outs } = (await plugin.create(urn, inputs)).outs;
+      return outs;
+    };
+    const adopted = await unrecorded("10.4.0.0/16");
+    await plugin.delete(urn, String(adopted.vpcId), adopted, { adoptId: adopted.vpcId, cidr: "10.4.0.0/16", regionCode: "us-east-1" });
+    expect((await api.perform("getVpc", { vpc: String(adopted.vpcId) })).id).toBe(adopted.vpcId);
+    expect(plugin.logged.map((l) => l.message)).toContain(
+      `Vpc ${String(adopted.vpcId)} is not deleted: its state's inputs adopt it (adoptId, as pulumi-clouddb 0.1.0 recorded them), so it stays in the cloud and leaves the stack`,
+    );
+
+    const answered = await unrecorded("10.5.0.0/16");
+    // A stack config object reaches the provider as its JSON text.
+    await plugin.configure({ ...base, ownership: JSON.stringify({ Vpc: { [String(answered.vpcId)]: "made" } }) });
+    try {
+      await plugin.delete(urn, String(answered.vpcId), answered);
+    } finally {
+      await plugin.configure(base);
+    }
+    expect((await api.perform("listVpcs")).items.map((v) => v.id)).not.toContain(answered.vpcId);
   });
 });

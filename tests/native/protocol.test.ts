@@ -135,6 +135,14 @@ describe("the native plugin's protocol", () => {
     expect(JSON.stringify(settings.failures)).not.toContain("settings-key-123456");
   });
 
+  it("CheckConfig takes clouddb:ownership as the engine hands a stack config object over (its JSON text) and as an explicit provider's object, and names a bad one", async () => {
+    expect(await plugin.checkConfig({ ownership: JSON.stringify({ Service: { abcde12345: "made" } }) })).toEqual([]);
+    expect(await plugin.checkConfig({ ownership: { Vpc: { "12": "adopted" } } })).toEqual([]);
+    expect(await plugin.checkConfig({ ownership: { Service: { abcde12345: "deleted" } } })).toEqual([
+      { property: "ownership", reason: expect.stringContaining('Service abcde12345 is "deleted": expected "made" or "adopted"') },
+    ]);
+  });
+
   it("CheckConfig keeps an explicit provider's apiKey secret, even one given in plain text", async () => {
     const inputs = await plugin.checkedConfig({ apiUrl: emu.baseUrl, apiKey: "plain-key-123456", projectId: "p" });
     expect(isSecret(inputs.apiKey)).toBe(true);

@@ -73,11 +73,12 @@ export class NativePlugin {
   ) {}
 
   /**
-   * Starts the fake engine and the plugin (env: added to this process's, without CLOUDDB_*).
-   * With `enginePipe`, the plugin's standard input is a pipe whose other end another process
-   * holds, as the engine holds it (see {@link NativePlugin.killEngine}); else `/dev/null`.
+   * Starts the fake engine and the plugin (env: added to this process's, without CLOUDDB_*),
+   * on `opts.node` (this process's Node.js unless given). With `opts.enginePipe`, the plugin's
+   * standard input is a pipe whose other end another process holds, as the engine holds it
+   * (see {@link NativePlugin.killEngine}); else `/dev/null`.
    */
-  static async start(env: Record<string, string> = {}, opts: { enginePipe?: boolean } = {}): Promise<NativePlugin> {
+  static async start(env: Record<string, string> = {}, opts: { node?: string; enginePipe?: boolean } = {}): Promise<NativePlugin> {
     const logged: Logged[] = [];
     const engine = new grpc.Server();
     engine.addService(enginegrpc.EngineService, {
@@ -96,7 +97,7 @@ export class NativePlugin {
     const clean = Object.fromEntries(
       Object.entries(process.env).filter(([k]) => !k.startsWith("CLOUDDB_API") && k !== "CLOUDDB_PROJECT_ID"),
     );
-    const main = [process.execPath, path.join(REPO_ROOT, "dist", "provider", "native", "main.js"), `127.0.0.1:${enginePort}`];
+    const main = [opts.node ?? process.execPath, path.join(REPO_ROOT, "dist", "provider", "native", "main.js"), `127.0.0.1:${enginePort}`];
     // The engine's pipe: `sleep` holds its writing end, as the CLI does; the plugin is the pipeline's last command.
     const child = opts.enginePipe
       ? spawn("sh", ["-c", 'sleep 100000 | exec "$@"', "sh", ...main], { env: { ...clean, ...env }, stdio: ["ignore", "pipe", "pipe"] })
@@ -245,9 +246,11 @@ export class NativePlugin {
     return fromStruct(res.getProperties());
   }
 
-  /** Delete. */
-  async delete(urn: string, id: string, props: JsonObject): Promise<void> {
-    await this.call("delete", new provpb.DeleteRequest().setUrn(urn).setId(id).setProperties(toStruct(props)));
+  /** Delete; `oldInputs`: the resource's inputs as state recorded them, which the engine sends too. */
+  async delete(urn: string, id: string, props: JsonObject, oldInputs?: JsonObject): Promise<void> {
+    const req = new provpb.DeleteRequest().setUrn(urn).setId(id).setProperties(toStruct(props));
+    if (oldInputs) req.setOldInputs(toStruct(oldInputs));
+    await this.call("delete", req);
   }
 
   /** Invoke of a function; its result and failures. */

@@ -16,6 +16,7 @@ const NO_ENV = {
   CLOUDDB_PROJECT_ID: "",
   CLOUDDB_POLL_INITIAL_MS: "",
   CLOUDDB_POLL_MAX_MS: "",
+  CLOUDDB_OWNERSHIP: "",
 };
 
 const vpc = (): void => void new clouddb.Vpc("net", { name: "n", cidr: "10.0.0.0/16", regionCode: "us-east-1" });
@@ -69,6 +70,22 @@ describe("configuration problems", () => {
     ]);
     const printed = [...r.checkFailures.map((f) => f.reason), ...r.diagnostics.map((d) => d.message), stack.pluginStderr()].join("\n");
     for (const part of key.split("\n")) expect(printed).not.toContain(part);
+  });
+
+  it("name a clouddb:ownership or CLOUDDB_OWNERSHIP that cannot be read, its value and what is allowed, at preview", async () => {
+    const stack = await stackWith(
+      { "clouddb:ownership": JSON.stringify({ Service: { abcde12345: "mine" } }) },
+      { CLOUDDB_OWNERSHIP: '{"Database":{"abcde12345":"made"}}' },
+    );
+    const reasons = (await stack.preview(vpc)).checkFailures.map((f) => f.reason);
+    expect(reasons).toEqual(
+      expect.arrayContaining([
+        'clouddb:ownership / CLOUDDB_OWNERSHIP (from clouddb:ownership): Service abcde12345 is "mine": expected "made" or "adopted"',
+        expect.stringMatching(
+          /^clouddb:ownership \/ CLOUDDB_OWNERSHIP \(from CLOUDDB_OWNERSHIP\): "Database" is no resource type: expected one of Vpc, VpcPeering, Service, ReadReplicaSet/,
+        ),
+      ]),
+    );
   });
 
   it("never quote the credentials of a clouddb:apiUrl that cannot work", async () => {

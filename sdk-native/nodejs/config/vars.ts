@@ -52,6 +52,17 @@ Object.defineProperty(exports, "deleteTimeout", {
 });
 
 /**
+ * Who made each resource whose state does not say (state written by pulumi-clouddb 0.1.0), for its delete: an object of resource types, each an object of ids, each `"made"` (the stack made it: it is deleted) or `"adopted"` (it stays in the cloud and leaves the stack). Set one with `pulumi config set --path clouddb:ownership.<Kind>.<id> made`; a delete that needs it prints the command. `CLOUDDB_OWNERSHIP` (the same object as JSON) is read as well.
+ */
+export declare const ownership: {[key: string]: {[key: string]: string}} | undefined;
+Object.defineProperty(exports, "ownership", {
+    get() {
+        return __config.getObject<{[key: string]: {[key: string]: string}}>("ownership") ?? <any>utilities.getEnv("CLOUDDB_OWNERSHIP");
+    },
+    enumerable: true,
+});
+
+/**
  * First wait between status polls: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`. Unset: `CLOUDDB_POLL_INITIAL_MS` (milliseconds), else 250ms.
  */
 export declare const pollInterval: string | undefined;

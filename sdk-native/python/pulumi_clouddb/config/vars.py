@@ -49,6 +49,13 @@ class _ExportableConfig(types.ModuleType):
         return __config__.get('deleteTimeout') or '30m'
 
     @_builtins.property
+    def ownership(self) -> Optional[str]:
+        """
+        Who made each resource whose state does not say (state written by pulumi-clouddb 0.1.0), for its delete: an object of resource types, each an object of ids, each `"made"` (the stack made it: it is deleted) or `"adopted"` (it stays in the cloud and leaves the stack). Set one with `pulumi config set --path clouddb:ownership.<Kind>.<id> made`; a delete that needs it prints the command. `CLOUDDB_OWNERSHIP` (the same object as JSON) is read as well.
+        """
+        return __config__.get('ownership') or _utilities.get_env('CLOUDDB_OWNERSHIP')
+
+    @_builtins.property
     def poll_interval(self) -> Optional[str]:
         """
         First wait between status polls: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`. Unset: `CLOUDDB_POLL_INITIAL_MS` (milliseconds), else 250ms.

@@ -56,6 +56,18 @@ export interface ClouddbClientOptions {
    * @default none: the client paces alone
    */
   pacingDir?: string;
+  /**
+   * Stops the client when it aborts, as {@link ClouddbClient.close} does: every wait under
+   * way, and any started later, ends (`WaitCancelledError`, naming the signal's reason when
+   * it is an `Error`), every pause (a retry's backoff, a look again at a list, a turn at the
+   * pacer) ends, and requests not sent yet and later calls are not sent (`CancelledError`,
+   * whose `why` is the signal's reason when it is a `CancelledError`); a request already sent
+   * gets its answer, so what a create made is known (a create whose answer was lost ends as
+   * an `AmbiguousCreateError`, never as made nothing). One signal stops every client that
+   * takes it, whenever it aborts, before or after a client is made.
+   * @default none: only `close()` stops the client
+   */
+  signal?: AbortSignal;
 }
 
 /** Options after resolution. */

@@ -256,7 +256,14 @@ export class Creates {
       if (look > 0) {
         const pause = LOOK_AGAIN_MS[look - 1];
         if (Date.now() + pause > deadline) break;
-        await sleep(pause); // the list may lag behind the create
+        // The list may lag behind the create. A client stopped meanwhile looks no more: the outcome stays unknown.
+        if (
+          !(await sleep(pause, this.ops.stopped).then(
+            () => true,
+            () => false,
+          ))
+        )
+          break;
       }
       let reading: ListReading<T>;
       try {

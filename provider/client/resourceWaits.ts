@@ -124,9 +124,9 @@ export class ResourceWaits {
     this.hub = new PollHub(durations, () => pacer?.limited === true, lists === undefined ? undefined : (key) => lists.machineWaits(key));
   }
 
-  /** Ends every wait under way with a WaitCancelledError (the client is closing). */
-  close(): void {
-    this.hub.close();
+  /** Ends every wait under way, and any started later, with a WaitCancelledError naming `why` (the client is stopping). */
+  close(why?: Error): void {
+    this.hub.close(why);
   }
 
   /** One poll: a single attempt at the lowest priority, named after the waiting method. */
@@ -214,7 +214,7 @@ export class ResourceWaits {
           throw e;
         }
       }
-      await sleep(Math.max(20, Math.min(turn - Date.now(), 250)));
+      await sleep(Math.max(20, Math.min(turn - Date.now(), 250)), this.ops.stopped);
     }
   }
 

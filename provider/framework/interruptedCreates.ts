@@ -9,7 +9,7 @@
  * nothing it may have made is listed the create stops too, saying how to tell the provider
  * that nothing was made (remove the entry) or which resource it made (`adoptId`).
  */
-import { sleep } from "../client/timers";
+import { pause } from "./cancellation";
 import { logicalNameOf } from "./autonaming";
 import { sameIntent, type CreateIntent } from "./createIntent";
 import { CloudStateError, InputConflictError, ProviderErrorCode } from "./errors";
@@ -53,9 +53,9 @@ export function describe(file: string, entry: JournalEntry): string {
 /** Reads what `read` finds, again after a pause while it finds nothing (a list may lag behind a create). */
 async function look<T>(read: () => Promise<T[]>): Promise<T[]> {
   let found = await read();
-  for (const pause of LOOK_AGAIN_MS) {
+  for (const wait of LOOK_AGAIN_MS) {
     if (found.length > 0) break;
-    await sleep(pause);
+    await pause(wait);
     found = await read();
   }
   return found;

@@ -40,9 +40,19 @@
  * a partial failure's included) finds what this process handed over: it resumes that
  * resource, never makes a second.
  */
-import { AmbiguousCreateError, ApiError, ConfigurationError, NetworkError, NotFoundError, RedirectError } from "../client/errors";
+import {
+  AmbiguousCreateError,
+  ApiError,
+  CancelledError,
+  ConfigurationError,
+  NetworkError,
+  NotFoundError,
+  RedirectError,
+} from "../client/errors";
 import { redirectMayFollowCarriedOut } from "../client/retry";
 import { sameIntent, type CreateIntent } from "./createIntent";
+import { tracked } from "./cancellation";
+import { engineIsGone } from "./engineWatch";
 import { CloudStateError, InputConflictError, ProviderErrorCode } from "./errors";
 import { describe, interrupted, lookAlikes, unreadable, type Recovery } from "./interruptedCreates";
 import { withEntryLock } from "./journalLock";
@@ -112,13 +122,16 @@ export async function absentIfNotFound<T>(read: Promise<T>): Promise<T | undefin
 
 /**
  * True when a create's failure proves it made nothing: the API refused it, it never left this
- * machine, or it was redirected elsewhere (307, 308: "send it there"; a 301, 302 or 303 may
- * follow a create the server carried out).
+ * machine (or the operation was stopped before it did), or it was redirected elsewhere (307,
+ * 308: "send it there"; a 301, 302 or 303 may follow a create the server carried out).
  */
 function madeNothing(e: unknown): boolean {
   if (ApiError.isInstance(e)) return e.status >= 400 && e.status < 500 && e.status !== 408;
   if (NetworkError.isInstance(e)) return !e.requestSent;
   if (RedirectError.isInstance(e)) return !redirectMayFollowCarriedOut(e.status);
+  // Stopped (Cancel, the engine gone) before its request was sent, or in a pause after an attempt that made nothing:
+  // an attempt that may have made it is settled by the client's recovery, which ends in an AmbiguousCreateError when stopped.
+  if (CancelledError.isInstance(e)) return true;
   return ConfigurationError.isInstance(e) || InputConflictError.isInstance(e) || CloudStateError.isInstance(e);
 }
 
@@ -168,12 +181,14 @@ class Journaled {
 
   /**
    * The create has returned: its id is Pulumi's now, and the entry goes, unless the engine
-   * died meanwhile; then the entry stays, marked, for the next create to take the resource
-   * over (written in the background: the create has returned).
+   * died meanwhile (a process of it is gone, or its pipe ended: engineWatch.ts); then the entry
+   * stays, marked, for the next create to take the resource over (written in the background:
+   * the create has returned).
    */
   returned(): void {
-    if (this.entry.engine.every(isRunning)) return this.end();
-    void this.save({ ...this.entry, unrecorded: true });
+    if (!engineIsGone() && this.entry.engine.every(isRunning)) return this.end();
+    // Counted among the operations under way: a process whose engine is gone exits once it is written.
+    void tracked(() => this.save({ ...this.entry, unrecorded: true }));
   }
 
   /** The entry as last written. */

@@ -40,9 +40,11 @@ import { recordedUnlessChanged } from "./changes";
 import { OWNER_KEY, REPLACE_ON_CHANGES_KEY } from "./internalInputs";
 import { operationContext, recordedReader, sharedOf, type OperationContext, type Recorded } from "./operationContext";
 import { changedPathsOf, replacedByOption, type Segment } from "./replaceOnChanges";
+import { trackedOperations } from "./cancellation";
+import { endWhenEngineGone, inDynamicProviderHost } from "./engineWatch";
 import { configurationFailures, configure, providerContext, type ProviderContext } from "./settings";
 import { containsUnknown, UNKNOWN } from "./unknowns";
-import { inUserTerms, type OperationTiming, timeoutOf, userOperation } from "./userErrors";
+import { inUserTerms, lookupNotFound, type OperationTiming, timeoutOf, userOperation } from "./userErrors";
 
 /**
  * What a resource type does against the API, typed on both sides: the checked inputs, and
@@ -119,25 +121,20 @@ export interface DiffDetail extends dynamic.DiffResult {
   readonly desired: Props;
 }
 
-/** The provider of one resource type: Pulumi's dynamic provider, whose `diff` says what changed ({@link DiffDetail}). */
-export type CoreProvider = Required<Pick<dynamic.ResourceProvider, "configure" | "check" | "create" | "read" | "update" | "delete">> & {
+/**
+ * The provider of one resource type: Pulumi's dynamic provider, whose `diff` says what
+ * changed ({@link DiffDetail}), and whose `check` may be told which inputs the program gave
+ * as secrets (a host that knows, the native plugin): their values are never quoted, and their
+ * failures name them only in the reason (framework/check.ts).
+ */
+export type CoreProvider = Required<Pick<dynamic.ResourceProvider, "configure" | "create" | "read" | "update" | "delete">> & {
+  check(olds: Props, news: Props, secretInputs?: ReadonlySet<string>): Promise<dynamic.CheckResult>;
   /**
    * `movingToNative`: the recorded state is still the dynamic providers' (the native plugin
    * diffs it during a move), so the old half of a replacement is deleted by them, not here.
    */
   diff(id: string, olds: Props, news: Props, movingToNative?: boolean): Promise<DiffDetail>;
 };
-
-/** The error for a lookup (`X.get`) of an id that does not exist. */
-function lookupNotFound(kind: string, id: string): NotFoundError {
-  return new NotFoundError({
-    status: 404,
-    code: "NOT_FOUND",
-    apiMessage: `No ${kind} with id ${JSON.stringify(id)}`,
-    operation: `${kind}.get`,
-    hint: `${kind}.get looks up an existing ${kind}: check the id, and the projectId (or clouddb:projectId) it belongs to.`,
-  });
-}
 
 /**
  * Builds the dynamic provider of one resource type around its definition.
@@ -151,10 +148,14 @@ function lookupNotFound(kind: string, id: string): NotFoundError {
  *   their outputs never hold `undefined`, and no error message holds a secret.
  * - The `timeouts` input is kept among the outputs, because `delete` and `read` receive
  *   only the outputs.
+ * - In Pulumi's dynamic-provider host, a process whose engine is gone ends its waits and
+ *   exits (engineWatch.ts).
  */
 export function defineResourceProvider<I extends InputSpecs, O extends OutputSpecs>(
   definition: ResourceDefinition<I, O>,
 ): Required<Pick<dynamic.ResourceProvider, "configure" | "check" | "diff" | "read" | "update" | "delete">> & dynamic.ResourceProvider {
+  // In Pulumi's dynamic-provider host, end every wait and exit once the engine is gone (engineWatch.ts).
+  if (inDynamicProviderHost()) endWhenEngineGone();
   const core = coreProvider(definition);
   return {
     ...core,
@@ -234,18 +235,18 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
     return error;
   };
 
-  return {
+  const provider: CoreProvider = {
     async configure(req: dynamic.ConfigureRequest): Promise<void> {
       configure(req.config);
       // What `check` and `diff` need is loaded by now: keep it compiled for the next process.
       saveCompileCache();
     },
 
-    async check(olds: Props, news: Props): Promise<dynamic.CheckResult> {
+    async check(olds: Props, news: Props, secretInputs?: ReadonlySet<string>): Promise<dynamic.CheckResult> {
       // The configuration's problems too, so that a preview reports them, all at once.
       // A `settings` input not known yet (a preview) stands for all it may set.
       const settings = containsUnknown(news.settings) ? { apiUrl: UNKNOWN, apiKey: UNKNOWN, projectId: UNKNOWN } : sharedOf(news).settings;
-      const failures = [...configurationFailures(news.projectId, settings), ...checkInputs(schema, news)];
+      const failures = [...configurationFailures(news.projectId, settings), ...checkInputs(schema, news, secretInputs)];
       noteProgram();
       // A delete later in this run (a replacement's old half) must not delete what this program adopts,
       // nor what the state's inputs adopt (state of 0.1.0, whose outputs do not record it, proves it so).
@@ -385,4 +386,6 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
       }
     },
   };
+  // Counted while under way: a process whose engine is gone ends once they have (engineWatch.ts).
+  return trackedOperations(provider);
 }

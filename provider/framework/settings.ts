@@ -1,4 +1,5 @@
 import type { ClouddbClient } from "../client/client";
+import { cancellationSignal } from "./cancellation";
 import { apiKeyProblem, apiUrlProblem, numberProblem } from "../client/config";
 import { parseDuration, TIMEOUT_RANGE_MS, TIMEOUT_RANGE_TEXT } from "./durations";
 import { NO_ANSWERS, OWNERSHIP_CONFIG_KEY, OWNERSHIP_ENV, parseOwnership, type Ownership, type OwnershipAnswers } from "./ownership";
@@ -299,20 +300,10 @@ function clientFor(s: ProviderSettings): ClouddbClient {
       poll: s.poll,
       expectedDurations: loadPriors(s.apiUrl!),
       ...(pacingDir === undefined ? {} : { pacingDir }),
+      // The process's one cancellation signal: Cancel, or the engine gone, stops this client too, whenever it is made (cancellation.ts).
+      signal: cancellationSignal(),
     });
     clients.set(cacheKey, found);
   }
   return found;
-}
-
-/**
- * Closes every API client of this process: waits under way end with `WaitCancelledError`
- * (a create waiting for its resource then fails as a partial failure, which keeps it in
- * state), unsent requests with `NetworkError`; a later operation makes a new client. What
- * the native plugin does on the engine's Cancel (provider/native).
- */
-export async function closeClients(): Promise<void> {
-  const open = [...clients.values()];
-  clients.clear();
-  await Promise.all(open.map((c) => c.close()));
 }

@@ -27,6 +27,7 @@ import { containsUnknown, UNKNOWN } from "../framework/unknowns";
 import type { RegisteredResource } from "../resources/registration";
 import { detailedDiff, type NativeDiff } from "./detailedDiff";
 import { WiredInitError } from "./errors";
+import { forEngine } from "./failures";
 import type { Bag } from "./protos";
 import { boundedTimeouts, type TimedOperation } from "./timeouts";
 import { ownerOf } from "./urns";
@@ -86,11 +87,17 @@ export class NativeResource {
     return new Set([...this.secretKeys, ...arrived]);
   }
 
-  /** Checks the inputs: the framework's `check`, the owner given from the URN (for a name it makes up) and not kept. */
+  /**
+   * Checks the inputs: the framework's `check`, the owner given from the URN (for a name it
+   * makes up) and not kept. An input the program gave as a secret is one to `check` (its
+   * value never quoted), and no failure hands the engine a property whose value it would print
+   * holding a secret (failures.ts).
+   */
   async check(urn: string, olds: Wired, news: Wired): Promise<{ inputs: Out; failures: Failure[] }> {
-    const r = await this.core.check(inputsOnly(olds.props), { ...inputsOnly(news.props), [OWNER_KEY]: ownerOf(urn, this.kind) });
+    const given = { ...inputsOnly(news.props), [OWNER_KEY]: ownerOf(urn, this.kind) };
+    const r = await this.core.check(inputsOnly(olds.props), given, news.secrets);
     const inputs = inputsOnly(r.inputs === undefined ? news.props : bag(r.inputs));
-    return { inputs: { props: inputs, secrets: this.secrets(news.secrets) }, failures: [...(r.failures ?? [])] };
+    return { inputs: { props: inputs, secrets: this.secrets(news.secrets) }, failures: forEngine(r.failures ?? [], news, this.secretKeys) };
   }
 
   /**

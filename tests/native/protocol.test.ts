@@ -79,6 +79,62 @@ describe("the native plugin's protocol", () => {
     expect(await plugin.checkConfig({ projectId: "p" })).toEqual([]);
   });
 
+  it("CheckConfig hands the engine no property whose value it would print holding a secret: apiUrl's userinfo, apiKey, a value given as a secret", async () => {
+    // The engine prints a failure naming a property with that property's value, whole: the failure must name none.
+    const password = "pw-Zq8vX2mK";
+    const failures = await plugin.checkConfig({
+      apiUrl: `https://ops:${password}@api.example/v2`,
+      apiKey: "bad\nkey-1234",
+      createTimeout: secret("whenever"),
+      updateTimeout: secret("5x"),
+    });
+    expect(failures).toEqual([
+      {
+        property: "",
+        reason: expect.stringMatching(/^clouddb:apiUrl .*"https:\/\/\[REDACTED\]@api\.example\/v2" does not end in \/public\/api\/v1/),
+      },
+      { property: "", reason: expect.stringMatching(/^clouddb:apiKey .*the key contains a line break/) },
+      { property: "", reason: expect.stringMatching(/^clouddb:createTimeout: \[secret\] is not a duration/) },
+      { property: "", reason: expect.stringMatching(/^clouddb:updateTimeout: \[secret\] is not a duration/) },
+    ]);
+    const text = JSON.stringify(failures);
+    for (const shown of [password, "ops:", "bad\\nkey", "whenever", '"5x"']) expect(text).not.toContain(shown);
+  });
+
+  it("Check quotes no input given as a secret, nested or not, and names none of them as the failing property", async () => {
+    const r = await plugin.check(urnOf("Service", "db"), {
+      name: secret("n".repeat(300)),
+      environment: secret("STAGING"),
+      cpuMillis: secret(1000),
+      memoryGbs: 2,
+      haReplicas: { replicaCount: secret(7) },
+    });
+    const reasons = r.failures.map((f) => f.reason);
+    // The size pair's failure is on memoryGbs, given in plain text: the engine may print its value.
+    expect(r.failures.map((f) => f.property).sort()).toEqual(["", "", "", "memoryGbs"]);
+    expect(reasons).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^name is \[secret\]: /),
+        expect.stringMatching(/^environment is \[secret\]: expected /),
+        expect.stringMatching(/^haReplicas\.replicaCount is \[secret\]: /),
+        expect.stringMatching(/^cpuMillis \[secret\] with memoryGbs 2: not an allowed pair/),
+      ]),
+    );
+    for (const shown of ["nnnn", "STAGING", "1000 with", " 7"]) expect(reasons.join("\n")).not.toContain(shown);
+    expect(reasons.join("\n")).toContain("1000/4"); // the allowed sizes stay as they are: no gap points at the secret one
+    expect(isSecret(r.inputs.name)).toBe(true);
+    expect(isSecret(r.inputs.environment)).toBe(true);
+    // `settings` is always sent as a secret (it holds a key): the endpoint it names is still shown, the key never.
+    const settings = await plugin.check(urnOf("Service", "db"), {
+      name: "db",
+      settings: secret({ apiUrl: "https://api.example/v2", apiKey: "settings-key-123456" }),
+    });
+    expect(settings.failures).toEqual([
+      { property: "", reason: expect.stringContaining('"https://api.example/v2" does not end in /public/api/v1') },
+    ]);
+    expect(JSON.stringify(settings.failures)).not.toContain("settings-key-123456");
+  });
+
   it("CheckConfig takes clouddb:ownership as the engine hands a stack config object over (its JSON text) and as an explicit provider's object, and names a bad one", async () => {
     expect(await plugin.checkConfig({ ownership: JSON.stringify({ Service: { abcde12345: "made" } }) })).toEqual([]);
     expect(await plugin.checkConfig({ ownership: { Vpc: { "12": "adopted" } } })).toEqual([]);

@@ -19,6 +19,8 @@ const PLUGIN_HOST_SUITES = [
   "tests/resilience/interruptedCreates.test.ts",
   "tests/resilience/journal.test.ts",
   "tests/resilience/emulatorRestart.test.ts",
+  "tests/resilience/secretSizes.test.ts",
+  "tests/resilience/engineGone.test.ts",
   "tests/providers/compileCache.test.ts",
 ];
 

@@ -96,13 +96,13 @@ export const readReplicaSetSchema = resourceSchema({
   cross: [
     {
       properties: ["cpuMillis", "memoryGbs"],
-      validate(news) {
+      validate(news, show) {
         const problem = replicaSetSizeProblem(Number(news.cpuMillis), Number(news.memoryGbs));
         if (problem === undefined) return [];
         return [
           {
             property: problem.on === "cpu" ? "cpuMillis" : "memoryGbs",
-            reason: `cpuMillis ${JSON.stringify(news.cpuMillis)} with memoryGbs ${JSON.stringify(news.memoryGbs)}: ${problem.message}`,
+            reason: `cpuMillis ${show("cpuMillis", news.cpuMillis)} with memoryGbs ${show("memoryGbs", news.memoryGbs)}: ${problem.unquoted}`,
           },
         ];
       },

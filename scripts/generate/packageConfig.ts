@@ -134,7 +134,9 @@ export function packageConfig(): PackageConfig {
         ...(type ?? { type: "string" }),
         description: doc,
         ...(ms === undefined ? {} : { default: durationText(ms) }),
-        ...(env[name]?.env === undefined ? {} : { defaultInfo: { environment: [env[name].env] } }),
+        // The SDKs read a default from the environment as a string: only a string key names its
+        // variable (the providers read the others, such as CLOUDDB_OWNERSHIP's JSON, themselves).
+        ...(env[name]?.env === undefined || type !== undefined ? {} : { defaultInfo: { environment: [env[name].env] } }),
         ...(secret ? { secret } : {}),
       };
       return [name, spec];

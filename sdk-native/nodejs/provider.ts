@@ -38,7 +38,7 @@ export class Provider extends pulumi.ProviderResource {
             resourceInputs["apiUrl"] = (args?.apiUrl) ?? utilities.getEnv("CLOUDDB_API_URL");
             resourceInputs["createTimeout"] = (args?.createTimeout) ?? "30m";
             resourceInputs["deleteTimeout"] = (args?.deleteTimeout) ?? "30m";
-            resourceInputs["ownership"] = pulumi.output((args?.ownership) ?? <any>utilities.getEnv("CLOUDDB_OWNERSHIP")).apply(JSON.stringify);
+            resourceInputs["ownership"] = pulumi.output(args?.ownership).apply(JSON.stringify);
             resourceInputs["pollInterval"] = (args?.pollInterval) ?? utilities.getEnv("CLOUDDB_POLL_INITIAL_MS");
             resourceInputs["pollMaxInterval"] = (args?.pollMaxInterval) ?? utilities.getEnv("CLOUDDB_POLL_MAX_MS");
             resourceInputs["projectId"] = (args?.projectId) ?? utilities.getEnv("CLOUDDB_PROJECT_ID");

@@ -39,11 +39,6 @@ func NewProvider(ctx *pulumi.Context,
 	if args.DeleteTimeout == nil {
 		args.DeleteTimeout = pulumi.StringPtr("30m")
 	}
-	if args.Ownership == nil {
-		if d := internal.GetEnvOrDefault(nil, nil, "CLOUDDB_OWNERSHIP"); d != nil {
-			args.Ownership = pulumi.StringMapMap(d.(string))
-		}
-	}
 	if args.PollInterval == nil {
 		if d := internal.GetEnvOrDefault(nil, nil, "CLOUDDB_POLL_INITIAL_MS"); d != nil {
 			args.PollInterval = pulumi.StringPtr(d.(string))

@@ -57,7 +57,7 @@ Object.defineProperty(exports, "deleteTimeout", {
 export declare const ownership: {[key: string]: {[key: string]: string}} | undefined;
 Object.defineProperty(exports, "ownership", {
     get() {
-        return __config.getObject<{[key: string]: {[key: string]: string}}>("ownership") ?? <any>utilities.getEnv("CLOUDDB_OWNERSHIP");
+        return __config.getObject<{[key: string]: {[key: string]: string}}>("ownership");
     },
     enumerable: true,
 });

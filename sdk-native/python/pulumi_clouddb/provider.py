@@ -61,8 +61,6 @@ class ProviderArgs:
             delete_timeout = '30m'
         if delete_timeout is not None:
             pulumi.set(__self__, "delete_timeout", delete_timeout)
-        if ownership is None:
-            ownership = _utilities.get_env('CLOUDDB_OWNERSHIP')
         if ownership is not None:
             pulumi.set(__self__, "ownership", ownership)
         if poll_interval is None:
@@ -312,8 +310,6 @@ class Provider(pulumi.ProviderResource):
             if delete_timeout is None:
                 delete_timeout = '30m'
             __props__.__dict__["delete_timeout"] = delete_timeout
-            if ownership is None:
-                ownership = _utilities.get_env('CLOUDDB_OWNERSHIP')
             __props__.__dict__["ownership"] = pulumi.Output.from_input(ownership).apply(pulumi.runtime.to_json) if ownership is not None else None
             if poll_interval is None:
                 poll_interval = _utilities.get_env('CLOUDDB_POLL_INITIAL_MS')

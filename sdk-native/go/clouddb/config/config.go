@@ -61,15 +61,7 @@ func GetDeleteTimeout(ctx *pulumi.Context) string {
 
 // Who made each resource whose state does not say (state written by pulumi-clouddb 0.1.0), for its delete: an object of resource types, each an object of ids, each `"made"` (the stack made it: it is deleted) or `"adopted"` (it stays in the cloud and leaves the stack). Set one with `pulumi config set --path clouddb:ownership.<Kind>.<id> made`; a delete that needs it prints the command. `CLOUDDB_OWNERSHIP` (the same object as JSON) is read as well.
 func GetOwnership(ctx *pulumi.Context) string {
-	v, err := config.Try(ctx, "clouddb:ownership")
-	if err == nil {
-		return v
-	}
-	var value string
-	if d := internal.GetEnvOrDefault(nil, nil, "CLOUDDB_OWNERSHIP"); d != nil {
-		value = d.(string)
-	}
-	return value
+	return config.Get(ctx, "clouddb:ownership")
 }
 
 // First wait between status polls: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`. Unset: `CLOUDDB_POLL_INITIAL_MS` (milliseconds), else 250ms.

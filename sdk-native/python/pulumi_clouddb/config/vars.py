@@ -53,7 +53,7 @@ class _ExportableConfig(types.ModuleType):
         """
         Who made each resource whose state does not say (state written by pulumi-clouddb 0.1.0), for its delete: an object of resource types, each an object of ids, each `"made"` (the stack made it: it is deleted) or `"adopted"` (it stays in the cloud and leaves the stack). Set one with `pulumi config set --path clouddb:ownership.<Kind>.<id> made`; a delete that needs it prints the command. `CLOUDDB_OWNERSHIP` (the same object as JSON) is read as well.
         """
-        return __config__.get('ownership') or _utilities.get_env('CLOUDDB_OWNERSHIP')
+        return __config__.get('ownership')
 
     @_builtins.property
     def poll_interval(self) -> Optional[str]:

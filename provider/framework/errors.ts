@@ -28,6 +28,8 @@ export const ProviderErrorCode = {
   OwnershipUnknown: "CLOUDDB_OWNERSHIP_UNKNOWN",
   /** An earlier create's outcome is unknown and nothing listed proves what it made: nothing is created on a guess. */
   CreateUnsettled: "CLOUDDB_CREATE_UNSETTLED",
+  /** A create or update got inputs that Check does not pass (a caller that skipped Check): nothing is sent. */
+  InputsNotChecked: "CLOUDDB_INPUTS_NOT_CHECKED",
 } as const;
 
 /**
@@ -99,6 +101,36 @@ export class InputConflictError extends ClouddbError {
   /** True for an InputConflictError from any copy of this package. */
   static override isInstance(value: unknown): value is InputConflictError {
     return isKind(value, InputConflictError.kind);
+  }
+}
+
+/**
+ * A create or an update got inputs that `check` does not pass: the engine always calls Check
+ * first, so the caller skipped it (a client of the plugin's gRPC service, say). Nothing is
+ * sent. The message names each failing input and why, as `check` words it (a secret input's
+ * value never shown), never the inputs themselves.
+ */
+export class UncheckedInputsError extends ClouddbError {
+  static override readonly kind: string = "UncheckedInputsError";
+
+  /**
+   * @param what the operation and the resource (`create of clouddb.Vpc`)
+   * @param failures each input that fails, with why
+   */
+  constructor(
+    what: string,
+    readonly failures: ReadonlyArray<{ readonly property: string; readonly reason: string }>,
+  ) {
+    super(
+      `The ${what} got inputs that Check does not pass, so nothing was sent (the engine calls Check first: was it skipped?): ` +
+        failures.map((f) => f.reason).join("; "),
+      ProviderErrorCode.InputsNotChecked,
+    );
+  }
+
+  /** True for an UncheckedInputsError from any copy of this package. */
+  static override isInstance(value: unknown): value is UncheckedInputsError {
+    return isKind(value, UncheckedInputsError.kind);
   }
 }
 

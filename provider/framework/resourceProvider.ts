@@ -10,14 +10,13 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { withinDeadline } from "../client/deadline";
 import { NotFoundError } from "../client/errors";
 import { AUTONAMED_KEY, withName } from "./autonaming";
-import { checkInputs } from "./check";
+import { checkedInputs, checkInputs } from "./check";
 import { diffProperties, sameValue } from "./diff";
 import { ResourceInitError, scrubbed } from "./errors";
 import { withoutUndefined } from "./outputs";
 import {
   desiredOf,
   diffedProperties,
-  parseInputs,
   secretInputs,
   type InputsOf,
   type InputSpecs,
@@ -267,7 +266,7 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
         sharedOf(news).settings,
       );
       try {
-        const parsed = parseInputs(schema, news);
+        const parsed = checkedInputs(schema, news, true);
         const shared = sharedOf(news);
         const { id, outs } = await bounded(operationContext(ctx, shared.projectId, shared.timeouts, "create"), (c) =>
           operations().create(parsed, c),
@@ -323,7 +322,13 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
 
     async update(id: string, olds: Props, news: Props): Promise<dynamic.UpdateResult> {
       const ctx = providerContext("", false, sharedOf(news).settings);
-      const parsed = parseInputs(schema, news);
+      const doing = userOperation("update", schema.kind, news[OWNER_KEY], id);
+      let parsed: InputsOf<I>;
+      try {
+        parsed = checkedInputs(schema, news, false);
+      } catch (e) {
+        throw scrub(e, ctx, doing, olds, news);
+      }
       const changed = new Set(compare(olds, parsed, ctx).changed);
       const recorded = (outs: Props): Props => recordedUnlessChanged(outs, olds, diffedKeys, changed);
       try {
@@ -335,7 +340,7 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
         };
       } catch (e) {
         if (ResourceInitError.isInstance(e)) e.properties = recorded(e.properties);
-        throw scrub(withInputs(e, news), ctx, userOperation("update", schema.kind, news[OWNER_KEY], id), olds, news);
+        throw scrub(withInputs(e, news), ctx, doing, olds, news);
       } finally {
         await remember(ctx);
       }

@@ -16,7 +16,7 @@
  * State written by the dynamic providers (a migration, through the schema's aliases) carries
  * `__provider` and `__owner`: they are dropped from what is returned, and read as nothing.
  */
-import { ResourceInitError } from "../framework/errors";
+import { ResourceInitError, scrubbed } from "../framework/errors";
 import { ADOPTED_KEY, adopts } from "../framework/adoption";
 import { AUTONAMED_KEY, INTERNAL_KEYS, OWNER_KEY } from "../framework/internalInputs";
 import { coreProvider, type CoreProvider } from "../framework/resourceProvider";
@@ -50,6 +50,13 @@ const NOT_OUTPUTS: ReadonlySet<string> = new Set([...INTERNAL_KEYS]);
 /** A property bag from what Pulumi's dynamic types leave untyped (`any`); `{}` for anything else. */
 function bag(value: unknown): Bag {
   return value !== null && typeof value === "object" ? (value as Bag) : {};
+}
+
+/** Every string in `value`, at any depth. */
+function textsIn(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (value !== null && typeof value === "object") return Object.values(value).flatMap(textsIn);
+  return [];
 }
 
 /** `props` without the framework's inputs (`__provider`, `__owner`, ...). */
@@ -178,10 +185,15 @@ export class NativeResource {
   /**
    * A partial failure for the wire: the framework's properties, with the timeouts as the
    * program wrote them (not the engine's bound), without the framework's inputs, and every
-   * secret wrapped (a create that timed out knows the password). Any other error as it is.
+   * secret wrapped (a create that timed out knows the password). Any other error scrubbed of
+   * every input that arrived secret (the framework scrubs those its schema declares secret).
    */
   private wired(e: unknown, news: Wired, secrets: ReadonlySet<string>): unknown {
-    if (!ResourceInitError.isInstance(e)) return e;
+    if (!ResourceInitError.isInstance(e))
+      return scrubbed(
+        e,
+        [...news.secrets].flatMap((k) => textsIn(news.props[k])),
+      );
     const properties = { ...outputsOnly(e.properties), timeouts: news.props.timeouts };
     return new WiredInitError(e.id, toWire(properties, secrets), toWire(inputsOnly(news.props), secrets), e.message);
   }

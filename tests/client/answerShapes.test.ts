@@ -118,7 +118,7 @@ describe("a JSON answer that starts with a UTF-8 byte order mark (RFC 8259 secti
   async function withBom<T>(status: number, body: unknown, call: (c: ClouddbClient) => Promise<T>, gzip = false): Promise<T> {
     const plain = Buffer.concat([BOM, Buffer.from(JSON.stringify(body))]);
     const bytes = gzip ? (await import("zlib")).gzipSync(plain) : plain;
-    const api = await startFakeApi(() => ({ status, bytes, headers: gzip ? { "content-encoding": "gzip" } : {} }));
+    const api = await startFakeApi(() => ({ status, bytes, headers: gzip ? { "content-encoding": "gzip" } : undefined }));
     const client = new ClouddbClient({ apiUrl: api.baseUrl, apiKey: "bom-key-0001", projectId: "proj000001", retryDeadlineMs: 600 });
     try {
       return await call(client);

@@ -2,8 +2,8 @@
  * The native plugin's server, as the engine talks to it (the compiled plugin as a process,
  * a fake engine for its Log): the schema it serves, the provider's configuration, Check,
  * Diff (changed keys and the detailed diff the engine applies `replaceOnChanges` with),
- * previews, Read of an id alone (`pulumi import`), state the dynamic providers wrote, and
- * the functions.
+ * previews, Read of an id alone (`pulumi import`), state the dynamic providers wrote, a
+ * Create without Check, and the functions.
  */
 import * as fs from "fs";
 import * as os from "os";
@@ -189,6 +189,31 @@ describe("the native plugin's protocol", () => {
       __adopted: false,
     });
     expect(isSecret(r.outs.password)).toBe(true);
+    expect(await control.requests()).toEqual([]);
+  });
+
+  it("a Create without Check (a caller that skipped it) names each input that fails and why, never dumps them, and sends nothing", async () => {
+    await control.clearRequests();
+    const failure = async (urn: string, news: Parameters<NativePlugin["create"]>[1]) =>
+      plugin.create(urn, news).then(
+        () => "created",
+        (e: unknown) => (e as Error).message,
+      );
+    const unnamed = await failure(urnOf("Vpc", "net"), { cidr: "10.0.0.0/16", regionCode: "us-east-1" });
+    expect(unnamed).toContain("The create of clouddb.Vpc got inputs that Check does not pass, so nothing was sent");
+    expect(unnamed).toContain("name is not given, nor made up by Check");
+    const secretName = "my-secret-name\u0001x";
+    const bad = await failure(urnOf("Service", "db"), {
+      name: secret(secretName),
+      cpuMillis: "lots",
+      password: secret("tiny"),
+      regionCode: 5,
+    });
+    expect(bad).toContain('cpuMillis is "lots": expected a number (or "shared"), not a string');
+    expect(bad).toContain("regionCode is 5: expected a string, not a number");
+    expect(bad).toContain("password is [secret]: expected at least 8 characters");
+    expect(bad).not.toContain("my-secret-name");
+    expect(bad).not.toMatch(/"code":|"path":|^\[/); // no JSON dump of the issues or the inputs
     expect(await control.requests()).toEqual([]);
   });
 

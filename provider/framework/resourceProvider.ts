@@ -30,7 +30,7 @@ import { recordedUnlessChanged } from "./changes";
 import { OWNER_KEY, REPLACE_ON_CHANGES_KEY } from "./internalInputs";
 import { operationContext, recordedReader, sharedOf, type OperationContext, type Recorded } from "./operationContext";
 import { changedPathsOf, replacedByOption, type Segment } from "./replaceOnChanges";
-import { configurationFailures, configure, providerContext, type ProviderContext } from "./settings";
+import { configurationFailures, configure, givenSettings, providerContext, type ProviderContext } from "./settings";
 import { containsUnknown, UNKNOWN } from "./unknowns";
 import { inUserTerms, type OperationTiming, timeoutOf, userOperation } from "./userErrors";
 
@@ -229,9 +229,7 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
 
     async check(olds: Props, news: Props): Promise<dynamic.CheckResult> {
       // The configuration's problems too, so that a preview reports them, all at once.
-      // A `settings` input not known yet (a preview) stands for all it may set.
-      const settings = containsUnknown(news.settings) ? { apiUrl: UNKNOWN, apiKey: UNKNOWN, projectId: UNKNOWN } : sharedOf(news).settings;
-      const failures = [...configurationFailures(news.projectId, settings), ...checkInputs(schema, news)];
+      const failures = [...configurationFailures(news.projectId, givenSettings(news.settings)), ...checkInputs(schema, news)];
       // A delete later in this run (a replacement's old half) must not delete what this program adopts.
       rememberAdopted(schema.kind, news.adoptId);
       if (failures.length === 0 && Object.keys(olds ?? {}).length === 0 && adopts(news) && !containsUnknown(news.adoptId)) {

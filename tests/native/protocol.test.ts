@@ -77,6 +77,34 @@ describe("the native plugin's protocol", () => {
       { property: "createTimeout", reason: expect.stringContaining('"soon" is not a duration') },
     ]);
     expect(await plugin.checkConfig({ projectId: "p" })).toEqual([]);
+    expect(await plugin.checkConfig({ createTimeout: 600, requestTimeout: "45s" })).toEqual([]);
+  });
+
+  it("CheckConfig fails each key given a type it does not take, naming the key and the type, never the value", async () => {
+    const key = "sk-typed-provider-4242";
+    const failures = await plugin.checkConfig({
+      apiUrl: 42,
+      apiKey: { token: key },
+      projectId: ["abcde12345"],
+      createTimeout: true,
+      pollInterval: { every: 5 },
+      readCache: JSON.stringify([2]), // a structured stack config value of the default provider arrives as its JSON text
+      updateTimeout: 600, // a number of seconds is a duration
+    });
+    const string = "where a string is expected";
+    const duration = 'where a number of seconds or a string such as "90s", "30m", "1h30m" is expected';
+    expect(failures).toEqual([
+      { property: "apiUrl", reason: `clouddb:apiUrl / CLOUDDB_API_URL (from clouddb:apiUrl): a number ${string}` },
+      { property: "apiKey", reason: `clouddb:apiKey / CLOUDDB_API_KEY (from clouddb:apiKey): an object ${string}` },
+      { property: "projectId", reason: `clouddb:projectId / CLOUDDB_PROJECT_ID (from clouddb:projectId): an array ${string}` },
+      { property: "createTimeout", reason: `clouddb:createTimeout: a boolean ${duration}` },
+      {
+        property: "pollInterval",
+        reason: `clouddb:pollInterval / CLOUDDB_POLL_INITIAL_MS (from clouddb:pollInterval): an object ${duration}`,
+      },
+      { property: "readCache", reason: `clouddb:readCache: an array (a structured config value, which arrives as JSON) ${duration}` },
+    ]);
+    expect(JSON.stringify(failures)).not.toContain(key);
   });
 
   it("CheckConfig keeps an explicit provider's apiKey secret, even one given in plain text", async () => {

@@ -11,7 +11,7 @@ import { withinDeadline } from "../client/deadline";
 import { NotFoundError } from "../client/errors";
 import { AUTONAMED_KEY, withName } from "./autonaming";
 import { checkedInputs, checkInputs } from "./check";
-import { diffProperties, sameValue } from "./diff";
+import { diffProperties, sameValue, unreadablyRecorded } from "./diff";
 import { ResourceInitError, scrubbed } from "./errors";
 import { withoutUndefined } from "./outputs";
 import {
@@ -69,6 +69,13 @@ export interface ResourceDefinition<I extends InputSpecs, O extends OutputSpecs>
    * unfinished create). Without it, every recorded resource counts as ready.
    */
   settled?(recorded: Props): boolean;
+  /**
+   * The rule of a readable value (contract/readable.ts) of each property whose change
+   * replaces the resource and whose value is read from the live resource: a recorded value
+   * the rule refuses was recorded from an answer that did not show it readably, and is no
+   * reason to replace (`diff` asks for an update, which records what the resource shows).
+   */
+  readonly readable?: Readonly<Record<string, (value: unknown) => boolean>>;
   /** Values that must never appear in an error message, besides the API key and secret inputs. */
   secretsOf?(props: Props): unknown[];
   /** Loads the operations (and with them the API client). */
@@ -172,6 +179,8 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
    * recorded one. A property that the state does not record (written by a version of this
    * package before the input existed) and that the program does not set is not a change: its
    * default is what the resource already has. An input not known yet (preview) is a change.
+   * A recorded value its rule refuses (`unread`) asks for an update that records what the
+   * resource shows, never a replacement, and is not named as changed.
    */
   const compare = (olds: Props, news: Props, ctx: ProviderContext) => {
     const desired: Props = {
@@ -184,7 +193,10 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
       if (containsUnknown(news[property])) desired[property] = UNKNOWN;
       else if (!(property in olds) && (news[property] === undefined || news[property] === null)) desired[property] = undefined;
     }
-    return { desired, ...diffProperties(olds, desired, keys) };
+    const found = diffProperties(olds, desired, keys);
+    const unread = unreadablyRecorded(olds, found.changed, definition.readable);
+    const named = (ps: readonly string[]) => ps.filter((p) => !unread.includes(p));
+    return { desired, changes: found.changes, replaces: named(found.replaces ?? []), changed: named(found.changed), unread };
   };
   const secretKeys = secretInputs(schema);
   /** After an operation that waited: keeps what the client learned of transition times for the next process. */
@@ -327,7 +339,8 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
       } catch (e) {
         throw scrub(e, ctx, doing, olds, news);
       }
-      const changed = new Set(compare(olds, parsed, ctx).changed);
+      const compared = compare(olds, parsed, ctx);
+      const changed = new Set([...compared.changed, ...compared.unread]);
       const recorded = (outs: Props): Props => recordedUnlessChanged(outs, olds, diffedKeys, changed);
       try {
         const [given, kept] = [sharedOf(news), sharedOf(olds)];

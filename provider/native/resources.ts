@@ -16,7 +16,8 @@
  * State written by the dynamic providers (a migration, through the schema's aliases) carries
  * `__provider` and `__owner`: they are dropped from what is returned, and read as nothing.
  */
-import { ResourceInitError, scrubbed } from "../framework/errors";
+import { checkInputs } from "../framework/check";
+import { CloudStateError, ProviderErrorCode, ResourceInitError, scrubbed, unimportable } from "../framework/errors";
 import { ADOPTED_KEY, adopts } from "../framework/adoption";
 import { AUTONAMED_KEY, INTERNAL_KEYS, OWNER_KEY } from "../framework/internalInputs";
 import { coreProvider, type CoreProvider } from "../framework/resourceProvider";
@@ -121,7 +122,9 @@ export class NativeResource {
 
   /**
    * Reads the live resource. With an id alone (`pulumi import`), it records the inputs a
-   * program declaring it as it is gives, and that the stack made it (it is no adoption).
+   * program declaring it as it is gives, and that the stack made it (it is no adoption); an
+   * answer whose inputs read back `check` refuses (a value it does not show readably) is
+   * imported not at all, the error naming each.
    */
   async read(id: string, props: Wired, inputs: Wired): Promise<{ id: string; outs?: Out; inputs?: Out }> {
     const importing = Object.keys(props.props).length === 0 && Object.keys(inputs.props).length === 0;
@@ -130,6 +133,9 @@ export class NativeResource {
     const outs = outputsOnly(bag(r.props));
     if (importing) outs[ADOPTED_KEY] = false;
     const ins = importing ? inputsReadBack(this.schema, outs) : r.inputs === undefined ? inputsOnly(inputs.props) : bag(r.inputs);
+    // An import records only what a program could declare: an answer that does not show it readably records nothing.
+    const refused = importing ? unimportable(`clouddb.${this.kind} ${id}`, checkInputs(this.schema, ins)) : undefined;
+    if (refused !== undefined) throw new CloudStateError(refused, ProviderErrorCode.Unreadable);
     return {
       id: r.id,
       outs: { props: outs, secrets: this.secrets(props.secrets) },

@@ -27,6 +27,7 @@ import {
 } from "./schema";
 import { ADOPTED_KEY, adopts, deleteDecision, recordedAdoption, rememberAdopted } from "./adoption";
 import { recordedUnlessChanged } from "./changes";
+import { GIVEN_INPUTS_KEY, givenInputs, refreshedInputs } from "./refreshedInputs";
 import { OWNER_KEY, REPLACE_ON_CHANGES_KEY } from "./internalInputs";
 import { operationContext, recordedReader, sharedOf, type OperationContext, type Recorded } from "./operationContext";
 import { changedPathsOf, replacedByOption, type Segment } from "./replaceOnChanges";
@@ -116,9 +117,14 @@ export interface DiffDetail extends dynamic.DiffResult {
   readonly desired: Props;
 }
 
-/** The provider of one resource type: Pulumi's dynamic provider, whose `diff` says what changed ({@link DiffDetail}). */
-export type CoreProvider = Required<Pick<dynamic.ResourceProvider, "configure" | "check" | "create" | "read" | "update" | "delete">> & {
+/**
+ * The provider of one resource type: Pulumi's dynamic provider, whose `diff` says what changed
+ * ({@link DiffDetail}), and whose `read` takes the old inputs from a host that has them (the
+ * native plugin; framework/refreshedInputs.ts).
+ */
+export type CoreProvider = Required<Pick<dynamic.ResourceProvider, "configure" | "check" | "create" | "update" | "delete">> & {
   diff(id: string, olds: Props, news: Props): Promise<DiffDetail>;
+  read(id: string, props: Props, oldInputs?: Props): Promise<dynamic.ReadResult>;
 };
 
 /** The error for a lookup (`X.get`) of an id that does not exist. */
@@ -227,6 +233,7 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
         timeouts: news.timeouts,
         settings: news.settings,
         [ADOPTED_KEY]: adopts(news),
+        [GIVEN_INPUTS_KEY]: givenInputs(news),
       });
     }
     return error;
@@ -282,7 +289,8 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
           operations().create(parsed, c),
         );
         if (adopts(news)) rememberAdopted(schema.kind, id);
-        return { id, outs: withoutUndefined({ ...outs, timeouts: news.timeouts, settings: news.settings, [ADOPTED_KEY]: adopts(news) }) };
+        const given = { [ADOPTED_KEY]: adopts(news), [GIVEN_INPUTS_KEY]: givenInputs(news) };
+        return { id, outs: withoutUndefined({ ...outs, timeouts: news.timeouts, settings: news.settings, ...given }) };
       } catch (e) {
         throw scrub(withInputs(e, news), ctx, userOperation("create", schema.kind, news[OWNER_KEY]), news);
       } finally {
@@ -290,7 +298,7 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
       }
     },
 
-    async read(id: string, props: Props): Promise<dynamic.ReadResult> {
+    async read(id: string, props: Props, oldInputs?: Props): Promise<dynamic.ReadResult> {
       const ctx = providerContext("", false, sharedOf(props).settings);
       const recorded = props ?? {};
       try {
@@ -312,19 +320,17 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
           timeouts: recorded.timeouts,
           settings: recorded.settings,
           [ADOPTED_KEY]: recordedAdoption(recorded),
+          [GIVEN_INPUTS_KEY]: recorded[GIVEN_INPUTS_KEY],
         };
         // Inputs are replaced only when something drifted, so the next `up` diffs against
-        // what is live; otherwise the inputs the program wrote stay as they are. They hold
-        // every diffed property and the timeouts, so that diffing the outputs against them
-        // finds nothing (Pulumi shows each refresh as that diff). Secret properties never go
-        // into inputs: the engine stores those in plain text.
+        // what is live; otherwise the inputs the program wrote stay as they are. They are the
+        // old inputs with what drifted replaced, so that Pulumi shows exactly the drift
+        // (framework/refreshedInputs.ts).
         // A property the state does not record yet (written before the input existed) is learned, not drift.
-        const drifted = keys.some(({ property }) => property in recorded && !sameValue(recorded[property] ?? null, outs[property] ?? null));
-        if (!drifted) return { id, props: withoutUndefined(outs) };
-        const inputs = Object.fromEntries(
-          [...keys.map(({ property }) => property), "timeouts"].filter((p) => !secretKeys.includes(p)).map((p) => [p, outs[p]]),
-        );
-        return { id, props: withoutUndefined(outs), inputs: withoutUndefined(inputs) };
+        const drifted = diffedKeys.filter((p) => p in recorded && !sameValue(recorded[p] ?? null, outs[p] ?? null));
+        if (drifted.length === 0) return { id, props: withoutUndefined(outs) };
+        const inputs = refreshedInputs({ id, outs, recorded, drifted, diffed: diffedKeys, secrets: secretKeys, oldInputs });
+        return { id, props: withoutUndefined(outs), inputs };
       } catch (e) {
         throw scrub(e, ctx, userOperation("read", schema.kind, undefined, id), recorded);
       }
@@ -347,7 +353,13 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
         const opCtx = operationContext(ctx, given.projectId ?? kept.projectId, given.timeouts, "update");
         const outs = await bounded(opCtx, (c) => operations().update(id, recordedOf(olds), parsed, c, changed));
         return {
-          outs: withoutUndefined({ ...recorded(outs), timeouts: news.timeouts, settings: news.settings, [ADOPTED_KEY]: adopts(news) }),
+          outs: withoutUndefined({
+            ...recorded(outs),
+            timeouts: news.timeouts,
+            settings: news.settings,
+            [ADOPTED_KEY]: adopts(news),
+            [GIVEN_INPUTS_KEY]: givenInputs(news),
+          }),
         };
       } catch (e) {
         if (ResourceInitError.isInstance(e)) e.properties = recorded(e.properties);

@@ -175,18 +175,22 @@ export function readSettings(source: ConfigSource, env: NodeJS.ProcessEnv = proc
     const problem = apiKeyProblem(apiKey);
     if (problem !== undefined) problems.push(invalid(key, unset(source.get(key.key)), `the key ${problem}`));
   }
-  // Read in the order of CONFIG_KEYS, so that the problems are told in that order.
-  const projectId = pick(project)?.trim();
-  const timeouts = {
-    createMs: timeout(CONFIG_KEYS.createTimeout) ?? THIRTY_MINUTES,
-    updateMs: timeout(CONFIG_KEYS.updateTimeout) ?? THIRTY_MINUTES,
-    deleteMs: timeout(CONFIG_KEYS.deleteTimeout) ?? THIRTY_MINUTES,
-  };
-  const requestTimeoutMs = timeout(CONFIG_KEYS.requestTimeout);
-  const poll = { initialMs: interval(CONFIG_KEYS.pollInterval), maxMs: interval(CONFIG_KEYS.pollMaxInterval) };
+  // The order keys are read in is the order of the schema's configuration (scripts/generate reads it so).
   const readCache = configured(CONFIG_KEYS.readCache, "duration");
-  const listCacheMs = /^(0|0s|off)$/.test(readCache?.trim() ?? "") ? 0 : (duration(CONFIG_KEYS.readCache) ?? DEFAULT_LIST_CACHE_MS);
-  return { apiUrl, apiKey, projectId, timeouts, requestTimeoutMs, poll, listCacheMs, problems };
+  return {
+    apiUrl,
+    apiKey,
+    projectId: pick(project)?.trim(),
+    timeouts: {
+      createMs: timeout(CONFIG_KEYS.createTimeout) ?? THIRTY_MINUTES,
+      updateMs: timeout(CONFIG_KEYS.updateTimeout) ?? THIRTY_MINUTES,
+      deleteMs: timeout(CONFIG_KEYS.deleteTimeout) ?? THIRTY_MINUTES,
+    },
+    requestTimeoutMs: timeout(CONFIG_KEYS.requestTimeout),
+    poll: { initialMs: interval(CONFIG_KEYS.pollInterval), maxMs: interval(CONFIG_KEYS.pollMaxInterval) },
+    listCacheMs: /^(0|0s|off)$/.test(readCache?.trim() ?? "") ? 0 : (duration(CONFIG_KEYS.readCache) ?? DEFAULT_LIST_CACHE_MS),
+    problems,
+  };
 }
 
 /**

@@ -11,6 +11,7 @@ import { hasStatusClass } from "../../contract/statuses";
 import type { ClouddbClient } from "../client";
 import { ADOPTED_KEY } from "../framework/adoption";
 import { checkInputs } from "../framework/check";
+import { GIVEN_INPUTS_KEY, givenInputs } from "../framework/refreshedInputs";
 import { unimportable } from "../framework/errors";
 import { inputsReadBack, outputsFrom } from "../framework/schema";
 import { readReplicaSetSchema } from "../resources/readReplicaSet/definition";
@@ -86,9 +87,10 @@ export async function importDocument(
   const resources: ImportResource[] = [];
   const add = (kind: string, id: string, name: string, outputs: Record<string, unknown>): void => {
     // Imported: the stack takes it over whole (`pulumi import`), so destroy deletes it.
-    const outs = defined({ ...outputs, __provider: providers[kind], [ADOPTED_KEY]: false });
+    const read = defined({ ...outputs, __provider: providers[kind], [ADOPTED_KEY]: false });
+    const inputs = inputsFrom(kind, read);
     const r = RESOURCES.find((x) => x.definition.schema.kind === kind)!;
-    const refused = unimportable(`${kind} ${id}`, checkInputs(r.definition.schema, inputsFrom(kind, outs)));
+    const refused = unimportable(`${kind} ${id}`, checkInputs(r.definition.schema, inputs));
     if (refused !== undefined) {
       leftOut(refused);
       return;
@@ -97,8 +99,9 @@ export async function importDocument(
       type: `pulumi-nodejs:dynamic/clouddb:${kind}`,
       name: logicalName(name, taken),
       id,
-      inputs: defined({ ...inputsFrom(kind, outs), __provider: providers[kind] }),
-      outputs: outs,
+      inputs: defined({ ...inputs, __provider: providers[kind] }),
+      // The inputs given, as a create records them (framework/refreshedInputs.ts): a refresh then shows exactly the drift.
+      outputs: { ...read, [GIVEN_INPUTS_KEY]: givenInputs(inputs) },
     });
   };
   const opts = { projectId };

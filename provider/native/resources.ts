@@ -20,6 +20,7 @@ import { checkInputs } from "../framework/check";
 import { CloudStateError, ProviderErrorCode, ResourceInitError, scrubbed, unimportable } from "../framework/errors";
 import { ADOPTED_KEY, adopts } from "../framework/adoption";
 import { AUTONAMED_KEY, INTERNAL_KEYS, OWNER_KEY } from "../framework/internalInputs";
+import { GIVEN_INPUTS_KEY } from "../framework/refreshedInputs";
 import { coreProvider, type CoreProvider } from "../framework/resourceProvider";
 import { inputsReadBack, secretInputs, secretOutputs, type ResourceSchema } from "../framework/schema";
 import { settingsFor } from "../framework/settings";
@@ -45,8 +46,12 @@ export interface Failure {
   readonly reason: string;
 }
 
-/** Keys of the framework's own inputs that are no output: dropped from every output (and from a migrated state's). */
-const NOT_OUTPUTS: ReadonlySet<string> = new Set([...INTERNAL_KEYS]);
+/**
+ * Keys of the framework's own inputs that are no output, and the names of the inputs given
+ * that the dynamic providers record (the engine gives this plugin's Read the old inputs):
+ * dropped from every output (and from a migrated state's).
+ */
+const NOT_OUTPUTS: ReadonlySet<string> = new Set([...INTERNAL_KEYS, GIVEN_INPUTS_KEY]);
 
 /** A property bag from what Pulumi's dynamic types leave untyped (`any`); `{}` for anything else. */
 function bag(value: unknown): Bag {
@@ -128,7 +133,7 @@ export class NativeResource {
    */
   async read(id: string, props: Wired, inputs: Wired): Promise<{ id: string; outs?: Out; inputs?: Out }> {
     const importing = Object.keys(props.props).length === 0 && Object.keys(inputs.props).length === 0;
-    const r = await this.core.read(id, outputsOnly(props.props));
+    const r = await this.core.read(id, outputsOnly(props.props), importing ? undefined : inputsOnly(inputs.props));
     if (!r.id) return { id: "" };
     const outs = outputsOnly(bag(r.props));
     if (importing) outs[ADOPTED_KEY] = false;

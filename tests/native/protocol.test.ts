@@ -96,13 +96,13 @@ describe("the native plugin's protocol", () => {
     expect(failures).toEqual([
       { property: "apiUrl", reason: `clouddb:apiUrl / CLOUDDB_API_URL (from clouddb:apiUrl): a number ${string}` },
       { property: "apiKey", reason: `clouddb:apiKey / CLOUDDB_API_KEY (from clouddb:apiKey): an object ${string}` },
+      { property: "readCache", reason: `clouddb:readCache: an array (a structured config value, which arrives as JSON) ${duration}` },
       { property: "projectId", reason: `clouddb:projectId / CLOUDDB_PROJECT_ID (from clouddb:projectId): an array ${string}` },
       { property: "createTimeout", reason: `clouddb:createTimeout: a boolean ${duration}` },
       {
         property: "pollInterval",
         reason: `clouddb:pollInterval / CLOUDDB_POLL_INITIAL_MS (from clouddb:pollInterval): an object ${duration}`,
       },
-      { property: "readCache", reason: `clouddb:readCache: an array (a structured config value, which arrives as JSON) ${duration}` },
     ]);
     expect(JSON.stringify(failures)).not.toContain(key);
   });

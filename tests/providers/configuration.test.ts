@@ -101,9 +101,9 @@ describe("configuration problems", () => {
     expect(r.checkFailures.map((f) => f.reason)).toEqual([
       "clouddb:apiUrl / CLOUDDB_API_URL (from CLOUDDB_API_URL): an object (a structured config value, which arrives as JSON) where a string is expected",
       "clouddb:apiKey / CLOUDDB_API_KEY (from clouddb:apiKey): an object (a structured config value, which arrives as JSON) where a string is expected",
+      'clouddb:readCache: an array (a structured config value, which arrives as JSON) where a number of seconds or a string such as "90s", "30m", "1h30m" is expected',
       "clouddb:projectId / CLOUDDB_PROJECT_ID (from clouddb:projectId): an array (a structured config value, which arrives as JSON) where a string is expected",
       'clouddb:createTimeout: an object (a structured config value, which arrives as JSON) where a number of seconds or a string such as "90s", "30m", "1h30m" is expected',
-      'clouddb:readCache: an array (a structured config value, which arrives as JSON) where a number of seconds or a string such as "90s", "30m", "1h30m" is expected',
     ]);
     expect(r.steps.filter((s) => s.op !== "same")).toEqual([]);
     const settingsStack = await stackWith({ "clouddb:apiUrl": "http://127.0.0.1:1/public/api/v1", "clouddb:projectId": "abcde12345" });

@@ -176,6 +176,14 @@ describe("the native plugin's protocol", () => {
     expect(same).toEqual({ changes: 1, replaces: [], diffs: [], detailed: {} }); // DIFF_NONE
     const unknown = await plugin.diff(urnOf("Service", "db"), "s1", recorded, { name: UNKNOWN, cpuMillis: 500, memoryGbs: 2 });
     expect(unknown).toMatchObject({ changes: 2, replaces: ["name"], diffs: ["name"] });
+    // State recorded from an answer the provider could not read (a region ""): an update that records the live one, no key named (the engine applies replaceOnChanges to the keys).
+    const blank = await plugin.diff(
+      urnOf("Service", "db"),
+      "s1",
+      { ...recorded, regionCode: "" },
+      { name: "db", cpuMillis: 500, memoryGbs: 2 },
+    );
+    expect(blank).toEqual({ changes: 2, replaces: [], diffs: [], detailed: {} });
   });
 
   it("reads state the dynamic providers wrote (a migration): 0.1.0's, without __adopted, is an update recording it, with no changed key", async () => {

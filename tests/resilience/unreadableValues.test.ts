@@ -6,13 +6,15 @@
  * or a value of another field or resource (support/neighbours.ts). Each round: `refresh`
  * records nothing new and warns naming every field, the next `up` and `preview` show no change
  * and send no write. Then the same through every other path that reads a resource: a create's
- * answers, an update's reread, a lookup, `Resource.get`, and an import's document.
+ * answers, an update's reread, a lookup, `Resource.get`, and an import's document; and state
+ * an earlier version recorded from such an answer is repaired without a replacement.
  * Through the harness's engine, and under the real CLI with `CLOUDDB_ENGINE=cli`.
  */
 import * as clouddb from "pulumi-clouddb";
 import { expectNoErrors, printed } from "../../harness";
 import { ops, startCloud, writes, type Cloud } from "../../harness/cloud";
 import { importDocument } from "../../provider/import/document";
+import { ENGINE } from "../harness/support";
 import { BLANKS, PATHS, rounds, STATUSES } from "./support/neighbours";
 
 const NAMES = { net: "uv-net", db: "uv-db", rs: "uv-rs" };
@@ -89,6 +91,33 @@ describe("values no rule takes, on every field that can drive a change", () => {
     expect(ops(expectNoErrors(await cloud.stack.up(program)))).toEqual(SAME);
     expect(writes(await cloud.requests())).toEqual([]);
   });
+
+  // The harness's CLI stack imports checkpoints but does not export them: this one runs on the model (the diff and the update are the provider's either way).
+  (ENGINE === "cli" ? it.skip : it)(
+    "state an earlier version recorded from a blank answer (a region, a CIDR, a name) is repaired by an update that sends nothing, never a replacement",
+    async () => {
+      const checkpoint = cloud.stack.exportCheckpoint();
+      const blanked = (name: string, fields: Record<string, string>) => (r: (typeof checkpoint.resources)[number]) =>
+        r.name === name ? { ...r, outputs: { ...r.outputs, ...fields } } : r;
+      const ids = Object.fromEntries(cloud.stack.resources().map((r) => [r.name, r.id]));
+      cloud.stack.importCheckpoint({
+        ...checkpoint,
+        resources: checkpoint.resources
+          .map(blanked("db", { regionCode: "", serviceType: "" }))
+          .map(blanked("net", { cidr: "", regionCode: "  " }))
+          .map(blanked("rs", { name: "" })),
+      });
+      await cloud.clearRequests();
+      expect(ops(expectNoErrors(await cloud.stack.preview(program)))).toEqual({ ...SAME, net: "update", db: "update", rs: "update" });
+      expect(ops(expectNoErrors(await cloud.stack.up(program)))).toEqual({ ...SAME, net: "update", db: "update", rs: "update" });
+      expect(writes(await cloud.requests())).toEqual([]);
+      expect(Object.fromEntries(cloud.stack.resources().map((r) => [r.name, r.id]))).toEqual(ids);
+      expect(cloud.stack.resource("db").outputs).toMatchObject({ regionCode: "us-east-1", serviceType: "TIMESERIES" });
+      expect(cloud.stack.resource("net").outputs).toMatchObject({ cidr: "10.71.0.0/16", regionCode: "us-east-1" });
+      expect(cloud.stack.resource("rs").outputs).toMatchObject({ name: NAMES.rs });
+      expect(ops(expectNoErrors(await cloud.stack.up(program)))).toEqual(SAME);
+    },
+  );
 
   it("an update's reread: the pooler is turned off, the region and type shown blank are kept, and the next up replaces nothing", async () => {
     await cloud.controls.rewrite({ method: "GET", path: PATHS.service, field: "region_code", value: "", count: 10_000 });

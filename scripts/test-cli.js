@@ -38,7 +38,9 @@ const SUITES = [
   "tests/providers/engineRules.test.ts",
   "tests/providers/pulumiOptions.test.ts",
   "tests/providers/configuration.test.ts",
+  "tests/providers/refreshInputs.test.ts",
   "tests/resilience/retriedCreates.test.ts",
+  "tests/resilience/unreadableValues.test.ts",
   "tests/upgrade",
 ];
 

@@ -3,8 +3,9 @@
  * per bad property, naming the property, the value given and what is allowed.
  */
 import type { CheckFailure } from "@pulumi/pulumi/dynamic";
+import { UncheckedInputsError } from "./errors";
 import { INTERNAL_KEYS } from "./internalInputs";
-import type { WithInputs } from "./schema";
+import { parseInputs, type InputsOf, type InputSpecs, type WithInputs } from "./schema";
 import { containsUnknown } from "./unknowns";
 
 /** Renders the value of a (top-level) property for a check failure's reason: `[secret]` for a secret one. */
@@ -120,4 +121,25 @@ export function checkInputs(
     failures.push(...rule.validate(news, show));
   }
   return failures.map((f) => (secret(topProperty(f.property)) ? { property: "", reason: f.reason } : f));
+}
+
+/**
+ * The inputs of a create (`creating`) or an update, typed, once they pass `check`'s rules:
+ * the engine calls Check before either, so a failure here means a caller skipped it. A create
+ * also needs the name Check makes up when the program sets none (framework/autonaming.ts).
+ *
+ * @throws UncheckedInputsError naming each failing input and why (never the inputs themselves)
+ */
+export function checkedInputs<I extends InputSpecs>(
+  schema: WithInputs<I> & { readonly kind: string; readonly cross?: readonly CrossRule[] },
+  news: Record<string, unknown>,
+  creating: boolean,
+): InputsOf<I> {
+  const failures = checkInputs(schema, news);
+  const named = !("name" in schema.inputs) || news.name != null || news.adoptId != null;
+  if (creating && !named) {
+    failures.push({ property: "name", reason: "name is not given, nor made up by Check (which names a resource whose program sets none)" });
+  }
+  if (failures.length > 0) throw new UncheckedInputsError(`${creating ? "create" : "update"} of clouddb.${schema.kind}`, failures);
+  return parseInputs(schema, news);
 }

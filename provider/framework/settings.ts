@@ -1,15 +1,21 @@
 import type { ClouddbClient } from "../client/client";
 import { cancellationSignal } from "./cancellation";
 import { apiKeyProblem, apiUrlProblem, numberProblem } from "../client/config";
+import { settingTypeProblem, unset, type SettingKind } from "../client/configValues";
 import { parseDuration, TIMEOUT_RANGE_MS, TIMEOUT_RANGE_TEXT } from "./durations";
 import { NO_ANSWERS, OWNERSHIP_CONFIG_KEY, OWNERSHIP_ENV, parseOwnership, type Ownership, type OwnershipAnswers } from "./ownership";
 import { configurationError, invalid, notSet, type SettingName, type SettingProblem } from "./settingProblems";
 import type { TimeoutsInput } from "./timeouts";
+import { UNKNOWN } from "./unknowns";
 
 /** The subset of Pulumi's dynamic `Config` that the providers read. */
 export interface ConfigSource {
-  /** The value of a namespaced key such as `clouddb:apiUrl`, or undefined. */
-  get(key: string): string | undefined;
+  /**
+   * The value of a namespaced key such as `clouddb:apiUrl`, or undefined: a string from the
+   * stack config (a structured value as its JSON text), any JSON value from the native
+   * provider's inputs (an explicit provider's arguments keep their types).
+   */
+  get(key: string): unknown;
 }
 
 /** Default timeouts, in milliseconds, for the operations that wait. */
@@ -84,6 +90,20 @@ export interface SettingsOverride {
   readonly projectId?: string;
 }
 
+/**
+ * What a resource's raw `settings` input stands for when `check` judges the configuration:
+ * each field it gives. A field not known yet (a preview), or of a type `check` refuses as an
+ * input, stands for a value of its own, so that the stack's setting it replaces is not judged
+ * (and not reported missing); a `settings` not known yet stands for all three.
+ */
+export function givenSettings(raw: unknown): SettingsOverride {
+  if (raw === UNKNOWN) return { apiUrl: UNKNOWN, apiKey: UNKNOWN, projectId: UNKNOWN };
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return {};
+  const given = raw as Record<string, unknown>;
+  const fields = (["apiUrl", "apiKey", "projectId"] as const).filter((k) => given[k] !== undefined && given[k] !== null);
+  return Object.fromEntries(fields.map((k) => [k, typeof given[k] === "string" ? given[k] : UNKNOWN]));
+}
+
 let configured: ProviderSettings | undefined;
 const clients = new Map<string, ClouddbClient>();
 
@@ -94,17 +114,33 @@ const clients = new Map<string, ClouddbClient>();
  */
 export function readSettings(source: ConfigSource, env: NodeJS.ProcessEnv = process.env): ProviderSettings {
   const problems: SettingProblem[] = [];
-  const configured = (setting: SettingName): string | undefined => {
-    const value = source.get(setting.key);
-    return value === undefined || value.trim() === "" ? undefined : value;
+  /** The value of `setting` of `kind` from `raw` (the config key's, or else the variable's), or undefined (unset, or of a type it does not take: a problem). */
+  const mistyped = new Set<string>();
+  const typed = (setting: SettingName, kind: SettingKind, raw: unknown, fromEnv: boolean): string | number | undefined => {
+    if (unset(raw)) return undefined;
+    const problem = settingTypeProblem(raw, kind);
+    if (problem === undefined) return raw as string | number;
+    problems.push(invalid(setting, fromEnv, problem));
+    mistyped.add(setting.key);
+    return undefined;
+  };
+  const read = new Map<string, string | undefined>();
+  /** The config key's value as text, read once per key (so a problem is told once); `kind` says what it takes. */
+  const configured = (setting: SettingName, kind: SettingKind = "text"): string | undefined => {
+    if (!read.has(setting.key)) {
+      const value = typed(setting, kind, source.get(setting.key), false);
+      read.set(setting.key, value === undefined ? undefined : String(value));
+    }
+    return read.get(setting.key);
   };
   const fromEnv = (setting: SettingName): string | undefined => {
     const value = setting.env === undefined ? undefined : env[setting.env];
-    return value === undefined || value.trim() === "" ? undefined : value;
+    return value === undefined || value.trim() === "" ? undefined : (typed(setting, "text", value, true) as string | undefined);
   };
-  const pick = (setting: SettingName): string | undefined => configured(setting) ?? fromEnv(setting);
+  /** Text: the config key's, else (when the key is not given at all) the variable's. */
+  const pick = (setting: SettingName): string | undefined => (unset(source.get(setting.key)) ? fromEnv(setting) : configured(setting));
   const duration = (setting: SettingName): number | undefined => {
-    const text = configured(setting);
+    const text = configured(setting, "duration");
     if (text === undefined) return undefined;
     try {
       return parseDuration(text);
@@ -124,9 +160,9 @@ export function readSettings(source: ConfigSource, env: NodeJS.ProcessEnv = proc
   };
   /** A poll interval: the config key's duration, else the variable's milliseconds (which the client reads itself). */
   const interval = (setting: SettingName): number | undefined => {
-    const ms = fromEnv(setting);
-    if (configured(setting) === undefined && ms !== undefined) {
-      const problem = numberProblem(ms, 1);
+    if (unset(source.get(setting.key))) {
+      const ms = fromEnv(setting);
+      const problem = ms === undefined ? undefined : numberProblem(ms, 1);
       if (problem !== undefined) problems.push(invalid(setting, true, `${problem} (milliseconds)`));
     }
     return duration(setting);
@@ -135,27 +171,34 @@ export function readSettings(source: ConfigSource, env: NodeJS.ProcessEnv = proc
   const { apiUrl: url, apiKey: key, projectId: project } = CONFIG_KEYS;
   const apiUrl = pick(url)?.trim();
   const apiKey = pick(key)?.trim();
-  if (apiUrl === undefined) problems.push(notSet(url, "https://<host>/public/api/v1"));
-  else {
+  if (apiUrl === undefined) {
+    if (!mistyped.has(url.key)) problems.push(notSet(url, "https://<host>/public/api/v1"));
+  } else {
     const problem = apiUrlProblem(apiUrl);
-    if (problem !== undefined) problems.push(invalid(url, configured(url) === undefined, problem));
+    if (problem !== undefined) problems.push(invalid(url, unset(source.get(url.key)), problem));
   }
-  if (apiKey === undefined) problems.push(notSet(key, "<key>", true));
-  else {
+  if (apiKey === undefined) {
+    if (!mistyped.has(key.key)) problems.push(notSet(key, "<key>", true));
+  } else {
     const problem = apiKeyProblem(apiKey);
-    if (problem !== undefined) problems.push(invalid(key, configured(key) === undefined, `the key ${problem}`));
+    if (problem !== undefined) problems.push(invalid(key, unset(source.get(key.key)), `the key ${problem}`));
   }
-  /** The answers of one source (the config key's, else the variable's), or none when it is unset or cannot be read. */
-  const answers = (text: string | undefined, fromEnv: boolean): Map<string, Ownership> => {
-    if (text === undefined) return new Map();
-    const read = parseOwnership(text);
+  /**
+   * The answers of one source (the config key's, the variable's), or none when it is unset or
+   * cannot be read. Ownership is an object: its JSON text (stack config, the variable) or the
+   * object itself (an explicit provider's input), so it is read apart from the text keys.
+   */
+  const answers = (value: unknown, fromEnv: boolean): Map<string, Ownership> => {
+    if (unset(value)) return new Map();
+    const read = parseOwnership(value);
     if ("answers" in read) return read.answers;
     problems.push(invalid(CONFIG_KEYS.ownership, fromEnv, read.problem));
     return new Map();
   };
-  const readCache = configured(CONFIG_KEYS.readCache);
-  const ownershipConfig = answers(configured(CONFIG_KEYS.ownership), false);
-  const ownershipEnv = answers(fromEnv(CONFIG_KEYS.ownership), true);
+  // The order keys are read in is the order of the schema's configuration (scripts/generate reads it so).
+  const readCache = configured(CONFIG_KEYS.readCache, "duration");
+  const ownershipConfig = answers(source.get(CONFIG_KEYS.ownership.key), false);
+  const ownershipEnv = answers(env[OWNERSHIP_ENV], true);
   return {
     apiUrl,
     apiKey,
@@ -193,7 +236,8 @@ const NO_PROJECT = notSet(CONFIG_KEYS.projectId, "<project id>", false, "give th
  */
 export function configurationFailures(projectId: unknown, override?: SettingsOverride): { property: string; reason: string }[] {
   const s = settingsFor(override);
-  const noProject = projectId === undefined && s.projectId === undefined;
+  // A project of the wrong type is told as such, not as one not set.
+  const noProject = projectId === undefined && s.projectId === undefined && !s.problems.some((p) => p.key === CONFIG_KEYS.projectId.key);
   return [...s.problems, ...(noProject ? [NO_PROJECT] : [])].map((p) => ({ property: "", reason: p.message }));
 }
 

@@ -2,8 +2,8 @@
  * The native plugin's server, as the engine talks to it (the compiled plugin as a process,
  * a fake engine for its Log): the schema it serves, the provider's configuration, Check,
  * Diff (changed keys and the detailed diff the engine applies `replaceOnChanges` with),
- * previews, Read of an id alone (`pulumi import`), state the dynamic providers wrote, and
- * the functions.
+ * previews, Read of an id alone (`pulumi import`), state the dynamic providers wrote, a
+ * Create without Check, and the functions.
  */
 import * as fs from "fs";
 import * as os from "os";
@@ -77,6 +77,34 @@ describe("the native plugin's protocol", () => {
       { property: "createTimeout", reason: expect.stringContaining('"soon" is not a duration') },
     ]);
     expect(await plugin.checkConfig({ projectId: "p" })).toEqual([]);
+    expect(await plugin.checkConfig({ createTimeout: 600, requestTimeout: "45s" })).toEqual([]);
+  });
+
+  it("CheckConfig fails each key given a type it does not take, naming the key and the type, never the value", async () => {
+    const key = "sk-typed-provider-4242";
+    const failures = await plugin.checkConfig({
+      apiUrl: 42,
+      apiKey: { token: key },
+      projectId: ["abcde12345"],
+      createTimeout: true,
+      pollInterval: { every: 5 },
+      readCache: JSON.stringify([2]), // a structured stack config value of the default provider arrives as its JSON text
+      updateTimeout: 600, // a number of seconds is a duration
+    });
+    const string = "where a string is expected";
+    const duration = 'where a number of seconds or a string such as "90s", "30m", "1h30m" is expected';
+    expect(failures).toEqual([
+      { property: "apiUrl", reason: `clouddb:apiUrl / CLOUDDB_API_URL (from clouddb:apiUrl): a number ${string}` },
+      { property: "apiKey", reason: `clouddb:apiKey / CLOUDDB_API_KEY (from clouddb:apiKey): an object ${string}` },
+      { property: "readCache", reason: `clouddb:readCache: an array (a structured config value, which arrives as JSON) ${duration}` },
+      { property: "projectId", reason: `clouddb:projectId / CLOUDDB_PROJECT_ID (from clouddb:projectId): an array ${string}` },
+      { property: "createTimeout", reason: `clouddb:createTimeout: a boolean ${duration}` },
+      {
+        property: "pollInterval",
+        reason: `clouddb:pollInterval / CLOUDDB_POLL_INITIAL_MS (from clouddb:pollInterval): an object ${duration}`,
+      },
+    ]);
+    expect(JSON.stringify(failures)).not.toContain(key);
   });
 
   it("CheckConfig hands the engine no property whose value it would print holding a secret: apiUrl's userinfo, apiKey, a value given as a secret", async () => {
@@ -212,6 +240,14 @@ describe("the native plugin's protocol", () => {
     expect(same).toEqual({ changes: 1, replaces: [], diffs: [], detailed: {} }); // DIFF_NONE
     const unknown = await plugin.diff(urnOf("Service", "db"), "s1", recorded, { name: UNKNOWN, cpuMillis: 500, memoryGbs: 2 });
     expect(unknown).toMatchObject({ changes: 2, replaces: ["name"], diffs: ["name"] });
+    // State recorded from an answer the provider could not read (a region ""): an update that records the live one, no key named (the engine applies replaceOnChanges to the keys).
+    const blank = await plugin.diff(
+      urnOf("Service", "db"),
+      "s1",
+      { ...recorded, regionCode: "" },
+      { name: "db", cpuMillis: 500, memoryGbs: 2 },
+    );
+    expect(blank).toEqual({ changes: 2, replaces: [], diffs: [], detailed: {} });
   });
 
   it("reads state the dynamic providers wrote (a migration): 0.1.0's, without __adopted, is an update recording it, with no changed key", async () => {
@@ -253,6 +289,31 @@ describe("the native plugin's protocol", () => {
       __adopted: false,
     });
     expect(isSecret(r.outs.password)).toBe(true);
+    expect(await control.requests()).toEqual([]);
+  });
+
+  it("a Create without Check (a caller that skipped it) names each input that fails and why, never dumps them, and sends nothing", async () => {
+    await control.clearRequests();
+    const failure = async (urn: string, news: Parameters<NativePlugin["create"]>[1]) =>
+      plugin.create(urn, news).then(
+        () => "created",
+        (e: unknown) => (e as Error).message,
+      );
+    const unnamed = await failure(urnOf("Vpc", "net"), { cidr: "10.0.0.0/16", regionCode: "us-east-1" });
+    expect(unnamed).toContain("The create of clouddb.Vpc got inputs that Check does not pass, so nothing was sent");
+    expect(unnamed).toContain("name is not given, nor made up by Check");
+    const secretName = "my-secret-name\u0001x";
+    const bad = await failure(urnOf("Service", "db"), {
+      name: secret(secretName),
+      cpuMillis: "lots",
+      password: secret("tiny"),
+      regionCode: 5,
+    });
+    expect(bad).toContain('cpuMillis is "lots": expected a number (or "shared"), not a string');
+    expect(bad).toContain("regionCode is 5: expected a string, not a number");
+    expect(bad).toContain("password is [secret]: expected at least 8 characters");
+    expect(bad).not.toContain("my-secret-name");
+    expect(bad).not.toMatch(/"code":|"path":|^\[/); // no JSON dump of the issues or the inputs
     expect(await control.requests()).toEqual([]);
   });
 

@@ -1,16 +1,9 @@
 /** What a ReadReplicaSet does against the API: create (or adopt), resize, environment, pooler, delete. */
-import { fitsReplicaSet, hasStatusClass, statusesIn } from "../../../contract";
+import { fitsReplicaSet, hasStatusClass, readableName, statusesIn } from "../../../contract";
 import type { ReadReplicaSet } from "../../client";
 import { ConflictError, NotFoundError, ResourceFailedError, WaitError } from "../../client/errors";
-import { nothingToAdopt } from "../../framework/adoption";
-import {
-  clause,
-  CloudStateError,
-  InputConflictError,
-  ProviderErrorCode,
-  ResourceInitError,
-  UnusableResourceError,
-} from "../../framework/errors";
+import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
+import { clause, CloudStateError, ProviderErrorCode, ResourceInitError, UnusableResourceError } from "../../framework/errors";
 import { nameOf } from "../../framework/autonaming";
 import { createOnce, forgetInterrupted, type Recovery } from "../../framework/journal";
 import { intentOf } from "../../framework/createIntent";
@@ -116,12 +109,8 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
       const found = await findReplicaSet(ctx, news.serviceId, news.adoptId, projectId);
       if (!found) throw nothingToAdopt(`no read replica set ${news.adoptId} under service ${news.serviceId}`);
       made = found;
-      if (news.name !== undefined && made.name !== news.name) {
-        throw new InputConflictError(
-          "name",
-          `adoptId: read replica set ${made.id} is named ${JSON.stringify(made.name)} but the program asks for ${JSON.stringify(news.name)}, which cannot change in place; make the program match it to adopt it`,
-        );
-      }
+      if (news.name !== undefined)
+        assertAdoptable(`read replica set ${made.id}`, [["name", news.name, made.name, readableName(made.name)]]);
       forgetInterrupted(ctx, "ReadReplicaSet", projectId);
     } else {
       const api = ctx.client();

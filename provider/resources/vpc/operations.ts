@@ -1,5 +1,5 @@
 /** What a Vpc does against the API: create (or adopt), read, rename, delete. */
-import { fitsVpc } from "../../../contract";
+import { fitsVpc, readableCidr, readableRegion } from "../../../contract";
 import type { Vpc } from "../../client";
 import { ConflictError, NotFoundError } from "../../client/errors";
 import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
@@ -97,8 +97,8 @@ export const vpcOperations: ResourceOperations<typeof vpcSchema.inputs, typeof v
           throw NotFoundError.isInstance(e) ? nothingToAdopt(`no VPC ${news.adoptId} in project ${projectId}`) : e;
         });
       assertAdoptable(`VPC ${live.id}`, [
-        ["cidr", news.cidr, live.cidr],
-        ["regionCode", news.regionCode, live.region_code],
+        ["cidr", news.cidr, live.cidr, readableCidr(live.cidr)],
+        ["regionCode", news.regionCode, live.region_code, readableRegion(live.region_code)],
       ]);
       forgetInterrupted(ctx, "Vpc", projectId);
       const want = desiredOf(vpcSchema, news, {});

@@ -1,5 +1,5 @@
 /** What a VpcPeering does against the API: create (or adopt) and wait for `active`, read, delete. */
-import { fitsPeering, hasStatusClass, statusesIn } from "../../../contract";
+import { fitsPeering, hasStatusClass, readablePeerId, readableRegion, statusesIn } from "../../../contract";
 import type { Peering } from "../../client";
 import { NotFoundError, WaitError } from "../../client/errors";
 import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
@@ -94,9 +94,9 @@ export const vpcPeeringOperations: ResourceOperations<typeof vpcPeeringSchema.in
             : e;
         });
       assertAdoptable(`peering ${live.id}`, [
-        ["peerAccountId", news.peerAccountId, live.peer_account_id],
-        ["peerRegionCode", news.peerRegionCode, live.peer_region_code],
-        ["peerVpcId", news.peerVpcId, live.peer_vpc_id],
+        ["peerAccountId", news.peerAccountId, live.peer_account_id, readablePeerId(live.peer_account_id)],
+        ["peerRegionCode", news.peerRegionCode, live.peer_region_code, readableRegion(live.peer_region_code)],
+        ["peerVpcId", news.peerVpcId, live.peer_vpc_id, readablePeerId(live.peer_vpc_id)],
       ]);
       peeringId = live.id;
       forgetInterrupted(ctx, "VpcPeering", projectId);

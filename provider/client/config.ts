@@ -60,7 +60,7 @@ export interface ClouddbClientOptions {
 
 /** Options after resolution. */
 export interface ResolvedConfig {
-  /** Base URL without trailing slash. */
+  /** Base URL in its one form ({@link canonicalApiUrl}): what every key derived from it uses. */
   apiUrl: string;
   /** The bearer token. */
   apiKey: string;
@@ -193,11 +193,51 @@ export function shownUrl(rawUrl: string): string {
     .replace(/([?#])[\s\S]*$/, `$1${REDACTED}`);
 }
 
+/** Characters RFC 3986 calls unreserved: a percent-encoding of one of them is the character itself (RFC 3986 §6.2.2.2). */
+const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
+
+/**
+ * `path` with its percent-encodings normalised as RFC 3986 §6.2.2 says: an encoded
+ * unreserved character decoded (`%7E` is `~`, `%76` is `v`), every other encoding in upper
+ * case (`%2f` is `%2F`).
+ */
+function normalEncoding(path: string): string {
+  return path.replace(/%([0-9A-Fa-f]{2})/g, (_all, hex: string) => {
+    const char = String.fromCharCode(parseInt(hex, 16));
+    return UNRESERVED.test(char) ? char : `%${hex.toUpperCase()}`;
+  });
+}
+
+/**
+ * The one form of an API base URL that every key derived from it uses (the journal's
+ * entries and their locks, the pacing and shared-list files, the learned transition times,
+ * the process's clients with their read caches and poll hubs), so that two spellings of one
+ * endpoint are one endpoint: parsed as WHATWG `URL` does (scheme and host in lower case, a
+ * default port dropped, dot segments resolved), its percent-encodings normalised (RFC 3986
+ * §6.2.2), its trailing slashes dropped; no userinfo, query or fragment (the client never
+ * sends them: userinfo is never part of a key or a file name). Text that is not a URL comes
+ * back trimmed (its problem is {@link apiUrlProblem}'s to report). Never throws.
+ *
+ * `https://API.example.com:443/public/api/v1/`, `HTTPS://api.example.com/public/api/%76%31`
+ * and `https://user:pw@api.example.com/public/api/v1` all give
+ * `https://api.example.com/public/api/v1`.
+ */
+export function canonicalApiUrl(rawUrl: string): string {
+  let url: URL;
+  try {
+    url = new URL(rawUrl.trim());
+  } catch {
+    return rawUrl.trim();
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return rawUrl.trim();
+  return `${url.origin}${normalEncoding(url.pathname).replace(/\/+$/, "")}`;
+}
+
 /**
  * Why `rawUrl` cannot be the API's base URL (http or https, no query or fragment, ending in
- * `/public/api/v1`), saying what to use instead; undefined when it can. The URL is quoted
- * without its userinfo ({@link shownUrl}), whose user and password are registered as
- * secrets first.
+ * `/public/api/v1` once normalised as {@link canonicalApiUrl} does), saying what to use
+ * instead; undefined when it can. The URL is quoted without its userinfo ({@link shownUrl}),
+ * whose user and password are registered as secrets first.
  */
 export function apiUrlProblem(rawUrl: string): string | undefined {
   const shown = JSON.stringify(shownUrl(rawUrl));
@@ -217,7 +257,7 @@ export function apiUrlProblem(rawUrl: string): string | undefined {
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") return `${shown} is not an http or https URL`;
   if (url.search !== "" || url.hash !== "") return `${shown} has a query or fragment: none is allowed`;
-  const path = url.pathname.replace(/\/+$/, "");
+  const path = normalEncoding(url.pathname).replace(/\/+$/, "");
   if (path.endsWith(API_BASE_PATH)) return undefined;
   const other = /\/public\/api\/v[^/]*$/.test(path);
   const base = other ? path.replace(/\/public\/api\/v[^/]*$/, "") : path;
@@ -225,12 +265,6 @@ export function apiUrlProblem(rawUrl: string): string | undefined {
     `${shown} does not end in ${API_BASE_PATH}, the API's base path${other ? " (this client speaks v1)" : ""}: ` +
     `use "${url.origin}${base}${API_BASE_PATH}"`
   );
-}
-
-/** The base URL of a URL {@link apiUrlProblem} accepts: its origin and path, without trailing slashes. */
-function baseUrlOf(rawUrl: string): string {
-  const url = new URL(rawUrl);
-  return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
 }
 
 /**
@@ -258,7 +292,7 @@ export function resolveConfig(options: ClouddbClientOptions = {}, env: NodeJS.Pr
   }
   const urlProblem = apiUrlProblem(rawUrl);
   if (urlProblem !== undefined) throw new ConfigurationError(`The API URL (from \`apiUrl\` or CLOUDDB_API_URL) ${urlProblem}.`, "apiUrl");
-  const apiUrl = baseUrlOf(rawUrl);
+  const apiUrl = canonicalApiUrl(rawUrl);
   const projectId = nonEmpty(options.projectId) ?? nonEmpty(env.CLOUDDB_PROJECT_ID);
   const extra = nonEmpty(options.userAgent);
   const initialMs = numberSetting(

@@ -6,7 +6,10 @@ import type { JournalEntry } from "./journalStore";
 
 /** What identifies one create: the same resource of the same stack, asked for again. */
 export interface CreateIntent {
+  /** The API's endpoint in its one form (settings.ts `apiUrl`): what the journal keys entries by. */
   readonly apiUrl: string;
+  /** The endpoint as it was given, where it differs: what earlier versions keyed entries by (still looked up). */
+  readonly apiUrlAsGiven?: string;
   readonly projectId: string;
   /** The resource type, e.g. `Service`. */
   readonly kind: string;
@@ -27,15 +30,21 @@ export interface CreateIntent {
  * `identity`, that a provider call (`ctx`) makes, sending `name` when the resource has one.
  */
 export function intentOf(
-  ctx: { readonly settings: { readonly apiUrl?: string }; readonly owner: string; readonly autonamed: boolean },
+  ctx: {
+    readonly settings: { readonly apiUrl?: string; readonly apiUrlAsGiven?: string };
+    readonly owner: string;
+    readonly autonamed: boolean;
+  },
   what: { readonly kind: string; readonly noun: string },
   projectId: string,
   identity: CreateIntent["identity"],
   name?: string,
 ): CreateIntent {
   const named = name === undefined ? {} : { name };
+  const asGiven = ctx.settings.apiUrlAsGiven;
   return {
     apiUrl: ctx.settings.apiUrl ?? "",
+    ...(asGiven === undefined ? {} : { apiUrlAsGiven: asGiven }),
     projectId,
     ...what,
     owner: ctx.owner,

@@ -200,13 +200,35 @@ class Journaled {
   }
 }
 
-/** The stored entry of `intent`: its file, else (a name the program chose) where version 0.1 kept it. */
-async function stored(dir: string, intent: CreateIntent): Promise<{ file: string; found: StoredEntry; legacyFile?: string }> {
+/**
+ * Where earlier versions kept the entry of `intent`, in the order they are looked up: keyed
+ * by the endpoint as it was given (before it had one form), and, for a name the program
+ * chose, where version 0.1 kept it (with the identity that reads it).
+ */
+function earlierFiles(dir: string, intent: CreateIntent): Array<{ file: string; identity?: CreateIntent["identity"] }> {
+  const asGiven = intent.apiUrlAsGiven ?? intent.apiUrl;
+  const { projectId, kind, owner, identity } = intent;
+  return [
+    ...(asGiven === intent.apiUrl ? [] : [{ file: entryFile(dir, asGiven, projectId, kind, owner) }]),
+    ...(intent.autonamed ? [] : [{ file: legacyEntryFile(dir, asGiven, projectId, kind, owner, identity), identity }]),
+  ];
+}
+
+/**
+ * The stored entry of `intent`: `file`, where this version keeps it, and `from`, the file it
+ * was read from (`file`, else where an earlier version kept it: {@link earlierFiles}), which
+ * is the one that blocks a create and the one a message names.
+ */
+async function stored(dir: string, intent: CreateIntent): Promise<{ file: string; found: StoredEntry; from: string }> {
   const file = entryFile(dir, intent.apiUrl, intent.projectId, intent.kind, intent.owner);
-  const found = await readEntryAsync(file);
-  if (found.kind !== "none" || intent.autonamed) return { file, found };
-  const legacyFile = legacyEntryFile(dir, intent.apiUrl, intent.projectId, intent.kind, intent.owner, intent.identity);
-  return { file, found: await readEntryAsync(legacyFile, intent.identity), legacyFile };
+  let found = await readEntryAsync(file);
+  let from = file;
+  for (const earlier of earlierFiles(dir, intent)) {
+    if (found.kind !== "none") break;
+    found = await readEntryAsync(earlier.file, earlier.identity);
+    from = earlier.file;
+  }
+  return { file, found, from: found.kind === "none" ? file : from };
 }
 
 /**
@@ -223,23 +245,24 @@ async function decide<T>(
   dir: string,
   onTakeover: string,
 ): Promise<{ taken: Created<T> } | { journal: Journaled }> {
-  const { file, found, legacyFile } = await stored(dir, intent);
-  if (found.kind === "unreadable") await unreadable(intent, recovery, file, found.why);
+  const { file, found, from } = await stored(dir, intent);
+  // A message names the file that blocks: the one the entry was read from.
+  if (found.kind === "unreadable") await unreadable(intent, recovery, from, found.why);
   if (found.kind === "entry") {
     const previous = found.entry;
     if (!isMine(previous) && isRunning(previous) && previous.unrecorded !== true) {
       throw new CloudStateError(
-        `A create of this ${intent.noun} is under way in another process (${describe(file, previous)}), which is still running: ` +
-          `let it finish or stop it, then run \`pulumi up\` again. If no such process runs, remove ${file}.`,
+        `A create of this ${intent.noun} is under way in another process (${describe(from, previous)}), which is still running: ` +
+          `let it finish or stop it, then run \`pulumi up\` again. If no such process runs, remove ${from}.`,
         ProviderErrorCode.NotReady,
       );
     }
-    // Claim it before looking: a takeover interrupted too is found by the next create.
+    // Claim it before looking (into this version's file): a takeover interrupted too is found by the next create.
     const { unrecorded: _unrecorded, ...kept } = previous;
     const claimed = ownedNow({ ...kept, interruptions: (previous.interruptions ?? 0) + 1 });
     const journal = new Journaled(file, claimed);
     await journal.save(claimed);
-    if (legacyFile !== undefined) removeEntry(legacyFile);
+    if (from !== file) removeEntry(from);
     const resource = await interrupted(intent, previous, recovery, file);
     if (resource !== undefined) {
       const name = recovery.nameOf?.(resource);
@@ -340,10 +363,14 @@ function handOver<T>(intent: CreateIntent, journal: Journaled, resource: T): () 
  * program took an existing resource over with `adoptId`, which settles the question.
  */
 export function forgetInterrupted(
-  ctx: { readonly settings: { readonly apiUrl?: string }; readonly owner: string },
+  ctx: { readonly settings: { readonly apiUrl?: string; readonly apiUrlAsGiven?: string }; readonly owner: string },
   kind: string,
   projectId: string,
 ): void {
   const dir = usableJournalDir();
-  if (dir !== undefined && ctx.owner !== "") removeEntry(entryFile(dir, ctx.settings.apiUrl ?? "", projectId, kind, ctx.owner));
+  if (dir === undefined || ctx.owner === "") return;
+  // This version's entry, and one an earlier version keyed by the endpoint as it was given.
+  const { apiUrl = "", apiUrlAsGiven } = ctx.settings;
+  for (const url of apiUrlAsGiven === undefined ? [apiUrl] : [apiUrl, apiUrlAsGiven])
+    removeEntry(entryFile(dir, url, projectId, kind, ctx.owner));
 }

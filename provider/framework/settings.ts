@@ -1,5 +1,5 @@
 import type { ClouddbClient } from "../client/client";
-import { apiKeyProblem, apiUrlProblem, numberProblem } from "../client/config";
+import { apiKeyProblem, apiUrlProblem, canonicalApiUrl, numberProblem } from "../client/config";
 import { parseDuration, TIMEOUT_RANGE_MS, TIMEOUT_RANGE_TEXT } from "./durations";
 import { configurationError, invalid, notSet, type SettingName, type SettingProblem } from "./settingProblems";
 import type { TimeoutsInput } from "./timeouts";
@@ -22,8 +22,19 @@ export interface DefaultTimeouts {
 
 /** What the providers know from the stack configuration and the environment. */
 export interface ProviderSettings {
-  /** `clouddb:apiUrl`, else `CLOUDDB_API_URL`. */
+  /**
+   * `clouddb:apiUrl`, else `CLOUDDB_API_URL`, in its one form (`canonicalApiUrl`: scheme and
+   * host in lower case, no default port, no trailing slash, no userinfo): every key derived
+   * from the endpoint (journal entries, locks, pacing files, learned transition times, the
+   * process's clients) uses it, so two spellings of one endpoint never make two of anything.
+   */
   readonly apiUrl?: string;
+  /**
+   * The endpoint as it was given (trimmed), where it differs from {@link apiUrl}: the text
+   * earlier versions keyed the journal's entries and the learned transition times by, still
+   * looked up (framework/journal.ts).
+   */
+  readonly apiUrlAsGiven?: string;
   /** `clouddb:apiKey` (a secret), else `CLOUDDB_API_KEY`. Never written to state or logs. */
   readonly apiKey?: string;
   /** `clouddb:projectId`, else `CLOUDDB_PROJECT_ID`: the project of resources that set none. */
@@ -74,6 +85,13 @@ export interface SettingsOverride {
   readonly apiUrl?: string;
   readonly apiKey?: string;
   readonly projectId?: string;
+}
+
+/** The settings' endpoint fields for `given` (the text of the config, the variable or a `settings` input). */
+function endpoint(given: string | undefined): Pick<ProviderSettings, "apiUrl" | "apiUrlAsGiven"> {
+  if (given === undefined) return {};
+  const apiUrl = canonicalApiUrl(given);
+  return apiUrl === given ? { apiUrl } : { apiUrl, apiUrlAsGiven: given };
 }
 
 let configured: ProviderSettings | undefined;
@@ -139,7 +157,7 @@ export function readSettings(source: ConfigSource, env: NodeJS.ProcessEnv = proc
   }
   const readCache = configured(CONFIG_KEYS.readCache);
   return {
-    apiUrl,
+    ...endpoint(apiUrl),
     apiKey,
     projectId: pick(project)?.trim(),
     timeouts: {
@@ -227,6 +245,7 @@ export function settingsFor(override: SettingsOverride = {}): ProviderSettings {
   return {
     ...base,
     ...Object.fromEntries(given.map((k) => [k, override[k]])),
+    ...(override.apiUrl === undefined ? {} : { apiUrlAsGiven: undefined, ...endpoint(override.apiUrl) }),
     problems: base.problems.filter((p) => !keys.has(p.key)),
   };
 }
@@ -279,7 +298,7 @@ function clientFor(s: ProviderSettings): ClouddbClient {
       listCacheMs: s.listCacheMs,
       ...(s.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: s.requestTimeoutMs }),
       poll: s.poll,
-      expectedDurations: loadPriors(s.apiUrl!),
+      expectedDurations: loadPriors(s.apiUrl!, s.apiUrlAsGiven),
       ...(pacingDir === undefined ? {} : { pacingDir }),
     });
     clients.set(cacheKey, found);

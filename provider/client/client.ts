@@ -119,6 +119,7 @@ export class ClouddbClient {
   async close(): Promise<void> {
     const closing = this.transport.close();
     this.waits.close();
+    this.creates.close();
     this.pacer.close();
     await closing;
   }
@@ -149,7 +150,7 @@ export class ClouddbClient {
    * the project is not configured.
    */
   async perform<O extends Operation>(operation: O, ...[args]: PerformArgs<O>): Promise<ReplyOf<O>> {
-    const { body, projectId, uniqueName, fresh, ...named } = (args ?? {}) as AnyCallArgs;
+    const { body, projectId, uniqueName, watch, fresh, ...named } = (args ?? {}) as AnyCallArgs;
     const spec: OperationSpec = API[operation];
     const params = (spec.path.includes("{project}") ? { ...named, project: this.ops.project({ projectId }) } : named) as ParamsOf<O>;
     if (spec.secretField !== undefined) registerSecret((body as Readonly<Record<string, unknown>>)[spec.secretField]);
@@ -169,7 +170,7 @@ export class ClouddbClient {
     const recovery = recoveryOf(operation);
     return recovery === undefined
       ? this.ops.call(operation, params, body)
-      : this.creates.run(operation, recovery, params, body, { uniqueName });
+      : this.creates.run(operation, recovery, params, body, { uniqueName, watch });
   }
 
   /**

@@ -1,7 +1,7 @@
 /**
  * Client options and how they are resolved: explicit options first, then the
  * environment (`CLOUDDB_API_URL`, `CLOUDDB_API_KEY`, `CLOUDDB_PROJECT_ID`,
- * `CLOUDDB_POLL_INITIAL_MS`, `CLOUDDB_POLL_MAX_MS`), then defaults.
+ * `CLOUDDB_POLL_INITIAL_MS`, `CLOUDDB_POLL_MAX_MS`, `CLOUDDB_LIST_LAG_MS`), then defaults.
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -38,6 +38,16 @@ export interface ClouddbClientOptions {
   unreachableRetryMs?: number;
   /** Serve `getService` from one shared `listServices` answer at most this old; 0 turns it off. @default 0 */
   listCacheMs?: number;
+  /**
+   * The bound within which the API's lists show what a create made, in ms, from when the
+   * client stopped waiting for the create's answer (it came, the connection closed, or the
+   * request's deadline passed): after a lost answer, a list read started that long after
+   * the request ended that shows nothing the create made proves it made nothing, and the
+   * create is sent again (see createRecovery.ts). An API whose lists lag longer, or a gateway
+   * that holds a request and passes it on later than this after the client gave up, breaks
+   * that proof: raise it. Env: CLOUDDB_LIST_LAG_MS. @default 30000
+   */
+  listLagMs?: number;
   /** Waiter polling. */
   poll?: PollOptions;
   /**
@@ -76,6 +86,8 @@ export interface ResolvedConfig {
   unreachableRetryMs: number;
   /** See {@link ClouddbClientOptions.listCacheMs}. */
   listCacheMs: number;
+  /** See {@link ClouddbClientOptions.listLagMs}. */
+  listLagMs: number;
   /** Resolved polling. */
   poll: { initialMs: number; maxMs: number };
   /** See {@link ClouddbClientOptions.expectedDurations}. */
@@ -92,6 +104,14 @@ export const DEFAULT_RETRY_DEADLINE_MS = 120_000;
 export const DEFAULT_UNREACHABLE_RETRY_MS = 3_000;
 /** The path every base URL ends in (SPEC.md section 9). */
 export const API_BASE_PATH = "/public/api/v1";
+/**
+ * Default bound within which a list shows what a create made (see
+ * {@link ClouddbClientOptions.listLagMs}): far above the lag a list of this API is expected to
+ * show (its lists read the records its creates write; the emulator's show a create at once),
+ * fifteen times the 2 s the client already looks for a lost create's resource, and short
+ * against a create's default `timeouts` (30 minutes): a lost answer costs this wait once.
+ */
+export const DEFAULT_LIST_LAG_MS = 30_000;
 /** Default first poll delay. */
 export const DEFAULT_POLL_INITIAL_MS = 250;
 /** Default longest poll interval. */
@@ -327,6 +347,7 @@ export function resolveConfig(options: ClouddbClientOptions = {}, env: NodeJS.Pr
       0,
     ),
     listCacheMs: numberSetting(options.listCacheMs, "listCacheMs", undefined, undefined, 0, 0),
+    listLagMs: numberSetting(options.listLagMs, "listLagMs", env.CLOUDDB_LIST_LAG_MS, "CLOUDDB_LIST_LAG_MS", DEFAULT_LIST_LAG_MS, 0),
     poll: { initialMs, maxMs: Math.max(maxMs, initialMs) },
     expectedDurations: { ...(options.expectedDurations ?? {}) },
     pacingDir: nonEmpty(options.pacingDir),

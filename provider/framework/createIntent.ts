@@ -2,6 +2,7 @@
  * What identifies one create (the same resource of the same stack, asked for again), as the
  * journal (journal.ts) keys and compares its entries.
  */
+import { DEFAULT_REQUEST_TIMEOUT_MS } from "../client/config";
 import type { JournalEntry } from "./journalStore";
 
 /** What identifies one create: the same resource of the same stack, asked for again. */
@@ -23,6 +24,10 @@ export interface CreateIntent {
   readonly name?: string;
   /** True when `name` is the resource's own (autonamed): what bears it is what this resource made. */
   readonly autonamed: boolean;
+  /** The bound within which the API's list shows what a create made, from its request's end, ms (settings `listLagMs`). */
+  readonly listLagMs: number;
+  /** The longest one request lasts, ms (settings `requestTimeoutMs`): with the create's deadline, when its request ended at the latest. */
+  readonly requestTimeoutMs: number;
 }
 
 /**
@@ -31,7 +36,12 @@ export interface CreateIntent {
  */
 export function intentOf(
   ctx: {
-    readonly settings: { readonly apiUrl?: string; readonly apiUrlAsGiven?: string };
+    readonly settings: {
+      readonly apiUrl?: string;
+      readonly apiUrlAsGiven?: string;
+      readonly listLagMs: number;
+      readonly requestTimeoutMs?: number;
+    };
     readonly owner: string;
     readonly autonamed: boolean;
   },
@@ -51,6 +61,8 @@ export function intentOf(
     identity,
     ...named,
     autonamed: ctx.autonamed && name !== undefined,
+    listLagMs: ctx.settings.listLagMs,
+    requestTimeoutMs: ctx.settings.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
   };
 }
 

@@ -1,5 +1,5 @@
 import type { ClouddbClient } from "../client/client";
-import { apiKeyProblem, apiUrlProblem, canonicalApiUrl, numberProblem } from "../client/config";
+import { apiKeyProblem, apiUrlProblem, canonicalApiUrl, DEFAULT_LIST_LAG_MS, numberProblem } from "../client/config";
 import { parseDuration, TIMEOUT_RANGE_MS, TIMEOUT_RANGE_TEXT } from "./durations";
 import { configurationError, invalid, notSet, type SettingName, type SettingProblem } from "./settingProblems";
 import type { TimeoutsInput } from "./timeouts";
@@ -51,6 +51,14 @@ export interface ProviderSettings {
   /** `clouddb:requestTimeout`: how long one request may take, from its first byte sent to the last received. @default 30s */
   readonly requestTimeoutMs?: number;
   /**
+   * `clouddb:listLag`, else `CLOUDDB_LIST_LAG_MS`: the bound within which the API's list shows
+   * what a create made, from when the client stopped waiting for its request. After a lost
+   * answer, a list read that long after the request ended that shows nothing it made proves
+   * it made nothing, and the create is sent again (the client's createRecovery.ts; the
+   * journal's interruptedCreates.ts). @default 30s
+   */
+  readonly listLagMs: number;
+  /**
    * What cannot work in these settings (a missing endpoint or key, a URL without
    * `/public/api/v1`, a duration that is not one), each naming its config key and
    * variable. Every operation that needs the API fails with all of them; `check` reports
@@ -74,6 +82,7 @@ export const CONFIG_KEYS = {
   deleteTimeout: { key: "clouddb:deleteTimeout" },
   readCache: { key: "clouddb:readCache" },
   requestTimeout: { key: "clouddb:requestTimeout" },
+  listLag: { key: "clouddb:listLag", env: "CLOUDDB_LIST_LAG_MS" },
 } as const satisfies Record<string, SettingName>;
 
 /**
@@ -142,6 +151,26 @@ export function readSettings(source: ConfigSource, env: NodeJS.ProcessEnv = proc
     return duration(setting);
   };
 
+  /** The list's bound: the config key's duration (`0` too), else the variable's milliseconds; within 0 to {@link TIMEOUT_RANGE_MS}'s longest. */
+  const listLag = (setting: SettingName): number => {
+    const text = configured(setting)?.trim();
+    const ms = fromEnv(setting);
+    let lag: number | undefined;
+    if (text !== undefined) lag = /^(0|0s|0ms)$/.test(text) ? 0 : duration(setting);
+    else if (ms !== undefined) {
+      const problem = numberProblem(ms, 0);
+      if (problem !== undefined) problems.push(invalid(setting, true, `${problem} (milliseconds)`));
+      else lag = Number(ms.trim());
+    }
+    if (lag !== undefined && lag > TIMEOUT_RANGE_MS.max) {
+      problems.push(
+        invalid(setting, text === undefined, `${JSON.stringify(text ?? ms)} is out of range: expected a duration from 0 to 168h (7 days)`),
+      );
+      lag = undefined;
+    }
+    return lag ?? DEFAULT_LIST_LAG_MS;
+  };
+
   const { apiUrl: url, apiKey: key, projectId: project } = CONFIG_KEYS;
   const apiUrl = pick(url)?.trim();
   const apiKey = pick(key)?.trim();
@@ -168,6 +197,7 @@ export function readSettings(source: ConfigSource, env: NodeJS.ProcessEnv = proc
     requestTimeoutMs: timeout(CONFIG_KEYS.requestTimeout),
     poll: { initialMs: interval(CONFIG_KEYS.pollInterval), maxMs: interval(CONFIG_KEYS.pollMaxInterval) },
     listCacheMs: /^(0|0s|off)$/.test(readCache?.trim() ?? "") ? 0 : (duration(CONFIG_KEYS.readCache) ?? DEFAULT_LIST_CACHE_MS),
+    listLagMs: listLag(CONFIG_KEYS.listLag),
     problems,
   };
 }
@@ -276,7 +306,7 @@ export function providerContext(owner = "", autonamed = false, override?: Settin
 }
 
 function cacheKeyOf(s: ProviderSettings): string {
-  return JSON.stringify([s.apiUrl, s.apiKey, s.projectId, s.poll, s.listCacheMs, s.requestTimeoutMs]);
+  return JSON.stringify([s.apiUrl, s.apiKey, s.projectId, s.poll, s.listCacheMs, s.requestTimeoutMs, s.listLagMs]);
 }
 
 function clientFor(s: ProviderSettings): ClouddbClient {
@@ -296,6 +326,7 @@ function clientFor(s: ProviderSettings): ClouddbClient {
       apiKey: s.apiKey,
       projectId: s.projectId,
       listCacheMs: s.listCacheMs,
+      listLagMs: s.listLagMs,
       ...(s.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: s.requestTimeoutMs }),
       poll: s.poll,
       expectedDurations: loadPriors(s.apiUrl!, s.apiUrlAsGiven),

@@ -12,7 +12,7 @@ import {
   UnusableResourceError,
 } from "../../framework/errors";
 import { nameOf } from "../../framework/autonaming";
-import { createOnce, forgetInterrupted, type Recovery } from "../../framework/journal";
+import { createOnce, forgetInterrupted, listedOf, type Recovery } from "../../framework/journal";
 import { intentOf } from "../../framework/createIntent";
 import { parentIdOf } from "../../framework/parents";
 import { retryWhileConflict } from "../../framework/pacing";
@@ -129,8 +129,8 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
       const recovery: Recovery<ReadReplicaSet> = {
         get: async (id) => findReplicaSet(ctx, news.serviceId, id, projectId),
         list: async () =>
-          (await api.perform("listReplicaSets", { service: news.serviceId, projectId })).items.filter(
-            (rs) => !hasStatusClass("replica set", rs.status, "ending", "gone"),
+          listedOf(await api.perform("listReplicaSets", { service: news.serviceId, projectId }), (rs) =>
+            hasStatusClass("replica set", rs.status, "ending", "gone"),
           ),
         // Its name aside (the journal compares it), nothing fixes a set: any set that is not leaving.
         fits: (rs) => fitsReplicaSet({}, rs),
@@ -145,7 +145,7 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
         name,
       );
       // The service must be READY; while it is being changed the API answers 409: wait.
-      const created = await createOnce(intent, recovery, () =>
+      const created = await createOnce(intent, recovery, (watch) =>
         retryWhileConflict(
           deadline,
           ctx.settings.poll,
@@ -156,6 +156,7 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
               // A name the program did not set is the set's own: a lost answer is recovered by it (framework/autonaming.ts).
               projectId,
               uniqueName: ctx.autonamed,
+              watch,
             }),
           notRunning("creating a read replica set"),
         ),

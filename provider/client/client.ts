@@ -9,6 +9,7 @@ import { type ClouddbClientOptions, type ResolvedConfig, resolveConfig } from ".
 import { CreatedIds } from "./createdIds";
 import { Creates, recoveryOf } from "./createRecovery";
 import { Operations, type ReplyOf } from "./operations";
+import type { ListReading } from "./listReading";
 import { CachedReads } from "./readCache";
 import { registerSecret } from "./redact";
 import { API, type OperationSpec, type Operation, type ParamsOf, type Peering, type ReadReplicaSet, type Service } from "../../contract";
@@ -165,12 +166,20 @@ export class ClouddbClient {
         read = this.servicesForMachine(this.lists, project).finally(() => this.machineLists.delete(project));
         this.machineLists.set(project, read);
       }
-      return (await read) as ReplyOf<O>;
+      return this.seen(operation, params, (await read) as ReplyOf<O>);
     }
     const recovery = recoveryOf(operation);
     return recovery === undefined
-      ? this.ops.call(operation, params, body)
+      ? this.seen(operation, params, await this.ops.call(operation, params, body))
       : this.creates.run(operation, recovery, params, body, { uniqueName, watch });
+  }
+
+  /** `reply`, after the waits learned what a list in it showed (resourceWaits.ts `sawList`). */
+  private seen<O extends Operation>(operation: O, params: ParamsOf<O>, reply: ReplyOf<O>): ReplyOf<O> {
+    if (API[operation].retry === "read" && reply !== null && typeof reply === "object" && "items" in reply) {
+      this.waits.sawList(operation, params, reply as ListReading<unknown>);
+    }
+    return reply;
   }
 
   /**

@@ -44,6 +44,14 @@ export interface Recovery<T> {
   idOf(resource: T): string;
   /** True when the API can rename the resource (VPCs): a look-alike without its name may still be what it made. */
   renamable?: boolean;
+  /**
+   * What names the list `list` reads (`services`, `replica sets of <id>`), when creates of this
+   * process made shortly after one another may share one read of it for the look-alikes there
+   * before them: a kind whose look-alikes are told apart by name, so that a list read earlier
+   * only makes more of them "maybe new", never proof (journal.ts). Undefined (peerings, whose
+   * look-alikes are told apart by that list alone): each create reads it.
+   */
+  sharedList?: string;
 }
 
 /** `reading`'s items that are not being deleted (`leaving`), as a {@link Listed}. */
@@ -149,10 +157,10 @@ async function lookFor<T>(
   return [];
 }
 
-/** Look-alikes of the intent: its fixed fields, and `name` when given. */
-export async function lookAlikes<T>(recovery: Recovery<T>, name: string | undefined): Promise<Listed<T>> {
-  const listed = await recovery.list();
-  return { ...listed, items: listed.items.filter((r) => recovery.fits(r) && (name === undefined || recovery.nameOf?.(r) === name)) };
+/** Look-alikes of the intent in `listed` (else a list read now): its fixed fields, and `name` when given. */
+export async function lookAlikes<T>(recovery: Recovery<T>, name: string | undefined, listed?: Listed<T>): Promise<Listed<T>> {
+  const all = listed ?? (await recovery.list());
+  return { ...all, items: all.items.filter((r) => recovery.fits(r) && (name === undefined || recovery.nameOf?.(r) === name)) };
 }
 
 /** `listed` with only the items `keep` keeps. */

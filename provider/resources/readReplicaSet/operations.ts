@@ -132,6 +132,7 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
           listedOf(await api.perform("listReplicaSets", { service: news.serviceId, projectId }), (rs) =>
             hasStatusClass("replica set", rs.status, "ending", "gone"),
           ),
+        sharedList: `replica sets of ${news.serviceId}`,
         // Its name aside (the journal compares it), nothing fixes a set: any set that is not leaving.
         fits: (rs) => fitsReplicaSet({}, rs),
         nameOf: (rs) => rs.name,

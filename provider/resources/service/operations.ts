@@ -64,6 +64,7 @@ function recovery(ctx: ProviderContext, projectId: string, fits: (s: Service) =>
       }
     },
     list: async () => listedOf(await api.perform("listServices", { projectId }), leaving),
+    sharedList: "services",
     fits,
     nameOf: (s) => s.name,
     idOf: (s) => s.service_id,

@@ -109,6 +109,7 @@ export const vpcOperations: ResourceOperations<typeof vpcSchema.inputs, typeof v
     const recovery: Recovery<Vpc> = {
       get: (id) => absentIfNotFound(api.perform("getVpc", { vpc: id, projectId })),
       list: async () => listedOf(await api.perform("listVpcs", { projectId })),
+      sharedList: "vpcs",
       fits: (x) => fitsVpc({ cidr: req.cidr, region_code: req.region_code }, x),
       nameOf: (x) => x.name,
       idOf: (x) => x.id,

@@ -39,6 +39,8 @@ const SUITES = [
   "tests/providers/pulumiOptions.test.ts",
   "tests/providers/configuration.test.ts",
   "tests/resilience/retriedCreates.test.ts",
+  "tests/resilience/transientCreates.test.ts",
+  "tests/resilience/endpointSpellings.test.ts",
   "tests/upgrade",
 ];
 

@@ -13,6 +13,7 @@
  * create stops, saying when to run `pulumi up` again, how to take over what it made
  * (`adoptId`), and which entry to remove once you know it made none.
  */
+import { LOOK_AGAIN_MS } from "../client/createRecovery";
 import { scopeDeadline } from "../client/deadline";
 import { sleep } from "../client/timers";
 import { logicalNameOf } from "./autonaming";
@@ -20,9 +21,6 @@ import { sameIntent, type CreateIntent } from "./createIntent";
 import { CloudStateError, InputConflictError, ProviderErrorCode } from "./errors";
 import type { JournalEntry } from "./journalStore";
 import { describeMs } from "./timeouts";
-
-/** The pauses before a list that showed nothing is read again (it may lag behind the create), before the bound: looking more finds more sooner. */
-const LOOK_AGAIN_MS: readonly number[] = [500, 1_500];
 
 /** What a list read showed, and when its request was sent (epoch ms, this machine's clock; undefined when not known). */
 export interface Listed<T> {

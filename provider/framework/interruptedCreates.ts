@@ -169,6 +169,8 @@ const keeping = <T>(listed: Listed<T>, keep: (item: T) => boolean): Listed<T> =>
  * @throws InputConflictError naming them, when there are any
  */
 export async function unreadable<T>(intent: CreateIntent, recovery: Recovery<T>, file: string, why: string): Promise<void> {
+  // A name the program set is the one that create sent too; one of the resource's own was made up again (the entry told none).
+  const named = intent.autonamed || intent.name === undefined ? "" : ` named ${JSON.stringify(intent.name)}`;
   const logical = logicalNameOf(intent.owner, intent.kind.toLowerCase()).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const ownName = new RegExp(`^${logical}-[0-9a-f]{7}$`);
   const { found: maybe } = await look(async () =>
@@ -182,12 +184,12 @@ export async function unreadable<T>(intent: CreateIntent, recovery: Recovery<T>,
     throw nothingListed(
       intent,
       file,
-      `The journal entry ${file} of an earlier create of this ${intent.noun} cannot be read (${why})`,
+      `The journal entry ${file} of an earlier create of this ${intent.noun}${named} cannot be read (${why})`,
       undefined,
     );
   throw new InputConflictError(
     "adoptId",
-    `The journal entry ${file} of an earlier create of this ${intent.noun} cannot be read (${why}), so that create may have made a ${intent.noun} ` +
+    `The journal entry ${file} of an earlier create of this ${intent.noun}${named} cannot be read (${why}), so that create may have made a ${intent.noun} ` +
       `this stack does not know of. These fit: ${listed(recovery, maybe)}. Take over the one it made with adoptId on the resource, and delete the others; ` +
       `if none is this stack's, remove ${file} and run \`pulumi up\` again.`,
   );

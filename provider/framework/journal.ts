@@ -196,7 +196,7 @@ async function decide<T>(
     const previous = found.entry;
     if (!isMine(previous) && isRunning(previous) && previous.unrecorded !== true) {
       throw new CloudStateError(
-        `A create of this ${intent.noun} is under way in another process (${describe(from, previous)}), which is still running: ` +
+        `A create of this ${intent.noun}${previous.name === undefined ? "" : ` named ${JSON.stringify(previous.name)}`} is under way in another process (${describe(from, previous)}), which is still running: ` +
           `let it finish or stop it, then run \`pulumi up\` again. If no such process runs, remove ${from}.`,
         ProviderErrorCode.NotReady,
       );

@@ -4,8 +4,9 @@
  * request. A list read started that long after the request ended that shows nothing it made
  * proves it made nothing, and the create is sent again in the same call; what is found
  * meanwhile is settled as before (its own name: taken; a name the program chose: ambiguous,
- * with adoptId; a peering: by the list just before). A list that lags less than the bound
- * never makes a second resource; one that lags more breaks the assumption, and is shown to.
+ * with adoptId; a peering: by the list just before). A list that lags less than the bound,
+ * or a gateway that passes a held request on within it, never makes a second resource; one that
+ * lags more, or passes it on later, breaks the assumption, and is shown to.
  * Against the emulator over HTTP, its request log as the witness.
  */
 import { AmbiguousCreateError, ClouddbClient, type CreateWatch } from "../../provider/client";
@@ -97,6 +98,26 @@ describe("a lost create's answer and the list's bound", () => {
     await control(emu, "DELETE", "/faults");
     expect(await names(name)).toHaveLength(2);
     expect(await countRequests(emu, "POST", /\/services$/)).toBe(2);
+  });
+
+  it.each([
+    ["within the bound after the client gave up: the service it made is found, never a second", 1_000, 1],
+    ["later than the bound after the client gave up breaks the assumption: a second service (documented)", 2_500, 2],
+  ])("a gateway holding the POST past the request's deadline, then passing it on %s", async (_, holdMs, services) => {
+    // The client gives up at 300 ms (its request's deadline); the bound runs from then: 1.5 s.
+    const impatient = clientOf(emu, {
+      requestTimeoutMs: 300,
+      listLagMs: 1_500,
+      retryDeadlineMs: 20_000,
+      poll: { initialMs: 10, maxMs: 40 },
+    });
+    clients.push(impatient);
+    await misbehave(emu, { method: "POST", path: "/services$", status: 504, after: true, holdMs });
+    const name = own("held");
+    await impatient.perform("createService", { body: { name }, uniqueName: true });
+    await new Promise((r) => setTimeout(r, holdMs + 500)); // the held request has been passed on by now
+    expect(await names(name)).toHaveLength(services);
+    expect(await countRequests(emu, "POST", /\/services$/)).toBe(services);
   });
 
   it("a name the program chose, another client's of that name appearing while it waits: ambiguous, with adoptId, never taken", async () => {

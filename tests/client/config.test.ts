@@ -95,6 +95,26 @@ describe("configuration", () => {
     });
   });
 
+  it("reads the list's bound: clouddb:listLag (a duration, 0 too), else CLOUDDB_LIST_LAG_MS (ms), else 30 s; a bad value names its key", () => {
+    const lag = (config: string | undefined, env: Record<string, string> = {}) =>
+      readSettings({ get: (k) => ({ "clouddb:apiUrl": URL_, "clouddb:apiKey": "k-123456", "clouddb:listLag": config })[k] }, env);
+    expect(lag(undefined).listLagMs).toBe(30_000);
+    expect(lag("2s").listLagMs).toBe(2_000);
+    expect(lag("0").listLagMs).toBe(0);
+    expect(lag(undefined, { CLOUDDB_LIST_LAG_MS: "4500" }).listLagMs).toBe(4_500);
+    expect(lag("1m", { CLOUDDB_LIST_LAG_MS: "4500" }).listLagMs).toBe(60_000);
+    expect(lag("soon").problems.map((p) => p.message)).toEqual([expect.stringMatching(/^clouddb:listLag .*"soon" is not a duration/)]);
+    expect(lag("200h").problems.map((p) => p.message)).toEqual([
+      expect.stringContaining("out of range: expected a duration from 0 to 168h"),
+    ]);
+    expect(lag(undefined, { CLOUDDB_LIST_LAG_MS: "-1" }).problems.map((p) => p.message)).toEqual([
+      expect.stringMatching(/CLOUDDB_LIST_LAG_MS.*"-1" is not a number of 0 or more/),
+    ]);
+    expect(resolveConfig({ apiKey: "k-123456", apiUrl: URL_ }, {}).listLagMs).toBe(30_000);
+    expect(resolveConfig({ apiKey: "k-123456", apiUrl: URL_ }, { CLOUDDB_LIST_LAG_MS: "500" }).listLagMs).toBe(500);
+    expect(resolveConfig({ apiKey: "k-123456", apiUrl: URL_, listLagMs: 0 }, { CLOUDDB_LIST_LAG_MS: "500" }).listLagMs).toBe(0);
+  });
+
   it("uses poll options before the poll variables, and rejects bad numbers", () => {
     const cfg = resolveConfig({ apiKey: "k-123456", apiUrl: URL_, poll: { initialMs: 5, maxMs: 50 } }, { CLOUDDB_POLL_INITIAL_MS: "40" });
     expect(cfg.poll).toEqual({ initialMs: 5, maxMs: 50 });

@@ -41,6 +41,8 @@ const SUITES = [
   "tests/providers/refreshInputs.test.ts",
   "tests/resilience/retriedCreates.test.ts",
   "tests/resilience/unreadableValues.test.ts",
+  "tests/resilience/transientCreates.test.ts",
+  "tests/resilience/endpointSpellings.test.ts",
   "tests/upgrade",
 ];
 

@@ -9,6 +9,7 @@ import { type ClouddbClientOptions, type ResolvedConfig, resolveConfig } from ".
 import { CreatedIds } from "./createdIds";
 import { Creates, recoveryOf } from "./createRecovery";
 import { Operations, type ReplyOf } from "./operations";
+import type { ListReading } from "./listReading";
 import { CachedReads } from "./readCache";
 import { CancelledError } from "./clientErrors";
 import { registerSecret } from "./redact";
@@ -177,7 +178,7 @@ export class ClouddbClient {
    * the project is not configured.
    */
   async perform<O extends Operation>(operation: O, ...[args]: PerformArgs<O>): Promise<ReplyOf<O>> {
-    const { body, projectId, uniqueName, fresh, ...named } = (args ?? {}) as AnyCallArgs;
+    const { body, projectId, uniqueName, watch, fresh, ...named } = (args ?? {}) as AnyCallArgs;
     const spec: OperationSpec = API[operation];
     const params = (spec.path.includes("{project}") ? { ...named, project: this.ops.project({ projectId }) } : named) as ParamsOf<O>;
     if (spec.secretField !== undefined) registerSecret((body as Readonly<Record<string, unknown>>)[spec.secretField]);
@@ -192,12 +193,20 @@ export class ClouddbClient {
         read = this.servicesForMachine(this.lists, project).finally(() => this.machineLists.delete(project));
         this.machineLists.set(project, read);
       }
-      return (await read) as ReplyOf<O>;
+      return this.seen(operation, params, (await read) as ReplyOf<O>);
     }
     const recovery = recoveryOf(operation);
     return recovery === undefined
-      ? this.ops.call(operation, params, body)
-      : this.creates.run(operation, recovery, params, body, { uniqueName });
+      ? this.seen(operation, params, await this.ops.call(operation, params, body))
+      : this.creates.run(operation, recovery, params, body, { uniqueName, watch });
+  }
+
+  /** `reply`, after the waits learned what a list in it showed (resourceWaits.ts `sawList`). */
+  private seen<O extends Operation>(operation: O, params: ParamsOf<O>, reply: ReplyOf<O>): ReplyOf<O> {
+    if (API[operation].retry === "read" && reply !== null && typeof reply === "object" && "items" in reply) {
+      this.waits.sawList(operation, params, reply as ListReading<unknown>);
+    }
+    return reply;
   }
 
   /**

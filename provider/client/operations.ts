@@ -270,7 +270,7 @@ export class Operations implements BlockerReader {
         project === undefined ? readList(body, shape, named) : ownProjectOnly(readList(body, shape, named), project, shape, named);
       for (const item of reading.items as Record<string, unknown>[]) this.ids.sight(shape.noun, String(item[shape.idField]), receivedAt);
       for (const item of reading.rejected) if (item.id !== undefined) this.ids.sight(shape.noun, item.id, receivedAt);
-      return reading as ReplyOf<O>;
+      return { ...reading, sentAt: res.sentAt } as ReplyOf<O>;
     }
     return undefined as ReplyOf<O>;
   }

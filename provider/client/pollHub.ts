@@ -171,6 +171,15 @@ export class PollHub {
     );
   }
 
+  /**
+   * Learns the length of the list of source `key` from an answer of it read for another purpose
+   * (a create's look-alikes, a lookup): a wait's first tick then knows what the list costs, and
+   * does not read a long list only to learn its length.
+   */
+  learnLength(key: string, items: number): void {
+    this.listItems.set(key, items);
+  }
+
   private async tick<A>(state: SourceState<A>): Promise<void> {
     if (state.inFlight || state.waits.size === 0) return this.arm(state);
     const now = Date.now();

@@ -129,6 +129,17 @@ export class ResourceWaits {
     this.hub.close(why);
   }
 
+  /**
+   * Tells the waits what a list answer read for another purpose showed of a source they poll
+   * (a project's services, a VPC's peerings): its length, so that no wait reads a long list
+   * again only to learn it (one read of a project's 2,000 services is enough).
+   */
+  sawList(operation: Operation, params: Readonly<Record<string, unknown>>, reading: ListReading<unknown>): void {
+    const { project, vpc } = params;
+    if (operation === "listServices") this.hub.learnLength(`services ${String(project)}`, listSize(reading));
+    if (operation === "listPeerings") this.hub.learnLength(`peerings ${String(project)} ${String(vpc)}`, listSize(reading));
+  }
+
   /** One poll: a single attempt at the lowest priority, named after the waiting method. */
   private poll<O extends Operation>(operation: O, params: ParamsOf<O>, caller: string): Promise<ReplyOf<O>> {
     return this.ops.call(operation, params, undefined, { caller, deadline: Date.now(), priority: "poll" });

@@ -1,6 +1,6 @@
 import type { ClouddbClient } from "../client/client";
 import { cancellationSignal } from "./cancellation";
-import { apiKeyProblem, apiUrlProblem, numberProblem } from "../client/config";
+import { apiKeyProblem, apiUrlProblem, canonicalApiUrl, DEFAULT_LIST_LAG_MS, numberProblem } from "../client/config";
 import { settingTypeProblem, unset, type SettingKind } from "../client/configValues";
 import { parseDuration, TIMEOUT_RANGE_MS, TIMEOUT_RANGE_TEXT } from "./durations";
 import { NO_ANSWERS, OWNERSHIP_CONFIG_KEY, OWNERSHIP_ENV, parseOwnership, type Ownership, type OwnershipAnswers } from "./ownership";
@@ -30,8 +30,19 @@ export interface DefaultTimeouts {
 
 /** What the providers know from the stack configuration and the environment. */
 export interface ProviderSettings {
-  /** `clouddb:apiUrl`, else `CLOUDDB_API_URL`. */
+  /**
+   * `clouddb:apiUrl`, else `CLOUDDB_API_URL`, in its one form (`canonicalApiUrl`: scheme and
+   * host in lower case, no default port, no trailing slash, no userinfo): every key derived
+   * from the endpoint (journal entries, locks, pacing files, learned transition times, the
+   * process's clients) uses it, so two spellings of one endpoint never make two of anything.
+   */
   readonly apiUrl?: string;
+  /**
+   * The endpoint as it was given (trimmed), where it differs from {@link apiUrl}: the text
+   * earlier versions keyed the journal's entries and the learned transition times by, still
+   * looked up (framework/journal.ts).
+   */
+  readonly apiUrlAsGiven?: string;
   /** `clouddb:apiKey` (a secret), else `CLOUDDB_API_KEY`. Never written to state or logs. */
   readonly apiKey?: string;
   /** `clouddb:projectId`, else `CLOUDDB_PROJECT_ID`: the project of resources that set none. */
@@ -52,6 +63,14 @@ export interface ProviderSettings {
    * whose state does not say (framework/ownership.ts). @default none
    */
   readonly ownership: OwnershipAnswers;
+  /**
+   * `clouddb:listLag`, else `CLOUDDB_LIST_LAG_MS`: the bound within which the API's list shows
+   * what a create made, from when the client stopped waiting for its request. After a lost
+   * answer, a list read that long after the request ended that shows nothing it made proves
+   * it made nothing, and the create is sent again (the client's createRecovery.ts; the
+   * journal's interruptedCreates.ts). @default 30s
+   */
+  readonly listLagMs: number;
   /**
    * What cannot work in these settings (a missing endpoint or key, a URL without
    * `/public/api/v1`, a duration that is not one), each naming its config key and
@@ -77,6 +96,7 @@ export const CONFIG_KEYS = {
   readCache: { key: "clouddb:readCache" },
   requestTimeout: { key: "clouddb:requestTimeout" },
   ownership: { key: OWNERSHIP_CONFIG_KEY, env: OWNERSHIP_ENV },
+  listLag: { key: "clouddb:listLag", env: "CLOUDDB_LIST_LAG_MS" },
 } as const satisfies Record<string, SettingName>;
 
 /**
@@ -102,6 +122,13 @@ export function givenSettings(raw: unknown): SettingsOverride {
   const given = raw as Record<string, unknown>;
   const fields = (["apiUrl", "apiKey", "projectId"] as const).filter((k) => given[k] !== undefined && given[k] !== null);
   return Object.fromEntries(fields.map((k) => [k, typeof given[k] === "string" ? given[k] : UNKNOWN]));
+}
+
+/** The settings' endpoint fields for `given` (the text of the config, the variable or a `settings` input). */
+function endpoint(given: string | undefined): Pick<ProviderSettings, "apiUrl" | "apiUrlAsGiven"> {
+  if (given === undefined) return {};
+  const apiUrl = canonicalApiUrl(given);
+  return apiUrl === given ? { apiUrl } : { apiUrl, apiUrlAsGiven: given };
 }
 
 let configured: ProviderSettings | undefined;
@@ -168,6 +195,26 @@ export function readSettings(source: ConfigSource, env: NodeJS.ProcessEnv = proc
     return duration(setting);
   };
 
+  /** The list's bound: the config key's duration (`0` too), else the variable's milliseconds; within 0 to {@link TIMEOUT_RANGE_MS}'s longest. */
+  const listLag = (setting: SettingName): number => {
+    const text = configured(setting, "duration")?.trim();
+    const ms = fromEnv(setting);
+    let lag: number | undefined;
+    if (text !== undefined) lag = /^(0|0s|0ms)$/.test(text) ? 0 : duration(setting);
+    else if (ms !== undefined) {
+      const problem = numberProblem(ms, 0);
+      if (problem !== undefined) problems.push(invalid(setting, true, `${problem} (milliseconds)`));
+      else lag = Number(ms.trim());
+    }
+    if (lag !== undefined && lag > TIMEOUT_RANGE_MS.max) {
+      problems.push(
+        invalid(setting, text === undefined, `${JSON.stringify(text ?? ms)} is out of range: expected a duration from 0 to 168h (7 days)`),
+      );
+      lag = undefined;
+    }
+    return lag ?? DEFAULT_LIST_LAG_MS;
+  };
+
   const { apiUrl: url, apiKey: key, projectId: project } = CONFIG_KEYS;
   const apiUrl = pick(url)?.trim();
   const apiKey = pick(key)?.trim();
@@ -200,7 +247,7 @@ export function readSettings(source: ConfigSource, env: NodeJS.ProcessEnv = proc
   const ownershipConfig = answers(source.get(CONFIG_KEYS.ownership.key), false);
   const ownershipEnv = answers(env[OWNERSHIP_ENV], true);
   return {
-    apiUrl,
+    ...endpoint(apiUrl),
     apiKey,
     projectId: pick(project)?.trim(),
     timeouts: {
@@ -212,6 +259,7 @@ export function readSettings(source: ConfigSource, env: NodeJS.ProcessEnv = proc
     poll: { initialMs: interval(CONFIG_KEYS.pollInterval), maxMs: interval(CONFIG_KEYS.pollMaxInterval) },
     listCacheMs: /^(0|0s|off)$/.test(readCache?.trim() ?? "") ? 0 : (duration(CONFIG_KEYS.readCache) ?? DEFAULT_LIST_CACHE_MS),
     ownership: ownershipConfig.size + ownershipEnv.size === 0 ? NO_ANSWERS : { config: ownershipConfig, env: ownershipEnv },
+    listLagMs: listLag(CONFIG_KEYS.listLag),
     problems,
   };
 }
@@ -290,6 +338,7 @@ export function settingsFor(override: SettingsOverride = {}): ProviderSettings {
   return {
     ...base,
     ...Object.fromEntries(given.map((k) => [k, override[k]])),
+    ...(override.apiUrl === undefined ? {} : { apiUrlAsGiven: undefined, ...endpoint(override.apiUrl) }),
     problems: base.problems.filter((p) => !keys.has(p.key)),
   };
 }
@@ -320,7 +369,7 @@ export function providerContext(owner = "", autonamed = false, override?: Settin
 }
 
 function cacheKeyOf(s: ProviderSettings): string {
-  return JSON.stringify([s.apiUrl, s.apiKey, s.projectId, s.poll, s.listCacheMs, s.requestTimeoutMs]);
+  return JSON.stringify([s.apiUrl, s.apiKey, s.projectId, s.poll, s.listCacheMs, s.requestTimeoutMs, s.listLagMs]);
 }
 
 function clientFor(s: ProviderSettings): ClouddbClient {
@@ -340,9 +389,10 @@ function clientFor(s: ProviderSettings): ClouddbClient {
       apiKey: s.apiKey,
       projectId: s.projectId,
       listCacheMs: s.listCacheMs,
+      listLagMs: s.listLagMs,
       ...(s.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: s.requestTimeoutMs }),
       poll: s.poll,
-      expectedDurations: loadPriors(s.apiUrl!),
+      expectedDurations: loadPriors(s.apiUrl!, s.apiUrlAsGiven),
       ...(pacingDir === undefined ? {} : { pacingDir }),
       // The process's one cancellation signal: Cancel, or the engine gone, stops this client too, whenever it is made (cancellation.ts).
       signal: cancellationSignal(),

@@ -3,7 +3,7 @@
  * a fake engine for its Log): the schema it serves, the provider's configuration, Check,
  * Diff (changed keys and the detailed diff the engine applies `replaceOnChanges` with),
  * previews, Read of an id alone (`pulumi import`), state the dynamic providers wrote, a
- * Create without Check, and the functions.
+ * Create without Check, the same Create sent several times at once, and the functions.
  */
 import * as fs from "fs";
 import * as os from "os";
@@ -315,6 +315,27 @@ describe("the native plugin's protocol", () => {
     expect(bad).not.toContain("my-secret-name");
     expect(bad).not.toMatch(/"code":|"path":|^\[/); // no JSON dump of the issues or the inputs
     expect(await control.requests()).toEqual([]);
+  });
+
+  it.each([
+    ["a name of its own", {}],
+    ["a name the program chose", { name: "six-at-once" }],
+  ])("six Creates of one resource at once (%s): one service, the one every Create answers", async (_, inputs) => {
+    const urn = urnOf("Service", "six");
+    const checked = (await plugin.check(urn, inputs)).inputs;
+    await control.clearRequests();
+    await control.latency(300); // every Create is under way while the first one's are answered
+    let made: Array<{ id: string }>;
+    try {
+      made = await Promise.all(Array.from({ length: 6 }, () => plugin.create(urn, checked)));
+    } finally {
+      await control.latency(0);
+    }
+    const services = (await api.perform("listServices")).items.filter((s) => s.name === checked.name);
+    for (const s of services) await api.perform("deleteService", { service: s.service_id });
+    expect(services.map((s) => s.service_id)).toEqual([made[0].id]);
+    expect(made.map((m) => m.id)).toEqual(Array(6).fill(made[0].id));
+    expect((await control.requests()).filter((r) => r.method === "POST" && r.path.endsWith("/services"))).toHaveLength(1);
   });
 
   it("reads an id alone (pulumi import): the inputs read back, and the stack managing it", async () => {

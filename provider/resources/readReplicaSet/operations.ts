@@ -5,7 +5,7 @@ import { ConflictError, NotFoundError, ResourceFailedError, WaitError } from "..
 import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
 import { clause, CloudStateError, ProviderErrorCode, ResourceInitError, UnusableResourceError } from "../../framework/errors";
 import { nameOf } from "../../framework/autonaming";
-import { createOnce, forgetInterrupted, type Recovery } from "../../framework/journal";
+import { createOnce, forgetInterrupted, listedOf, type Recovery } from "../../framework/journal";
 import { intentOf } from "../../framework/createIntent";
 import { parentIdOf } from "../../framework/parents";
 import { retryWhileConflict } from "../../framework/pacing";
@@ -118,9 +118,10 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
       const recovery: Recovery<ReadReplicaSet> = {
         get: async (id) => findReplicaSet(ctx, news.serviceId, id, projectId),
         list: async () =>
-          (await api.perform("listReplicaSets", { service: news.serviceId, projectId })).items.filter(
-            (rs) => !hasStatusClass("replica set", rs.status, "ending", "gone"),
+          listedOf(await api.perform("listReplicaSets", { service: news.serviceId, projectId }), (rs) =>
+            hasStatusClass("replica set", rs.status, "ending", "gone"),
           ),
+        sharedList: `replica sets of ${news.serviceId}`,
         // Its name aside (the journal compares it), nothing fixes a set: any set that is not leaving.
         fits: (rs) => fitsReplicaSet({}, rs),
         nameOf: (rs) => rs.name,
@@ -134,7 +135,7 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
         name,
       );
       // The service must be READY; while it is being changed the API answers 409: wait.
-      const created = await createOnce(intent, recovery, () =>
+      const created = await createOnce(intent, recovery, (watch) =>
         retryWhileConflict(
           deadline,
           ctx.settings.poll,
@@ -145,6 +146,7 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
               // A name the program did not set is the set's own: a lost answer is recovered by it (framework/autonaming.ts).
               projectId,
               uniqueName: ctx.autonamed,
+              watch,
             }),
           notRunning("creating a read replica set"),
         ),

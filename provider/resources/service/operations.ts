@@ -4,12 +4,12 @@
  */
 import { randomBytes } from "crypto";
 import { fitsService, hasStatusClass, readableName, readableRegion, readableServiceType, SERVICE_DEFAULTS } from "../../../contract";
-import type { Service } from "../../client";
+import type { CreateWatch, Service } from "../../client";
 import { ConflictError, NotFoundError, WaitError } from "../../client/errors";
 import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
 import { clause, InputConflictError, ResourceInitError, UnusableResourceError } from "../../framework/errors";
 import { nameOf } from "../../framework/autonaming";
-import { createOnce, forgetInterrupted, type Created, type Recovery } from "../../framework/journal";
+import { createOnce, forgetInterrupted, listedOf, type Created, type Recovery } from "../../framework/journal";
 import { intentOf } from "../../framework/createIntent";
 import { retryWhileConflict } from "../../framework/pacing";
 import type { ResourceOperations } from "../../framework/resourceProvider";
@@ -63,7 +63,8 @@ function recovery(ctx: ProviderContext, projectId: string, fits: (s: Service) =>
         throw e;
       }
     },
-    list: async () => (await api.perform("listServices", { projectId })).items.filter((s) => !leaving(s)),
+    list: async () => listedOf(await api.perform("listServices", { projectId }), leaving),
+    sharedList: "services",
     fits,
     nameOf: (s) => s.name,
     idOf: (s) => s.service_id,
@@ -76,7 +77,7 @@ async function createServiceOnce(
   projectId: string,
   identity: Readonly<Record<string, string>>,
   fits: (s: Service) => boolean,
-  send: () => Promise<Service>,
+  send: (watch: CreateWatch) => Promise<Service>,
 ): Promise<Created<Service>> {
   const intent = intentOf(ctx, { kind: "Service", noun: "service" }, projectId, identity, identity.name);
   return createOnce(intent, recovery(ctx, projectId, fits), send, ", with a new password unless the program sets one");
@@ -117,7 +118,7 @@ async function start(ctx: ProviderContext, news: ServiceInputs, projectId: strin
       }
     }
     const forkOfSource = (s: Service) => fitsService({ forkOf: serviceId }, s);
-    return createServiceOnce(ctx, projectId, { name, forkOf: serviceId }, forkOfSource, () =>
+    return createServiceOnce(ctx, projectId, { name, forkOf: serviceId }, forkOfSource, (watch) =>
       retryWhileConflict(
         deadline,
         ctx.settings.poll,
@@ -133,6 +134,7 @@ async function start(ctx: ProviderContext, news: ServiceInputs, projectId: strin
               environment_tag: news.environment,
             },
             ...createOpts,
+            watch,
           }),
         notRunning("forking it"),
       ),
@@ -150,7 +152,7 @@ async function start(ctx: ProviderContext, news: ServiceInputs, projectId: strin
   };
   const identity = { name: req.name, serviceType: req.service_type, regionCode: req.region_code };
   const like = (s: Service) => fitsService({ forkOf: undefined, service_type: req.service_type, region_code: req.region_code }, s);
-  return createServiceOnce(ctx, projectId, identity, like, () => api.perform("createService", { body: req, ...createOpts }));
+  return createServiceOnce(ctx, projectId, identity, like, (watch) => api.perform("createService", { body: req, ...createOpts, watch }));
 }
 
 /**

@@ -5,7 +5,7 @@ import { ConflictError, NotFoundError } from "../../client/errors";
 import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
 import { CloudStateError, ProviderErrorCode } from "../../framework/errors";
 import { nameOf } from "../../framework/autonaming";
-import { absentIfNotFound, createOnce, forgetInterrupted, type Recovery } from "../../framework/journal";
+import { absentIfNotFound, createOnce, forgetInterrupted, listedOf, type Recovery } from "../../framework/journal";
 import { intentOf } from "../../framework/createIntent";
 import { retryWhileConflict } from "../../framework/pacing";
 import type { ResourceOperations } from "../../framework/resourceProvider";
@@ -108,7 +108,8 @@ export const vpcOperations: ResourceOperations<typeof vpcSchema.inputs, typeof v
     const req = { name: nameOf(news), cidr: news.cidr, region_code: news.regionCode };
     const recovery: Recovery<Vpc> = {
       get: (id) => absentIfNotFound(api.perform("getVpc", { vpc: id, projectId })),
-      list: async () => (await api.perform("listVpcs", { projectId })).items,
+      list: async () => listedOf(await api.perform("listVpcs", { projectId })),
+      sharedList: "vpcs",
       fits: (x) => fitsVpc({ cidr: req.cidr, region_code: req.region_code }, x),
       nameOf: (x) => x.name,
       idOf: (x) => x.id,
@@ -117,7 +118,9 @@ export const vpcOperations: ResourceOperations<typeof vpcSchema.inputs, typeof v
     };
     const intent = intentOf(ctx, { kind: "Vpc", noun: "VPC" }, projectId, req, req.name);
     // A name the program did not set is the VPC's own: a lost answer is recovered by it (framework/autonaming.ts).
-    const created = await createOnce(intent, recovery, () => api.perform("createVpc", { body: req, projectId, uniqueName: ctx.autonamed }));
+    const created = await createOnce(intent, recovery, (watch) =>
+      api.perform("createVpc", { body: req, projectId, uniqueName: ctx.autonamed, watch }),
+    );
     created.settled();
     return { id: created.resource.id, outs: { ...vpcOutputs(created.resource, projectId, asked(desiredOf(vpcSchema, news, {})), "sent") } };
   },

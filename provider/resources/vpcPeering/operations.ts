@@ -5,7 +5,7 @@ import { NotFoundError, WaitError } from "../../client/errors";
 import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
 import { clause, ResourceInitError } from "../../framework/errors";
 import { parentIdOf } from "../../framework/parents";
-import { absentIfNotFound, createOnce, forgetInterrupted, type Recovery } from "../../framework/journal";
+import { absentIfNotFound, createOnce, forgetInterrupted, listedOf, type Recovery } from "../../framework/journal";
 import { intentOf } from "../../framework/createIntent";
 import type { ResourceOperations } from "../../framework/resourceProvider";
 import { outputsFrom, type InputsOf, type OutputsOf } from "../../framework/schema";
@@ -106,12 +106,14 @@ export const vpcPeeringOperations: ResourceOperations<typeof vpcPeeringSchema.in
       // A peering has no name: what proves it is this create's is its absence from the VPC's list just before (createRecovery.ts, journal.ts).
       const recovery: Recovery<Peering> = {
         get: (id) => absentIfNotFound(api.perform("getPeering", { vpc: news.vpcId, peering: id, projectId })),
-        list: async () => (await api.perform("listPeerings", { vpc: news.vpcId, projectId })).items,
+        list: async () => listedOf(await api.perform("listPeerings", { vpc: news.vpcId, projectId })),
         fits: (p) => fitsPeering(req, p),
         idOf: (p) => p.id,
       };
       const intent = intentOf(ctx, { kind: "VpcPeering", noun: "peering" }, projectId, { vpcId: news.vpcId, ...req });
-      const created = await createOnce(intent, recovery, () => api.perform("createPeering", { vpc: news.vpcId, body: req, projectId }));
+      const created = await createOnce(intent, recovery, (watch) =>
+        api.perform("createPeering", { vpc: news.vpcId, body: req, projectId, watch }),
+      );
       peeringId = created.resource.id;
       settled = created.settled;
     }

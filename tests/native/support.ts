@@ -60,8 +60,15 @@ export class NativePlugin {
     private readonly engine: GrpcServer,
   ) {}
 
-  /** Starts the fake engine and the plugin (env: added to this process's, without CLOUDDB_*). */
-  static async start(env: Record<string, string> = {}, node: string = process.execPath): Promise<NativePlugin> {
+  /**
+   * Starts the fake engine and the plugin (env: added to this process's, without CLOUDDB_*), on
+   * `node`, from `entry` (the compiled entry point, or the release's loader).
+   */
+  static async start(
+    env: Record<string, string> = {},
+    node: string = process.execPath,
+    entry: string = path.join(REPO_ROOT, "dist", "provider", "native", "main.js"),
+  ): Promise<NativePlugin> {
     const logged: Logged[] = [];
     const engine = new grpc.Server();
     engine.addService(enginegrpc.EngineService, {
@@ -80,7 +87,7 @@ export class NativePlugin {
     const clean = Object.fromEntries(
       Object.entries(process.env).filter(([k]) => !k.startsWith("CLOUDDB_API") && k !== "CLOUDDB_PROJECT_ID"),
     );
-    const child = spawn(node, [path.join(REPO_ROOT, "dist", "provider", "native", "main.js"), `127.0.0.1:${enginePort}`], {
+    const child = spawn(node, [entry, `127.0.0.1:${enginePort}`], {
       env: { ...clean, ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });

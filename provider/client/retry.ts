@@ -53,6 +53,8 @@ export interface RetryCall<T> {
   recover?: (failure: unknown, final: boolean) => Promise<T | undefined>;
   /** For deletes: the value to resolve with when a retry finds the resource gone. */
   goneValue?: T;
+  /** Ends a pause between attempts when it aborts (the client stopped): the call fails with its reason. */
+  signal?: AbortSignal;
 }
 
 /** Tunables of the backoff (exposed for tests). */
@@ -187,7 +189,7 @@ export async function withRetry<T>(call: RetryCall<T>): Promise<T> {
               : call.deadline;
           if (Date.now() + delay > deadline) throw failure;
           // After a 429 the client's pacer holds every request until Retry-After has passed.
-          if (!RateLimitError.isInstance(failure)) await sleep(delay);
+          if (!RateLimitError.isInstance(failure)) await sleep(delay, call.signal);
         },
       },
     );

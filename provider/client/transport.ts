@@ -141,11 +141,13 @@ export class HttpTransport {
    * @param config - the resolved configuration (URL, key, timeouts).
    * @param clock - told the `Date` of every answer.
    * @param pacer - gives every request its turn, and is told how each ended.
+   * @param stopped - aborts when the client stops: a request not sent by then is not sent, and fails with its reason.
    */
   constructor(
     private readonly config: ResolvedConfig,
     private readonly clock: ServerClock,
     private readonly pacer: Pacer,
+    private readonly stopped?: AbortSignal,
   ) {
     const url = new URL(config.apiUrl);
     this.origin = url.origin;
@@ -167,7 +169,8 @@ export class HttpTransport {
    * @returns the status and parsed body of a 2xx answer.
    * @throws ApiError (its subclass by status) for a 4xx/5xx answer; RateLimitError carries
    * `Retry-After`. NetworkError when no whole answer came (refused, reset, timed out, cut
-   * short). ResponseValidationError when a 2xx body is not JSON.
+   * short). ResponseValidationError when a 2xx body is not JSON. The reason the client
+   * stopped (a CancelledError) when it stopped before the request was sent.
    */
   async send(req: HttpRequest): Promise<HttpResponse> {
     return this.settle(req, await this.exchange(req));
@@ -194,6 +197,8 @@ export class HttpTransport {
     if (!(await this.pacer.acquire(priority, mayWaitUntil(queuedAt), priority === "poll" ? queuedAt + PACER.pollStaleMs : Infinity))) {
       return { answered: false, held: this.pacer.held, sentAt: queuedAt, failedAt: Date.now() };
     }
+    // Stopped (closed, or its signal aborted) before its turn came: never sent.
+    if (this.stopped?.aborted === true) throw this.stopped.reason;
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.config.apiKey}`,
       "user-agent": this.config.userAgent,

@@ -20,19 +20,30 @@ import { containsUnknown } from "./unknowns";
 /** The output that records whether the program adopts the resource (`adoptId`): `true` or `false`; absent in state written before 0.2. */
 export const ADOPTED_KEY = "__adopted";
 
-/** A property that cannot change in place: what the program asks for and what exists. */
-export type FixedProperty = readonly [property: string, wanted: unknown, found: unknown];
+/**
+ * A property that cannot change in place: what the program asks for, what exists, and whether
+ * the answer showed it readably (contract/readable.ts; true when not said).
+ */
+export type FixedProperty = readonly [property: string, wanted: unknown, found: unknown, readable?: boolean];
 
 /**
  * Checks that an existing resource can be adopted: every property that cannot change in
- * place must already have the value the program asks for.
+ * place must already have the value the program asks for, as the answer shows it readably
+ * (an unreadable value proves nothing: the resource is not taken over on it).
  *
  * @param what the resource, e.g. `VPC 12`
- * @throws InputConflictError naming the first property that differs, both values, and
- *   what to do
+ * @throws InputConflictError naming the first property that differs (both values) or that the
+ *   answer does not show readably, and what to do
  */
 export function assertAdoptable(what: string, fixed: readonly FixedProperty[]): void {
-  for (const [property, wanted, found] of fixed) {
+  for (const [property, wanted, found, readable = true] of fixed) {
+    if (!readable) {
+      throw new InputConflictError(
+        property,
+        `adoptId: the API's answer does not show ${what}'s ${property} in a shape the provider can read (${JSON.stringify(found) ?? "absent"}), ` +
+          `so it cannot be compared with the program's ${JSON.stringify(wanted)} and ${what} is not adopted; run \`pulumi up\` again once the API shows it`,
+      );
+    }
     if (wanted !== found) {
       throw new InputConflictError(
         property,

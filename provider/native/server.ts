@@ -6,6 +6,7 @@
  * (pulumi/pulumi#10915). Construct, Call and Parameterize are not served (the package has no
  * components, methods or parameterization), nor List, which gRPC answers UNIMPLEMENTED itself.
  */
+import { redact } from "../client/redact";
 import { saveCodeCache } from "../framework/codeCacheHook";
 import type { NativeDiff, DiffKind } from "./detailedDiff";
 import { UnsupportedRequestError, WiredInitError } from "./errors";
@@ -28,12 +29,13 @@ const wired = (s: Struct): Wired => fromWire(fromStruct(s));
 const out = (o: Out) => toStruct(toWire(o.props, o.secrets));
 
 /**
- * The gRPC error for `e`. A partial failure (the resource exists) carries
- * `ErrorResourceInitFailed` in the status details, as the engine reads it: the id, the
- * properties and inputs it keeps in state, and the reasons it shows.
+ * The gRPC error for `e`, its message scrubbed of every registered secret (those the engine
+ * sent as secrets among them: wire.ts), whatever threw it. A partial failure (the resource
+ * exists) carries `ErrorResourceInitFailed` in the status details, as the engine reads it:
+ * the id, the properties and inputs it keeps in state, and the reasons it shows.
  */
 export function serviceError(e: unknown): grpc.ServiceError {
-  const message = e instanceof Error ? e.message : String(e);
+  const message = redact(e instanceof Error ? e.message : String(e));
   const metadata = new grpc.Metadata();
   if (WiredInitError.isInstance(e)) {
     const detail = new providerpb.ErrorResourceInitFailed();
@@ -143,7 +145,7 @@ export function providerService(p: ClouddbProvider, onEngine: (address: string) 
         .setSupportspreview(true);
     }),
     invoke: resourceCall(async (req: providerpb.InvokeRequest) => {
-      const r = await p.invoke(req.getTok(), wired(req.getArgs()).props);
+      const r = await p.invoke(req.getTok(), wired(req.getArgs()));
       const resp = new providerpb.InvokeResponse();
       if (r.result) resp.setReturn(toStruct(toWire(r.result, [])));
       return resp.setFailuresList(r.failures.map(failure));

@@ -6,7 +6,7 @@
  * secret, is written here, because settings.ts has no table that says it. Generation
  * fails when the keys the settings read and the ones described here differ.
  */
-import { API_BASE_PATH, DEFAULT_POLL_INITIAL_MS, DEFAULT_POLL_MAX_MS } from "../../provider/client/config";
+import { API_BASE_PATH, DEFAULT_LIST_LAG_MS, DEFAULT_POLL_INITIAL_MS, DEFAULT_POLL_MAX_MS } from "../../provider/client/config";
 import { parseDuration } from "../../provider/framework/durations";
 import type { SettingName } from "../../provider/framework/settingProblems";
 import { CONFIG_KEYS, readSettings, type ProviderSettings } from "../../provider/framework/settings";
@@ -63,6 +63,14 @@ const VARIABLES: Readonly<Record<string, VariableDoc>> = {
       "cloud and leaves the stack). Set one with `pulumi config set --path clouddb:ownership.<Kind>.<id> made`; a delete that needs " +
       "it prints the command. `CLOUDDB_OWNERSHIP` (the same object as JSON) is read as well.",
     type: { type: "object", additionalProperties: { type: "object", additionalProperties: { type: "string" } } },
+  },
+  listLag: {
+    doc:
+      `How long the API's lists may take to show what a create made, from when the provider stopped waiting for the create's answer: ${DURATION}, or \`0\`. ` +
+      "After an answer lost on the way, a list read that long after the request ended that shows nothing the create made proves it made nothing, " +
+      "and the create is sent again (in the same `up` when its `timeouts.create` allows the wait, else in the next). Raise it for an API or gateway slower than that. " +
+      `Unset: \`CLOUDDB_LIST_LAG_MS\` (milliseconds), else ${durationText(DEFAULT_LIST_LAG_MS)}.`,
+    duration: (s) => s.listLagMs,
   },
 };
 
@@ -134,7 +142,9 @@ export function packageConfig(): PackageConfig {
         ...(type ?? { type: "string" }),
         description: doc,
         ...(ms === undefined ? {} : { default: durationText(ms) }),
-        ...(env[name]?.env === undefined ? {} : { defaultInfo: { environment: [env[name].env] } }),
+        // The SDKs read a default from the environment as a string: only a string key names its
+        // variable (the providers read the others, such as CLOUDDB_OWNERSHIP's JSON, themselves).
+        ...(env[name]?.env === undefined || type !== undefined ? {} : { defaultInfo: { environment: [env[name].env] } }),
         ...(secret ? { secret } : {}),
       };
       return [name, spec];

@@ -26,7 +26,7 @@ const files = (dir: string): string[] =>
 describe("the native plugin's compile cache", () => {
   it("is on disk by the end of the first Configure, though the plugin is then killed", async () => {
     const cache = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-compile-cache-"));
-    const plugin = await NativePlugin.start({ NODE_COMPILE_CACHE: cache }, node);
+    const plugin = await NativePlugin.start({ NODE_COMPILE_CACHE: cache }, { node });
     try {
       expect(files(cache)).toEqual([]);
       await plugin.configure({ apiUrl: "http://127.0.0.1:9/public/api/v1", apiKey: "key", projectId: "p1" });

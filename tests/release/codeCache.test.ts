@@ -51,7 +51,7 @@ async function written(dir: string): Promise<Record<string, string>> {
 
 /** Starts the plugin from the loader in `dir`, configures it and checks a Service, as the engine's first calls do. */
 async function configureAndCheck(dir: string, env: Record<string, string> = {}): Promise<NativePlugin> {
-  const plugin = await NativePlugin.start(env, process.execPath, path.join(dir, "pulumi-resource-clouddb.js"));
+  const plugin = await NativePlugin.start(env, { entry: path.join(dir, "pulumi-resource-clouddb.js") });
   await plugin.configure(API);
   const checked = await plugin.check(urnOf("Service", "db"), { name: "orders" });
   expect(checked.failures).toEqual([]);
@@ -80,7 +80,7 @@ describe("the release's loader keeps V8's code cache of the plugin", () => {
     const dir = pluginDir();
     const cache = path.join(dir, "code-cache");
     try {
-      const first = await NativePlugin.start({}, process.execPath, path.join(dir, "pulumi-resource-clouddb.js"));
+      const first = await NativePlugin.start({}, { entry: path.join(dir, "pulumi-resource-clouddb.js") });
       try {
         await first.configure(API);
         await new Promise((r) => setTimeout(r, 300));

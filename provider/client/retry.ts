@@ -2,7 +2,10 @@
  * The retry policy, in one place. p-retry runs the loop; this module decides what is
  * retried and how long to wait:
  * - 429: always (the server did not act), no sooner than `Retry-After`: the client's pacer
- *   holds every request until then (pacer.ts), so a call does not wait on its own;
+ *   holds every request until then (pacer.ts), so a call does not wait on its own; a 429
+ *   without one is retried after a backoff that grows with each refusal of the request, with
+ *   jitter (the API did not say how long: 5 bare 429s in a row take at least 3.75 s, not 0.8),
+ *   and then waits for its turn at the pacer like any request (its rate still governs);
  * - every failure after which the request may have been carried out ("maybe": any 5xx but
  *   501, 505 and 511, which say it was not understood or never got past a portal; no whole
  *   answer from a request that may have been sent), for reads, idempotent actions and
@@ -61,6 +64,8 @@ export interface RetryCall<T> {
 export const backoff = {
   /** First backoff step in ms. */
   baseMs: 200,
+  /** First backoff step in ms after a 429 without `Retry-After` (the retry waits between half of it and all of it). */
+  bareRefusalBaseMs: 500,
   /** Longest backoff step in ms. */
   maxMs: 5_000,
   /** Added on top of `Retry-After`, so the retry is never early even with coarse clocks. */
@@ -107,22 +112,28 @@ export function isRetryableFailure(err: unknown): boolean {
   return NetworkError.isInstance(err) && err.retryable;
 }
 
+/** Between half and all of `base * 2^(attempt-1)`, at most {@link backoff}.maxMs: exponential, with jitter. */
+function jittered(base: number, attempt: number, random: () => number): number {
+  const step = Math.min(backoff.maxMs, base * 2 ** Math.max(0, attempt - 1));
+  return step / 2 + random() * (step / 2);
+}
+
 /**
  * Delay before retry number `attempt` (1 = first retry) after `err`: exponential with
  * jitter (between half and all of `base * 2^(attempt-1)`, capped), and for a 429 or a 503
- * never less than its `Retry-After` plus a small margin. Never throws.
+ * never less than its `Retry-After` plus a small margin; a 429 without `Retry-After` backs off
+ * from {@link backoff}.bareRefusalBaseMs. Never throws.
  */
 export function retryDelayMs(err: unknown, attempt: number, random: () => number = Math.random): number {
-  const step = Math.min(backoff.maxMs, backoff.baseMs * 2 ** Math.max(0, attempt - 1));
-  const jittered = step / 2 + random() * (step / 2);
   if (RateLimitError.isInstance(err)) {
-    const floor = err.retryAfterSeconds === undefined ? 1_000 : err.retryAfterSeconds * 1_000 + backoff.retryAfterMarginMs;
-    return Math.max(floor, jittered);
+    if (err.retryAfterSeconds === undefined) return jittered(backoff.bareRefusalBaseMs, attempt, random);
+    return Math.max(err.retryAfterSeconds * 1_000 + backoff.retryAfterMarginMs, jittered(backoff.baseMs, attempt, random));
   }
+  const jitteredMs = jittered(backoff.baseMs, attempt, random);
   if (ServerError.isInstance(err) && err.retryAfterSeconds !== undefined) {
-    return Math.max(err.retryAfterSeconds * 1_000 + backoff.retryAfterMarginMs, jittered);
+    return Math.max(err.retryAfterSeconds * 1_000 + backoff.retryAfterMarginMs, jitteredMs);
   }
-  return jittered;
+  return jitteredMs;
 }
 
 /**
@@ -188,8 +199,9 @@ export async function withRetry<T>(call: RetryCall<T>): Promise<T> {
               ? Math.min(call.deadline, call.unreachableDeadline ?? call.deadline)
               : call.deadline;
           if (Date.now() + delay > deadline) throw failure;
-          // After a 429 the client's pacer holds every request until Retry-After has passed.
-          if (!RateLimitError.isInstance(failure)) await sleep(delay, call.signal);
+          // After a 429 with Retry-After the client's pacer holds every request until it has passed;
+          // after a bare one, this request backs off on its own (the pacer holds the others only briefly).
+          if (!RateLimitError.isInstance(failure) || failure.retryAfterSeconds === undefined) await sleep(delay, call.signal);
         },
       },
     );

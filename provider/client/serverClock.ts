@@ -9,8 +9,10 @@
  * it says the server's clock read within a second of `D` at some moment between sending
  * the request and receiving the answer: `offset = server - client` lies in
  * `[D - 1 s - receivedAt, D + 1 s - sentAt]`. Successive answers narrow that interval; one
- * that does not fit it (the server's clock was reset) starts a new one.
+ * that does not fit it (the server's clock was reset) starts a new one. A `Date` is GMT in each
+ * of HTTP's forms, whatever this machine's time zone (httpDate.ts).
  */
+import { parseHttpDate } from "./httpDate";
 
 /** An interval of milliseconds, both ends included. */
 export interface MsInterval {
@@ -33,8 +35,8 @@ export class ServerClock {
    */
   observe(dateHeader: string | string[] | undefined, sentAt: number, receivedAt: number): void {
     const text = Array.isArray(dateHeader) ? dateHeader[0] : dateHeader;
-    const date = text === undefined ? Number.NaN : Date.parse(text);
-    if (Number.isNaN(date)) return;
+    const date = parseHttpDate(text, receivedAt);
+    if (date === undefined) return;
     const sample = { from: date - DATE_RESOLUTION_MS - receivedAt, to: date + DATE_RESOLUTION_MS - sentAt };
     const current = this.offset;
     if (current !== undefined && sample.from <= current.to && current.from <= sample.to) {

@@ -6,8 +6,9 @@
  * `RedirectError`s, a 2xx page that is not JSON into a `NotTheApiError`, and failures
  * without an answer into `NetworkError`s, each naming the operation of its own caller.
  * Reads `Retry-After` (429, 503) in both forms, an HTTP date against the answer's own
- * `Date`. Feeds every answer's `Date` header to the server clock. It does not retry: that
- * is `retry.ts`'s job.
+ * `Date`. Feeds every answer's `Date` header to the server clock. Sends nothing more with a
+ * key the API refused, or to a project it refused the key for (refusedCredentials.ts). It
+ * does not retry: that is `retry.ts`'s job.
  */
 import { Agent } from "undici";
 import type { ResolvedConfig } from "./config";
@@ -17,6 +18,8 @@ import type { HttpMethod } from "../../contract";
 import { ANSWER_DEADLINE_CODE } from "./clientErrors";
 import { type ApiError, NetworkError, NotTheApiError, RedirectError, ResponseValidationError } from "./errors";
 import { describeReceived } from "./redact";
+import { parseRetryAfter } from "./httpDate";
+import { type Refusal, RefusedCredentials } from "./refusedCredentials";
 import type { Held, Pacer, Priority } from "./pacer";
 import { PACER, refusalPauseMs } from "./keySchedule";
 import { readLimitFields } from "./rateLimitFields";
@@ -83,39 +86,23 @@ type Outcome =
   | ({ answered: true; body: DecodedBody; sentAt: number; receivedAt: number } & AnswerHead)
   | { answered: false; cause: unknown; sentAt: number; failedAt: number }
   /** Not sent: a pause after a 429, or its turn in the schedule the machine's clients of the key share, comes later than the call may wait. */
-  | { answered: false; held: Held; sentAt: number; failedAt: number };
+  | { answered: false; held: Held; sentAt: number; failedAt: number }
+  /** Not sent: the API refused the key (or, for this project, the key) before (refusedCredentials.ts). */
+  | { answered: false; refused: Refusal; sentAt: number; failedAt: number };
 
 /** The first value of a header. */
 function first(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** The shapes of an HTTP date (IMF-fixdate, RFC 850, asctime): each begins with the day's name. */
-const HTTP_DATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,? /i;
-
-/**
- * Parses a `Retry-After` header into seconds, or undefined when absent or unreadable:
- * delta seconds, or an HTTP date, which is in the server's clock and so is measured from
- * the answer's own `Date` when it has one (else from `now`, this machine's clock). A number
- * is never read as a date: a negative one is unreadable, as is anything else that is not
- * one of HTTP's date shapes (`Date.parse` takes `"-5"` for May 2001). Never throws.
- */
-export function parseRetryAfter(
-  value: string | string[] | undefined,
-  now = Date.now(),
-  dateHeader?: string | string[],
-): number | undefined {
-  const v = first(value)?.trim();
-  if (v === undefined || v === "") return undefined;
-  if (/^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(v)) {
-    const seconds = Number(v);
-    return seconds >= 0 ? seconds : undefined;
+/** A decoded body as an error answer reads it: its JSON, else its text (undefined when it could not be decoded). */
+function parsedOrText(body: DecodedBody | undefined): unknown {
+  if (body === undefined || !("text" in body)) return undefined;
+  try {
+    return JSON.parse(body.text) as unknown;
+  } catch {
+    return body.text;
   }
-  if (!HTTP_DATE.test(v)) return undefined;
-  const until = Date.parse(v);
-  if (Number.isNaN(until)) return undefined;
-  const date = Date.parse(first(dateHeader) ?? "");
-  return Math.max(0, (until - (Number.isNaN(date) ? now : date)) / 1000);
 }
 
 /** True for a `Content-Type` that says JSON (`application/json`, `application/problem+json`, ...). */
@@ -134,6 +121,8 @@ export class HttpTransport {
   private readonly origin: string;
   private readonly basePath: string;
   private readonly readsInFlight = new Map<string, Promise<Outcome>>();
+  /** What the API refused of the key (refusedCredentials.ts). */
+  private readonly credentials = new RefusedCredentials();
   private writes = 0;
 
   /**
@@ -190,6 +179,24 @@ export class HttpTransport {
   }
 
   private async sendOnce(req: HttpRequest): Promise<Outcome> {
+    const refusedBefore = this.credentials.refusalFor(req.projectId);
+    if (refusedBefore !== undefined) return { answered: false, refused: refusedBefore, sentAt: Date.now(), failedAt: Date.now() };
+    const told = await this.credentials.admit(req);
+    let status: number | undefined;
+    let body: DecodedBody | undefined;
+    try {
+      const outcome = await this.paced(req);
+      if (outcome.answered) [status, body] = [outcome.status, outcome.body];
+      return outcome;
+    } finally {
+      told(status, status === 401 || status === 403 ? parsedOrText(body) : undefined);
+    }
+  }
+
+  /** Sends `req` when the pacer gives it its turn, unless the key was refused meanwhile. */
+  private async paced(req: HttpRequest): Promise<Outcome> {
+    const refused = this.credentials.refusalFor(req.projectId);
+    if (refused !== undefined) return { answered: false, refused, sentAt: Date.now(), failedAt: Date.now() };
     const priority = req.priority ?? (req.method === "GET" ? "read" : "write");
     // A poll is one attempt (the next poll retries it), yet it may wait out a pause as any call may.
     const mayWaitUntil = (from: number): number => (priority === "poll" ? from + this.config.retryDeadlineMs : (req.deadline ?? Infinity));
@@ -264,6 +271,7 @@ export class HttpTransport {
     const url = this.origin + this.basePath + req.path;
     if (!outcome.answered) {
       if ("held" in outcome) throw this.held(req, outcome.held);
+      if ("refused" in outcome) throw this.refusedBefore(req, outcome.refused);
       throw new NetworkError({ ...this.named(req), url, cause: outcome.cause });
     }
     if (outcome.status >= 300 && outcome.status < 400) {
@@ -335,6 +343,22 @@ export class HttpTransport {
           ? `Not sent: ${turn} (requests are spaced while the API's limit is not known)`
           : `Not sent: the API limits this key${limit}, and ${turn}`;
     return this.toApiError(429, { code: "RATE_LIMITED", message: apiMessage }, req, seconds, held.by);
+  }
+
+  /**
+   * The error of a request not sent because the API refused the key (401), or the key for this
+   * project (403), before: the refusal's status and words, saying which request met it, when,
+   * and that nothing more is sent with the key (to the project).
+   */
+  private refusedBefore(req: HttpRequest, refusal: Refusal): ApiError {
+    const api = apiErrorFromResponse(refusal.status, refusal.body, { operation: req.operation });
+    const scope = refusal.status === 401 ? "with this key" : `to project ${req.projectId ?? ""} with this key`;
+    const apiMessage =
+      `${api.apiMessage.replace(/[.\s]+$/, "")} (not sent: the API refused ${refusal.request} at ${new Date(refusal.at).toISOString()}, ` +
+      `and this client sends nothing more ${scope})`;
+    const named = { ...this.named(req), request: refusal.request };
+    const ctx = req.projectId === undefined ? named : { ...named, projectId: req.projectId };
+    return apiErrorFromResponse(refusal.status, { code: api.code, message: apiMessage }, ctx);
   }
 
   private named(req: HttpRequest): { operation: string; step?: string } {

@@ -226,13 +226,38 @@ describe("an API that cannot be reached or refuses the key", () => {
     expectNoErrors(await cloud.stack.destroy());
   });
 
+  it("twenty services with a key the API refuses: one request in all, each create naming the key", async () => {
+    const stack = await TestStack.create({
+      config: { ...stackConfig(cloud.emulator), "clouddb:apiKey": "not-the-emulators-key" },
+      secretKeys: ["clouddb:apiKey"],
+      parallel: 20,
+    });
+    stacks.push(stack);
+    await cloud.clearRequests();
+    // --continue-on-error: the engine starts every create, not only those under way at the first failure.
+    const r = await stack.up(
+      () => {
+        for (let i = 0; i < 20; i++) new clouddb.Service(`db-${i}`, { name: `refused-${i}` });
+      },
+      { continueOnError: true },
+    );
+    expect(r.errors).toHaveLength(20);
+    for (const e of r.errors)
+      expect(e.message).toMatch(/^The API refused the API key while creating Service "db-\d+": .+ \(401 UNAUTHORIZED\)\. /);
+    // The first create's look-alike list met the 401: no create was sent, in this provider process.
+    expect((await cloud.requests()).map((q) => `${q.method} ${q.status}`)).toEqual(["GET 401"]);
+    expect(stack.resources()).toEqual([]);
+  });
+
   it("a project the key may not reach is named, with the request it refused, on create and on refresh", async () => {
     const other = cloud.emulator.secondProjectId;
     const inOther = () => void new clouddb.Vpc("far", { projectId: other, cidr: "10.7.0.0/16", regionCode: "us-east-1" });
     const created = await cloud.stack.up(inOther);
     expect(created.errors).toHaveLength(1);
     expect(created.errors[0].message).toMatch(new RegExp(`^The API key may not reach project ${other} while creating Vpc "far": `));
-    expect(created.errors[0].message).toContain(`it refused POST /projects/${other}/vpcs`);
+    // The create's look-alike list met the 403 first: the create itself was not sent.
+    expect(created.errors[0].message).toContain(`it refused GET /projects/${other}/vpcs`);
+    expect(created.errors[0].message).toContain(`not sent: the API refused GET /projects/${other}/vpcs at`);
     // Made with the OAuth token, which reaches both projects; refreshed with the PAT, which reaches one.
     cloud.stack.setConfig("clouddb:apiKey", cloud.emulator.oauthToken, { secret: true });
     expectNoErrors(await cloud.stack.up(inOther));

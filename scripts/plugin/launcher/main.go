@@ -1,9 +1,12 @@
 // Command pulumi-resource-clouddb (the launcher) is what the engine starts from the plugin's
-// release tarball: a small program beside the bundled plugin (pulumi-resource-clouddb.js).
+// release tarball: a small program beside the plugin's loader (pulumi-resource-clouddb.js) and
+// bundle (pulumi-resource-clouddb.bundle.js).
 //
-// Where a Node.js of the version the plugin needs is on PATH (or named by
-// CLOUDDB_PLUGIN_NODE), it runs the bundle on it: the process becomes that node (exec), so
-// the engine talks to the plugin directly. Where none is, it runs the single-file build (a
+// Where a Node.js is on PATH (or named by CLOUDDB_PLUGIN_NODE), it runs the loader beside it
+// (pulumi-resource-clouddb.js) on it: the process becomes that node (exec), so the engine talks
+// to the plugin directly; the loader checks the Node.js is minNode or later and runs the
+// bundle from V8's code cache, or hands the start back (CLOUDDB_PLUGIN_OLD_NODE). Where none
+// is, or it is too old, it runs the single-file build (a
 // Node.js single-executable application): the one beside it, else the one it downloaded
 // before, else it downloads it now, once, from the release the engine took this tarball
 // from (PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES honoured as the engine honours it), checks its
@@ -44,16 +47,16 @@ func main() {
 	}
 	dir := filepath.Dir(self)
 	args := os.Args[1:]
-	bundle := filepath.Join(dir, name+".js")
+	loader := filepath.Join(dir, name+".js")
 
 	why := "CLOUDDB_PLUGIN_STANDALONE=1"
 	if os.Getenv("CLOUDDB_PLUGIN_STANDALONE") != "1" {
 		node, reason := findNode()
 		if node != "" {
-			if _, err := os.Stat(bundle); err == nil {
-				run(node, append([]string{node, bundle}, args...), nodeEnv())
+			if _, err := os.Stat(loader); err == nil {
+				run(node, append([]string{node, loader}, args...), nodeEnv())
 			}
-			reason = fmt.Sprintf("%s is missing", bundle)
+			reason = fmt.Sprintf("%s is missing", loader)
 		}
 		why = reason
 	}
@@ -64,13 +67,13 @@ func main() {
 	run(binary, append([]string{binary}, args...), os.Environ())
 }
 
-// nodeEnv is the environment the bundle runs in: Node's on-disk compile cache on (Node 22.1
-// and later read NODE_COMPILE_CACHE before the bundle loads), unless the user set or
-// disabled it.
+// nodeEnv is the environment the loader runs in: the user's cache folder of this version as
+// CLOUDDB_PLUGIN_CACHE_DIR, where the loader keeps V8's code cache when the plugin's own
+// folder cannot be written.
 func nodeEnv() []string {
 	env := os.Environ()
-	if os.Getenv("NODE_COMPILE_CACHE") == "" && os.Getenv("NODE_DISABLE_COMPILE_CACHE") == "" {
-		env = append(env, "NODE_COMPILE_CACHE="+filepath.Join(os.TempDir(), "node-compile-cache"))
+	if dir := cacheDir(); dir != "" && os.Getenv("CLOUDDB_PLUGIN_CACHE_DIR") == "" {
+		env = append(env, "CLOUDDB_PLUGIN_CACHE_DIR="+dir)
 	}
 	return env
 }

@@ -4,47 +4,22 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"strconv"
-	"strings"
 )
 
-// findNode returns the Node.js to run the bundle on (CLOUDDB_PLUGIN_NODE, else `node` on
-// PATH) when its version is minNode or later; else "" and why not.
+// findNode returns the Node.js to run the loader on (CLOUDDB_PLUGIN_NODE, else `node` on
+// PATH), else "" and why not. It does not run it: the loader checks the version itself, first
+// thing, and hands the start back with CLOUDDB_PLUGIN_OLD_NODE set where it is older than
+// minNode (a `node --version` here would be a second process on every start).
 func findNode() (string, string) {
-	node := os.Getenv("CLOUDDB_PLUGIN_NODE")
-	if node == "" {
-		found, err := exec.LookPath("node")
-		if err != nil {
-			return "", "no Node.js on PATH"
-		}
-		node = found
+	if old := os.Getenv("CLOUDDB_PLUGIN_OLD_NODE"); old != "" {
+		return "", fmt.Sprintf("the Node.js on PATH is %s, older than the %s the plugin needs", old, minNode)
 	}
-	out, err := exec.Command(node, "--version").Output()
+	if node := os.Getenv("CLOUDDB_PLUGIN_NODE"); node != "" {
+		return node, ""
+	}
+	found, err := exec.LookPath("node")
 	if err != nil {
-		return "", fmt.Sprintf("%s --version failed (%v)", node, err)
+		return "", "no Node.js on PATH"
 	}
-	have := strings.TrimSpace(string(out))
-	if !atLeast(strings.TrimPrefix(have, "v"), minNode) {
-		return "", fmt.Sprintf("%s is Node.js %s, older than the %s the plugin needs", node, have, minNode)
-	}
-	return node, ""
-}
-
-// atLeast reports whether version a (major.minor.patch) is b or later.
-func atLeast(a, b string) bool {
-	pa, pb := parts(a), parts(b)
-	for i := range pb {
-		if pa[i] != pb[i] {
-			return pa[i] > pb[i]
-		}
-	}
-	return true
-}
-
-func parts(v string) [3]int {
-	var p [3]int
-	for i, s := range strings.SplitN(strings.SplitN(v, "-", 2)[0], ".", 3) {
-		p[i], _ = strconv.Atoi(s)
-	}
-	return p
+	return found, ""
 }

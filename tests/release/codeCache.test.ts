@@ -1,0 +1,146 @@
+/**
+ * The release's plugin on the machine's Node.js: the loader (provider/native/loader.ts, bundled
+ * by scripts/plugin/pack.js with the values of one build) runs the bundle, and keeps V8's code
+ * cache of it once the first call about a resource is answered (not before: a Configure alone
+ * writes nothing), in `code-cache/` of the plugin's folder, else in CLOUDDB_PLUGIN_CACHE_DIR.
+ * A later process starts from that cache and leaves it as it is (V8 took it: a cache V8
+ * refuses is replaced, as a damaged one here is). The bundle and the loader are the ones
+ * `npm run plugin:pack` puts in the engine's tarball; the plugin runs on this Node.js (20 or
+ * later).
+ */
+import { createHash } from "crypto";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { NativePlugin, urnOf } from "../native/support";
+
+const { bundle, bundleLoader, BUNDLE } = require("../../scripts/plugin/pack") as {
+  bundle: (outfile: string) => Promise<void>;
+  bundleLoader: (outfile: string, build: { minNode: string; bundle: string; bundleSha256: string; launcher: string }) => Promise<void>;
+  BUNDLE: string;
+};
+
+const API = { apiUrl: "http://127.0.0.1:9/public/api/v1", apiKey: "key", projectId: "p1" };
+let built: string;
+
+/** A plugin folder as the engine unpacks the tarball: the loader and the bundle (no launcher: the Node.js here is recent enough). */
+function pluginDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-code-cache-"));
+  for (const f of fs.readdirSync(built)) fs.copyFileSync(path.join(built, f), path.join(dir, f));
+  return dir;
+}
+
+/** The files under `dir` (none if it is missing), with a digest of each. */
+function cacheFiles(dir: string): Record<string, string> {
+  if (!fs.existsSync(dir)) return {};
+  return Object.fromEntries(
+    fs.readdirSync(dir).map((f) => [
+      f,
+      createHash("sha256")
+        .update(fs.readFileSync(path.join(dir, f)))
+        .digest("hex"),
+    ]),
+  );
+}
+
+/** Waits up to 10 s for `dir` to hold a cache file; its files. */
+async function written(dir: string): Promise<Record<string, string>> {
+  for (let i = 0; i < 100 && Object.keys(cacheFiles(dir)).length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+  return cacheFiles(dir);
+}
+
+/** Starts the plugin from the loader in `dir`, configures it and checks a Service, as the engine's first calls do. */
+async function configureAndCheck(dir: string, env: Record<string, string> = {}): Promise<NativePlugin> {
+  const plugin = await NativePlugin.start(env, { entry: path.join(dir, "pulumi-resource-clouddb.js") });
+  await plugin.configure(API);
+  const checked = await plugin.check(urnOf("Service", "db"), { name: "orders" });
+  expect(checked.failures).toEqual([]);
+  expect(checked.inputs.name).toBe("orders");
+  return plugin;
+}
+
+beforeAll(async () => {
+  built = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-loader-build-"));
+  await bundle(path.join(built, BUNDLE));
+  const bundleSha256 = createHash("sha256")
+    .update(fs.readFileSync(path.join(built, BUNDLE)))
+    .digest("hex");
+  await bundleLoader(path.join(built, "pulumi-resource-clouddb.js"), {
+    minNode: "20.18.1",
+    bundle: BUNDLE,
+    bundleSha256,
+    launcher: "pulumi-resource-clouddb",
+  });
+}, 180_000);
+
+afterAll(() => fs.rmSync(built, { recursive: true, force: true }));
+
+describe("the release's loader keeps V8's code cache of the plugin", () => {
+  it("writes it once the first Check is answered, and a later process starts from it without writing it again", async () => {
+    const dir = pluginDir();
+    const cache = path.join(dir, "code-cache");
+    try {
+      const first = await NativePlugin.start({}, { entry: path.join(dir, "pulumi-resource-clouddb.js") });
+      try {
+        await first.configure(API);
+        await new Promise((r) => setTimeout(r, 300));
+        expect(cacheFiles(cache)).toEqual({}); // a Configure alone writes nothing
+        expect((await first.check(urnOf("Service", "db"), { name: "orders" })).failures).toEqual([]);
+        const files = await written(cache);
+        expect(Object.keys(files)).toEqual([expect.stringMatching(new RegExp(`^[0-9a-f]{16}-v8-.+-${process.arch}\\.bin$`))]);
+      } finally {
+        await first.close();
+      }
+      const before = cacheFiles(cache);
+      const second = await configureAndCheck(dir);
+      await new Promise((r) => setTimeout(r, 500));
+      await second.close();
+      expect(cacheFiles(cache)).toEqual(before);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
+
+  it("replaces a cache V8 refuses (here a damaged one), and the plugin starts all the same", async () => {
+    const dir = pluginDir();
+    const cache = path.join(dir, "code-cache");
+    try {
+      await (await configureAndCheck(dir)).close();
+      const [name] = Object.keys(await written(cache));
+      fs.writeFileSync(path.join(cache, name), Buffer.alloc(4096, 7));
+      const damaged = cacheFiles(cache);
+      const plugin = await configureAndCheck(dir);
+      try {
+        const files = await (async () => {
+          for (let i = 0; i < 100 && cacheFiles(cache)[name] === damaged[name]; i++) await new Promise((r) => setTimeout(r, 100));
+          return cacheFiles(cache);
+        })();
+        expect(Object.keys(files)).toEqual([name]);
+        expect(files[name]).not.toBe(damaged[name]);
+        expect(fs.statSync(path.join(cache, name)).size).toBeGreaterThan(100_000);
+      } finally {
+        await plugin.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
+
+  it("keeps it in CLOUDDB_PLUGIN_CACHE_DIR when the plugin's folder cannot take it", async () => {
+    const dir = pluginDir();
+    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-user-cache-"));
+    try {
+      fs.writeFileSync(path.join(dir, "code-cache"), "a file where the folder would be");
+      await (await configureAndCheck(dir, { CLOUDDB_PLUGIN_CACHE_DIR: elsewhere })).close();
+      expect(Object.keys(await written(path.join(elsewhere, "code-cache")))).toHaveLength(1);
+      const before = cacheFiles(path.join(elsewhere, "code-cache"));
+      const plugin = await configureAndCheck(dir, { CLOUDDB_PLUGIN_CACHE_DIR: elsewhere });
+      await new Promise((r) => setTimeout(r, 500));
+      await plugin.close();
+      expect(cacheFiles(path.join(elsewhere, "code-cache"))).toEqual(before);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(elsewhere, { recursive: true, force: true });
+    }
+  }, 180_000);
+});

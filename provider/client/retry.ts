@@ -24,6 +24,7 @@
 import pRetry = require("p-retry");
 import type { CallKind } from "../../contract";
 import { NetworkError, NotFoundError, NotTheApiError, RateLimitError, RedirectError, ResponseValidationError, ServerError } from "./errors";
+import { retryDelayMs } from "./shaping/backoff";
 import { sleep } from "./timers";
 
 /** One call to run under the policy. */
@@ -57,18 +58,6 @@ export interface RetryCall<T> {
   /** For deletes: the value to resolve with when a retry finds the resource gone. */
   goneValue?: T;
 }
-
-/** Tunables of the backoff (exposed for tests). */
-export const backoff = {
-  /** First backoff step in ms. */
-  baseMs: 200,
-  /** First backoff step in ms after a 429 without `Retry-After` (the retry waits between half of it and all of it). */
-  bareRefusalBaseMs: 500,
-  /** Longest backoff step in ms. */
-  maxMs: 5_000,
-  /** Added on top of `Retry-After`, so the retry is never early even with coarse clocks. */
-  retryAfterMarginMs: 25,
-};
 
 /** 5xx statuses that say the request was not carried out: not implemented, HTTP version not supported, network authentication required (a captive portal). */
 const NOT_CARRIED_OUT_5XX = new Set([501, 505, 511]);
@@ -108,30 +97,6 @@ export function isRetryableFailure(err: unknown): boolean {
   if (RateLimitError.isInstance(err)) return true;
   if (ServerError.isInstance(err)) return mayHaveBeenCarriedOut(err.status);
   return NetworkError.isInstance(err) && err.retryable;
-}
-
-/** Between half and all of `base * 2^(attempt-1)`, at most {@link backoff}.maxMs: exponential, with jitter. */
-function jittered(base: number, attempt: number, random: () => number): number {
-  const step = Math.min(backoff.maxMs, base * 2 ** Math.max(0, attempt - 1));
-  return step / 2 + random() * (step / 2);
-}
-
-/**
- * Delay before retry number `attempt` (1 = first retry) after `err`: exponential with
- * jitter (between half and all of `base * 2^(attempt-1)`, capped), and for a 429 or a 503
- * never less than its `Retry-After` plus a small margin; a 429 without `Retry-After` backs off
- * from {@link backoff}.bareRefusalBaseMs. Never throws.
- */
-export function retryDelayMs(err: unknown, attempt: number, random: () => number = Math.random): number {
-  if (RateLimitError.isInstance(err)) {
-    if (err.retryAfterSeconds === undefined) return jittered(backoff.bareRefusalBaseMs, attempt, random);
-    return Math.max(err.retryAfterSeconds * 1_000 + backoff.retryAfterMarginMs, jittered(backoff.baseMs, attempt, random));
-  }
-  const jitteredMs = jittered(backoff.baseMs, attempt, random);
-  if (ServerError.isInstance(err) && err.retryAfterSeconds !== undefined) {
-    return Math.max(err.retryAfterSeconds * 1_000 + backoff.retryAfterMarginMs, jitteredMs);
-  }
-  return jitteredMs;
 }
 
 /**

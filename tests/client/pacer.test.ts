@@ -3,7 +3,7 @@
  * it settles at against an API that accepts 10 requests a second (a sliding one-second
  * window, as the emulator's rate limit), and a queue of 100,000 requests drained in order.
  */
-import { PACER, Pacer, type Priority } from "../../provider/client/pacer";
+import { PACER, Pacer, type Priority } from "../../provider/client/shaping/pacer";
 
 beforeEach(() => {
   jest.useFakeTimers({ now: 1_000_000 });

@@ -4,10 +4,11 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import { answered, claimSlots, LONG_ROUND_TRIP_MS, newSchedule, PACER, refused, sent, unused } from "../../provider/client/keySchedule";
-import { readLimitFields } from "../../provider/client/rateLimitFields";
-import { LIST_COST, SharedLists } from "../../provider/client/sharedLists";
-import { SharedSchedule } from "../../provider/client/sharedSchedule";
+import { answered, claimSlots, LONG_ROUND_TRIP_MS, refused, sent, unused } from "../../provider/client/shaping/keySchedule";
+import { newSchedule, PACER } from "../../provider/client/shaping/schedule";
+import { readLimitFields } from "../../provider/client/shaping/limitFields";
+import { LIST_COST, SharedLists } from "../../provider/client/shaping/sharedLists";
+import { SharedSchedule } from "../../provider/client/shaping/sharedSchedule";
 import { pacingDirPerTest } from "./pacingDir";
 
 describe("the IETF rate-limit fields", () => {

@@ -4,7 +4,7 @@
  * (or, for one that left before that second, by the middle of its round trip), and how such a
  * measure is judged against the limit measured before.
  */
-import type { KeySchedule } from "./keySchedule";
+import type { KeySchedule } from "./schedule";
 
 /**
  * When the first request of the congestion whose 429 was sent at `ref` was sent: the earliest

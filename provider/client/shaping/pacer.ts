@@ -27,27 +27,14 @@
 import { Fifo } from "./fifo";
 import type { Held, Priority, Waiting } from "./pacerTypes";
 export type { Held, Priority } from "./pacerTypes";
-import {
-  activeMembers,
-  answered,
-  claimSlots,
-  declared,
-  exhausted,
-  growRate,
-  measuringSlowStart,
-  newSchedule,
-  PACER,
-  refused,
-  sent,
-  type KeySchedule,
-  unused,
-} from "./keySchedule";
-import type { LimitSharing } from "./apiErrors";
-import type { LimitFields } from "./rateLimitFields";
+import { answered, claimSlots, declared, exhausted, growRate, measuringSlowStart, refused, sent, unused } from "./keySchedule";
+import { activeMembers, type KeySchedule, newSchedule, PACER } from "./schedule";
+import type { LimitSharing } from "../apiErrors";
+import type { LimitFields } from "./limitFields";
 import type { SharedSchedule } from "./sharedSchedule";
-import { type LongTimer, setLongTimeout } from "./timers";
+import { type LongTimer, setLongTimeout } from "../timers";
 
-export { PACER } from "./keySchedule";
+export { PACER } from "./schedule";
 
 /** Changes of the shared schedule in a row that may fail for a busy lock (a second each) before the client paces alone. */
 const BUSY_TRIES = 30;

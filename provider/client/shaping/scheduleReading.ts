@@ -3,7 +3,7 @@
  * recent schedule of this version, each field checked, and nothing else (a file torn by a
  * crash of another writer, of another version, a day old, counts as none).
  */
-import { type KeySchedule, MEMBER_ACTIVE_MS, PACER, RECENT } from "./keySchedule";
+import { type KeySchedule, MEMBER_ACTIVE_MS, PACER, RECENT } from "./schedule";
 
 /** A schedule last changed longer ago than this is forgotten: its limit may have changed since. */
 export const SCHEDULE_MAX_AGE_MS = 24 * 3_600_000;

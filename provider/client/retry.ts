@@ -162,9 +162,9 @@ export async function withRetry<T>(call: RetryCall<T>): Promise<T> {
               ? Math.min(call.deadline, call.unreachableDeadline ?? call.deadline)
               : call.deadline;
           if (Date.now() + delay > deadline) throw failure;
-          // After a 429 with Retry-After the client's pacer holds every request until it has passed;
-          // after a bare one, this request backs off on its own (the pacer holds the others only briefly).
-          if (!RateLimitError.isInstance(failure) || failure.retryAfterSeconds === undefined) await sleep(delay);
+          // A 429's Retry-After holds this request always (the pacer holds the others too when it is the
+          // limit's own: keySchedule.ts limitsOwn); after a bare one, the request backs off on its own.
+          await sleep(delay);
         },
       },
     );

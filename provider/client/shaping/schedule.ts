@@ -34,10 +34,47 @@ export const PACER = {
    * fleet, cost more than the 429s it saved).
    */
   bareRefusalPauseMs: 200,
+  /** A congestion whose second before holds fewer accepted requests than this measures what they got over {@link PACER.shareWindowMs} instead. */
+  fewToTell: 3,
+  /**
+   * ...how far back: a flow that gets a small share of a key others use too (a stack among twenty
+   * on machines of their own gets half a request a second of ten) counts too few in a second.
+   */
+  shareWindowMs: 5_000,
+  /**
+   * ...and over this long at least: a flow's first congestion comes a moment after it started, when
+   * one request more or less would make its measure twice or half another's (the stacks of a fleet
+   * would start at rates far apart, and finish so).
+   */
+  shareMinWindowMs: 2_000,
+  /**
+   * A congestion measured over {@link PACER.shareWindowMs} cuts the rate only when what the flow
+   * got fell this share below its rate: closer, its refused request met others' at the same moment
+   * (a turn that falls where others' do), and the jitter of the hold moves its turns; a cut would
+   * set the flows adrift of each other, and meet more.
+   */
+  collisionBand: 0.2,
+  /** A flow whose limit is its share of a key others use too grows this much a second while it wants more (a 429 cuts it)... */
+  shareGrowth: 1.03,
+  /** ...and as much as {@link PACER.growth} after this long without a 429. */
+  shareProbeAfterMs: 3_000,
+  /**
+   * The longest jitter added to a hold of the key after a 429 (at most one turn at the rate): the
+   * stacks refused in one congestion come back one by one, not together into the next.
+   */
+  holdJitterMs: 1_000,
   /** The rate's cut when the API says nothing is left of the key's quota (`RateLimit: r=0`), at most once a second. */
   exhaustedCut: 0.9,
   /** ...unless this machine sent at least this share of the quota in the last second: then it met its own limit, not others'. */
   exhaustedOwnShare: 0.8,
+  /** With others on the key, the `RateLimit` fields saying this share of the quota is used cut the rate... */
+  fieldsHigh: 1,
+  /** ...by this factor (at most once a window)... */
+  fieldsCut: 0.85,
+  /** ...and saying less than this share is used grow it... */
+  fieldsLow: 0.7,
+  /** ...by this share of the limit (at most once a window). */
+  fieldsStep: 0.01,
   /**
    * The send slots that passed in the last this many ms are used at once: a timer fires a
    * millisecond or more after it was due (Node's timers are whole milliseconds), so without
@@ -71,6 +108,8 @@ export interface KeySchedule {
   limit?: number;
   /** True when {@link KeySchedule.limit} is the API's own (`RateLimit-Policy`). */
   declared?: boolean;
+  /** True when {@link KeySchedule.limit} was measured as a share (too few requests in a second to tell the key's limit: others use it too). */
+  share?: boolean;
   /** The next free send slot (epoch ms). */
   next: number;
   /** No slot before this (epoch ms): a `Retry-After`. */
@@ -83,7 +122,7 @@ export interface KeySchedule {
   wanted: boolean;
   /** A 429 came since then. */
   refusedSince: boolean;
-  /** The last cut for a quota others used up (`RateLimit: r=0`; epoch ms). */
+  /** The last change of the rate for what the `RateLimit` fields said (epoch ms). */
   cutAt?: number;
   /**
    * A congestion's measure of the limit taken again `at` (epoch ms), of the second before `ref`
@@ -94,6 +133,10 @@ export interface KeySchedule {
   slots: number[];
   /** When the requests the API answered 429 in the last seconds were sent, oldest first (epoch ms). */
   refusals: number[];
+  /** The holds of the key after a 429 in the last seconds, `[from, until]` (epoch ms): a measure counts the time between them. */
+  pauses?: [number, number][];
+  /** The `Retry-After`s of the limit's own last refusals (seconds): one much longer than these is not the limit's. */
+  retryAfters?: number[];
   /** Until the slow start's limit is measured: when each request the API accepted left, and when its answer came (epoch ms; {@link answered}). */
   answers?: [number, number][];
   /** The last claim of turns for writes (epoch ms): while writes wait, lists are read for the machine seldom (sharedLists.ts). */

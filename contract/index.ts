@@ -13,3 +13,4 @@ export * from "./cidr";
 export * from "./defaults";
 export * from "./statuses";
 export * from "./matching";
+export * from "./readable";

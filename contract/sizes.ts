@@ -53,8 +53,12 @@ export function replicaSetSize(cpu: number, memory: number): SizePair | undefine
   return DEDICATED_SIZES.find((p) => p.cpuMillis === cpu && p.memoryGbs === memory);
 }
 
-/** Where a size check found its problem: the CPU, or the memory. */
-export type SizeProblem = { readonly on: "cpu" | "memory"; readonly message: string };
+/**
+ * Where a size check found its problem (the CPU, or the memory), what it is (`message`), and
+ * the same in words that quote neither amount (`unquoted`: a check failure whose amounts may
+ * be secrets quotes them its own way).
+ */
+export type SizeProblem = { readonly on: "cpu" | "memory"; readonly message: string; readonly unquoted: string };
 
 /**
  * Why a service's optional size (both amounts as a request writes them, or neither) is
@@ -63,20 +67,21 @@ export type SizeProblem = { readonly on: "cpu" | "memory"; readonly message: str
 export function serviceSizeProblem(cpu: string | undefined, memory: string | undefined): SizeProblem | undefined {
   if (cpu === undefined && memory === undefined) return undefined;
   if (cpu === undefined || memory === undefined) {
-    return { on: cpu === undefined ? "cpu" : "memory", message: "CPU and memory go together: expected both or neither" };
+    const message = "CPU and memory go together: expected both or neither";
+    return { on: cpu === undefined ? "cpu" : "memory", message, unquoted: message };
   }
   if (serviceSizeFromStrings(cpu, memory) !== undefined) return undefined;
-  return {
-    on: "memory",
-    message: `${cpu}/${memory} is not an allowed pair; allowed (CPU millicores/memory GB): ${describeSizes(SERVICE_SIZES)}`,
-  };
+  return notAllowed(cpu, memory, SERVICE_SIZES);
+}
+
+/** The problem of a pair of amounts that is none of `sizes`. */
+function notAllowed(cpu: string | number, memory: string | number, sizes: readonly SizePair[]): SizeProblem {
+  const unquoted = `not an allowed pair; allowed (CPU millicores/memory GB): ${describeSizes(sizes)}`;
+  return { on: "memory", message: `${cpu}/${memory} is ${unquoted}`, unquoted };
 }
 
 /** Why a replica set's size is refused, or undefined when it is an allowed pair. Never throws. */
 export function replicaSetSizeProblem(cpu: number, memory: number): SizeProblem | undefined {
   if (replicaSetSize(cpu, memory) !== undefined) return undefined;
-  return {
-    on: "memory",
-    message: `${cpu}/${memory} is not an allowed pair; allowed (CPU millicores/memory GB): ${describeSizes(DEDICATED_SIZES)}`,
-  };
+  return notAllowed(cpu, memory, DEDICATED_SIZES);
 }

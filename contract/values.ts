@@ -7,6 +7,13 @@
 /** Regions the API offers for VPCs, services and peers. */
 export const REGIONS = ["us-east-1", "us-west-2", "eu-west-1", "eu-central-1", "ap-southeast-1", "ap-southeast-2", "sa-east-1"] as const;
 
+/**
+ * The shape of a region code, the regions above and any the API adds (`us-gov-west-1`): two
+ * letters, words of letters, a number, joined by dashes. What an answer shows as a region is
+ * read only in this shape (readable.ts); a request's region is one of {@link REGIONS}.
+ */
+export const REGION_SHAPE = /^[a-z]{2}(-[a-z]+)+-[0-9]+$/;
+
 /** Known values of `Service.service_type`. */
 export const SERVICE_TYPES = ["TIMESERIES", "RELATIONAL", "VECTOR"] as const;
 

@@ -131,7 +131,11 @@ export class PluginHost extends ProviderHost {
     });
   }
 
-  /** The CLI dies (SIGKILL of the process standing in for it); the plugin goes on, orphaned, as it would. */
+  /**
+   * The CLI dies (SIGKILL of the process standing in for it); the plugin goes on, orphaned, as
+   * under an engine that gives it no pipe on its standard input (README, rule P3: under the
+   * real CLI a provider whose engine is gone exits).
+   */
   killEngine(): void {
     const cli = this.cli;
     if (cli && cli.exitCode === null && cli.signalCode === null) cli.kill("SIGKILL");

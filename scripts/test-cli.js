@@ -38,7 +38,11 @@ const SUITES = [
   "tests/providers/engineRules.test.ts",
   "tests/providers/pulumiOptions.test.ts",
   "tests/providers/configuration.test.ts",
+  "tests/providers/refreshInputs.test.ts",
   "tests/resilience/retriedCreates.test.ts",
+  "tests/resilience/unreadableValues.test.ts",
+  "tests/resilience/transientCreates.test.ts",
+  "tests/resilience/endpointSpellings.test.ts",
   "tests/upgrade",
 ];
 

@@ -9,10 +9,13 @@ import { ClouddbClient, type AuthInfo } from "../provider/client";
 import { configurationError } from "../provider/framework/settingProblems";
 import { providerContext, readSettings, type ConfigSource } from "../provider/framework/settings";
 import { lookupResult, outputsFrom } from "../provider/framework/schema";
-import { readReplicaSetSchema } from "../provider/resources/readReplicaSet/definition";
+import { keepingRecorded } from "../provider/framework/unreadable";
+import { REPLICA_SET_FIELDS, readReplicaSetSchema } from "../provider/resources/readReplicaSet/definition";
 import { serviceOutputs, serviceSchema } from "../provider/resources/service/definition";
-import { vpcSchema } from "../provider/resources/vpc/definition";
-import { vpcPeeringSchema } from "../provider/resources/vpcPeering/definition";
+import { SERVICE_FIELDS } from "../provider/resources/service/live";
+import { VPC_FIELDS, vpcSchema } from "../provider/resources/vpc/definition";
+import type { Vpc } from "../provider/client";
+import { PEERING_FIELDS, vpcPeeringSchema } from "../provider/resources/vpcPeering/definition";
 import type { AuthInfoResult, FunctionOptions } from "./functions";
 import type { ReadReplicaSetResult, ServiceResult, VpcPeeringResult, VpcResult } from "./outputs";
 
@@ -47,8 +50,18 @@ async function withClient<T>(
   }
 }
 
+// A lookup has nothing recorded to keep: a field the answer does not show readably (contract/readable.ts)
+// is shown as the API gave it, and the program is told (keepingRecorded warns).
+
 function service(s: Parameters<typeof serviceOutputs>[0]): ServiceResult {
-  return lookupResult<ServiceResult>(serviceSchema, serviceOutputs(s));
+  return lookupResult<ServiceResult>(serviceSchema, keepingRecorded(`service ${s.service_id}`, s, serviceOutputs(s), {}, SERVICE_FIELDS));
+}
+
+function vpc(live: Vpc, projectId: string): VpcResult {
+  return lookupResult<VpcResult>(
+    vpcSchema,
+    keepingRecorded(`VPC ${live.id}`, live, outputsFrom(vpcSchema, { live, projectId }), {}, VPC_FIELDS),
+  );
 }
 
 function authInfo(info: AuthInfo): AuthInfoResult {
@@ -94,19 +107,14 @@ export function getServices(args: { projectId?: string } = {}, opts?: FunctionOp
 /** See sdk/functions.ts. */
 export function getVpc(args: { vpcId: string; projectId?: string }, opts?: FunctionOptions, config?: ConfigSource): Promise<VpcResult> {
   return withClient({ ...opts, projectId: args.projectId ?? opts?.projectId }, config, async (api, project) =>
-    lookupResult<VpcResult>(
-      vpcSchema,
-      outputsFrom(vpcSchema, { live: await api.perform("getVpc", { vpc: args.vpcId, projectId: project() }), projectId: project() }),
-    ),
+    vpc(await api.perform("getVpc", { vpc: args.vpcId, projectId: project() }), project()),
   );
 }
 
 /** See sdk/functions.ts. */
 export function getVpcs(args: { projectId?: string } = {}, opts?: FunctionOptions, config?: ConfigSource): Promise<VpcResult[]> {
   return withClient({ ...opts, projectId: args.projectId ?? opts?.projectId }, config, async (api, project) =>
-    (await api.perform("listVpcs", { projectId: project() })).items.map((live) =>
-      lookupResult<VpcResult>(vpcSchema, outputsFrom(vpcSchema, { live, projectId: project() })),
-    ),
+    (await api.perform("listVpcs", { projectId: project() })).items.map((live) => vpc(live, project())),
   );
 }
 
@@ -118,7 +126,16 @@ export function getVpcPeerings(
 ): Promise<VpcPeeringResult[]> {
   return withClient({ ...opts, projectId: args.projectId ?? opts?.projectId }, config, async (api, project) =>
     (await api.perform("listPeerings", { vpc: args.vpcId, projectId: project() })).items.map((live) =>
-      lookupResult<VpcPeeringResult>(vpcPeeringSchema, outputsFrom(vpcPeeringSchema, { live, vpcId: args.vpcId, projectId: project() })),
+      lookupResult<VpcPeeringResult>(
+        vpcPeeringSchema,
+        keepingRecorded(
+          `VPC peering ${live.id}`,
+          live,
+          outputsFrom(vpcPeeringSchema, { live, vpcId: args.vpcId, projectId: project() }),
+          {},
+          PEERING_FIELDS,
+        ),
+      ),
     ),
   );
 }
@@ -133,7 +150,13 @@ export function getReadReplicaSets(
     (await api.perform("listReplicaSets", { service: args.serviceId, projectId: project() })).items.map((live) =>
       lookupResult<ReadReplicaSetResult>(
         readReplicaSetSchema,
-        outputsFrom(readReplicaSetSchema, { live, serviceId: args.serviceId, projectId: project() }),
+        keepingRecorded(
+          `read replica set ${live.id}`,
+          live,
+          outputsFrom(readReplicaSetSchema, { live, serviceId: args.serviceId, projectId: project() }),
+          {},
+          REPLICA_SET_FIELDS,
+        ),
       ),
     ),
   );

@@ -6,7 +6,8 @@
  * - Enumerations are open: a status or service type the client does not know is carried
  *   as a string (`KnownServiceStatus | (string & {})`), never an error.
  * - Validation covers what the client relies on: identifiers, statuses, and the service
- *   fields the server always fills in. Such a field of the wrong type rejects the object
+ *   fields the server always fills in that an answer cannot be read without (`project_id`,
+ *   `created`). Such a field of the wrong type rejects the object
  *   (a list skips that item only: see listReading.ts). Any other field that does not have
  *   its documented shape (`metrics: null`, an endpoint that is a string) is dropped (read
  *   as absent) instead of failing the answer: see {@link tolerant}.
@@ -14,6 +15,8 @@
  *   ({@link lenientNumber}): an unambiguous alternative shape, not an odd one.
  * - A field dropped as odd keeps its key, its value `undefined`: a reader can tell "shown in
  *   a shape it cannot read" from "not shown" (provider/framework/unreadable.ts `oddly`).
+ * - A value of the right type is not yet a value of its field: which are, for every field
+ *   that can drive a change of a resource, is readable.ts's to say.
  */
 import { z } from "zod";
 import type { Reply } from "./operation";

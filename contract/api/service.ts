@@ -44,18 +44,20 @@ const EmbeddedReplicaSetsSchema = z.array(z.unknown()).transform((items) => {
 });
 
 /**
- * Schema of a service. Relied upon: the fields the server always fills in and the client
- * and the providers read (`service_id`, `project_id`, `status`, `service_type`, `created`,
- * `region_code`; any string for the open enumerations). `vpcEndpoint` is of unknown type
- * (null, absent or an object).
+ * Schema of a service. Relied upon: the fields the server always fills in that the client
+ * needs to read the answer at all (`service_id`, `project_id`, `status`, `created`; any
+ * string for the status, an open enumeration). `service_type` and `region_code`, which the
+ * server fills in too, are read tolerantly: one of another type is dropped (its key kept), and
+ * the providers keep what they recorded (readable.ts, provider/framework/unreadable.ts), rather
+ * than fail every read of the service. `vpcEndpoint` is of unknown type (null, absent or an object).
  */
 export const ServiceSchema = z.looseObject({
   service_id: z.string(),
   project_id: z.string(),
   status: ServiceStatusSchema,
-  service_type: ServiceTypeSchema,
+  service_type: tolerant(ServiceTypeSchema),
   created: z.string(),
-  region_code: z.string(),
+  region_code: tolerant(z.string()),
   name: tolerant(z.string()),
   endpoint: tolerant(EndpointSchema),
   connection_pooler: tolerant(ConnectionPoolerSchema.nullable()),

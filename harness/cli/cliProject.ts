@@ -11,7 +11,7 @@ import * as os from "os";
 import * as path from "path";
 import { alive } from "../processes";
 import { REPO_ROOT } from "../stack";
-import { processesUnder } from "./processes";
+import { pluginProcesses, processesUnder } from "./processes";
 import type { CliTools } from "./tools";
 import { cliEnv } from "./workspace";
 
@@ -87,6 +87,11 @@ export class CliProject {
     const r = await this.run(args, input);
     if (r.code !== 0) throw new Error(`pulumi ${args.join(" ")} exited ${String(r.code)}:\n${r.stdout}\n${r.stderr}`);
     return r;
+  }
+
+  /** The plugin processes of the CLI command running now (the dynamic-provider host, resource plugins). */
+  plugins(): number[] {
+    return pluginProcesses(this.running?.pid);
   }
 
   /** Sends `signal` to the CLI command running now (SIGINT: a Ctrl-C; SIGKILL: a crash). */

@@ -166,6 +166,13 @@ export class CliStack {
     });
   }
 
+  /** Runs `commandLine` in bash in the project's folder, the stack selected, as a user types it there; rejects with its output when it fails. */
+  async shell(commandLine: string): Promise<void> {
+    await this.serial(() =>
+      run("bash", ["-c", commandLine], { cwd: path.join(this.dir, "project"), env: { ...process.env, ...this.env } }),
+    );
+  }
+
   /** `pulumi cancel --yes`: removes the lock a killed CLI left on the stack. */
   async cancel(): Promise<void> {
     await this.serial(async () => void (await this.cli(["cancel", "--yes"])));

@@ -2,7 +2,10 @@
  * An answer's body as the server encoded it (`Content-Encoding`): the client asks for no
  * compression, yet a gateway may compress an answer unasked. A body in an encoding Node
  * decodes (gzip, deflate, brotli, zstd where Node has it) is decoded; one it cannot decode,
- * or whose data is damaged, is named for what it is, never read as text.
+ * or whose data is damaged, is named for what it is, never read as text. A UTF-8 byte order
+ * mark before the text is dropped: RFC 8259 (section 8.1) forbids sending one but lets a
+ * reader ignore it, and some servers and gateways send it anyway. This is the one place
+ * where answers become text, so every answer (an error's too) is read the same way.
  */
 import * as zlib from "zlib";
 
@@ -45,9 +48,12 @@ function decoderOf(coding: string): Decoder | undefined {
   }
 }
 
+/** The byte order mark, as the first character of text read as UTF-8. */
+const BYTE_ORDER_MARK = "\ufeff";
+
 /**
  * `bytes` decoded as `contentEncoding` says (codings applied in the order listed are undone
- * in reverse), then read as UTF-8. Never throws.
+ * in reverse), then read as UTF-8, without a leading byte order mark. Never throws.
  */
 export function decodeBody(bytes: Buffer, contentEncoding: string | undefined): DecodedBody {
   const codings = (contentEncoding ?? "")
@@ -66,5 +72,6 @@ export function decodeBody(bytes: Buffer, contentEncoding: string | undefined): 
       return { encoding, why: `its \`${coding}\` data could not be decoded${code === undefined ? "" : ` (${code})`}` };
     }
   }
-  return { text: data.toString("utf8") };
+  const text = data.toString("utf8");
+  return { text: text.startsWith(BYTE_ORDER_MARK) ? text.slice(BYTE_ORDER_MARK.length) : text };
 }

@@ -22,6 +22,33 @@ export interface CreateOptions extends ProjectOptions {
    * @default false
    */
   uniqueName?: boolean;
+  /**
+   * Told of what recovery does after the create's answer is lost, and awaited each time, so
+   * that a record kept outside the client (the providers' journal of creates in flight) is
+   * written before the client goes on. @default none
+   */
+  watch?: CreateWatch;
+}
+
+/**
+ * What a create whose answer was lost tells its caller (see {@link CreateOptions.watch}). The
+ * API's lists show what a create made within the client's `listLagMs` of when the client
+ * stopped waiting for the answer: a list read started that long after it that shows nothing
+ * the create made proves it made nothing, and the create is sent again.
+ */
+export interface CreateWatch {
+  /**
+   * The answer was lost: the client stopped waiting for it at `endedAt` (epoch ms, this
+   * machine's clock). Told before recovery looks for what the create made.
+   */
+  lost(endedAt: number): void | Promise<void>;
+  /**
+   * A list read started the bound after the request ended shows nothing it made: it made
+   * nothing. `again` is true when the create is now sent again (its answer was lost to a 5xx or
+   * the network), false when it is not (the answer was a page that is not the API's, or a
+   * redirect: what answered so would answer the same) and the create fails with that answer.
+   */
+  madeNothing(again: boolean): void | Promise<void>;
 }
 
 /** Options of the reads (`getService`, the lists, ...). */

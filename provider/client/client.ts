@@ -9,7 +9,9 @@ import { type ClouddbClientOptions, type ResolvedConfig, resolveConfig } from ".
 import { CreatedIds } from "./createdIds";
 import { Creates, recoveryOf } from "./createRecovery";
 import { Operations, type ReplyOf } from "./operations";
+import type { ListReading } from "./listReading";
 import { CachedReads } from "./readCache";
+import { CancelledError } from "./clientErrors";
 import { registerSecret } from "./redact";
 import { API, type OperationSpec, type Operation, type ParamsOf, type Peering, type ReadReplicaSet, type Service } from "../../contract";
 import type { AnyCallArgs, PerformArgs, ReadOptions } from "./callArgs";
@@ -59,6 +61,10 @@ export class ClouddbClient {
   private wrote = false;
   /** The reads of a project's services for the machine under way, by project: calls that come meanwhile share them. */
   private readonly machineLists = new Map<string, Promise<ReplyOf<"listServices">>>();
+  /** Aborts when the client stops (closed, or its options' `signal` aborted): every pause of the client takes its signal. */
+  private readonly stopping = new AbortController();
+  /** Once the client stops: its connection pool's closing. */
+  private stopped: Promise<void> | undefined;
 
   /**
    * @throws ConfigurationError when the API URL or key is missing or invalid (options
@@ -71,17 +77,26 @@ export class ClouddbClient {
     const dir = this.config.pacingDir;
     const shared = dir === undefined ? undefined : new SharedSchedule(dir, this.config.apiUrl, this.config.apiKey);
     this.pacer = new Pacer(Date.now, shared);
-    this.transport = new HttpTransport(this.config, clock, this.pacer);
-    this.ops = new Operations(this.config, this.transport, ids, () => {
-      this.wrote = true;
-      this.reads.invalidate();
-    });
+    this.transport = new HttpTransport(this.config, clock, this.pacer, this.stopping.signal);
+    this.ops = new Operations(
+      this.config,
+      this.transport,
+      ids,
+      () => {
+        this.wrote = true;
+        this.reads.invalidate();
+      },
+      this.stopping.signal,
+    );
     this.reads = new CachedReads(this.ops, this.config.listCacheMs);
     this.creates = new Creates(this.ops, ids);
     this.durations = new TransitionDurations(this.config.expectedDurations);
     const lists = shared === undefined || dir === undefined ? undefined : new SharedLists(shared, dir);
     this.lists = lists;
     this.waits = new ResourceWaits(this.ops, this.durations, this.pacer, lists);
+    const signal = options.signal;
+    if (signal?.aborted === true) void this.stop(signal.reason);
+    else signal?.addEventListener("abort", () => void this.stop(signal.reason), { once: true });
   }
 
   /**
@@ -115,12 +130,26 @@ export class ClouddbClient {
     return this.clock.offsetMs;
   }
 
-  /** Releases the connection pool: waits under way end with WaitCancelledError, unsent requests and later calls with NetworkError. */
+  /**
+   * Releases the connection pool: waits under way and later ones end with WaitCancelledError,
+   * pauses, requests not sent yet and later calls with CancelledError ("the client was
+   * closed"); requests already sent get their answers first.
+   */
   async close(): Promise<void> {
-    const closing = this.transport.close();
-    this.waits.close();
-    this.pacer.close();
-    await closing;
+    await this.stop(new CancelledError("the client was closed"));
+  }
+
+  /** Stops the client for `reason` (an Error names why in what the waits end with). Idempotent: the first reason stays. */
+  private stop(reason: unknown): Promise<void> {
+    if (this.stopped === undefined) {
+      const why = reason instanceof Error ? reason : new CancelledError(String(reason));
+      this.stopping.abort(why);
+      const closing = this.transport.close();
+      this.waits.close(why);
+      this.pacer.close();
+      this.stopped = closing;
+    }
+    return this.stopped;
   }
 
   /**
@@ -149,7 +178,7 @@ export class ClouddbClient {
    * the project is not configured.
    */
   async perform<O extends Operation>(operation: O, ...[args]: PerformArgs<O>): Promise<ReplyOf<O>> {
-    const { body, projectId, uniqueName, fresh, ...named } = (args ?? {}) as AnyCallArgs;
+    const { body, projectId, uniqueName, watch, fresh, ...named } = (args ?? {}) as AnyCallArgs;
     const spec: OperationSpec = API[operation];
     const params = (spec.path.includes("{project}") ? { ...named, project: this.ops.project({ projectId }) } : named) as ParamsOf<O>;
     if (spec.secretField !== undefined) registerSecret((body as Readonly<Record<string, unknown>>)[spec.secretField]);
@@ -164,12 +193,20 @@ export class ClouddbClient {
         read = this.servicesForMachine(this.lists, project).finally(() => this.machineLists.delete(project));
         this.machineLists.set(project, read);
       }
-      return (await read) as ReplyOf<O>;
+      return this.seen(operation, params, (await read) as ReplyOf<O>);
     }
     const recovery = recoveryOf(operation);
     return recovery === undefined
-      ? this.ops.call(operation, params, body)
-      : this.creates.run(operation, recovery, params, body, { uniqueName });
+      ? this.seen(operation, params, await this.ops.call(operation, params, body))
+      : this.creates.run(operation, recovery, params, body, { uniqueName, watch });
+  }
+
+  /** `reply`, after the waits learned what a list in it showed (resourceWaits.ts `sawList`). */
+  private seen<O extends Operation>(operation: O, params: ParamsOf<O>, reply: ReplyOf<O>): ReplyOf<O> {
+    if (API[operation].retry === "read" && reply !== null && typeof reply === "object" && "items" in reply) {
+      this.waits.sawList(operation, params, reply as ListReading<unknown>);
+    }
+    return reply;
   }
 
   /**
@@ -178,16 +215,21 @@ export class ClouddbClient {
    */
   private async servicesForMachine(lists: SharedLists, project: string): Promise<ReplyOf<"listServices">> {
     let reply: ReplyOf<"listServices"> | undefined;
-    const got = await readForMachine(lists, `services ${project}`, async () => {
-      const attempt: { sentAt: number; body: unknown } = { sentAt: Date.now(), body: undefined };
-      reply = await this.ops.call("listServices", { project }, undefined, {
-        onAttempt: (a) => {
-          attempt.sentAt = a.trace.sentAt ?? attempt.sentAt;
-          attempt.body = a.body;
-        },
-      });
-      return attempt;
-    });
+    const got = await readForMachine(
+      lists,
+      `services ${project}`,
+      async () => {
+        const attempt: { sentAt: number; body: unknown } = { sentAt: Date.now(), body: undefined };
+        reply = await this.ops.call("listServices", { project }, undefined, {
+          onAttempt: (a) => {
+            attempt.sentAt = a.trace.sentAt ?? attempt.sentAt;
+            attempt.body = a.body;
+          },
+        });
+        return attempt;
+      },
+      this.stopping.signal,
+    );
     return !got.shared && reply !== undefined ? reply : this.ops.answerOf("listServices", got.body, got.sentAt, "listServices", project);
   }
 

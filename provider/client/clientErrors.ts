@@ -152,6 +152,27 @@ export class ConfigurationError extends ClouddbError {
   }
 }
 
+/**
+ * A pause or wait ended early because the work was stopped: the client was closed, or the
+ * signal it was given (`ClouddbClientOptions.signal`) aborted, as the providers' does when
+ * Pulumi cancels (Ctrl-C) or its engine is gone. Nothing was sent because of the pause; what
+ * was sent before it stays as it is. Never retried.
+ */
+export class CancelledError extends ClouddbError {
+  static override readonly kind: string = "CancelledError";
+  /** What stopped the work, a clause: `the client was closed`, `Pulumi cancelled the operation (Ctrl-C)`. */
+  readonly why: string;
+  /** @param why - what stopped the work, a clause. */
+  constructor(why: string) {
+    super(`Stopped: ${why}.`, ClientErrorCode.Cancelled);
+    this.why = why;
+  }
+  /** True when `obj` is a {@link CancelledError}. */
+  static override isInstance(obj: unknown): obj is CancelledError {
+    return hasKind(obj, CancelledError.kind);
+  }
+}
+
 /** Low-level error codes after which a retry cannot help (client closed, invalid argument). */
 const FINAL_CAUSES = new Set(["UND_ERR_INVALID_ARG", "UND_ERR_CLOSED", "UND_ERR_DESTROYED", "UND_ERR_NOT_SUPPORTED"]);
 

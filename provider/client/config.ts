@@ -1,7 +1,7 @@
 /**
  * Client options and how they are resolved: explicit options first, then the
  * environment (`CLOUDDB_API_URL`, `CLOUDDB_API_KEY`, `CLOUDDB_PROJECT_ID`,
- * `CLOUDDB_POLL_INITIAL_MS`, `CLOUDDB_POLL_MAX_MS`), then defaults.
+ * `CLOUDDB_POLL_INITIAL_MS`, `CLOUDDB_POLL_MAX_MS`, `CLOUDDB_LIST_LAG_MS`), then defaults.
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -38,6 +38,16 @@ export interface ClouddbClientOptions {
   unreachableRetryMs?: number;
   /** Serve `getService` from one shared `listServices` answer at most this old; 0 turns it off. @default 0 */
   listCacheMs?: number;
+  /**
+   * The bound within which the API's lists show what a create made, in ms, from when the
+   * client stopped waiting for the create's answer (it came, the connection closed, or the
+   * request's deadline passed): after a lost answer, a list read started that long after
+   * the request ended that shows nothing the create made proves it made nothing, and the
+   * create is sent again (see createRecovery.ts). An API whose lists lag longer, or a gateway
+   * that holds a request and passes it on later than this after the client gave up, breaks
+   * that proof: raise it. Env: CLOUDDB_LIST_LAG_MS. @default 30000
+   */
+  listLagMs?: number;
   /** Waiter polling. */
   poll?: PollOptions;
   /**
@@ -56,11 +66,23 @@ export interface ClouddbClientOptions {
    * @default none: the client paces alone
    */
   pacingDir?: string;
+  /**
+   * Stops the client when it aborts, as {@link ClouddbClient.close} does: every wait under
+   * way, and any started later, ends (`WaitCancelledError`, naming the signal's reason when
+   * it is an `Error`), every pause (a retry's backoff, a look again at a list, a turn at the
+   * pacer) ends, and requests not sent yet and later calls are not sent (`CancelledError`,
+   * whose `why` is the signal's reason when it is a `CancelledError`); a request already sent
+   * gets its answer, so what a create made is known (a create whose answer was lost ends as
+   * an `AmbiguousCreateError`, never as made nothing). One signal stops every client that
+   * takes it, whenever it aborts, before or after a client is made.
+   * @default none: only `close()` stops the client
+   */
+  signal?: AbortSignal;
 }
 
 /** Options after resolution. */
 export interface ResolvedConfig {
-  /** Base URL without trailing slash. */
+  /** Base URL in its one form ({@link canonicalApiUrl}): what every key derived from it uses. */
   apiUrl: string;
   /** The bearer token. */
   apiKey: string;
@@ -76,6 +98,8 @@ export interface ResolvedConfig {
   unreachableRetryMs: number;
   /** See {@link ClouddbClientOptions.listCacheMs}. */
   listCacheMs: number;
+  /** See {@link ClouddbClientOptions.listLagMs}. */
+  listLagMs: number;
   /** Resolved polling. */
   poll: { initialMs: number; maxMs: number };
   /** See {@link ClouddbClientOptions.expectedDurations}. */
@@ -92,6 +116,14 @@ export const DEFAULT_RETRY_DEADLINE_MS = 120_000;
 export const DEFAULT_UNREACHABLE_RETRY_MS = 3_000;
 /** The path every base URL ends in (SPEC.md section 9). */
 export const API_BASE_PATH = "/public/api/v1";
+/**
+ * Default bound within which a list shows what a create made (see
+ * {@link ClouddbClientOptions.listLagMs}): far above the lag a list of this API is expected to
+ * show (its lists read the records its creates write; the emulator's show a create at once),
+ * fifteen times the 2 s the client already looks for a lost create's resource, and short
+ * against a create's default `timeouts` (30 minutes): a lost answer costs this wait once.
+ */
+export const DEFAULT_LIST_LAG_MS = 30_000;
 /** Default first poll delay. */
 export const DEFAULT_POLL_INITIAL_MS = 250;
 /** Default longest poll interval. */
@@ -193,11 +225,51 @@ export function shownUrl(rawUrl: string): string {
     .replace(/([?#])[\s\S]*$/, `$1${REDACTED}`);
 }
 
+/** Characters RFC 3986 calls unreserved: a percent-encoding of one of them is the character itself (RFC 3986 §6.2.2.2). */
+const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
+
+/**
+ * `path` with its percent-encodings normalised as RFC 3986 §6.2.2 says: an encoded
+ * unreserved character decoded (`%7E` is `~`, `%76` is `v`), every other encoding in upper
+ * case (`%2f` is `%2F`).
+ */
+function normalEncoding(path: string): string {
+  return path.replace(/%([0-9A-Fa-f]{2})/g, (_all, hex: string) => {
+    const char = String.fromCharCode(parseInt(hex, 16));
+    return UNRESERVED.test(char) ? char : `%${hex.toUpperCase()}`;
+  });
+}
+
+/**
+ * The one form of an API base URL that every key derived from it uses (the journal's
+ * entries and their locks, the pacing and shared-list files, the learned transition times,
+ * the process's clients with their read caches and poll hubs), so that two spellings of one
+ * endpoint are one endpoint: parsed as WHATWG `URL` does (scheme and host in lower case, a
+ * default port dropped, dot segments resolved), its percent-encodings normalised (RFC 3986
+ * §6.2.2), its trailing slashes dropped; no userinfo, query or fragment (the client never
+ * sends them: userinfo is never part of a key or a file name). Text that is not a URL comes
+ * back trimmed (its problem is {@link apiUrlProblem}'s to report). Never throws.
+ *
+ * `https://API.example.com:443/public/api/v1/`, `HTTPS://api.example.com/public/api/%76%31`
+ * and `https://user:pw@api.example.com/public/api/v1` all give
+ * `https://api.example.com/public/api/v1`.
+ */
+export function canonicalApiUrl(rawUrl: string): string {
+  let url: URL;
+  try {
+    url = new URL(rawUrl.trim());
+  } catch {
+    return rawUrl.trim();
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return rawUrl.trim();
+  return `${url.origin}${normalEncoding(url.pathname).replace(/\/+$/, "")}`;
+}
+
 /**
  * Why `rawUrl` cannot be the API's base URL (http or https, no query or fragment, ending in
- * `/public/api/v1`), saying what to use instead; undefined when it can. The URL is quoted
- * without its userinfo ({@link shownUrl}), whose user and password are registered as
- * secrets first.
+ * `/public/api/v1` once normalised as {@link canonicalApiUrl} does), saying what to use
+ * instead; undefined when it can. The URL is quoted without its userinfo ({@link shownUrl}),
+ * whose user and password are registered as secrets first.
  */
 export function apiUrlProblem(rawUrl: string): string | undefined {
   const shown = JSON.stringify(shownUrl(rawUrl));
@@ -217,7 +289,7 @@ export function apiUrlProblem(rawUrl: string): string | undefined {
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") return `${shown} is not an http or https URL`;
   if (url.search !== "" || url.hash !== "") return `${shown} has a query or fragment: none is allowed`;
-  const path = url.pathname.replace(/\/+$/, "");
+  const path = normalEncoding(url.pathname).replace(/\/+$/, "");
   if (path.endsWith(API_BASE_PATH)) return undefined;
   const other = /\/public\/api\/v[^/]*$/.test(path);
   const base = other ? path.replace(/\/public\/api\/v[^/]*$/, "") : path;
@@ -225,12 +297,6 @@ export function apiUrlProblem(rawUrl: string): string | undefined {
     `${shown} does not end in ${API_BASE_PATH}, the API's base path${other ? " (this client speaks v1)" : ""}: ` +
     `use "${url.origin}${base}${API_BASE_PATH}"`
   );
-}
-
-/** The base URL of a URL {@link apiUrlProblem} accepts: its origin and path, without trailing slashes. */
-function baseUrlOf(rawUrl: string): string {
-  const url = new URL(rawUrl);
-  return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
 }
 
 /**
@@ -258,7 +324,7 @@ export function resolveConfig(options: ClouddbClientOptions = {}, env: NodeJS.Pr
   }
   const urlProblem = apiUrlProblem(rawUrl);
   if (urlProblem !== undefined) throw new ConfigurationError(`The API URL (from \`apiUrl\` or CLOUDDB_API_URL) ${urlProblem}.`, "apiUrl");
-  const apiUrl = baseUrlOf(rawUrl);
+  const apiUrl = canonicalApiUrl(rawUrl);
   const projectId = nonEmpty(options.projectId) ?? nonEmpty(env.CLOUDDB_PROJECT_ID);
   const extra = nonEmpty(options.userAgent);
   const initialMs = numberSetting(
@@ -293,6 +359,7 @@ export function resolveConfig(options: ClouddbClientOptions = {}, env: NodeJS.Pr
       0,
     ),
     listCacheMs: numberSetting(options.listCacheMs, "listCacheMs", undefined, undefined, 0, 0),
+    listLagMs: numberSetting(options.listLagMs, "listLagMs", env.CLOUDDB_LIST_LAG_MS, "CLOUDDB_LIST_LAG_MS", DEFAULT_LIST_LAG_MS, 0),
     poll: { initialMs, maxMs: Math.max(maxMs, initialMs) },
     expectedDurations: { ...(options.expectedDurations ?? {}) },
     pacingDir: nonEmpty(options.pacingDir),

@@ -7,7 +7,8 @@
  * whole within its deadline, a 2xx whose body cannot be read or is not the API's, a 301,
  * 302 or 303 redirect, which a server may send after it acted) is an ambiguous outcome,
  * settled before anything more is sent. The API has no idempotency key, so a listed
- * resource is taken over only when it can have come from this create and no other client:
+ * resource is taken over only when it can have come from this create and no other client
+ * (createProof.ts):
  *
  * - **A unique name** (`uniqueName`, the providers' autonaming: a logical name and a random
  *   suffix): the resource of exactly that name is this create's, whenever it was made (no
@@ -22,11 +23,18 @@
  *   client's: none is taken over, and the create fails with `AmbiguousCreateError` naming
  *   every candidate and the `adoptId` that takes it over.
  *
- * Absence proves nothing: a list may lag behind the API, and a request held on the way (past
- * this client's deadline) may still be carried out after recovery looked. So a create whose
- * outcome is unknown is never sent again: when the list shows no candidate (it is read a few
- * times, each id once), the create fails with `AmbiguousCreateError` saying exactly that. A
- * request that never reached the API (connection refused) is sent again like any retry.
+ * Absence proves nothing at once: a list may lag behind the API, and a request held on the
+ * way may be carried out after recovery looked. What makes it proof is the contract's bound
+ * (contract/README.md, "What a list shows of a create"): the API's list shows what a create
+ * made within `listLagMs` of when the client stopped waiting for its request (the answer
+ * came, the connection closed, or its deadline passed). So recovery looks at once and a few
+ * times more (what a create made is usually listed by then), and while nothing fits it waits
+ * until a list read can start `listLagMs` after the request ended: when that read shows
+ * nothing either, the request made nothing, and the create is sent again (a new request, its
+ * own lost answer recovered the same way; `watch` is told before). A wait that would pass the
+ * operation's deadline (a provider's `timeouts.create`, deadline.ts; else the call's) is not
+ * begun: the create fails with `AmbiguousCreateError`, saying so. A request that never reached
+ * the API (connection refused) is sent again like any retry.
  */
 import type { z } from "zod";
 import {
@@ -39,17 +47,11 @@ import {
   type ParamsOf,
   type PathParams,
 } from "../../contract";
-import type { CreateOptions } from "./callArgs";
+import type { CreateOptions, CreateWatch } from "./callArgs";
 import type { CreatedIds } from "./createdIds";
-import {
-  AmbiguousCreateError,
-  ApiError,
-  ForeignResourceError,
-  NetworkError,
-  NotTheApiError,
-  RedirectError,
-  ResponseValidationError,
-} from "./errors";
+import { candidatesOf, describeFailure, fieldsOf, judge, type Judged, type Proof, type Settled } from "./createProof";
+import { scopeDeadline } from "./deadline";
+import { AmbiguousCreateError, NotTheApiError, ResponseValidationError } from "./errors";
 import type { ListReading } from "./listReading";
 import type { AttemptRecord, CallContext, Operations, ReplyOf } from "./operations";
 import { registerSecret } from "./redact";
@@ -58,52 +60,45 @@ import { sleep } from "./timers";
 
 /**
  * The pauses before recovery looks again at a list that showed no candidate (it may lag
- * behind the create): looking more finds more, and absence is never taken for proof.
+ * behind the create), before it waits for the list's bound: looking more finds more sooner.
  */
 export const LOOK_AGAIN_MS: readonly number[] = [500, 1_500];
 
-/** What proves that a listed item is what a create made. */
-type Proof =
-  /** Its exact name, unique to this create. */
-  | { by: "name"; name: string }
-  /** Its absence from the list read just before the request (undefined when that list could not be read). */
-  | { by: "snapshot"; before: ReadonlySet<string> | undefined }
-  /** Nothing: any item that fits may be another client's. */
-  | { by: "nothing" };
-
 /** How one create is sent, and how what it made is recognised in its list. */
-interface CreatePlan<T> {
+interface CreatePlan<T> extends Judged {
   /** The create the caller ran. */
-  operation: string;
-  /** What it makes, as its list names it (`service`, `VPC`, `peering`, `replica set`). */
-  noun: string;
-  /** How a person knows it, for messages. */
-  label: string;
+  readonly operation: string;
   /** Project it is made in. */
-  projectId: string;
+  readonly projectId: string;
   /** The identifier field of the resource, as its list names it. */
-  idField: string;
+  readonly idField: string;
   /** Sends the create once under the retry policy, with `ctx` (deadline, recovery, attempt records). */
-  post: (ctx: CallContext<T>) => Promise<T>;
+  readonly post: (ctx: CallContext<T>) => Promise<T>;
   /** Lists the resources among which it would be, with `call` naming the create as the caller. */
-  list: (call: { caller: string; deadline: number }) => Promise<ListReading<T>>;
-  /** Whether a listed item fits the request. */
-  fits: (item: Fields) => boolean;
+  readonly list: (call: { caller: string; deadline: number }) => Promise<ListReading<T>>;
   /** The answer's field that holds a secret, if any. */
-  secret: string | undefined;
+  readonly secret: string | undefined;
   /** What proves ownership. */
-  proof: Proof;
+  readonly proof: Proof;
+  /** Told of what recovery does (the caller's journal). */
+  readonly watch: CreateWatch | undefined;
+  /** The latest a recovery may wait for the list's bound: the operation's deadline, else the first call's. */
+  readonly waitLimit: number;
+  /** The bound within which the list shows what a create made, ms (the client's `listLagMs`). */
+  readonly listLagMs: number;
 }
 
-/** A listed item that fits the request: readable (`item`) or not. */
-interface Candidate<T> {
-  id: string;
-  fields: Fields;
-  item: T | undefined;
+/**
+ * Within {@link Creates.run} alone: a list read started the bound after the lost request ended
+ * shows nothing it made. (A peering's snapshot still holds for the create sent again: that read
+ * showed no fitting item the snapshot did not.)
+ */
+class MadeNothing extends Error {
+  /** @param failure - how the request's answer was lost. */
+  constructor(readonly failure: unknown) {
+    super("a list read the bound after the request ended shows nothing it made: it made nothing");
+  }
 }
-
-/** How recovery settled one look at the list. */
-type Settled<T> = { taken: Candidate<T> } | { none: true } | { ambiguous: Candidate<T>[]; why: string };
 
 /** How the create `operation` is recovered, as its description declares it; undefined when it declares none. */
 export function recoveryOf(operation: Operation): CreateRecovery<unknown, PathParams> | undefined {
@@ -124,45 +119,16 @@ function defaultLabel(body: unknown, noun: string): string {
   return typeof name === "string" ? `"${name}"` : `(a new ${noun})`;
 }
 
-/** Fields of a resource, for the matchers (every answer is a loose object). */
-function fieldsOf(item: unknown): Fields {
-  return item !== null && typeof item === "object" ? (item as Fields) : {};
-}
+/** A time for messages: ISO 8601, this machine's clock. */
+const at = (ms: number): string => new Date(ms).toISOString();
 
-/** A short account of how an outcome became unknown, for messages. */
-function describeFailure(failure: unknown): string {
-  if (ApiError.isInstance(failure)) return `its answer was lost: ${failure.status} ${failure.code}`;
-  if (NetworkError.isInstance(failure)) return `no whole answer came: ${failure.causeCode ?? "connection closed"}`;
-  if (ResponseValidationError.isInstance(failure)) return `its answer could not be read: field \`${failure.path}\` was ${failure.received}`;
-  if (NotTheApiError.isInstance(failure)) {
-    return `its answer was not the API's but a ${failure.status} ${failure.title === undefined ? "page" : `page titled "${failure.title}"`} of something between this machine and the API`;
-  }
-  if (RedirectError.isInstance(failure)) {
-    return `it was answered with a ${failure.status} redirect${failure.location === undefined ? "" : ` to ${failure.location}`}, which a server may send after it acted`;
-  }
-  return failure instanceof Error ? failure.message : String(failure);
-}
-
-/** The candidates of a list reading, each id once (a gateway may repeat items; a readable copy wins). */
-function candidatesOf<T>(reading: ListReading<T>, idField: string): Candidate<T>[] {
-  const byId = new Map<string, Candidate<T>>();
-  for (const item of reading.items) {
-    const id = String(fieldsOf(item)[idField]);
-    if (!byId.has(id)) byId.set(id, { id, fields: fieldsOf(item), item });
-  }
-  for (const r of reading.rejected) {
-    // An item of another project is not what a create sent to this one made.
-    if (ForeignResourceError.isInstance(r.error)) continue;
-    if (r.id !== undefined && !byId.has(r.id)) byId.set(r.id, { id: r.id, fields: fieldsOf(r.raw), item: undefined });
-  }
-  return [...byId.values()];
-}
+/** `ms` in words for messages: `30 s`, `250 ms`. */
+const lasting = (ms: number): string => (ms >= 1_000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`);
 
 /** The creates of one client (see the module comment). */
 export class Creates {
   /** Ids given to this client's creates, and when ids were first seen. */
   readonly ids: CreatedIds;
-
   /**
    * @param ops - the client's operation runner.
    * @param ids - the client's memory of ids (shared with `ops`, which records what lists show).
@@ -174,27 +140,35 @@ export class Creates {
     this.ids = ids;
   }
 
+  /** Resolves true after `ms`, or false as soon as the client stops (closed, or its operation cancelled). */
+  private pause(ms: number): Promise<boolean> {
+    return sleep(ms, this.ops.stopped).then(
+      () => true,
+      () => false,
+    );
+  }
+
   /**
    * Runs the create `operation` with its full path `params` and `body`, recovering a lost
    * answer as the module comment says and as `recovery` (its description's, see
-   * {@link recoveryOf}) declares; `opts.uniqueName` says the body's name is this create's own.
+   * {@link recoveryOf}) declares; `opts.uniqueName` says the body's name is this create's own,
+   * `opts.watch` is told of what recovery does.
    */
   async run<O extends Operation>(
     operation: O,
     recovery: CreateRecovery<unknown, PathParams>,
     params: ParamsOf<O>,
     body: unknown,
-    opts: Pick<CreateOptions, "uniqueName"> = {},
+    opts: Pick<CreateOptions, "uniqueName" | "watch"> = {},
   ): Promise<ReplyOf<O>> {
     const { list, shape } = listOf(operation, recovery);
     const listing = async (call: { caller: string; deadline: number }): Promise<ListReading<ReplyOf<O>>> =>
       (await this.ops.call(list, params, undefined, call)) as ListReading<ReplyOf<O>>;
-    const deadline = this.ops.deadlineFromNow();
+    const first = this.ops.deadlineFromNow();
     const name = fieldsOf(body).name;
     let proof: Proof = { by: "nothing" };
     if (opts.uniqueName === true && typeof name === "string") proof = { by: "name", name };
-    else if (recovery.snapshot === true)
-      proof = { by: "snapshot", before: await this.snapshot(listing, operation, shape.idField, deadline) };
+    else if (recovery.snapshot === true) proof = { by: "snapshot", before: await this.snapshot(listing, operation, shape.idField, first) };
     const plan: CreatePlan<ReplyOf<O>> = {
       operation,
       noun: shape.noun,
@@ -203,21 +177,45 @@ export class Creates {
       projectId: String((params as Partial<PathParams<"{project}">>).project),
       post: (ctx) => this.ops.call(operation, params, body, ctx),
       list: listing,
-      fits: (item) => recovery.fits(body, item, params),
+      fits: (item: Fields) => recovery.fits(body, item, params),
       secret: recovery.secret,
       proof,
+      watch: opts.watch,
+      waitLimit: scopeDeadline() ?? first,
+      listLagMs: this.ops.config.listLagMs,
     };
-    let last: AttemptRecord = { trace: {} };
-    const made = await plan.post({
-      deadline,
-      waitsForLimit: true,
-      onAttempt: (attempt) => (last = attempt),
-      recover: (failure, final) => this.recover(plan, failure, last, final, deadline),
-    });
-    const id = fieldsOf(made)[plan.idField];
-    if (typeof id === "string") this.ids.own(plan.noun, id);
-    if (plan.secret !== undefined) registerSecret(fieldsOf(made)[plan.secret]);
-    return made;
+    for (let deadline = first; ; deadline = this.ops.deadlineFromNow()) {
+      let last: AttemptRecord = { trace: {} };
+      try {
+        const made = await plan.post({
+          deadline,
+          waitsForLimit: true,
+          onAttempt: (attempt) => (last = attempt),
+          recover: (failure, final) => this.recover(plan, failure, last, final),
+        });
+        const id = fieldsOf(made)[plan.idField];
+        if (typeof id === "string") this.ids.own(plan.noun, id);
+        if (plan.secret !== undefined) registerSecret(fieldsOf(made)[plan.secret]);
+        return made;
+      } catch (e) {
+        if (!(e instanceof MadeNothing)) throw e;
+        // The request whose answer was lost made nothing: the create is sent again, as a new request, unless what
+        // answered would answer the same (a page that is not the API's, a redirect): then it fails with that answer.
+        const again = isRetryableFailure(e.failure);
+        await plan.watch?.madeNothing(again);
+        if (!again) throw this.notSentAgain(plan, e.failure);
+      }
+    }
+  }
+
+  /** `failure`, a page or redirect that answered a create which made nothing, saying so: the create is not sent again through it. */
+  private notSentAgain(plan: Pick<CreatePlan<unknown>, "listLagMs" | "noun">, failure: unknown): unknown {
+    if (failure instanceof Error) {
+      failure.message +=
+        ` A list read ${lasting(plan.listLagMs)} (listLag) after the request ended shows no ${plan.noun} it made: it made none, ` +
+        "and the create was not sent again through what answered so.";
+    }
+    return failure;
   }
 
   /** The ids the list shows just before a create without a name is sent; undefined when it cannot be read. */
@@ -234,13 +232,13 @@ export class Creates {
     }
   }
 
-  private async recover<T>(
-    plan: CreatePlan<T>,
-    failure: unknown,
-    attempt: AttemptRecord,
-    final: boolean,
-    deadline: number,
-  ): Promise<T | undefined> {
+  /**
+   * Settles the outcome of the request `attempt`, whose answer was lost with `failure`: the
+   * resource it made, or `MadeNothing` (the create is then sent again), or an
+   * `AmbiguousCreateError`; a retryable failure of a list read before the retries ran out
+   * (`final` false) is thrown as it is (the outcome stays unsettled, and is settled again later).
+   */
+  private async recover<T>(plan: CreatePlan<T>, failure: unknown, attempt: AttemptRecord, final: boolean): Promise<T | undefined> {
     const ambiguous = {
       operation: plan.operation,
       noun: plan.noun,
@@ -251,16 +249,17 @@ export class Creates {
     const answered = fieldsOf(attempt.body);
     const answeredId = answered[plan.idField];
     const namedId = ResponseValidationError.isInstance(failure) && typeof answeredId === "string" ? answeredId : undefined;
-    let settled: Settled<T> = { none: true };
-    for (let look = 0; look <= LOOK_AGAIN_MS.length && "none" in settled; look++) {
-      if (look > 0) {
-        const pause = LOOK_AGAIN_MS[look - 1];
-        if (Date.now() + pause > deadline) break;
-        await sleep(pause); // the list may lag behind the create
-      }
+    const endedAt = attempt.trace.endedAt ?? Date.now();
+    await plan.watch?.lost(endedAt);
+    // A list read started this late shows what the request made, if it made anything (the contract's bound).
+    const bound = endedAt + plan.listLagMs;
+    const pauses = [...LOOK_AGAIN_MS];
+    let settled: Settled<T>;
+    let stopped: "deadline" | "closed" = "deadline";
+    for (;;) {
       let reading: ListReading<T>;
       try {
-        reading = await plan.list({ caller: plan.operation, deadline });
+        reading = await plan.list({ caller: plan.operation, deadline: this.ops.deadlineFromNow() });
       } catch (err) {
         if (!final && isRetryableFailure(err)) throw err;
         throw new AmbiguousCreateError({
@@ -270,7 +269,17 @@ export class Creates {
           cause: err,
         });
       }
-      settled = this.judge(plan, candidatesOf(reading, plan.idField), attempt, namedId);
+      settled = judge(plan, this.ids, candidatesOf(reading, plan.idField), attempt, namedId);
+      if (!("none" in settled)) break;
+      if ((reading.sentAt ?? -Infinity) >= bound) throw new MadeNothing(failure);
+      // Nothing yet: look again soon (the list may lag a little), then once a read can start at the bound.
+      const pause = pauses.shift();
+      const next = Math.max(Date.now(), pause === undefined ? bound : Math.min(Date.now() + pause, bound));
+      if (next >= plan.waitLimit) break;
+      if (!(await this.pause(next - Date.now()))) {
+        stopped = "closed";
+        break;
+      }
     }
     if ("taken" in settled) {
       const only = settled.taken;
@@ -302,61 +311,21 @@ export class Creates {
         cause: failure,
       });
     }
-    // Absence proves nothing: the list may lag, the request may still be on its way. Nothing is sent again.
+    // Nothing listed, and no read of the list at its bound: that proves nothing (a list may lag). Nothing is sent again.
     const accepted = ResponseValidationError.isInstance(failure) || NotTheApiError.isInstance(failure);
+    const why =
+      stopped === "closed"
+        ? "the client was stopped (closed, or the operation cancelled) while it waited for that"
+        : `waiting for that would pass the time this create may wait (until ${at(plan.waitLimit)}; a resource's \`timeouts.create\`)`;
     throw new AmbiguousCreateError({
       ...ambiguous,
       candidateIds: [],
       unsettled:
         `${accepted ? "something answered 2xx, yet" : "the request may have reached the API, and"} no ${plan.noun} in the list fits it` +
-        `${namedId === undefined ? "" : ` (its answer named ${JSON.stringify(namedId)})`}. A list may lag behind the API, and a request ` +
-        `held on the way may still be carried out, so that proves nothing: the create was not sent again`,
+        `${namedId === undefined ? "" : ` (its answer named ${JSON.stringify(namedId)})`}. A list may lag behind the API: it shows what a ` +
+        `create made within ${lasting(plan.listLagMs)} (listLag) of when the request ended (${at(endedAt)}), so a list read from ` +
+        `${at(bound)} on that shows none would prove it made none; but ${why}, so the create was not sent again`,
       cause: failure,
     });
-  }
-
-  /** What one look at the list settles, by the plan's proof (see the module comment). */
-  private judge<T>(plan: CreatePlan<T>, listed: Candidate<T>[], attempt: AttemptRecord, namedId: string | undefined): Settled<T> {
-    const fitting = listed.filter((c) => !this.ids.isOwned(plan.noun, c.id) && plan.fits(c.fields));
-    const one = (found: Candidate<T>[], why: string): Settled<T> =>
-      found.length === 0 ? { none: true } : found.length === 1 ? { taken: found[0] } : { ambiguous: found, why };
-    if (namedId !== undefined)
-      return one(
-        fitting.filter((c) => c.id === namedId),
-        "several items carry the id its answer named",
-      );
-    const { proof } = plan;
-    if (proof.by === "name") {
-      const mine = fitting.filter((c) => c.fields.name === proof.name);
-      const unknown = fitting.filter((c) => typeof c.fields.name !== "string");
-      if (mine.length === 0 && unknown.length > 0) {
-        return {
-          ambiguous: unknown,
-          why: `the list does not show the name of ${unknown.length === 1 ? "this one" : "these"}, so the client cannot tell`,
-        };
-      }
-      return one(
-        mine,
-        `${mine.length} ${plan.noun}s carry the name ${JSON.stringify(proof.name)}, which is this create's own: the request was carried out more than once (a gateway repeated it)`,
-      );
-    }
-    if (proof.by === "snapshot" && proof.before !== undefined) {
-      const before = proof.before;
-      return one(
-        fitting.filter((c) => !before.has(c.id)),
-        `several ${plan.noun}s that fit it appeared while it was under way, and the client does not guess which one is its own`,
-      );
-    }
-    // New unless an answer showed it before the request went out: what this client saw, never a clock.
-    const sentAt = attempt.trace.sentAt ?? Date.now();
-    const maybeNew = fitting.filter((c) => !this.ids.seenBefore(plan.noun, c.id, sentAt));
-    if (maybeNew.length === 0) return { none: true };
-    return {
-      ambiguous: maybeNew,
-      why:
-        proof.by === "snapshot"
-          ? `the list could not be read before it was sent, so the client cannot tell which ${plan.noun} is new`
-          : `its name ${plan.label} is not unique to this create, so ${maybeNew.length === 1 ? "this one" : "each of them"} may be another client's (another stack's): the client takes over only what it can prove it made`,
-    };
   }
 }

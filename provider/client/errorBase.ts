@@ -35,6 +35,8 @@ export const ClientErrorCode = {
   Timeout: "CLOUDDB_TIMEOUT",
   /** A wait was under way when its client was closed. */
   WaitCancelled: "CLOUDDB_WAIT_CANCELLED",
+  /** A pause of the client (a retry's backoff, a look again at a list) or of the providers was cut short: the work was stopped. */
+  Cancelled: "CLOUDDB_CANCELLED",
   /** A waited-for resource reached a failure state or disappeared. */
   ResourceFailed: "CLOUDDB_RESOURCE_FAILED",
   /** The client is missing or has an invalid setting. */

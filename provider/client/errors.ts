@@ -22,7 +22,14 @@ export {
   ServerError,
 } from "./apiErrors";
 export type { ApiErrorInit, ErrorContext, ConflictBlocker, ConflictErrorInit, LimitSharing, RateLimitErrorInit } from "./apiErrors";
-export { ResponseValidationError, ForeignResourceError, ConfigurationError, NetworkError, AmbiguousCreateError } from "./clientErrors";
+export {
+  ResponseValidationError,
+  ForeignResourceError,
+  ConfigurationError,
+  CancelledError,
+  NetworkError,
+  AmbiguousCreateError,
+} from "./clientErrors";
 export type { ResponseValidationInit, ForeignResourceInit, NetworkErrorInit, AmbiguousCreateInit } from "./clientErrors";
 export { RedirectError, NotTheApiError } from "./gatewayErrors";
 export type { RedirectInit, NotTheApiInit } from "./gatewayErrors";

@@ -16,7 +16,7 @@
  */
 export { ClouddbClient } from "./client";
 export type { WaitOptions, WaitForServiceOptions, WaitForReplicaSetOptions, WaitForPeeringOptions } from "./resourceWaits";
-export type { CallArgs, PerformArgs, OptionsOf, ProjectOptions, ReadOptions, CreateOptions, BodyArg } from "./callArgs";
+export type { CallArgs, PerformArgs, OptionsOf, ProjectOptions, ReadOptions, CreateOptions, CreateWatch, BodyArg } from "./callArgs";
 export type { ReplyOf, ReplyOfSpec } from "./operations";
 export type { ApiErrorClass } from "./apiErrors";
 export type { WaitErrorClass } from "./waitErrors";

@@ -27,6 +27,12 @@ export interface ListReading<T> {
   items: T[];
   /** The items it cannot, each with its error. */
   rejected: RejectedItem[];
+  /**
+   * When the request this answer came from was sent (epoch ms, this machine's clock): a list
+   * shows what a create made within a bound after its request ended, so what a read proves
+   * depends on when it started (createRecovery.ts). Absent where the client does not know it.
+   */
+  sentAt?: number;
 }
 
 /** The identifier of a raw item, when it has a string one. */

@@ -144,12 +144,14 @@ export class Operations implements BlockerReader {
    * @param transport - the HTTP transport.
    * @param ids - told every id a list answer shows.
    * @param onWrite - called before and after every write request.
+   * @param stopped - aborts when the client stops: every pause of the client (a retry's backoff, a look again) takes it.
    */
   constructor(
     readonly config: ResolvedConfig,
     private readonly transport: HttpTransport,
     private readonly ids: CreatedIds,
     private readonly onWrite: () => void,
+    readonly stopped: AbortSignal = new AbortController().signal,
   ) {}
 
   /**
@@ -212,6 +214,7 @@ export class Operations implements BlockerReader {
         deadline,
         limitDeadline,
         unreachableDeadline: boundedByScope(Date.now() + this.config.unreachableRetryMs),
+        signal: this.stopped,
         attempt: async () => {
           const record: AttemptRecord = { trace: {} };
           try {
@@ -267,7 +270,7 @@ export class Operations implements BlockerReader {
         project === undefined ? readList(body, shape, named) : ownProjectOnly(readList(body, shape, named), project, shape, named);
       for (const item of reading.items as Record<string, unknown>[]) this.ids.sight(shape.noun, String(item[shape.idField]), receivedAt);
       for (const item of reading.rejected) if (item.id !== undefined) this.ids.sight(shape.noun, item.id, receivedAt);
-      return reading as ReplyOf<O>;
+      return { ...reading, sentAt: res.sentAt } as ReplyOf<O>;
     }
     return undefined as ReplyOf<O>;
   }

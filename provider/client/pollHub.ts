@@ -20,7 +20,7 @@
  * (transitionDurations.ts), so that later waits on the same transition poll where
  * readiness is likely.
  */
-import { NotFoundError } from "./errors";
+import { CancelledError, NotFoundError } from "./errors";
 import type { Source, WatchSpec } from "./pollSources";
 import { listPays } from "./readCost";
 import { pollDelayMs, type PollScheduleOptions } from "./pollSchedule";
@@ -71,6 +71,8 @@ export class PollHub {
   /** Items in the last answer of each source (by key), kept when its waits are over: what its list costs. */
   private readonly listItems = new Map<string, number>();
   private closed = false;
+  /** What stopped the waits, once closed (a clause), when it was said. */
+  private why: string | undefined;
 
   /**
    * @param durations - where transitions' durations are recorded and looked up.
@@ -167,6 +169,15 @@ export class PollHub {
       },
       Math.max(0, due - Date.now()),
     );
+  }
+
+  /**
+   * Learns the length of the list of source `key` from an answer of it read for another purpose
+   * (a create's look-alikes, a lookup): a wait's first tick then knows what the list costs, and
+   * does not read a long list only to learn its length.
+   */
+  learnLength(key: string, items: number): void {
+    this.listItems.set(key, items);
   }
 
   private async tick<A>(state: SourceState<A>): Promise<void> {
@@ -318,11 +329,12 @@ export class PollHub {
   }
 
   /**
-   * Ends every wait under way with {@link WaitCancelledError} and stops polling: the client
-   * is closing. Waits started afterwards end the same way at once.
+   * Ends every wait under way with {@link WaitCancelledError} (naming `why`) and stops
+   * polling: the client is stopping. Waits started afterwards end the same way at once.
    */
-  close(): void {
+  close(why?: Error): void {
     this.closed = true;
+    this.why = why === undefined ? undefined : CancelledError.isInstance(why) ? why.why : why.message;
     for (const state of this.sources.values()) {
       state.timer?.cancel();
       state.timer = undefined;
@@ -332,7 +344,12 @@ export class PollHub {
   }
 
   private cancel<K extends WatchedKind, A>(wait: Wait<K, A>): void {
-    const error = new WaitCancelledError<K>({ resource: wait.spec.resource, awaited: awaitedOf(wait.spec.goal), lastSeen: wait.lastSeen });
+    const error = new WaitCancelledError<K>({
+      resource: wait.spec.resource,
+      awaited: awaitedOf(wait.spec.goal),
+      lastSeen: wait.lastSeen,
+      ...(this.why === undefined ? {} : { why: this.why }),
+    });
     this.finish(wait, () => wait.reject(error));
   }
 

@@ -7,7 +7,7 @@
  * this package loaded into one process share it.
  */
 
-import { secretPattern } from "./secretForms";
+import { maskSpans, secretSpans } from "./secretForms";
 
 const REGISTRY_KEY = Symbol.for("pulumi-clouddb.client.secrets");
 
@@ -37,21 +37,28 @@ export function registerSecret(secret: unknown): void {
   }
 }
 
+/** What a text that could not be scrubbed (memory ran out) is replaced by: nothing of it is shown. */
+export const UNSCRUBBED = "[message withheld: it could not be scrubbed of secrets]";
+
 /**
  * Returns `text` with every registered secret, every one of `extra` (4 characters or more;
  * others and undefined are skipped), and anything that looks like a bearer token after
  * `Bearer `, replaced by `[REDACTED]`: each secret in every form it can take (raw,
  * percent-encoded as a URL or a form writes it, JSON-escaped, as HTML references, base64:
  * secretForms.ts), since what answered may echo it in the encoding of where it was sent.
- * The package's one scrubber: the client's errors and the providers use it. Never throws.
+ * No regular expression is built from a secret: a secret of any length and any characters
+ * is found by plain search, in time linear in the text's length.
+ * The package's one scrubber: the client's errors and the providers use it. Never throws:
+ * should scrubbing itself fail, the whole text is withheld ({@link UNSCRUBBED}).
  */
 export function redact(text: string, extra: ReadonlyArray<string | undefined> = []): string {
-  let out = text;
-  const own = extra.filter((s): s is string => typeof s === "string" && s.length >= MIN_SECRET_LENGTH);
-  // Longest first, so a secret that contains another is scrubbed whole.
-  const secrets = [...new Set([...registry(), ...own])].sort((a, b) => b.length - a.length);
-  for (const secret of secrets) out = out.replace(secretPattern(secret), REDACTED);
-  return out.replace(/(Bearer(?:\s|\+|%20)+)[^\s"',;&]+/gi, `$1${REDACTED}`);
+  try {
+    const own = extra.filter((s): s is string => typeof s === "string" && s.length >= MIN_SECRET_LENGTH);
+    const secrets = [...new Set([...registry(), ...own])];
+    return maskSpans(text, secretSpans(text, secrets), REDACTED).replace(/(Bearer(?:\s|\+|%20)+)[^\s"',;&]+/gi, `$1${REDACTED}`);
+  } catch {
+    return UNSCRUBBED;
+  }
 }
 
 const SECRET_KEY = /password|secret|token|authorization|api_?key$/i;

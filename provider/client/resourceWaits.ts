@@ -124,9 +124,20 @@ export class ResourceWaits {
     this.hub = new PollHub(durations, () => pacer?.limited === true, lists === undefined ? undefined : (key) => lists.machineWaits(key));
   }
 
-  /** Ends every wait under way with a WaitCancelledError (the client is closing). */
-  close(): void {
-    this.hub.close();
+  /** Ends every wait under way, and any started later, with a WaitCancelledError naming `why` (the client is stopping). */
+  close(why?: Error): void {
+    this.hub.close(why);
+  }
+
+  /**
+   * Tells the waits what a list answer read for another purpose showed of a source they poll
+   * (a project's services, a VPC's peerings): its length, so that no wait reads a long list
+   * again only to learn it (one read of a project's 2,000 services is enough).
+   */
+  sawList(operation: Operation, params: Readonly<Record<string, unknown>>, reading: ListReading<unknown>): void {
+    const { project, vpc } = params;
+    if (operation === "listServices") this.hub.learnLength(`services ${String(project)}`, listSize(reading));
+    if (operation === "listPeerings") this.hub.learnLength(`peerings ${String(project)} ${String(vpc)}`, listSize(reading));
   }
 
   /** One poll: a single attempt at the lowest priority, named after the waiting method. */
@@ -214,7 +225,7 @@ export class ResourceWaits {
           throw e;
         }
       }
-      await sleep(Math.max(20, Math.min(turn - Date.now(), 250)));
+      await sleep(Math.max(20, Math.min(turn - Date.now(), 250)), this.ops.stopped);
     }
   }
 

@@ -57,6 +57,8 @@ export interface RetryCall<T> {
   recover?: (failure: unknown, final: boolean) => Promise<T | undefined>;
   /** For deletes: the value to resolve with when a retry finds the resource gone. */
   goneValue?: T;
+  /** Ends a pause between attempts when it aborts (the client stopped): the call fails with its reason. */
+  signal?: AbortSignal;
 }
 
 /** 5xx statuses that say the request was not carried out: not implemented, HTTP version not supported, network authentication required (a captive portal). */
@@ -164,7 +166,7 @@ export async function withRetry<T>(call: RetryCall<T>): Promise<T> {
           if (Date.now() + delay > deadline) throw failure;
           // A 429's Retry-After holds this request always (the pacer holds the others too when it is the
           // limit's own: keySchedule.ts limitsOwn); after a bare one, the request backs off on its own.
-          await sleep(delay);
+          await sleep(delay, call.signal);
         },
       },
     );

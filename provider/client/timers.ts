@@ -44,7 +44,24 @@ export function setLongTimeout(fn: () => void, ms: number): LongTimer {
   };
 }
 
-/** Resolves after `ms` milliseconds, however long that is (see {@link setLongTimeout}). */
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setLongTimeout(resolve, ms));
+/**
+ * Resolves after `ms` milliseconds, however long that is (see {@link setLongTimeout}); with a
+ * `signal`, rejects with its `reason` (an Error; another value wrapped in one) as soon as it
+ * aborts (at once when it already has).
+ */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal === undefined) return new Promise((resolve) => setLongTimeout(resolve, ms));
+  const reason = (): Error => (signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason)));
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(reason());
+    const stop = (): void => {
+      timer.cancel();
+      reject(reason());
+    };
+    const timer = setLongTimeout(() => {
+      signal.removeEventListener("abort", stop);
+      resolve();
+    }, ms);
+    signal.addEventListener("abort", stop, { once: true });
+  });
 }

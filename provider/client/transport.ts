@@ -58,11 +58,13 @@ export class HttpTransport {
    * @param config - the resolved configuration (URL, key, timeouts).
    * @param clock - told the `Date` of every answer.
    * @param pacer - gives every request its turn, and is told how each ended.
+   * @param stopped - aborts when the client stops: a request not sent by then is not sent, and fails with its reason.
    */
   constructor(
     private readonly config: ResolvedConfig,
     private readonly clock: ServerClock,
     pacer: Pacer,
+    private readonly stopped?: AbortSignal,
   ) {
     const url = new URL(config.apiUrl);
     this.origin = url.origin;
@@ -85,14 +87,17 @@ export class HttpTransport {
    * @returns the status and parsed body of a 2xx answer.
    * @throws ApiError (its subclass by status) for a 4xx/5xx answer; RateLimitError carries
    * `Retry-After`. NetworkError when no whole answer came (refused, reset, timed out, cut
-   * short). ResponseValidationError when a 2xx body is not JSON.
+   * short). ResponseValidationError when a 2xx body is not JSON. The reason the client
+   * stopped (a CancelledError) when it stopped before the request was sent.
    */
   async send(req: HttpRequest): Promise<HttpResponse> {
     return this.settle(req, await this.exchange(req));
   }
 
-  /** Sends `req` now and reads its whole answer (the exchange below the shaping policies). Never rejects. */
+  /** Sends `req` now and reads its whole answer (the exchange below the shaping policies). Rejects only with the reason the client stopped, before sending. */
   private async sendOnce(req: HttpRequest): Promise<Outcome> {
+    // Stopped (closed, or its signal aborted) before its turn came (the pacer's, composed above): never sent.
+    if (this.stopped?.aborted === true) throw this.stopped.reason;
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.config.apiKey}`,
       "user-agent": this.config.userAgent,

@@ -113,17 +113,17 @@ export class TimeoutError<K extends WatchedKind = WatchedKind> extends WaitError
 }
 
 /**
- * The client was closed while the wait was under way: it stopped polling. The resource is
- * left as it is.
+ * The client was closed (or stopped by its `signal`) while the wait was under way, or before
+ * it began: it stopped polling. The resource is left as it is.
  */
 export class WaitCancelledError<K extends WatchedKind = WatchedKind> extends WaitError<K> {
   static override readonly kind: string = "WaitCancelledError";
 
-  /** Builds the error. */
-  constructor(init: WaitErrorInit<K>) {
+  /** Builds the error; `why` says what stopped the wait (default: the client was closed). */
+  constructor(init: WaitErrorInit<K> & { why?: string }) {
     super(
       `Stopped waiting for ${init.resource.kind} ${init.resource.id} (project ${init.resource.projectId}) to reach ` +
-        `${init.awaited.join(" or ")}: the client was closed. The ${init.resource.kind} is left as it is.`,
+        `${init.awaited.join(" or ")}: ${init.why ?? "the client was closed"}. The ${init.resource.kind} is left as it is.`,
       ClientErrorCode.WaitCancelled,
       init,
     );

@@ -52,10 +52,14 @@ export function newAutoname(logical: string): string {
 
 /** The name an interrupted create of this resource was sent with, when it was autonamed and its journal entry tells. Never throws. */
 function interruptedName(kind: string, projectId: string | undefined, owner: string): string | undefined {
-  const { apiUrl } = providerContext().settings;
+  const { apiUrl, apiUrlAsGiven } = providerContext().settings;
   if (apiUrl === undefined || projectId === undefined || owner === "") return undefined;
-  const stored = readEntry(entryFile(journalDir(), apiUrl, projectId, kind, owner));
-  return stored.kind === "entry" && stored.entry.autonamed === true ? stored.entry.name : undefined;
+  // This version's entry, else one an earlier version keyed by the endpoint as it was given.
+  for (const url of apiUrlAsGiven === undefined ? [apiUrl] : [apiUrl, apiUrlAsGiven]) {
+    const stored = readEntry(entryFile(journalDir(), url, projectId, kind, owner));
+    if (stored.kind !== "none") return stored.kind === "entry" && stored.entry.autonamed === true ? stored.entry.name : undefined;
+  }
+  return undefined;
 }
 
 /**

@@ -2,11 +2,15 @@
  * What identifies one create (the same resource of the same stack, asked for again), as the
  * journal (journal.ts) keys and compares its entries.
  */
+import { DEFAULT_REQUEST_TIMEOUT_MS } from "../client/config";
 import type { JournalEntry } from "./journalStore";
 
 /** What identifies one create: the same resource of the same stack, asked for again. */
 export interface CreateIntent {
+  /** The API's endpoint in its one form (settings.ts `apiUrl`): what the journal keys entries by. */
   readonly apiUrl: string;
+  /** The endpoint as it was given, where it differs: what earlier versions keyed entries by (still looked up). */
+  readonly apiUrlAsGiven?: string;
   readonly projectId: string;
   /** The resource type, e.g. `Service`. */
   readonly kind: string;
@@ -20,6 +24,10 @@ export interface CreateIntent {
   readonly name?: string;
   /** True when `name` is the resource's own (autonamed): what bears it is what this resource made. */
   readonly autonamed: boolean;
+  /** The bound within which the API's list shows what a create made, from its request's end, ms (settings `listLagMs`). */
+  readonly listLagMs: number;
+  /** The longest one request lasts, ms (settings `requestTimeoutMs`): with the create's deadline, when its request ended at the latest. */
+  readonly requestTimeoutMs: number;
 }
 
 /**
@@ -27,21 +35,34 @@ export interface CreateIntent {
  * `identity`, that a provider call (`ctx`) makes, sending `name` when the resource has one.
  */
 export function intentOf(
-  ctx: { readonly settings: { readonly apiUrl?: string }; readonly owner: string; readonly autonamed: boolean },
+  ctx: {
+    readonly settings: {
+      readonly apiUrl?: string;
+      readonly apiUrlAsGiven?: string;
+      readonly listLagMs: number;
+      readonly requestTimeoutMs?: number;
+    };
+    readonly owner: string;
+    readonly autonamed: boolean;
+  },
   what: { readonly kind: string; readonly noun: string },
   projectId: string,
   identity: CreateIntent["identity"],
   name?: string,
 ): CreateIntent {
   const named = name === undefined ? {} : { name };
+  const asGiven = ctx.settings.apiUrlAsGiven;
   return {
     apiUrl: ctx.settings.apiUrl ?? "",
+    ...(asGiven === undefined ? {} : { apiUrlAsGiven: asGiven }),
     projectId,
     ...what,
     owner: ctx.owner,
     identity,
     ...named,
     autonamed: ctx.autonamed && name !== undefined,
+    listLagMs: ctx.settings.listLagMs,
+    requestTimeoutMs: ctx.settings.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
   };
 }
 

@@ -50,3 +50,18 @@ export function diffProperties(
   }
   return { changes: changed.length > 0, replaces, changed };
 }
+
+/**
+ * The properties of `changed` whose recorded value the property's rule of a readable value
+ * (`readable`, contract/readable.ts) refuses: recorded from an answer an earlier version could
+ * not read (`""` for a region, say). Such a value is no reason to replace the resource, and
+ * not a change to name: `diff` asks for an update instead, which reads the resource and
+ * records what it shows (framework/unreadable.ts).
+ */
+export function unreadablyRecorded(
+  recorded: Record<string, unknown>,
+  changed: readonly string[],
+  readable: Readonly<Record<string, (value: unknown) => boolean>> = {},
+): string[] {
+  return changed.filter((p) => p in recorded && readable[p] !== undefined && !readable[p](recorded[p]));
+}

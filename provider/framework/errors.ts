@@ -28,6 +28,10 @@ export const ProviderErrorCode = {
   OwnershipUnknown: "CLOUDDB_OWNERSHIP_UNKNOWN",
   /** An earlier create's outcome is unknown and nothing listed proves what it made: nothing is created on a guess. */
   CreateUnsettled: "CLOUDDB_CREATE_UNSETTLED",
+  /** An import read the resource, but the answer does not show it as a program could declare it (a value no rule takes). */
+  Unreadable: "CLOUDDB_UNREADABLE",
+  /** A create or update got inputs that Check does not pass (a caller that skipped Check): nothing is sent. */
+  InputsNotChecked: "CLOUDDB_INPUTS_NOT_CHECKED",
 } as const;
 
 /**
@@ -102,6 +106,36 @@ export class InputConflictError extends ClouddbError {
   }
 }
 
+/**
+ * A create or an update got inputs that `check` does not pass: the engine always calls Check
+ * first, so the caller skipped it (a client of the plugin's gRPC service, say). Nothing is
+ * sent. The message names each failing input and why, as `check` words it (a secret input's
+ * value never shown), never the inputs themselves.
+ */
+export class UncheckedInputsError extends ClouddbError {
+  static override readonly kind: string = "UncheckedInputsError";
+
+  /**
+   * @param what the operation and the resource (`create of clouddb.Vpc`)
+   * @param failures each input that fails, with why
+   */
+  constructor(
+    what: string,
+    readonly failures: ReadonlyArray<{ readonly property: string; readonly reason: string }>,
+  ) {
+    super(
+      `The ${what} got inputs that Check does not pass, so nothing was sent (the engine calls Check first: was it skipped?): ` +
+        failures.map((f) => f.reason).join("; "),
+      ProviderErrorCode.InputsNotChecked,
+    );
+  }
+
+  /** True for an UncheckedInputsError from any copy of this package. */
+  static override isInstance(value: unknown): value is UncheckedInputsError {
+    return isKind(value, UncheckedInputsError.kind);
+  }
+}
+
 /** A resource is in a state that only deletion can leave; `lastSeen` is the resource as last read. */
 export class UnusableResourceError<T> extends ClouddbError {
   static override readonly kind: string = "UnusableResourceError";
@@ -163,4 +197,20 @@ export function scrubbed(error: unknown, secrets: ReadonlyArray<unknown>): Error
   original.message = redact(original.message);
   if (original.stack) original.stack = redact(original.stack);
   return original;
+}
+
+/**
+ * The message of an import whose answer does not show the resource as a program could declare
+ * it: each input read back that `check` refuses (a value the answer does not show readably,
+ * contract/readable.ts), and that nothing is recorded. Empty when every one passes.
+ *
+ * @param what the resource, e.g. `clouddb.Service abcdefghij`
+ * @param failures `check`'s failures of the inputs read back
+ */
+export function unimportable(what: string, failures: ReadonlyArray<{ readonly reason: string }>): string | undefined {
+  if (failures.length === 0) return undefined;
+  return (
+    `${what} is not imported: the API's answer does not show it as a program could declare it (${failures.map((f) => f.reason).join("; ")}), ` +
+    "so nothing is recorded. Run the import again once the API shows it readably."
+  );
 }

@@ -27,10 +27,16 @@
  * name meanwhile), nor does a look-alike without its own name of a kind the API can rename
  * (a VPC renamed out of band): when a look-alike may be new, the create stops and names every
  * candidate, the `adoptId` that takes it over, and the entry to remove if none is the stack's.
- * No clock decides (an entry's time is this machine's, which may have been wrong). Nothing
- * listed proves nothing either (a list may lag, a request held on the way may still arrive):
- * the create stops, saying how to tell the provider which resource it made (`adoptId`) or that
- * it made none (remove the entry). A takeover rewrites the entry as its own, so a takeover
+ * No clock decides what is whose. That nothing is listed proves nothing made only by the
+ * contract's bound (a list shows what a create made within `clouddb:listLag` of when its request
+ * ended): the entry records when the request ended at the latest (`endsBy`: the create's
+ * deadline plus the longest a request lasts; `endedAt` once its answer was lost, which the
+ * client tells through its `watch`), and a list read started that bound after it that shows
+ * nothing the create made proves it made none: the next create is then sent (interruptedCreates.ts),
+ * waiting for that moment if it has not come (within `timeouts.create`; else it stops, saying
+ * when to run `pulumi up` again). Those times are this machine's clock, read in two runs: the
+ * rule assumes the clock was not set forward between them by more than the bound. A takeover
+ * rewrites the entry as its own, so a takeover
  * interrupted again is found again. An entry that cannot be read (`null`, torn) is an intent
  * whose outcome is unknown, not absent. Two processes of one stack decide one at a time
  * (journalLock.ts). On another machine (CI runners) the journal is not there: Pulumi's
@@ -40,19 +46,19 @@
  * a partial failure's included) finds what this process handed over: it resumes that
  * resource, never makes a second.
  */
-import { AmbiguousCreateError, ApiError, ConfigurationError, NetworkError, NotFoundError, RedirectError } from "../client/errors";
-import { redirectMayFollowCarriedOut } from "../client/retry";
+import type { CreateWatch } from "../client/callArgs";
+import { scopeDeadline } from "../client/deadline";
+import { AmbiguousCreateError, NotFoundError } from "../client/errors";
 import { sameIntent, type CreateIntent } from "./createIntent";
-import { CloudStateError, InputConflictError, ProviderErrorCode } from "./errors";
-import { describe, interrupted, lookAlikes, unreadable, type Recovery } from "./interruptedCreates";
+import { CloudStateError, ProviderErrorCode } from "./errors";
+import { describe, interrupted, type Listed, lookAlikes, provenFrom, unreadable, type Recovery } from "./interruptedCreates";
+import { isMine, Journaled, ownedNow } from "./journaled";
 import { withEntryLock } from "./journalLock";
 import {
   engineProcesses,
   entryFile,
-  EntryFile,
   isRunning,
   type JournalEntry,
-  journalUnavailable,
   legacyEntryFile,
   readEntryAsync,
   removeEntry,
@@ -61,7 +67,7 @@ import {
   usableJournalDir,
 } from "./journalStore";
 
-export type { Recovery } from "./interruptedCreates";
+export { listedOf, type Listed, type Recovery } from "./interruptedCreates";
 
 /**
  * The creates this process has handed to the engine (returned, or thrown with the id as a
@@ -111,102 +117,62 @@ export async function absentIfNotFound<T>(read: Promise<T>): Promise<T | undefin
 }
 
 /**
- * True when a create's failure proves it made nothing: the API refused it, it never left this
- * machine, or it was redirected elsewhere (307, 308: "send it there"; a 301, 302 or 303 may
- * follow a create the server carried out).
+ * Where earlier versions kept the entry of `intent`, in the order they are looked up: keyed
+ * by the endpoint as it was given (before it had one form), and, for a name the program
+ * chose, where version 0.1 kept it (with the identity that reads it).
  */
-function madeNothing(e: unknown): boolean {
-  if (ApiError.isInstance(e)) return e.status >= 400 && e.status < 500 && e.status !== 408;
-  if (NetworkError.isInstance(e)) return !e.requestSent;
-  if (RedirectError.isInstance(e)) return !redirectMayFollowCarriedOut(e.status);
-  return ConfigurationError.isInstance(e) || InputConflictError.isInstance(e) || CloudStateError.isInstance(e);
-}
-
-/** The entry as this process owns it. */
-function ownedNow(entry: JournalEntry): JournalEntry {
-  return { ...entry, ...thisProcess(), engine: engineProcesses() };
-}
-
-/** True when `entry` is this process's own. */
-function isMine(entry: JournalEntry): boolean {
-  const me = thisProcess();
-  return entry.pid === me.pid && (entry.startTime === undefined || entry.startTime === me.startTime);
+function earlierFiles(dir: string, intent: CreateIntent): Array<{ file: string; identity?: CreateIntent["identity"] }> {
+  const asGiven = intent.apiUrlAsGiven ?? intent.apiUrl;
+  const { projectId, kind, owner, identity } = intent;
+  return [
+    ...(asGiven === intent.apiUrl ? [] : [{ file: entryFile(dir, asGiven, projectId, kind, owner) }]),
+    ...(intent.autonamed ? [] : [{ file: legacyEntryFile(dir, asGiven, projectId, kind, owner, identity), identity }]),
+  ];
 }
 
 /**
- * The journal of one create in flight. Its writes leave the event loop (journalStore.ts
- * `EntryFile`), and the create waits for each as it waited for the synchronous writes
- * before (the intent is on disk before the create is sent, the id before the create goes
- * on), while every other create goes on; removing the entry is immediate and final.
- * Every write is best effort: a journal that cannot be written is said once, and skipped.
+ * The stored entry of `intent`: `file`, where this version keeps it, and `from`, the file it
+ * was read from (`file`, else where an earlier version kept it: {@link earlierFiles}), which
+ * is the one that blocks a create and the one a message names.
  */
-class Journaled {
-  private file: EntryFile | undefined;
-
-  constructor(
-    file: string | undefined,
-    private entry: JournalEntry,
-  ) {
-    this.file = file === undefined ? undefined : new EntryFile(file);
+async function stored(dir: string, intent: CreateIntent): Promise<{ file: string; found: StoredEntry; from: string }> {
+  const file = entryFile(dir, intent.apiUrl, intent.projectId, intent.kind, intent.owner);
+  let found = await readEntryAsync(file);
+  let from = file;
+  for (const earlier of earlierFiles(dir, intent)) {
+    if (found.kind !== "none") break;
+    found = await readEntryAsync(earlier.file, earlier.identity);
+    from = earlier.file;
   }
-
-  /** Records the id the API answered with. */
-  made(id: string): Promise<void> {
-    const { unsettled: _unsettled, ...rest } = this.entry;
-    return this.save({ ...rest, id });
-  }
-
-  /** The create failed in a way that may have made the resource: the entry stays, saying why. */
-  unknown(why: string): Promise<void> {
-    return this.save({ ...this.entry, unsettled: why });
-  }
-
-  /** The create made nothing: the entry goes, now. */
-  end(): void {
-    this.file?.remove();
-  }
-
-  /**
-   * The create has returned: its id is Pulumi's now, and the entry goes, unless the engine
-   * died meanwhile; then the entry stays, marked, for the next create to take the resource
-   * over (written in the background: the create has returned).
-   */
-  returned(): void {
-    if (this.entry.engine.every(isRunning)) return this.end();
-    void this.save({ ...this.entry, unrecorded: true });
-  }
-
-  /** The entry as last written. */
-  get current(): JournalEntry {
-    return this.entry;
-  }
-
-  /** Where the entry is, for messages. */
-  get where(): string | undefined {
-    return this.file?.path;
-  }
-
-  /** Writes `entry`; resolves once it is on disk, or the journal was given up. Never rejects. */
-  async save(entry: JournalEntry): Promise<void> {
-    this.entry = entry;
-    const file = this.file;
-    if (file === undefined) return;
-    try {
-      await file.write(entry);
-    } catch (e) {
-      journalUnavailable(file.path, (e as NodeJS.ErrnoException).code ?? (e as Error).message);
-      if (this.file === file) this.file = undefined;
-    }
-  }
+  return { file, found, from: found.kind === "none" ? file : from };
 }
 
-/** The stored entry of `intent`: its file, else (a name the program chose) where version 0.1 kept it. */
-async function stored(dir: string, intent: CreateIntent): Promise<{ file: string; found: StoredEntry; legacyFile?: string }> {
-  const file = entryFile(dir, intent.apiUrl, intent.projectId, intent.kind, intent.owner);
-  const found = await readEntryAsync(file);
-  if (found.kind !== "none" || intent.autonamed) return { file, found };
-  const legacyFile = legacyEntryFile(dir, intent.apiUrl, intent.projectId, intent.kind, intent.owner, intent.identity);
-  return { file, found: await readEntryAsync(legacyFile, intent.identity), legacyFile };
+/** How long a read of a list that creates of this process may share ({@link Recovery.sharedList}) serves the creates after it. */
+const SHARED_LIST_MS = 60_000;
+
+/** The reads of shared lists under way or made within {@link SHARED_LIST_MS}, by endpoint, project and list. */
+const sharedLists = new Map<string, { readonly startedAt: number; readonly listed: Promise<Listed<unknown>> }>();
+
+/**
+ * The list the look-alikes there before a create are read from: for a kind that may share it
+ * ({@link Recovery.sharedList}), a read this process started less than {@link SHARED_LIST_MS}
+ * ago, before this create is sent, so that ten creates in a project of 2,000 services read its
+ * list once, not each; else a read now. An older list only makes more look-alikes "maybe new"
+ * for a later recovery, which then stops rather than proves (interruptedCreates.ts).
+ */
+function listedBefore<T>(intent: CreateIntent, recovery: Recovery<T>): Promise<Listed<T>> {
+  if (recovery.sharedList === undefined) return recovery.list();
+  const key = JSON.stringify([intent.apiUrl, intent.projectId, recovery.sharedList]);
+  const now = Date.now();
+  for (const [k, read] of sharedLists) if (now - read.startedAt >= SHARED_LIST_MS) sharedLists.delete(k);
+  const recent = sharedLists.get(key);
+  if (recent !== undefined) return recent.listed as Promise<Listed<T>>;
+  const listed = recovery.list();
+  sharedLists.set(key, { startedAt: now, listed });
+  listed.catch(() => {
+    if (sharedLists.get(key)?.listed === listed) sharedLists.delete(key);
+  });
+  return listed;
 }
 
 /**
@@ -223,23 +189,24 @@ async function decide<T>(
   dir: string,
   onTakeover: string,
 ): Promise<{ taken: Created<T> } | { journal: Journaled }> {
-  const { file, found, legacyFile } = await stored(dir, intent);
-  if (found.kind === "unreadable") await unreadable(intent, recovery, file, found.why);
+  const { file, found, from } = await stored(dir, intent);
+  // A message names the file that blocks: the one the entry was read from.
+  if (found.kind === "unreadable") await unreadable(intent, recovery, from, found.why);
   if (found.kind === "entry") {
     const previous = found.entry;
     if (!isMine(previous) && isRunning(previous) && previous.unrecorded !== true) {
       throw new CloudStateError(
-        `A create of this ${intent.noun} is under way in another process (${describe(file, previous)}), which is still running: ` +
-          `let it finish or stop it, then run \`pulumi up\` again. If no such process runs, remove ${file}.`,
+        `A create of this ${intent.noun}${previous.name === undefined ? "" : ` named ${JSON.stringify(previous.name)}`} is under way in another process (${describe(from, previous)}), which is still running: ` +
+          `let it finish or stop it, then run \`pulumi up\` again. If no such process runs, remove ${from}.`,
         ProviderErrorCode.NotReady,
       );
     }
-    // Claim it before looking: a takeover interrupted too is found by the next create.
+    // Claim it before looking (into this version's file): a takeover interrupted too is found by the next create.
     const { unrecorded: _unrecorded, ...kept } = previous;
     const claimed = ownedNow({ ...kept, interruptions: (previous.interruptions ?? 0) + 1 });
     const journal = new Journaled(file, claimed);
     await journal.save(claimed);
-    if (legacyFile !== undefined) removeEntry(legacyFile);
+    if (from !== file) removeEntry(from);
     const resource = await interrupted(intent, previous, recovery, file);
     if (resource !== undefined) {
       const name = recovery.nameOf?.(resource);
@@ -253,10 +220,12 @@ async function decide<T>(
     }
   }
   // The look-alikes there are before it is sent (name aside): what a later recovery can prove old. Unread, every look-alike may be new.
-  const before = await lookAlikes(recovery, undefined).then(
-    (all) => all.map((r) => recovery.idOf(r)),
-    () => undefined,
-  );
+  const before = await listedBefore(intent, recovery)
+    .then((listed) => lookAlikes(recovery, undefined, listed))
+    .then(
+      (all) => all.items.map((r) => recovery.idOf(r)),
+      () => undefined,
+    );
   const fresh: JournalEntry = { ...entry, ...(before === undefined ? {} : { before }) };
   const journal = new Journaled(file, fresh);
   // The intent is on disk before the create is sent.
@@ -265,31 +234,83 @@ async function decide<T>(
 }
 
 /**
+ * The creates of this process under way, by {@link intentKey}: one create of a resource at a
+ * time. The engine sends one Create per resource and run, but may send it again (an `onError`
+ * hook), and a native plugin may be sent the same Create several times at once: the second
+ * waits until the first is settled, then finds what it made ({@link madeHere}) or its journal
+ * entry, and never makes a second resource.
+ */
+const underWay = new Map<string, Promise<void>>();
+
+/** Waits for the turn of the create keyed `key` in this process; resolves with what ends it. */
+async function turnOf(key: string): Promise<() => void> {
+  for (let running = underWay.get(key); running !== undefined; running = underWay.get(key)) await running;
+  let end = (): void => undefined;
+  const mine = new Promise<void>((resolve) => (end = resolve));
+  underWay.set(key, mine);
+  return () => {
+    if (underWay.get(key) === mine) underWay.delete(key);
+    end();
+  };
+}
+
+/**
  * Creates at most once per intent across interrupted provider processes: takes over what
  * an interrupted create of the same resource made (see the module comment), else journals
- * and runs `send`. `onTakeover` ends the line printed when it takes one over.
+ * and runs `send`, which gives the client `watch` (the journal records when a lost answer's
+ * request ended, and that the create is sent again). `onTakeover` ends the line printed when
+ * it takes one over. Creates of one resource in this process run one at a time, each until
+ * the one before is settled ({@link underWay}).
  *
  * @throws InputConflictError when an interrupted create may have made what cannot be told
  *   apart from another stack's; CloudStateError when a create of the same resource is still
- *   under way in another process; what `send` throws (the entry stays when it may have made
- *   the resource, and the error says so).
+ *   under way in another process, or an interrupted one's outcome cannot be proved yet; what
+ *   `send` throws (the entry stays when it may have made the resource, and the error says so).
  */
 export async function createOnce<T>(
   intent: CreateIntent,
   recovery: Recovery<T>,
-  send: () => Promise<T>,
+  send: (watch: CreateWatch) => Promise<T>,
   onTakeover = "",
+): Promise<Created<T>> {
+  if (intent.owner === "") return createOnceNow(intent, recovery, send, onTakeover);
+  const ended = await turnOf(intentKey(intent));
+  try {
+    const created = await createOnceNow(intent, recovery, send, onTakeover);
+    return {
+      ...created,
+      settled: () => {
+        try {
+          created.settled();
+        } finally {
+          ended();
+        }
+      },
+    };
+  } catch (e) {
+    ended();
+    throw e;
+  }
+}
+
+/** {@link createOnce}, once it is this create's turn in this process. */
+async function createOnceNow<T>(
+  intent: CreateIntent,
+  recovery: Recovery<T>,
+  send: (watch: CreateWatch) => Promise<T>,
+  onTakeover: string,
 ): Promise<Created<T>> {
   const again = await madeHere(intent, recovery);
   if (again !== undefined) {
     const name = recovery.nameOf?.(again);
     console.error(
       `clouddb: ${intent.noun} ${recovery.idOf(again)}${name === undefined ? "" : ` (${JSON.stringify(name)})`} was made by this same create, ` +
-        "which Pulumi sent again after it failed (an onError resource hook); resuming it instead of creating another",
+        "which Pulumi sent again (an onError resource hook retrying it after it failed, or the same Create twice); resuming it instead of creating another",
     );
     return { resource: again, takenOver: true, settled: () => undefined };
   }
   const dir = usableJournalDir();
+  const deadline = scopeDeadline();
   const entry: JournalEntry = {
     v: 2,
     ...thisProcess(),
@@ -297,6 +318,8 @@ export async function createOnce<T>(
     startedAt: Date.now(),
     identity: intent.identity,
     ...(intent.name === undefined ? {} : { name: intent.name, autonamed: intent.autonamed }),
+    // No request of this create is sent past its deadline, and none lasts longer than a request may.
+    ...(deadline === undefined ? {} : { endsBy: deadline + intent.requestTimeoutMs }),
   };
   let journal = new Journaled(undefined, entry);
   if (dir !== undefined) {
@@ -308,23 +331,33 @@ export async function createOnce<T>(
   }
   let resource: T;
   try {
-    resource = await send();
+    resource = await send(journal.watch);
   } catch (e) {
-    if (madeNothing(e)) {
+    if (journal.madeNothingBy(e)) {
       journal.end();
     } else {
       await journal.unknown(e instanceof Error ? e.message.slice(0, 300) : String(e));
-      if (journal.where !== undefined && e instanceof Error) {
-        const none = AmbiguousCreateError.isInstance(e) && e.candidateIds.length === 0;
-        e.message +=
-          ` The journal keeps this create's intent (${journal.where}): the next \`pulumi up\` looks for what it made before it sends anything` +
-          `${none ? ", and creates nothing on a guess; once you know it made none, remove that file" : AmbiguousCreateError.isInstance(e) ? "; if none of these is this stack's, remove that file first" : ""}.`;
-      }
+      if (journal.where !== undefined && e instanceof Error) e.message += ` ${kept(journal, intent, e)}`;
     }
     throw e;
   }
   await journal.made(recovery.idOf(resource));
   return { resource, takenOver: false, settled: handOver(intent, journal, resource) };
+}
+
+/** What a create whose outcome is unknown adds to its error: the journal keeps its intent, and what the next `up` does with it. */
+function kept(journal: Journaled, intent: CreateIntent, e: Error): string {
+  const bound = provenFrom(journal.current, intent.listLagMs);
+  const none = AmbiguousCreateError.isInstance(e) && e.candidateIds.length === 0;
+  const then = !none
+    ? AmbiguousCreateError.isInstance(e)
+      ? "; if none of these is this stack's, remove that file first"
+      : ""
+    : bound === undefined
+      ? ", and creates nothing on a guess; once you know it made none, remove that file"
+      : `, and creates one once a list read from ${new Date(bound).toISOString()} on (clouddb:listLag after its request ended, this ` +
+        "machine's clock) shows none: run it then, or give the resource a longer timeouts.create to wait for that in one run";
+  return `The journal keeps this create's intent (${journal.where}): the next \`pulumi up\` looks for what it made before it sends anything${then}.`;
 }
 
 /** The `settled` hook of a create that made (or took over) `resource`: the engine has it now, and may send the same create again. */
@@ -340,10 +373,14 @@ function handOver<T>(intent: CreateIntent, journal: Journaled, resource: T): () 
  * program took an existing resource over with `adoptId`, which settles the question.
  */
 export function forgetInterrupted(
-  ctx: { readonly settings: { readonly apiUrl?: string }; readonly owner: string },
+  ctx: { readonly settings: { readonly apiUrl?: string; readonly apiUrlAsGiven?: string }; readonly owner: string },
   kind: string,
   projectId: string,
 ): void {
   const dir = usableJournalDir();
-  if (dir !== undefined && ctx.owner !== "") removeEntry(entryFile(dir, ctx.settings.apiUrl ?? "", projectId, kind, ctx.owner));
+  if (dir === undefined || ctx.owner === "") return;
+  // This version's entry, and one an earlier version keyed by the endpoint as it was given.
+  const { apiUrl = "", apiUrlAsGiven } = ctx.settings;
+  for (const url of apiUrlAsGiven === undefined ? [apiUrl] : [apiUrl, apiUrlAsGiven])
+    removeEntry(entryFile(dir, url, projectId, kind, ctx.owner));
 }

@@ -10,6 +10,7 @@
  */
 import * as fs from "fs";
 import { isRunning, newFileFor, type ProcessRef, thisProcess } from "./journalStore";
+import { pause } from "./cancellation";
 
 /** How long a process waits for another's decision before it says so: a decision takes a few requests. */
 const WAIT_MS = 120_000;
@@ -66,7 +67,7 @@ async function acquire(lock: string): Promise<boolean> {
       const holder = holderOf(lock);
       if (holder !== undefined && !isRunning(holder)) breakStale(lock, holder);
       else if (Date.now() > until) return false;
-      else await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+      else await pause(RETRY_MS);
     }
   } finally {
     fs.rmSync(mine, { force: true });

@@ -48,6 +48,14 @@ export interface JournalEntry extends ProcessRef {
   readonly unrecorded?: boolean;
   /** Why the create's outcome is unknown, when it failed in a way that may have made the resource. */
   readonly unsettled?: string;
+  /**
+   * The latest its request can have ended (epoch ms, this machine's clock): the create's
+   * deadline (its `timeouts.create`, past which no request is sent) plus the longest one
+   * request lasts. A list read started `listLag` after it proves what the create made.
+   */
+  readonly endsBy?: number;
+  /** When the client stopped waiting for the answer of its request, once that answer was lost (epoch ms, this machine's clock). */
+  readonly endedAt?: number;
   /** How many times a create or takeover of this intent was interrupted. */
   readonly interruptions?: number;
 }

@@ -3,7 +3,7 @@
  * another change, a VPC with something still attached).
  */
 import { ConflictError } from "../client/errors";
-import { sleep } from "../client/timers";
+import { pause } from "./cancellation";
 import { CloudStateError, ProviderErrorCode } from "./errors";
 import type { ProviderSettings } from "./settings";
 
@@ -39,7 +39,7 @@ export async function retryWhileConflict<T>(
       if (!ConflictError.isInstance(e)) throw e;
       if (e.curableByWaiting === false && e.blockedBy) throw new CloudStateError(incurable(e.blockedBy), ProviderErrorCode.NotReady);
       if (Date.now() + retryPause(poll, attempt) > deadline) throw e;
-      await sleep(retryPause(poll, attempt));
+      await pause(retryPause(poll, attempt));
     }
   }
 }

@@ -10,14 +10,13 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { withinDeadline } from "../client/deadline";
 import { NotFoundError } from "../client/errors";
 import { AUTONAMED_KEY, withName } from "./autonaming";
-import { checkInputs } from "./check";
-import { diffProperties, sameValue } from "./diff";
+import { checkedInputs, checkInputs } from "./check";
+import { diffProperties, sameValue, unreadablyRecorded } from "./diff";
 import { ResourceInitError, scrubbed } from "./errors";
 import { withoutUndefined } from "./outputs";
 import {
   desiredOf,
   diffedProperties,
-  parseInputs,
   secretInputs,
   type InputsOf,
   type InputSpecs,
@@ -26,14 +25,26 @@ import {
   type Props,
   type ResourceSchema,
 } from "./schema";
-import { ADOPTED_KEY, adopts, deleteDecision, recordedAdoption, rememberAdopted } from "./adoption";
+import {
+  ADOPTED_KEY,
+  adopts,
+  assertReplaceable,
+  deleteDecision,
+  noteProgram,
+  recordedAdoption,
+  rememberAdopted,
+  rememberAdoptedInState,
+} from "./adoption";
 import { recordedUnlessChanged } from "./changes";
+import { GIVEN_INPUTS_KEY, givenInputs, refreshedInputs } from "./refreshedInputs";
 import { OWNER_KEY, REPLACE_ON_CHANGES_KEY } from "./internalInputs";
 import { operationContext, recordedReader, sharedOf, type OperationContext, type Recorded } from "./operationContext";
 import { changedPathsOf, replacedByOption, type Segment } from "./replaceOnChanges";
-import { configurationFailures, configure, providerContext, type ProviderContext } from "./settings";
+import { trackedOperations } from "./cancellation";
+import { endWhenEngineGone, inDynamicProviderHost } from "./engineWatch";
+import { configurationFailures, configure, givenSettings, providerContext, type ProviderContext } from "./settings";
 import { containsUnknown, UNKNOWN } from "./unknowns";
-import { inUserTerms, type OperationTiming, timeoutOf, userOperation } from "./userErrors";
+import { inUserTerms, lookupNotFound, type OperationTiming, timeoutOf, userOperation } from "./userErrors";
 
 /**
  * What a resource type does against the API, typed on both sides: the checked inputs, and
@@ -70,6 +81,13 @@ export interface ResourceDefinition<I extends InputSpecs, O extends OutputSpecs>
    * unfinished create). Without it, every recorded resource counts as ready.
    */
   settled?(recorded: Props): boolean;
+  /**
+   * The rule of a readable value (contract/readable.ts) of each property whose change
+   * replaces the resource and whose value is read from the live resource: a recorded value
+   * the rule refuses was recorded from an answer that did not show it readably, and is no
+   * reason to replace (`diff` asks for an update, which records what the resource shows).
+   */
+  readonly readable?: Readonly<Record<string, (value: unknown) => boolean>>;
   /** Values that must never appear in an error message, besides the API key and secret inputs. */
   secretsOf?(props: Props): unknown[];
   /** Loads the operations (and with them the API client). */
@@ -110,21 +128,22 @@ export interface DiffDetail extends dynamic.DiffResult {
   readonly desired: Props;
 }
 
-/** The provider of one resource type: Pulumi's dynamic provider, whose `diff` says what changed ({@link DiffDetail}). */
-export type CoreProvider = Required<Pick<dynamic.ResourceProvider, "configure" | "check" | "create" | "read" | "update" | "delete">> & {
-  diff(id: string, olds: Props, news: Props): Promise<DiffDetail>;
+/**
+ * The provider of one resource type: Pulumi's dynamic provider, whose `diff` says what
+ * changed ({@link DiffDetail}), whose `check` may be told which inputs the program gave as
+ * secrets (a host that knows, the native plugin: their values are never quoted, and their
+ * failures name them only in the reason, framework/check.ts), and whose `read` takes the old
+ * inputs from a host that has them (the native plugin; framework/refreshedInputs.ts).
+ */
+export type CoreProvider = Required<Pick<dynamic.ResourceProvider, "configure" | "create" | "update" | "delete">> & {
+  check(olds: Props, news: Props, secretInputs?: ReadonlySet<string>): Promise<dynamic.CheckResult>;
+  /**
+   * `movingToNative`: the recorded state is still the dynamic providers' (the native plugin
+   * diffs it during a move), so the old half of a replacement is deleted by them, not here.
+   */
+  diff(id: string, olds: Props, news: Props, movingToNative?: boolean): Promise<DiffDetail>;
+  read(id: string, props: Props, oldInputs?: Props): Promise<dynamic.ReadResult>;
 };
-
-/** The error for a lookup (`X.get`) of an id that does not exist. */
-function lookupNotFound(kind: string, id: string): NotFoundError {
-  return new NotFoundError({
-    status: 404,
-    code: "NOT_FOUND",
-    apiMessage: `No ${kind} with id ${JSON.stringify(id)}`,
-    operation: `${kind}.get`,
-    hint: `${kind}.get looks up an existing ${kind}: check the id, and the projectId (or clouddb:projectId) it belongs to.`,
-  });
-}
 
 /**
  * Builds the dynamic provider of one resource type around its definition.
@@ -138,10 +157,14 @@ function lookupNotFound(kind: string, id: string): NotFoundError {
  *   their outputs never hold `undefined`, and no error message holds a secret.
  * - The `timeouts` input is kept among the outputs, because `delete` and `read` receive
  *   only the outputs.
+ * - In Pulumi's dynamic-provider host, a process whose engine is gone ends its waits and
+ *   exits (engineWatch.ts).
  */
 export function defineResourceProvider<I extends InputSpecs, O extends OutputSpecs>(
   definition: ResourceDefinition<I, O>,
 ): Required<Pick<dynamic.ResourceProvider, "configure" | "check" | "diff" | "read" | "update" | "delete">> & dynamic.ResourceProvider {
+  // In Pulumi's dynamic-provider host, end every wait and exit once the engine is gone (engineWatch.ts).
+  if (inDynamicProviderHost()) endWhenEngineGone();
   const core = coreProvider(definition);
   return {
     ...core,
@@ -173,6 +196,8 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
    * recorded one. A property that the state does not record (written by a version of this
    * package before the input existed) and that the program does not set is not a change: its
    * default is what the resource already has. An input not known yet (preview) is a change.
+   * A recorded value its rule refuses (`unread`) asks for an update that records what the
+   * resource shows, never a replacement, and is not named as changed.
    */
   const compare = (olds: Props, news: Props, ctx: ProviderContext) => {
     const desired: Props = {
@@ -185,7 +210,10 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
       if (containsUnknown(news[property])) desired[property] = UNKNOWN;
       else if (!(property in olds) && (news[property] === undefined || news[property] === null)) desired[property] = undefined;
     }
-    return { desired, ...diffProperties(olds, desired, keys) };
+    const found = diffProperties(olds, desired, keys);
+    const unread = unreadablyRecorded(olds, found.changed, definition.readable);
+    const named = (ps: readonly string[]) => ps.filter((p) => !unread.includes(p));
+    return { desired, changes: found.changes, replaces: named(found.replaces ?? []), changed: named(found.changed), unread };
   };
   const secretKeys = secretInputs(schema);
   /** After an operation that waited: keeps what the client learned of transition times for the next process. */
@@ -216,25 +244,28 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
         timeouts: news.timeouts,
         settings: news.settings,
         [ADOPTED_KEY]: adopts(news),
+        [GIVEN_INPUTS_KEY]: givenInputs(news),
       });
     }
     return error;
   };
 
-  return {
+  const provider: CoreProvider = {
     async configure(req: dynamic.ConfigureRequest): Promise<void> {
       configure(req.config);
       // What `check` and `diff` need is loaded by now: keep it compiled for the next process.
       saveCompileCache();
     },
 
-    async check(olds: Props, news: Props): Promise<dynamic.CheckResult> {
+    async check(olds: Props, news: Props, secretInputs?: ReadonlySet<string>): Promise<dynamic.CheckResult> {
       // The configuration's problems too, so that a preview reports them, all at once.
-      // A `settings` input not known yet (a preview) stands for all it may set.
-      const settings = containsUnknown(news.settings) ? { apiUrl: UNKNOWN, apiKey: UNKNOWN, projectId: UNKNOWN } : sharedOf(news).settings;
-      const failures = [...configurationFailures(news.projectId, settings), ...checkInputs(schema, news)];
-      // A delete later in this run (a replacement's old half) must not delete what this program adopts.
+      // A `settings` input not known yet (a preview), or one field of it, stands for what it may set.
+      const failures = [...configurationFailures(news.projectId, givenSettings(news.settings)), ...checkInputs(schema, news, secretInputs)];
+      noteProgram();
+      // A delete later in this run (a replacement's old half) must not delete what this program adopts,
+      // nor what the state's inputs adopt (state of 0.1.0, whose outputs do not record it, proves it so).
       rememberAdopted(schema.kind, news.adoptId);
+      rememberAdoptedInState(schema.kind, olds?.adoptId);
       if (failures.length === 0 && Object.keys(olds ?? {}).length === 0 && adopts(news) && !containsUnknown(news.adoptId)) {
         // Shown by `pulumi preview` and `up` (the engine prints the plugin's output): a create that is an adoption.
         console.error(
@@ -246,14 +277,18 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
       return { inputs: failures.length > 0 ? news : withName(schema, olds ?? {}, news), failures };
     },
 
-    async diff(_id: string, olds: Props, news: Props): Promise<DiffDetail> {
-      const { desired, changes, replaces, changed } = compare(olds, news, providerContext("", false, sharedOf(news).settings));
+    async diff(id: string, olds: Props, news: Props, movingToNative = false): Promise<DiffDetail> {
+      const ctx = providerContext("", false, sharedOf(news).settings);
+      const { desired, changes, replaces, changed } = compare(olds, news, ctx);
       const byOption = replacedByOption(news[REPLACE_ON_CHANGES_KEY], changed, olds, desired);
+      const replaced = [...new Set([...(replaces ?? []), ...byOption])];
+      // A replacement whose old half's delete would stop (state of 0.1.0, nothing to say who made it) stops here, before anything is created.
+      if (replaced.length > 0) assertReplaceable(schema.kind, id, olds, ctx.settings.ownership, movingToNative);
       // Setting or removing adoptId (or state that does not record it yet) is an update that records it, sending nothing.
       const adoption = recordedAdoption(olds) !== adopts(news);
       return {
         changes: changes || adoption || definition.settled?.(olds) === false,
-        replaces: [...new Set([...(replaces ?? []), ...byOption])],
+        replaces: replaced,
         changed,
         changedPaths: Object.fromEntries(changed.map((p) => [p, changedPathsOf(p, olds[p], desired[p])])),
         desired,
@@ -267,13 +302,14 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
         sharedOf(news).settings,
       );
       try {
-        const parsed = parseInputs(schema, news);
+        const parsed = checkedInputs(schema, news, true);
         const shared = sharedOf(news);
         const { id, outs } = await bounded(operationContext(ctx, shared.projectId, shared.timeouts, "create"), (c) =>
           operations().create(parsed, c),
         );
         if (adopts(news)) rememberAdopted(schema.kind, id);
-        return { id, outs: withoutUndefined({ ...outs, timeouts: news.timeouts, settings: news.settings, [ADOPTED_KEY]: adopts(news) }) };
+        const given = { [ADOPTED_KEY]: adopts(news), [GIVEN_INPUTS_KEY]: givenInputs(news) };
+        return { id, outs: withoutUndefined({ ...outs, timeouts: news.timeouts, settings: news.settings, ...given }) };
       } catch (e) {
         throw scrub(withInputs(e, news), ctx, userOperation("create", schema.kind, news[OWNER_KEY]), news);
       } finally {
@@ -281,7 +317,7 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
       }
     },
 
-    async read(id: string, props: Props): Promise<dynamic.ReadResult> {
+    async read(id: string, props: Props, oldInputs?: Props): Promise<dynamic.ReadResult> {
       const ctx = providerContext("", false, sharedOf(props).settings);
       const recorded = props ?? {};
       try {
@@ -303,19 +339,17 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
           timeouts: recorded.timeouts,
           settings: recorded.settings,
           [ADOPTED_KEY]: recordedAdoption(recorded),
+          [GIVEN_INPUTS_KEY]: recorded[GIVEN_INPUTS_KEY],
         };
         // Inputs are replaced only when something drifted, so the next `up` diffs against
-        // what is live; otherwise the inputs the program wrote stay as they are. They hold
-        // every diffed property and the timeouts, so that diffing the outputs against them
-        // finds nothing (Pulumi shows each refresh as that diff). Secret properties never go
-        // into inputs: the engine stores those in plain text.
+        // what is live; otherwise the inputs the program wrote stay as they are. They are the
+        // old inputs with what drifted replaced, so that Pulumi shows exactly the drift
+        // (framework/refreshedInputs.ts).
         // A property the state does not record yet (written before the input existed) is learned, not drift.
-        const drifted = keys.some(({ property }) => property in recorded && !sameValue(recorded[property] ?? null, outs[property] ?? null));
-        if (!drifted) return { id, props: withoutUndefined(outs) };
-        const inputs = Object.fromEntries(
-          [...keys.map(({ property }) => property), "timeouts"].filter((p) => !secretKeys.includes(p)).map((p) => [p, outs[p]]),
-        );
-        return { id, props: withoutUndefined(outs), inputs: withoutUndefined(inputs) };
+        const drifted = diffedKeys.filter((p) => p in recorded && !sameValue(recorded[p] ?? null, outs[p] ?? null));
+        if (drifted.length === 0) return { id, props: withoutUndefined(outs) };
+        const inputs = refreshedInputs({ id, outs, recorded, drifted, diffed: diffedKeys, secrets: secretKeys, oldInputs });
+        return { id, props: withoutUndefined(outs), inputs };
       } catch (e) {
         throw scrub(e, ctx, userOperation("read", schema.kind, undefined, id), recorded);
       }
@@ -323,19 +357,32 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
 
     async update(id: string, olds: Props, news: Props): Promise<dynamic.UpdateResult> {
       const ctx = providerContext("", false, sharedOf(news).settings);
-      const parsed = parseInputs(schema, news);
-      const changed = new Set(compare(olds, parsed, ctx).changed);
+      const doing = userOperation("update", schema.kind, news[OWNER_KEY], id);
+      let parsed: InputsOf<I>;
+      try {
+        parsed = checkedInputs(schema, news, false);
+      } catch (e) {
+        throw scrub(e, ctx, doing, olds, news);
+      }
+      const compared = compare(olds, parsed, ctx);
+      const changed = new Set([...compared.changed, ...compared.unread]);
       const recorded = (outs: Props): Props => recordedUnlessChanged(outs, olds, diffedKeys, changed);
       try {
         const [given, kept] = [sharedOf(news), sharedOf(olds)];
         const opCtx = operationContext(ctx, given.projectId ?? kept.projectId, given.timeouts, "update");
         const outs = await bounded(opCtx, (c) => operations().update(id, recordedOf(olds), parsed, c, changed));
         return {
-          outs: withoutUndefined({ ...recorded(outs), timeouts: news.timeouts, settings: news.settings, [ADOPTED_KEY]: adopts(news) }),
+          outs: withoutUndefined({
+            ...recorded(outs),
+            timeouts: news.timeouts,
+            settings: news.settings,
+            [ADOPTED_KEY]: adopts(news),
+            [GIVEN_INPUTS_KEY]: givenInputs(news),
+          }),
         };
       } catch (e) {
         if (ResourceInitError.isInstance(e)) e.properties = recorded(e.properties);
-        throw scrub(withInputs(e, news), ctx, userOperation("update", schema.kind, news[OWNER_KEY], id), olds, news);
+        throw scrub(withInputs(e, news), ctx, doing, olds, news);
       } finally {
         await remember(ctx);
       }
@@ -345,7 +392,7 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
       const ctx = providerContext("", false, sharedOf(props).settings);
       let decision;
       try {
-        decision = deleteDecision(schema.kind, id, `${schema.kind} ${id}`, props);
+        decision = deleteDecision(schema.kind, id, `${schema.kind} ${id}`, props, ctx.settings.ownership);
       } catch (e) {
         throw scrub(e, ctx, userOperation("delete", schema.kind, undefined, id), props);
       }
@@ -365,4 +412,6 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
       }
     },
   };
+  // Counted while under way: a process whose engine is gone ends once they have (engineWatch.ts).
+  return trackedOperations(provider);
 }

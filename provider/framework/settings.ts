@@ -1,13 +1,21 @@
 import type { ClouddbClient } from "../client/client";
-import { apiKeyProblem, apiUrlProblem, numberProblem } from "../client/config";
+import { cancellationSignal } from "./cancellation";
+import { apiKeyProblem, apiUrlProblem, canonicalApiUrl, DEFAULT_LIST_LAG_MS, numberProblem } from "../client/config";
+import { settingTypeProblem, unset, type SettingKind } from "../client/configValues";
 import { parseDuration, TIMEOUT_RANGE_MS, TIMEOUT_RANGE_TEXT } from "./durations";
+import { NO_ANSWERS, OWNERSHIP_CONFIG_KEY, OWNERSHIP_ENV, parseOwnership, type Ownership, type OwnershipAnswers } from "./ownership";
 import { configurationError, invalid, notSet, type SettingName, type SettingProblem } from "./settingProblems";
 import type { TimeoutsInput } from "./timeouts";
+import { UNKNOWN } from "./unknowns";
 
 /** The subset of Pulumi's dynamic `Config` that the providers read. */
 export interface ConfigSource {
-  /** The value of a namespaced key such as `clouddb:apiUrl`, or undefined. */
-  get(key: string): string | undefined;
+  /**
+   * The value of a namespaced key such as `clouddb:apiUrl`, or undefined: a string from the
+   * stack config (a structured value as its JSON text), any JSON value from the native
+   * provider's inputs (an explicit provider's arguments keep their types).
+   */
+  get(key: string): unknown;
 }
 
 /** Default timeouts, in milliseconds, for the operations that wait. */
@@ -22,8 +30,19 @@ export interface DefaultTimeouts {
 
 /** What the providers know from the stack configuration and the environment. */
 export interface ProviderSettings {
-  /** `clouddb:apiUrl`, else `CLOUDDB_API_URL`. */
+  /**
+   * `clouddb:apiUrl`, else `CLOUDDB_API_URL`, in its one form (`canonicalApiUrl`: scheme and
+   * host in lower case, no default port, no trailing slash, no userinfo): every key derived
+   * from the endpoint (journal entries, locks, pacing files, learned transition times, the
+   * process's clients) uses it, so two spellings of one endpoint never make two of anything.
+   */
   readonly apiUrl?: string;
+  /**
+   * The endpoint as it was given (trimmed), where it differs from {@link apiUrl}: the text
+   * earlier versions keyed the journal's entries and the learned transition times by, still
+   * looked up (framework/journal.ts).
+   */
+  readonly apiUrlAsGiven?: string;
   /** `clouddb:apiKey` (a secret), else `CLOUDDB_API_KEY`. Never written to state or logs. */
   readonly apiKey?: string;
   /** `clouddb:projectId`, else `CLOUDDB_PROJECT_ID`: the project of resources that set none. */
@@ -39,6 +58,19 @@ export interface ProviderSettings {
   readonly listCacheMs: number;
   /** `clouddb:requestTimeout`: how long one request may take, from its first byte sent to the last received. @default 30s */
   readonly requestTimeoutMs?: number;
+  /**
+   * `clouddb:ownership` and `CLOUDDB_OWNERSHIP`: the user's word on who made each resource
+   * whose state does not say (framework/ownership.ts). @default none
+   */
+  readonly ownership: OwnershipAnswers;
+  /**
+   * `clouddb:listLag`, else `CLOUDDB_LIST_LAG_MS`: the bound within which the API's list shows
+   * what a create made, from when the client stopped waiting for its request. After a lost
+   * answer, a list read that long after the request ended that shows nothing it made proves
+   * it made nothing, and the create is sent again (the client's createRecovery.ts; the
+   * journal's interruptedCreates.ts). @default 30s
+   */
+  readonly listLagMs: number;
   /**
    * What cannot work in these settings (a missing endpoint or key, a URL without
    * `/public/api/v1`, a duration that is not one), each naming its config key and
@@ -63,6 +95,8 @@ export const CONFIG_KEYS = {
   deleteTimeout: { key: "clouddb:deleteTimeout" },
   readCache: { key: "clouddb:readCache" },
   requestTimeout: { key: "clouddb:requestTimeout" },
+  ownership: { key: OWNERSHIP_CONFIG_KEY, env: OWNERSHIP_ENV },
+  listLag: { key: "clouddb:listLag", env: "CLOUDDB_LIST_LAG_MS" },
 } as const satisfies Record<string, SettingName>;
 
 /**
@@ -76,6 +110,27 @@ export interface SettingsOverride {
   readonly projectId?: string;
 }
 
+/**
+ * What a resource's raw `settings` input stands for when `check` judges the configuration:
+ * each field it gives. A field not known yet (a preview), or of a type `check` refuses as an
+ * input, stands for a value of its own, so that the stack's setting it replaces is not judged
+ * (and not reported missing); a `settings` not known yet stands for all three.
+ */
+export function givenSettings(raw: unknown): SettingsOverride {
+  if (raw === UNKNOWN) return { apiUrl: UNKNOWN, apiKey: UNKNOWN, projectId: UNKNOWN };
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return {};
+  const given = raw as Record<string, unknown>;
+  const fields = (["apiUrl", "apiKey", "projectId"] as const).filter((k) => given[k] !== undefined && given[k] !== null);
+  return Object.fromEntries(fields.map((k) => [k, typeof given[k] === "string" ? given[k] : UNKNOWN]));
+}
+
+/** The settings' endpoint fields for `given` (the text of the config, the variable or a `settings` input). */
+function endpoint(given: string | undefined): Pick<ProviderSettings, "apiUrl" | "apiUrlAsGiven"> {
+  if (given === undefined) return {};
+  const apiUrl = canonicalApiUrl(given);
+  return apiUrl === given ? { apiUrl } : { apiUrl, apiUrlAsGiven: given };
+}
+
 let configured: ProviderSettings | undefined;
 const clients = new Map<string, ClouddbClient>();
 
@@ -86,17 +141,33 @@ const clients = new Map<string, ClouddbClient>();
  */
 export function readSettings(source: ConfigSource, env: NodeJS.ProcessEnv = process.env): ProviderSettings {
   const problems: SettingProblem[] = [];
-  const configured = (setting: SettingName): string | undefined => {
-    const value = source.get(setting.key);
-    return value === undefined || value.trim() === "" ? undefined : value;
+  /** The value of `setting` of `kind` from `raw` (the config key's, or else the variable's), or undefined (unset, or of a type it does not take: a problem). */
+  const mistyped = new Set<string>();
+  const typed = (setting: SettingName, kind: SettingKind, raw: unknown, fromEnv: boolean): string | number | undefined => {
+    if (unset(raw)) return undefined;
+    const problem = settingTypeProblem(raw, kind);
+    if (problem === undefined) return raw as string | number;
+    problems.push(invalid(setting, fromEnv, problem));
+    mistyped.add(setting.key);
+    return undefined;
+  };
+  const read = new Map<string, string | undefined>();
+  /** The config key's value as text, read once per key (so a problem is told once); `kind` says what it takes. */
+  const configured = (setting: SettingName, kind: SettingKind = "text"): string | undefined => {
+    if (!read.has(setting.key)) {
+      const value = typed(setting, kind, source.get(setting.key), false);
+      read.set(setting.key, value === undefined ? undefined : String(value));
+    }
+    return read.get(setting.key);
   };
   const fromEnv = (setting: SettingName): string | undefined => {
     const value = setting.env === undefined ? undefined : env[setting.env];
-    return value === undefined || value.trim() === "" ? undefined : value;
+    return value === undefined || value.trim() === "" ? undefined : (typed(setting, "text", value, true) as string | undefined);
   };
-  const pick = (setting: SettingName): string | undefined => configured(setting) ?? fromEnv(setting);
+  /** Text: the config key's, else (when the key is not given at all) the variable's. */
+  const pick = (setting: SettingName): string | undefined => (unset(source.get(setting.key)) ? fromEnv(setting) : configured(setting));
   const duration = (setting: SettingName): number | undefined => {
-    const text = configured(setting);
+    const text = configured(setting, "duration");
     if (text === undefined) return undefined;
     try {
       return parseDuration(text);
@@ -116,30 +187,67 @@ export function readSettings(source: ConfigSource, env: NodeJS.ProcessEnv = proc
   };
   /** A poll interval: the config key's duration, else the variable's milliseconds (which the client reads itself). */
   const interval = (setting: SettingName): number | undefined => {
-    const ms = fromEnv(setting);
-    if (configured(setting) === undefined && ms !== undefined) {
-      const problem = numberProblem(ms, 1);
+    if (unset(source.get(setting.key))) {
+      const ms = fromEnv(setting);
+      const problem = ms === undefined ? undefined : numberProblem(ms, 1);
       if (problem !== undefined) problems.push(invalid(setting, true, `${problem} (milliseconds)`));
     }
     return duration(setting);
   };
 
+  /** The list's bound: the config key's duration (`0` too), else the variable's milliseconds; within 0 to {@link TIMEOUT_RANGE_MS}'s longest. */
+  const listLag = (setting: SettingName): number => {
+    const text = configured(setting, "duration")?.trim();
+    const ms = fromEnv(setting);
+    let lag: number | undefined;
+    if (text !== undefined) lag = /^(0|0s|0ms)$/.test(text) ? 0 : duration(setting);
+    else if (ms !== undefined) {
+      const problem = numberProblem(ms, 0);
+      if (problem !== undefined) problems.push(invalid(setting, true, `${problem} (milliseconds)`));
+      else lag = Number(ms.trim());
+    }
+    if (lag !== undefined && lag > TIMEOUT_RANGE_MS.max) {
+      problems.push(
+        invalid(setting, text === undefined, `${JSON.stringify(text ?? ms)} is out of range: expected a duration from 0 to 168h (7 days)`),
+      );
+      lag = undefined;
+    }
+    return lag ?? DEFAULT_LIST_LAG_MS;
+  };
+
   const { apiUrl: url, apiKey: key, projectId: project } = CONFIG_KEYS;
   const apiUrl = pick(url)?.trim();
   const apiKey = pick(key)?.trim();
-  if (apiUrl === undefined) problems.push(notSet(url, "https://<host>/public/api/v1"));
-  else {
+  if (apiUrl === undefined) {
+    if (!mistyped.has(url.key)) problems.push(notSet(url, "https://<host>/public/api/v1"));
+  } else {
     const problem = apiUrlProblem(apiUrl);
-    if (problem !== undefined) problems.push(invalid(url, configured(url) === undefined, problem));
+    if (problem !== undefined) problems.push(invalid(url, unset(source.get(url.key)), problem));
   }
-  if (apiKey === undefined) problems.push(notSet(key, "<key>", true));
-  else {
+  if (apiKey === undefined) {
+    if (!mistyped.has(key.key)) problems.push(notSet(key, "<key>", true));
+  } else {
     const problem = apiKeyProblem(apiKey);
-    if (problem !== undefined) problems.push(invalid(key, configured(key) === undefined, `the key ${problem}`));
+    if (problem !== undefined) problems.push(invalid(key, unset(source.get(key.key)), `the key ${problem}`));
   }
-  const readCache = configured(CONFIG_KEYS.readCache);
+  /**
+   * The answers of one source (the config key's, the variable's), or none when it is unset or
+   * cannot be read. Ownership is an object: its JSON text (stack config, the variable) or the
+   * object itself (an explicit provider's input), so it is read apart from the text keys.
+   */
+  const answers = (value: unknown, fromEnv: boolean): Map<string, Ownership> => {
+    if (unset(value)) return new Map();
+    const read = parseOwnership(value);
+    if ("answers" in read) return read.answers;
+    problems.push(invalid(CONFIG_KEYS.ownership, fromEnv, read.problem));
+    return new Map();
+  };
+  // The order keys are read in is the order of the schema's configuration (scripts/generate reads it so).
+  const readCache = configured(CONFIG_KEYS.readCache, "duration");
+  const ownershipConfig = answers(source.get(CONFIG_KEYS.ownership.key), false);
+  const ownershipEnv = answers(env[OWNERSHIP_ENV], true);
   return {
-    apiUrl,
+    ...endpoint(apiUrl),
     apiKey,
     projectId: pick(project)?.trim(),
     timeouts: {
@@ -150,6 +258,8 @@ export function readSettings(source: ConfigSource, env: NodeJS.ProcessEnv = proc
     requestTimeoutMs: timeout(CONFIG_KEYS.requestTimeout),
     poll: { initialMs: interval(CONFIG_KEYS.pollInterval), maxMs: interval(CONFIG_KEYS.pollMaxInterval) },
     listCacheMs: /^(0|0s|off)$/.test(readCache?.trim() ?? "") ? 0 : (duration(CONFIG_KEYS.readCache) ?? DEFAULT_LIST_CACHE_MS),
+    ownership: ownershipConfig.size + ownershipEnv.size === 0 ? NO_ANSWERS : { config: ownershipConfig, env: ownershipEnv },
+    listLagMs: listLag(CONFIG_KEYS.listLag),
     problems,
   };
 }
@@ -174,7 +284,8 @@ const NO_PROJECT = notSet(CONFIG_KEYS.projectId, "<project id>", false, "give th
  */
 export function configurationFailures(projectId: unknown, override?: SettingsOverride): { property: string; reason: string }[] {
   const s = settingsFor(override);
-  const noProject = projectId === undefined && s.projectId === undefined;
+  // A project of the wrong type is told as such, not as one not set.
+  const noProject = projectId === undefined && s.projectId === undefined && !s.problems.some((p) => p.key === CONFIG_KEYS.projectId.key);
   return [...s.problems, ...(noProject ? [NO_PROJECT] : [])].map((p) => ({ property: "", reason: p.message }));
 }
 
@@ -227,6 +338,7 @@ export function settingsFor(override: SettingsOverride = {}): ProviderSettings {
   return {
     ...base,
     ...Object.fromEntries(given.map((k) => [k, override[k]])),
+    ...(override.apiUrl === undefined ? {} : { apiUrlAsGiven: undefined, ...endpoint(override.apiUrl) }),
     problems: base.problems.filter((p) => !keys.has(p.key)),
   };
 }
@@ -257,7 +369,7 @@ export function providerContext(owner = "", autonamed = false, override?: Settin
 }
 
 function cacheKeyOf(s: ProviderSettings): string {
-  return JSON.stringify([s.apiUrl, s.apiKey, s.projectId, s.poll, s.listCacheMs, s.requestTimeoutMs]);
+  return JSON.stringify([s.apiUrl, s.apiKey, s.projectId, s.poll, s.listCacheMs, s.requestTimeoutMs, s.listLagMs]);
 }
 
 function clientFor(s: ProviderSettings): ClouddbClient {
@@ -277,24 +389,15 @@ function clientFor(s: ProviderSettings): ClouddbClient {
       apiKey: s.apiKey,
       projectId: s.projectId,
       listCacheMs: s.listCacheMs,
+      listLagMs: s.listLagMs,
       ...(s.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: s.requestTimeoutMs }),
       poll: s.poll,
-      expectedDurations: loadPriors(s.apiUrl!),
+      expectedDurations: loadPriors(s.apiUrl!, s.apiUrlAsGiven),
       ...(pacingDir === undefined ? {} : { pacingDir }),
+      // The process's one cancellation signal: Cancel, or the engine gone, stops this client too, whenever it is made (cancellation.ts).
+      signal: cancellationSignal(),
     });
     clients.set(cacheKey, found);
   }
   return found;
-}
-
-/**
- * Closes every API client of this process: waits under way end with `WaitCancelledError`
- * (a create waiting for its resource then fails as a partial failure, which keeps it in
- * state), unsent requests with `NetworkError`; a later operation makes a new client. What
- * the native plugin does on the engine's Cancel (provider/native).
- */
-export async function closeClients(): Promise<void> {
-  const open = [...clients.values()];
-  clients.clear();
-  await Promise.all(open.map((c) => c.close()));
 }

@@ -27,13 +27,20 @@ function isMs(v: unknown): v is number {
   return typeof v === "number" && Number.isFinite(v) && v > 0;
 }
 
-/** The measurements saved for `apiUrl` (ms by transition, oldest first; a file of 0.1 holds one value each), or none. Never throws. */
-export function loadPriors(apiUrl: string): Record<string, number[]> {
-  try {
-    return loadedFrom(fs.readFileSync(fileFor(apiUrl), "utf8"));
-  } catch {
-    return {};
+/**
+ * The measurements saved for `apiUrl` (ms by transition, oldest first; a file of 0.1 holds one
+ * value each), else for `asGiven` (the endpoint as it was given: what earlier versions named the
+ * file by), or none. Never throws.
+ */
+export function loadPriors(apiUrl: string, asGiven?: string): Record<string, number[]> {
+  for (const url of asGiven === undefined ? [apiUrl] : [apiUrl, asGiven]) {
+    try {
+      return loadedFrom(fs.readFileSync(fileFor(url), "utf8"));
+    } catch {
+      // none for this one
+    }
   }
+  return {};
 }
 
 /** The measurements in a priors file's text; none when it cannot be read. Never throws. */

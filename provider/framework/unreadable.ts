@@ -1,14 +1,18 @@
 /**
  * Tolerant reading never invents a value. The client reads what has its documented shape, or
  * an unambiguous alternative of it (a number sent as the string `"1000"` or `"1e3"`), and
- * reads any other shape as absent (contract/api/reading.ts). An absent size is not the shared
- * plan, an absent HA count or port is not 0, an absent name or CIDR is not `""`, and an array
- * where a pooler or a VPC endpoint belongs is neither "off" nor "detached": the outputs that
- * depend on a field the answer does not show readably keep the values recorded in state (for
- * a create, what it sent), the user is told which (a warning on stderr, which Pulumi prints),
- * and nothing is sent because of them (the actions compare only what was read). Every kind
- * declares, for every output it reads from the live resource, the field it reads and when an
- * answer shows it readably (`<KIND>_FIELDS` beside its definition; tests/unit/unreadable.test.ts
+ * reads any other shape as absent (contract/api/reading.ts). And a value of the right type is
+ * read only when the contract's rule of its field takes it (contract/readable.ts): `""`, spaces,
+ * a region where a service type belongs, an HA count of 3, a size pair no plan has are no
+ * values. An absent size is not the shared plan, an absent HA count or port is not 0, an
+ * absent or blank name or CIDR is not `""`, and an array where a pooler or a VPC endpoint
+ * belongs is neither "off" nor "detached": the outputs that depend on a field the answer does
+ * not show readably keep the values recorded in state (for a create, what it sent), the user
+ * is told which (a warning on stderr, which Pulumi prints, once per process), and nothing is
+ * sent or replaced because of them (the actions compare only what was read; the diff never
+ * replaces over a recorded value its rule refuses: resourceProvider.ts). Every kind declares,
+ * for every output it reads from the live resource, the field it reads and when an answer
+ * shows it readably (`<KIND>_FIELDS` beside its definition; tests/unit/unreadable.test.ts
  * checks every field of every kind).
  */
 import type { Props } from "./schema";
@@ -55,10 +59,10 @@ function say(warning: string): void {
 
 /**
  * `outs` (read from `live`) with every output of a field `live` does not show readably
- * taken from `recorded` instead, where `recorded` has it; says so on stderr, naming
- * `what` (`service abc`) and the fields. Outputs with nothing recorded are left as read.
- * `recorded` is what state recorded, or, for a create, what the create sent (`as` says
- * which, for the warning).
+ * taken from `recorded` instead, where `recorded` has it; says so on stderr, once, naming
+ * `what` (`service abc`) and the fields. Outputs with nothing recorded (a lookup, an import)
+ * are left as read, and the warning says that too. `recorded` is what state recorded, or, for
+ * a create, what the create sent (`as` says which, for the warning).
  */
 export function keepingRecorded<L, O extends object>(
   what: string,
@@ -69,14 +73,25 @@ export function keepingRecorded<L, O extends object>(
   as: "recorded" | "sent" = "recorded",
 ): O {
   const was = recorded as Props;
-  const kept = fields.filter((f) => !f.shows(live) && f.outputs.some((o) => was[o] !== undefined));
-  if (kept.length === 0) return outs;
+  const unshown = fields.filter((f) => !f.shows(live));
+  if (unshown.length === 0) return outs;
   const result: Props = { ...(outs as Props) };
-  for (const f of kept) for (const o of f.outputs) if (was[o] !== undefined) result[o] = was[o];
-  say(
-    `warning: clouddb: ${what}: the API's answer does not show ${kept.map((f) => `\`${f.field}\``).join(", ")} in a shape the provider can read; ` +
-      `keeping ${kept.flatMap((f) => f.outputs.filter((o) => was[o] !== undefined)).join(", ")} as ${as} (nothing is changed because of it)`,
-  );
-  // The same keys as `outs`, each value one recorded for it.
+  const kept = new Set<string>();
+  const left = new Set<string>();
+  for (const f of unshown) {
+    for (const o of f.outputs) {
+      if (was[o] !== undefined) {
+        result[o] = was[o];
+        kept.add(o);
+      } else left.add(o);
+    }
+  }
+  const named = [...new Set(unshown.map((f) => `\`${f.field}\``))].join(", ");
+  const done = [
+    ...(kept.size > 0 ? [`keeping ${[...kept].join(", ")} as ${as} (nothing is changed because of it)`] : []),
+    ...(left.size > 0 ? [`${[...left].join(", ")} as the API gave ${left.size === 1 ? "it" : "them"} (nothing is recorded to keep)`] : []),
+  ];
+  say(`warning: clouddb: ${what}: the API's answer does not show ${named} in a shape the provider can read; ${done.join("; ")}`);
+  // The same keys as `outs`, each value one recorded for it or read.
   return result as O;
 }

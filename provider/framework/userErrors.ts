@@ -6,7 +6,7 @@
  * project the key may not reach (403) say what the user was doing and which setting to
  * check, with its variable.
  */
-import { AuthenticationError, NetworkError, PermissionError, RateLimitError } from "../client/errors";
+import { AuthenticationError, CancelledError, NetworkError, NotFoundError, PermissionError, RateLimitError } from "../client/errors";
 import { CONFIG_KEYS } from "./settings";
 import { describeMs } from "./timeouts";
 
@@ -102,6 +102,8 @@ export function inUserTerms(error: unknown, doing: string, timing?: OperationTim
       `Check ${setting("apiKey")} (\`pulumi config set --secret ${CONFIG_KEYS.apiKey.key} <key>\`).`;
   } else if (RateLimitError.isInstance(error)) {
     error.message = rateLimited(error, doing, timing);
+  } else if (CancelledError.isInstance(error)) {
+    error.message = `Stopped while ${doing}: ${error.why}.`;
   } else if (PermissionError.isInstance(error)) {
     const project = error.projectId === undefined ? "the project" : `project ${error.projectId}`;
     const refused = error.request === undefined ? "" : `; it refused ${error.request}`;
@@ -110,4 +112,15 @@ export function inUserTerms(error: unknown, doing: string, timing?: OperationTim
       `Check the resource's projectId, ${setting("projectId")}, and which project the key (${setting("apiKey")}) belongs to.`;
   }
   return error;
+}
+
+/** The error for a lookup (`X.get`) of an id that does not exist (Pulumi itself would take an empty answer as found). */
+export function lookupNotFound(kind: string, id: string): NotFoundError {
+  return new NotFoundError({
+    status: 404,
+    code: "NOT_FOUND",
+    apiMessage: `No ${kind} with id ${JSON.stringify(id)}`,
+    operation: `${kind}.get`,
+    hint: `${kind}.get looks up an existing ${kind}: check the id, and the projectId (or clouddb:projectId) it belongs to.`,
+  });
 }

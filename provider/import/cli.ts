@@ -18,6 +18,7 @@ const USAGE = `usage: clouddb-import --out <file> [--program <file>] [--type <Ki
 Writes a \`pulumi import --file\` document (Pulumi CLI 3.254 or later) of the project's VPCs,
 peerings, services and read replica sets, and the program that declares them (to --program,
 else to stdout). Then: \`pulumi import --file <file> --generate-code=false\`, and \`pulumi up\` shows no change.
+A resource the API does not show readably is left out, saying why, and the command exits 1.
 Needs CLOUDDB_API_URL and CLOUDDB_API_KEY (and CLOUDDB_PROJECT_ID, or --project).
 `;
 
@@ -74,10 +75,13 @@ async function main(): Promise<void> {
   const projectId = args.project ?? process.env.CLOUDDB_PROJECT_ID ?? "";
   const api = new ClouddbClient({ projectId });
   try {
-    const doc = await importDocument(api, projectId, {
-      ...(args.type ? { kinds: args.type.split(",") } : {}),
-      ...(args.id ? { ids: args.id.split(",") } : {}),
-    });
+    const leftOut: string[] = [];
+    const doc = await importDocument(
+      api,
+      projectId,
+      { ...(args.type ? { kinds: args.type.split(",") } : {}), ...(args.id ? { ids: args.id.split(",") } : {}) },
+      (why) => leftOut.push(why),
+    );
     fs.writeFileSync(args.out, `${JSON.stringify(doc, null, 2)}\n`);
     const program = importProgram(doc);
     if (args.program) fs.writeFileSync(args.program, program);
@@ -85,6 +89,9 @@ async function main(): Promise<void> {
     process.stderr.write(
       `clouddb-import: wrote ${doc.resources.length} resource${doc.resources.length === 1 ? "" : "s"} to ${args.out}; next: pulumi import --file ${args.out} --generate-code=false\n`,
     );
+    // What the API did not show readably is left out of the document, and the command fails, so that a pipeline tries again.
+    for (const why of leftOut) process.stderr.write(`clouddb-import: ${why}\n`);
+    if (leftOut.length > 0) process.exitCode = 1;
   } catch (e) {
     process.stderr.write(`clouddb-import: ${(e as Error).message}\n`);
     process.exitCode = 1;

@@ -10,6 +10,9 @@
 import { hasStatusClass } from "../../contract/statuses";
 import type { ClouddbClient } from "../client";
 import { ADOPTED_KEY } from "../framework/adoption";
+import { checkInputs } from "../framework/check";
+import { GIVEN_INPUTS_KEY, givenInputs } from "../framework/refreshedInputs";
+import { unimportable } from "../framework/errors";
 import { inputsReadBack, outputsFrom } from "../framework/schema";
 import { readReplicaSetSchema } from "../resources/readReplicaSet/definition";
 import { RESOURCES } from "../resources/registry";
@@ -68,22 +71,37 @@ function defined(value: Record<string, unknown>): Record<string, unknown> {
 
 /**
  * Reads the project and builds the document: VPCs, their peerings, services, their
- * replica sets, in that order (dependencies first).
+ * replica sets, in that order (dependencies first). A resource the API does not show as a
+ * program could declare it (an input read back that `check` refuses: a value its answer does
+ * not show readably, contract/readable.ts) is left out, and `leftOut` is told why.
  */
-export async function importDocument(api: ClouddbClient, projectId: string, filter: ImportFilter = {}): Promise<ImportDocument> {
+export async function importDocument(
+  api: ClouddbClient,
+  projectId: string,
+  filter: ImportFilter = {},
+  leftOut: (why: string) => void = () => undefined,
+): Promise<ImportDocument> {
   const keep = (kind: string, id: string) => (!filter.kinds || filter.kinds.includes(kind)) && (!filter.ids || filter.ids.includes(id));
   const providers = Object.fromEntries(RESOURCES.map((r) => [r.definition.schema.kind, providerText(r.module)]));
   const taken = new Set<string>();
   const resources: ImportResource[] = [];
   const add = (kind: string, id: string, name: string, outputs: Record<string, unknown>): void => {
     // Imported: the stack takes it over whole (`pulumi import`), so destroy deletes it.
-    const outs = defined({ ...outputs, __provider: providers[kind], [ADOPTED_KEY]: false });
+    const read = defined({ ...outputs, __provider: providers[kind], [ADOPTED_KEY]: false });
+    const inputs = inputsFrom(kind, read);
+    const r = RESOURCES.find((x) => x.definition.schema.kind === kind)!;
+    const refused = unimportable(`${kind} ${id}`, checkInputs(r.definition.schema, inputs));
+    if (refused !== undefined) {
+      leftOut(refused);
+      return;
+    }
     resources.push({
       type: `pulumi-nodejs:dynamic/clouddb:${kind}`,
       name: logicalName(name, taken),
       id,
-      inputs: defined({ ...inputsFrom(kind, outs), __provider: providers[kind] }),
-      outputs: outs,
+      inputs: defined({ ...inputs, __provider: providers[kind] }),
+      // The inputs given, as a create records them (framework/refreshedInputs.ts): a refresh then shows exactly the drift.
+      outputs: { ...read, [GIVEN_INPUTS_KEY]: givenInputs(inputs) },
     });
   };
   const opts = { projectId };

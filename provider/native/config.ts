@@ -19,22 +19,16 @@ const KEYS: Readonly<Record<string, string>> = Object.fromEntries(Object.entries
 /** What the engine adds to every provider's inputs, which are no configuration of ours. */
 const ENGINE_KEYS: ReadonlySet<string> = new Set(["version", "pluginDownloadURL"]);
 
-/** The text of a configuration value: a string as it is, anything else as JSON; undefined when unset. */
-function text(value: unknown): string | undefined {
-  if (value === undefined || value === null) return undefined;
-  return typeof value === "string" ? value : JSON.stringify(value);
-}
-
 /**
  * The provider's inputs as the framework reads configuration: `clouddb:<name>` for each key
- * given. A value not known yet (a preview of a provider whose inputs are outputs) is left out.
+ * given, of the type it was given (the framework says which types each key takes). A value
+ * not known yet (a preview of a provider whose inputs are outputs) is left out.
  */
 export function configSourceOf(args: Bag): ConfigSource {
-  const values = new Map<string, string>();
+  const values = new Map<string, unknown>();
   for (const [name, value] of Object.entries(args)) {
     const key = KEYS[name];
-    const t = text(value);
-    if (key !== undefined && t !== undefined && !containsUnknown(value)) values.set(key, t);
+    if (key !== undefined && value !== undefined && value !== null && !containsUnknown(value)) values.set(key, value);
   }
   return { get: (key) => values.get(key) };
 }

@@ -9,8 +9,10 @@
  * in the cloud, a create taken over after an interruption. {@link routeConsole} sends those to
  * the engine under the resource whose call is running (each call runs {@link withinResource}),
  * so the shared code says it once, for both hosts. Anything else stays on standard error.
+ * Either way, scrubbed of every registered secret (client/redact.ts).
  */
 import { AsyncLocalStorage } from "async_hooks";
+import { redact } from "../client/redact";
 import { enginegrpc, enginepb, grpc } from "./protos";
 
 /** How much a message matters, as the engine's log ranks it (an error is no message: it is the call's answer). */
@@ -108,9 +110,9 @@ export function routeConsole(sink: LogSink): () => void {
   console.error = (...args: unknown[]): void => {
     const line = args.map((a) => (typeof a === "string" ? a : a instanceof Error ? (a.stack ?? a.message) : JSON.stringify(a))).join(" ");
     const message = frameworkMessage(line);
-    if (message === undefined) return original(...args);
+    if (message === undefined) return original(redact(line));
     const call = current.getStore();
-    const sent = sink.log(message.severity, message.text, call?.urn);
+    const sent = sink.log(message.severity, redact(message.text), call?.urn);
     call?.sending.push(sent);
   };
   return () => {

@@ -6,6 +6,7 @@
  *
  * @packageDocumentation
  */
+import { endWhenEngineGone } from "../framework/engineWatch";
 import { EngineLog, routeConsole, STDERR, type LogSink } from "./engineLog";
 import { ClouddbProvider } from "./provider";
 import { listen, providerService } from "./server";
@@ -28,6 +29,8 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   routeConsole(log);
   const { port } = await listen(providerService(new ClouddbProvider(log), useEngine));
   process.stdout.write(`${port}\n`);
+  // The engine gone (its pipe on standard input ended): end every wait, then exit (framework/engineWatch.ts).
+  endWhenEngineGone();
 }
 
 if (require.main === module) {

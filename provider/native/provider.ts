@@ -5,14 +5,17 @@
  * {@link withinResource} its URN, so what the framework tells the user lands under it in the
  * CLI; a create, update or delete that waits long says so there.
  */
+import { saveCompileCache } from "../framework/compileCache";
 import { describeMs } from "../framework/timeouts";
-import { closeClients, type ConfigSource } from "../framework/settings";
+import { cancelOperations } from "../framework/cancellation";
+import type { ConfigSource } from "../framework/settings";
 import { userOperation, type UserOperation } from "../framework/userErrors";
 import { RESOURCES } from "../resources/registry";
 import { checkConfig, configureProvider, configSourceOf, diffConfig } from "./config";
 import type { NativeDiff } from "./detailedDiff";
 import { withinResource, type LogSink } from "./engineLog";
 import { UnsupportedRequestError } from "./errors";
+import { forEngine } from "./failures";
 import { argumentFailures, functionOf } from "./functions";
 import type { Bag } from "./protos";
 import { PACKAGE_SCHEMA, PLUGIN_VERSION, SECRET_CONFIG_KEYS } from "./packageSchema";
@@ -52,9 +55,16 @@ export class ClouddbProvider {
     return r;
   }
 
-  /** The provider's inputs, checked: each key known and each value given usable. */
+  /**
+   * The provider's inputs, checked: each key known and each value given usable. A failure on
+   * `apiKey`, on a key given as a secret, or on a value holding a credential (`apiUrl`'s
+   * `user:password@`) names the key in its reason only (failures.ts).
+   */
   async checkConfig(news: Wired): Promise<{ inputs: Out; failures: Failure[] }> {
-    return { inputs: { props: news.props, secrets: [...news.secrets, ...SECRET_CONFIG_KEYS] }, failures: checkConfig(news.props) };
+    return {
+      inputs: { props: news.props, secrets: [...news.secrets, ...SECRET_CONFIG_KEYS] },
+      failures: forEngine(checkConfig(news.props), news, SECRET_CONFIG_KEYS),
+    };
   }
 
   /** What changed in the provider's inputs: an update of the provider, never a replacement. */
@@ -65,6 +75,9 @@ export class ClouddbProvider {
   /** Configures the provider with its inputs (and the environment, for what they do not give). */
   async configure(args: Wired): Promise<void> {
     this.config = configureProvider(args.props);
+    // What `check` and `diff` need is loaded by now: keep it compiled for the next process
+    // (the engine ends a plugin with a signal, and Node writes its compile cache only at a normal exit).
+    saveCompileCache();
   }
 
   /** Checks a resource's inputs. */
@@ -97,28 +110,30 @@ export class ClouddbProvider {
     return withinResource(urn, () => (preview ? run() : this.waiting(urn, r, "update", run)));
   }
 
-  /** Deletes a resource (an adopted one stays in the cloud, and the CLI says so under it). */
-  delete(urn: string, id: string, props: Wired, timeout: number): Promise<void> {
+  /** Deletes a resource (an adopted one stays in the cloud, and the CLI says so under it); `oldInputs`: its inputs as state recorded them. */
+  delete(urn: string, id: string, props: Wired, timeout: number, oldInputs?: Wired): Promise<void> {
     const r = this.resource(urn);
-    return withinResource(urn, () => this.waiting(urn, r, "delete", () => r.delete(id, props, timeout)));
+    return withinResource(urn, () => this.waiting(urn, r, "delete", () => r.delete(id, props, timeout, oldInputs)));
   }
 
-  /** Runs a function; failures name what is wrong with its arguments. */
-  async invoke(token: string, args: Bag): Promise<{ result?: Bag; failures: Failure[] }> {
+  /** Runs a function; failures name what is wrong with its arguments (never quoting one given as a secret). */
+  async invoke(token: string, args: Wired): Promise<{ result?: Bag; failures: Failure[] }> {
     const spec = functionOf(token);
     if (!spec) throw new UnsupportedRequestError(`clouddb has no function ${JSON.stringify(token)}`);
-    const failures = argumentFailures(spec, args);
+    const failures = forEngine(argumentFailures(spec, args.props), args);
     if (failures.length > 0) return { failures };
-    return { result: await spec.run(args, this.config), failures: [] };
+    return { result: await spec.run(args.props, this.config), failures: [] };
   }
 
   /**
-   * The engine's Cancel (the user interrupted `pulumi up`): every wait under way ends at
-   * once, so that a create waiting for its resource fails as a partial failure, which keeps
-   * the resource in state for the next `up` to resume.
+   * The engine's Cancel (the user interrupted `pulumi up`): the process's cancellation signal
+   * aborts (framework/cancellation.ts), so every wait and pause ends at once, those under way
+   * and any that starts later, in every client, made before or after: a create waiting for
+   * its resource fails as a partial failure, which keeps the resource in state for the next
+   * `up` to resume; a request already sent gets its answer first.
    */
   async cancel(): Promise<void> {
-    await closeClients();
+    cancelOperations("Pulumi cancelled the operation (Ctrl-C)");
   }
 
   /** Runs `operation` (a `kind` of operation on resource `r`), telling the CLI under the resource every so often how long it has been at it. */

@@ -16,9 +16,11 @@
  * State written by the dynamic providers (a migration, through the schema's aliases) carries
  * `__provider` and `__owner`: they are dropped from what is returned, and read as nothing.
  */
-import { ResourceInitError } from "../framework/errors";
-import { ADOPTED_KEY, adopts } from "../framework/adoption";
-import { AUTONAMED_KEY, INTERNAL_KEYS, OWNER_KEY } from "../framework/internalInputs";
+import { checkInputs } from "../framework/check";
+import { CloudStateError, ProviderErrorCode, ResourceInitError, scrubbed, unimportable } from "../framework/errors";
+import { ADOPTED_KEY, adopts, rememberAdoptedInState } from "../framework/adoption";
+import { AUTONAMED_KEY, INTERNAL_KEYS, OWNER_KEY, PROVIDER_KEY } from "../framework/internalInputs";
+import { GIVEN_INPUTS_KEY } from "../framework/refreshedInputs";
 import { coreProvider, type CoreProvider } from "../framework/resourceProvider";
 import { inputsReadBack, secretInputs, secretOutputs, type ResourceSchema } from "../framework/schema";
 import { settingsFor } from "../framework/settings";
@@ -27,6 +29,7 @@ import { containsUnknown, UNKNOWN } from "../framework/unknowns";
 import type { RegisteredResource } from "../resources/registration";
 import { detailedDiff, type NativeDiff } from "./detailedDiff";
 import { WiredInitError } from "./errors";
+import { forEngine } from "./failures";
 import type { Bag } from "./protos";
 import { boundedTimeouts, type TimedOperation } from "./timeouts";
 import { ownerOf } from "./urns";
@@ -44,12 +47,23 @@ export interface Failure {
   readonly reason: string;
 }
 
-/** Keys of the framework's own inputs that are no output: dropped from every output (and from a migrated state's). */
-const NOT_OUTPUTS: ReadonlySet<string> = new Set([...INTERNAL_KEYS]);
+/**
+ * Keys of the framework's own inputs that are no output, and the names of the inputs given
+ * that the dynamic providers record (the engine gives this plugin's Read the old inputs):
+ * dropped from every output (and from a migrated state's).
+ */
+const NOT_OUTPUTS: ReadonlySet<string> = new Set([...INTERNAL_KEYS, GIVEN_INPUTS_KEY]);
 
 /** A property bag from what Pulumi's dynamic types leave untyped (`any`); `{}` for anything else. */
 function bag(value: unknown): Bag {
   return value !== null && typeof value === "object" ? (value as Bag) : {};
+}
+
+/** Every string in `value`, at any depth. */
+function textsIn(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (value !== null && typeof value === "object") return Object.values(value).flatMap(textsIn);
+  return [];
 }
 
 /** `props` without the framework's inputs (`__provider`, `__owner`, ...). */
@@ -86,17 +100,27 @@ export class NativeResource {
     return new Set([...this.secretKeys, ...arrived]);
   }
 
-  /** Checks the inputs: the framework's `check`, the owner given from the URN (for a name it makes up) and not kept. */
+  /**
+   * Checks the inputs: the framework's `check`, the owner given from the URN (for a name it
+   * makes up) and not kept. An input the program gave as a secret is one to `check` (its
+   * value never quoted), and no failure hands the engine a property whose value it would print
+   * holding a secret (failures.ts).
+   */
   async check(urn: string, olds: Wired, news: Wired): Promise<{ inputs: Out; failures: Failure[] }> {
-    const r = await this.core.check(inputsOnly(olds.props), { ...inputsOnly(news.props), [OWNER_KEY]: ownerOf(urn, this.kind) });
+    const given = { ...inputsOnly(news.props), [OWNER_KEY]: ownerOf(urn, this.kind) };
+    const r = await this.core.check(inputsOnly(olds.props), given, news.secrets);
     const inputs = inputsOnly(r.inputs === undefined ? news.props : bag(r.inputs));
-    return { inputs: { props: inputs, secrets: this.secrets(news.secrets) }, failures: [...(r.failures ?? [])] };
+    return { inputs: { props: inputs, secrets: this.secrets(news.secrets) }, failures: forEngine(r.failures ?? [], news, this.secretKeys) };
   }
 
-  /** Compares the recorded outputs with the new inputs: the framework's `diff`, with the changed keys and paths. */
+  /**
+   * Compares the recorded outputs with the new inputs: the framework's `diff`, with the changed
+   * keys and paths. State that still carries the dynamic providers' `__provider` is being moved
+   * to this plugin: the old half of a replacement is then deleted by them, not here.
+   */
   async diff(id: string, olds: Wired, news: Wired): Promise<NativeDiff> {
     const recorded = outputsOnly(olds.props);
-    return detailedDiff(await this.core.diff(id, recorded, inputsOnly(news.props)), recorded);
+    return detailedDiff(await this.core.diff(id, recorded, inputsOnly(news.props), PROVIDER_KEY in olds.props), recorded);
   }
 
   /** Creates the resource (or, in a preview, says what it will have). */
@@ -114,15 +138,20 @@ export class NativeResource {
 
   /**
    * Reads the live resource. With an id alone (`pulumi import`), it records the inputs a
-   * program declaring it as it is gives, and that the stack made it (it is no adoption).
+   * program declaring it as it is gives, and that the stack made it (it is no adoption); an
+   * answer whose inputs read back `check` refuses (a value it does not show readably) is
+   * imported not at all, the error naming each.
    */
   async read(id: string, props: Wired, inputs: Wired): Promise<{ id: string; outs?: Out; inputs?: Out }> {
     const importing = Object.keys(props.props).length === 0 && Object.keys(inputs.props).length === 0;
-    const r = await this.core.read(id, outputsOnly(props.props));
+    const r = await this.core.read(id, outputsOnly(props.props), importing ? undefined : inputsOnly(inputs.props));
     if (!r.id) return { id: "" };
     const outs = outputsOnly(bag(r.props));
     if (importing) outs[ADOPTED_KEY] = false;
     const ins = importing ? inputsReadBack(this.schema, outs) : r.inputs === undefined ? inputsOnly(inputs.props) : bag(r.inputs);
+    // An import records only what a program could declare: an answer that does not show it readably records nothing.
+    const refused = importing ? unimportable(`clouddb.${this.kind} ${id}`, checkInputs(this.schema, ins)) : undefined;
+    if (refused !== undefined) throw new CloudStateError(refused, ProviderErrorCode.Unreadable);
     return {
       id: r.id,
       outs: { props: outs, secrets: this.secrets(props.secrets) },
@@ -142,8 +171,13 @@ export class NativeResource {
     }
   }
 
-  /** Deletes the resource; an adopted one stays in the cloud (the framework's rule, told under the resource). */
-  async delete(id: string, props: Wired, timeout: number): Promise<void> {
+  /**
+   * Deletes the resource; an adopted one stays in the cloud (the framework's rule, told under
+   * the resource), and so does one whose recorded inputs adopt it (`oldInputs`, which the
+   * engine sends: state of 0.1.0 records adoption there alone).
+   */
+  async delete(id: string, props: Wired, timeout: number, oldInputs?: Wired): Promise<void> {
+    rememberAdoptedInState(this.kind, oldInputs?.props.adoptId);
     const recorded = outputsOnly(props.props);
     await this.core.delete(id, { ...recorded, timeouts: boundedTimeouts(recorded.timeouts, "delete", timeout) });
   }
@@ -178,10 +212,15 @@ export class NativeResource {
   /**
    * A partial failure for the wire: the framework's properties, with the timeouts as the
    * program wrote them (not the engine's bound), without the framework's inputs, and every
-   * secret wrapped (a create that timed out knows the password). Any other error as it is.
+   * secret wrapped (a create that timed out knows the password). Any other error scrubbed of
+   * every input that arrived secret (the framework scrubs those its schema declares secret).
    */
   private wired(e: unknown, news: Wired, secrets: ReadonlySet<string>): unknown {
-    if (!ResourceInitError.isInstance(e)) return e;
+    if (!ResourceInitError.isInstance(e))
+      return scrubbed(
+        e,
+        [...news.secrets].flatMap((k) => textsIn(news.props[k])),
+      );
     const properties = { ...outputsOnly(e.properties), timeouts: news.props.timeouts };
     return new WiredInitError(e.id, toWire(properties, secrets), toWire(inputsOnly(news.props), secrets), e.message);
   }

@@ -6,6 +6,7 @@
  * (pulumi/pulumi#10915). Construct, Call and Parameterize are not served (the package has no
  * components, methods or parameterization), nor List, which gRPC answers UNIMPLEMENTED itself.
  */
+import { redact } from "../client/redact";
 import type { NativeDiff, DiffKind } from "./detailedDiff";
 import { UnsupportedRequestError, WiredInitError } from "./errors";
 import type { ClouddbProvider } from "./provider";
@@ -27,12 +28,13 @@ const wired = (s: Struct): Wired => fromWire(fromStruct(s));
 const out = (o: Out) => toStruct(toWire(o.props, o.secrets));
 
 /**
- * The gRPC error for `e`. A partial failure (the resource exists) carries
- * `ErrorResourceInitFailed` in the status details, as the engine reads it: the id, the
- * properties and inputs it keeps in state, and the reasons it shows.
+ * The gRPC error for `e`, its message scrubbed of every registered secret (those the engine
+ * sent as secrets among them: wire.ts), whatever threw it. A partial failure (the resource
+ * exists) carries `ErrorResourceInitFailed` in the status details, as the engine reads it:
+ * the id, the properties and inputs it keeps in state, and the reasons it shows.
  */
 export function serviceError(e: unknown): grpc.ServiceError {
-  const message = e instanceof Error ? e.message : String(e);
+  const message = redact(e instanceof Error ? e.message : String(e));
   const metadata = new grpc.Metadata();
   if (WiredInitError.isInstance(e)) {
     const detail = new providerpb.ErrorResourceInitFailed();
@@ -128,7 +130,7 @@ export function providerService(p: ClouddbProvider, onEngine: (address: string) 
         .setSupportspreview(true);
     }),
     invoke: unary(async (req: providerpb.InvokeRequest) => {
-      const r = await p.invoke(req.getTok(), wired(req.getArgs()).props);
+      const r = await p.invoke(req.getTok(), wired(req.getArgs()));
       const resp = new providerpb.InvokeResponse();
       if (r.result) resp.setReturn(toStruct(toWire(r.result, [])));
       return resp.setFailuresList(r.failures.map(failure));
@@ -155,7 +157,7 @@ export function providerService(p: ClouddbProvider, onEngine: (address: string) 
       return new providerpb.UpdateResponse().setProperties(out(r.outs));
     }),
     delete: unary(async (req: providerpb.DeleteRequest) => {
-      await p.delete(req.getUrn(), req.getId(), wired(req.getProperties()), req.getTimeout());
+      await p.delete(req.getUrn(), req.getId(), wired(req.getProperties()), req.getTimeout(), wired(req.getOldInputs()));
       return new emptypb.Empty();
     }),
     cancel: unary(async () => {

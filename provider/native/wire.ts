@@ -3,8 +3,11 @@
  * a secret is `{ [SIG]: SECRET_SIG, value }`, a value not known yet (a preview) is the
  * string {@link UNKNOWN}. The resources see plain values (unknowns kept as that string, which
  * the framework understands) and the top-level keys that held a secret; what the plugin
- * returns is wrapped again, so a secret never reaches state in plain text.
+ * returns is wrapped again, so a secret never reaches state in plain text. Every string the
+ * engine sends as a secret is registered with the package's scrubber as it arrives
+ * (client/redact.ts): no message of this process quotes it from then on.
  */
+import { registerSecret } from "../client/redact";
 import { UNKNOWN } from "../framework/unknowns";
 import type { Bag } from "./protos";
 
@@ -23,9 +26,15 @@ function isSecret(v: unknown): v is { readonly value: unknown } {
   return v !== null && typeof v === "object" && (v as Bag)[SIG] === SECRET_SIG;
 }
 
-/** `v` without secret wrappers anywhere, and whether it had any. */
+/** `v` without secret wrappers anywhere, and whether it had any. A string sent as a secret is registered with the scrubber. */
 function unwrap(v: unknown): { value: unknown; secret: boolean } {
-  if (isSecret(v)) return { value: unwrap(v.value).value, secret: true };
+  if (isSecret(v)) {
+    const value = unwrap(v.value).value;
+    // A string the program made secret. (A whole object made secret, such as the `settings`
+    // input, holds endpoints and project ids that messages name: its key is scrubbed where it is used.)
+    if (typeof value === "string") registerSecret(value);
+    return { value, secret: true };
+  }
   if (Array.isArray(v)) {
     const items = v.map(unwrap);
     return { value: items.map((i) => i.value), secret: items.some((i) => i.secret) };
@@ -53,6 +62,23 @@ export function fromWire(bag: Bag | undefined): Wired {
     if (u.secret) secrets.add(k);
   }
   return { props, secrets };
+}
+
+/**
+ * Every string in the values of `wired`'s secret keys but `except` (the whole top-level value
+ * of a key that held a secret anywhere): what a message must not quote. (A number is not text
+ * to scrub: masking every `1000` of a message would point at the secret one by the gap it
+ * leaves; `check` shows secret values as `[secret]` itself.)
+ */
+export function secretTexts(wired: Wired, except: ReadonlySet<string> = new Set()): string[] {
+  const texts = new Set<string>();
+  const walk = (v: unknown): void => {
+    if (typeof v === "string") {
+      if (v !== UNKNOWN && v !== "") texts.add(v);
+    } else if (v !== null && typeof v === "object") for (const x of Object.values(v)) walk(x);
+  };
+  for (const key of wired.secrets) if (!except.has(key)) walk(wired.props[key]);
+  return [...texts];
 }
 
 /** A bag for the wire: `undefined` dropped (anywhere), each of `secrets` that has a known value wrapped as a secret. */

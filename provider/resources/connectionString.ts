@@ -67,8 +67,9 @@ export function connectionOutputs<Src extends ConnectionSource>(docs: {
 /** A live resource with connection fields (a service, a replica set), as the answer shows them. */
 type Connected = ConnectionSource["live"];
 
-/** True when `endpoint` shows its host and port readably. */
-const readableEndpoint = (endpoint: Endpoint | undefined): boolean => isText(endpoint?.host) && isNumber(endpoint?.port);
+/** True when `endpoint` shows its host (not blank) and port readably. */
+const readableEndpoint = (endpoint: Endpoint | undefined): boolean =>
+  isText(endpoint?.host) && endpoint.host.trim() !== "" && isNumber(endpoint.port);
 
 /**
  * The fields the connection outputs read (framework/unreadable.ts): the endpoint, which a

@@ -6,16 +6,18 @@
  * secret, is written here, because settings.ts has no table that says it. Generation
  * fails when the keys the settings read and the ones described here differ.
  */
-import { API_BASE_PATH, DEFAULT_POLL_INITIAL_MS, DEFAULT_POLL_MAX_MS } from "../../provider/client/config";
+import { API_BASE_PATH, DEFAULT_LIST_LAG_MS, DEFAULT_POLL_INITIAL_MS, DEFAULT_POLL_MAX_MS } from "../../provider/client/config";
 import { parseDuration } from "../../provider/framework/durations";
 import type { SettingName } from "../../provider/framework/settingProblems";
 import { CONFIG_KEYS, readSettings, type ProviderSettings } from "../../provider/framework/settings";
-import type { PropertySpec } from "./pulumiSchemaSpec";
+import type { PropertySpec, TypeSpec } from "./pulumiSchemaSpec";
 
 /** What a configuration variable means, besides what the settings code says of it. */
 interface VariableDoc {
   readonly doc: string;
   readonly secret?: true;
+  /** Its type, when it is not a string. */
+  readonly type?: TypeSpec;
   /** A duration: its value in milliseconds in the settings an empty configuration gives (its default), or undefined when it has none. */
   readonly duration?: (unset: ProviderSettings) => number | undefined;
 }
@@ -53,6 +55,22 @@ const VARIABLES: Readonly<Record<string, VariableDoc>> = {
   },
   requestTimeout: {
     doc: `How long one request may take, from its first byte sent to its last received: ${DURATION}. Unset: 30s.`,
+  },
+  ownership: {
+    doc:
+      "Who made each resource whose state does not say (state written by pulumi-clouddb 0.1.0), for its delete: an object of " +
+      'resource types, each an object of ids, each `"made"` (the stack made it: it is deleted) or `"adopted"` (it stays in the ' +
+      "cloud and leaves the stack). Set one with `pulumi config set --path clouddb:ownership.<Kind>.<id> made`; a delete that needs " +
+      "it prints the command. `CLOUDDB_OWNERSHIP` (the same object as JSON) is read as well.",
+    type: { type: "object", additionalProperties: { type: "object", additionalProperties: { type: "string" } } },
+  },
+  listLag: {
+    doc:
+      `How long the API's lists may take to show what a create made, from when the provider stopped waiting for the create's answer: ${DURATION}, or \`0\`. ` +
+      "After an answer lost on the way, a list read that long after the request ended that shows nothing the create made proves it made nothing, " +
+      "and the create is sent again (in the same `up` when its `timeouts.create` allows the wait, else in the next). Raise it for an API or gateway slower than that. " +
+      `Unset: \`CLOUDDB_LIST_LAG_MS\` (milliseconds), else ${durationText(DEFAULT_LIST_LAG_MS)}.`,
+    duration: (s) => s.listLagMs,
   },
 };
 
@@ -118,13 +136,15 @@ export function packageConfig(): PackageConfig {
   const env: Readonly<Record<string, SettingName>> = CONFIG_KEYS;
   const variables = Object.fromEntries(
     names.map((name) => {
-      const { doc, secret, duration } = VARIABLES[name];
+      const { doc, secret, duration, type } = VARIABLES[name];
       const ms = duration?.(unset);
       const spec: PropertySpec = {
-        type: "string",
+        ...(type ?? { type: "string" }),
         description: doc,
         ...(ms === undefined ? {} : { default: durationText(ms) }),
-        ...(env[name]?.env === undefined ? {} : { defaultInfo: { environment: [env[name].env] } }),
+        // The SDKs read a default from the environment as a string: only a string key names its
+        // variable (the providers read the others, such as CLOUDDB_OWNERSHIP's JSON, themselves).
+        ...(env[name]?.env === undefined || type !== undefined ? {} : { defaultInfo: { environment: [env[name].env] } }),
         ...(secret ? { secret } : {}),
       };
       return [name, spec];

@@ -5,7 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
 /**
- * The provider of the clouddb resources. Its inputs are the stack configuration's keys (`clouddb:apiUrl`, `clouddb:apiKey`, `clouddb:readCache`, `clouddb:projectId`, `clouddb:createTimeout`, `clouddb:updateTimeout`, `clouddb:deleteTimeout`, `clouddb:requestTimeout`, `clouddb:pollInterval`, `clouddb:pollMaxInterval`), for a provider made explicitly.
+ * The provider of the clouddb resources. Its inputs are the stack configuration's keys (`clouddb:apiUrl`, `clouddb:apiKey`, `clouddb:readCache`, `clouddb:ownership`, `clouddb:projectId`, `clouddb:createTimeout`, `clouddb:updateTimeout`, `clouddb:deleteTimeout`, `clouddb:requestTimeout`, `clouddb:pollInterval`, `clouddb:pollMaxInterval`, `clouddb:listLag`), for a provider made explicitly.
  */
 export class Provider extends pulumi.ProviderResource {
     /** @internal */
@@ -38,6 +38,8 @@ export class Provider extends pulumi.ProviderResource {
             resourceInputs["apiUrl"] = (args?.apiUrl) ?? utilities.getEnv("CLOUDDB_API_URL");
             resourceInputs["createTimeout"] = (args?.createTimeout) ?? "30m";
             resourceInputs["deleteTimeout"] = (args?.deleteTimeout) ?? "30m";
+            resourceInputs["listLag"] = (args?.listLag) ?? (utilities.getEnv("CLOUDDB_LIST_LAG_MS") || "30s");
+            resourceInputs["ownership"] = pulumi.output(args?.ownership).apply(JSON.stringify);
             resourceInputs["pollInterval"] = (args?.pollInterval) ?? utilities.getEnv("CLOUDDB_POLL_INITIAL_MS");
             resourceInputs["pollMaxInterval"] = (args?.pollMaxInterval) ?? utilities.getEnv("CLOUDDB_POLL_MAX_MS");
             resourceInputs["projectId"] = (args?.projectId) ?? utilities.getEnv("CLOUDDB_PROJECT_ID");
@@ -70,6 +72,14 @@ export interface ProviderArgs {
      * How long a delete may wait, for resources whose `timeouts` set no `delete`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
      */
     deleteTimeout?: pulumi.Input<string | undefined>;
+    /**
+     * How long the API's lists may take to show what a create made, from when the provider stopped waiting for the create's answer: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`, or `0`. After an answer lost on the way, a list read that long after the request ended that shows nothing the create made proves it made nothing, and the create is sent again (in the same `up` when its `timeouts.create` allows the wait, else in the next). Raise it for an API or gateway slower than that. Unset: `CLOUDDB_LIST_LAG_MS` (milliseconds), else 30s.
+     */
+    listLag?: pulumi.Input<string | undefined>;
+    /**
+     * Who made each resource whose state does not say (state written by pulumi-clouddb 0.1.0), for its delete: an object of resource types, each an object of ids, each `"made"` (the stack made it: it is deleted) or `"adopted"` (it stays in the cloud and leaves the stack). Set one with `pulumi config set --path clouddb:ownership.<Kind>.<id> made`; a delete that needs it prints the command. `CLOUDDB_OWNERSHIP` (the same object as JSON) is read as well.
+     */
+    ownership?: pulumi.Input<{[key: string]: pulumi.Input<{[key: string]: pulumi.Input<string>}>} | undefined>;
     /**
      * First wait between status polls: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`. Unset: `CLOUDDB_POLL_INITIAL_MS` (milliseconds), else 250ms.
      */

@@ -3,7 +3,8 @@
  * (and one in an encoding the client cannot decode is named by its `Content-Encoding`, not
  * shown as binary junk); a `Retry-After` that is a negative number is unreadable, never a
  * date; a 2xx with an empty body where the API always sends one says so, and does not
- * blame the API's version.
+ * blame the API's version; a JSON answer after a UTF-8 byte order mark is read (RFC 8259
+ * lets a reader ignore it), an error's too.
  */
 import { ClouddbClient, ResponseValidationError, ServerError, type ClouddbClientOptions } from "../../provider/client";
 import { parseRetryAfter } from "../../provider/client/shaping/retryAfter";
@@ -106,5 +107,42 @@ describe("an empty 2xx where the API always sends a body", () => {
     expect(message).not.toContain("newer or older");
     const list = await failureOf({ status: 200, raw: "" }, (cl) => cl.perform("listServices"));
     expect((list as Error).message).toContain("expected a JSON array of services");
+  });
+});
+
+describe("a JSON answer that starts with a UTF-8 byte order mark (RFC 8259 section 8.1 lets a reader ignore it)", () => {
+  const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+  const vpc = { id: "42", name: "marked", cidr: "10.4.0.0/16", region_code: "us-east-1" };
+
+  /** A fake API answering `status` with `body` as JSON after a byte order mark (gzip-encoded when asked). */
+  async function withBom<T>(status: number, body: unknown, call: (c: ClouddbClient) => Promise<T>, gzip = false): Promise<T> {
+    const plain = Buffer.concat([BOM, Buffer.from(JSON.stringify(body))]);
+    const bytes = gzip ? (await import("zlib")).gzipSync(plain) : plain;
+    const api = await startFakeApi(() => ({ status, bytes, headers: gzip ? { "content-encoding": "gzip" } : undefined }));
+    const client = new ClouddbClient({ apiUrl: api.baseUrl, apiKey: "bom-key-0001", projectId: "proj000001", retryDeadlineMs: 600 });
+    try {
+      return await call(client);
+    } finally {
+      await client.close();
+      await api.close();
+    }
+  }
+
+  it("is read as the JSON after it: an object, a list, and a body a gateway compressed", async () => {
+    expect((await withBom(200, vpc, (c) => c.perform("getVpc", { vpc: "42" }))).name).toBe("marked");
+    expect((await withBom(200, [vpc], (c) => c.perform("listVpcs"))).items.map((v) => v.id)).toEqual(["42"]);
+    expect((await withBom(200, vpc, (c) => c.perform("getVpc", { vpc: "42" }), true)).cidr).toBe("10.4.0.0/16");
+  });
+
+  it("an error answer after a byte order mark keeps its code, message and details", async () => {
+    const err = await withBom(400, { code: "CIDR_TAKEN", message: "no VPC 42", details: "cidr overlaps 7" }, (c) =>
+      c.perform("getVpc", { vpc: "42" }).then(
+        () => new Error("the call succeeded"),
+        (e: unknown) => e,
+      ),
+    );
+    expect([(err as { code?: string }).code, (err as { details?: string }).details]).toEqual(["CIDR_TAKEN", "cidr overlaps 7"]);
+    expect((err as Error).message).toContain("no VPC 42");
+    expect((err as Error).message).not.toContain("\ufeff");
   });
 });

@@ -1,5 +1,5 @@
 /** The waiters against the emulator with a small clock scale, failure states and timeouts included. */
-import { ClouddbClient, NetworkError, ResourceFailedError, TimeoutError, WaitCancelledError, type Service } from "../../provider/client";
+import { CancelledError, ClouddbClient, ResourceFailedError, TimeoutError, WaitCancelledError, type Service } from "../../provider/client";
 import { pollIntervalMs } from "../../provider/client/waiters";
 import { until } from "../../harness/until";
 import { type Emu, control, expectNoSecrets, fault, requestLog, startEmulator, clientOf } from "./emulatorControl";
@@ -163,7 +163,7 @@ describe("waiters against the emulator", () => {
     // Later calls fail at once.
     const again = await other.waitForService(mine.service_id, { until: ["READY"], ...WAIT }).catch((e: unknown) => e);
     expect(WaitCancelledError.isInstance(again)).toBe(true);
-    expect(NetworkError.isInstance(await other.perform("getService", { service: mine.service_id }).catch((e: unknown) => e))).toBe(true);
+    expect(CancelledError.isInstance(await other.perform("getService", { service: mine.service_id }).catch((e: unknown) => e))).toBe(true);
     await own.close();
   });
 });

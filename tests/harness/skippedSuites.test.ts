@@ -42,7 +42,7 @@ describe("a test run whose suites cannot run here", () => {
     const lines = output.stderr.split("\n").filter((l) => l.startsWith("Skipped "));
     expect(lines.sort()).toEqual([
       "Skipped tests/cli/importFlow.test.ts (1 test): the Pulumi CLI is not built (npm run pulumi:build), so the real-CLI suite did not run",
-      "Skipped tests/cli/processes.test.ts (3 tests): the Pulumi CLI is not built (npm run pulumi:build), so the real-CLI suite did not run",
+      "Skipped tests/cli/processes.test.ts (4 tests): the Pulumi CLI is not built (npm run pulumi:build), so the real-CLI suite did not run",
     ]);
     expect(output.stderr).toMatch(/Test Suites: 2 skipped, 0 of 2 total/);
   }, 150_000);

@@ -68,18 +68,41 @@ describe("the native plugin's operations", () => {
     expect((await api.perform("getService", { service: failure.id })).name).toBe("slow");
   });
 
-  it("Cancel ends a create's wait at once, as a partial failure that keeps the service", async () => {
-    const urn = urnOf("Service", "cancelled");
-    const { inputs } = await plugin.check(urn, { name: "cancelled" });
-    const started = Date.now();
-    const failure = await failedCreate(urn, inputs, {}, async () => {
-      await new Promise((r) => setTimeout(r, 300));
-      await plugin.cancel();
-    });
-    expect(Date.now() - started).toBeLessThan(1_400);
-    expect(failure.id).toMatch(/\w+/);
-    expect(isSecret(failure.properties.password)).toBe(true);
-    expect((await api.perform("listServices")).items.map((s) => s.service_id)).toContain(failure.id);
+  it("Cancel ends a create's wait at once, as a partial failure that keeps the service; later waits of the process end at once too", async () => {
+    // A process of its own: Cancel is for the rest of a plugin process's life (the engine starts another for its next run).
+    const cancelled = await NativePlugin.start({ CLOUDDB_JOURNAL_DIR: journal });
+    try {
+      await cancelled.configure({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId, pollInterval: "20ms" });
+      const urn = urnOf("Service", "cancelled");
+      const { inputs } = await cancelled.check(urn, { name: "cancelled" });
+      const creating = cancelled.create(urn, inputs).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      // Once the API has the service (it is then a second or so from ready).
+      while (!(await api.perform("listServices")).items.some((s) => s.name === "cancelled")) await new Promise((r) => setTimeout(r, 20));
+      const started = Date.now();
+      await cancelled.cancel();
+      const e = await creating;
+      expect(e).toBeInstanceOf(RpcError);
+      const failure = (e as RpcError).initFailure!;
+      expect(Date.now() - started).toBeLessThan(1_400);
+      expect(failure.id).toMatch(/\w+/);
+      expect(failure.reasons[0]).toMatch(/Pulumi cancelled the operation \(Ctrl-C\)/);
+      expect(isSecret(failure.properties.password)).toBe(true);
+      expect((await api.perform("listServices")).items.map((s) => s.service_id)).toContain(failure.id);
+      // Resuming it in the same process (a create after Cancel) stops at once: no wait outlives a Cancel.
+      const again = await cancelled.update(urn, failure.id, failure.properties as never, inputs).then(
+        () => undefined,
+        (x: unknown) => x,
+      );
+      expect(again).toBeInstanceOf(RpcError);
+      expect((again as Error).message).toMatch(
+        /^Stopped while updating Service "cancelled" \w+: Pulumi cancelled the operation \(Ctrl-C\)\.$/,
+      );
+    } finally {
+      await cancelled.close();
+    }
   });
 
   it("tells the engine's log, under the resource, how long a create has been waiting", async () => {
@@ -120,9 +143,37 @@ describe("the native plugin's operations", () => {
     const made = await plugin.create(urn, inputs);
     const { __adopted: _adopted, ...unrecorded } = made.outs;
     await expect(plugin.delete(urn, made.id, unrecorded)).rejects.toThrow(
-      /its state was written by an earlier version of pulumi-clouddb \(0\.1\.0\)/,
+      new RegExp(
+        `Vpc ${made.id} is not deleted: its state was written by pulumi-clouddb 0\\.1\\.0.*\`pulumi config set --path clouddb:ownership\\.Vpc\\.${made.id} made\``,
+      ),
     );
     await plugin.delete(urn, made.id, made.outs);
     expect((await api.perform("listVpcs")).items.map((v) => v.id)).not.toContain(made.id);
+  });
+
+  it("acts on what state of 0.1.0 proves (its recorded inputs adopt it) and on the user's answer in the provider's configuration", async () => {
+    const base = { apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId, pollInterval: "20ms", pollMaxInterval: "100ms" };
+    const urn = urnOf("Vpc", "old");
+    const unrecorded = async (cidr: string) => {
+      const { inputs } = await plugin.check(urn, { cidr, regionCode: "us-east-1" });
+      const { __adopted: _adopted, ...outs } = (await plugin.create(urn, inputs)).outs;
+      return outs;
+    };
+    const adopted = await unrecorded("10.4.0.0/16");
+    await plugin.delete(urn, String(adopted.vpcId), adopted, { adoptId: adopted.vpcId, cidr: "10.4.0.0/16", regionCode: "us-east-1" });
+    expect((await api.perform("getVpc", { vpc: String(adopted.vpcId) })).id).toBe(adopted.vpcId);
+    expect(plugin.logged.map((l) => l.message)).toContain(
+      `Vpc ${String(adopted.vpcId)} is not deleted: its state's inputs adopt it (adoptId, as pulumi-clouddb 0.1.0 recorded them), so it stays in the cloud and leaves the stack`,
+    );
+
+    const answered = await unrecorded("10.5.0.0/16");
+    // A stack config object reaches the provider as its JSON text.
+    await plugin.configure({ ...base, ownership: JSON.stringify({ Vpc: { [String(answered.vpcId)]: "made" } }) });
+    try {
+      await plugin.delete(urn, String(answered.vpcId), answered);
+    } finally {
+      await plugin.configure(base);
+    }
+    expect((await api.perform("listVpcs")).items.map((v) => v.id)).not.toContain(answered.vpcId);
   });
 });

@@ -2,8 +2,8 @@
  * The native plugin's server, as the engine talks to it (the compiled plugin as a process,
  * a fake engine for its Log): the schema it serves, the provider's configuration, Check,
  * Diff (changed keys and the detailed diff the engine applies `replaceOnChanges` with),
- * previews, Read of an id alone (`pulumi import`), state the dynamic providers wrote, and
- * the functions.
+ * previews, Read of an id alone (`pulumi import`), state the dynamic providers wrote, a
+ * Create without Check, the same Create sent several times at once, and the functions.
  */
 import * as fs from "fs";
 import * as os from "os";
@@ -77,6 +77,98 @@ describe("the native plugin's protocol", () => {
       { property: "createTimeout", reason: expect.stringContaining('"soon" is not a duration') },
     ]);
     expect(await plugin.checkConfig({ projectId: "p" })).toEqual([]);
+    expect(await plugin.checkConfig({ createTimeout: 600, requestTimeout: "45s" })).toEqual([]);
+  });
+
+  it("CheckConfig fails each key given a type it does not take, naming the key and the type, never the value", async () => {
+    const key = "sk-typed-provider-4242";
+    const failures = await plugin.checkConfig({
+      apiUrl: 42,
+      apiKey: { token: key },
+      projectId: ["abcde12345"],
+      createTimeout: true,
+      pollInterval: { every: 5 },
+      readCache: JSON.stringify([2]), // a structured stack config value of the default provider arrives as its JSON text
+      updateTimeout: 600, // a number of seconds is a duration
+    });
+    const string = "where a string is expected";
+    const duration = 'where a number of seconds or a string such as "90s", "30m", "1h30m" is expected';
+    expect(failures).toEqual([
+      { property: "apiUrl", reason: `clouddb:apiUrl / CLOUDDB_API_URL (from clouddb:apiUrl): a number ${string}` },
+      { property: "apiKey", reason: `clouddb:apiKey / CLOUDDB_API_KEY (from clouddb:apiKey): an object ${string}` },
+      { property: "readCache", reason: `clouddb:readCache: an array (a structured config value, which arrives as JSON) ${duration}` },
+      { property: "projectId", reason: `clouddb:projectId / CLOUDDB_PROJECT_ID (from clouddb:projectId): an array ${string}` },
+      { property: "createTimeout", reason: `clouddb:createTimeout: a boolean ${duration}` },
+      {
+        property: "pollInterval",
+        reason: `clouddb:pollInterval / CLOUDDB_POLL_INITIAL_MS (from clouddb:pollInterval): an object ${duration}`,
+      },
+    ]);
+    expect(JSON.stringify(failures)).not.toContain(key);
+  });
+
+  it("CheckConfig hands the engine no property whose value it would print holding a secret: apiUrl's userinfo, apiKey, a value given as a secret", async () => {
+    // The engine prints a failure naming a property with that property's value, whole: the failure must name none.
+    const password = "pw-Zq8vX2mK";
+    const failures = await plugin.checkConfig({
+      apiUrl: `https://ops:${password}@api.example/v2`,
+      apiKey: "bad\nkey-1234",
+      createTimeout: secret("whenever"),
+      updateTimeout: secret("5x"),
+    });
+    expect(failures).toEqual([
+      {
+        property: "",
+        reason: expect.stringMatching(/^clouddb:apiUrl .*"https:\/\/\[REDACTED\]@api\.example\/v2" does not end in \/public\/api\/v1/),
+      },
+      { property: "", reason: expect.stringMatching(/^clouddb:apiKey .*the key contains a line break/) },
+      { property: "", reason: expect.stringMatching(/^clouddb:createTimeout: \[secret\] is not a duration/) },
+      { property: "", reason: expect.stringMatching(/^clouddb:updateTimeout: \[secret\] is not a duration/) },
+    ]);
+    const text = JSON.stringify(failures);
+    for (const shown of [password, "ops:", "bad\\nkey", "whenever", '"5x"']) expect(text).not.toContain(shown);
+  });
+
+  it("Check quotes no input given as a secret, nested or not, and names none of them as the failing property", async () => {
+    const r = await plugin.check(urnOf("Service", "db"), {
+      name: secret("n".repeat(300)),
+      environment: secret("STAGING"),
+      cpuMillis: secret(1000),
+      memoryGbs: 2,
+      haReplicas: { replicaCount: secret(7) },
+    });
+    const reasons = r.failures.map((f) => f.reason);
+    // The size pair's failure is on memoryGbs, given in plain text: the engine may print its value.
+    expect(r.failures.map((f) => f.property).sort()).toEqual(["", "", "", "memoryGbs"]);
+    expect(reasons).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^name is \[secret\]: /),
+        expect.stringMatching(/^environment is \[secret\]: expected /),
+        expect.stringMatching(/^haReplicas\.replicaCount is \[secret\]: /),
+        expect.stringMatching(/^cpuMillis \[secret\] with memoryGbs 2: not an allowed pair/),
+      ]),
+    );
+    for (const shown of ["nnnn", "STAGING", "1000 with", " 7"]) expect(reasons.join("\n")).not.toContain(shown);
+    expect(reasons.join("\n")).toContain("1000/4"); // the allowed sizes stay as they are: no gap points at the secret one
+    expect(isSecret(r.inputs.name)).toBe(true);
+    expect(isSecret(r.inputs.environment)).toBe(true);
+    // `settings` is always sent as a secret (it holds a key): the endpoint it names is still shown, the key never.
+    const settings = await plugin.check(urnOf("Service", "db"), {
+      name: "db",
+      settings: secret({ apiUrl: "https://api.example/v2", apiKey: "settings-key-123456" }),
+    });
+    expect(settings.failures).toEqual([
+      { property: "", reason: expect.stringContaining('"https://api.example/v2" does not end in /public/api/v1') },
+    ]);
+    expect(JSON.stringify(settings.failures)).not.toContain("settings-key-123456");
+  });
+
+  it("CheckConfig takes clouddb:ownership as the engine hands a stack config object over (its JSON text) and as an explicit provider's object, and names a bad one", async () => {
+    expect(await plugin.checkConfig({ ownership: JSON.stringify({ Service: { abcde12345: "made" } }) })).toEqual([]);
+    expect(await plugin.checkConfig({ ownership: { Vpc: { "12": "adopted" } } })).toEqual([]);
+    expect(await plugin.checkConfig({ ownership: { Service: { abcde12345: "deleted" } } })).toEqual([
+      { property: "ownership", reason: expect.stringContaining('Service abcde12345 is "deleted": expected "made" or "adopted"') },
+    ]);
   });
 
   it("CheckConfig keeps an explicit provider's apiKey secret, even one given in plain text", async () => {
@@ -148,6 +240,14 @@ describe("the native plugin's protocol", () => {
     expect(same).toEqual({ changes: 1, replaces: [], diffs: [], detailed: {} }); // DIFF_NONE
     const unknown = await plugin.diff(urnOf("Service", "db"), "s1", recorded, { name: UNKNOWN, cpuMillis: 500, memoryGbs: 2 });
     expect(unknown).toMatchObject({ changes: 2, replaces: ["name"], diffs: ["name"] });
+    // State recorded from an answer the provider could not read (a region ""): an update that records the live one, no key named (the engine applies replaceOnChanges to the keys).
+    const blank = await plugin.diff(
+      urnOf("Service", "db"),
+      "s1",
+      { ...recorded, regionCode: "" },
+      { name: "db", cpuMillis: 500, memoryGbs: 2 },
+    );
+    expect(blank).toEqual({ changes: 2, replaces: [], diffs: [], detailed: {} });
   });
 
   it("reads state the dynamic providers wrote (a migration): 0.1.0's, without __adopted, is an update recording it, with no changed key", async () => {
@@ -190,6 +290,52 @@ describe("the native plugin's protocol", () => {
     });
     expect(isSecret(r.outs.password)).toBe(true);
     expect(await control.requests()).toEqual([]);
+  });
+
+  it("a Create without Check (a caller that skipped it) names each input that fails and why, never dumps them, and sends nothing", async () => {
+    await control.clearRequests();
+    const failure = async (urn: string, news: Parameters<NativePlugin["create"]>[1]) =>
+      plugin.create(urn, news).then(
+        () => "created",
+        (e: unknown) => (e as Error).message,
+      );
+    const unnamed = await failure(urnOf("Vpc", "net"), { cidr: "10.0.0.0/16", regionCode: "us-east-1" });
+    expect(unnamed).toContain("The create of clouddb.Vpc got inputs that Check does not pass, so nothing was sent");
+    expect(unnamed).toContain("name is not given, nor made up by Check");
+    const secretName = "my-secret-name\u0001x";
+    const bad = await failure(urnOf("Service", "db"), {
+      name: secret(secretName),
+      cpuMillis: "lots",
+      password: secret("tiny"),
+      regionCode: 5,
+    });
+    expect(bad).toContain('cpuMillis is "lots": expected a number (or "shared"), not a string');
+    expect(bad).toContain("regionCode is 5: expected a string, not a number");
+    expect(bad).toContain("password is [secret]: expected at least 8 characters");
+    expect(bad).not.toContain("my-secret-name");
+    expect(bad).not.toMatch(/"code":|"path":|^\[/); // no JSON dump of the issues or the inputs
+    expect(await control.requests()).toEqual([]);
+  });
+
+  it.each([
+    ["a name of its own", {}],
+    ["a name the program chose", { name: "six-at-once" }],
+  ])("six Creates of one resource at once (%s): one service, the one every Create answers", async (_, inputs) => {
+    const urn = urnOf("Service", "six");
+    const checked = (await plugin.check(urn, inputs)).inputs;
+    await control.clearRequests();
+    await control.latency(300); // every Create is under way while the first one's are answered
+    let made: Array<{ id: string }>;
+    try {
+      made = await Promise.all(Array.from({ length: 6 }, () => plugin.create(urn, checked)));
+    } finally {
+      await control.latency(0);
+    }
+    const services = (await api.perform("listServices")).items.filter((s) => s.name === checked.name);
+    for (const s of services) await api.perform("deleteService", { service: s.service_id });
+    expect(services.map((s) => s.service_id)).toEqual([made[0].id]);
+    expect(made.map((m) => m.id)).toEqual(Array(6).fill(made[0].id));
+    expect((await control.requests()).filter((r) => r.method === "POST" && r.path.endsWith("/services"))).toHaveLength(1);
   });
 
   it("reads an id alone (pulumi import): the inputs read back, and the stack managing it", async () => {

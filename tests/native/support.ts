@@ -8,7 +8,10 @@ import { ChildProcess, spawn } from "child_process";
 import * as path from "path";
 import type { Server as GrpcServer } from "@grpc/grpc-js";
 import type * as pb from "@pulumi/pulumi/proto/provider_pb";
+import * as fs from "fs";
 import { REPO_ROOT } from "../../harness";
+import { processesUnder } from "../../harness/cli/processes";
+import { alive } from "../../harness/processes";
 import { decodeInitFailure, type InitFailure } from "../../harness/pluginHost";
 import { emptypb, fromStruct, grpc, provgrpc, provpb, pulumiDir, toStruct, type JsonObject } from "../../harness/protos";
 
@@ -45,6 +48,15 @@ export class RpcError extends Error {
 
 type Client = InstanceType<typeof provgrpc.ResourceProviderClient>;
 
+/** The command line of process `pid`, its arguments joined by spaces ("" once it is gone). */
+function commandOf(pid: number): string {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ");
+  } catch {
+    return "";
+  }
+}
+
 /** The URN of resource `name` of type `Kind` (`clouddb:index:<Kind>`) in stack `dev` of project `proj`. */
 export const urnOf = (kind: string, name: string): string => `urn:pulumi:dev::proj::clouddb:index:${kind}::${name}`;
 
@@ -60,8 +72,13 @@ export class NativePlugin {
     private readonly engine: GrpcServer,
   ) {}
 
-  /** Starts the fake engine and the plugin (env: added to this process's, without CLOUDDB_*). */
-  static async start(env: Record<string, string> = {}): Promise<NativePlugin> {
+  /**
+   * Starts the fake engine and the plugin (env: added to this process's, without CLOUDDB_*),
+   * on `opts.node` (this process's Node.js unless given). With `opts.enginePipe`, the plugin's
+   * standard input is a pipe whose other end another process holds, as the engine holds it
+   * (see {@link NativePlugin.killEngine}); else `/dev/null`.
+   */
+  static async start(env: Record<string, string> = {}, opts: { node?: string; enginePipe?: boolean } = {}): Promise<NativePlugin> {
     const logged: Logged[] = [];
     const engine = new grpc.Server();
     engine.addService(enginegrpc.EngineService, {
@@ -80,10 +97,11 @@ export class NativePlugin {
     const clean = Object.fromEntries(
       Object.entries(process.env).filter(([k]) => !k.startsWith("CLOUDDB_API") && k !== "CLOUDDB_PROJECT_ID"),
     );
-    const child = spawn(process.execPath, [path.join(REPO_ROOT, "dist", "provider", "native", "main.js"), `127.0.0.1:${enginePort}`], {
-      env: { ...clean, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const main = [opts.node ?? process.execPath, path.join(REPO_ROOT, "dist", "provider", "native", "main.js"), `127.0.0.1:${enginePort}`];
+    // The engine's pipe: `sleep` holds its writing end, as the CLI does; the plugin is the pipeline's last command.
+    const child = opts.enginePipe
+      ? spawn("sh", ["-c", 'sleep 100000 | exec "$@"', "sh", ...main], { env: { ...clean, ...env }, stdio: ["ignore", "pipe", "pipe"] })
+      : spawn(main[0], main.slice(1), { env: { ...clean, ...env }, stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     const port = await new Promise<string>((resolve, reject) => {
@@ -228,9 +246,11 @@ export class NativePlugin {
     return fromStruct(res.getProperties());
   }
 
-  /** Delete. */
-  async delete(urn: string, id: string, props: JsonObject): Promise<void> {
-    await this.call("delete", new provpb.DeleteRequest().setUrn(urn).setId(id).setProperties(toStruct(props)));
+  /** Delete; `oldInputs`: the resource's inputs as state recorded them, which the engine sends too. */
+  async delete(urn: string, id: string, props: JsonObject, oldInputs?: JsonObject): Promise<void> {
+    const req = new provpb.DeleteRequest().setUrn(urn).setId(id).setProperties(toStruct(props));
+    if (oldInputs) req.setOldInputs(toStruct(oldInputs));
+    await this.call("delete", req);
   }
 
   /** Invoke of a function; its result and failures. */
@@ -250,10 +270,24 @@ export class NativePlugin {
     await this.call("cancel", new emptypb.Empty());
   }
 
+  /** The plugin's process id (the node process, under the shell that holds the engine's pipe when there is one). */
+  get pid(): number {
+    const node = processesUnder(this.child.pid!).find((p) => commandOf(p).includes("main.js"));
+    return node ?? this.child.pid!;
+  }
+
+  /** The engine dies: the process holding the writing end of the plugin's engine pipe is killed (SIGKILL). */
+  killEngine(): void {
+    for (const p of processesUnder(this.child.pid!)) if (commandOf(p).startsWith("sleep")) process.kill(p, "SIGKILL");
+  }
+
   /** Ends the plugin and the fake engine. */
   async close(): Promise<void> {
     this.client.close();
-    if (this.child.exitCode === null) {
+    const plugin = this.pid;
+    if (alive(plugin)) process.kill(plugin, "SIGKILL");
+    this.killEngine();
+    if (this.child.exitCode === null && this.child.signalCode === null) {
       const exited = new Promise((r) => this.child.once("exit", r));
       this.child.kill("SIGKILL");
       await exited;

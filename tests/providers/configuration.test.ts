@@ -16,6 +16,7 @@ const NO_ENV = {
   CLOUDDB_PROJECT_ID: "",
   CLOUDDB_POLL_INITIAL_MS: "",
   CLOUDDB_POLL_MAX_MS: "",
+  CLOUDDB_OWNERSHIP: "",
 };
 
 const vpc = (): void => void new clouddb.Vpc("net", { name: "n", cidr: "10.0.0.0/16", regionCode: "us-east-1" });
@@ -71,6 +72,22 @@ describe("configuration problems", () => {
     for (const part of key.split("\n")) expect(printed).not.toContain(part);
   });
 
+  it("name a clouddb:ownership or CLOUDDB_OWNERSHIP that cannot be read, its value and what is allowed, at preview", async () => {
+    const stack = await stackWith(
+      { "clouddb:ownership": JSON.stringify({ Service: { abcde12345: "mine" } }) },
+      { CLOUDDB_OWNERSHIP: '{"Database":{"abcde12345":"made"}}' },
+    );
+    const reasons = (await stack.preview(vpc)).checkFailures.map((f) => f.reason);
+    expect(reasons).toEqual(
+      expect.arrayContaining([
+        'clouddb:ownership / CLOUDDB_OWNERSHIP (from clouddb:ownership): Service abcde12345 is "mine": expected "made" or "adopted"',
+        expect.stringMatching(
+          /^clouddb:ownership \/ CLOUDDB_OWNERSHIP \(from CLOUDDB_OWNERSHIP\): "Database" is no resource type: expected one of Vpc, VpcPeering, Service, ReadReplicaSet/,
+        ),
+      ]),
+    );
+  });
+
   it("never quote the credentials of a clouddb:apiUrl that cannot work", async () => {
     const stack = await stackWith({
       "clouddb:apiUrl": "https://deploy:hunter2-pw@api.example",
@@ -84,6 +101,46 @@ describe("configuration problems", () => {
     ]);
     const shown = [...r.checkFailures.map((f) => f.reason), ...r.diagnostics.map((d) => d.message), stack.pluginStderr()].join("\n");
     for (const part of ["hunter2-pw", "deploy:"]) expect(shown).not.toContain(part);
+  });
+
+  it("a value of a type the key does not take (a structured stack config value, a variable, a resource's settings) fails the check, naming the key and the type, never the value", async () => {
+    const key = "sk-structured-4242";
+    const stack = await stackWith(
+      {
+        "clouddb:apiKey": JSON.stringify({ token: key }), // a map under the key in the stack's YAML arrives as its JSON text
+        "clouddb:projectId": JSON.stringify(["abcde12345"]),
+        "clouddb:createTimeout": JSON.stringify({ minutes: 5 }),
+        "clouddb:readCache": "[2]",
+      },
+      { CLOUDDB_API_URL: JSON.stringify({ url: "http://127.0.0.1:1/public/api/v1" }) },
+    );
+    const r = await stack.preview(vpc);
+    expect(r.checkFailures.map((f) => f.reason)).toEqual([
+      "clouddb:apiUrl / CLOUDDB_API_URL (from CLOUDDB_API_URL): an object (a structured config value, which arrives as JSON) where a string is expected",
+      "clouddb:apiKey / CLOUDDB_API_KEY (from clouddb:apiKey): an object (a structured config value, which arrives as JSON) where a string is expected",
+      'clouddb:readCache: an array (a structured config value, which arrives as JSON) where a number of seconds or a string such as "90s", "30m", "1h30m" is expected',
+      "clouddb:projectId / CLOUDDB_PROJECT_ID (from clouddb:projectId): an array (a structured config value, which arrives as JSON) where a string is expected",
+      'clouddb:createTimeout: an object (a structured config value, which arrives as JSON) where a number of seconds or a string such as "90s", "30m", "1h30m" is expected',
+    ]);
+    expect(r.steps.filter((s) => s.op !== "same")).toEqual([]);
+    const settingsStack = await stackWith({ "clouddb:apiUrl": "http://127.0.0.1:1/public/api/v1", "clouddb:projectId": "abcde12345" });
+    const withSettings = await settingsStack.preview(() => {
+      // What a JavaScript program (no type check) or `as never` can pass.
+      new clouddb.Vpc("net", {
+        cidr: "10.0.0.0/16",
+        regionCode: "us-east-1",
+        settings: { apiKey: { token: key }, projectId: ["x"] } as never,
+      });
+    });
+    expect(withSettings.checkFailures.map((f) => f.reason)).toEqual([
+      "settings.apiKey is [secret]: expected a string, not an object",
+      "settings.projectId is [secret]: expected a string, not an array",
+    ]);
+    const shown = [r, withSettings]
+      .flatMap((x) => [...x.checkFailures.map((f) => f.reason), ...x.diagnostics.map((d) => d.message)])
+      .concat(stack.pluginStderr(), settingsStack.pluginStderr())
+      .join("\n");
+    expect(shown).not.toContain(key);
   });
 
   it("fail a lookup function in the program with the same messages, leaving out what its options give", async () => {

@@ -112,7 +112,7 @@ describe("ReadReplicaSet", () => {
     const base = [{ name: "rs1" }, { name: "rs2", nodes: 2, serviceId: sid }];
     const bad = await cloud.stack.up(program({ cpuMillis: 1000, memoryGbs: 4 }, [...base, { name: "adopted", adoptId: made.id }]));
     expect(bad.errors).toHaveLength(1);
-    expect(bad.errors[0].message).toMatch(/named "by-hand".*"adopted"/);
+    expect(bad.errors[0].message).toMatch(/has name "by-hand" but the program asks for "adopted"/);
     await cloud.clearRequests();
     const r = expectNoErrors(
       await cloud.stack.up(() => {

@@ -2,8 +2,10 @@
  * The release procedure (CONTRIBUTING.md, "Releasing") as it shows in the repository: the
  * version in package.json is the newest release of CHANGELOG.md, every release there has
  * its upgrade fixture (the state a stack has under it, which every later release must
- * preview without change) and its link, and every release tag points at a commit of that
- * version. CI runs it with the suite, so a release that skipped a step fails.
+ * preview without change) and its link, and every release has its tag on a commit of that
+ * version (and, from 0.2.0, its Go module's tag on the same commit). CI runs it with the
+ * suite, so a release that skipped a step fails. The steps are one command,
+ * `npm run release:cut` (scripts/release/cut.js).
  */
 import { spawnSync } from "child_process";
 import * as fs from "fs";
@@ -11,6 +13,8 @@ import * as path from "path";
 import { REPO_ROOT } from "../../harness";
 
 const REPOSITORY = "https://github.com/clouddb/pulumi-clouddb";
+/** The Go SDK's folder: its tags are `<folder>/v<version>`. */
+const GO_MODULE = "sdk-native/go/clouddb";
 const read = (file: string): string => fs.readFileSync(path.join(REPO_ROOT, file), "utf8");
 const pkg = JSON.parse(read("package.json")) as { version: string; files: string[]; repository: { url: string } };
 const changelog = read("CHANGELOG.md");
@@ -72,7 +76,7 @@ describe("the release procedure", () => {
     expect(pkg.files).toContain("CHANGELOG.md");
   });
 
-  it("tags each release v<version> on a commit of that version", () => {
+  it("tags each release v<version> on a commit of that version, and its Go module on the same commit", () => {
     const tags = git("tag", "--list", "v*");
     if (tags === undefined || tags === "") {
       // A checkout without tags (a shallow CI clone, or before the first tag is pushed) has nothing to check here.
@@ -85,6 +89,17 @@ describe("the release procedure", () => {
       expect({ tag, released: released.has(version) }).toEqual({ tag, released: true });
       const tagged = JSON.parse(git("show", `${tag}:package.json`) ?? "{}") as { version?: string };
       expect({ tag, version: tagged.version }).toEqual({ tag, version });
+    }
+    // Every release has its tag (release:cut refuses to cut while one lacks it); 0.1.0 is the commit its fixture was recorded at.
+    expect(releases.map((r) => r.version).filter((v) => !tags.split("\n").includes(`v${v}`))).toEqual([]);
+    expect(git("rev-parse", "v0.1.0^{commit}")).toMatch(/^fab13e8/);
+    // From the release that has the Go SDK, its module's tag (a module in a subfolder: <folder>/v<version>) is on the same commit.
+    for (const { version } of releases) {
+      if (git("cat-file", "-e", `v${version}:${GO_MODULE}/go.mod`) === undefined) continue;
+      expect({ version, go: git("rev-parse", `${GO_MODULE}/v${version}^{commit}`) }).toEqual({
+        version,
+        go: git("rev-parse", `v${version}^{commit}`),
+      });
     }
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Messages say what happened (case 7, and what was also seen): a firewall's own 200 HTML page
- * or a 307 on a create is not "the API accepted it" (and a page is not proof that nothing was made), a 308 on a read names the redirect and
+ * or a 307 on a create is not "the API accepted it" (and a page is not proof that nothing was made: a list read the
+ * bound after it that shows nothing is), a 308 on a read names the redirect and
  * where it points (not the API's version), and the transition times learned for the poll
  * schedule follow the median of the last runs, not one slow run.
  */
@@ -26,22 +27,27 @@ describe("answers that are not the API's", () => {
   const vpc = (name?: string) => () =>
     void new clouddb.Vpc("net", { ...(name ? { name } : {}), cidr: "10.95.0.0/16", regionCode: "us-east-1" });
 
-  it("a firewall's 200 page on a create: named for what it is, nothing sent again, and made once the user says nothing was", async () => {
-    await cloud.controls.fault({ method: "POST", path: "/vpcs$", waf: true });
-    const r = await cloud.stack.up(vpc("walled"));
-    expect(r.errors).toHaveLength(1);
-    const message = r.errors[0].message;
-    expect(message).toContain('its answer was not the API\'s but a 200 page titled "Request blocked"');
-    expect(message).not.toContain("the API accepted it");
-    expect(message).toContain("the create was not sent again");
-    expect((await cloud.api.perform("listVpcs")).items).toEqual([]);
-    await cloud.control("DELETE", "/faults");
-    // Whether the firewall passed it on cannot be told from a list: the next up says so, and the user settles it.
-    const again = await cloud.stack.up(vpc("walled"));
-    expect(again.errors.map((e) => e.message)).toEqual([expect.stringContaining("does not create another on a guess")]);
-    for (const f of journalEntries(cloud.journalDir)) fs.rmSync(path.join(cloud.journalDir, f));
-    expectNoErrors(await cloud.stack.up(vpc("walled")));
-    expect((await cloud.api.perform("listVpcs")).items.map((v) => v.id)).toEqual([cloud.stack.resource("net").id]);
+  it("a firewall's 200 page on a create: named for what it is, not sent again through it once a list shows it made none, made by the next up", async () => {
+    cloud.stack.setConfig("clouddb:listLag", "1s");
+    try {
+      await cloud.controls.fault({ method: "POST", path: "/vpcs$", waf: true });
+      const r = await cloud.stack.up(vpc("walled"));
+      expect(r.errors).toHaveLength(1);
+      const message = r.errors[0].message;
+      expect(message).toContain('answered 200 with an HTML page titled "Request blocked"');
+      expect(message).not.toContain("the API accepted it");
+      // Whether the firewall passed it on is told by a list read the bound after it: none, so it made none.
+      expect(message).toContain("A list read 1 s (listLag) after the request ended shows no VPC it made: it made none");
+      expect(message).toContain("the create was not sent again through what answered so");
+      expect((await cloud.api.perform("listVpcs")).items).toEqual([]);
+      expect(journalEntries(cloud.journalDir)).toEqual([]);
+      await cloud.control("DELETE", "/faults");
+      // Nothing for a person to settle: the next up creates it.
+      expectNoErrors(await cloud.stack.up(vpc("walled")));
+      expect((await cloud.api.perform("listVpcs")).items.map((v) => v.id)).toEqual([cloud.stack.resource("net").id]);
+    } finally {
+      cloud.stack.setConfig("clouddb:listLag", "30s");
+    }
   });
 
   it("a firewall's 200 page after the create got through: the VPC of its own name is taken over", async () => {

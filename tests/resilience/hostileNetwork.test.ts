@@ -4,8 +4,10 @@
  * `up` reads it, a journal entry dated in the future (this machine's clock was ahead), a VPC
  * renamed out of band before the next `up`, and two plugin processes of one stack reaching
  * the same create at once: each makes one resource at most, and where the provider cannot
- * tell, it stops saying what is known and what to do. Through the real plugin host, the
- * plugin killed while the create's answer is held back (the API acted; the entry holds no id).
+ * tell, it stops saying what is known and what to do; a list that shows the made resource's name
+ * in a shape no rule takes (blank, another type, too long) proves nothing either. Through the
+ * real plugin host, the plugin killed while the create's answer is held back (the API acted;
+ * the entry holds no id).
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -58,6 +60,22 @@ describe("an interrupted create on a hostile network", () => {
     expect((await cloud.api.perform("listServices")).items.map((s) => s.service_id)).toEqual([cloud.stack.resource("db").id]);
     expect(r.outputs.name).toMatch(/^db-[0-9a-f]{7}$/);
   });
+
+  it.each(["", "\t", 7, "x".repeat(129)].map((v) => [JSON.stringify(v).slice(0, 12), v] as const))(
+    "the next up's list shows the interrupted create's service with a name no rule takes (%s): nothing is taken over on it and none made twice; once shown, it is taken over",
+    async (_, value) => {
+      const program = () => ({ name: new clouddb.Service("db", {}).name });
+      await interrupt(program, /\/services$/);
+      await cloud.controls.rewrite({ method: "GET", path: "/services$", field: "name", value, count: 1_000 });
+      const stopped = await cloud.stack.up(program);
+      expect(stopped.errors.map((e) => e.message)).toEqual([expect.stringContaining("does not create another on a guess")]);
+      await cloud.control("DELETE", "/rewrites");
+      expect(await posts(/\/services$/)).toBe(1);
+      const r = expectNoErrors(await cloud.stack.up(program));
+      expect((await cloud.api.perform("listServices")).items.map((s) => s.service_id)).toEqual([cloud.stack.resource("db").id]);
+      expect(r.outputs.name).toMatch(/^db-[0-9a-f]{7}$/);
+    },
+  );
 
   it("a journal entry dated in the future: with a name the program chose, the service it may have made is named, never made twice", async () => {
     const program = () => void new clouddb.Service("db", { name: "future-dated" });

@@ -13,6 +13,7 @@ import * as path from "path";
 import * as clouddb from "pulumi-clouddb";
 import { expectNoErrors, printed, TestStack, until } from "../../harness";
 import { journalEntries, stackConfig, startCloud, type Cloud } from "../../harness/cloud";
+import { legacyEntryFile } from "../../provider/framework/journalStore";
 
 const TAKEN_OVER = "was made by an earlier create that did not finish";
 
@@ -107,6 +108,44 @@ describe("an interrupted create whose journal entry", () => {
     expectNoErrors(await cloud.stack.up(program("jn-unreadable", id)));
     expect(cloud.stack.resource("db").id).toBe(id);
     expect(journalEntries(cloud.journalDir)).toEqual([]);
+  });
+
+  /** Where version 0.1 kept the entry of this stack's create of service `db` named `name` (a name the program set). */
+  const legacyFileOf = (name: string): string =>
+    legacyEntryFile(cloud.journalDir, cloud.emulator.baseUrl, cloud.emulator.projectId, "Service", "test-project/test/clouddb.Service/db", {
+      name,
+      serviceType: "TIMESERIES",
+      regionCode: "us-east-1",
+    });
+
+  /** The file a message says to remove. */
+  const fileToRemove = (message: string): string => {
+    const named = /remove (\S+?)(?:\.? and run|\.$|\. )/.exec(message);
+    if (named === null) throw new Error(`the message names no file to remove: ${message}`);
+    return named[1];
+  };
+
+  it.each([
+    ["holds null", () => "null"],
+    // 0.1's own shape, naming a process that still runs: a create under way elsewhere.
+    ["names a process that still runs", (pid: number) => JSON.stringify({ pid, engine: [pid], startedAt: Date.now() })],
+  ])("of version 0.1 %s: the message names that file, and removing exactly it lets the next up through", async (_, text) => {
+    const other: ChildProcess = spawn("sleep", ["60"], { stdio: "ignore" });
+    try {
+      const legacy = legacyFileOf("jn-legacy");
+      fs.writeFileSync(legacy, text(other.pid!), { mode: 0o600 });
+      const r = await cloud.stack.up(program("jn-legacy"));
+      expect(r.errors).toHaveLength(1);
+      const named = fileToRemove(r.errors[0].message);
+      expect(named).toBe(legacy);
+      expect(await called("jn-legacy")).toEqual([]);
+      fs.rmSync(named);
+      expectNoErrors(await cloud.stack.up(program("jn-legacy")));
+      expect(await called("jn-legacy")).toEqual([cloud.stack.resource("db").id]);
+      expect(journalEntries(cloud.journalDir)).toEqual([]);
+    } finally {
+      other.kill();
+    }
   });
 });
 

@@ -18,7 +18,10 @@ const PLUGIN_HOST_SUITES = [
   "tests/resilience/pluginKill.test.ts",
   "tests/resilience/interruptedCreates.test.ts",
   "tests/resilience/journal.test.ts",
+  "tests/resilience/endpointSpellings.test.ts",
   "tests/resilience/emulatorRestart.test.ts",
+  "tests/resilience/secretSizes.test.ts",
+  "tests/resilience/engineGone.test.ts",
   "tests/providers/compileCache.test.ts",
 ];
 

@@ -13,8 +13,19 @@ export const UPGRADE_PROJECT = "upgrade";
 /** The stack name of the fixture's stack. */
 export const UPGRADE_STACK = "fixture";
 
-/** The program; `adoptedOptions` are the adopted service's resource options (none in the fixtures). */
-export function upgradeProgram(adoptedOptions: pulumi.CustomResourceOptions = {}): Record<string, unknown> {
+/** Changes a test makes to the recorded program (none in the fixtures). */
+export interface UpgradeEdits {
+  /** The `paused` service's name, in place of `upgrade-paused`: a change that replaces it. */
+  readonly pausedName?: string;
+  /** The `adopted` service's arguments, in place of the recorded program's. */
+  readonly adopted?: (adoptedId: string) => clouddb.ServiceArgs;
+}
+
+/**
+ * The program; `adoptedOptions` are the adopted service's resource options (none in the
+ * fixtures), `edits` what a test changes of it.
+ */
+export function upgradeProgram(adoptedOptions: pulumi.CustomResourceOptions = {}, edits: UpgradeEdits = {}): Record<string, unknown> {
   const config = new pulumi.Config(UPGRADE_PROJECT);
   const net = new clouddb.Vpc("net", { name: "upgrade-net", cidr: "10.20.0.0/16", regionCode: "us-east-1" });
   const peer = new clouddb.VpcPeering("peer", {
@@ -36,11 +47,12 @@ export function upgradeProgram(adoptedOptions: pulumi.CustomResourceOptions = {}
     timeouts: { create: "20m", update: "15m", delete: "10m" },
   });
   const minimal = new clouddb.Service("minimal", { name: "upgrade-minimal" });
-  const paused = new clouddb.Service("paused", { name: "upgrade-paused", paused: true });
+  const paused = new clouddb.Service("paused", { name: edits.pausedName ?? "upgrade-paused", paused: true });
   const fork = new clouddb.Service("fork", { name: "upgrade-fork", forkFrom: { serviceId: minimal.serviceId, strategy: "NOW" } });
+  const adoptedId = config.require("adoptedId");
   const adopted = new clouddb.Service(
     "adopted",
-    { name: "upgrade-legacy", adoptId: config.require("adoptedId"), environment: "PROD" },
+    edits.adopted?.(adoptedId) ?? { name: "upgrade-legacy", adoptId: adoptedId, environment: "PROD" },
     adoptedOptions,
   );
   const reads = new clouddb.ReadReplicaSet("reads", {

@@ -13,6 +13,7 @@
  * {@link MACHINE_READ_WAIT_MS}, the client reads the list itself.
  */
 import type { SharedAnswer, SharedLists } from "./sharedLists";
+import { sleep } from "../timers";
 
 /** The longest a client waits for another's read of a list before it reads the list itself. */
 export const MACHINE_READ_WAIT_MS = 5_000;
@@ -25,14 +26,17 @@ export interface MachineRead extends SharedAnswer {
   readonly shared: boolean;
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * The list `key` for a client that asks for it now: another client's answer to a request sent
  * since, or `read()` (the client's own request, its answer then kept for the machine). Rejects
- * only as `read()` does.
+ * only as `read()` does, or with `stopped`'s reason when it aborts while the client waits.
  */
-export async function readForMachine(lists: SharedLists, key: string, read: () => Promise<SharedAnswer>): Promise<MachineRead> {
+export async function readForMachine(
+  lists: SharedLists,
+  key: string,
+  read: () => Promise<SharedAnswer>,
+  stopped?: AbortSignal,
+): Promise<MachineRead> {
   const askedAt = Date.now();
   const own = async (forMachine: boolean): Promise<MachineRead> => {
     let answer: SharedAnswer | undefined;
@@ -50,7 +54,7 @@ export async function readForMachine(lists: SharedLists, key: string, read: () =
     if (turn === undefined) break;
     if (turn === true) return own(true);
     // Another client reads it now: its answer comes soon.
-    await sleep(LOOK_EVERY_MS);
+    await sleep(LOOK_EVERY_MS, stopped);
   }
   return own(false);
 }

@@ -13,7 +13,8 @@ import type { ResourceDefinition } from "../../framework/resourceProvider";
 import { AT_ONCE, type Action, type ConvergeContext } from "../../framework/convergence";
 import { sameValue } from "../../framework/diff";
 import { input, optionalInput, outputsReadFrom, type DesiredOf } from "../../framework/schema";
-import { isNumber, isText, unreadableOutputs, type ShownField } from "../../framework/unreadable";
+import { readableEnvironment, readableName, readableNodes, readableReplicaSetSize, readableStatus } from "../../../contract/readable";
+import { unreadableOutputs, type ShownField } from "../../framework/unreadable";
 import { resourceSchema, type InProject } from "../common";
 import { connectionFields, connectionOutputs } from "../connectionString";
 import { AUTONAME_DOC } from "../../framework/autonaming";
@@ -96,13 +97,13 @@ export const readReplicaSetSchema = resourceSchema({
   cross: [
     {
       properties: ["cpuMillis", "memoryGbs"],
-      validate(news) {
+      validate(news, show) {
         const problem = replicaSetSizeProblem(Number(news.cpuMillis), Number(news.memoryGbs));
         if (problem === undefined) return [];
         return [
           {
             property: problem.on === "cpu" ? "cpuMillis" : "memoryGbs",
-            reason: `cpuMillis ${JSON.stringify(news.cpuMillis)} with memoryGbs ${JSON.stringify(news.memoryGbs)}: ${problem.message}`,
+            reason: `cpuMillis ${show("cpuMillis", news.cpuMillis)} with memoryGbs ${show("memoryGbs", news.memoryGbs)}: ${problem.unquoted}`,
           },
         ];
       },
@@ -111,17 +112,19 @@ export const readReplicaSetSchema = resourceSchema({
 });
 
 /**
- * The fields of a set its outputs are read from (framework/unreadable.ts): an answer that
- * does not show one readably changes nothing. Its endpoint is there once it is created; its
+ * The fields of a set its outputs are read from, each with the contract's rule of a readable
+ * value (contract/readable.ts; framework/unreadable.ts): an answer that does not show one
+ * readably changes nothing. Its endpoint is there once it is created; its
  * pooler is absent or `null` while off.
  */
 export const REPLICA_SET_FIELDS: readonly ShownField<ReadReplicaSet>[] = [
-  { field: "name", outputs: ["name"], shows: (rs) => isText(rs.name) },
-  { field: "nodes", outputs: ["nodes"], shows: (rs) => isNumber(rs.nodes) },
-  { field: "cpu_millis", outputs: ["cpuMillis"], shows: (rs) => isNumber(rs.cpu_millis) },
-  { field: "memory_gbs", outputs: ["memoryGbs"], shows: (rs) => isNumber(rs.memory_gbs) },
-  { field: "metadata.environment", outputs: ["environment"], shows: (rs) => isText(rs.metadata?.environment) },
-  { field: "status", outputs: ["status"], shows: (rs) => isText(rs.status) },
+  { field: "name", outputs: ["name"], shows: (rs) => readableName(rs.name) },
+  { field: "nodes", outputs: ["nodes"], shows: (rs) => readableNodes(rs.nodes) },
+  // A pair: one amount is read only with the other (a resize sends both).
+  { field: "cpu_millis", outputs: ["cpuMillis"], shows: (rs) => readableReplicaSetSize(rs.cpu_millis, rs.memory_gbs) },
+  { field: "memory_gbs", outputs: ["memoryGbs"], shows: (rs) => readableReplicaSetSize(rs.cpu_millis, rs.memory_gbs) },
+  { field: "metadata.environment", outputs: ["environment"], shows: (rs) => readableEnvironment(rs.metadata?.environment) },
+  { field: "status", outputs: ["status"], shows: (rs) => readableStatus("replica set", rs.status) },
   ...connectionFields<ReadReplicaSet>(),
 ];
 
@@ -191,6 +194,7 @@ export const REPLICA_SET_ACTIONS: readonly ReplicaSetAction[] = [
 /** The ReadReplicaSet resource type. */
 export const readReplicaSetDefinition: ResourceDefinition<typeof readReplicaSetSchema.inputs, typeof readReplicaSetSchema.outputs> = {
   schema: readReplicaSetSchema,
+  readable: { name: readableName },
   settled: (recorded) => hasStatusClass("replica set", recorded.status, "ready"),
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   operations: () => (require("./operations") as typeof import("./operations")).readReplicaSetOperations,

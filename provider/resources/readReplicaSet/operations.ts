@@ -1,18 +1,11 @@
 /** What a ReadReplicaSet does against the API: create (or adopt), resize, environment, pooler, delete. */
-import { fitsReplicaSet, hasStatusClass, statusesIn } from "../../../contract";
+import { fitsReplicaSet, hasStatusClass, readableName, statusesIn } from "../../../contract";
 import type { ReadReplicaSet } from "../../client";
 import { ConflictError, NotFoundError, ResourceFailedError, WaitError } from "../../client/errors";
-import { nothingToAdopt } from "../../framework/adoption";
-import {
-  clause,
-  CloudStateError,
-  InputConflictError,
-  ProviderErrorCode,
-  ResourceInitError,
-  UnusableResourceError,
-} from "../../framework/errors";
+import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
+import { clause, CloudStateError, ProviderErrorCode, ResourceInitError, UnusableResourceError } from "../../framework/errors";
 import { nameOf } from "../../framework/autonaming";
-import { createOnce, forgetInterrupted, type Recovery } from "../../framework/journal";
+import { createOnce, forgetInterrupted, listedOf, type Recovery } from "../../framework/journal";
 import { intentOf } from "../../framework/createIntent";
 import { parentIdOf } from "../../framework/parents";
 import { retryWhileConflict } from "../../framework/pacing";
@@ -116,12 +109,8 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
       const found = await findReplicaSet(ctx, news.serviceId, news.adoptId, projectId);
       if (!found) throw nothingToAdopt(`no read replica set ${news.adoptId} under service ${news.serviceId}`);
       made = found;
-      if (news.name !== undefined && made.name !== news.name) {
-        throw new InputConflictError(
-          "name",
-          `adoptId: read replica set ${made.id} is named ${JSON.stringify(made.name)} but the program asks for ${JSON.stringify(news.name)}, which cannot change in place; make the program match it to adopt it`,
-        );
-      }
+      if (news.name !== undefined)
+        assertAdoptable(`read replica set ${made.id}`, [["name", news.name, made.name, readableName(made.name)]]);
       forgetInterrupted(ctx, "ReadReplicaSet", projectId);
     } else {
       const api = ctx.client();
@@ -129,9 +118,10 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
       const recovery: Recovery<ReadReplicaSet> = {
         get: async (id) => findReplicaSet(ctx, news.serviceId, id, projectId),
         list: async () =>
-          (await api.perform("listReplicaSets", { service: news.serviceId, projectId })).items.filter(
-            (rs) => !hasStatusClass("replica set", rs.status, "ending", "gone"),
+          listedOf(await api.perform("listReplicaSets", { service: news.serviceId, projectId }), (rs) =>
+            hasStatusClass("replica set", rs.status, "ending", "gone"),
           ),
+        sharedList: `replica sets of ${news.serviceId}`,
         // Its name aside (the journal compares it), nothing fixes a set: any set that is not leaving.
         fits: (rs) => fitsReplicaSet({}, rs),
         nameOf: (rs) => rs.name,
@@ -145,7 +135,7 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
         name,
       );
       // The service must be READY; while it is being changed the API answers 409: wait.
-      const created = await createOnce(intent, recovery, () =>
+      const created = await createOnce(intent, recovery, (watch) =>
         retryWhileConflict(
           deadline,
           ctx.settings.poll,
@@ -156,6 +146,7 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
               // A name the program did not set is the set's own: a lost answer is recovered by it (framework/autonaming.ts).
               projectId,
               uniqueName: ctx.autonamed,
+              watch,
             }),
           notRunning("creating a read replica set"),
         ),

@@ -7,7 +7,7 @@ import type { CrossRule } from "../../framework/check";
 export const serviceCrossRules: readonly CrossRule[] = [
   {
     properties: ["cpuMillis", "memoryGbs"],
-    validate(news) {
+    validate(news, show) {
       const { cpuMillis, memoryGbs } = news;
       // As the create and the resize send them: the amounts as strings (each valid by now: a number or "shared").
       const sent = (amount: unknown) => (typeof amount === "number" || typeof amount === "string" ? String(amount) : undefined);
@@ -16,14 +16,14 @@ export const serviceCrossRules: readonly CrossRule[] = [
       return [
         {
           property: problem.on === "cpu" ? "cpuMillis" : "memoryGbs",
-          reason: `cpuMillis ${JSON.stringify(cpuMillis)} with memoryGbs ${JSON.stringify(memoryGbs)}: ${problem.message}`,
+          reason: `cpuMillis ${show("cpuMillis", cpuMillis)} with memoryGbs ${show("memoryGbs", memoryGbs)}: ${problem.unquoted}`,
         },
       ];
     },
   },
   {
     properties: ["haReplicas"],
-    validate(news) {
+    validate(news, show) {
       const ha = (news.haReplicas ?? {}) as { replicaCount?: number; syncReplicaCount?: number };
       const replicas = ha.replicaCount ?? 0;
       const sync = ha.syncReplicaCount ?? 0;
@@ -31,7 +31,7 @@ export const serviceCrossRules: readonly CrossRule[] = [
         ? [
             {
               property: "haReplicas.syncReplicaCount",
-              reason: `haReplicas.syncReplicaCount is ${sync}: expected at most haReplicas.replicaCount (${replicas})`,
+              reason: `haReplicas.syncReplicaCount is ${show("haReplicas", sync)}: expected at most haReplicas.replicaCount (${show("haReplicas", replicas)})`,
             },
           ]
         : [];

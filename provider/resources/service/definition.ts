@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { SERVICE_DEFAULTS } from "../../../contract/defaults";
+import { knownStatus, readableName, readableRegion, readableServiceType } from "../../../contract/readable";
 import * as rules from "../../../contract/rules";
 import { describeSizes, SERVICE_SIZES } from "../../../contract/sizes";
 import { hasStatusClass, SERVICE_STATUS } from "../../../contract/statuses";
@@ -117,8 +118,8 @@ export const serviceSchema = resourceSchema({
   outputs: {
     serviceId: output(z.string(), { doc: "The service's id.", from: (s) => s.live.service_id }),
     name: output(z.string(), { doc: "The name.", from: (s) => s.live.name ?? "" }),
-    serviceType: output(z.string(), { doc: "The type.", from: (s) => s.live.service_type }),
-    regionCode: output(z.string(), { doc: "The region.", from: (s) => s.live.region_code }),
+    serviceType: output(z.string(), { doc: "The type.", from: (s) => s.live.service_type ?? "" }),
+    regionCode: output(z.string(), { doc: "The region.", from: (s) => s.live.region_code ?? "" }),
     status: output(z.string(), { doc: "Status when last read (`READY`, `PAUSED`, ...).", from: (s) => s.live.status }),
     created: output(z.string(), { doc: "Creation time (RFC 3339, the API's clock).", from: (s) => s.live.created }),
     host: connection.host,
@@ -285,7 +286,8 @@ export const SERVICE_ACTIONS: readonly ServiceAction[] = [
   },
   {
     name: "stop",
-    needed: (live, want) => want.paused && !isPaused(live),
+    // A status the table does not know says nothing of whether the service runs: no stop because of it.
+    needed: (live, want) => want.paused && knownStatus("service", live.status) && !isPaused(live),
     send: (ctx, id) => ctx.api.perform("stopService", { service: id, projectId: ctx.projectId }),
     then: SERVICE_STATUS.PAUSED,
     needsRunning: false,
@@ -295,6 +297,7 @@ export const SERVICE_ACTIONS: readonly ServiceAction[] = [
 /** The Service resource type. */
 export const serviceDefinition: ResourceDefinition<typeof serviceSchema.inputs, typeof serviceSchema.outputs> = {
   schema: serviceSchema,
+  readable: { name: readableName, serviceType: readableServiceType, regionCode: readableRegion },
   // Ready or paused (dormant): a status that stays put. (Whether it is the one the program asks for is the diff of `paused`.)
   settled: (recorded) => hasStatusClass("service", recorded.status, "ready", "dormant"),
   // eslint-disable-next-line @typescript-eslint/no-require-imports

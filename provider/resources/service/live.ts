@@ -2,30 +2,47 @@
  * How a live service (the API's shape) reads: its size, its VPC, whether it is paused, what
  * its answer must show to be read at all, and why it cannot be used now.
  */
+import {
+  knownStatus,
+  readableEnvironment,
+  readableHaCounts,
+  readableName,
+  readableRegion,
+  readableServiceSize,
+  readableServiceType,
+  readableStatus,
+  readableVpcId,
+} from "../../../contract/readable";
 import { hasStatusClass, SERVICE_STATUS } from "../../../contract/statuses";
 import type { Service } from "../../client";
 import { isNumber, isText, oddly, type ShownField } from "../../framework/unreadable";
 import { connectionFields } from "../connectionString";
 import type { Size } from "./namedTypes";
 
-/** True when a service's VPC endpoint reads: none (absent or `null`), or an object naming its VPC (an attach or detach may be judged). */
+/** True when a service's VPC endpoint reads: none (absent or `null`), or an object naming its VPC by a readable id (an attach or detach may be judged). */
 export function vpcReadable(s: Service): boolean {
   const e = s.vpcEndpoint;
   if (e === undefined || e === null) return true;
   if (typeof e !== "object" || Array.isArray(e)) return false;
-  const id = (e as { vpc_id?: unknown }).vpc_id;
-  return isText(id) || isNumber(id);
+  return readableVpcId((e as { vpc_id?: unknown }).vpc_id);
 }
 
 /**
  * The fields of a service its outputs are read from (CONTRACT.md, "Service fields the server
- * fills in"; those it relies on, such as `status`, make the answer unreadable instead): when
- * one is not shown readably, those outputs keep what is recorded, and no action is sent
- * because of them (framework/unreadable.ts). The pooler, the VPC endpoint and `forked_from`
- * may be absent (none); any other shape of them is unreadable.
+ * fills in"; those it relies on, `service_id`, `project_id`, `created` and a status of another
+ * type, make the answer unreadable instead), each with the contract's rule of a readable value
+ * (contract/readable.ts): when one is not shown readably, those outputs keep what is recorded,
+ * and no action is sent because of them (framework/unreadable.ts). The pooler, the VPC endpoint
+ * and `forked_from` may be absent (none); any other shape of them is unreadable. A status of
+ * the table's spelling is carried, known or not; whether the service is paused is read only
+ * from one the table knows.
  */
 export const SERVICE_FIELDS: readonly ShownField<Service>[] = [
-  { field: "name", outputs: ["name"], shows: (s) => isText(s.name) },
+  { field: "name", outputs: ["name"], shows: (s) => readableName(s.name) },
+  { field: "service_type", outputs: ["serviceType"], shows: (s) => readableServiceType(s.service_type) },
+  { field: "region_code", outputs: ["regionCode"], shows: (s) => readableRegion(s.region_code) },
+  { field: "status", outputs: ["status"], shows: (s) => readableStatus("service", s.status) },
+  { field: "status", outputs: ["paused"], shows: (s) => knownStatus("service", s.status) },
   { field: "vpcEndpoint", outputs: ["vpcId", "vpcEndpoint"], shows: vpcReadable },
   {
     field: "forked_from",
@@ -42,14 +59,15 @@ export const SERVICE_FIELDS: readonly ShownField<Service>[] = [
     shows: (s) =>
       s.resources !== undefined &&
       s.resources.length > 0 &&
-      s.resources.every((r) => isText(r.id) && isNumber(r.spec?.cpu_millis) && isNumber(r.spec.memory_gbs) && isText(r.spec.volume_type)),
+      s.resources.every((r) => isText(r.id) && isNumber(r.spec?.cpu_millis) && isNumber(r.spec.memory_gbs) && isText(r.spec.volume_type)) &&
+      readableServiceSize(s.resources[0].spec?.cpu_millis, s.resources[0].spec?.memory_gbs),
   },
   {
     field: "ha_replicas",
     outputs: ["haReplicas"],
-    shows: (s) => typeof s.ha_replicas?.replica_count === "number" && typeof s.ha_replicas.sync_replica_count === "number",
+    shows: (s) => readableHaCounts(s.ha_replicas?.replica_count, s.ha_replicas?.sync_replica_count),
   },
-  { field: "metadata.environment", outputs: ["environment"], shows: (s) => typeof s.metadata?.environment === "string" },
+  { field: "metadata.environment", outputs: ["environment"], shows: (s) => readableEnvironment(s.metadata?.environment) },
 ];
 
 /** The plan of a size as the API shows it: the shared plan reads as 0/0. */
@@ -61,7 +79,7 @@ export function sizeOf(value: number | undefined): Size {
 export function attachedVpc(service: Service): string | undefined {
   const endpoint = service.vpcEndpoint as { vpc_id?: unknown } | null | undefined;
   const id = endpoint !== null && typeof endpoint === "object" ? endpoint.vpc_id : undefined;
-  return typeof id === "string" || typeof id === "number" ? String(id) : undefined;
+  return readableVpcId(id) ? String(id) : undefined;
 }
 
 /** True while a service is paused or pausing. */

@@ -3,13 +3,13 @@
  * converge it, read, update through the action table (`convergence.ts`), delete.
  */
 import { randomBytes } from "crypto";
-import { fitsService, hasStatusClass, SERVICE_DEFAULTS } from "../../../contract";
-import type { Service } from "../../client";
+import { fitsService, hasStatusClass, readableName, readableRegion, readableServiceType, SERVICE_DEFAULTS } from "../../../contract";
+import type { CreateWatch, Service } from "../../client";
 import { ConflictError, NotFoundError, WaitError } from "../../client/errors";
 import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
 import { clause, InputConflictError, ResourceInitError, UnusableResourceError } from "../../framework/errors";
 import { nameOf } from "../../framework/autonaming";
-import { createOnce, forgetInterrupted, type Created, type Recovery } from "../../framework/journal";
+import { createOnce, forgetInterrupted, listedOf, type Created, type Recovery } from "../../framework/journal";
 import { intentOf } from "../../framework/createIntent";
 import { retryWhileConflict } from "../../framework/pacing";
 import type { ResourceOperations } from "../../framework/resourceProvider";
@@ -63,7 +63,8 @@ function recovery(ctx: ProviderContext, projectId: string, fits: (s: Service) =>
         throw e;
       }
     },
-    list: async () => (await api.perform("listServices", { projectId })).items.filter((s) => !leaving(s)),
+    list: async () => listedOf(await api.perform("listServices", { projectId }), leaving),
+    sharedList: "services",
     fits,
     nameOf: (s) => s.name,
     idOf: (s) => s.service_id,
@@ -76,7 +77,7 @@ async function createServiceOnce(
   projectId: string,
   identity: Readonly<Record<string, string>>,
   fits: (s: Service) => boolean,
-  send: () => Promise<Service>,
+  send: (watch: CreateWatch) => Promise<Service>,
 ): Promise<Created<Service>> {
   const intent = intentOf(ctx, { kind: "Service", noun: "service" }, projectId, identity, identity.name);
   return createOnce(intent, recovery(ctx, projectId, fits), send, ", with a new password unless the program sets one");
@@ -93,9 +94,9 @@ async function start(ctx: ProviderContext, news: ServiceInputs, projectId: strin
       throw NotFoundError.isInstance(e) ? nothingToAdopt(`no service ${news.adoptId} in project ${projectId}`) : e;
     });
     assertAdoptable(`service ${live.service_id}`, [
-      ...(news.name === undefined ? [] : [["name", news.name, live.name] as const]),
-      ["serviceType", news.serviceType ?? SERVICE_DEFAULTS.serviceType, live.service_type],
-      ["regionCode", news.regionCode ?? SERVICE_DEFAULTS.regionCode, live.region_code],
+      ...(news.name === undefined ? [] : [["name", news.name, live.name, readableName(live.name)] as const]),
+      ["serviceType", news.serviceType ?? SERVICE_DEFAULTS.serviceType, live.service_type, readableServiceType(live.service_type)],
+      ["regionCode", news.regionCode ?? SERVICE_DEFAULTS.regionCode, live.region_code, readableRegion(live.region_code)],
     ]);
     forgetInterrupted(ctx, "Service", projectId);
     return { resource: live, takenOver: false, settled: () => undefined };
@@ -104,11 +105,12 @@ async function start(ctx: ProviderContext, news: ServiceInputs, projectId: strin
   if (news.forkFrom !== undefined) {
     const { serviceId, strategy, targetTime } = news.forkFrom;
     const source = await api.perform("getService", { service: serviceId, ...opts });
-    for (const [property, want, got] of [
-      ["serviceType", news.serviceType, source.service_type],
-      ["regionCode", news.regionCode, source.region_code],
+    for (const [property, want, got, readable] of [
+      ["serviceType", news.serviceType, source.service_type, readableServiceType(source.service_type)],
+      ["regionCode", news.regionCode, source.region_code, readableRegion(source.region_code)],
     ] as const) {
-      if (want !== undefined && want !== got) {
+      // What the source does not show readably proves no conflict: the fork has the source's, whatever it is.
+      if (want !== undefined && readable && want !== got) {
         throw new InputConflictError(
           property,
           `${property}: a fork has its source's ${property} (${JSON.stringify(got)} for ${serviceId}); remove ${property} or set it to that`,
@@ -116,7 +118,7 @@ async function start(ctx: ProviderContext, news: ServiceInputs, projectId: strin
       }
     }
     const forkOfSource = (s: Service) => fitsService({ forkOf: serviceId }, s);
-    return createServiceOnce(ctx, projectId, { name, forkOf: serviceId }, forkOfSource, () =>
+    return createServiceOnce(ctx, projectId, { name, forkOf: serviceId }, forkOfSource, (watch) =>
       retryWhileConflict(
         deadline,
         ctx.settings.poll,
@@ -132,6 +134,7 @@ async function start(ctx: ProviderContext, news: ServiceInputs, projectId: strin
               environment_tag: news.environment,
             },
             ...createOpts,
+            watch,
           }),
         notRunning("forking it"),
       ),
@@ -149,12 +152,14 @@ async function start(ctx: ProviderContext, news: ServiceInputs, projectId: strin
   };
   const identity = { name: req.name, serviceType: req.service_type, regionCode: req.region_code };
   const like = (s: Service) => fitsService({ forkOf: undefined, service_type: req.service_type, region_code: req.region_code }, s);
-  return createServiceOnce(ctx, projectId, identity, like, () => api.perform("createService", { body: req, ...createOpts }));
+  return createServiceOnce(ctx, projectId, identity, like, (watch) => api.perform("createService", { body: req, ...createOpts, watch }));
 }
 
 /**
  * Checks a service's `vpcId` before anything is made: the VPC must exist in the service's
- * project and region (the API would refuse the attach only after the service exists).
+ * project and region (the API would refuse the attach only after the service exists). A
+ * region the VPC's answer does not show readably (contract/readable.ts) proves nothing: the
+ * API judges the attach then.
  *
  * @throws InputConflictError naming the VPC and what is wrong with it
  */
@@ -169,7 +174,7 @@ async function checkVpc(ctx: ProviderContext, vpcId: string, projectId: string, 
         `vpcId: there is no VPC ${vpcId} in project ${projectId}; a service attaches to a VPC of its own project and region`,
       );
     });
-  if (vpc.region_code !== regionCode) {
+  if (readableRegion(vpc.region_code) && vpc.region_code !== regionCode) {
     throw new InputConflictError(
       "vpcId",
       `vpcId: VPC ${vpcId} is in ${vpc.region_code}, but the service is in ${regionCode}; a service attaches to a VPC of its own region`,
@@ -233,8 +238,10 @@ export const serviceOperations: ResourceOperations<typeof serviceSchema.inputs, 
     const api = ctx.client();
     const live = await api.perform("getService", { service: id, projectId, fresh: true });
     const kept = { password: recorded.password, forkFrom: recorded.forkFrom };
-    const want = wantedNow(desiredOf(serviceSchema, news, recorded), readOutputs(live, kept, recorded), recorded, changed);
-    if (changed.has("vpcId") && want.vpcId !== null) await checkVpc(ctx, want.vpcId, projectId, live.region_code);
+    const now = readOutputs(live, kept, recorded);
+    const want = wantedNow(desiredOf(serviceSchema, news, recorded), now, recorded, changed);
+    // The service's region as read, else as recorded (a region the answer does not show readably is kept).
+    if (changed.has("vpcId") && want.vpcId !== null) await checkVpc(ctx, want.vpcId, projectId, now.regionCode);
     const progress: ConvergeProgress = { sent: [], password: recorded.password };
     try {
       const final = await converge(

@@ -10,7 +10,8 @@ import { AT_ONCE, type Action, type ConvergeContext } from "../../framework/conv
 import { input, optionalInput, outputsReadFrom, type DesiredOf } from "../../framework/schema";
 import { resourceSchema, type InProject } from "../common";
 import { AUTONAME_DOC } from "../../framework/autonaming";
-import { isText, type ShownField } from "../../framework/unreadable";
+import { readableCidr, readableName, readableRegion } from "../../../contract/readable";
+import type { ShownField } from "../../framework/unreadable";
 
 /** What a Vpc's outputs read from: the live VPC and its project. */
 export interface VpcSource extends InProject {
@@ -45,13 +46,14 @@ export const vpcSchema = resourceSchema({
 });
 
 /**
- * The fields of a VPC its outputs are read from, which the server always fills in
- * (framework/unreadable.ts): an answer that does not show one readably changes nothing.
+ * The fields of a VPC its outputs are read from, which the server always fills in, each with
+ * the contract's rule of a readable value (contract/readable.ts; framework/unreadable.ts): an
+ * answer that does not show one readably changes nothing.
  */
 export const VPC_FIELDS: readonly ShownField<Vpc>[] = [
-  { field: "name", outputs: ["name"], shows: (v) => isText(v.name) },
-  { field: "cidr", outputs: ["cidr"], shows: (v) => isText(v.cidr) },
-  { field: "region_code", outputs: ["regionCode"], shows: (v) => isText(v.region_code) },
+  { field: "name", outputs: ["name"], shows: (v) => readableName(v.name) },
+  { field: "cidr", outputs: ["cidr"], shows: (v) => readableCidr(v.cidr) },
+  { field: "region_code", outputs: ["regionCode"], shows: (v) => readableRegion(v.region_code) },
 ];
 
 /** The API's actions on a VPC (framework/convergence.ts): a rename, applied before the API answers. */
@@ -59,7 +61,7 @@ export const VPC_ACTIONS: readonly Action<Vpc, DesiredOf<typeof vpcSchema.inputs
   {
     name: "rename",
     // No name (adopted without one): the VPC keeps its own. A name the answer does not show readably is not another name.
-    needed: (live, want) => isText(live.name) && want.name !== null && live.name !== want.name,
+    needed: (live, want) => readableName(live.name) && want.name !== null && live.name !== want.name,
     send: (ctx, id, want) => ctx.api.perform("renameVpc", { vpc: id, body: { name: want.name! }, projectId: ctx.projectId }),
     then: AT_ONCE,
   },
@@ -68,6 +70,7 @@ export const VPC_ACTIONS: readonly Action<Vpc, DesiredOf<typeof vpcSchema.inputs
 /** The Vpc resource type. */
 export const vpcDefinition: ResourceDefinition<typeof vpcSchema.inputs, typeof vpcSchema.outputs> = {
   schema: vpcSchema,
+  readable: { cidr: readableCidr, regionCode: readableRegion },
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   operations: () => (require("./operations") as typeof import("./operations")).vpcOperations,
 };

@@ -1,11 +1,11 @@
 /** What a Vpc does against the API: create (or adopt), read, rename, delete. */
-import { fitsVpc } from "../../../contract";
+import { fitsVpc, readableCidr, readableRegion } from "../../../contract";
 import type { Vpc } from "../../client";
 import { ConflictError, NotFoundError } from "../../client/errors";
 import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
 import { CloudStateError, ProviderErrorCode } from "../../framework/errors";
 import { nameOf } from "../../framework/autonaming";
-import { absentIfNotFound, createOnce, forgetInterrupted, type Recovery } from "../../framework/journal";
+import { absentIfNotFound, createOnce, forgetInterrupted, listedOf, type Recovery } from "../../framework/journal";
 import { intentOf } from "../../framework/createIntent";
 import { retryWhileConflict } from "../../framework/pacing";
 import type { ResourceOperations } from "../../framework/resourceProvider";
@@ -97,8 +97,8 @@ export const vpcOperations: ResourceOperations<typeof vpcSchema.inputs, typeof v
           throw NotFoundError.isInstance(e) ? nothingToAdopt(`no VPC ${news.adoptId} in project ${projectId}`) : e;
         });
       assertAdoptable(`VPC ${live.id}`, [
-        ["cidr", news.cidr, live.cidr],
-        ["regionCode", news.regionCode, live.region_code],
+        ["cidr", news.cidr, live.cidr, readableCidr(live.cidr)],
+        ["regionCode", news.regionCode, live.region_code, readableRegion(live.region_code)],
       ]);
       forgetInterrupted(ctx, "Vpc", projectId);
       const want = desiredOf(vpcSchema, news, {});
@@ -108,7 +108,8 @@ export const vpcOperations: ResourceOperations<typeof vpcSchema.inputs, typeof v
     const req = { name: nameOf(news), cidr: news.cidr, region_code: news.regionCode };
     const recovery: Recovery<Vpc> = {
       get: (id) => absentIfNotFound(api.perform("getVpc", { vpc: id, projectId })),
-      list: async () => (await api.perform("listVpcs", { projectId })).items,
+      list: async () => listedOf(await api.perform("listVpcs", { projectId })),
+      sharedList: "vpcs",
       fits: (x) => fitsVpc({ cidr: req.cidr, region_code: req.region_code }, x),
       nameOf: (x) => x.name,
       idOf: (x) => x.id,
@@ -117,7 +118,9 @@ export const vpcOperations: ResourceOperations<typeof vpcSchema.inputs, typeof v
     };
     const intent = intentOf(ctx, { kind: "Vpc", noun: "VPC" }, projectId, req, req.name);
     // A name the program did not set is the VPC's own: a lost answer is recovered by it (framework/autonaming.ts).
-    const created = await createOnce(intent, recovery, () => api.perform("createVpc", { body: req, projectId, uniqueName: ctx.autonamed }));
+    const created = await createOnce(intent, recovery, (watch) =>
+      api.perform("createVpc", { body: req, projectId, uniqueName: ctx.autonamed, watch }),
+    );
     created.settled();
     return { id: created.resource.id, outs: { ...vpcOutputs(created.resource, projectId, asked(desiredOf(vpcSchema, news, {})), "sent") } };
   },

@@ -9,6 +9,7 @@ import { hasStatusClass } from "../../../contract/statuses";
 import type { Peering } from "../../client";
 import type { ResourceDefinition } from "../../framework/resourceProvider";
 import { input, outputsReadFrom } from "../../framework/schema";
+import { readablePeerId, readableRegion, readableStatus } from "../../../contract/readable";
 import { isText, oddly, type ShownField } from "../../framework/unreadable";
 import { resourceSchema, type InProject } from "../common";
 
@@ -48,15 +49,16 @@ export const vpcPeeringSchema = resourceSchema({
 });
 
 /**
- * The fields of a peering its outputs are read from (framework/unreadable.ts): an answer that
- * does not show one readably changes nothing. `error_message` is absent or `null` while the
- * peering has not failed (a value: none); every other field is always there.
+ * The fields of a peering its outputs are read from, each with the contract's rule of a
+ * readable value (contract/readable.ts; framework/unreadable.ts): an answer that does not show
+ * one readably changes nothing. `error_message` is absent or `null` while the peering has not
+ * failed (a value: none); every other field is always there.
  */
 export const PEERING_FIELDS: readonly ShownField<Peering>[] = [
-  { field: "peer_account_id", outputs: ["peerAccountId"], shows: (p) => isText(p.peer_account_id) },
-  { field: "peer_region_code", outputs: ["peerRegionCode"], shows: (p) => isText(p.peer_region_code) },
-  { field: "peer_vpc_id", outputs: ["peerVpcId"], shows: (p) => isText(p.peer_vpc_id) },
-  { field: "status", outputs: ["status"], shows: (p) => isText(p.status) },
+  { field: "peer_account_id", outputs: ["peerAccountId"], shows: (p) => readablePeerId(p.peer_account_id) },
+  { field: "peer_region_code", outputs: ["peerRegionCode"], shows: (p) => readableRegion(p.peer_region_code) },
+  { field: "peer_vpc_id", outputs: ["peerVpcId"], shows: (p) => readablePeerId(p.peer_vpc_id) },
+  { field: "status", outputs: ["status"], shows: (p) => readableStatus("peering", p.status) },
   { field: "provisioned_id", outputs: ["provisionedId"], shows: (p) => isText(p.provisioned_id) },
   { field: "error_message", outputs: ["errorMessage"], shows: (p) => !oddly(p, "error_message") },
 ];
@@ -64,6 +66,7 @@ export const PEERING_FIELDS: readonly ShownField<Peering>[] = [
 /** The VpcPeering resource type. */
 export const vpcPeeringDefinition: ResourceDefinition<typeof vpcPeeringSchema.inputs, typeof vpcPeeringSchema.outputs> = {
   schema: vpcPeeringSchema,
+  readable: { peerAccountId: readablePeerId, peerRegionCode: readableRegion, peerVpcId: readablePeerId },
   settled: (recorded) => hasStatusClass("peering", recorded.status, "ready"),
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   operations: () => (require("./operations") as typeof import("./operations")).vpcPeeringOperations,

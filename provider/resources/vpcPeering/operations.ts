@@ -1,11 +1,11 @@
 /** What a VpcPeering does against the API: create (or adopt) and wait for `active`, read, delete. */
-import { fitsPeering, hasStatusClass, statusesIn } from "../../../contract";
+import { fitsPeering, hasStatusClass, readablePeerId, readableRegion, statusesIn } from "../../../contract";
 import type { Peering } from "../../client";
 import { NotFoundError, WaitError } from "../../client/errors";
 import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
 import { clause, ResourceInitError } from "../../framework/errors";
 import { parentIdOf } from "../../framework/parents";
-import { absentIfNotFound, createOnce, forgetInterrupted, type Recovery } from "../../framework/journal";
+import { absentIfNotFound, createOnce, forgetInterrupted, listedOf, type Recovery } from "../../framework/journal";
 import { intentOf } from "../../framework/createIntent";
 import type { ResourceOperations } from "../../framework/resourceProvider";
 import { outputsFrom, type InputsOf, type OutputsOf } from "../../framework/schema";
@@ -94,9 +94,9 @@ export const vpcPeeringOperations: ResourceOperations<typeof vpcPeeringSchema.in
             : e;
         });
       assertAdoptable(`peering ${live.id}`, [
-        ["peerAccountId", news.peerAccountId, live.peer_account_id],
-        ["peerRegionCode", news.peerRegionCode, live.peer_region_code],
-        ["peerVpcId", news.peerVpcId, live.peer_vpc_id],
+        ["peerAccountId", news.peerAccountId, live.peer_account_id, readablePeerId(live.peer_account_id)],
+        ["peerRegionCode", news.peerRegionCode, live.peer_region_code, readableRegion(live.peer_region_code)],
+        ["peerVpcId", news.peerVpcId, live.peer_vpc_id, readablePeerId(live.peer_vpc_id)],
       ]);
       peeringId = live.id;
       forgetInterrupted(ctx, "VpcPeering", projectId);
@@ -106,12 +106,14 @@ export const vpcPeeringOperations: ResourceOperations<typeof vpcPeeringSchema.in
       // A peering has no name: what proves it is this create's is its absence from the VPC's list just before (createRecovery.ts, journal.ts).
       const recovery: Recovery<Peering> = {
         get: (id) => absentIfNotFound(api.perform("getPeering", { vpc: news.vpcId, peering: id, projectId })),
-        list: async () => (await api.perform("listPeerings", { vpc: news.vpcId, projectId })).items,
+        list: async () => listedOf(await api.perform("listPeerings", { vpc: news.vpcId, projectId })),
         fits: (p) => fitsPeering(req, p),
         idOf: (p) => p.id,
       };
       const intent = intentOf(ctx, { kind: "VpcPeering", noun: "peering" }, projectId, { vpcId: news.vpcId, ...req });
-      const created = await createOnce(intent, recovery, () => api.perform("createPeering", { vpc: news.vpcId, body: req, projectId }));
+      const created = await createOnce(intent, recovery, (watch) =>
+        api.perform("createPeering", { vpc: news.vpcId, body: req, projectId, watch }),
+      );
       peeringId = created.resource.id;
       settled = created.settled;
     }

@@ -11,7 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// The provider of the clouddb resources. Its inputs are the stack configuration's keys (`clouddb:apiUrl`, `clouddb:apiKey`, `clouddb:readCache`, `clouddb:projectId`, `clouddb:createTimeout`, `clouddb:updateTimeout`, `clouddb:deleteTimeout`, `clouddb:requestTimeout`, `clouddb:pollInterval`, `clouddb:pollMaxInterval`), for a provider made explicitly.
+// The provider of the clouddb resources. Its inputs are the stack configuration's keys (`clouddb:apiUrl`, `clouddb:apiKey`, `clouddb:readCache`, `clouddb:ownership`, `clouddb:projectId`, `clouddb:createTimeout`, `clouddb:updateTimeout`, `clouddb:deleteTimeout`, `clouddb:requestTimeout`, `clouddb:pollInterval`, `clouddb:pollMaxInterval`, `clouddb:listLag`), for a provider made explicitly.
 type Provider struct {
 	pulumi.ProviderResourceState
 }
@@ -38,6 +38,11 @@ func NewProvider(ctx *pulumi.Context,
 	}
 	if args.DeleteTimeout == nil {
 		args.DeleteTimeout = pulumi.StringPtr("30m")
+	}
+	if args.ListLag == nil {
+		if d := internal.GetEnvOrDefault("30s", nil, "CLOUDDB_LIST_LAG_MS"); d != nil {
+			args.ListLag = pulumi.StringPtr(d.(string))
+		}
 	}
 	if args.PollInterval == nil {
 		if d := internal.GetEnvOrDefault(nil, nil, "CLOUDDB_POLL_INITIAL_MS"); d != nil {
@@ -81,6 +86,10 @@ type providerArgs struct {
 	CreateTimeout *string `pulumi:"createTimeout"`
 	// How long a delete may wait, for resources whose `timeouts` set no `delete`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
 	DeleteTimeout *string `pulumi:"deleteTimeout"`
+	// How long the API's lists may take to show what a create made, from when the provider stopped waiting for the create's answer: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`, or `0`. After an answer lost on the way, a list read that long after the request ended that shows nothing the create made proves it made nothing, and the create is sent again (in the same `up` when its `timeouts.create` allows the wait, else in the next). Raise it for an API or gateway slower than that. Unset: `CLOUDDB_LIST_LAG_MS` (milliseconds), else 30s.
+	ListLag *string `pulumi:"listLag"`
+	// Who made each resource whose state does not say (state written by pulumi-clouddb 0.1.0), for its delete: an object of resource types, each an object of ids, each `"made"` (the stack made it: it is deleted) or `"adopted"` (it stays in the cloud and leaves the stack). Set one with `pulumi config set --path clouddb:ownership.<Kind>.<id> made`; a delete that needs it prints the command. `CLOUDDB_OWNERSHIP` (the same object as JSON) is read as well.
+	Ownership map[string]map[string]string `pulumi:"ownership"`
 	// First wait between status polls: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`. Unset: `CLOUDDB_POLL_INITIAL_MS` (milliseconds), else 250ms.
 	PollInterval *string `pulumi:"pollInterval"`
 	// Longest wait between status polls: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`. Unset: `CLOUDDB_POLL_MAX_MS` (milliseconds), else 10s.
@@ -105,6 +114,10 @@ type ProviderArgs struct {
 	CreateTimeout pulumi.StringPtrInput
 	// How long a delete may wait, for resources whose `timeouts` set no `delete`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
 	DeleteTimeout pulumi.StringPtrInput
+	// How long the API's lists may take to show what a create made, from when the provider stopped waiting for the create's answer: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`, or `0`. After an answer lost on the way, a list read that long after the request ended that shows nothing the create made proves it made nothing, and the create is sent again (in the same `up` when its `timeouts.create` allows the wait, else in the next). Raise it for an API or gateway slower than that. Unset: `CLOUDDB_LIST_LAG_MS` (milliseconds), else 30s.
+	ListLag pulumi.StringPtrInput
+	// Who made each resource whose state does not say (state written by pulumi-clouddb 0.1.0), for its delete: an object of resource types, each an object of ids, each `"made"` (the stack made it: it is deleted) or `"adopted"` (it stays in the cloud and leaves the stack). Set one with `pulumi config set --path clouddb:ownership.<Kind>.<id> made`; a delete that needs it prints the command. `CLOUDDB_OWNERSHIP` (the same object as JSON) is read as well.
+	Ownership pulumi.StringMapMapInput
 	// First wait between status polls: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`. Unset: `CLOUDDB_POLL_INITIAL_MS` (milliseconds), else 250ms.
 	PollInterval pulumi.StringPtrInput
 	// Longest wait between status polls: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`. Unset: `CLOUDDB_POLL_MAX_MS` (milliseconds), else 10s.

@@ -23,6 +23,8 @@ class ProviderArgs:
                  api_url: pulumi.Input[Optional[_builtins.str]] = None,
                  create_timeout: pulumi.Input[Optional[_builtins.str]] = None,
                  delete_timeout: pulumi.Input[Optional[_builtins.str]] = None,
+                 list_lag: pulumi.Input[Optional[_builtins.str]] = None,
+                 ownership: pulumi.Input[Optional[Mapping[str, pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]]] = None,
                  poll_interval: pulumi.Input[Optional[_builtins.str]] = None,
                  poll_max_interval: pulumi.Input[Optional[_builtins.str]] = None,
                  project_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -36,6 +38,8 @@ class ProviderArgs:
         :param pulumi.Input[_builtins.str] api_url: Base URL of the API, ending in `/public/api/v1`.
         :param pulumi.Input[_builtins.str] create_timeout: How long a create may wait, for resources whose `timeouts` set no `create`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
         :param pulumi.Input[_builtins.str] delete_timeout: How long a delete may wait, for resources whose `timeouts` set no `delete`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
+        :param pulumi.Input[_builtins.str] list_lag: How long the API's lists may take to show what a create made, from when the provider stopped waiting for the create's answer: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`, or `0`. After an answer lost on the way, a list read that long after the request ended that shows nothing the create made proves it made nothing, and the create is sent again (in the same `up` when its `timeouts.create` allows the wait, else in the next). Raise it for an API or gateway slower than that. Unset: `CLOUDDB_LIST_LAG_MS` (milliseconds), else 30s.
+        :param pulumi.Input[Mapping[str, pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]] ownership: Who made each resource whose state does not say (state written by pulumi-clouddb 0.1.0), for its delete: an object of resource types, each an object of ids, each `"made"` (the stack made it: it is deleted) or `"adopted"` (it stays in the cloud and leaves the stack). Set one with `pulumi config set --path clouddb:ownership.<Kind>.<id> made`; a delete that needs it prints the command. `CLOUDDB_OWNERSHIP` (the same object as JSON) is read as well.
         :param pulumi.Input[_builtins.str] poll_interval: First wait between status polls: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`. Unset: `CLOUDDB_POLL_INITIAL_MS` (milliseconds), else 250ms.
         :param pulumi.Input[_builtins.str] poll_max_interval: Longest wait between status polls: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`. Unset: `CLOUDDB_POLL_MAX_MS` (milliseconds), else 10s.
         :param pulumi.Input[_builtins.str] project_id: Project of every resource that sets no `projectId`.
@@ -59,6 +63,12 @@ class ProviderArgs:
             delete_timeout = '30m'
         if delete_timeout is not None:
             pulumi.set(__self__, "delete_timeout", delete_timeout)
+        if list_lag is None:
+            list_lag = (_utilities.get_env('CLOUDDB_LIST_LAG_MS') or '30s')
+        if list_lag is not None:
+            pulumi.set(__self__, "list_lag", list_lag)
+        if ownership is not None:
+            pulumi.set(__self__, "ownership", ownership)
         if poll_interval is None:
             poll_interval = _utilities.get_env('CLOUDDB_POLL_INITIAL_MS')
         if poll_interval is not None:
@@ -129,6 +139,30 @@ class ProviderArgs:
     @delete_timeout.setter
     def delete_timeout(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "delete_timeout", value)
+
+    @_builtins.property
+    @pulumi.getter(name="listLag")
+    def list_lag(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        How long the API's lists may take to show what a create made, from when the provider stopped waiting for the create's answer: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`, or `0`. After an answer lost on the way, a list read that long after the request ended that shows nothing the create made proves it made nothing, and the create is sent again (in the same `up` when its `timeouts.create` allows the wait, else in the next). Raise it for an API or gateway slower than that. Unset: `CLOUDDB_LIST_LAG_MS` (milliseconds), else 30s.
+        """
+        return pulumi.get(self, "list_lag")
+
+    @list_lag.setter
+    def list_lag(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "list_lag", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def ownership(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]]]:
+        """
+        Who made each resource whose state does not say (state written by pulumi-clouddb 0.1.0), for its delete: an object of resource types, each an object of ids, each `"made"` (the stack made it: it is deleted) or `"adopted"` (it stays in the cloud and leaves the stack). Set one with `pulumi config set --path clouddb:ownership.<Kind>.<id> made`; a delete that needs it prints the command. `CLOUDDB_OWNERSHIP` (the same object as JSON) is read as well.
+        """
+        return pulumi.get(self, "ownership")
+
+    @ownership.setter
+    def ownership(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]]]):
+        pulumi.set(self, "ownership", value)
 
     @_builtins.property
     @pulumi.getter(name="pollInterval")
@@ -213,6 +247,8 @@ class Provider(pulumi.ProviderResource):
                  api_url: pulumi.Input[Optional[_builtins.str]] = None,
                  create_timeout: pulumi.Input[Optional[_builtins.str]] = None,
                  delete_timeout: pulumi.Input[Optional[_builtins.str]] = None,
+                 list_lag: pulumi.Input[Optional[_builtins.str]] = None,
+                 ownership: pulumi.Input[Optional[Mapping[str, pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]]] = None,
                  poll_interval: pulumi.Input[Optional[_builtins.str]] = None,
                  poll_max_interval: pulumi.Input[Optional[_builtins.str]] = None,
                  project_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -221,7 +257,7 @@ class Provider(pulumi.ProviderResource):
                  update_timeout: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        The provider of the clouddb resources. Its inputs are the stack configuration's keys (`clouddb:apiUrl`, `clouddb:apiKey`, `clouddb:readCache`, `clouddb:projectId`, `clouddb:createTimeout`, `clouddb:updateTimeout`, `clouddb:deleteTimeout`, `clouddb:requestTimeout`, `clouddb:pollInterval`, `clouddb:pollMaxInterval`), for a provider made explicitly.
+        The provider of the clouddb resources. Its inputs are the stack configuration's keys (`clouddb:apiUrl`, `clouddb:apiKey`, `clouddb:readCache`, `clouddb:ownership`, `clouddb:projectId`, `clouddb:createTimeout`, `clouddb:updateTimeout`, `clouddb:deleteTimeout`, `clouddb:requestTimeout`, `clouddb:pollInterval`, `clouddb:pollMaxInterval`, `clouddb:listLag`), for a provider made explicitly.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -229,6 +265,8 @@ class Provider(pulumi.ProviderResource):
         :param pulumi.Input[_builtins.str] api_url: Base URL of the API, ending in `/public/api/v1`.
         :param pulumi.Input[_builtins.str] create_timeout: How long a create may wait, for resources whose `timeouts` set no `create`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
         :param pulumi.Input[_builtins.str] delete_timeout: How long a delete may wait, for resources whose `timeouts` set no `delete`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
+        :param pulumi.Input[_builtins.str] list_lag: How long the API's lists may take to show what a create made, from when the provider stopped waiting for the create's answer: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`, or `0`. After an answer lost on the way, a list read that long after the request ended that shows nothing the create made proves it made nothing, and the create is sent again (in the same `up` when its `timeouts.create` allows the wait, else in the next). Raise it for an API or gateway slower than that. Unset: `CLOUDDB_LIST_LAG_MS` (milliseconds), else 30s.
+        :param pulumi.Input[Mapping[str, pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]] ownership: Who made each resource whose state does not say (state written by pulumi-clouddb 0.1.0), for its delete: an object of resource types, each an object of ids, each `"made"` (the stack made it: it is deleted) or `"adopted"` (it stays in the cloud and leaves the stack). Set one with `pulumi config set --path clouddb:ownership.<Kind>.<id> made`; a delete that needs it prints the command. `CLOUDDB_OWNERSHIP` (the same object as JSON) is read as well.
         :param pulumi.Input[_builtins.str] poll_interval: First wait between status polls: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`. Unset: `CLOUDDB_POLL_INITIAL_MS` (milliseconds), else 250ms.
         :param pulumi.Input[_builtins.str] poll_max_interval: Longest wait between status polls: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`. Unset: `CLOUDDB_POLL_MAX_MS` (milliseconds), else 10s.
         :param pulumi.Input[_builtins.str] project_id: Project of every resource that sets no `projectId`.
@@ -243,7 +281,7 @@ class Provider(pulumi.ProviderResource):
                  args: Optional[ProviderArgs] = None,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        The provider of the clouddb resources. Its inputs are the stack configuration's keys (`clouddb:apiUrl`, `clouddb:apiKey`, `clouddb:readCache`, `clouddb:projectId`, `clouddb:createTimeout`, `clouddb:updateTimeout`, `clouddb:deleteTimeout`, `clouddb:requestTimeout`, `clouddb:pollInterval`, `clouddb:pollMaxInterval`), for a provider made explicitly.
+        The provider of the clouddb resources. Its inputs are the stack configuration's keys (`clouddb:apiUrl`, `clouddb:apiKey`, `clouddb:readCache`, `clouddb:ownership`, `clouddb:projectId`, `clouddb:createTimeout`, `clouddb:updateTimeout`, `clouddb:deleteTimeout`, `clouddb:requestTimeout`, `clouddb:pollInterval`, `clouddb:pollMaxInterval`, `clouddb:listLag`), for a provider made explicitly.
 
         :param str resource_name: The name of the resource.
         :param ProviderArgs args: The arguments to use to populate this resource's properties.
@@ -264,6 +302,8 @@ class Provider(pulumi.ProviderResource):
                  api_url: pulumi.Input[Optional[_builtins.str]] = None,
                  create_timeout: pulumi.Input[Optional[_builtins.str]] = None,
                  delete_timeout: pulumi.Input[Optional[_builtins.str]] = None,
+                 list_lag: pulumi.Input[Optional[_builtins.str]] = None,
+                 ownership: pulumi.Input[Optional[Mapping[str, pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]]] = None,
                  poll_interval: pulumi.Input[Optional[_builtins.str]] = None,
                  poll_max_interval: pulumi.Input[Optional[_builtins.str]] = None,
                  project_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -291,6 +331,10 @@ class Provider(pulumi.ProviderResource):
             if delete_timeout is None:
                 delete_timeout = '30m'
             __props__.__dict__["delete_timeout"] = delete_timeout
+            if list_lag is None:
+                list_lag = (_utilities.get_env('CLOUDDB_LIST_LAG_MS') or '30s')
+            __props__.__dict__["list_lag"] = list_lag
+            __props__.__dict__["ownership"] = pulumi.Output.from_input(ownership).apply(pulumi.runtime.to_json) if ownership is not None else None
             if poll_interval is None:
                 poll_interval = _utilities.get_env('CLOUDDB_POLL_INITIAL_MS')
             __props__.__dict__["poll_interval"] = poll_interval

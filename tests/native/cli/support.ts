@@ -56,9 +56,13 @@ export function treeHash(...dirs: string[]): string {
   return h.digest("hex").slice(0, 16);
 }
 
-/** The plugin's tarball for this machine, built from `dist/` (`npm run build`), once per build. */
+/** The plugin's tarball for this machine (the launcher and the bundle), built from `dist/` (`npm run build`) by scripts/plugin, once per build. */
 export async function pluginTarball(): Promise<string> {
-  const dir = path.join(CACHE, "plugin", treeHash("dist/provider", "dist/contract", "dist/sdk", "dist/schema.json"));
+  const dir = path.join(
+    CACHE,
+    "plugin",
+    treeHash("dist/provider", "dist/contract", "dist/sdk", "dist/schema.json", "scripts/plugin", "package.json"),
+  );
   const file = path.join(dir, `pulumi-resource-clouddb-v${VERSION}-linux-amd64.tar.gz`);
   if (!fs.existsSync(file)) {
     fs.rmSync(path.join(CACHE, "plugin"), { recursive: true, force: true });

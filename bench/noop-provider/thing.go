@@ -1,0 +1,148 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"reflect"
+	"strings"
+	"time"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/provider"
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/protobuf/types/known/emptypb"
+	"google.golang.org/protobuf/types/known/structpb"
+)
+
+// schema is the package schema the provider serves: one resource with a few inputs and outputs.
+const schema = `{
+  "name": "noop",
+  "version": "%s",
+  "resources": {
+    "noop:index:Thing": {
+      "description": "A thing that exists only in state.",
+      "inputProperties": {
+        "name": {"type": "string"},
+        "size": {"type": "number"},
+        "tags": {"type": "object", "additionalProperties": {"type": "string"}}
+      },
+      "properties": {
+        "thingId": {"type": "string"},
+        "name": {"type": "string"},
+        "size": {"type": "number"},
+        "tags": {"type": "object", "additionalProperties": {"type": "string"}},
+        "created": {"type": "string"}
+      },
+      "required": ["thingId", "created"]
+    }
+  }
+}`
+
+// replaces names the inputs whose change replaces a Thing.
+var replaces = map[string]bool{"name": true}
+
+// server is the provider: every method works on the request alone.
+type server struct {
+	pulumirpc.UnimplementedResourceProviderServer
+	host    *provider.HostClient
+	version string
+}
+
+func newServer(host *provider.HostClient, version string) *server {
+	return &server{host: host, version: version}
+}
+
+func (s *server) GetPluginInfo(context.Context, *emptypb.Empty) (*pulumirpc.PluginInfo, error) {
+	return &pulumirpc.PluginInfo{Version: s.version}, nil
+}
+
+func (s *server) GetSchema(context.Context, *pulumirpc.GetSchemaRequest) (*pulumirpc.GetSchemaResponse, error) {
+	return &pulumirpc.GetSchemaResponse{Schema: fmt.Sprintf(schema, s.version)}, nil
+}
+
+func (s *server) CheckConfig(_ context.Context, req *pulumirpc.CheckRequest) (*pulumirpc.CheckResponse, error) {
+	return &pulumirpc.CheckResponse{Inputs: req.GetNews()}, nil
+}
+
+func (s *server) DiffConfig(context.Context, *pulumirpc.DiffRequest) (*pulumirpc.DiffResponse, error) {
+	return &pulumirpc.DiffResponse{}, nil
+}
+
+func (s *server) Configure(context.Context, *pulumirpc.ConfigureRequest) (*pulumirpc.ConfigureResponse, error) {
+	return &pulumirpc.ConfigureResponse{AcceptSecrets: true, SupportsPreview: true}, nil
+}
+
+func (s *server) Check(_ context.Context, req *pulumirpc.CheckRequest) (*pulumirpc.CheckResponse, error) {
+	return &pulumirpc.CheckResponse{Inputs: req.GetNews()}, nil
+}
+
+func (s *server) Diff(_ context.Context, req *pulumirpc.DiffRequest) (*pulumirpc.DiffResponse, error) {
+	olds, news := req.GetOldInputs().GetFields(), req.GetNews().GetFields()
+	var diffs, replaceKeys []string
+	for key := range union(olds, news) {
+		if !reflect.DeepEqual(olds[key].AsInterface(), news[key].AsInterface()) {
+			diffs = append(diffs, key)
+			if replaces[key] {
+				replaceKeys = append(replaceKeys, key)
+			}
+		}
+	}
+	changes := pulumirpc.DiffResponse_DIFF_NONE
+	if len(diffs) > 0 {
+		changes = pulumirpc.DiffResponse_DIFF_SOME
+	}
+	return &pulumirpc.DiffResponse{Changes: changes, Diffs: diffs, Replaces: replaceKeys}, nil
+}
+
+func (s *server) Create(_ context.Context, req *pulumirpc.CreateRequest) (*pulumirpc.CreateResponse, error) {
+	id := newID()
+	return &pulumirpc.CreateResponse{Id: id, Properties: outputs(req.GetProperties(), id, time.Now().UTC().Format(time.RFC3339))}, nil
+}
+
+func (s *server) Read(_ context.Context, req *pulumirpc.ReadRequest) (*pulumirpc.ReadResponse, error) {
+	return &pulumirpc.ReadResponse{Id: req.GetId(), Properties: req.GetProperties(), Inputs: req.GetInputs()}, nil
+}
+
+func (s *server) Update(_ context.Context, req *pulumirpc.UpdateRequest) (*pulumirpc.UpdateResponse, error) {
+	created := req.GetOlds().GetFields()["created"].GetStringValue()
+	return &pulumirpc.UpdateResponse{Properties: outputs(req.GetNews(), req.GetId(), created)}, nil
+}
+
+func (s *server) Delete(context.Context, *pulumirpc.DeleteRequest) (*emptypb.Empty, error) {
+	return &emptypb.Empty{}, nil
+}
+
+func (s *server) Cancel(context.Context, *emptypb.Empty) (*emptypb.Empty, error) {
+	return &emptypb.Empty{}, nil
+}
+
+// outputs are the inputs, the id and the time of creation.
+func outputs(inputs *structpb.Struct, id, created string) *structpb.Struct {
+	fields := map[string]*structpb.Value{}
+	for k, v := range inputs.GetFields() {
+		if !strings.HasPrefix(k, "__") {
+			fields[k] = v
+		}
+	}
+	fields["thingId"] = structpb.NewStringValue(id)
+	fields["created"] = structpb.NewStringValue(created)
+	return &structpb.Struct{Fields: fields}
+}
+
+func union(a, b map[string]*structpb.Value) map[string]bool {
+	keys := map[string]bool{}
+	for k := range a {
+		keys[k] = true
+	}
+	for k := range b {
+		keys[k] = true
+	}
+	return keys
+}
+
+func newID() string {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}

@@ -1,0 +1,83 @@
+/**
+ * What `pulumi refresh` prints of a dynamic resource that drifted (issue 40, item 11): exactly
+ * the drift. The CLI shows a dynamic resource's refresh as its old inputs against the inputs
+ * the Read returned (framework/refreshedInputs.ts); a Read that returned every property listed
+ * each one the program never set as added (`[diff: +cpuMillis +haReplicas ... ~environment]`).
+ * A property the program never set that drifted is shown added (`+haReplicas`): its value
+ * enters the inputs, where `ignoreChanges` keeps it. A TypeScript project on disk, run by the
+ * real CLI as a user runs it, against the emulator.
+ */
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { ClouddbClient } from "../../provider/client";
+import { REPO_ROOT } from "../../harness";
+import { CliProject } from "../../harness/cli/cliProject";
+import { describeWithCli } from "../../harness/cli/tools";
+
+const PROGRAM = `import * as pulumi from "@pulumi/pulumi";
+import * as clouddb from "pulumi-clouddb";
+
+const db = new clouddb.Service("db", {
+  name: "drifting",
+  environment: "DEV",
+  connectionPooler: true,
+  password: pulumi.secret("a-password-of-mine"),
+});
+export const id = db.serviceId;
+`;
+
+describeWithCli("pulumi refresh of a dynamic resource that drifted", (tools) => {
+  let emulator: RunningEmulator;
+  let api: ClouddbClient;
+  let work: string;
+  let project: CliProject;
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0, clockScale: 0.02 });
+    api = new ClouddbClient({ apiUrl: emulator.baseUrl, apiKey: emulator.pat, projectId: emulator.projectId });
+    work = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-refresh-drift-"));
+    fs.writeFileSync(path.join(work, "Pulumi.yaml"), "name: drifting\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n");
+    fs.writeFileSync(path.join(work, "package.json"), JSON.stringify({ name: "drifting", main: "index.ts" }));
+    fs.copyFileSync(path.join(REPO_ROOT, "examples", "quickstart", "tsconfig.json"), path.join(work, "tsconfig.json"));
+    fs.writeFileSync(path.join(work, "index.ts"), PROGRAM);
+    project = await CliProject.create(work, tools);
+    await project.config(
+      { "clouddb:apiUrl": emulator.baseUrl, "clouddb:projectId": emulator.projectId, "clouddb:pollInterval": "20ms" },
+      { "clouddb:apiKey": emulator.pat },
+    );
+    await project.expect(["up", "--yes", "--skip-preview"]);
+  });
+  afterAll(async () => {
+    await project?.expect(["destroy", "--yes", "--skip-preview"]).catch(() => undefined);
+    await project?.remove();
+    await api?.close();
+    await emulator?.close();
+    fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  it("shows the drifted property alone (one the program never set as added), and keeps the password the program set secret", async () => {
+    const id = (await api.perform("listServices")).items[0].service_id;
+    await api.perform("setServiceEnvironment", { service: id, body: { environment: "PROD" } });
+    const r = await project.expect(["refresh", "--yes", "--skip-preview"]);
+    expect(r.stdout).toMatch(/pulumi-nodejs:dynamic\/clouddb:Service db updated .*\[diff: ~environment\]/);
+    expect(r.stdout).not.toMatch(/\[diff: [^\]]*\+/);
+    const state = await project.exportState();
+    expect(state).not.toContain("a-password-of-mine");
+    const db = (
+      JSON.parse(state) as { deployment: { resources: Array<{ urn: string; inputs?: Record<string, unknown> }> } }
+    ).deployment.resources.find((x) => x.urn.endsWith("::db"))!;
+    expect(db.inputs?.environment).toBe("PROD");
+    expect(db.inputs?.password).toMatchObject({ ciphertext: expect.any(String) });
+    // A property the program never set: shown added, alone.
+    await api.perform("setServiceHA", { service: id, body: { replica_count: 1 } });
+    await api.waitForService(id, { until: ["READY"], timeoutMs: 30_000 });
+    const unset = await project.expect(["refresh", "--yes", "--skip-preview"]);
+    expect(unset.stdout).toMatch(/pulumi-nodejs:dynamic\/clouddb:Service db updated .*\[diff: \+haReplicas\]/);
+    // The next up puts the drift back, and a refresh after it finds nothing.
+    await project.expect(["up", "--yes", "--skip-preview"]);
+    const back = await api.perform("getService", { service: id });
+    expect([back.metadata?.environment, back.ha_replicas?.replica_count]).toEqual(["DEV", 0]);
+    await project.expect(["refresh", "--yes", "--skip-preview", "--expect-no-changes"]);
+  });
+});

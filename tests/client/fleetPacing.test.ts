@@ -7,9 +7,9 @@
  */
 import { setTimeout as sleep } from "timers/promises";
 import { EmulatorControl } from "../../emulator/control-client";
-import { limitsOwn } from "../../provider/client/shaping/keySchedule";
+import { limitsOwn, observed } from "../../provider/client/shaping/keySchedule";
 import { Pacer } from "../../provider/client/shaping/pacer";
-import { newSchedule } from "../../provider/client/shaping/schedule";
+import { newSchedule, PACER } from "../../provider/client/shaping/schedule";
 import { clientOf, type Emu, startEmulator } from "./emulatorControl";
 import { runFleetOfClients } from "./fleetOfClients";
 import { pacingDirPerTest } from "./pacingDir";
@@ -34,6 +34,20 @@ describe("what a Retry-After holds, decided per answer", () => {
     expect(limitsOwn(s, 1, { perSecond: 10, remaining: 4, windowSeconds: 1 })).toBe(false);
     // The announced window: a 10 s policy's refusal of 15 s is the limit's own.
     expect(limitsOwn(s, 15, { perSecond: 1, windowSeconds: 10 })).toBe(true);
+  });
+
+  it("lets the RateLimit fields cut a share only when others use the quota, not when this machine used most of it", () => {
+    const at = (own: number): number => {
+      const s = newSchedule(0);
+      s.slowStart = false;
+      s.rate = 9;
+      observed(s, 100_000, { perSecond: 10, remaining: 0, windowSeconds: 1 }, own);
+      return s.rate;
+    };
+    // Nine of the ten its own: it met its own limit (which its rate paces), as on one machine.
+    expect(at(9)).toBe(9);
+    // Two of the ten: others use the key, and the share is cut.
+    expect(at(2)).toBeCloseTo(9 * PACER.fieldsCut);
   });
 
   describe("in the pacer", () => {

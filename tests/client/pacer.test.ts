@@ -122,7 +122,8 @@ describe("pacer", () => {
     pacer.settle(429, 2);
     expect(await hasty).toBe(false);
     expect(await pacer.acquire("write", Date.now() + 1_000)).toBe(false);
-    await jest.advanceTimersByTimeAsync(2_000 + PACER.retryAfterMarginMs + 1_000);
+    // The hold, its jitter, and two turns at the least rate (a first request refused measures nothing: keySchedule.ts).
+    await jest.advanceTimersByTimeAsync(2_000 + PACER.retryAfterMarginMs + 1_000 + 2_000 / PACER.minRate);
     expect(await Promise.all(patient)).toEqual([true, true]);
   });
 
@@ -149,7 +150,8 @@ describe("pacer", () => {
     await pacer.acquire("poll");
     pacer.settle(429, 2);
     const poll = pacer.acquire("poll", Infinity, Date.now() + PACER.pollStaleMs);
-    await jest.advanceTimersByTimeAsync(2_000 + PACER.retryAfterMarginMs + 100);
+    // The hold, its jitter, and a turn at the least rate (a first request refused measures nothing: keySchedule.ts).
+    await jest.advanceTimersByTimeAsync(2_000 + PACER.retryAfterMarginMs + 1_000 + 1_000 / PACER.minRate + 100);
     expect(await poll).toBe(true);
   });
 

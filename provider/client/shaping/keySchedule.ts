@@ -328,7 +328,8 @@ export function observed(s: KeySchedule, now: number, fields: LimitFields, own: 
   const quota = (perSecond * windowMs) / 1_000;
   const used = quota - remaining;
   const sent = Math.max(own, s.slots.filter((t) => t >= now - windowMs && t <= now).length);
-  if (used - sent < 1) return;
+  // Others use little of it, or this machine used most of the quota itself: it met its own limit, which its rate paces.
+  if (used - sent < 1 || sent >= PACER.exhaustedOwnShare * quota) return;
   // The growth is for every window since the last change (a flow with a small share hears from the API seldom).
   const windows = Math.min(5, (now - (s.cutAt ?? now - windowMs)) / windowMs);
   if (used >= PACER.fieldsHigh * quota) s.rate = Math.max(PACER.minRate, s.rate * PACER.fieldsCut);

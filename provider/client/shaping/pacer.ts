@@ -181,8 +181,11 @@ export class Pacer {
     this.forgetAcceptedBefore(now - PACER.shareWindowMs - 1_000);
     const perSecond = fields.perSecond;
     if (perSecond !== undefined && perSecond > 0 && !(this.state.declared === true && this.state.limit === perSecond)) {
-      const used = fields.remaining === undefined ? 0 : perSecond * (fields.windowSeconds ?? 1) - fields.remaining;
-      const others = used - this.acceptedIn(now - (fields.windowSeconds ?? 1) * 1_000, now) > 1;
+      // Others: more used than this machine sent in the window (its clients' slots in the schedule, or this client's own).
+      const windowMs = (fields.windowSeconds ?? 1) * 1_000;
+      const used = fields.remaining === undefined ? 0 : (perSecond * windowMs) / 1_000 - fields.remaining;
+      const sent = Math.max(this.acceptedIn(now - windowMs, now), this.state.slots.filter((t) => t >= now - windowMs && t <= now).length);
+      const others = used - sent > 1;
       this.change((s, at) => declared(s, at, perSecond, others));
     }
     if (status !== 429) {
@@ -191,8 +194,7 @@ export class Pacer {
       if (status !== undefined && fields.remaining !== undefined) this.observe(fields);
       return;
     }
-    // A 429 that stands alone holds its own request only (retry.ts), and says nothing of the rate.
-    if (!limitsOwn(this.state, retryAfterSeconds, fields)) return;
+    if (!limitsOwn(this.state, retryAfterSeconds, fields)) return; // One that stands alone holds its own request only (retry.ts).
     const pausedBefore = this.state.pausedUntil;
     const sentAt = now - answerMs;
     // Alone, the client's own answers are what the API accepted; shared, the schedule's slots tell.

@@ -5,7 +5,8 @@
  */
 import { z } from "zod";
 import type { OutputSpecs, OutputsOf, Props } from "./schema";
-import type { ProviderContext, SettingsOverride } from "./settings";
+import type { ProviderContext } from "./settings";
+import type { SettingsOverride } from "./settingsOverride";
 import type { TimeoutsInput } from "./timeouts";
 
 /** An operation that may wait, as the `timeouts` input names it. */

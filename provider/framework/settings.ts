@@ -6,7 +6,7 @@ import { parseDuration, TIMEOUT_RANGE_MS, TIMEOUT_RANGE_TEXT } from "./durations
 import { NO_ANSWERS, OWNERSHIP_CONFIG_KEY, OWNERSHIP_ENV, parseOwnership, type Ownership, type OwnershipAnswers } from "./ownership";
 import { configurationError, invalid, notSet, type SettingName, type SettingProblem } from "./settingProblems";
 import type { TimeoutsInput } from "./timeouts";
-import { UNKNOWN } from "./unknowns";
+import type { SettingsOverride } from "./settingsOverride";
 
 /** The subset of Pulumi's dynamic `Config` that the providers read. */
 export interface ConfigSource {
@@ -98,31 +98,6 @@ export const CONFIG_KEYS = {
   ownership: { key: OWNERSHIP_CONFIG_KEY, env: OWNERSHIP_ENV },
   listLag: { key: "clouddb:listLag", env: "CLOUDDB_LIST_LAG_MS" },
 } as const satisfies Record<string, SettingName>;
-
-/**
- * What one resource says of the API it is in (its `settings` input): its endpoint, key and
- * default project, in place of the stack's. How one program manages several projects or API
- * keys, as a Registry package's explicit provider instances do.
- */
-export interface SettingsOverride {
-  readonly apiUrl?: string;
-  readonly apiKey?: string;
-  readonly projectId?: string;
-}
-
-/**
- * What a resource's raw `settings` input stands for when `check` judges the configuration:
- * each field it gives. A field not known yet (a preview), or of a type `check` refuses as an
- * input, stands for a value of its own, so that the stack's setting it replaces is not judged
- * (and not reported missing); a `settings` not known yet stands for all three.
- */
-export function givenSettings(raw: unknown): SettingsOverride {
-  if (raw === UNKNOWN) return { apiUrl: UNKNOWN, apiKey: UNKNOWN, projectId: UNKNOWN };
-  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return {};
-  const given = raw as Record<string, unknown>;
-  const fields = (["apiUrl", "apiKey", "projectId"] as const).filter((k) => given[k] !== undefined && given[k] !== null);
-  return Object.fromEntries(fields.map((k) => [k, typeof given[k] === "string" ? given[k] : UNKNOWN]));
-}
 
 /** The settings' endpoint fields for `given` (the text of the config, the variable or a `settings` input). */
 function endpoint(given: string | undefined): Pick<ProviderSettings, "apiUrl" | "apiUrlAsGiven"> {

@@ -6,7 +6,7 @@
  * replaces. The engine matches a `replaceOnChanges` path against these keys
  * (PropertyPath.Contains: the option's path is a prefix of a changed one).
  */
-import type { DiffDetail } from "../framework/resourceProvider";
+import type { DiffDetail } from "../framework/coreProvider";
 import type { Segment } from "../framework/replaceOnChanges";
 
 /** How one path changed, as the engine's `PropertyDiff.Kind` names it. */

@@ -21,7 +21,8 @@ import { CloudStateError, ProviderErrorCode, ResourceInitError, scrubbed, unimpo
 import { ADOPTED_KEY, adopts, rememberAdoptedInState } from "../framework/adoption";
 import { AUTONAMED_KEY, INTERNAL_KEYS, OWNER_KEY, PROVIDER_KEY } from "../framework/internalInputs";
 import { GIVEN_INPUTS_KEY } from "../framework/refreshedInputs";
-import { coreProvider, type CoreProvider } from "../framework/resourceProvider";
+import type { CoreProvider } from "../framework/coreProvider";
+import { coreProvider } from "../framework/resourceProvider";
 import { inputsReadBack, secretInputs, secretOutputs, type ResourceSchema } from "../framework/schema";
 import { settingsFor } from "../framework/settings";
 import { sharedOf } from "../framework/operationContext";

@@ -176,7 +176,7 @@ describe("a lost create's answer and the list's bound", () => {
     const err = await waiting;
     expect(Date.now() - closedAt).toBeLessThan(1_000);
     expect(AmbiguousCreateError.isInstance(err)).toBe(true);
-    expect((err as Error).message).toContain("the client was closed while it waited for that");
+    expect((err as Error).message).toContain("the client was stopped (closed, or the operation cancelled) while it waited for that");
     expect(await countRequests(emu, "POST", /\/services$/)).toBe(1);
   });
 });

@@ -11,7 +11,7 @@ import { dynamicTypeOf, OWNER_KEY, PROVIDER_KEY } from "../provider/framework/in
 import { requireArguments } from "./inputs";
 import { optionsFor } from "./options";
 import { untracedConstruction } from "./promiseStacks";
-import { providerText } from "./trampoline";
+import { providerText } from "../provider/framework/trampoline";
 
 /** What a constructor needs to know of its resource's schema. */
 export interface ResourceShape {

@@ -2,14 +2,17 @@
  * Functions for programs: read what exists, without managing it. Each takes the same
  * configuration as the resources (`clouddb:apiUrl`, `clouddb:apiKey`,
  * `clouddb:projectId`, else the CLOUDDB_* environment variables), and has an
- * `...Output` variant taking Inputs and returning an Output, in Pulumi's usual style. The
- * implementation (sdk/lookups.ts: the API client and the definitions) is loaded when a
- * lookup first runs.
+ * `...Output` variant taking Inputs and returning an Output, in Pulumi's usual style. Each
+ * runs its entry of the provider's lookup table (provider/lookups, which the native plugin's
+ * functions serve too), loaded with the API client and the definitions when a lookup first
+ * runs; the result types are generated from the same table and definitions (sdk/outputs.ts).
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { ReadReplicaSetResult, ServiceResult, VpcPeeringResult, VpcResult } from "./outputs";
+import type { ConfigSource } from "../provider/framework/settings";
+import type * as lookups from "../provider/lookups";
+import type { AuthInfoResult, ReadReplicaSetResult, ServiceResult, VpcPeeringResult, VpcResult } from "./outputs";
 
-export type { ReadReplicaSetResult, ServiceResult, VpcPeeringResult, VpcResult } from "./outputs";
+export type { AuthInfoResult, ReadReplicaSetResult, ServiceResult, VpcPeeringResult, VpcResult } from "./outputs";
 
 /** Overrides of the configuration for one call. */
 export interface FunctionOptions {
@@ -21,56 +24,46 @@ export interface FunctionOptions {
   projectId?: string;
 }
 
-/** Who the configured credential is. */
-export interface AuthInfoResult {
-  /** `apiKey` for a personal access token, `oauth` for an OAuth user. */
-  type: "apiKey" | "oauth";
-  /** The token's details, for `apiKey`. */
-  apiKey?: {
-    name: string;
-    created: string;
-    publicKey: string;
-    project: { id: string; name: string; planType: string };
-    issuingUser: { id: string; email: string; name: string };
-  };
-  /** The user, for `oauth`. */
-  oauth?: { user: { id: string; email: string; name: string } };
+/** The lookups' table (provider/lookups), loaded on first use. */
+function table(): typeof lookups.LOOKUPS {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require("../provider/lookups") as typeof lookups).LOOKUPS;
 }
 
-/** The implementation, loaded on first use. */
-function impl(): typeof import("./lookups") {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require("./lookups") as typeof import("./lookups");
+/** The program's stack configuration (`clouddb:*`), where a program's lookups read their settings. */
+function programConfig(): ConfigSource {
+  const config = new pulumi.Config("clouddb");
+  return { get: (key) => config.get(key.replace(/^clouddb:/, "")) };
 }
 
 /** Who the configured credential is (`GET /auth/info`). */
 export function getAuthInfo(opts?: FunctionOptions): Promise<AuthInfoResult> {
-  return impl().getAuthInfo(opts);
+  return table().getAuthInfo.run({}, opts, programConfig());
 }
 
 /** One service of the project. @throws NotFoundError when there is none with that id. */
 export function getService(args: { serviceId: string; projectId?: string }, opts?: FunctionOptions): Promise<ServiceResult> {
-  return impl().getService(args, opts);
+  return table().getService.run(args, opts, programConfig()) as Promise<ServiceResult>;
 }
 
 /** Every service of the project. */
 export function getServices(args: { projectId?: string } = {}, opts?: FunctionOptions): Promise<ServiceResult[]> {
-  return impl().getServices(args, opts);
+  return table().getServices.run(args, opts, programConfig()) as Promise<ServiceResult[]>;
 }
 
 /** One VPC of the project. @throws NotFoundError when there is none with that id. */
 export function getVpc(args: { vpcId: string; projectId?: string }, opts?: FunctionOptions): Promise<VpcResult> {
-  return impl().getVpc(args, opts);
+  return table().getVpc.run(args, opts, programConfig()) as Promise<VpcResult>;
 }
 
 /** Every VPC of the project. */
 export function getVpcs(args: { projectId?: string } = {}, opts?: FunctionOptions): Promise<VpcResult[]> {
-  return impl().getVpcs(args, opts);
+  return table().getVpcs.run(args, opts, programConfig()) as Promise<VpcResult[]>;
 }
 
 /** The peerings of a VPC. */
 export function getVpcPeerings(args: { vpcId: string; projectId?: string }, opts?: FunctionOptions): Promise<VpcPeeringResult[]> {
-  return impl().getVpcPeerings(args, opts);
+  return table().getVpcPeerings.run(args, opts, programConfig()) as Promise<VpcPeeringResult[]>;
 }
 
 /** The read replica sets of a service. */
@@ -78,7 +71,7 @@ export function getReadReplicaSets(
   args: { serviceId: string; projectId?: string },
   opts?: FunctionOptions,
 ): Promise<ReadReplicaSetResult[]> {
-  return impl().getReadReplicaSets(args, opts);
+  return table().getReadReplicaSets.run(args, opts, programConfig()) as Promise<ReadReplicaSetResult[]>;
 }
 
 /** The arguments of a lookup function, each of which may be an Input: what the `...Output` variants take. */

@@ -146,3 +146,33 @@ export interface VpcPeeringOutputs extends ResourceOutputs {
 
 /** A VpcPeering as the lookup functions return it: its outputs. */
 export type VpcPeeringResult = VpcPeeringOutputs;
+
+/** Who the configured credential is. */
+export interface AuthInfoResult {
+  /** `apiKey` for a personal access token, `oauth` for an OAuth user. */
+  type: "apiKey" | "oauth";
+  /** The token's details, for `apiKey`. */
+  apiKey?: {
+    name: string;
+    created: string;
+    publicKey: string;
+    project: {
+      id: string;
+      name: string;
+      planType: string;
+    };
+    issuingUser: {
+      id: string;
+      email: string;
+      name: string;
+    };
+  };
+  /** The user, for `oauth`. */
+  oauth?: {
+    user: {
+      id: string;
+      email: string;
+      name: string;
+    };
+  };
+}

@@ -21,6 +21,7 @@ import { sameIntent, type CreateIntent } from "./createIntent";
 import { CloudStateError, InputConflictError, ProviderErrorCode } from "./errors";
 import type { JournalEntry } from "./journalStore";
 import { describeMs } from "./timeouts";
+import { tellUser } from "./userLog";
 
 /** What a list read showed, and when its request was sent (epoch ms, this machine's clock; undefined when not known). */
 export interface Listed<T> {
@@ -148,8 +149,8 @@ async function lookFor<T>(
   const looked = await look(read, bound);
   if (looked.found.length > 0) return looked.found;
   if (!looked.proven) throw nothingListed(intent, file, what, bound);
-  console.error(
-    `clouddb: ${what}, and a list read ${describeMs(intent.listLagMs)} (clouddb:listLag) after its request ended shows no ${intent.noun} ` +
+  tellUser(
+    `${what}, and a list read ${describeMs(intent.listLagMs)} (clouddb:listLag) after its request ended shows no ${intent.noun} ` +
       `it made: it made none, so this create makes one`,
   );
   return [];

@@ -66,6 +66,7 @@ import {
   thisProcess,
   usableJournalDir,
 } from "./journalStore";
+import { tellUser } from "./userLog";
 
 export { listedOf, type Listed, type Recovery } from "./interruptedCreates";
 
@@ -210,8 +211,8 @@ async function decide<T>(
     const resource = await interrupted(intent, previous, recovery, file);
     if (resource !== undefined) {
       const name = recovery.nameOf?.(resource);
-      console.error(
-        `clouddb: ${intent.noun} ${recovery.idOf(resource)}${name === undefined ? "" : ` (${JSON.stringify(name)})`} was made by an earlier create ` +
+      tellUser(
+        `${intent.noun} ${recovery.idOf(resource)}${name === undefined ? "" : ` (${JSON.stringify(name)})`} was made by an earlier create ` +
           `that did not finish (${describe(file, { ...previous, interruptions: claimed.interruptions })}: its provider process stopped, or Pulumi never recorded its answer); ` +
           `taking it over instead of creating another${onTakeover}`,
       );
@@ -303,8 +304,8 @@ async function createOnceNow<T>(
   const again = await madeHere(intent, recovery);
   if (again !== undefined) {
     const name = recovery.nameOf?.(again);
-    console.error(
-      `clouddb: ${intent.noun} ${recovery.idOf(again)}${name === undefined ? "" : ` (${JSON.stringify(name)})`} was made by this same create, ` +
+    tellUser(
+      `${intent.noun} ${recovery.idOf(again)}${name === undefined ? "" : ` (${JSON.stringify(name)})`} was made by this same create, ` +
         "which Pulumi sent again (an onError resource hook retrying it after it failed, or the same Create twice); resuming it instead of creating another",
     );
     return { resource: again, takenOver: true, settled: () => undefined };

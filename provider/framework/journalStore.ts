@@ -13,6 +13,7 @@ import { createHash } from "crypto";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
+import { warnUser } from "./userLog";
 
 /** Mode of the journal's directory and of its files: this user's alone. */
 const PRIVATE_DIR = 0o700;
@@ -99,7 +100,7 @@ function privateDirProblem(dir: string): string | undefined {
 
 /**
  * The journal's directory when it can be used (see {@link privateDirProblem}); otherwise
- * undefined, after telling the user once per process, on stderr (which Pulumi prints), what
+ * undefined, after telling the user once per process, as a warning (framework/userLog.ts), what
  * that means.
  */
 export function usableJournalDir(): string | undefined {
@@ -129,8 +130,8 @@ export function pacingDir(): string | undefined {
 export function journalUnavailable(dir: string, why: string): void {
   if (warned) return;
   warned = true;
-  console.error(
-    `warning: clouddb: the journal of creates in flight cannot be kept in ${dir} (${why}). Creates go on, and an answer lost on the way ` +
+  warnUser(
+    `the journal of creates in flight cannot be kept in ${dir} (${why}). Creates go on, and an answer lost on the way ` +
       "is still recovered within this run, but a create interrupted now (the provider process or the Pulumi CLI killed) cannot be " +
       "recognised by the next `pulumi up`, which may then make a second resource. Set CLOUDDB_JOURNAL_DIR to a directory of your own.",
   );

@@ -47,6 +47,7 @@ import { configurationFailures, configure, providerContext, type ProviderContext
 import { givenSettings } from "./settingsOverride";
 import { containsUnknown, UNKNOWN } from "./unknowns";
 import { inUserTerms, lookupNotFound, type OperationTiming, timeoutOf, userOperation } from "./userErrors";
+import { tellUser } from "./userLog";
 
 /**
  * What a resource type does against the API, typed on both sides: the checked inputs, and
@@ -238,8 +239,8 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
       rememberAdoptedInState(schema.kind, olds?.adoptId);
       if (failures.length === 0 && Object.keys(olds ?? {}).length === 0 && adopts(news) && !containsUnknown(news.adoptId)) {
         // Shown by `pulumi preview` and `up` (the engine prints the plugin's output): a create that is an adoption.
-        console.error(
-          `clouddb: ${userOperation("create", schema.kind, news[OWNER_KEY]).replace(/^creating /, "")} adopts ${schema.kind} ` +
+        tellUser(
+          `${userOperation("create", schema.kind, news[OWNER_KEY]).replace(/^creating /, "")} adopts ${schema.kind} ` +
             `${String(news.adoptId)} (adoptId) rather than creating one: the stack manages it from then on, and deleting it from the stack ` +
             "(destroy, a replacement, removing it from the program) leaves it in the cloud",
         );
@@ -367,7 +368,7 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
         throw scrub(e, ctx, userOperation("delete", schema.kind, undefined, id), props);
       }
       if (!decision.delete) {
-        console.error(`clouddb: ${decision.why}`);
+        tellUser(decision.why);
         return;
       }
       try {

@@ -8,7 +8,7 @@
  * absent or blank name or CIDR is not `""`, and an array where a pooler or a VPC endpoint
  * belongs is neither "off" nor "detached": the outputs that depend on a field the answer does
  * not show readably keep the values recorded in state (for a create, what it sent), the user
- * is told which (a warning on stderr, which Pulumi prints, once per process), and nothing is
+ * is told which (a warning to the user, framework/userLog.ts, once per process), and nothing is
  * sent or replaced because of them (the actions compare only what was read; the diff never
  * replaces over a recorded value its rule refuses: resourceProvider.ts). Every kind declares,
  * for every output it reads from the live resource, the field it reads and when an answer
@@ -16,6 +16,7 @@
  * checks every field of every kind).
  */
 import type { Props } from "./schema";
+import { warnUser } from "./userLog";
 
 /** A field of a live resource, the outputs read from it, and whether an answer shows it readably. */
 export interface ShownField<L> {
@@ -50,16 +51,16 @@ export const isNumber = (value: unknown): value is number => typeof value === "n
 
 const said = new Set<string>();
 
-/** Prints `warning` on stderr (which Pulumi shows), once per process: an update reads a resource more than once. */
+/** Warns the user (framework/userLog.ts), once per process: an update reads a resource more than once. */
 function say(warning: string): void {
   if (said.has(warning)) return;
   said.add(warning);
-  console.error(warning);
+  warnUser(warning);
 }
 
 /**
  * `outs` (read from `live`) with every output of a field `live` does not show readably
- * taken from `recorded` instead, where `recorded` has it; says so on stderr, once, naming
+ * taken from `recorded` instead, where `recorded` has it; warns the user once (framework/userLog.ts), naming
  * `what` (`service abc`) and the fields. Outputs with nothing recorded (a lookup, an import)
  * are left as read, and the warning says that too. `recorded` is what state recorded, or, for
  * a create, what the create sent (`as` says which, for the warning).
@@ -91,7 +92,7 @@ export function keepingRecorded<L, O extends object>(
     ...(kept.size > 0 ? [`keeping ${[...kept].join(", ")} as ${as} (nothing is changed because of it)`] : []),
     ...(left.size > 0 ? [`${[...left].join(", ")} as the API gave ${left.size === 1 ? "it" : "them"} (nothing is recorded to keep)`] : []),
   ];
-  say(`warning: clouddb: ${what}: the API's answer does not show ${named} in a shape the provider can read; ${done.join("; ")}`);
+  say(`${what}: the API's answer does not show ${named} in a shape the provider can read; ${done.join("; ")}`);
   // The same keys as `outs`, each value one recorded for it or read.
   return result as O;
 }

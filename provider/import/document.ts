@@ -19,7 +19,7 @@ import { RESOURCES } from "../resources/registry";
 import { serviceOutputs } from "../resources/service/definition";
 import { vpcSchema } from "../resources/vpc/definition";
 import { vpcPeeringSchema } from "../resources/vpcPeering/definition";
-import { providerText } from "../../sdk/trampoline";
+import { providerText } from "../framework/trampoline";
 
 /** One resource of the document (`importSpec` of pkg/cmd/pulumi/operations/import.go). */
 export interface ImportResource {

@@ -4,15 +4,17 @@
  * anonymous standard error. The engine passes its address as the plugin's argument (and in
  * Handshake); {@link EngineLog} calls its `Log` RPC.
  *
- * The framework tells the user what it does with `console.error` lines that start with
- * `clouddb:` (or `warning: clouddb:`): an adoption, a delete that leaves an adopted resource
- * in the cloud, a create taken over after an interruption. {@link routeConsole} sends those to
- * the engine under the resource whose call is running (each call runs {@link withinResource}),
- * so the shared code says it once, for both hosts. Anything else stays on standard error.
- * Either way, scrubbed of every registered secret (client/redact.ts).
+ * The core tells the user what it does through its log sink (framework/userLog.ts): an
+ * adoption, a delete that leaves an adopted resource in the cloud, a create taken over after
+ * an interruption. {@link routeConsole} makes that sink send each message to the engine under
+ * the resource whose call is running (each call runs {@link withinResource}), so the shared
+ * code says it once, for both hosts, and nothing is parsed back from text. Any other
+ * `console.error` line stays on standard error. Either way, scrubbed of every registered
+ * secret (client/redact.ts).
  */
 import { AsyncLocalStorage } from "async_hooks";
 import { redact } from "../client/redact";
+import { setUserLogSink } from "../framework/userLog";
 import { enginegrpc, enginepb, grpc } from "./protos";
 
 /** How much a message matters, as the engine's log ranks it (an error is no message: it is the call's answer). */
@@ -94,28 +96,25 @@ export function currentResource(): string | undefined {
   return current.getStore()?.urn;
 }
 
-/** A framework message (`clouddb: ...`, `warning: clouddb: ...`): its severity and text; undefined for any other line. */
-export function frameworkMessage(line: string): { severity: Severity; text: string } | undefined {
-  const m = /^(warning: )?clouddb: ([\s\S]*)$/.exec(line);
-  if (!m) return undefined;
-  return { severity: m[1] ? "warning" : "info", text: m[2] };
-}
-
 /**
- * Sends the framework's messages to `sink`, under the resource of the call that logs them;
- * every other `console.error` line is written as before. Returns the function that undoes it.
+ * Sends the core's messages to the user (framework/userLog.ts) to `sink`, under the resource of
+ * the call that says them; every `console.error` line is written as before, scrubbed. Returns
+ * the function that undoes both.
  */
 export function routeConsole(sink: LogSink): () => void {
+  const restoreSink = setUserLogSink((severity, message) => {
+    const call = current.getStore();
+    const sent = sink.log(severity, redact(message), call?.urn);
+    call?.sending.push(sent);
+  });
   const original = console.error;
   console.error = (...args: unknown[]): void => {
-    const line = args.map((a) => (typeof a === "string" ? a : a instanceof Error ? (a.stack ?? a.message) : JSON.stringify(a))).join(" ");
-    const message = frameworkMessage(line);
-    if (message === undefined) return original(redact(line));
-    const call = current.getStore();
-    const sent = sink.log(message.severity, redact(message.text), call?.urn);
-    call?.sending.push(sent);
+    original(
+      redact(args.map((a) => (typeof a === "string" ? a : a instanceof Error ? (a.stack ?? a.message) : JSON.stringify(a))).join(" ")),
+    );
   };
   return () => {
     console.error = original;
+    restoreSink();
   };
 }

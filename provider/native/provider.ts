@@ -16,7 +16,7 @@ import type { NativeDiff } from "./detailedDiff";
 import { withinResource, type LogSink } from "./engineLog";
 import { UnsupportedRequestError } from "./errors";
 import { forEngine } from "./failures";
-import { argumentFailures, functionOf } from "./functions";
+import { argumentFailures, functionOf, runFunction } from "./functions";
 import type { Bag } from "./protos";
 import { PACKAGE_SCHEMA, PLUGIN_VERSION, SECRET_CONFIG_KEYS } from "./packageSchema";
 import { NativeResource, type Failure, type Out } from "./resources";
@@ -122,7 +122,7 @@ export class ClouddbProvider {
     if (!spec) throw new UnsupportedRequestError(`clouddb has no function ${JSON.stringify(token)}`);
     const failures = forEngine(argumentFailures(spec, args.props), args);
     if (failures.length > 0) return { failures };
-    return { result: await spec.run(args.props, this.config), failures: [] };
+    return { result: await runFunction(spec, args.props, this.config), failures: [] };
   }
 
   /**

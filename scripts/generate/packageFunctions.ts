@@ -1,10 +1,10 @@
 /**
  * The functions of the package schema (`schema.json`), one per function the native plugin
- * serves (provider/native/functions.ts): its arguments, and what it returns. A lookup of one
+ * serves (the lookups of provider/lookups): its arguments, and what it returns. A lookup of one
  * resource returns that kind's lookup outputs; a lookup of many returns them in a list of the
  * object type `<Kind>Result`.
  */
-import { FUNCTIONS, type FunctionResult } from "../../provider/native/functions";
+import { LOOKUPS, type Lookup, type LookupResultShape } from "../../provider/lookups";
 import { specsOf, type RegisteredResource } from "../../provider/resources/registration";
 import { mayBeAbsent, outputProperty } from "./packageResources";
 import type { PackageTypes } from "./packageTypes";
@@ -24,13 +24,13 @@ function lookupObject(r: RegisteredResource, types: PackageTypes): ObjectTypeSpe
 }
 
 /** What a function returns, as the schema's `outputs`. */
-function outputsOf(result: FunctionResult, resources: readonly RegisteredResource[], types: PackageTypes): ObjectTypeSpec {
+function outputsOf(result: LookupResultShape, resources: readonly RegisteredResource[], types: PackageTypes): ObjectTypeSpec {
   if ("schema" in result) {
     const js = jsonSchemaOf(result.schema, "output");
     return { type: "object", description: result.doc, properties: types.fields(js, result.name), required: js.required ?? [] };
   }
   const r = resources.find((x) => x.definition.schema.kind === result.kind);
-  if (!r) throw new Error(`provider/native/functions.ts: no resource of kind ${result.kind}`);
+  if (!r) throw new Error(`provider/lookups: no resource of kind ${result.kind}`);
   const one = lookupObject(r, types);
   if (!("list" in result)) return one;
   return {
@@ -43,7 +43,7 @@ function outputsOf(result: FunctionResult, resources: readonly RegisteredResourc
 /** Every function of the package schema, by token (`<package>:index:<name>`). */
 export function functionSpecs(resources: readonly RegisteredResource[], types: PackageTypes): Record<string, FunctionSpec> {
   return Object.fromEntries(
-    Object.entries(FUNCTIONS).map(([name, spec]): [string, FunctionSpec] => {
+    Object.entries(LOOKUPS as Readonly<Record<string, Lookup>>).map(([name, spec]): [string, FunctionSpec] => {
       const args = Object.entries(spec.args);
       const inputs: ObjectTypeSpec = {
         type: "object",

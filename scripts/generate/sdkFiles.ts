@@ -14,6 +14,7 @@ import {
   type OutputSpec,
   type OutputSpecs,
 } from "../../provider/framework/schema";
+import { authInfoResultSchema, LOOKUPS } from "../../provider/lookups";
 import { namedTypesOf, specsOf, type RegisteredResource } from "../../provider/resources/registration";
 import type { ResourceType } from "../../sdk/construct";
 import { header } from "./header";
@@ -163,7 +164,8 @@ export function sdkTypesFile(namedTypes: Record<string, NamedType>, shared: Shar
 /**
  * The file `sdk/outputs.ts`: each resource's outputs as plain values (its class holds each as a
  * `pulumi.Output`), and beside them what the lookup functions return of it: the outputs without
- * secrets or kept inputs (`inLookups`). No client or zod type enters a program's type graph.
+ * secrets or kept inputs (`inLookups`), and `getAuthInfo`'s result from its schema in the lookups'
+ * table. No client or zod type enters a program's type graph.
  */
 export function sdkOutputsFile(resources: readonly RegisteredResource[], namedTypes: Record<string, NamedType>, shared: Shared): string {
   const kinds = resources.map((r) => {
@@ -191,6 +193,10 @@ export type ${kind}Result = ${result};`;
   const named = namedTypesIn(
     namedTypes,
     kinds.flatMap((k) => k.outLines),
+  );
+  // The lookups' own result (provider/lookups/authInfo.ts), written where the kinds' results are.
+  parts.push(
+    `/** ${LOOKUPS.getAuthInfo.result.doc} */\nexport interface AuthInfoResult {\n${interfaceBody(authInfoResultSchema, "output")}\n}`,
   );
   return `${header(DEFINITIONS)}import type { ${["ResourceOutputs", ...named].join(", ")} } from "./types";
 

@@ -84,39 +84,52 @@ function typeOnly(node: ts.ImportDeclaration | ts.ExportDeclaration): boolean {
   );
 }
 
+/** What `file` (relative to the root) imports of ours: each file it names, and whether it is loaded with it (not only lazily or for types). */
+function importsIn(file: string, text = fs.readFileSync(path.join(ROOT, file), "utf8")): { to: string; atLoad: boolean }[] {
+  const found: { to: string; atLoad: boolean }[] = [];
+  const add = (specifier: string, atLoad: boolean): void => {
+    if (specifier.startsWith(".")) found.push({ to: resolved(file, specifier), atLoad });
+  };
+  const visit = (node: ts.Node): void => {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
+      add(node.moduleSpecifier.text, !typeOnly(node));
+    } else if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === "require") {
+      const [first] = node.arguments;
+      if (first !== undefined && ts.isStringLiteral(first)) add(first.text, false);
+    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+      add(node.argument.literal.text, false);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true));
+  return found;
+}
+
+/** The `.ts` files under `root` (a folder of the repository), relative to the root, with `/`. */
+function filesUnder(root: string): string[] {
+  return tsFiles(path.join(ROOT, root)).map((f) => path.relative(ROOT, f).split(path.sep).join("/"));
+}
+
 /** The arrows the code's imports make between `nodes`: `-->` when one is loaded with the importer, else `-.->`. */
 function importArrows(nodes: readonly Node[]): { arrows: string[]; filesOf: Map<string, number> } {
   const roots = [...new Set(nodes.map((n) => n.pattern.split("/")[0]))];
-  const files = roots.flatMap((r) => tsFiles(path.join(ROOT, r))).map((f) => path.relative(ROOT, f).split(path.sep).join("/"));
+  const files = roots.flatMap(filesUnder);
   const loaded = new Map<string, boolean>();
   const filesOf = new Map<string, number>();
   for (const file of files) {
     const from = nodeOf(nodes, file);
     if (from === undefined) continue;
     filesOf.set(from, (filesOf.get(from) ?? 0) + 1);
-    const add = (specifier: string, atLoad: boolean): void => {
-      if (!specifier.startsWith(".")) return;
-      const to = nodeOf(nodes, resolved(file, specifier));
-      if (to === undefined || to === from) return;
+    for (const { to: target, atLoad } of importsIn(file)) {
+      const to = nodeOf(nodes, target);
+      if (to === undefined || to === from) continue;
       const key = `${from} ${to}`;
       loaded.set(key, (loaded.get(key) ?? false) || atLoad);
-    };
-    const visit = (node: ts.Node): void => {
-      if (
-        (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
-        node.moduleSpecifier &&
-        ts.isStringLiteral(node.moduleSpecifier)
-      ) {
-        add(node.moduleSpecifier.text, !typeOnly(node));
-      } else if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === "require") {
-        const [first] = node.arguments;
-        if (first !== undefined && ts.isStringLiteral(first)) add(first.text, false);
-      } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
-        add(node.argument.literal.text, false);
-      }
-      ts.forEachChild(node, visit);
-    };
-    visit(ts.createSourceFile(file, fs.readFileSync(path.join(ROOT, file), "utf8"), ts.ScriptTarget.ES2022, true));
+    }
   }
   const arrows = [...loaded].map(([key, atLoad]) => key.replace(" ", atLoad ? " --> " : " -.-> "));
   return { arrows: arrows.sort(), filesOf };
@@ -148,5 +161,24 @@ describe("the architecture diagram", () => {
     const drawn = diagramOf(wrong).arrows;
     expect(code.arrows.filter((a) => !drawn.includes(a)).sort()).toEqual(["client --> contract", "sdk -.-> lookups"]);
     expect(drawn.filter((a) => !code.arrows.includes(a)).sort()).toEqual(["emulator --> client", "sdk --> lookups"]);
+  });
+});
+
+describe("the layers' direction", () => {
+  /** Each import of a file under `provider/` that names a file under `sdk/`, as `importer -> imported`, lazy and type-only ones too. */
+  const upward = (file: string, text?: string): string[] =>
+    importsIn(file, text)
+      .filter((i) => i.to.startsWith("sdk/"))
+      .map((i) => `${file} -> ${i.to}`);
+
+  it("has no import running upward: no file under provider/ imports from sdk/ (the SDK is built on the provider, never the reverse)", () => {
+    expect(filesUnder("provider").flatMap((file) => upward(file))).toEqual([]);
+  });
+
+  it("would see one: an import, a lazy require and a type import of sdk/ are each told", () => {
+    const probe = "provider/import/probe.ts";
+    expect(upward(probe, 'import { providerText } from "../../sdk/trampoline";\n')).toEqual([`${probe} -> sdk/trampoline.ts`]);
+    expect(upward(probe, 'export const f = () => require("../../sdk/functions");\n')).toEqual([`${probe} -> sdk/functions.ts`]);
+    expect(upward(probe, 'export type T = typeof import("../../sdk/outputs");\n')).toEqual([`${probe} -> sdk/outputs.ts`]);
   });
 });

@@ -65,8 +65,18 @@ export async function pluginTarball(): Promise<string> {
   );
   const file = path.join(dir, `pulumi-resource-clouddb-v${VERSION}-linux-amd64.tar.gz`);
   if (!fs.existsSync(file)) {
-    fs.rmSync(path.join(CACHE, "plugin"), { recursive: true, force: true });
-    await packPlugin({ out: dir });
+    // Packed aside and moved into place whole; builds of other trees that share the cache (a
+    // worktree's .tools link) are left alone unless a day old.
+    const parent = path.dirname(dir);
+    fs.mkdirSync(parent, { recursive: true });
+    for (const other of fs.readdirSync(parent)) {
+      const full = path.join(parent, other);
+      if (Date.now() - fs.statSync(full).mtimeMs > 86_400_000) fs.rmSync(full, { recursive: true, force: true });
+    }
+    const aside = `${dir}.${process.pid}`;
+    await packPlugin({ out: aside });
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.renameSync(aside, dir);
   }
   return file;
 }

@@ -1,14 +1,18 @@
 /**
- * Fleets: K stacks of S services each, created at once on one machine, every stack its own
- * plugin process (bench/fleetStacks.ts), all with one API key that the API limits to 10
- * requests a second (the emulator's per-key limit), T = 10 s; once with 429s that carry
- * `Retry-After` and once with bare 429s. In this tree, in the code this work started from
- * (`BENCH_FLEET_BEFORE`, default 2b69d06; `none` leaves it out) and in the baseline, each
- * stack of a run sharing one journal directory (this user's, as on one machine). Figures:
- * the answers that were 429; the first to the last request against the earliest the last
- * service can be seen ready (all K × S writes at the limit, then T); the slowest stack's `up`
- * against the fastest's (both from the fleet's start); the bytes of the answers per service
- * (a proxy counts them); the operations that failed.
+ * Fleets: K stacks of S services each, created at once, every stack its own plugin process
+ * (bench/fleetStacks.ts), all with one API key that the API limits to 10 requests a second (the
+ * emulator's per-key limit), T = 10 s; on one machine (every stack sharing one journal
+ * directory, as this user's processes on one machine do) or on K machines (each stack its own
+ * directory, sharing nothing but the key: a CI matrix, Automation API workers on several hosts).
+ * The API's 429s in four ways ({@link FleetMode}): bare; with `Retry-After: 1`; with it and the
+ * IETF `RateLimit` fields on every answer; and with `Retry-After: 1` while a gateway sprinkles
+ * two 429s of `Retry-After: 5` every 5 s. Figures: the answers that were 429; the first to the
+ * last request against the earliest the last service can be seen ready (all K × S writes at the
+ * limit, then T); the slowest stack's `up` against the fastest's (both from the fleet's start);
+ * the stacks not done within the cap; the bytes of the answers per service (a proxy counts
+ * them); the operations that failed. In this tree, in the code this work started from
+ * (`BENCH_FLEET_BEFORE`) and in the first version (which shares nothing between processes: it
+ * runs on one machine only, its figures being the same on K).
  */
 import * as fs from "fs";
 import * as os from "os";
@@ -16,30 +20,36 @@ import * as path from "path";
 import { type EmulatorProcess, type LoggedRequest, startEmulatorProcess } from "../harness/emulatorProcess";
 import { startByteCounter, type ByteCounter } from "./byteCounter";
 import { type ServiceTemplate, serviceTemplate, startFleet } from "./fleetStacks";
-import { atLeast, traffic } from "./measure";
-import { bytes, type Report, secs } from "./report";
-import type { Sizes } from "./sizes";
+import { traffic } from "./measure";
 import type { Tree } from "./trees";
 
-const LIMIT = 10;
-const SERVICES = 10;
+export const LIMIT = 10;
+export const SERVICES = 10;
 const T = 10_000;
 const NOMINAL_MS = 7_000;
-/** The fleet size the targets are set at. */
-const JUDGED = 20;
+
+/** How the API refuses: bare 429s; with `Retry-After: 1`; and the `RateLimit` fields; and a gateway's sprinkled `Retry-After: 5`. */
+export type FleetMode = "bare" | "retry-after" | "fields" | "sprinkled";
+
+/** One fleet to run: K stacks on `machines` machines (1, or K: each its own directory), the API refusing as `mode` says. */
+export interface FleetCase {
+  readonly k: number;
+  readonly machines: number;
+  readonly mode: FleetMode;
+}
 
 /** What one fleet's run gave. */
-export interface FleetRun {
-  k: number;
-  retryAfter: boolean;
+export interface FleetRun extends FleetCase {
   limited: number;
   accepted: number;
   complete: boolean;
   apiWallMs: number;
   /** Answer bytes the proxy counted. */
   bytes: number;
-  /** Each stack's `up`, from the fleet's start, ms. */
+  /** Each done stack's `up`, from the fleet's start, ms. */
   stackWallsMs: number[];
+  /** Stacks not done within the cap. */
+  notDone: number;
   /** Every failed operation's message. */
   errors: string[];
   /** The API's answers second by second from the first: writes, single reads, list reads and 429s. */
@@ -65,35 +75,55 @@ function timelineOf(log: LoggedRequest[]): FleetRun["timeline"] {
 /** The earliest the last service of K stacks can be seen ready: K × S writes at the limit, then T. */
 export const earliestMs = (k: number): number => ((k * SERVICES) / LIMIT) * 1000 + T;
 
-async function runFleet(
-  tree: Tree,
-  template: ServiceTemplate,
-  k: number,
-  retryAfter: boolean,
-  emu: EmulatorProcess,
-  proxy: ByteCounter,
-): Promise<FleetRun> {
+/** How long a fleet may take before its stacks that are not done are counted so (the issue measured at 200 s). */
+export const capMs = (k: number): number => Math.max(200_000, 5 * earliestMs(k));
+
+/**
+ * A gateway that sprinkles 429s of `Retry-After: 5`: in each period of 5 s, from a moment at
+ * random in it, the next two requests (whichever they are), from now until stopped; those it did
+ * not answer in a period lapse at its end.
+ */
+function sprinkle(emu: EmulatorProcess): () => void {
+  const timers: NodeJS.Timeout[] = [];
+  const period = (): void => {
+    void emu.control("DELETE", "/faults").catch(() => undefined);
+    const at = setTimeout(
+      () => void emu.control("POST", "/faults", { path: ".*", status: 429, count: 2, retryAfter: 5 }).catch(() => undefined),
+      Math.random() * 5_000,
+    );
+    timers.push(at);
+  };
+  period();
+  const every = setInterval(period, 5_000);
+  return () => {
+    clearInterval(every);
+    for (const t of timers) clearTimeout(t);
+  };
+}
+
+async function runFleet(tree: Tree, template: ServiceTemplate, c: FleetCase, emu: EmulatorProcess, proxy: ByteCounter): Promise<FleetRun> {
   const journal = fs.mkdtempSync(path.join(os.tmpdir(), "bench-fleet-journal-"));
-  const stacks = await startFleet(tree, k, template, `${proxy.url}/public/api/v1`, emu, journal);
+  const stacks = await startFleet(tree, c.k, template, `${proxy.url}/public/api/v1`, emu, journal, c.machines);
   try {
     // The warm-up's requests say nothing of the fleet's: a schedule idle for 2 s starts its slow start again.
     await new Promise((resolve) => setTimeout(resolve, 3_000));
-    await emu.controls.rateLimit(LIMIT, { retryAfter });
+    await emu.controls.rateLimit(LIMIT, { retryAfter: c.mode !== "bare", headers: c.mode === "fields" });
     await emu.clearRequests();
     proxy.reset();
     const startedAt = Date.now();
-    const runs = await Promise.all(stacks.map((s) => s.up(SERVICES, startedAt)));
+    const stop = c.mode === "sprinkled" ? sprinkle(emu) : () => undefined;
+    const runs = await Promise.all(stacks.map((s) => s.up(SERVICES, startedAt, capMs(c.k)))).finally(stop);
     const log = await emu.requests();
     const t = traffic(log);
     return {
-      k,
-      retryAfter,
+      ...c,
       limited: t.limited,
       accepted: t.accepted,
       complete: t.complete,
       apiWallMs: t.apiWallMs,
       bytes: proxy.bytes,
-      stackWallsMs: runs.map((r) => r.wallMs),
+      stackWallsMs: runs.flatMap((r) => (r.wallMs === undefined ? [] : [r.wallMs])),
+      notDone: runs.filter((r) => r.wallMs === undefined).length,
       errors: runs.flatMap((r) => r.errors),
       timeline: timelineOf(log),
     };
@@ -104,12 +134,33 @@ async function runFleet(
   }
 }
 
-/** The fleets of every size, with and without Retry-After, in each tree (taking turns going first); the raw runs by tree label. */
+/**
+ * The fleets the bench runs for the sizes `ks` (`BENCH_FLEET_MODES`, e.g. `retry-after,fields`,
+ * narrows the modes): at K = 20 every mode on one machine and on K; at other K, `Retry-After`
+ * (and, with one stack, bare 429s), on one machine and on K.
+ */
+export function fleetCases(ks: readonly number[], env: NodeJS.ProcessEnv = process.env): FleetCase[] {
+  const only = env.BENCH_FLEET_MODES?.split(",").filter((m): m is FleetMode => ["bare", "retry-after", "fields", "sprinkled"].includes(m));
+  const cases: FleetCase[] = [];
+  for (const k of ks) {
+    const modes: FleetMode[] =
+      k === 20 ? ["bare", "retry-after", "fields", "sprinkled"] : k === 1 ? ["bare", "retry-after"] : ["retry-after"];
+    for (const mode of modes.filter((m) => only === undefined || only.includes(m))) {
+      for (const machines of k === 1 ? [1] : [1, k]) cases.push({ k, machines, mode });
+    }
+  }
+  return cases;
+}
+
+/**
+ * Runs `cases` in each tree (taking turns going first); a tree whose processes share nothing
+ * (`shareless`: the first version) runs each case once, on one machine. The raw runs by tree.
+ */
 export async function measureFleets(
   trees: readonly Tree[],
-  ks: readonly number[],
+  cases: readonly FleetCase[],
   say: (what: string) => void,
-  modes: readonly boolean[] = [false, true],
+  shareless: readonly Tree[] = [],
 ): Promise<Map<Tree, FleetRun[]>> {
   const emu = await startEmulatorProcess({ clockScale: T / NOMINAL_MS });
   const proxy = await startByteCounter(emu.url);
@@ -119,105 +170,18 @@ export async function measureFleets(
     for (const tree of trees) templates.set(tree, await serviceTemplate(tree, emu));
     await emu.control("POST", "/reset");
     let turn = 0;
-    for (const k of ks) {
-      for (const retryAfter of modes) {
-        for (let i = 0; i < trees.length; i++) {
-          const tree = trees[(turn + i) % trees.length];
-          say(`${k} stack(s), ${retryAfter ? "429s with Retry-After" : "bare 429s"}: ${tree.label}`);
-          runs.get(tree)!.push(await runFleet(tree, templates.get(tree)!, k, retryAfter, emu, proxy));
-        }
-        turn++;
+    for (const c of cases) {
+      for (let i = 0; i < trees.length; i++) {
+        const tree = trees[(turn + i) % trees.length];
+        if (shareless.includes(tree) && c.machines !== 1) continue;
+        say(`${c.k} stack(s) on ${c.machines} machine(s), ${c.mode}: ${tree.label}`);
+        runs.get(tree)!.push(await runFleet(tree, templates.get(tree)!, c, emu, proxy));
       }
+      turn++;
     }
   } finally {
     await proxy.close();
     await emu.close();
   }
   return runs;
-}
-
-const share = (r: FleetRun): string =>
-  atLeast(r, `${r.limited} of ${r.limited + r.accepted} = ${((r.limited / Math.max(1, r.limited + r.accepted)) * 100).toFixed(1)} %`);
-const timeRatio = (r: FleetRun): number => r.apiWallMs / earliestMs(r.k);
-const spread = (r: FleetRun): number => Math.max(...r.stackWallsMs) / Math.max(1, Math.min(...r.stackWallsMs));
-const perService = (r: FleetRun): number => r.bytes / (r.k * SERVICES);
-
-/** A target and whether a run meets it. */
-type Judge = (r: FleetRun, b: FleetRun, p: FleetRun | undefined) => { target: string; pass: boolean } | undefined;
-
-/** Adds the fleet rows: this tree's runs beside the baseline's and, when measured, the code before. */
-export function fleetRows(report: Report, now: FleetRun[], base: FleetRun[], before: FleetRun[] | undefined, beforeRef: string): void {
-  const find = (list: FleetRun[] | undefined, r: FleetRun) => list?.find((x) => x.k === r.k && x.retryAfter === r.retryAfter);
-  for (const retryAfter of [false, true]) {
-    const S = `5 fleets: K stacks of ${SERVICES} services, one key limited to ${LIMIT}/s, T = 10 s, ${retryAfter ? "429s with Retry-After" : "bare 429s"}${before ? ` (before: ${beforeRef})` : ""}`;
-    const row = (metric: string, cell: (r: FleetRun) => string, judge: Judge) => {
-      for (const r of now.filter((x) => x.retryAfter === retryAfter)) {
-        const b = find(base, r)!;
-        const p = find(before, r);
-        report.row(S, metric, cell(r), {
-          size: `K = ${r.k}`,
-          baseline: cell(b),
-          ...(p ? { before: cell(p) } : {}),
-          ...(judge(r, b, p) ?? {}),
-        });
-      }
-    };
-    /** At K = 20, `target`; with one stack, no worse than the code before (when it was measured). */
-    const judged =
-      (target: string, meets: (r: FleetRun, b: FleetRun) => boolean, figure: (r: FleetRun) => number): Judge =>
-      (r, b, p) => {
-        if (r.k === JUDGED) return { target, pass: meets(r, b) };
-        if (r.k === 1 && p !== undefined) return { target: "<= before (+5 %)", pass: figure(r) <= figure(p) * 1.05 + 0.005 };
-        return undefined;
-      };
-    const share429 = (r: FleetRun) => r.limited / Math.max(1, r.limited + r.accepted);
-    row(
-      "answers that were 429",
-      share,
-      judged("<= 10 %", (r) => r.complete && share429(r) <= 0.1, share429),
-    );
-    row(
-      "first to last request / the earliest possible (K × 10 writes at the limit, then T)",
-      (r) => `${secs(r.apiWallMs)} / ${secs(earliestMs(r.k))} = ${timeRatio(r).toFixed(2)}`,
-      judged("<= 1.15", (r) => timeRatio(r) <= 1.15, timeRatio),
-    );
-    row(
-      "slowest stack / fastest stack (each `up` from the fleet's start)",
-      (r) => `${secs(Math.max(...r.stackWallsMs))} / ${secs(Math.min(...r.stackWallsMs))} = ${spread(r).toFixed(2)}`,
-      judged(
-        "<= 1.3",
-        (r) => spread(r) <= 1.3,
-        () => 0,
-      ),
-    );
-    row(
-      "bytes read per service (every answer's body)",
-      (r) => bytes(perService(r)),
-      judged("<= baseline", (r, b) => perService(r) <= perService(b), perService),
-    );
-    row(
-      "errors (failed operations)",
-      (r) => `${r.errors.length}${r.errors.length > 0 ? `: ${r.errors[0].slice(0, 160)}` : ""}`,
-      (r) => ({ target: "0", pass: r.errors.length === 0 }),
-    );
-  }
-}
-
-/** Adds the fleet section: measures, then the rows. */
-export async function fleet(
-  report: Report,
-  trees: { current: Tree; baseline: Tree; before?: Tree },
-  sizes: Sizes,
-  say: (what: string) => void,
-): Promise<void> {
-  const order = [trees.current, ...(trees.before ? [trees.before] : []), trees.baseline];
-  const runs = await measureFleets(order, sizes.fleets, say);
-  report.raw.fleet = Object.fromEntries([...runs].map(([t, r]) => [t.label, r]));
-  fleetRows(
-    report,
-    runs.get(trees.current)!,
-    runs.get(trees.baseline)!,
-    trees.before ? runs.get(trees.before) : undefined,
-    trees.before?.label ?? "",
-  );
 }

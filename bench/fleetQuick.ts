@@ -1,28 +1,31 @@
 /**
- * The fleets alone, in this tree alone, for a look while working on the pacing (`npm run
- * build` first): no baseline is built, so no figure is judged. One line per fleet, and with
- * `BENCH_TIMELINE=1` the API's answers second by second (writes / single reads / list reads / 429s) and each stack's `up` (s).
+ * Fleets alone, for a look while working on the pacing (`npm run build` first): one tree, no
+ * first version beside it, so no figure is judged. One line per fleet, and with
+ * `BENCH_TIMELINE=1` the API's answers second by second (writes / single reads / list reads / 429s)
+ * and each stack's `up` (s).
  *
- *   BENCH_FLEETS=1,20 BENCH_RETRY_AFTER=on npx ts-node --transpile-only bench/fleetQuick.ts
+ *   BENCH_FLEETS=20 BENCH_MACHINES=K BENCH_FLEET_MODES=retry-after npx ts-node --transpile-only bench/fleetQuick.ts
  *
- * `BENCH_FLEETS` the fleet sizes (default 20); `BENCH_RETRY_AFTER` `on`, `off` or both (the
- * default). `npm run bench` (or `BENCH_ONLY=fleet npm run bench`) gives the judged table.
+ * `BENCH_FLEETS` the fleet sizes (default 20); `BENCH_MACHINES` `1`, `K` or `1,K` (the default);
+ * `BENCH_FLEET_MODES` any of `bare`, `retry-after`, `fields`, `sprinkled` (default `retry-after`);
+ * `BENCH_FLEET_TREE=<commit>` measures that commit (checked out and built) instead of this tree.
+ * `npm run bench` (or `BENCH_ONLY=fleet npm run bench`) gives the judged table.
  */
-import { earliestMs, type FleetRun, measureFleets } from "./fleet";
-import { thisTree } from "./trees";
+import { earliestMs, type FleetCase, type FleetMode, type FleetRun, measureFleets } from "./fleet";
+import { perService, share429, spread, timeRatio } from "./fleetReport";
+import { baseTree, removeTree, thisTree } from "./trees";
 
 const ks = (process.env.BENCH_FLEETS ?? "20").split(",").map(Number);
-const mode = process.env.BENCH_RETRY_AFTER;
-const modes = mode === "off" ? [false] : mode === "on" ? [true] : [false, true];
+const machines = (process.env.BENCH_MACHINES ?? "1,K").split(",");
+const modes = (process.env.BENCH_FLEET_MODES ?? "retry-after").split(",") as FleetMode[];
 
 /** One fleet's figures on a line. */
 function line(r: FleetRun): string {
-  const share = r.limited / Math.max(1, r.limited + r.accepted);
-  const spread = Math.max(...r.stackWallsMs) / Math.max(1, Math.min(...r.stackWallsMs));
   return (
-    `K=${r.k} Retry-After=${r.retryAfter ? "on" : "off"}: 429 ${(share * 100).toFixed(1)} % (${r.limited}/${r.limited + r.accepted}), ` +
-    `time ${(r.apiWallMs / earliestMs(r.k)).toFixed(2)} × earliest (${(r.apiWallMs / 1000).toFixed(1)} s), slowest/fastest ${spread.toFixed(2)}, ` +
-    `${(r.bytes / (r.k * 10) / 1000).toFixed(1)} KB/service, ${r.errors.length} failed${r.errors.length > 0 ? `: ${r.errors[0]}` : ""}`
+    `K=${r.k} machines=${r.machines} ${r.mode}: 429 ${(share429(r) * 100).toFixed(1)} % (${r.limited}/${r.limited + r.accepted}), ` +
+    `time ${timeRatio(r).toFixed(2)} × earliest (${(r.apiWallMs / 1000).toFixed(1)} s of ${(earliestMs(r.k) / 1000).toFixed(0)}), ` +
+    `slowest/fastest ${spread(r).toFixed(2)}, ${r.notDone} not done, ${(perService(r) / 1000).toFixed(1)} KB/service, ` +
+    `${r.errors.length} failed${r.errors.length > 0 ? `: ${r.errors[0]}` : ""}`
   );
 }
 
@@ -30,18 +33,24 @@ async function main(): Promise<void> {
   // Between a fleet's steps nothing of this process may be pending (the stacks are child
   // processes, the waits their answers): without a timer of its own, it can end half-way.
   const alive = setInterval(() => undefined, 60_000);
-  const runs = await measureFleets([thisTree], ks, (what) => process.stderr.write(`${what}\n`), modes).finally(() => clearInterval(alive));
-  for (const r of runs.get(thisTree) ?? []) {
-    process.stdout.write(`${line(r)}\n`);
-    if (process.env.BENCH_TIMELINE === "1") {
-      process.stdout.write(`  ${r.timeline.map((s) => `${s.w}/${s.g}/${s.l}/${s.x}`).join(" ")}\n`);
-      process.stdout.write(
-        `  stacks (s): ${[...r.stackWallsMs]
-          .sort((a, b) => a - b)
-          .map((ms) => (ms / 1000).toFixed(1))
-          .join(" ")}\n`,
-      );
+  const ref = process.env.BENCH_FLEET_TREE;
+  const tree = ref === undefined ? thisTree : await baseTree(ref);
+  const cases: FleetCase[] = ks.flatMap((k) =>
+    modes.flatMap((mode) => [...new Set(machines.map((m) => (m === "K" ? k : Number(m))))].map((m) => ({ k, machines: m, mode }))),
+  );
+  try {
+    const runs = await measureFleets([tree], cases, (what) => process.stderr.write(`${what}\n`));
+    for (const r of runs.get(tree) ?? []) {
+      process.stdout.write(`${line(r)}\n`);
+      if (process.env.BENCH_TIMELINE === "1") {
+        process.stdout.write(`  ${r.timeline.map((s) => `${s.w}/${s.g}/${s.l}/${s.x}`).join(" ")}\n`);
+        const walls = [...r.stackWallsMs].sort((a, b) => a - b).map((ms) => (ms / 1000).toFixed(1));
+        process.stdout.write(`  stacks (s): ${walls.join(" ")}\n`);
+      }
     }
+  } finally {
+    clearInterval(alive);
+    await removeTree(tree);
   }
 }
 

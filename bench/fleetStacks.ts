@@ -1,8 +1,8 @@
 /**
- * A fleet of stacks on one machine, for the bench: K stacks, each its own plugin process
- * (Pulumi's real dynamic-provider host, started through the CLI's shim and configured as the
- * CLI configures it: harness/pluginHost.ts), sharing one API key, one emulator and one journal
- * directory (this user's, as on one machine). Each stack's `up` is what the engine does for a
+ * A fleet of stacks for the bench: K stacks, each its own plugin process (Pulumi's real
+ * dynamic-provider host, started through the CLI's shim and configured as the CLI configures it:
+ * harness/pluginHost.ts), sharing one API key and one emulator, and one journal directory (this
+ * user's, as on one machine) or one each (as on machines of their own). Each stack's `up` is what the engine does for a
  * program of S new services with `--parallel S`: Check of each, one after the other, then every
  * Create at once. The engine's program side is left out (the harness runs one program at a
  * time per process: harness/processTurns.ts), so that K stacks run at once in one bench process.
@@ -48,8 +48,8 @@ export async function serviceTemplate(tree: Tree, emu: EmulatorProcess): Promise
 
 /** How one stack's `up` went. */
 export interface StackRun {
-  /** From the fleet's start to its last create's end, ms. */
-  wallMs: number;
+  /** From the fleet's start to its last create's end, ms; undefined when it was not done within the cap. */
+  wallMs: number | undefined;
   /** Creates that failed, with their messages. */
   errors: string[];
 }
@@ -94,8 +94,11 @@ export class FleetStack {
     await this.plugin.read(this.urn("warm"), "notthere00", { ...this.template.inputs, name: "warm" }).catch(() => undefined);
   }
 
-  /** The engine's `up` of `services` new services: Check of each in turn, then every Create at once. */
-  async up(services: number, startedAt: number): Promise<StackRun> {
+  /**
+   * The engine's `up` of `services` new services: Check of each in turn, then every Create at
+   * once; `capMs` after `startedAt` it stops waiting (the stack is not done: `wallMs` undefined).
+   */
+  async up(services: number, startedAt: number, capMs = Infinity): Promise<StackRun> {
     const checked: { urn: string; inputs: JsonObject }[] = [];
     const errors: string[] = [];
     for (let i = 0; i < services; i++) {
@@ -106,14 +109,19 @@ export class FleetStack {
       if (c.failures.length > 0) errors.push(`${urn}: ${JSON.stringify(c.failures)}`);
       else checked.push({ urn, inputs: c.inputs });
     }
-    await Promise.all(
+    const creates = Promise.all(
       checked.map(({ urn, inputs }) =>
         this.plugin.create(urn, inputs).catch((e: unknown) => {
           errors.push(`${urn}: ${(e as Error).message}`);
         }),
       ),
+    ).then(() => true);
+    let timer: NodeJS.Timeout | undefined;
+    const cap = new Promise<false>(
+      (resolve) => (timer = setTimeout(() => resolve(false), Math.min(2 ** 31 - 1, Math.max(0, startedAt + capMs - Date.now())))),
     );
-    return { wallMs: Date.now() - startedAt, errors };
+    const done = await Promise.race([creates, cap]).finally(() => clearTimeout(timer));
+    return { wallMs: done ? Date.now() - startedAt : undefined, errors };
   }
 
   /** Ends the plugin as the engine does at the end of a run. */
@@ -122,7 +130,11 @@ export class FleetStack {
   }
 }
 
-/** Starts `k` stacks of `tree`, a few at a time (the machine has 2 cores), all with one journal directory `journal`. */
+/**
+ * Starts `k` stacks of `tree`, a few at a time (the machine has 2 cores): with `machines` 1 all
+ * share one journal directory (this user's, as on one machine), else each has its own under
+ * `journal` (each process its own pacing files, as on machines of their own).
+ */
 export async function startFleet(
   tree: Tree,
   k: number,
@@ -130,14 +142,16 @@ export async function startFleet(
   apiUrl: string,
   emu: EmulatorProcess,
   journal: string,
+  machines: number,
 ): Promise<FleetStack[]> {
   const config = { ...defaultConfig(emu), "clouddb:apiUrl": apiUrl };
   const stacks: FleetStack[] = [];
+  const dirOf = (i: number): string => (machines === 1 ? journal : path.join(journal, `machine-${i % machines}`));
   try {
     for (let i = 0; i < k; i += 5) {
       const batch = Array.from({ length: Math.min(5, k - i) }, (_, j) =>
         FleetStack.start(tree, `tenant-${i + j}`, template, config, {
-          CLOUDDB_JOURNAL_DIR: journal,
+          CLOUDDB_JOURNAL_DIR: dirOf(i + j),
           ...(process.env.CLOUDDB_PACING_LOG ? { CLOUDDB_PACING_LOG: process.env.CLOUDDB_PACING_LOG } : {}),
         }),
       );

@@ -236,7 +236,10 @@ function flat(mine: readonly number[], reference: readonly number[], sizes: read
 /** Adds the rows of the pacer's and the hub's curves; `before` is the code this work started from. */
 export async function micro(report: Report, current: Tree, before: Tree | undefined, sizes: Sizes): Promise<void> {
   const QS = sizes.queues;
-  const pacers = [current, ...(before ? [before] : [])].map((t) => ({ tree: t, mod: t.load<PacerModule>("provider/client/pacer")! }));
+  const pacers = [current, ...(before ? [before] : [])].map((t) => ({
+    tree: t,
+    mod: (t.load<PacerModule>("provider/client/shaping/pacer") ?? t.load<PacerModule>("provider/client/pacer"))!,
+  }));
   for (const { mod } of pacers) await perRequestUs((q) => pacerRound(mod, q), 10_000); // warm-up
   await perRequestUs(bareQueueRound, 10_000);
   const pacer: Record<string, number[]> = {};

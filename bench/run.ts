@@ -11,8 +11,9 @@
  * non-zero when a target is missed. About 9 to 11 minutes on a 2-core machine; `BENCH_QUICK=1`
  * shortens the curves (bench/sizes.ts); `BENCH_NODE` names a Node 22.10+ binary for the
  * compile cache's figures (bench/compileCache.ts). The fleets (bench/fleet.ts) also set the
- * code this work started from beside this tree (`BENCH_FLEET_BEFORE`, default 2b69d06; `none`
- * leaves it out); `BENCH_ONLY=fleet` measures the fleets alone.
+ * code this work started from beside this tree (`BENCH_FLEET_BEFORE`, default b004f5a, the
+ * pacing of one machine's shared schedule before fleets across machines; `none` leaves it out),
+ * and print their own table at the end; `BENCH_ONLY=fleet` measures the fleets alone.
  */
 import { execFileSync } from "child_process";
 import { REPO_ROOT } from "../harness";
@@ -20,7 +21,7 @@ import { bigProject } from "./bigProject";
 import { compileCache } from "./compileCache";
 import { convergence } from "./convergence";
 import { creates } from "./creates";
-import { fleet } from "./fleet";
+import { fleet } from "./fleetReport";
 import { footprint } from "./footprint";
 import { journal } from "./journal";
 import { leanStart } from "./leanStart";
@@ -42,11 +43,12 @@ async function run(): Promise<void> {
   const only = process.env.BENCH_ONLY;
   if (only !== undefined && only !== "fleet") throw new Error(`BENCH_ONLY=${only}: the only part that runs alone is "fleet"`);
   const beforeRef = only === "fleet" ? "none" : (process.env.BENCH_BEFORE ?? "1d11c8a");
-  const fleetBeforeRef = process.env.BENCH_FLEET_BEFORE ?? "2b69d06";
+  const fleetBeforeRef = process.env.BENCH_FLEET_BEFORE ?? "b004f5a";
   const commit = execFileSync("git", ["-C", REPO_ROOT, "describe", "--always", "--dirty"]).toString().trim();
   const extra = [beforeRef, fleetBeforeRef].filter((r) => r !== "none");
   say(`building ${[baseRef, ...extra].join(" and ")} beside this tree (${commit})${sizes.quick ? ", quick curves" : ""}`, t0);
   const trees: Tree[] = [];
+  let fleetTableText: string | undefined;
   const built = (ref: string): Promise<Tree | undefined> =>
     ref === "none" ? Promise.resolve(undefined) : baseTree(ref).then((t) => (trees.push(t), t));
   try {
@@ -75,13 +77,20 @@ async function run(): Promise<void> {
       say("one create in a project of L services", t0);
       await bigProject(report, { current: thisTree, baseline, ...(before ? { before } : {}) }, sizes);
     }
-    say(`fleets of ${sizes.fleets.join(", ")} stacks on one machine`, t0);
-    await fleet(report, { current: thisTree, baseline, ...(fleetBefore ? { before: fleetBefore } : {}) }, sizes, (what) => say(what, t0));
+    say(`fleets of ${sizes.fleets.join(", ")} stacks, on one machine and on as many`, t0);
+    fleetTableText = await fleet(report, { current: thisTree, baseline, ...(fleetBefore ? { before: fleetBefore } : {}) }, sizes, (what) =>
+      say(what, t0),
+    );
   } finally {
     await Promise.all(trees.map(removeTree));
   }
   const beforeLabel = only === "fleet" ? `before ${fleetBeforeRef}` : `before ${beforeRef} (fleets: ${fleetBeforeRef})`;
   process.stdout.write(`\n${report.table(`baseline ${baseRef}`, beforeLabel)}\n`);
+  if (fleetTableText !== undefined) {
+    process.stdout.write(
+      `\nFleets (each cell: this tree / ${fleetBeforeRef === "none" ? "–" : fleetBeforeRef} / ${baseRef}):\n\n${fleetTableText}\n`,
+    );
+  }
   const file = report.write(started, {
     commit,
     baseline: baseRef,

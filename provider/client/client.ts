@@ -22,10 +22,10 @@ import {
   type WaitForServiceOptions,
   type WaitOptions,
 } from "./resourceWaits";
-import { Pacer } from "./pacer";
-import { readForMachine } from "./machineReads";
-import { SharedLists } from "./sharedLists";
-import { SharedSchedule } from "./sharedSchedule";
+import { Pacer } from "./shaping/pacer";
+import { readForMachine } from "./shaping/machineReads";
+import { SharedLists } from "./shaping/sharedLists";
+import { SharedSchedule } from "./shaping/sharedSchedule";
 import { type MsInterval, ServerClock } from "./serverClock";
 import { TransitionDurations } from "./transitionDurations";
 import { HttpTransport } from "./transport";

@@ -9,8 +9,7 @@
  * - ANSI C's asctime form: `Sun Nov  6 08:49:37 1994` (no zone: GMT all the same).
  *
  * Read tolerantly where nothing is ambiguous (any case, runs of spaces, a one-digit day, `UTC`
- * or a zero offset for `GMT`); anything else is no HTTP date. And `Retry-After`, which holds
- * seconds or such a date (429, 503). Pure.
+ * or a zero offset for `GMT`); anything else is no HTTP date. Pure.
  */
 
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
@@ -60,27 +59,4 @@ export function parseHttpDate(text: string | undefined, now = Date.now()): numbe
   m = ASCTIME.exec(v);
   if (m !== null) return utc(n(m[6]), m[1], n(m[2]), n(m[3]), n(m[4]), n(m[5]));
   return undefined;
-}
-
-/**
- * Parses a `Retry-After` header into seconds, or undefined when absent or unreadable:
- * delta seconds, or an HTTP date (any of its three forms, always GMT), which is
- * in the server's clock and so is measured from the answer's own `Date` when it has one (else
- * from `now`, this machine's clock); a date already past is 0. A number is never read as a
- * date: a negative one is unreadable, as is anything else that is not an HTTP date. Never throws.
- */
-export function parseRetryAfter(
-  value: string | string[] | undefined,
-  now = Date.now(),
-  dateHeader?: string | string[],
-): number | undefined {
-  const v = (Array.isArray(value) ? value[0] : value)?.trim();
-  if (v === undefined || v === "") return undefined;
-  if (/^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(v)) {
-    const seconds = Number(v);
-    return seconds >= 0 ? seconds : undefined;
-  }
-  const date = parseHttpDate(Array.isArray(dateHeader) ? dateHeader[0] : dateHeader, now) ?? now;
-  const until = parseHttpDate(v, date);
-  return until === undefined ? undefined : Math.max(0, (until - date) / 1000);
 }

@@ -13,7 +13,7 @@ import { withRetry, type RetryCall } from "./retry";
 import { type BlockerReader, classifyConflict, statusInList } from "./conflicts";
 import { ConflictError, ForeignResourceError, ResponseValidationError } from "./errors";
 import type { CreatedIds } from "./createdIds";
-import type { Priority } from "./pacer";
+import type { Priority } from "./shaping/pacer";
 import type { HttpRequest, HttpResponse, HttpTransport, RequestTrace } from "./transport";
 import { validateResponse } from "./validation";
 import { boundedByScope, scopeDeadline } from "./deadline";

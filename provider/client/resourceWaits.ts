@@ -15,13 +15,13 @@
 import { NotFoundError } from "./errors";
 import { lookUpById } from "./listIndex";
 import type { ListReading } from "./listReading";
-import type { Pacer } from "./pacer";
+import type { Pacer } from "./shaping/pacer";
 import type { Operation, ParamsOf, Peering, ReadReplicaSet, Service, WatchedKind } from "../../contract";
 import { statusesIn } from "../../contract/statuses";
 import type { Operations, ReplyOf } from "./operations";
 import { boundedByScope } from "./deadline";
 import { type Fetched, PollHub, type Source } from "./pollHub";
-import { LIST_COST, type SharedLists } from "./sharedLists";
+import { LIST_COST, type SharedLists } from "./shaping/sharedLists";
 import { sleep } from "./timers";
 import type { ProjectOptions } from "./callArgs";
 import type { TransitionDurations } from "./transitionDurations";

@@ -24,6 +24,7 @@
 import pRetry = require("p-retry");
 import type { CallKind } from "../../contract";
 import { NetworkError, NotFoundError, NotTheApiError, RateLimitError, RedirectError, ResponseValidationError, ServerError } from "./errors";
+import { retryDelayMs } from "./shaping/backoff";
 import { sleep } from "./timers";
 
 /** One call to run under the policy. */
@@ -59,18 +60,6 @@ export interface RetryCall<T> {
   /** Ends a pause between attempts when it aborts (the client stopped): the call fails with its reason. */
   signal?: AbortSignal;
 }
-
-/** Tunables of the backoff (exposed for tests). */
-export const backoff = {
-  /** First backoff step in ms. */
-  baseMs: 200,
-  /** First backoff step in ms after a 429 without `Retry-After` (the retry waits between half of it and all of it). */
-  bareRefusalBaseMs: 500,
-  /** Longest backoff step in ms. */
-  maxMs: 5_000,
-  /** Added on top of `Retry-After`, so the retry is never early even with coarse clocks. */
-  retryAfterMarginMs: 25,
-};
 
 /** 5xx statuses that say the request was not carried out: not implemented, HTTP version not supported, network authentication required (a captive portal). */
 const NOT_CARRIED_OUT_5XX = new Set([501, 505, 511]);
@@ -110,30 +99,6 @@ export function isRetryableFailure(err: unknown): boolean {
   if (RateLimitError.isInstance(err)) return true;
   if (ServerError.isInstance(err)) return mayHaveBeenCarriedOut(err.status);
   return NetworkError.isInstance(err) && err.retryable;
-}
-
-/** Between half and all of `base * 2^(attempt-1)`, at most {@link backoff}.maxMs: exponential, with jitter. */
-function jittered(base: number, attempt: number, random: () => number): number {
-  const step = Math.min(backoff.maxMs, base * 2 ** Math.max(0, attempt - 1));
-  return step / 2 + random() * (step / 2);
-}
-
-/**
- * Delay before retry number `attempt` (1 = first retry) after `err`: exponential with
- * jitter (between half and all of `base * 2^(attempt-1)`, capped), and for a 429 or a 503
- * never less than its `Retry-After` plus a small margin; a 429 without `Retry-After` backs off
- * from {@link backoff}.bareRefusalBaseMs. Never throws.
- */
-export function retryDelayMs(err: unknown, attempt: number, random: () => number = Math.random): number {
-  if (RateLimitError.isInstance(err)) {
-    if (err.retryAfterSeconds === undefined) return jittered(backoff.bareRefusalBaseMs, attempt, random);
-    return Math.max(err.retryAfterSeconds * 1_000 + backoff.retryAfterMarginMs, jittered(backoff.baseMs, attempt, random));
-  }
-  const jitteredMs = jittered(backoff.baseMs, attempt, random);
-  if (ServerError.isInstance(err) && err.retryAfterSeconds !== undefined) {
-    return Math.max(err.retryAfterSeconds * 1_000 + backoff.retryAfterMarginMs, jitteredMs);
-  }
-  return jitteredMs;
 }
 
 /**
@@ -199,9 +164,9 @@ export async function withRetry<T>(call: RetryCall<T>): Promise<T> {
               ? Math.min(call.deadline, call.unreachableDeadline ?? call.deadline)
               : call.deadline;
           if (Date.now() + delay > deadline) throw failure;
-          // After a 429 with Retry-After the client's pacer holds every request until it has passed;
-          // after a bare one, this request backs off on its own (the pacer holds the others only briefly).
-          if (!RateLimitError.isInstance(failure) || failure.retryAfterSeconds === undefined) await sleep(delay, call.signal);
+          // A 429's Retry-After holds this request always (the pacer holds the others too when it is the
+          // limit's own: keySchedule.ts limitsOwn); after a bare one, the request backs off on its own.
+          await sleep(delay, call.signal);
         },
       },
     );

@@ -7,7 +7,7 @@
  * lets a reader ignore it), an error's too.
  */
 import { ClouddbClient, ResponseValidationError, ServerError, type ClouddbClientOptions } from "../../provider/client";
-import { parseRetryAfter } from "../../provider/client/httpDate";
+import { parseRetryAfter } from "../../provider/client/shaping/retryAfter";
 import { clientOf, control, type Emu, startEmulator } from "./emulatorControl";
 import { type FakeAnswer, startFakeApi } from "./fakeApi";
 

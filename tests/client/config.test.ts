@@ -1,6 +1,6 @@
 import { ClouddbClient, ConfigurationError } from "../../provider/client";
 import { canonicalApiUrl, packageVersion, resolveConfig } from "../../provider/client/config";
-import { scheduleName } from "../../provider/client/sharedSchedule";
+import { scheduleName } from "../../provider/client/shaping/sharedSchedule";
 import { readSettings, settingsFor } from "../../provider/framework/settings";
 import { startFakeApi } from "./fakeApi";
 

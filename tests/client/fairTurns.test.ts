@@ -4,10 +4,11 @@
  * never leaves a turn unused, and a client that starts late does not take back the turns it
  * missed.
  */
-import { FAIR_AHEAD } from "../../provider/client/fairTurns";
-import { claimSlots, newSchedule, type KeySchedule } from "../../provider/client/keySchedule";
-import { Pacer } from "../../provider/client/pacer";
-import { SharedSchedule } from "../../provider/client/sharedSchedule";
+import { FAIR_AHEAD } from "../../provider/client/shaping/fairTurns";
+import { claimSlots } from "../../provider/client/shaping/keySchedule";
+import { newSchedule, type KeySchedule } from "../../provider/client/shaping/schedule";
+import { Pacer } from "../../provider/client/shaping/pacer";
+import { SharedSchedule } from "../../provider/client/shaping/sharedSchedule";
 import { pacingDirPerTest } from "./pacingDir";
 
 /** A schedule in its slow start, where `a` claimed `n` turns for writes alone, one at a time (as the pacer does then). */

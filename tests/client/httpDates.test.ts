@@ -8,7 +8,8 @@
 import { execFile } from "child_process";
 import * as path from "path";
 import { promisify } from "util";
-import { parseHttpDate, parseRetryAfter } from "../../provider/client/httpDate";
+import { parseHttpDate } from "../../provider/client/httpDate";
+import { parseRetryAfter } from "../../provider/client/shaping/retryAfter";
 
 const run = promisify(execFile);
 

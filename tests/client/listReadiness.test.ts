@@ -3,9 +3,9 @@
  * estimate from the list's own `created` times, given only when it is tight, and the read of
  * the schedule's file moved to meet it, by less than the list's gap.
  */
-import { alignedRead, lastDueAfterMs, TIGHT_MS } from "../../provider/client/listReadiness";
-import { LIST_COST, SharedLists } from "../../provider/client/sharedLists";
-import { SharedSchedule } from "../../provider/client/sharedSchedule";
+import { alignedRead, lastDueAfterMs, TIGHT_MS } from "../../provider/client/shaping/listReadiness";
+import { LIST_COST, SharedLists } from "../../provider/client/shaping/sharedLists";
+import { SharedSchedule } from "../../provider/client/shaping/sharedSchedule";
 import { pacingDirPerTest } from "./pacingDir";
 
 const T0 = Date.parse("2026-11-27T12:00:00Z");

@@ -3,7 +3,7 @@
  * it settles at against an API that accepts 10 requests a second (a sliding one-second
  * window, as the emulator's rate limit), and a queue of 100,000 requests drained in order.
  */
-import { PACER, Pacer, type Priority } from "../../provider/client/pacer";
+import { PACER, Pacer, type Priority } from "../../provider/client/shaping/pacer";
 
 beforeEach(() => {
   jest.useFakeTimers({ now: 1_000_000 });
@@ -66,13 +66,16 @@ describe("pacer", () => {
       await jest.advanceTimersByTimeAsync(50);
     }
     pacer.settle(429, 2);
-    expect(pacer.pausedUntil).toBe(Date.now() + 2_000 + PACER.retryAfterMarginMs);
+    // And up to one turn at the rate more (the hold's jitter: flows refused together come back apart).
+    const jitter = pacer.pausedUntil - (Date.now() + 2_000 + PACER.retryAfterMarginMs);
+    expect(jitter).toBeGreaterThanOrEqual(0);
+    expect(jitter).toBeLessThanOrEqual(1_000 / pacer.rate);
     expect(pacer.rate).toBeCloseTo(8 * PACER.afterLimit);
     let released = false;
     void pacer.acquire("write").then(() => (released = true));
     await jest.advanceTimersByTimeAsync(2_000);
     expect(released).toBe(false);
-    await jest.advanceTimersByTimeAsync(PACER.retryAfterMarginMs + 1);
+    await jest.advanceTimersByTimeAsync(PACER.retryAfterMarginMs + jitter + 1);
     expect(released).toBe(true);
   });
 
@@ -119,7 +122,8 @@ describe("pacer", () => {
     pacer.settle(429, 2);
     expect(await hasty).toBe(false);
     expect(await pacer.acquire("write", Date.now() + 1_000)).toBe(false);
-    await jest.advanceTimersByTimeAsync(2_000 + PACER.retryAfterMarginMs + 1_000);
+    // The hold, its jitter, and two turns at the least rate (a first request refused measures nothing: keySchedule.ts).
+    await jest.advanceTimersByTimeAsync(2_000 + PACER.retryAfterMarginMs + 1_000 + 2_000 / PACER.minRate);
     expect(await Promise.all(patient)).toEqual([true, true]);
   });
 
@@ -146,7 +150,8 @@ describe("pacer", () => {
     await pacer.acquire("poll");
     pacer.settle(429, 2);
     const poll = pacer.acquire("poll", Infinity, Date.now() + PACER.pollStaleMs);
-    await jest.advanceTimersByTimeAsync(2_000 + PACER.retryAfterMarginMs + 100);
+    // The hold, its jitter, and a turn at the least rate (a first request refused measures nothing: keySchedule.ts).
+    await jest.advanceTimersByTimeAsync(2_000 + PACER.retryAfterMarginMs + 1_000 + 1_000 / PACER.minRate + 100);
     expect(await poll).toBe(true);
   });
 

@@ -1,5 +1,5 @@
 import { ClouddbClient, ConflictError, NetworkError, RateLimitError, ServerError } from "../../provider/client";
-import { retryDelayMs } from "../../provider/client/retry";
+import { retryDelayMs } from "../../provider/client/shaping/backoff";
 import { type FakeAnswer, serviceBody, startFakeApi } from "./fakeApi";
 
 const KEY = "retry-key-1a2b3c4d";

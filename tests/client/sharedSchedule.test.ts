@@ -4,11 +4,17 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import { answered, claimSlots, LONG_ROUND_TRIP_MS, newSchedule, PACER, refused, sent, unused } from "../../provider/client/keySchedule";
-import { readLimitFields } from "../../provider/client/rateLimitFields";
-import { LIST_COST, SharedLists } from "../../provider/client/sharedLists";
-import { SharedSchedule } from "../../provider/client/sharedSchedule";
+import { answered, claimSlots, LONG_ROUND_TRIP_MS, refused, sent, unused } from "../../provider/client/shaping/keySchedule";
+import { newSchedule, PACER } from "../../provider/client/shaping/schedule";
+import { readLimitFields } from "../../provider/client/shaping/limitFields";
+import { LIST_COST, SharedLists } from "../../provider/client/shaping/sharedLists";
+import { SharedSchedule } from "../../provider/client/shaping/sharedSchedule";
 import { pacingDirPerTest } from "./pacingDir";
+
+/** No jitter on a hold, so that the tests see its length. */
+const noJitter = (): number => 0;
+/** A client pacing alone that counted `n` accepted requests before a 429 (of its own answers). */
+const counting = (n: number) => ({ count: () => n, since: 0 });
 
 describe("the IETF rate-limit fields", () => {
   it("reads the policy's quota per second and what is left", () => {
@@ -16,6 +22,7 @@ describe("the IETF rate-limit fields", () => {
       perSecond: 10,
       remaining: 42,
       resetSeconds: 3,
+      windowSeconds: 10,
     });
   });
 
@@ -25,6 +32,7 @@ describe("the IETF rate-limit fields", () => {
       perSecond: 10,
       remaining: 0,
       resetSeconds: 1,
+      windowSeconds: 1,
     });
   });
 
@@ -51,7 +59,7 @@ describe("the key's schedule", () => {
     s.slowStart = false;
     s.rate = 20;
     for (let i = 0; i < 12; i++) claimSlots(s, t0 + i * 50, "a", 1);
-    refused(s, t0 + 600, 1, true, 0, t0 + 550);
+    refused(s, t0 + 600, 1, true, t0 + 550, undefined, noJitter);
     expect(s.rate).toBeCloseTo(11 * PACER.afterLimit);
     expect(s.limit).toBe(11);
     expect(claimSlots(s, t0 + 700, "b", 1)[0]).toBeGreaterThanOrEqual(t0 + 600 + 1_000 + PACER.retryAfterMarginMs);
@@ -69,7 +77,7 @@ describe("the key's schedule", () => {
       [t0, t0 + 300],
       [t0 + 50, t0 + 310],
     ]);
-    refused(s, t0 + 1_110, undefined, true, 0, t0 + 1_100);
+    refused(s, t0 + 1_110, undefined, true, t0 + 1_100, undefined, noJitter);
     expect(s.limit).toBe(10);
     expect(s.rate).toBeCloseTo(10 * PACER.afterLimit);
   });
@@ -82,8 +90,8 @@ describe("the key's schedule", () => {
     // second, then a burst: the API's window was full when the request of t0 - 98 came.
     const sentAt = [t0 - 1_029, ...Array.from({ length: 9 }, (_, i) => t0 - 510 + i * 48), t0 - 98, t0 - 68, t0 - 38, t0];
     for (const at of sentAt) claimSlots(s, at, "a", 1);
-    refused(s, t0 + 5, 1, true, 0, t0);
-    for (const at of [t0 - 98, t0 - 68, t0 - 38]) refused(s, t0 + 20, 1, true, 0, at);
+    refused(s, t0 + 5, 1, true, t0, undefined, noJitter);
+    for (const at of [t0 - 98, t0 - 68, t0 - 38]) refused(s, t0 + 20, 1, true, at, undefined, noJitter);
     claimSlots(s, t0 + 600, "a", 1);
     expect(s.limit).toBe(10);
     expect(s.rate).toBeCloseTo(10 * PACER.afterLimit);
@@ -97,7 +105,7 @@ describe("the key's schedule", () => {
       s.rate = 40;
       for (const at of [t0 - leftBefore, ...Array.from({ length: 9 }, (_, i) => t0 - 500 + i * 50), t0]) claimSlots(s, at, "a", 1);
       if (told === "before") answered(s, t0 - 400, [[t0 - leftBefore, answeredAt]]);
-      refused(s, t0 + 5, 1, true, 0, t0);
+      refused(s, t0 + 5, 1, true, t0, undefined, noJitter);
       if (told === "after") answered(s, t0 + 300, [[t0 - leftBefore, answeredAt]]);
       claimSlots(s, t0 + 600, "a", 1);
       expect(s.answers).toBeUndefined();
@@ -134,22 +142,22 @@ describe("the key's schedule", () => {
     s.rate = 20;
     for (let i = 0; i < 12; i++) claimSlots(s, t0 + i * 50, "a", 1);
     unused(s, [t0 + 300, t0 + 350]);
-    refused(s, t0 + 560, 1, true, 0, t0 + 550);
+    refused(s, t0 + 560, 1, true, t0 + 550, undefined, noJitter);
     expect(s.limit).toBe(9);
   });
 
   it("holds the slots a bare 429 reaches only briefly", () => {
     const s = newSchedule(0);
-    refused(s, 100, undefined, true);
+    refused(s, 100, undefined, true, 100, undefined, noJitter);
     expect(s.pausedUntil).toBe(100 + PACER.bareRefusalPauseMs);
   });
 
   it("keeps the limit it knows when a later 429 measures it a little short (a request that arrived late), not when well short, above, or recurring", () => {
     const after = (accepted: number): { limit?: number; rate: number } => {
       const s = newSchedule(0);
-      refused(s, 10_000, undefined, true, 0, 10_000, 10);
+      refused(s, 10_000, undefined, true, 10_000, counting(10), noJitter);
       s.rate = 10 * PACER.belowLimit;
-      refused(s, 20_000, undefined, true, 0, 20_000, accepted);
+      refused(s, 20_000, undefined, true, 20_000, counting(accepted), noJitter);
       return { limit: s.limit, rate: s.rate };
     };
     expect(after(9)).toEqual({ limit: 10, rate: 10 * PACER.afterLimit });
@@ -158,8 +166,8 @@ describe("the key's schedule", () => {
     expect(after(11).limit).toBe(11);
     // 429s that recur within seconds say the limit fell.
     const s = newSchedule(0);
-    refused(s, 10_000, undefined, true, 0, 10_000, 10);
-    refused(s, 12_000, undefined, true, 0, 12_000, 9);
+    refused(s, 10_000, undefined, true, 10_000, counting(10), noJitter);
+    refused(s, 12_000, undefined, true, 12_000, counting(9), noJitter);
     expect(s.limit).toBe(9);
   });
 });

@@ -11,9 +11,9 @@ import { setTimeout as sleep } from "timers/promises";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { EmulatorControl } from "../../emulator/control-client";
 import { resolveConfig } from "../../provider/client/config";
-import { Pacer } from "../../provider/client/pacer";
+import { Pacer } from "../../provider/client/shaping/pacer";
 import { ServerClock } from "../../provider/client/serverClock";
-import { SharedSchedule } from "../../provider/client/sharedSchedule";
+import { SharedSchedule } from "../../provider/client/shaping/sharedSchedule";
 import { HttpTransport } from "../../provider/client/transport";
 import { pacingDirPerTest } from "./pacingDir";
 

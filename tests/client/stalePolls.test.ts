@@ -8,7 +8,7 @@ import { startEmulator, type RunningEmulator } from "../../emulator";
 import { EmulatorControl } from "../../emulator/control-client";
 import { RateLimitError } from "../../provider/client";
 import { resolveConfig } from "../../provider/client/config";
-import { Pacer, PACER } from "../../provider/client/pacer";
+import { Pacer, PACER } from "../../provider/client/shaping/pacer";
 import { ServerClock } from "../../provider/client/serverClock";
 import { HttpTransport, type HttpRequest } from "../../provider/client/transport";
 

@@ -4,7 +4,7 @@
  * real HTTP (a client retrying a 429), and prints what it measured as JSON on stdout.
  */
 import { ClouddbClient } from "../../../provider/client";
-import { parseRetryAfter } from "../../../provider/client/httpDate";
+import { parseRetryAfter } from "../../../provider/client/shaping/retryAfter";
 import { ServerClock } from "../../../provider/client/serverClock";
 import { startFakeApi } from "../fakeApi";
 

@@ -27,27 +27,14 @@
 import { Fifo } from "./fifo";
 import type { Held, Priority, Waiting } from "./pacerTypes";
 export type { Held, Priority } from "./pacerTypes";
-import {
-  activeMembers,
-  answered,
-  claimSlots,
-  declared,
-  exhausted,
-  growRate,
-  measuringSlowStart,
-  newSchedule,
-  PACER,
-  refused,
-  sent,
-  type KeySchedule,
-  unused,
-} from "./keySchedule";
-import type { LimitSharing } from "./apiErrors";
-import type { LimitFields } from "./rateLimitFields";
+import { answered, claimSlots, declared, growRate, limitsOwn, measuringSlowStart, observed, refused, sent, unused } from "./keySchedule";
+import { activeMembers, type KeySchedule, newSchedule, PACER } from "./schedule";
+import type { LimitSharing } from "../apiErrors";
+import type { LimitFields } from "./limitFields";
 import type { SharedSchedule } from "./sharedSchedule";
-import { type LongTimer, setLongTimeout } from "./timers";
+import { type LongTimer, setLongTimeout } from "../timers";
 
-export { PACER } from "./keySchedule";
+export { PACER } from "./schedule";
 
 /** Changes of the shared schedule in a row that may fail for a busy lock (a second each) before the client paces alone. */
 const BUSY_TRIES = 30;
@@ -68,8 +55,10 @@ export class Pacer {
    * of the shared one (the file's as last read or written, with this client's changes since).
    */
   private state: KeySchedule;
-  /** When answers the API accepted came, oldest first, within the last second. */
+  /** When answers the API accepted came, oldest first, within the last seconds ({@link PACER.shareWindowMs} and one). */
   private readonly accepted = new Fifo<number>();
+  /** When this client's first request left (epoch ms): a measure of what it got counts from then. */
+  private firstSentAt = Infinity;
   private timer: LongTimer | undefined;
   private timerAt = Infinity;
   private closed = false;
@@ -189,33 +178,47 @@ export class Pacer {
    */
   settle(status: number | undefined, retryAfterSeconds?: number, pause = true, fields: LimitFields = {}, answerMs = 0): void {
     const now = this.now();
-    this.forgetAcceptedBefore(now - 1_000);
+    this.forgetAcceptedBefore(now - PACER.shareWindowMs - 1_000);
     const perSecond = fields.perSecond;
-    if (perSecond !== undefined && perSecond > 0) this.change((s, at) => declared(s, at, perSecond));
+    if (perSecond !== undefined && perSecond > 0 && !(this.state.declared === true && this.state.limit === perSecond)) {
+      // Others: more used than this machine sent in the window (its clients' slots in the schedule, or this client's own).
+      const windowMs = (fields.windowSeconds ?? 1) * 1_000;
+      const used = fields.remaining === undefined ? 0 : (perSecond * windowMs) / 1_000 - fields.remaining;
+      const sent = Math.max(this.acceptedIn(now - windowMs, now), this.state.slots.filter((t) => t >= now - windowMs && t <= now).length);
+      const others = used - sent > 1;
+      this.change((s, at) => declared(s, at, perSecond, others));
+    }
     if (status !== 429) {
       if (status !== undefined) this.accepted.push(now);
       if (status !== undefined && this.shared !== undefined && measuringSlowStart(this.state)) this.answers.push([now - answerMs, now]);
-      if (status !== undefined && fields.remaining === 0) this.exhaust(fields.perSecond);
+      if (status !== undefined && fields.remaining !== undefined) this.observe(fields);
       return;
     }
+    if (!limitsOwn(this.state, retryAfterSeconds, fields)) return; // One that stands alone holds its own request only (retry.ts).
     const pausedBefore = this.state.pausedUntil;
-    const own = this.accepted.size;
-    const alone = this.shared === undefined;
     const sentAt = now - answerMs;
     // Alone, the client's own answers are what the API accepted; shared, the schedule's slots tell.
-    this.change((s, at) => refused(s, at, retryAfterSeconds, pause, own, sentAt, alone ? own : undefined));
+    const counted =
+      this.shared === undefined
+        ? { count: (windowMs: number, ref: number) => this.acceptedIn(ref - windowMs, ref), since: this.firstSentAt }
+        : undefined;
+    this.change((s, at) => refused(s, at, retryAfterSeconds, pause, sentAt, counted));
     if (this.state.pausedUntil > pausedBefore) this.releaseImpatient();
     this.pump();
   }
 
-  /**
-   * The API said nothing is left of the key's quota (`quota` a second, when it says) though
-   * this client used little of it in the last second: others use the key too; the rate is cut,
-   * at most once a second (keySchedule.ts). (A client that used it all itself met its own limit, not others'.)
-   */
-  private exhaust(quota: number | undefined): void {
-    const own = this.accepted.size;
-    this.change((s, at) => exhausted(s, at, quota ?? s.limit, own));
+  /** The answers the API accepted that came after `from` and by `to` (epoch ms). */
+  private acceptedIn(from: number, to: number): number {
+    let n = 0;
+    for (const at of this.accepted.values()) if (at > from && at <= to) n++;
+    return n;
+  }
+
+  /** What the answer's `RateLimit` fields say of the quota others use (keySchedule.ts `observed`), given what this client used of it. */
+  private observe(fields: LimitFields): void {
+    const now = this.now();
+    const own = this.acceptedIn(now - (fields.windowSeconds ?? 1) * 1_000, now);
+    this.change((s, at) => observed(s, at, fields, own));
   }
 
   /** Applies `change` to the client's state at once, and to the shared schedule's file while it shares one (its answer then replaces the view). */
@@ -345,6 +348,7 @@ export class Pacer {
 
   /** Sends the first request of `priority`; one of a higher priority than a poll goes ahead of the polls queued. */
   private release(priority: Priority, now: number): void {
+    this.firstSentAt = Math.min(this.firstSentAt, now);
     if (priority !== "poll") this.overtakenAt = now;
     this.queues[priority].shift()!.release(true);
   }

@@ -13,7 +13,7 @@
  * {@link MACHINE_READ_WAIT_MS}, the client reads the list itself.
  */
 import type { SharedAnswer, SharedLists } from "./sharedLists";
-import { sleep } from "./timers";
+import { sleep } from "../timers";
 
 /** The longest a client waits for another's read of a list before it reads the list itself. */
 export const MACHINE_READ_WAIT_MS = 5_000;

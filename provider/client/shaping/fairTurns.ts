@@ -13,7 +13,7 @@
  * after the slow start counts from the fewest turns of those writing, so a stack started late
  * does not take the turns it missed from the others. Pure: the clock is an argument.
  */
-import type { KeySchedule } from "./keySchedule";
+import type { KeySchedule } from "./schedule";
 
 /** Turns a client may be ahead of another writing client before it sits out. */
 export const FAIR_AHEAD = 2;

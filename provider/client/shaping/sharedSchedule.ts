@@ -14,7 +14,7 @@
 import { createHash, randomBytes } from "crypto";
 import * as fs from "fs";
 import * as path from "path";
-import { type KeySchedule, newSchedule } from "./keySchedule";
+import { type KeySchedule, newSchedule } from "./schedule";
 import { readSchedule } from "./scheduleReading";
 
 /** How long a change may wait for the lock before the client paces alone for that turn. */

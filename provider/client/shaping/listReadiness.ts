@@ -16,7 +16,7 @@
  * ago, old services on their way again (a resize, a resume), or creations that take different
  * times, give none: reads then keep their usual gaps.
  */
-import { hasStatusClass } from "../../contract/statuses";
+import { hasStatusClass } from "../../../contract/statuses";
 
 /** How far apart the youngest ready service and the oldest on its way may be created for an estimate (ms). */
 export const TIGHT_MS = 1_000;

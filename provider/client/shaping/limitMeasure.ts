@@ -4,7 +4,7 @@
  * (or, for one that left before that second, by the middle of its round trip), and how such a
  * measure is judged against the limit measured before.
  */
-import type { KeySchedule } from "./keySchedule";
+import type { KeySchedule } from "./schedule";
 
 /**
  * When the first request of the congestion whose 429 was sent at `ref` was sent: the earliest
@@ -17,7 +17,7 @@ export function firstRefused(s: KeySchedule, ref: number): number {
 }
 
 /**
- * The requests the API accepted in the second before `ref`: the slots of that second (at the
+ * The requests the API accepted in the second (or `windowMs`) before `ref`: the slots of that second (at the
  * times they left, once told), less its 429s, and the accepted requests that left before it
  * whose answers say they reached the API within it ({@link KeySchedule.answers}): the middle of
  * a request's round trip is when it reached the API as best a client can tell (as NTP reads a
@@ -25,8 +25,8 @@ export function firstRefused(s: KeySchedule, ref: number): number {
  * left 1,054 ms before the first refused one and was answered 448 ms later: it was still in
  * the API's second then; another, 1,408 ms before and answered 430 ms later, was not.
  */
-export function acceptedBefore(s: KeySchedule, ref: number): number {
-  const edge = ref - 1_000;
+export function acceptedBefore(s: KeySchedule, ref: number, windowMs = 1_000): number {
+  const edge = ref - windowMs;
   const within = (t: number): boolean => t > edge && t <= ref;
   const reached = (s.answers ?? []).filter(([left, answered]) => left <= edge && (left + answered) / 2 > edge).length;
   return s.slots.filter(within).length - s.refusals.filter(within).length + reached;
@@ -49,4 +49,11 @@ export const RECURRING_MS = 5_000;
 export function judgedLimit(prior: number | undefined, accepted: number): number {
   if (prior === undefined || accepted >= prior) return accepted;
   return accepted < prior - Math.max(1, MEASURE_TOLERANCE * prior) ? accepted : prior;
+}
+
+/** The time between `from` and `to` (epoch ms) when the key was not held after a 429 ({@link KeySchedule.pauses}). */
+export function unpausedMs(s: KeySchedule, from: number, to: number): number {
+  let held = 0;
+  for (const [a, b] of s.pauses ?? []) held += Math.max(0, Math.min(b, to) - Math.max(a, from));
+  return Math.max(0, to - from - held);
 }

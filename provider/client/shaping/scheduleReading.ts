@@ -3,7 +3,7 @@
  * recent schedule of this version, each field checked, and nothing else (a file torn by a
  * crash of another writer, of another version, a day old, counts as none).
  */
-import { type KeySchedule, MEMBER_ACTIVE_MS, PACER, RECENT } from "./keySchedule";
+import { type KeySchedule, MEMBER_ACTIVE_MS, PACER, RECENT } from "./schedule";
 
 /** A schedule last changed longer ago than this is forgotten: its limit may have changed since. */
 export const SCHEDULE_MAX_AGE_MS = 24 * 3_600_000;
@@ -26,7 +26,7 @@ export function readSchedule(value: unknown, now: number): KeySchedule | undefin
     v: 1,
     rate: Math.max(PACER.minRate, r.rate),
     slowStart: r.slowStart,
-    ...(num(r.limit) && r.limit > 0 ? { limit: r.limit, declared: r.declared === true } : {}),
+    ...(num(r.limit) && r.limit > 0 ? { limit: r.limit, declared: r.declared === true, share: r.share === true } : {}),
     next: r.next,
     pausedUntil: r.pausedUntil,
     last429At: r.last429At,
@@ -46,6 +46,8 @@ export function readSchedule(value: unknown, now: number): KeySchedule | undefin
       : {}),
     slots: times(r.slots),
     refusals: times(r.refusals),
+    ...(Array.isArray(r.pauses) ? { pauses: pairs(r.pauses) } : {}),
+    ...(Array.isArray(r.retryAfters) ? { retryAfters: r.retryAfters.filter((v) => num(v) && v >= 0).slice(-8) } : {}),
     ...(Array.isArray(r.answers) ? { answers: pairs(r.answers) } : {}),
     members: Object.fromEntries(Object.entries(members).filter(([, at]) => num(at) && now - at < MEMBER_ACTIVE_MS * 2)),
     ...readLists(r, now),

@@ -42,6 +42,11 @@ export class Fifo<T> {
     return item;
   }
 
+  /** The entries, oldest first (without removing them). */
+  *values(): IterableIterator<T> {
+    for (let i = this.head; i < this.items.length; i++) yield this.items[i] as T;
+  }
+
   /** Removes every entry and returns them, oldest first. */
   drain(): T[] {
     const all = this.items.slice(this.head) as T[];

@@ -15,6 +15,8 @@ export interface LimitFields {
   remaining?: number;
   /** Seconds until more of it is made available. */
   resetSeconds?: number;
+  /** The binding policy's window, seconds: a refusal of the limit's asks to wait no longer. */
+  windowSeconds?: number;
 }
 
 /** A header's values as one comma-joined string (a field may be split over several lines). */
@@ -58,16 +60,16 @@ function count(text: string | undefined): number | undefined {
   return Number(text.trim());
 }
 
-/** The quota per second of each policy of a `RateLimit-Policy` field (requests only), by policy name. */
-function policies(text: string | undefined): Map<string, number> {
-  const found = new Map<string, number>();
+/** The quota per second and the window (seconds) of each policy of a `RateLimit-Policy` field (requests only), by policy name. */
+function policies(text: string | undefined): Map<string, { perSecond: number; window: number }> {
+  const found = new Map<string, { perSecond: number; window: number }>();
   for (const m of members(text ?? "")) {
     const unit = m.params.get("qu");
     if (unit !== undefined && unit.replace(/"/g, "") !== "requests") continue;
     // The earlier drafts' syntax gives the quota as the item itself: `10;w=1`.
     const q = count(m.params.get("q")) ?? count(m.item);
     const w = count(m.params.get("w")) ?? 1;
-    if (q !== undefined && w > 0) found.set(m.item, q / w);
+    if (q !== undefined && w > 0) found.set(m.item, { perSecond: q / w, window: w });
   }
   return found;
 }
@@ -80,8 +82,8 @@ export function readLimitFields(headers: Record<string, string | string[] | unde
   const out: LimitFields = {};
   const byPolicy = policies(joined(headers["ratelimit-policy"]));
   let binding: string | undefined;
-  for (const [name, perSecond] of byPolicy) {
-    if (out.perSecond === undefined || perSecond < out.perSecond) [out.perSecond, binding] = [perSecond, name];
+  for (const [name, { perSecond, window }] of byPolicy) {
+    if (out.perSecond === undefined || perSecond < out.perSecond) [out.perSecond, out.windowSeconds, binding] = [perSecond, window, name];
   }
   const limits = members(joined(headers.ratelimit) ?? "");
   const current = limits.find((m) => m.item === binding) ?? limits.find((m) => m.params.has("r"));

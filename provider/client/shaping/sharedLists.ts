@@ -24,10 +24,10 @@
 import { createHash, randomBytes } from "crypto";
 import * as fs from "fs";
 import * as path from "path";
-import { activeMembers, type KeySchedule, writesWaiting } from "./keySchedule";
+import { activeMembers, type KeySchedule, writesWaiting } from "./schedule";
 import { WAITS_FRESH_MS } from "./scheduleReading";
 import { alignedRead, lastDueAfterMs } from "./listReadiness";
-import { redact } from "./redact";
+import { redact } from "../redact";
 import type { SharedSchedule } from "./sharedSchedule";
 
 /** What reading a list costs the machine (exported for tests and the README). */

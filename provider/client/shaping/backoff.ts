@@ -1,0 +1,41 @@
+/**
+ * How long a request waits before its next attempt (retry.ts decides whether there is one):
+ * exponential backoff with jitter, and never less than what the API asked (`Retry-After`).
+ */
+import { RateLimitError, ServerError } from "../errors";
+
+/** Tunables of the backoff (exposed for tests). */
+export const backoff = {
+  /** First backoff step in ms. */
+  baseMs: 200,
+  /** First backoff step in ms after a 429 without `Retry-After` (the retry waits between half of it and all of it). */
+  bareRefusalBaseMs: 500,
+  /** Longest backoff step in ms. */
+  maxMs: 5_000,
+  /** Added on top of `Retry-After`, so the retry is never early even with coarse clocks. */
+  retryAfterMarginMs: 25,
+};
+
+/** Between half and all of `base * 2^(attempt-1)`, at most {@link backoff}.maxMs: exponential, with jitter. */
+function jittered(base: number, attempt: number, random: () => number): number {
+  const step = Math.min(backoff.maxMs, base * 2 ** Math.max(0, attempt - 1));
+  return step / 2 + random() * (step / 2);
+}
+
+/**
+ * Delay before retry number `attempt` (1 = first retry) after `err`: exponential with
+ * jitter (between half and all of `base * 2^(attempt-1)`, capped), and for a 429 or a 503
+ * never less than its `Retry-After` plus a small margin; a 429 without `Retry-After` backs off
+ * from {@link backoff}.bareRefusalBaseMs. Never throws.
+ */
+export function retryDelayMs(err: unknown, attempt: number, random: () => number = Math.random): number {
+  if (RateLimitError.isInstance(err)) {
+    if (err.retryAfterSeconds === undefined) return jittered(backoff.bareRefusalBaseMs, attempt, random);
+    return Math.max(err.retryAfterSeconds * 1_000 + backoff.retryAfterMarginMs, jittered(backoff.baseMs, attempt, random));
+  }
+  const jitteredMs = jittered(backoff.baseMs, attempt, random);
+  if (ServerError.isInstance(err) && err.retryAfterSeconds !== undefined) {
+    return Math.max(err.retryAfterSeconds * 1_000 + backoff.retryAfterMarginMs, jitteredMs);
+  }
+  return jitteredMs;
+}

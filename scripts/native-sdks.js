@@ -3,9 +3,12 @@
 /**
  * `npm run generate:sdks`: the SDKs of the native plugin, generated from `schema.json` by the
  * real Pulumi CLI (`pulumi package gen-sdk`, through our generator host: scripts/pulumi-tools.js)
- * into `sdk-native/nodejs`, `sdk-native/python` and `sdk-native/go/clouddb`. Nothing in them is
- * edited by hand: the Go SDK's `go.mod` and `go.sum` are written here (the generator writes
- * none), by `go mod tidy` on the module the schema names.
+ * into `sdk-native/nodejs`, `sdk-native/python`, `sdk-native/go/clouddb` and `sdk-native/java`
+ * (Pulumi's Java host, scripts/lib/pulumi-java.js). Nothing in them is edited by hand: the Go
+ * SDK's `go.mod` and `go.sum` are written here (the generator writes none), by `go mod tidy` on
+ * the module the schema names; so are the Java SDK's `pom.xml` and the two resources its
+ * Gradle build would write at build time (`version.txt`, `plugin.json`: without them the SDK
+ * fails at its first resource), so that Maven alone builds it (lib/java-sdk.js).
  *
  * `--check` writes nothing and exits 1 naming each file that differs from what it would
  * write (tests/native/sdks.test.ts runs it so).
@@ -15,11 +18,13 @@ const { spawnSync } = require("child_process");
 const fs = require("fs");
 const os = require("os");
 const path = require("path");
+const { writeJavaBuild } = require("./lib/java-sdk");
+const { buildJavaHost } = require("./lib/pulumi-java");
 const { buildTools, findGo, readPins } = require("./lib/pulumi-tools");
 
 const root = path.resolve(__dirname, "..");
 /** Where each language's SDK goes, under the repository. */
-const TARGETS = { nodejs: "sdk-native/nodejs", python: "sdk-native/python", go: "sdk-native/go" };
+const TARGETS = { nodejs: "sdk-native/nodejs", python: "sdk-native/python", go: "sdk-native/go", java: "sdk-native/java" };
 
 /** @param {string} line */
 function say(line) {
@@ -57,11 +62,12 @@ function filesUnder(dir) {
 }
 
 /**
- * Generates the three SDKs into `out` (one folder per language, as TARGETS lays them out).
+ * Generates the four SDKs into `out` (one folder per language, as TARGETS lays them out).
  * @param {string} out
  */
 async function generate(out) {
   const tools = await buildTools({ root, env: process.env, say });
+  await buildJavaHost({ root, env: process.env, say, bin: tools.bin });
   const env = {
     ...process.env,
     PATH: [tools.codegen, tools.bin, process.env.PATH ?? ""].join(path.delimiter),
@@ -83,6 +89,7 @@ async function generate(out) {
   fs.writeFileSync(path.join(goDir, "go.mod"), `module ${goModule}\n\ngo 1.24\n\nrequire github.com/pulumi/pulumi/sdk/v3 ${sdkVersion}\n`);
   say("go mod tidy of the Go SDK...");
   run(go, ["mod", "tidy"], { cwd: goDir, env: { ...process.env, GOTOOLCHAIN: "local", GOWORK: "off", GOFLAGS: "-mod=mod" } });
+  writeJavaBuild(path.join(out, "java"), schema);
 }
 
 async function main() {

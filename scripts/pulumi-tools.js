@@ -3,7 +3,8 @@
 /**
  * `npm run pulumi:build`: builds the Pulumi CLI and its language hosts from their Go
  * modules (versions in tools/pulumi/versions.json) into `.tools/pulumi/<key>/`, once per
- * set of pins, and prints the folder to put on PATH:
+ * set of pins, with the Java language host (tools/pulumi/java.json, scripts/lib/pulumi-java.js)
+ * linked into its bin/, and prints the folder to put on PATH:
  *
  *   export PATH="$(npm run --silent pulumi:build):$PATH"
  *
@@ -16,6 +17,7 @@
 "use strict";
 const { spawnSync } = require("child_process");
 const path = require("path");
+const { buildJavaHost } = require("./lib/pulumi-java");
 const { buildTools, ToolsBuildError } = require("./lib/pulumi-tools");
 
 const root = path.resolve(__dirname, "..");
@@ -42,6 +44,8 @@ async function main() {
   let tools;
   try {
     tools = await buildTools({ root, env: process.env, say });
+    // The Java host (tools/pulumi/java.json), linked into the same bin/.
+    await buildJavaHost({ root, env: process.env, say, bin: tools.bin });
   } catch (e) {
     if (e instanceof ToolsBuildError) fail(`Could not build the Pulumi tools: ${e.message}`);
     throw e;

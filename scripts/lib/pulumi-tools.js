@@ -419,4 +419,18 @@ function isAlive(pid) {
   }
 }
 
-module.exports = { buildTools, builtTools, findGo, isExecutable, readPins, toolsKey, toolsRoot, ToolsBuildError, PINS_FILE };
+module.exports = {
+  buildTools,
+  builtTools,
+  duration,
+  findGo,
+  isExecutable,
+  isVersion,
+  readPins,
+  runGo,
+  toolsKey,
+  toolsRoot,
+  writeModule,
+  ToolsBuildError,
+  PINS_FILE,
+};

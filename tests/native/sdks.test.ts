@@ -46,9 +46,17 @@ function check(root: string): { status: number | null; stderr: string } {
       fs.symlinkSync(path.join(REPO_ROOT, ".tools"), path.join(copy, ".tools"));
       const file = path.join(copy, "sdk-native", "python", "pulumi_clouddb", "vpc.py");
       fs.appendFileSync(file, "\n# edited by hand\n");
+      // The Java SDK too: a generated source, and the pom.xml the script writes beside it.
+      fs.appendFileSync(
+        path.join(copy, "sdk-native", "java", "src", "main", "java", "com", "pulumi", "clouddb", "Vpc.java"),
+        "\n// edited\n",
+      );
+      fs.appendFileSync(path.join(copy, "sdk-native", "java", "pom.xml"), "\n<!-- edited -->\n");
       const r = check(copy);
       expect(r.status).toBe(1);
       expect(r.stderr).toContain("sdk-native/python/pulumi_clouddb/vpc.py");
+      expect(r.stderr).toContain("sdk-native/java/src/main/java/com/pulumi/clouddb/Vpc.java");
+      expect(r.stderr).toContain("sdk-native/java/pom.xml");
     } finally {
       fs.rmSync(copy, { recursive: true, force: true });
     }

@@ -1,6 +1,6 @@
 /**
  * `npm run test:native`: the native plugin under the real Pulumi CLI (the one
- * `npm run pulumi:build` builds), one program per language (TypeScript, Python, Go, YAML)
+ * `npm run pulumi:build` builds), one program per language (TypeScript, Python, Go, YAML, Java)
  * through its whole life against the emulator, and the migration of dynamic stacks; the
  * plugin installed from the tarball `npm run plugin:pack` makes, into an isolated
  * PULUMI_HOME. Slow (minutes: language toolchains), so outside `npm test`; CI runs it once.

@@ -1,0 +1,178 @@
+// @ts-check
+/**
+ * Builds Pulumi's Java language host (`pulumi-language-java`, from the Go module of
+ * pulumi/pulumi-java, pinned in tools/pulumi/java.json) beside the tools of
+ * tools/pulumi/versions.json (scripts/lib/pulumi-tools.js), and links it into their `bin/`,
+ * so that the one folder `npm run pulumi:build` prints runs Java programs too:
+ *
+ *   .tools/pulumi/java-<key>/pulumi-language-java   the host (<key> hashes java.json and RECIPE)
+ *   .tools/pulumi/java-<key>/stamp.json             written last: the host is complete
+ *   .tools/pulumi/<tools key>/bin/pulumi-language-java   a relative link to the host
+ *
+ * Pinned apart from versions.json so that a change of the Java pin rebuilds this host alone
+ * (about 1.5 minutes), never the CLI; the CLI's cache is only ever added to (the link).
+ */
+"use strict";
+const crypto = require("crypto");
+const fs = require("fs");
+const path = require("path");
+const { duration, findGo, isExecutable, isVersion, runGo, toolsRoot, writeModule, ToolsBuildError } = require("./pulumi-tools");
+
+/** Bump when the way the host is built changes (the key changes with it). */
+const RECIPE = 1;
+const JAVA_PINS_FILE = path.join("tools", "pulumi", "java.json");
+const HOST = "pulumi-language-java";
+
+/**
+ * @typedef {object} JavaPins
+ * @property {string} module the Go module carrying the host (github.com/pulumi/pulumi-java/pkg)
+ * @property {string} version its version
+ * @property {Record<string, string>} [replace] module → "module version"
+ */
+
+/**
+ * The Java pin, checked.
+ * @param {string} root
+ * @returns {JavaPins}
+ */
+function readJavaPins(root) {
+  /** @type {any} */
+  const pins = JSON.parse(fs.readFileSync(path.join(root, JAVA_PINS_FILE), "utf8"));
+  const bad = (/** @type {string} */ what) => new ToolsBuildError(`${JAVA_PINS_FILE}: ${what}`);
+  if (typeof pins?.module !== "string" || !/^[\w.-]+(\/[\w.-]+)+$/.test(pins.module)) throw bad("module must be a Go module path");
+  if (!isVersion(pins.version)) throw bad("version must be a Go module version such as v1.13.0");
+  for (const [from, to] of Object.entries(pins.replace ?? {})) {
+    if (typeof to !== "string" || !/^\S+ v\S+$/.test(to)) throw bad(`replace["${from}"] must read "<module> <version>"`);
+  }
+  return pins;
+}
+
+/**
+ * The folder of the pinned Java host.
+ * @param {string} root
+ * @param {NodeJS.ProcessEnv} env
+ */
+function javaDir(root, env) {
+  const hash = crypto.createHash("sha256");
+  hash.update(`recipe ${RECIPE}\n`);
+  hash.update(fs.readFileSync(path.join(root, JAVA_PINS_FILE)));
+  return path.join(toolsRoot(root, env), `java-${hash.digest("hex").slice(0, 12)}`);
+}
+
+/**
+ * The pinned Java host when it is built, else undefined.
+ * @param {string} root
+ * @param {NodeJS.ProcessEnv} env
+ * @returns {string | undefined} its executable
+ */
+function builtJavaHost(root, env) {
+  const dir = javaDir(root, env);
+  const host = path.join(dir, HOST);
+  if (!fs.existsSync(path.join(dir, "stamp.json")) || !isExecutable(host)) return undefined;
+  return host;
+}
+
+/**
+ * Links `host` into `bin` as pulumi-language-java (a relative link, replaced whole).
+ * @param {string} host
+ * @param {string} bin
+ */
+function linkInto(host, bin) {
+  const link = path.join(bin, HOST);
+  const target = path.relative(bin, host);
+  try {
+    if (fs.readlinkSync(link) === target) return;
+  } catch {
+    // no link yet, or not a link
+  }
+  const temp = `${link}.link-${process.pid}`;
+  fs.rmSync(temp, { force: true });
+  fs.symlinkSync(target, temp);
+  fs.renameSync(temp, link);
+}
+
+/**
+ * Builds the pinned Java host unless it is built, and links it into `bin` (the tools' `bin/`).
+ * Safe to run twice at once: each build works in a folder of its own, the first to finish is kept.
+ * @param {{ root: string, env: NodeJS.ProcessEnv, say: (line: string) => void, bin: string, go?: string }} opts
+ * @returns {Promise<string>} the host's executable
+ */
+async function buildJavaHost(opts) {
+  const { root, env, say, bin } = opts;
+  const already = builtJavaHost(root, env);
+  if (already !== undefined) {
+    linkInto(already, bin);
+    return already;
+  }
+  const pins = readJavaPins(root);
+  const go = opts.go ?? findGo(env);
+  if (go === undefined) throw new ToolsBuildError("`go` is not on PATH: the Java language host is built with Go 1.26 or later.");
+  const final = javaDir(root, env);
+  const base = path.dirname(final);
+  const work = `${final}.partial-${process.pid}`;
+  fs.rmSync(work, { recursive: true, force: true });
+  const src = path.join(work, "src");
+  fs.mkdirSync(src, { recursive: true });
+  const log = path.join(work, "build.log");
+  fs.writeFileSync(log, "");
+  const goEnv = { ...env, GOTOOLCHAIN: "local", GOWORK: "off", CGO_ENABLED: "0", GOFLAGS: `${env.GOFLAGS ?? ""} -mod=mod`.trim() };
+  const goVersion = (await runGo(go, ["env", "GOVERSION"], { cwd: src, env: goEnv, log })).trim();
+  const goMinor = /^go(\d+\.\d+)/.exec(goVersion)?.[1];
+  if (goMinor === undefined) throw new ToolsBuildError(`could not read the version of ${go} ("${goVersion}")`);
+  writeModule(src, "java", goMinor, { [pins.module]: pins.version }, pins.replace ?? {});
+  const started = Date.now();
+  say(`building ${HOST} from ${pins.module} ${pins.version} (about 1.5 minutes)...`);
+  await runGo(
+    go,
+    [
+      "build",
+      "-trimpath",
+      "-ldflags",
+      `-s -w -X ${pins.module}/version.Version=${pins.version}`,
+      "-o",
+      path.join(work, HOST),
+      `${pins.module}/cmd/${HOST}`,
+    ],
+    { cwd: src, env: goEnv, log },
+  );
+  const seconds = Math.round((Date.now() - started) / 1000);
+  say(`  done in ${duration(Date.now() - started)}`);
+  const stamp = { pins, go: goVersion, builtAt: new Date().toISOString(), seconds };
+  fs.writeFileSync(path.join(work, "stamp.json"), `${JSON.stringify(stamp, null, 2)}\n`);
+  if (fs.existsSync(final) && builtJavaHost(root, env) === undefined) fs.rmSync(final, { recursive: true, force: true });
+  try {
+    fs.renameSync(work, final);
+  } catch (e) {
+    if (builtJavaHost(root, env) === undefined) throw e;
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+  removeStale(base, path.basename(final));
+  const host = path.join(final, HOST);
+  linkInto(host, bin);
+  return host;
+}
+
+/**
+ * Removes the Java hosts of other pins, and their builds that stopped half-way.
+ * @param {string} base
+ * @param {string} keep
+ */
+function removeStale(base, keep) {
+  for (const name of fs.readdirSync(base)) {
+    const partial = /^java-[0-9a-f]{12}\.partial-(\d+)$/.exec(name);
+    const stale = partial !== null ? !isAlive(Number(partial[1])) : /^java-[0-9a-f]{12}$/.test(name) && name !== keep;
+    if (stale) fs.rmSync(path.join(base, name), { recursive: true, force: true });
+  }
+}
+
+/** @param {number} pid */
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+module.exports = { buildJavaHost, builtJavaHost, readJavaPins, JAVA_PINS_FILE };

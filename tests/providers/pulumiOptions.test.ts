@@ -177,7 +177,8 @@ describe("an update that fails half-way", () => {
 describe("customTimeouts", () => {
   let cloud: Cloud;
   beforeAll(async () => {
-    // A create takes about 1.4 s: long enough to outlast a short timeout.
+    // A create takes about 1.4 s: long enough to outlast a short timeout (700 ms: time for its look-alike list and its POST at
+    // the pacer's first turns, so that what ends it is the wait for READY).
     cloud = await startCloud({ clockScale: 0.2 });
   });
   afterAll(async () => {
@@ -186,7 +187,7 @@ describe("customTimeouts", () => {
 
   it("limits the provider's own waits, as the timeouts input does", async () => {
     const r = await cloud.stack.up(
-      () => void new clouddb.Service("slow", { name: "slow" }, { customTimeouts: { create: "200ms", delete: "45s" } }),
+      () => void new clouddb.Service("slow", { name: "slow" }, { customTimeouts: { create: "700ms", delete: "45s" } }),
     );
     expect(r.errors).toHaveLength(1);
     expect(r.errors[0].message).toMatch(/not ready/);
@@ -194,7 +195,7 @@ describe("customTimeouts", () => {
     expect(r.errors[0].message).toMatch(/in the console\. It is kept in state/);
     const slow = cloud.stack.resource("slow");
     expect(slow.initFailed).toBe(true);
-    expect(slow.inputs.timeouts).toEqual({ create: "200ms", delete: "45s" });
+    expect(slow.inputs.timeouts).toEqual({ create: "700ms", delete: "45s" });
     expectNoErrors(await cloud.stack.destroy());
   });
 

@@ -42,6 +42,13 @@ async function installedJavaSdk(): Promise<void> {
     await installedJavaSdk();
     emu = await emulator();
     stack = await CliStack.create("native-java", emu);
+    // The program's copy asks for the SDK of this version (the one installed above), whatever the example names.
+    const pom = path.join(stack.dir, "pom.xml");
+    const version = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version;
+    fs.writeFileSync(
+      pom,
+      fs.readFileSync(pom, "utf8").replace(/(<artifactId>clouddb<\/artifactId>\s*<version>)[^<]*(<\/version>)/, `$1${version}$2`),
+    );
     // What the program needs (its dependencies, exec-maven-plugin) into the local repository.
     await ok("mvn", ["-q", "--no-transfer-progress", "compile", "exec:help"], { cwd: stack.dir });
     fs.mkdirSync(path.join(stack.dir, ".mvn"));

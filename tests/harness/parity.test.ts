@@ -299,6 +299,8 @@ class Names {
     text = text.replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, "<time>");
     // How long a wait took before it timed out.
     text = text.replace(/after \d+ ms/g, "after <n> ms");
+    // What the wait last saw by then: on a loaded machine a slower engine may time out before its first poll is answered.
+    text = text.replace(/last status seen: (none \(no successful poll\)|[A-Z_]+)\./g, "last status seen: <status>.");
     // Longest first: a numeric id may hold a shorter one.
     for (const [id, label] of [...this.ids].sort((a, b) => b[0].length - a[0].length)) text = text.split(id).join(label);
     return JSON.parse(text) as T;

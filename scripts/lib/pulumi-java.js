@@ -13,10 +13,22 @@
  * (about 1.5 minutes), never the CLI; the CLI's cache is only ever added to (the link).
  */
 "use strict";
-const crypto = require("crypto");
 const fs = require("fs");
 const path = require("path");
-const { duration, findGo, isExecutable, isVersion, runGo, toolsRoot, writeModule, ToolsBuildError } = require("./pulumi-tools");
+const {
+  buildKey,
+  duration,
+  findGo,
+  finishBuild,
+  goSetup,
+  isExecutable,
+  isVersion,
+  runGo,
+  startBuild,
+  writeModule,
+  ToolsBuildError,
+} = require("./go-build");
+const { toolsRoot } = require("./pulumi-tools");
 
 /** Bump when the way the host is built changes (the key changes with it). */
 const RECIPE = 1;
@@ -53,10 +65,7 @@ function readJavaPins(root) {
  * @param {NodeJS.ProcessEnv} env
  */
 function javaDir(root, env) {
-  const hash = crypto.createHash("sha256");
-  hash.update(`recipe ${RECIPE}\n`);
-  hash.update(fs.readFileSync(path.join(root, JAVA_PINS_FILE)));
-  return path.join(toolsRoot(root, env), `java-${hash.digest("hex").slice(0, 12)}`);
+  return path.join(toolsRoot(root, env), `java-${buildKey(RECIPE, [path.join(root, JAVA_PINS_FILE)])}`);
 }
 
 /**
@@ -108,17 +117,9 @@ async function buildJavaHost(opts) {
   const go = opts.go ?? findGo(env);
   if (go === undefined) throw new ToolsBuildError("`go` is not on PATH: the Java language host is built with Go 1.26 or later.");
   const final = javaDir(root, env);
-  const base = path.dirname(final);
-  const work = `${final}.partial-${process.pid}`;
-  fs.rmSync(work, { recursive: true, force: true });
+  const { work, log } = startBuild(final, ["src"]);
   const src = path.join(work, "src");
-  fs.mkdirSync(src, { recursive: true });
-  const log = path.join(work, "build.log");
-  fs.writeFileSync(log, "");
-  const goEnv = { ...env, GOTOOLCHAIN: "local", GOWORK: "off", CGO_ENABLED: "0", GOFLAGS: `${env.GOFLAGS ?? ""} -mod=mod`.trim() };
-  const goVersion = (await runGo(go, ["env", "GOVERSION"], { cwd: src, env: goEnv, log })).trim();
-  const goMinor = /^go(\d+\.\d+)/.exec(goVersion)?.[1];
-  if (goMinor === undefined) throw new ToolsBuildError(`could not read the version of ${go} ("${goVersion}")`);
+  const { goEnv, goVersion, goMinor } = await goSetup(go, env, { cwd: src, log });
   writeModule(src, "java", goMinor, { [pins.module]: pins.version }, pins.replace ?? {});
   const started = Date.now();
   say(`building ${HOST} from ${pins.module} ${pins.version} (about 1.5 minutes)...`);
@@ -138,41 +139,10 @@ async function buildJavaHost(opts) {
   const seconds = Math.round((Date.now() - started) / 1000);
   say(`  done in ${duration(Date.now() - started)}`);
   const stamp = { pins, go: goVersion, builtAt: new Date().toISOString(), seconds };
-  fs.writeFileSync(path.join(work, "stamp.json"), `${JSON.stringify(stamp, null, 2)}\n`);
-  if (fs.existsSync(final) && builtJavaHost(root, env) === undefined) fs.rmSync(final, { recursive: true, force: true });
-  try {
-    fs.renameSync(work, final);
-  } catch (e) {
-    if (builtJavaHost(root, env) === undefined) throw e;
-    fs.rmSync(work, { recursive: true, force: true });
-  }
-  removeStale(base, path.basename(final));
+  finishBuild({ work, final, prefix: "java-", stamp, isBuilt: () => builtJavaHost(root, env) !== undefined });
   const host = path.join(final, HOST);
   linkInto(host, bin);
   return host;
-}
-
-/**
- * Removes the Java hosts of other pins, and their builds that stopped half-way.
- * @param {string} base
- * @param {string} keep
- */
-function removeStale(base, keep) {
-  for (const name of fs.readdirSync(base)) {
-    const partial = /^java-[0-9a-f]{12}\.partial-(\d+)$/.exec(name);
-    const stale = partial !== null ? !isAlive(Number(partial[1])) : /^java-[0-9a-f]{12}$/.test(name) && name !== keep;
-    if (stale) fs.rmSync(path.join(base, name), { recursive: true, force: true });
-  }
-}
-
-/** @param {number} pid */
-function isAlive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 module.exports = { buildJavaHost, builtJavaHost, readJavaPins, JAVA_PINS_FILE };

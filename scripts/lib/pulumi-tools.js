@@ -17,10 +17,21 @@
  * unchanged one is found in a moment. CLOUDDB_PULUMI_TOOLS_DIR moves `.tools/pulumi`.
  */
 "use strict";
-const { spawn } = require("child_process");
-const crypto = require("crypto");
 const fs = require("fs");
 const path = require("path");
+const {
+  buildKey,
+  duration,
+  findGo,
+  finishBuild,
+  goSetup,
+  isExecutable,
+  isVersion,
+  runGo,
+  startBuild,
+  writeModule,
+  ToolsBuildError,
+} = require("./go-build");
 
 /** Bump when the way the tools are built changes (the key changes with it). */
 const RECIPE = 1;
@@ -68,20 +79,6 @@ exec node "$(node -e "process.stdout.write(require.resolve('@pulumi/pulumi/cmd/d
  * @property {string} version the CLI's version
  */
 
-/** Thrown when the tools cannot be built; the message says why. */
-class ToolsBuildError extends Error {
-  /** @param {string} message */
-  constructor(message) {
-    super(message);
-    this.name = "ToolsBuildError";
-  }
-}
-
-/** @param {unknown} v */
-function isVersion(v) {
-  return typeof v === "string" && /^v\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(v);
-}
-
 /**
  * The pins, checked.
  * @param {string} root
@@ -108,11 +105,7 @@ function readPins(root) {
  * @param {string} root
  */
 function toolsKey(root) {
-  const hash = crypto.createHash("sha256");
-  hash.update(`recipe ${RECIPE}\n`);
-  hash.update(fs.readFileSync(path.join(root, PINS_FILE)));
-  hash.update(fs.readFileSync(path.join(root, CODEGEN_SOURCE)));
-  return hash.digest("hex").slice(0, 12);
+  return buildKey(RECIPE, [path.join(root, PINS_FILE), path.join(root, CODEGEN_SOURCE)]);
 }
 
 /**
@@ -149,19 +142,6 @@ const EXPECTED = [
 ];
 
 /**
- * True when `file` is an executable regular file.
- * @param {string} file
- */
-function isExecutable(file) {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
-
-/**
  * The tools of the current pins when they are built, else undefined.
  * @param {string} root
  * @param {NodeJS.ProcessEnv} env
@@ -179,76 +159,6 @@ function builtTools(root, env) {
   if (stamp?.key !== key) return undefined;
   if (!EXPECTED.every((f) => isExecutable(path.join(dir, f)))) return undefined;
   return layout(dir, readPins(root).cli.version);
-}
-
-/**
- * The first `go` on PATH, if any.
- * @param {NodeJS.ProcessEnv} env
- */
-function findGo(env) {
-  for (const dir of (env.PATH ?? "").split(path.delimiter)) {
-    if (dir === "") continue;
-    const candidate = path.join(dir, "go");
-    if (isExecutable(candidate)) return candidate;
-  }
-  return undefined;
-}
-
-/**
- * Runs `go`; resolves with its output, rejects with its last lines (the whole output goes to `log`).
- * @param {string} go
- * @param {string[]} args
- * @param {{ cwd: string, env: NodeJS.ProcessEnv, log: string }} opts
- * @returns {Promise<string>} standard output
- */
-function runGo(go, args, opts) {
-  return new Promise((resolve, reject) => {
-    fs.appendFileSync(opts.log, `\n$ go ${args.join(" ")}    (in ${opts.cwd})\n`);
-    const child = spawn(go, args, { cwd: opts.cwd, env: opts.env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d) => (stdout += d));
-    child.stderr.setEncoding("utf8").on("data", (d) => {
-      stderr += d;
-      fs.appendFileSync(opts.log, d);
-    });
-    child.on("error", (e) => reject(new ToolsBuildError(`could not run ${go}: ${e.message}`)));
-    child.on("close", (code) => {
-      fs.appendFileSync(opts.log, stdout);
-      if (code === 0) return resolve(stdout);
-      const tail = stderr.trim().split("\n").slice(-15).join("\n");
-      reject(new ToolsBuildError(`\`go ${args.join(" ")}\` failed (exit code ${code}):\n${tail}\nThe whole output: ${opts.log}`));
-    });
-  });
-}
-
-/** @param {number} ms */
-function duration(ms) {
-  const s = Math.round(ms / 1000);
-  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
-}
-
-/**
- * Writes a Go module of ours that requires `require` (module → version) with `replace`
- * (module → "module version"), at `dir`.
- * @param {string} dir
- * @param {string} name
- * @param {string} goVersion the `go` directive (the running Go's major.minor)
- * @param {Record<string, string>} require
- * @param {Record<string, string>} replace
- */
-function writeModule(dir, name, goVersion, require, replace) {
-  fs.mkdirSync(dir, { recursive: true });
-  const lines = [
-    `// Made by scripts/lib/pulumi-tools.js from ${PINS_FILE}.`,
-    `module clouddb.local/pulumi-tools/${name}`,
-    "",
-    `go ${goVersion}`,
-    "",
-  ];
-  lines.push("require (", ...Object.entries(require).map(([m, v]) => `\t${m} ${v}`), ")", "");
-  for (const [from, to] of Object.entries(replace)) lines.push(`replace ${from} => ${to}`);
-  fs.writeFileSync(path.join(dir, "go.mod"), `${lines.join("\n")}\n`);
 }
 
 /**
@@ -283,20 +193,12 @@ async function buildTools(opts) {
     throw new ToolsBuildError("`go` is not on PATH: the Pulumi tools are built with Go 1.26 or later (https://go.dev/dl/).");
   }
   const key = toolsKey(root);
-  const base = toolsRoot(root, env);
-  const final = path.join(base, key);
-  const work = path.join(base, `${key}.partial-${process.pid}`);
-  fs.rmSync(work, { recursive: true, force: true });
+  const final = path.join(toolsRoot(root, env), key);
+  const { work, log } = startBuild(final, ["bin", "codegen", "src"]);
   const bin = path.join(work, "bin");
   const codegen = path.join(work, "codegen");
   const src = path.join(work, "src");
-  for (const d of [bin, codegen, src]) fs.mkdirSync(d, { recursive: true });
-  const log = path.join(work, "build.log");
-  fs.writeFileSync(log, "");
-  const goEnv = { ...env, GOTOOLCHAIN: "local", GOWORK: "off", CGO_ENABLED: "0", GOFLAGS: `${env.GOFLAGS ?? ""} -mod=mod`.trim() };
-  const goVersion = (await runGo(go, ["env", "GOVERSION"], { cwd: src, env: goEnv, log })).trim();
-  const goMinor = /^go(\d+\.\d+)/.exec(goVersion)?.[1];
-  if (goMinor === undefined) throw new ToolsBuildError(`could not read the version of ${go} ("${goVersion}")`);
+  const { goEnv, goVersion, goMinor } = await goSetup(go, env, { cwd: src, log });
   /**
    * @param {string} cwd
    * @param {string} out
@@ -380,57 +282,18 @@ async function buildTools(opts) {
     builtAt: new Date().toISOString(),
     seconds: { ...seconds, total: Math.round((Date.now() - started) / 1000) },
   };
-  fs.writeFileSync(path.join(work, "stamp.json"), `${JSON.stringify(stamp, null, 2)}\n`);
-
-  // A folder of these pins that is not complete (a tool removed by hand) gives way.
-  if (fs.existsSync(final) && builtTools(root, env) === undefined) fs.rmSync(final, { recursive: true, force: true });
-  try {
-    fs.renameSync(work, final);
-  } catch (e) {
-    // Another build of the same pins finished first: keep that one.
-    if (builtTools(root, env) === undefined) throw e;
-    fs.rmSync(work, { recursive: true, force: true });
-  }
-  removeStale(base, key);
+  finishBuild({ work, final, prefix: "", stamp, isBuilt: () => builtTools(root, env) !== undefined });
   say(`Built the Pulumi tools in ${duration(Date.now() - started)}: ${path.join(final, "bin")}`);
   return layout(final, v);
-}
-
-/**
- * Removes the tools of other pins, and builds that stopped half-way.
- * @param {string} base
- * @param {string} key
- */
-function removeStale(base, key) {
-  for (const name of fs.readdirSync(base)) {
-    const partial = /^[0-9a-f]{12}\.partial-(\d+)$/.exec(name);
-    const stale = partial !== null ? !isAlive(Number(partial[1])) : /^[0-9a-f]{12}$/.test(name) && name !== key;
-    if (stale) fs.rmSync(path.join(base, name), { recursive: true, force: true });
-  }
-}
-
-/** @param {number} pid */
-function isAlive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 module.exports = {
   buildTools,
   builtTools,
-  duration,
   findGo,
   isExecutable,
-  isVersion,
   readPins,
-  runGo,
-  toolsKey,
   toolsRoot,
-  writeModule,
   ToolsBuildError,
   PINS_FILE,
 };

@@ -28,7 +28,7 @@ const os = require("os");
 const path = require("path");
 const { buildLauncher } = require("./launcher");
 const { TARGETS, nodeBinary } = require("./node-binaries");
-const { say, tarball } = require("./run");
+const { commandLine, say, tarball } = require("./run");
 const { packStandalone } = require("./standalone");
 const { sha256File } = require("../release/sums");
 
@@ -220,24 +220,13 @@ function parseTargets(value) {
 module.exports = { packPlugin, packPluginAssets, parseTargets, nodeBinary, bundle, bundleLoader, pluginFacts, BUNDLE, TARGETS };
 
 if (require.main === module) {
-  const args = process.argv.slice(2);
-  const value = (/** @type {string} */ flag) => {
-    const i = args.indexOf(flag);
-    return i >= 0 ? args[i + 1] : undefined;
-  };
-  Promise.resolve()
-    .then(() => packPluginAssets({ targets: parseTargets(value("--target") ?? "linux-amd64"), out: value("--out") }))
-    .then(
-      (assets) =>
-        process.stdout.write(
-          assets
-            .flatMap((a) => [a.plugin, a.standalone ?? []].flat())
-            .map((f) => `${f}\n`)
-            .join(""),
-        ),
-      (e) => {
-        say(`plugin:pack: ${e instanceof Error ? e.message : String(e)}`);
-        process.exit(1);
-      },
+  commandLine("plugin:pack", async (value) => {
+    const assets = await packPluginAssets({ targets: parseTargets(value("--target") ?? "linux-amd64"), out: value("--out") });
+    process.stdout.write(
+      assets
+        .flatMap((a) => [a.plugin, a.standalone ?? []].flat())
+        .map((f) => `${f}\n`)
+        .join(""),
     );
+  });
 }

@@ -1,5 +1,5 @@
 // @ts-check
-/** What the packing scripts share: running a command, and saying what they do (on stderr). */
+/** What the packing scripts share: running a command, saying what they do (on stderr), and their command line. */
 "use strict";
 const { spawnSync } = require("child_process");
 
@@ -38,4 +38,24 @@ function tarball(out, dir, files) {
   if (r.status !== 0) throw new Error(`packing ${out} failed: ${r.stderr}`);
 }
 
-module.exports = { run, say, tarball };
+/**
+ * Runs a script's command line: `main` gets the value after each `--flag` (`value`) and the
+ * arguments; when it fails, says `<label>: <why>` and exits with code 1.
+ * @param {string} label
+ * @param {(value: (flag: string) => string | undefined, args: string[]) => Promise<unknown>} main
+ */
+function commandLine(label, main) {
+  const args = process.argv.slice(2);
+  const value = (/** @type {string} */ flag) => {
+    const i = args.indexOf(flag);
+    return i >= 0 ? args[i + 1] : undefined;
+  };
+  Promise.resolve()
+    .then(() => main(value, args))
+    .catch((e) => {
+      say(`${label}: ${e instanceof Error ? e.message : String(e)}`);
+      process.exit(1);
+    });
+}
+
+module.exports = { commandLine, run, say, tarball };

@@ -19,7 +19,7 @@
 const fs = require("fs");
 const path = require("path");
 const { packPluginAssets, parseTargets } = require("../plugin/pack");
-const { say } = require("./../plugin/run");
+const { commandLine, say } = require("./../plugin/run");
 const { buildPython, goModule, packNodeSdk, packRoot } = require("./artifacts");
 const { releaseNotes } = require("./notes");
 const { writeSums } = require("./sums");
@@ -104,18 +104,5 @@ function readRelease(dir) {
 module.exports = { buildRelease, readRelease };
 
 if (require.main === module) {
-  const args = process.argv.slice(2);
-  const value = (/** @type {string} */ flag) => {
-    const i = args.indexOf(flag);
-    return i >= 0 ? args[i + 1] : undefined;
-  };
-  Promise.resolve()
-    .then(() => buildRelease({ out: value("--out"), targets: parseTargets(value("--target") ?? "all") }))
-    .then(
-      () => undefined,
-      (e) => {
-        say(`release:build: ${e instanceof Error ? e.message : String(e)}`);
-        process.exit(1);
-      },
-    );
+  commandLine("release:build", (value) => buildRelease({ out: value("--out"), targets: parseTargets(value("--target") ?? "all") }));
 }

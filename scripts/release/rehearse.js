@@ -28,7 +28,7 @@ const fs = require("fs");
 const os = require("os");
 const path = require("path");
 const { nodeBinary, parseTargets, TARGETS } = require("../plugin/pack");
-const { say } = require("../plugin/run");
+const { commandLine, say } = require("../plugin/run");
 const { buildRelease, readRelease } = require("./build");
 const { checkInstalled, checkPlugin, expect, stackDay } = require("./checks");
 const { paths, sh, writeProgram } = require("./firstday");
@@ -291,26 +291,14 @@ async function rehearse(opts) {
 module.exports = { rehearse, expectedFiles, startEmulator };
 
 if (require.main === module) {
-  const args = process.argv.slice(2);
-  const value = (/** @type {string} */ flag) => {
-    const i = args.indexOf(flag);
-    return i >= 0 ? args[i + 1] : undefined;
-  };
-  Promise.resolve()
-    .then(() =>
-      rehearse({
-        release: value("--release"),
-        out: value("--out"),
-        targets: parseTargets(value("--target") ?? "all"),
-        only: value("--only")?.split(","),
-        keep: args.includes("--keep"),
-      }),
-    )
-    .then(
-      () => process.exit(0),
-      (e) => {
-        say(`release:rehearse failed: ${e instanceof Error ? e.message : String(e)}`);
-        process.exit(1);
-      },
-    );
+  commandLine("release:rehearse failed", async (value, args) => {
+    await rehearse({
+      release: value("--release"),
+      out: value("--out"),
+      targets: parseTargets(value("--target") ?? "all"),
+      only: value("--only")?.split(","),
+      keep: args.includes("--keep"),
+    });
+    process.exit(0);
+  });
 }

@@ -14,35 +14,17 @@
  * write (tests/native/sdks.test.ts runs it so).
  */
 "use strict";
-const { spawnSync } = require("child_process");
 const fs = require("fs");
 const os = require("os");
 const path = require("path");
 const { writeJavaBuild } = require("./lib/java-sdk");
 const { buildJavaHost } = require("./lib/pulumi-java");
 const { buildTools, findGo, readPins } = require("./lib/pulumi-tools");
+const { run, say } = require("./lib/run");
 
 const root = path.resolve(__dirname, "..");
 /** Where each language's SDK goes, under the repository. */
 const TARGETS = { nodejs: "sdk-native/nodejs", python: "sdk-native/python", go: "sdk-native/go", java: "sdk-native/java" };
-
-/** @param {string} line */
-function say(line) {
-  process.stderr.write(`${line}\n`);
-}
-
-/**
- * Runs a command, failing with its output when it fails.
- * @param {string} command
- * @param {string[]} args
- * @param {import("child_process").SpawnSyncOptions} opts
- */
-function run(command, args, opts) {
-  const r = spawnSync(command, args, { encoding: "utf8", ...opts });
-  if (r.error || r.status !== 0) {
-    throw new Error(`${command} ${args.join(" ")} failed (${r.error?.message ?? `exit ${r.status}`}):\n${r.stdout ?? ""}${r.stderr ?? ""}`);
-  }
-}
 
 /**
  * Every file under `dir`, relative to it, sorted.

@@ -19,13 +19,9 @@ const { spawnSync } = require("child_process");
 const path = require("path");
 const { buildJavaHost } = require("./lib/pulumi-java");
 const { buildTools, ToolsBuildError } = require("./lib/pulumi-tools");
+const { say } = require("./lib/run");
 
 const root = path.resolve(__dirname, "..");
-
-/** @param {string} line */
-function say(line) {
-  process.stderr.write(`${line}\n`);
-}
 
 /**
  * @param {string} message

@@ -30,7 +30,9 @@ const TARGETS = /** @type {const} */ ({
 
 /**
  * The Node.js binary of the registry package `pkg` at `spec` (`24`, `24.21.0`), fetched once
- * and unpacked under `.tools/node/<pkg>@<spec>`; its file and version.
+ * and unpacked under `.tools/node/<pkg>@<spec>`; its file and version. The package is fetched
+ * into a folder of this process's and moved into place whole, so that two processes fetching
+ * it at once (test workers) neither remove each other's files nor take half a package.
  * @param {string} pkg
  * @param {string} spec
  * @param {string} bin
@@ -38,14 +40,27 @@ const TARGETS = /** @type {const} */ ({
 function nodeBinary(pkg, spec, bin) {
   const prefix = path.join(process.env.CLOUDDB_NODE_CACHE ?? path.join(root, ".tools", "node"), `${pkg}@${spec}`);
   const dir = path.join(prefix, "package");
-  if (!fs.existsSync(path.join(dir, bin))) {
+  const fetched = () => fs.existsSync(path.join(dir, bin));
+  if (!fetched()) {
     say(`fetching ${pkg}@${spec} from the npm registry...`);
-    fs.rmSync(prefix, { recursive: true, force: true });
-    fs.mkdirSync(prefix, { recursive: true });
-    const packed = JSON.parse(run("npm", ["pack", "--json", "--pack-destination", prefix, `${pkg}@${spec}`], { cwd: prefix }));
-    const tgz = path.join(prefix, packed[0].filename);
-    run("tar", ["-xzf", tgz, "-C", prefix]);
-    fs.rmSync(tgz);
+    const work = `${prefix}.partial-${process.pid}`;
+    fs.rmSync(work, { recursive: true, force: true });
+    fs.mkdirSync(work, { recursive: true });
+    try {
+      const packed = JSON.parse(run("npm", ["pack", "--json", "--pack-destination", work, `${pkg}@${spec}`], { cwd: work }));
+      const tgz = path.join(work, packed[0].filename);
+      run("tar", ["-xzf", tgz, "-C", work]);
+      fs.rmSync(tgz);
+      // A folder without the binary (a fetch stopped half-way by an older version of this) gives way.
+      if (fs.existsSync(prefix) && !fetched()) fs.rmSync(prefix, { recursive: true, force: true });
+      try {
+        fs.renameSync(work, prefix);
+      } catch (e) {
+        if (!fetched()) throw e; // else another process's fetch came first: that one is kept
+      }
+    } finally {
+      fs.rmSync(work, { recursive: true, force: true });
+    }
   }
   const version = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")).version;
   return { file: path.join(dir, bin), version: String(version) };

@@ -20,23 +20,7 @@ import * as fs from "fs";
 import { cancelOperations, operationsSettled } from "./cancellation";
 
 /** The longest a process whose engine is gone waits for its operations to end before it exits. */
-export const ENGINE_GONE_GRACE_MS = 5_000;
-
-/** What a provider process does once its engine is gone (the defaults: end the waits, then exit). */
-export interface EngineGoneActions {
-  /** Ends every wait and pause (cancellation.ts). */
-  cancel(why: string): void;
-  /** Resolves once the operations under way have ended. */
-  settled(): Promise<void>;
-  /** Ends the process. */
-  exit(): void;
-}
-
-const DEFAULT_ACTIONS: EngineGoneActions = {
-  cancel: cancelOperations,
-  settled: operationsSettled,
-  exit: () => process.exit(0),
-};
+const ENGINE_GONE_GRACE_MS = 5_000;
 
 /** True when file descriptor `fd` is a pipe (the engine's), not a terminal, a file or `/dev/null`. */
 function isPipe(fd: number): boolean {
@@ -84,15 +68,15 @@ export function engineIsGone(): boolean {
  * output or error then: no one reads them. Returns true when it watches (standard input is
  * the engine's pipe).
  */
-export function endWhenEngineGone(actions: EngineGoneActions = DEFAULT_ACTIONS): boolean {
+export function endWhenEngineGone(): boolean {
   if (installed) return true;
   installed = watchEngine(() => {
     gone = true;
     // Writes to the dead engine's pipes fail (EPIPE): never let that end the process before its journal is written.
     for (const stream of [process.stdout, process.stderr]) stream.on("error", () => undefined);
-    actions.cancel("the Pulumi engine that ran this provider is gone (the CLI was killed or crashed)");
+    cancelOperations("the Pulumi engine that ran this provider is gone (the CLI was killed or crashed)");
     const grace = new Promise<void>((resolve) => setTimeout(resolve, ENGINE_GONE_GRACE_MS).unref());
-    void Promise.race([actions.settled(), grace]).then(() => actions.exit());
+    void Promise.race([operationsSettled(), grace]).then(() => process.exit(0));
   });
   return installed;
 }

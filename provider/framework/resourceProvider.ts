@@ -98,6 +98,15 @@ export interface ResourceDefinition<I extends InputSpecs, O extends OutputSpecs>
 }
 
 /**
+ * What a create, an update and a partial failure record beside the resource's own outputs:
+ * the `timeouts` and `settings` the program gave, whether it adopts the resource, and which
+ * inputs it gave (refreshedInputs.ts).
+ */
+function besideOutputs(news: Props): Props {
+  return { timeouts: news.timeouts, settings: news.settings, [ADOPTED_KEY]: adopts(news), [GIVEN_INPUTS_KEY]: givenInputs(news) };
+}
+
+/**
  * Runs an operation within its `timeouts` (`ctx.limitMs` from now): every request, retry and
  * wait of the client it makes ends by then (client/deadline.ts), whatever the client's own
  * retry deadline (two minutes) would allow.
@@ -212,10 +221,7 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
       error.properties = withoutUndefined({
         ...inputs,
         ...error.properties,
-        timeouts: news.timeouts,
-        settings: news.settings,
-        [ADOPTED_KEY]: adopts(news),
-        [GIVEN_INPUTS_KEY]: givenInputs(news),
+        ...besideOutputs(news),
       });
     }
     return error;
@@ -279,8 +285,7 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
           operations().create(parsed, c),
         );
         if (adopts(news)) rememberAdopted(schema.kind, id);
-        const given = { [ADOPTED_KEY]: adopts(news), [GIVEN_INPUTS_KEY]: givenInputs(news) };
-        return { id, outs: withoutUndefined({ ...outs, timeouts: news.timeouts, settings: news.settings, ...given }) };
+        return { id, outs: withoutUndefined({ ...outs, ...besideOutputs(news) }) };
       } catch (e) {
         throw scrub(withInputs(e, news), ctx, userOperation("create", schema.kind, news[OWNER_KEY]), news);
       } finally {
@@ -345,10 +350,7 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
         return {
           outs: withoutUndefined({
             ...recorded(outs),
-            timeouts: news.timeouts,
-            settings: news.settings,
-            [ADOPTED_KEY]: adopts(news),
-            [GIVEN_INPUTS_KEY]: givenInputs(news),
+            ...besideOutputs(news),
           }),
         };
       } catch (e) {

@@ -106,6 +106,15 @@ function endpoint(given: string | undefined): Pick<ProviderSettings, "apiUrl" | 
   return apiUrl === given ? { apiUrl } : { apiUrl, apiUrlAsGiven: given };
 }
 
+/**
+ * The spellings of an endpoint that files on this machine may be keyed by, in the order they
+ * are looked up: its one form, then the text as given where it differs (earlier versions keyed
+ * the journal's entries and the learned transition times by it).
+ */
+export function endpointSpellings(s: Pick<ProviderSettings, "apiUrl" | "apiUrlAsGiven">): string[] {
+  return [s.apiUrl ?? "", ...(s.apiUrlAsGiven === undefined ? [] : [s.apiUrlAsGiven])];
+}
+
 let configured: ProviderSettings | undefined;
 const clients = new Map<string, ClouddbClient>();
 
@@ -170,12 +179,17 @@ export function readSettings(source: ConfigSource, env: NodeJS.ProcessEnv = proc
     return duration(setting);
   };
 
+  /** The config key's duration, where a duration may also be none: 0 for a value `zero` takes (`0`, `0s`...), undefined when unset. */
+  const durationOrZero = (setting: SettingName, zero: RegExp): number | undefined => {
+    const text = configured(setting, "duration")?.trim();
+    return text === undefined ? undefined : zero.test(text) ? 0 : duration(setting);
+  };
   /** The list's bound: the config key's duration (`0` too), else the variable's milliseconds; within 0 to {@link TIMEOUT_RANGE_MS}'s longest. */
   const listLag = (setting: SettingName): number => {
     const text = configured(setting, "duration")?.trim();
     const ms = fromEnv(setting);
     let lag: number | undefined;
-    if (text !== undefined) lag = /^(0|0s|0ms)$/.test(text) ? 0 : duration(setting);
+    if (text !== undefined) lag = durationOrZero(setting, /^(0|0s|0ms)$/);
     else if (ms !== undefined) {
       const problem = numberProblem(ms, 0);
       if (problem !== undefined) problems.push(invalid(setting, true, `${problem} (milliseconds)`));
@@ -218,7 +232,7 @@ export function readSettings(source: ConfigSource, env: NodeJS.ProcessEnv = proc
     return new Map();
   };
   // The order keys are read in is the order of the schema's configuration (scripts/generate reads it so).
-  const readCache = configured(CONFIG_KEYS.readCache, "duration");
+  const listCacheMs = durationOrZero(CONFIG_KEYS.readCache, /^(0|0s|off)$/) ?? DEFAULT_LIST_CACHE_MS;
   const ownershipConfig = answers(source.get(CONFIG_KEYS.ownership.key), false);
   const ownershipEnv = answers(env[OWNERSHIP_ENV], true);
   return {
@@ -232,7 +246,7 @@ export function readSettings(source: ConfigSource, env: NodeJS.ProcessEnv = proc
     },
     requestTimeoutMs: timeout(CONFIG_KEYS.requestTimeout),
     poll: { initialMs: interval(CONFIG_KEYS.pollInterval), maxMs: interval(CONFIG_KEYS.pollMaxInterval) },
-    listCacheMs: /^(0|0s|off)$/.test(readCache?.trim() ?? "") ? 0 : (duration(CONFIG_KEYS.readCache) ?? DEFAULT_LIST_CACHE_MS),
+    listCacheMs,
     ownership: ownershipConfig.size + ownershipEnv.size === 0 ? NO_ANSWERS : { config: ownershipConfig, env: ownershipEnv },
     listLagMs: listLag(CONFIG_KEYS.listLag),
     problems,
@@ -367,7 +381,7 @@ function clientFor(s: ProviderSettings): ClouddbClient {
       listLagMs: s.listLagMs,
       ...(s.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: s.requestTimeoutMs }),
       poll: s.poll,
-      expectedDurations: loadPriors(s.apiUrl!, s.apiUrlAsGiven),
+      expectedDurations: loadPriors(...endpointSpellings(s)),
       ...(pacingDir === undefined ? {} : { pacingDir }),
       // The process's one cancellation signal: Cancel, or the engine gone, stops this client too, whenever it is made (cancellation.ts).
       signal: cancellationSignal(),

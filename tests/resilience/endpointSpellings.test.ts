@@ -11,8 +11,9 @@ import * as fs from "fs";
 import * as net from "net";
 import * as path from "path";
 import * as clouddb from "pulumi-clouddb";
-import { expectNoErrors, until } from "../../harness";
+import { expectNoErrors } from "../../harness";
 import { journalEntries, startCloud, type Cloud } from "../../harness/cloud";
+import { interruptedUp } from "./support/interrupted";
 import { entryFile } from "../../provider/framework/journalStore";
 
 /** A TCP forwarder on port 80 of a loopback address of its own, to `port` on 127.0.0.1: an endpoint whose port is the default one. */
@@ -51,15 +52,8 @@ describe("an interrupted create, and the next up naming the same API otherwise",
   /** An `up` with `apiUrl`, its plugin killed once the API has the create and before its answer comes. */
   async function interrupted(apiUrl: string): Promise<void> {
     cloud.stack.setConfig("clouddb:apiUrl", apiUrl);
-    await cloud.clearRequests();
-    await cloud.controls.latency(700);
-    const running = cloud.stack.up(program);
-    await until("the journalled create", async () => (journalEntries(cloud.journalDir).length > 0 ? true : undefined));
-    await new Promise((r) => setTimeout(r, 300)); // the POST is at the API, its answer held back
-    await cloud.stack.plugin.kill();
-    expect((await running).errors.length).toBeGreaterThan(0);
-    await cloud.controls.latency(0);
-    await until("the create to be carried out", async () => ((await posts()) === 1 ? true : undefined));
+    expect((await interruptedUp(cloud, program, /\/vpcs$/)).errors.length).toBeGreaterThan(0);
+    expect(await posts()).toBe(1);
   }
 
   /** The next `up`, with `apiUrl`: the VPC the interrupted create made is taken over, and no second one is made. */

@@ -12,9 +12,10 @@
 import * as fs from "fs";
 import * as path from "path";
 import * as clouddb from "pulumi-clouddb";
-import { expectNoErrors, PluginHost, REPO_ROOT, until } from "../../harness";
+import { expectNoErrors, PluginHost, REPO_ROOT } from "../../harness";
 import { providerText } from "../../sdk/trampoline";
 import { journalEntries, stackConfig, startCloud, type Cloud } from "../../harness/cloud";
+import { interruptedUp } from "./support/interrupted";
 
 describe("an interrupted create on a hostile network", () => {
   let cloud: Cloud;
@@ -31,19 +32,7 @@ describe("an interrupted create on a hostile network", () => {
   });
 
   /** Runs `program` with the create matching `pathRe` held back, kills the plugin once the API has it, and waits until it was carried out. */
-  async function interrupt(program: () => void, pathRe: RegExp): Promise<void> {
-    await cloud.clearRequests();
-    await cloud.controls.latency(700);
-    const running = cloud.stack.up(program);
-    await until("the journalled create", async () => (journalEntries(cloud.journalDir).length > 0 ? true : undefined));
-    await new Promise((r) => setTimeout(r, 300)); // the POST is at the API, its answer held back
-    await cloud.stack.plugin.kill();
-    await running;
-    await cloud.controls.latency(0);
-    await until("the create to be carried out", async () =>
-      (await cloud.requests()).some((r) => r.method === "POST" && pathRe.test(r.path)) ? true : undefined,
-    );
-  }
+  const interrupt = async (program: () => void, pathRe: RegExp): Promise<void> => void (await interruptedUp(cloud, program, pathRe));
 
   const posts = async (pathRe: RegExp) => (await cloud.requests()).filter((r) => r.method === "POST" && pathRe.test(r.path)).length;
 

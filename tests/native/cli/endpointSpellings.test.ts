@@ -5,14 +5,13 @@
  * the same API otherwise (a trailing slash, the scheme and host in capitals). The second takes
  * over what the first made: the journal's entries are keyed by the endpoint in its one form.
  */
-import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
 import type { RunningEmulator } from "../../../emulator";
 import { EmulatorControl } from "../../../emulator/control-client";
 import { ClouddbClient } from "../../../provider/client";
 import { until } from "../../../harness";
-import { cliWorkspace, CliStack, describeWithCli, emulator, run } from "./support";
+import { cliWorkspace, CliStack, describeWithCli, emulator, journalEntriesIn, killPlugins, run } from "./support";
 
 const PROGRAM = `name: endpoint-spellings
 runtime: yaml
@@ -25,18 +24,6 @@ resources:
 outputs:
   vpcId: \${net.id}
 `;
-
-/** The process ids of the native plugins running from `home` (a workspace's PULUMI_HOME). */
-function pluginsOf(home: string): number[] {
-  const ps = execFileSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" });
-  return ps
-    .split("\n")
-    .filter((l) => l.includes(home) && l.includes("pulumi-resource-clouddb"))
-    .map((l) => Number(l.trim().split(/\s+/)[0]));
-}
-
-/** The journal's entries in `dir`. */
-const entries = (dir: string): string[] => (fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => /^[0-9a-f]{40}\.json$/.test(f)) : []);
 
 describeWithCli("an interrupted create and the next up naming the same API otherwise, on the native plugin under the real CLI", () => {
   let emu: RunningEmulator;
@@ -73,9 +60,9 @@ describeWithCli("an interrupted create and the next up naming the same API other
 
     await control.latency(1_500);
     const running = run("pulumi", ["up", "--yes", "--skip-preview"], { cwd: dir, env: s.env });
-    await until("the journalled create", async () => (entries(journal).length > 0 ? true : undefined), 120_000);
+    await until("the journalled create", async () => (journalEntriesIn(journal).length > 0 ? true : undefined), 120_000);
     await new Promise((r) => setTimeout(r, 500)); // the POST is at the API, its answer held back
-    for (const pid of pluginsOf(s.env.PULUMI_HOME!)) process.kill(pid, "SIGKILL");
+    killPlugins(s.env.PULUMI_HOME!);
     expect((await running).code).not.toBe(0);
     await control.latency(0);
     await until("the create to be carried out", async () => ((await posts()) === 1 ? true : undefined), 30_000);
@@ -88,7 +75,7 @@ describeWithCli("an interrupted create and the next up naming the same API other
     const state = await s.exported();
     expect(state.resources.filter((r) => r.type === "clouddb:index:Vpc").map((r) => r.id)).toEqual([vpcs[0].id]);
     expect(await posts()).toBe(1);
-    expect(entries(journal)).toEqual([]);
+    expect(journalEntriesIn(journal)).toEqual([]);
     await s.pulumi("destroy", "--yes", "--skip-preview");
     expect((await api.perform("listVpcs")).items).toEqual([]);
   });

@@ -13,7 +13,7 @@ import * as path from "path";
 import type { RunningEmulator } from "../../../emulator";
 import { ClouddbClient } from "../../../provider/client";
 import { REPO_ROOT } from "../../../harness";
-import { CACHE, CliStack, describeWithCli, emulator, ok, TOOLS, treeHash } from "./support";
+import { CACHE, CliStack, describeWithCli, emulator, ok, TOOLS, treeHash, VERSION } from "./support";
 
 const { isExecutable } = require("../../../scripts/lib/pulumi-tools") as { isExecutable: (file: string) => boolean };
 
@@ -44,10 +44,9 @@ async function installedJavaSdk(): Promise<void> {
     stack = await CliStack.create("native-java", emu);
     // The program's copy asks for the SDK of this version (the one installed above), whatever the example names.
     const pom = path.join(stack.dir, "pom.xml");
-    const version = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version;
     fs.writeFileSync(
       pom,
-      fs.readFileSync(pom, "utf8").replace(/(<artifactId>clouddb<\/artifactId>\s*<version>)[^<]*(<\/version>)/, `$1${version}$2`),
+      fs.readFileSync(pom, "utf8").replace(/(<artifactId>clouddb<\/artifactId>\s*<version>)[^<]*(<\/version>)/, `$1${VERSION}$2`),
     );
     // What the program needs (its dependencies, exec-maven-plugin) into the local repository.
     await ok("mvn", ["-q", "--no-transfer-progress", "compile", "exec:help"], { cwd: stack.dir });

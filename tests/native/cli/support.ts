@@ -7,13 +7,14 @@
  * kept in a git-ignored cache folder between runs (`.tools/native-test-cache`, or
  * `CLOUDDB_NATIVE_CACHE`).
  */
-import { spawn } from "child_process";
+import { execFileSync, spawn } from "child_process";
 import { createHash } from "crypto";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../../../emulator";
 import { REPO_ROOT } from "../../../harness";
+import { journalEntries } from "../../../harness/cloud";
 
 const { builtTools } = require("../../../scripts/lib/pulumi-tools") as {
   builtTools: (root: string, env: NodeJS.ProcessEnv) => { bin: string; codegen: string } | undefined;
@@ -232,4 +233,17 @@ export async function builtNodeSdk(env: NodeJS.ProcessEnv): Promise<string> {
 /** The environment with Node.js 24 first on PATH. */
 export function withNode24(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   return { ...env, PATH: `${node24()}${path.delimiter}${env.PATH ?? ""}` };
+}
+
+/** Kills (SIGKILL) every native plugin running from `home` (a workspace's PULUMI_HOME), as a crash would end it. */
+export function killPlugins(home: string): void {
+  const ps = execFileSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" });
+  for (const line of ps.split("\n")) {
+    if (line.includes(home) && line.includes("pulumi-resource-clouddb")) process.kill(Number(line.trim().split(/\s+/)[0]), "SIGKILL");
+  }
+}
+
+/** The create journal's entries in `dir` (a stack's CLOUDDB_JOURNAL_DIR), none while it does not exist. */
+export function journalEntriesIn(dir: string): string[] {
+  return fs.existsSync(dir) ? journalEntries(dir) : [];
 }

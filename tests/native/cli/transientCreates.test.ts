@@ -7,14 +7,13 @@
  * it waits after such a 503 is followed by one that creates the service, with no journal file
  * removed by hand.
  */
-import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
 import type { RunningEmulator } from "../../../emulator";
 import { EmulatorControl } from "../../../emulator/control-client";
 import { ClouddbClient } from "../../../provider/client";
 import { until } from "../../../harness";
-import { cliWorkspace, CliStack, describeWithCli, emulator, run } from "./support";
+import { cliWorkspace, CliStack, describeWithCli, emulator, journalEntriesIn, killPlugins, run } from "./support";
 
 /** A YAML program of `count` services on the stack's default provider: half named by the program, half by autonaming. */
 function program(count: number): string {
@@ -41,15 +40,6 @@ async function stackOf(emu: RunningEmulator, count: number, listLag: string): Pr
   await stack.pulumi("config", "set", "clouddb:pollMaxInterval", "200ms");
   await stack.pulumi("config", "set", "clouddb:listLag", listLag);
   return stack;
-}
-
-/** The process ids of the native plugins running from `home` (a workspace's PULUMI_HOME). */
-function pluginsOf(home: string): number[] {
-  const ps = execFileSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" });
-  return ps
-    .split("\n")
-    .filter((l) => l.includes(home) && l.includes("pulumi-resource-clouddb"))
-    .map((l) => Number(l.trim().split(/\s+/)[0]));
 }
 
 describeWithCli("creates whose POST a gateway answered 503, on the native plugin under the real CLI", () => {
@@ -92,7 +82,7 @@ describeWithCli("creates whose POST a gateway answered 503, on the native plugin
         .map((r) => r.id)
         .sort(),
     ).toEqual(made.map((s) => s.service_id).sort());
-    expect(fs.readdirSync(stack.env.CLOUDDB_JOURNAL_DIR!).filter((f) => /^[0-9a-f]{40}\.json$/.test(f))).toEqual([]);
+    expect(journalEntriesIn(stack.env.CLOUDDB_JOURNAL_DIR!)).toEqual([]);
     await stack.pulumi("destroy", "--yes", "--skip-preview");
   });
 
@@ -106,16 +96,10 @@ describeWithCli("creates whose POST a gateway answered 503, on the native plugin
     await until(
       "the entry of the lost answer",
       async () =>
-        fs.existsSync(journal) &&
-        fs
-          .readdirSync(journal)
-          .filter((f) => /^[0-9a-f]{40}\.json$/.test(f))
-          .some((f) => fs.readFileSync(path.join(journal, f), "utf8").includes('"endedAt"'))
-          ? true
-          : undefined,
+        journalEntriesIn(journal).some((f) => fs.readFileSync(path.join(journal, f), "utf8").includes('"endedAt"')) ? true : undefined,
       60_000,
     );
-    for (const pid of pluginsOf(stack.env.PULUMI_HOME!)) process.kill(pid, "SIGKILL");
+    killPlugins(stack.env.PULUMI_HOME!);
     const interrupted = await running;
     expect(interrupted.code).not.toBe(0);
     expect((await api.perform("listServices")).items).toEqual([]);

@@ -62,7 +62,22 @@ import { sleep } from "./timers";
  * The pauses before recovery looks again at a list that showed no candidate (it may lag
  * behind the create), before it waits for the list's bound: looking more finds more sooner.
  */
-export const LOOK_AGAIN_MS: readonly number[] = [500, 1_500];
+const LOOK_AGAIN_MS: readonly number[] = [500, 1_500];
+
+/**
+ * When to read a list again after each read that showed nothing of a create (epoch ms): after
+ * each of {@link LOOK_AGAIN_MS} while they last, never later than `bound` (from when a read
+ * proves the create made nothing: `listLag` after its request ended), then at `bound`;
+ * undefined once the pauses are spent when there is no bound. The one schedule of such looks.
+ */
+export function looksAgain(bound?: number): (now?: number) => number | undefined {
+  const pauses = [...LOOK_AGAIN_MS];
+  return (now = Date.now()) => {
+    const pause = pauses.shift();
+    if (pause === undefined && bound === undefined) return undefined;
+    return Math.max(now, Math.min(now + (pause ?? Infinity), bound ?? Infinity));
+  };
+}
 
 /** How one create is sent, and how what it made is recognised in its list. */
 interface CreatePlan<T> extends Judged {
@@ -253,7 +268,7 @@ export class Creates {
     await plan.watch?.lost(endedAt);
     // A list read started this late shows what the request made, if it made anything (the contract's bound).
     const bound = endedAt + plan.listLagMs;
-    const pauses = [...LOOK_AGAIN_MS];
+    const lookAgain = looksAgain(bound);
     let settled: Settled<T>;
     let stopped: "deadline" | "closed" = "deadline";
     for (;;) {
@@ -273,8 +288,7 @@ export class Creates {
       if (!("none" in settled)) break;
       if ((reading.sentAt ?? -Infinity) >= bound) throw new MadeNothing(failure);
       // Nothing yet: look again soon (the list may lag a little), then once a read can start at the bound.
-      const pause = pauses.shift();
-      const next = Math.max(Date.now(), pause === undefined ? bound : Math.min(Date.now() + pause, bound));
+      const next = lookAgain() ?? bound;
       if (next >= plan.waitLimit) break;
       if (!(await this.pause(next - Date.now()))) {
         stopped = "closed";

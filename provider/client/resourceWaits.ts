@@ -67,6 +67,12 @@ const SHARED_ANSWER_MAX_AGE_MS = 60_000;
 /** Items in a list answer, those it could not read included: what the answer costs. */
 const listSize = (reading: ListReading<unknown>): number => reading.items.length + reading.rejected.length;
 
+/** The key of the source that a project's service list is (pollHub.ts), the one place it is spelled. */
+const servicesKey = (project: unknown): string => `services ${String(project)}`;
+
+/** The key of the source that a VPC's peering list is. */
+const peeringsKey = (project: unknown, vpc: unknown): string => `peerings ${String(project)} ${String(vpc)}`;
+
 /** What one wait watches, and for what. */
 interface Watch<K extends WatchedKind> {
   readonly kind: K;
@@ -136,8 +142,8 @@ export class ResourceWaits {
    */
   sawList(operation: Operation, params: Readonly<Record<string, unknown>>, reading: ListReading<unknown>): void {
     const { project, vpc } = params;
-    if (operation === "listServices") this.hub.learnLength(`services ${String(project)}`, listSize(reading));
-    if (operation === "listPeerings") this.hub.learnLength(`peerings ${String(project)} ${String(vpc)}`, listSize(reading));
+    if (operation === "listServices") this.hub.learnLength(servicesKey(project), listSize(reading));
+    if (operation === "listPeerings") this.hub.learnLength(peeringsKey(project, vpc), listSize(reading));
   }
 
   /** One poll: a single attempt at the lowest priority, named after the waiting method. */
@@ -172,7 +178,7 @@ export class ResourceWaits {
   }
 
   private services(project: string): Source<ListReading<Service>> {
-    const key = `services ${project}`;
+    const key = servicesKey(project);
     return { key, fetch: (caller) => this.machineList(key, project, caller), size: listSize };
   }
 
@@ -370,7 +376,7 @@ export class ResourceWaits {
   async peering(vpcId: string, peeringId: string, opts: WaitForPeeringOptions): Promise<Peering> {
     const caller = "waitForPeering";
     const source = (project: string): Source<ListReading<Peering>> => ({
-      key: `peerings ${project} ${vpcId}`,
+      key: peeringsKey(project, vpcId),
       fetch: (c) => this.fetched("listPeerings", { project, vpc: vpcId }, c),
       size: listSize,
     });

@@ -25,7 +25,7 @@ import { randomBytes } from "crypto";
 import { AUTONAMED_KEY, OWNER_KEY } from "./internalInputs";
 import { entryFile, journalDir, readEntry } from "./journalStore";
 import type { Props, WithInputs } from "./schema";
-import { providerContext } from "./settings";
+import { endpointSpellings, providerContext } from "./settings";
 import { containsUnknown } from "./unknowns";
 
 export { AUTONAMED_KEY } from "./internalInputs";
@@ -52,10 +52,10 @@ export function newAutoname(logical: string): string {
 
 /** The name an interrupted create of this resource was sent with, when it was autonamed and its journal entry tells. Never throws. */
 function interruptedName(kind: string, projectId: string | undefined, owner: string): string | undefined {
-  const { apiUrl, apiUrlAsGiven } = providerContext().settings;
-  if (apiUrl === undefined || projectId === undefined || owner === "") return undefined;
+  const { settings } = providerContext();
+  if (settings.apiUrl === undefined || projectId === undefined || owner === "") return undefined;
   // This version's entry, else one an earlier version keyed by the endpoint as it was given.
-  for (const url of apiUrlAsGiven === undefined ? [apiUrl] : [apiUrl, apiUrlAsGiven]) {
+  for (const url of endpointSpellings(settings)) {
     const stored = readEntry(entryFile(journalDir(), url, projectId, kind, owner));
     if (stored.kind !== "none") return stored.kind === "entry" && stored.entry.autonamed === true ? stored.entry.name : undefined;
   }

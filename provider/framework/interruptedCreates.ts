@@ -13,7 +13,7 @@
  * create stops, saying when to run `pulumi up` again, how to take over what it made
  * (`adoptId`), and which entry to remove once you know it made none.
  */
-import { LOOK_AGAIN_MS } from "../client/createRecovery";
+import { looksAgain } from "../client/createRecovery";
 import { scopeDeadline } from "../client/deadline";
 import { logicalNameOf } from "./autonaming";
 import { pause as pauseFor } from "./cancellation";
@@ -96,15 +96,14 @@ type Looked<T> = { readonly found: T[]; readonly proven: boolean };
  * which proves the create made nothing, waiting for it while the operation's deadline allows.
  */
 async function look<T>(read: () => Promise<Listed<T>>, bound?: number): Promise<Looked<T>> {
-  const pauses = [...LOOK_AGAIN_MS];
+  const lookAgain = looksAgain(bound);
   const limit = scopeDeadline() ?? Infinity;
   for (;;) {
     const listed = await read();
     if (listed.items.length > 0) return { found: listed.items, proven: false };
     if (bound !== undefined && (listed.sentAt ?? -Infinity) >= bound) return { found: [], proven: true };
-    const pause = pauses.shift();
-    if (pause === undefined && bound === undefined) return { found: [], proven: false };
-    const next = Math.max(Date.now(), bound === undefined ? Date.now() + pause! : Math.min(Date.now() + (pause ?? Infinity), bound));
+    const next = lookAgain();
+    if (next === undefined) return { found: [], proven: false };
     // No wait starts past the operation's deadline.
     if (next >= limit) return { found: [], proven: false };
     await pauseFor(next - Date.now());

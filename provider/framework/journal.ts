@@ -53,6 +53,7 @@ import { sameIntent, type CreateIntent } from "./createIntent";
 import { CloudStateError, ProviderErrorCode } from "./errors";
 import { describe, interrupted, type Listed, lookAlikes, provenFrom, unreadable, type Recovery } from "./interruptedCreates";
 import { isMine, Journaled, ownedNow } from "./journaled";
+import { endpointSpellings } from "./settings";
 import { withEntryLock } from "./journalLock";
 import {
   engineProcesses,
@@ -381,7 +382,5 @@ export function forgetInterrupted(
   const dir = usableJournalDir();
   if (dir === undefined || ctx.owner === "") return;
   // This version's entry, and one an earlier version keyed by the endpoint as it was given.
-  const { apiUrl = "", apiUrlAsGiven } = ctx.settings;
-  for (const url of apiUrlAsGiven === undefined ? [apiUrl] : [apiUrl, apiUrlAsGiven])
-    removeEntry(entryFile(dir, url, projectId, kind, ctx.owner));
+  for (const url of endpointSpellings(ctx.settings)) removeEntry(entryFile(dir, url, projectId, kind, ctx.owner));
 }

@@ -106,6 +106,15 @@ function endpoint(given: string | undefined): Pick<ProviderSettings, "apiUrl" | 
   return apiUrl === given ? { apiUrl } : { apiUrl, apiUrlAsGiven: given };
 }
 
+/**
+ * The spellings of an endpoint that files on this machine may be keyed by, in the order they
+ * are looked up: its one form, then the text as given where it differs (earlier versions keyed
+ * the journal's entries and the learned transition times by it).
+ */
+export function endpointSpellings(s: Pick<ProviderSettings, "apiUrl" | "apiUrlAsGiven">): string[] {
+  return [s.apiUrl ?? "", ...(s.apiUrlAsGiven === undefined ? [] : [s.apiUrlAsGiven])];
+}
+
 let configured: ProviderSettings | undefined;
 const clients = new Map<string, ClouddbClient>();
 
@@ -372,7 +381,7 @@ function clientFor(s: ProviderSettings): ClouddbClient {
       listLagMs: s.listLagMs,
       ...(s.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: s.requestTimeoutMs }),
       poll: s.poll,
-      expectedDurations: loadPriors(s.apiUrl!, s.apiUrlAsGiven),
+      expectedDurations: loadPriors(...endpointSpellings(s)),
       ...(pacingDir === undefined ? {} : { pacingDir }),
       // The process's one cancellation signal: Cancel, or the engine gone, stops this client too, whenever it is made (cancellation.ts).
       signal: cancellationSignal(),

@@ -28,12 +28,13 @@ function isMs(v: unknown): v is number {
 }
 
 /**
- * The measurements saved for `apiUrl` (ms by transition, oldest first; a file of 0.1 holds one
- * value each), else for `asGiven` (the endpoint as it was given: what earlier versions named the
- * file by), or none. Never throws.
+ * The measurements saved for the first of an endpoint's `spellings` that has them (ms by
+ * transition, oldest first; a file of 0.1 holds one value each), or none. Never throws. The
+ * spellings are settings.ts `endpointSpellings`: its one form, then the text as given (what
+ * earlier versions named the file by).
  */
-export function loadPriors(apiUrl: string, asGiven?: string): Record<string, number[]> {
-  for (const url of asGiven === undefined ? [apiUrl] : [apiUrl, asGiven]) {
+export function loadPriors(...spellings: string[]): Record<string, number[]> {
+  for (const url of spellings) {
     try {
       return loadedFrom(fs.readFileSync(fileFor(url), "utf8"));
     } catch {

@@ -10,7 +10,19 @@
  * Against the emulator over HTTP, its request log as the witness.
  */
 import { AmbiguousCreateError, ClouddbClient, type CreateWatch } from "../../provider/client";
+import { looksAgain } from "../../provider/client/createRecovery";
 import { type Emu, clientOf, control, countRequests, misbehave, requestLog, startEmulator } from "./emulatorControl";
+
+describe("the looks at a list that shows nothing yet", () => {
+  it("come after each short pause, never past the bound, then at the bound; without one, stop once the pauses are spent", () => {
+    const withBound = looksAgain(10_000);
+    expect([withBound(0), withBound(1_000), withBound(3_000), withBound(11_000)]).toEqual([500, 2_500, 10_000, 11_000]);
+    const soonBound = looksAgain(800);
+    expect([soonBound(0), soonBound(600)]).toEqual([500, 800]);
+    const none = looksAgain();
+    expect([none(0), none(1_000), none(3_000)]).toEqual([500, 2_500, undefined]);
+  });
+});
 
 describe("a lost create's answer and the list's bound", () => {
   let emu: Emu;

@@ -29,13 +29,9 @@ function jittered(base: number, attempt: number, random: () => number): number {
  * from {@link backoff}.bareRefusalBaseMs. Never throws.
  */
 export function retryDelayMs(err: unknown, attempt: number, random: () => number = Math.random): number {
-  if (RateLimitError.isInstance(err)) {
-    if (err.retryAfterSeconds === undefined) return jittered(backoff.bareRefusalBaseMs, attempt, random);
-    return Math.max(err.retryAfterSeconds * 1_000 + backoff.retryAfterMarginMs, jittered(backoff.baseMs, attempt, random));
-  }
+  const limited = RateLimitError.isInstance(err);
+  const retryAfterSeconds = limited || ServerError.isInstance(err) ? err.retryAfterSeconds : undefined;
+  if (limited && retryAfterSeconds === undefined) return jittered(backoff.bareRefusalBaseMs, attempt, random);
   const jitteredMs = jittered(backoff.baseMs, attempt, random);
-  if (ServerError.isInstance(err) && err.retryAfterSeconds !== undefined) {
-    return Math.max(err.retryAfterSeconds * 1_000 + backoff.retryAfterMarginMs, jitteredMs);
-  }
-  return jitteredMs;
+  return retryAfterSeconds === undefined ? jitteredMs : Math.max(retryAfterSeconds * 1_000 + backoff.retryAfterMarginMs, jitteredMs);
 }

@@ -2,7 +2,7 @@
  * A first-in first-out queue whose `push` and `shift` take constant time whatever its
  * length (an array's `shift` moves every element: a queue of 100,000 drained that way
  * costs tens of microseconds a request). The pacer's queues and its count of accepted
- * answers are such queues.
+ * answers ({@link Times}) are such queues.
  */
 
 /** Entries dropped from the front are reclaimed once at least this many have gone... */
@@ -42,9 +42,9 @@ export class Fifo<T> {
     return item;
   }
 
-  /** The entries, oldest first (without removing them). */
-  *values(): IterableIterator<T> {
-    for (let i = this.head; i < this.items.length; i++) yield this.items[i] as T;
+  /** The entry `index` places from the oldest (0: the oldest), or undefined past the last. Constant time. */
+  at(index: number): T | undefined {
+    return index >= 0 && index < this.size ? this.items[this.head + index] : undefined;
   }
 
   /** Removes every entry and returns them, oldest first. */
@@ -62,5 +62,32 @@ export class Fifo<T> {
     for (const item of this.drain()) (keep(item) ? kept : dropped).push(item);
     this.items = kept;
     return dropped;
+  }
+}
+
+/**
+ * Times (epoch ms) kept in order, oldest first: how many fall in a window is counted by binary
+ * search, not by a walk over them all (the pacer counts its accepted answers at every answer).
+ */
+export class Times extends Fifo<number> {
+  /** Adds `time` at the back; one earlier than the last (a clock stepped back) as the last, so that they stay in order. */
+  override push(time: number): void {
+    super.push(Math.max(time, this.at(this.size - 1) ?? time));
+  }
+
+  /** How many times fall after `from` and by `to` (none when `to` is before `from`). Logarithmic time. */
+  countIn(from: number, to: number): number {
+    return Math.max(0, this.countBy(to) - this.countBy(from));
+  }
+
+  /** How many times fall by `time`. */
+  private countBy(time: number): number {
+    let [lo, hi] = [0, this.size];
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.at(mid)! <= time) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 }

@@ -22,9 +22,10 @@
  *   reads having gone ahead of it, is let go unsent: its wait polls again, choosing anew what to read.
  *
  * The pacer never fails a request: it says whether it may send, callers decide. Time comes from
- * `now`; its timer is safe past Node's limit (timers.ts); its work per request is constant (fifo.ts).
+ * `now`; its timer is safe past Node's limit (timers.ts); its work per request is constant (fifo.ts), or logarithmic
+ * where it counts the answers accepted in a window.
  */
-import { Fifo } from "./fifo";
+import { Fifo, Times } from "./fifo";
 import type { Held, Priority, Waiting } from "./pacerTypes";
 export type { Held, Priority } from "./pacerTypes";
 import { answered, claimSlots, declared, growRate, limitsOwn, measuringSlowStart, observed, refused, sent, unused } from "./keySchedule";
@@ -56,7 +57,7 @@ export class Pacer {
    */
   private state: KeySchedule;
   /** When answers the API accepted came, oldest first, within the last seconds ({@link PACER.shareWindowMs} and one). */
-  private readonly accepted = new Fifo<number>();
+  private readonly accepted = new Times();
   /** When this client's first request left (epoch ms): a measure of what it got counts from then. */
   private firstSentAt = Infinity;
   private timer: LongTimer | undefined;
@@ -184,7 +185,10 @@ export class Pacer {
       // Others: more used than this machine sent in the window (its clients' slots in the schedule, or this client's own).
       const windowMs = (fields.windowSeconds ?? 1) * 1_000;
       const used = fields.remaining === undefined ? 0 : (perSecond * windowMs) / 1_000 - fields.remaining;
-      const sent = Math.max(this.acceptedIn(now - windowMs, now), this.state.slots.filter((t) => t >= now - windowMs && t <= now).length);
+      const sent = Math.max(
+        this.accepted.countIn(now - windowMs, now),
+        this.state.slots.filter((t) => t >= now - windowMs && t <= now).length,
+      );
       const others = used - sent > 1;
       this.change((s, at) => declared(s, at, perSecond, others));
     }
@@ -200,24 +204,17 @@ export class Pacer {
     // Alone, the client's own answers are what the API accepted; shared, the schedule's slots tell.
     const counted =
       this.shared === undefined
-        ? { count: (windowMs: number, ref: number) => this.acceptedIn(ref - windowMs, ref), since: this.firstSentAt }
+        ? { count: (windowMs: number, ref: number) => this.accepted.countIn(ref - windowMs, ref), since: this.firstSentAt }
         : undefined;
     this.change((s, at) => refused(s, at, retryAfterSeconds, pause, sentAt, counted));
     if (this.state.pausedUntil > pausedBefore) this.releaseImpatient();
     this.pump();
   }
 
-  /** The answers the API accepted that came after `from` and by `to` (epoch ms). */
-  private acceptedIn(from: number, to: number): number {
-    let n = 0;
-    for (const at of this.accepted.values()) if (at > from && at <= to) n++;
-    return n;
-  }
-
   /** What the answer's `RateLimit` fields say of the quota others use (keySchedule.ts `observed`), given what this client used of it. */
   private observe(fields: LimitFields): void {
     const now = this.now();
-    const own = this.acceptedIn(now - (fields.windowSeconds ?? 1) * 1_000, now);
+    const own = this.accepted.countIn(now - (fields.windowSeconds ?? 1) * 1_000, now);
     this.change((s, at) => observed(s, at, fields, own));
   }
 

@@ -21,14 +21,14 @@
  * password); an answer in which a secret the client knows appears is not kept. Best effort:
  * where the file cannot be written or read, each client reads the list itself.
  */
-import { createHash, randomBytes } from "crypto";
+import { createHash } from "crypto";
 import * as fs from "fs";
 import * as path from "path";
 import { activeMembers, type KeySchedule, writesWaiting } from "./schedule";
 import { WAITS_FRESH_MS } from "./scheduleReading";
 import { alignedRead, lastDueAfterMs } from "./listReadiness";
 import { redact } from "../redact";
-import type { SharedSchedule } from "./sharedSchedule";
+import { type SharedSchedule, writeWhole } from "./sharedSchedule";
 
 /** What reading a list costs the machine (exported for tests and the README). */
 export const LIST_COST = {
@@ -177,14 +177,7 @@ export class SharedLists {
   async done(key: string, answer: SharedAnswer | undefined): Promise<void> {
     if (answer !== undefined) {
       const text = JSON.stringify({ sentAt: answer.sentAt, body: answer.body });
-      if (redact(text) === text) {
-        const file = this.fileOf(key);
-        const tmp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-        await fs.promises
-          .writeFile(tmp, text, { mode: 0o600 })
-          .then(() => fs.promises.rename(tmp, file))
-          .catch(() => fs.promises.rm(tmp, { force: true }).catch(() => undefined));
-      }
+      if (redact(text) === text) await writeWhole(this.fileOf(key), text).catch(() => undefined);
     }
     const done = await this.schedule.update((s) => {
       s.lists ??= {};

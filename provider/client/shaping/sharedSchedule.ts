@@ -49,6 +49,21 @@ async function privateDir(dir: string): Promise<boolean> {
   }
 }
 
+/**
+ * Writes `text` to `file` whole (a new file, this user's alone, renamed over it), so that a
+ * reader never sees a torn one; the new file is removed when that fails. @throws when it does
+ */
+export async function writeWhole(file: string, text: string): Promise<void> {
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  try {
+    await fs.promises.writeFile(tmp, text, { mode: 0o600 });
+    await fs.promises.rename(tmp, file);
+  } catch (e) {
+    await fs.promises.rm(tmp, { force: true }).catch(() => undefined);
+    throw e;
+  }
+}
+
 /** The name of the schedule's files for `apiUrl` and `apiKey`: a hash of the URL and of the key's hash. */
 export function scheduleName(apiUrl: string, apiKey: string): string {
   const keyHash = createHash("sha256").update(apiKey).digest("hex");
@@ -100,9 +115,13 @@ export class SharedSchedule {
 
   /** The schedule as its file holds it now (no lock taken), or undefined when there is none to use. Never rejects. */
   async read(): Promise<KeySchedule | undefined> {
-    if (!(await this.ready())) return undefined;
+    return (await this.ready()) ? this.load(this.now()) : undefined;
+  }
+
+  /** The schedule its file holds, read at `now`, or undefined when it holds none that can be used. Never rejects. */
+  private async load(now: number): Promise<KeySchedule | undefined> {
     try {
-      return readSchedule(JSON.parse(await fs.promises.readFile(this.file, "utf8")), this.now());
+      return readSchedule(JSON.parse(await fs.promises.readFile(this.file, "utf8")), now);
     } catch {
       return undefined;
     }
@@ -118,22 +137,13 @@ export class SharedSchedule {
     if (!(await this.ready())) return undefined;
     const ino = await this.acquire();
     if (ino === undefined) return undefined;
-    const tmp = `${this.file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
     try {
       const now = this.now();
-      let schedule: KeySchedule | undefined;
-      try {
-        schedule = readSchedule(JSON.parse(await fs.promises.readFile(this.file, "utf8")), now);
-      } catch {
-        schedule = undefined;
-      }
-      schedule ??= newSchedule(now);
+      const schedule = (await this.load(now)) ?? newSchedule(now);
       const result = change(schedule, now);
-      await fs.promises.writeFile(tmp, JSON.stringify(schedule), { mode: 0o600 });
-      await fs.promises.rename(tmp, this.file);
+      await writeWhole(this.file, JSON.stringify(schedule));
       return { result, schedule };
     } catch {
-      await fs.promises.rm(tmp, { force: true }).catch(() => undefined);
       return undefined;
     } finally {
       await this.release(ino);

@@ -17,6 +17,27 @@ export const NATIVE_PACKAGES = {
   go: "github.com/clouddb/pulumi-clouddb/sdk-native/go/clouddb",
   /** The Go module (its go.mod): the same path, so a program's `replace` points at the folder. */
   goModule: "github.com/clouddb/pulumi-clouddb/sdk-native/go/clouddb",
+  /**
+   * The Java SDK's `language.java` of the schema, as Pulumi's Java generator reads it. Its
+   * `basePackage` is the Maven groupId as well (the generator's own rule for the Gradle build;
+   * scripts/lib/java-sdk.js writes the `pom.xml` by the same rule), and the package is
+   * `<basePackage>.clouddb`: `io.github.clouddb.pulumi:clouddb`, package
+   * `io.github.clouddb.pulumi.clouddb`. Not `com.pulumi`, Pulumi's own namespace on Maven
+   * Central: `io.github.clouddb` is the namespace Maven Central grants to whoever owns the
+   * GitHub organisation `clouddb` (the repository's), with no domain to prove. The
+   * dependencies are the pom's too: `com.pulumi:pulumi` is the Java SDK release Maven
+   * Central serves that speaks the Java host's protocol (the generator's default, 1.0.0, is
+   * older).
+   */
+  java: {
+    basePackage: "io.github.clouddb.pulumi",
+    buildFiles: "gradle",
+    dependencies: {
+      "com.google.code.findbugs:jsr305": "3.0.2",
+      "com.google.code.gson:gson": "2.8.9",
+      "com.pulumi:pulumi": "1.12.0",
+    },
+  },
 } as const;
 
 /** The fields of `package.json` the package schema repeats. */

@@ -66,6 +66,7 @@ export function packageSchema(root: string, resources: readonly RegisteredResour
         generateResourceContainerTypes: true,
         respectSchemaVersion: true,
       },
+      java: NATIVE_PACKAGES.java,
     },
   };
 }

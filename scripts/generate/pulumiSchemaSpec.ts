@@ -90,6 +90,15 @@ export interface LanguageSpecs {
     readonly generateResourceContainerTypes?: boolean;
     readonly respectSchemaVersion?: boolean;
   };
+  /** As pulumi-java's code generator reads it (its `PackageInfo`). */
+  readonly java?: {
+    /** The Java package's prefix: the package is `<basePackage>.<name>` (default `com.pulumi`). */
+    readonly basePackage?: string;
+    /** `gradle` (a Gradle build beside the sources) or `none`. */
+    readonly buildFiles?: "gradle" | "none";
+    /** Maven dependencies, `<groupId>:<artifactId>` to version. */
+    readonly dependencies?: Readonly<Record<string, string>>;
+  };
 }
 
 /** A Pulumi package schema. */

@@ -4,19 +4,15 @@
  * generator writes, so that Maven alone builds it: the generator writes a Gradle build whose
  * `genPulumiResources` task makes two resources at build time (`version.txt` and
  * `plugin.json`, which the SDK reads at its first resource: without them it fails with
- * "expected resource 'com/pulumi/clouddb/version.txt' on Classpath"). This writes them as
+ * "expected resource '<package path>/version.txt' on Classpath"). This writes them as
  * files, with the same content, and a `pom.xml` with the coordinates and dependencies of
- * that Gradle build, the Java SDK pinned to the release Maven Central serves
- * ({@link PULUMI_JAVA_SDK}; the Gradle build names 1.0.0, older than the host's protocol).
+ * that Gradle build: both from the schema's `language.java` (scripts/generate/packageInfo.ts),
+ * the groupId its `basePackage` as the generator makes it, the artifactId the package's name;
+ * with the name, URL, licence, developer and SCM Maven Central requires of a pom.
  */
 "use strict";
 const fs = require("fs");
 const path = require("path");
-
-/** `com.pulumi:pulumi`, the Java SDK the generated SDK compiles and runs against. */
-const PULUMI_JAVA_SDK = "1.12.0";
-/** The coordinates the generated Gradle build publishes under. */
-const GROUP_ID = "com.pulumi";
 
 /**
  * @typedef {object} Schema
@@ -24,14 +20,20 @@ const GROUP_ID = "com.pulumi";
  * @property {string} version
  * @property {string} [description]
  * @property {string} [pluginDownloadURL]
+ * @property {string} [publisher]
+ * @property {string} [homepage]
+ * @property {string} [repository]
+ * @property {string} [license]
+ * @property {{ java: { basePackage: string, dependencies: Record<string, string> } }} language
  */
 
 /**
- * The Maven coordinates of the Java SDK of `schema`.
+ * The Maven coordinates of the Java SDK of `schema`, and its Java package.
  * @param {Schema} schema
  */
 function javaCoordinates(schema) {
-  return { groupId: GROUP_ID, artifactId: schema.name, version: schema.version };
+  const groupId = schema.language.java.basePackage;
+  return { groupId, artifactId: schema.name, version: schema.version, javaPackage: `${groupId}.${schema.name}` };
 }
 
 /** @param {string} text */
@@ -45,16 +47,20 @@ function xml(text) {
  * @param {Schema} schema
  */
 function writeJavaBuild(dir, schema) {
-  const { groupId, artifactId, version } = javaCoordinates(schema);
-  const resources = path.join(dir, "src", "main", "resources", ...`${groupId}.${artifactId}`.split("."));
+  const { groupId, artifactId, version, javaPackage } = javaCoordinates(schema);
+  const resources = path.join(dir, "src", "main", "resources", ...javaPackage.split("."));
   fs.mkdirSync(resources, { recursive: true });
   fs.writeFileSync(path.join(resources, "version.txt"), version);
   /** @type {Record<string, unknown>} */
   const plugin = { resource: true, name: schema.name, version };
   if (schema.pluginDownloadURL !== undefined) plugin.server = schema.pluginDownloadURL;
   fs.writeFileSync(path.join(resources, "plugin.json"), `${JSON.stringify(plugin, null, 2)}\n`);
-  const dep = (/** @type {string} */ g, /** @type {string} */ a, /** @type {string} */ v) =>
-    `    <dependency>\n      <groupId>${g}</groupId>\n      <artifactId>${a}</artifactId>\n      <version>${v}</version>\n    </dependency>`;
+  const deps = Object.entries(schema.language.java.dependencies)
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([coordinates, v]) => {
+      const [g, a] = coordinates.split(":");
+      return `    <dependency>\n      <groupId>${g}</groupId>\n      <artifactId>${a}</artifactId>\n      <version>${v}</version>\n    </dependency>`;
+    });
   const pom = `<?xml version="1.0" encoding="UTF-8"?>
 <!-- Written by npm run generate:sdks (scripts/lib/java-sdk.js) beside the generated Gradle build: do not edit. -->
 <project xmlns="http://maven.apache.org/POM/4.0.0" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://maven.apache.org/POM/4.0.0 http://maven.apache.org/xsd/maven-4.0.0.xsd">
@@ -63,20 +69,33 @@ function writeJavaBuild(dir, schema) {
   <artifactId>${artifactId}</artifactId>
   <version>${version}</version>
   <packaging>jar</packaging>
+  <name>${xml(`${schema.publisher ?? schema.name} Pulumi SDK`)}</name>
   <description>${xml(schema.description ?? "")}</description>
+  <url>${xml(schema.homepage ?? schema.repository ?? "")}</url>
+  <licenses>
+    <license>
+      <name>${xml(schema.license ?? "")}</name>
+    </license>
+  </licenses>
+  <developers>
+    <developer>
+      <name>${xml(schema.publisher ?? "")}</name>
+    </developer>
+  </developers>
+  <scm>
+    <url>${xml(schema.repository ?? "")}</url>
+  </scm>
   <properties>
     <maven.compiler.source>11</maven.compiler.source>
     <maven.compiler.target>11</maven.compiler.target>
     <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
   </properties>
   <dependencies>
-${dep("com.google.code.findbugs", "jsr305", "3.0.2")}
-${dep("com.google.code.gson", "gson", "2.8.9")}
-${dep("com.pulumi", "pulumi", PULUMI_JAVA_SDK)}
+${deps.join("\n")}
   </dependencies>
 </project>
 `;
   fs.writeFileSync(path.join(dir, "pom.xml"), pom);
 }
 
-module.exports = { javaCoordinates, writeJavaBuild, PULUMI_JAVA_SDK };
+module.exports = { javaCoordinates, writeJavaBuild };

@@ -8,6 +8,7 @@
  *   npm/      pulumi-clouddb-<v>.tgz, clouddb-pulumi-clouddb-<v>.tgz
  *   python/   pulumi_clouddb-<pep440>.tar.gz, pulumi_clouddb-<pep440>-py3-none-any.whl
  *   go/       the Go SDK as a module proxy serves it (tag sdk-native/go/clouddb/v<v>)
+ *   maven/    the Java SDK as a Maven repository serves it (jar, sources, javadoc, pom: maven.js)
  *   plugin/   pulumi-resource-clouddb[-standalone]-v<v>-<os>-<arch>.tar.gz for every target
  *   SHA256SUMS, RELEASE_NOTES.md (the CHANGELOG's section, the install lines, each asset's sum),
  *   release.json (what the rehearsal and the publish step read: every file, the tags)
@@ -21,6 +22,7 @@ const path = require("path");
 const { packPluginAssets, parseTargets } = require("../plugin/pack");
 const { commandLine, say } = require("./../plugin/run");
 const { buildPython, goModule, packNodeSdk, packRoot } = require("./artifacts");
+const { buildMavenRepository } = require("./maven");
 const { releaseNotes } = require("./notes");
 const { writeSums } = require("./sums");
 const { changelogSection, checkVersions, packageVersion, pep440, root } = require("./versions");
@@ -32,6 +34,7 @@ const { changelogSection, checkVersions, packageVersion, pep440, root } = requir
  *   npm: { root: string, nodeSdk: string },
  *   python: string[],
  *   go: { path: string, version: string, tag: string, files: string[], h1: string, goModH1: string },
+ *   maven: { groupId: string, artifactId: string, version: string, files: string[] },
  *   plugin: { target: string, plugin: string, standalone: string | undefined }[],
  *   tags: string[],
  * }} Release
@@ -61,6 +64,8 @@ async function buildRelease(opts = {}) {
   const python = buildPython(out, version);
   step("the Go SDK's module files");
   const go = goModule(out, version, date);
+  step("the Java SDK's Maven repository");
+  const maven = buildMavenRepository(out);
   step("the plugin's tarballs");
   const assets = await packPluginAssets({ targets: opts.targets ?? parseTargets("all"), out: path.join(out, "plugin") });
   const plugin = assets.map((a) => ({
@@ -69,7 +74,7 @@ async function buildRelease(opts = {}) {
     standalone: a.standalone && path.relative(out, a.standalone),
   }));
 
-  const files = [rootTgz, nodeSdk, ...python, ...go.files, ...plugin.flatMap((p) => [p.plugin, p.standalone ?? []].flat())];
+  const files = [rootTgz, nodeSdk, ...python, ...go.files, ...maven.files, ...plugin.flatMap((p) => [p.plugin, p.standalone ?? []].flat())];
   writeSums(out, files);
   /** @type {Release} */
   const release = {
@@ -79,6 +84,7 @@ async function buildRelease(opts = {}) {
     npm: { root: rootTgz, nodeSdk },
     python,
     go,
+    maven,
     plugin,
     tags: [`v${version}`, go.tag],
   };
@@ -86,7 +92,7 @@ async function buildRelease(opts = {}) {
   const assetFiles = [...plugin.flatMap((p) => [p.plugin, p.standalone ?? []].flat()), rootTgz, nodeSdk, ...python];
   fs.writeFileSync(
     path.join(out, "RELEASE_NOTES.md"),
-    releaseNotes({ version, pep440: release.pep440, date, changes, goModule: go.path, files: assetFiles }, out),
+    releaseNotes({ version, pep440: release.pep440, date, changes, goModule: go.path, maven, files: assetFiles }, out),
   );
   step(`done: ${out}`);
   return release;

@@ -7,6 +7,8 @@
 const fs = require("fs");
 const path = require("path");
 const { createVpc, list, sh } = require("./firstday");
+const { installedJavaSdk } = require("./maven");
+const { parseSums, sha256File } = require("./sums");
 
 /**
  * @param {boolean} ok
@@ -85,7 +87,7 @@ function checkPlugin(p, home, version, requests) {
  * @param {import("./firstday").Path} p
  * @param {string} dir
  * @param {NodeJS.ProcessEnv} env
- * @param {{ npmRegistry: string, release: import("./build").Release }} o
+ * @param {{ npmRegistry: string, release: import("./build").Release, releaseDir: string }} o
  */
 async function checkInstalled(p, dir, env, o) {
   if (p.name.startsWith("typescript")) {
@@ -106,6 +108,18 @@ async function checkInstalled(p, dir, env, o) {
     expect(
       fs.existsSync(info) && !fs.existsSync(path.join(info, "direct_url.json")),
       `${p.name}: pulumi_clouddb ${o.release.pep440} is not installed from the index (${info})`,
+    );
+  }
+  if (p.name === "java") {
+    const jar = installedJavaSdk(String(env.HOME), o.release.maven);
+    const built = path.join(o.release.maven.files.find((f) => f.endsWith(`-${o.release.maven.version}.jar`)) ?? "");
+    expect(
+      fs.existsSync(jar) && fs.readFileSync(path.join(path.dirname(jar), "_remote.repositories"), "utf8").includes(">clouddb-release="),
+      `${p.name}: the Java SDK is not in ${jar}, or not from the stand-in`,
+    );
+    expect(
+      sha256File(jar) === parseSums(fs.readFileSync(path.join(o.releaseDir, "SHA256SUMS"), "utf8")).get(built),
+      `${p.name}: ${jar} is not the release's ${built}`,
     );
   }
   if (p.name === "go") {

@@ -9,7 +9,8 @@
  *    missing one);
  * 2. the version: `npm version X.Y.Z --no-git-tag-version` (package.json, package-lock.json),
  *    then `npm run generate` (schema.json: the plugin's version) and `npm run generate:sdks`
- *    (the SDKs ask for the plugin of that version; Python's in PEP 440 form);
+ *    (the SDKs ask for the plugin of that version; Python's in PEP 440 form), and the Java
+ *    example's pom asks for the Java SDK of that version (maven.js);
  * 3. the CHANGELOG: Unreleased becomes `## [X.Y.Z] - <date>`, the links follow (changelog.js);
  * 4. the upgrade fixture: `tests/upgrade/record.ts` records a stack of every kind under X.Y.Z;
  * 5. a commit `Release X.Y.Z`, and the tags on it: `vX.Y.Z` and the Go SDK's
@@ -24,6 +25,7 @@ const fs = require("fs");
 const path = require("path");
 const { run, say } = require("../plugin/run");
 const { cutChangelog } = require("./changelog");
+const { setExampleSdkVersion } = require("./maven");
 const { GO_MODULE_DIR, checkVersions, packageVersion, root } = require("./versions");
 
 /** @param {string} v */
@@ -55,6 +57,7 @@ function cut(version, date) {
   run("npm", ["version", version, "--no-git-tag-version"], { cwd: root });
   run("npm", ["run", "generate"], { cwd: root, stdio: "inherit" });
   run("npm", ["run", "generate:sdks"], { cwd: root, stdio: "inherit" });
+  setExampleSdkVersion(version);
   const mismatch = checkVersions();
   if (mismatch !== undefined) throw new Error(mismatch);
   fs.writeFileSync(path.join(root, "CHANGELOG.md"), next);

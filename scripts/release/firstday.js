@@ -42,8 +42,10 @@ function sh(command, args, o) {
  * @param {Record<string, string>} files
  */
 function writeProgram(dir, files) {
-  fs.mkdirSync(dir, { recursive: true });
-  for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text);
+  for (const [name, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    fs.writeFileSync(path.join(dir, name), text);
+  }
 }
 
 /**
@@ -92,8 +94,9 @@ async function createVpc(api, name, cidr) {
 
 /**
  * The paths, for release `version` (`pep`: its Python form; `goModule`: the Go SDK's path;
- * `pluginDownloadURL`: the schema's).
- * @param {{ version: string, pep: string, goModule: string, pluginDownloadURL: string }} r
+ * `pluginDownloadURL`: the schema's; `mavenRepository`: where the Java SDK is served, as Maven
+ * Central serves it to a user).
+ * @param {{ version: string, pep: string, goModule: string, pluginDownloadURL: string, mavenRepository: string }} r
  * @returns {Path[]}
  */
 function paths(r) {
@@ -146,6 +149,20 @@ function paths(r) {
         await run("go", ["mod", "init", "firstday-go"], { cwd: dir, env });
         await run("go", ["get", `${r.goModule}@v${r.version}`], { cwd: dir, env });
         await run("go", ["mod", "tidy"], { cwd: dir, env });
+      },
+    },
+    {
+      name: "java",
+      native: true,
+      node: "machine",
+      route: "node",
+      files: programs.java(),
+      install: async (dir, env, run) => {
+        // Maven's home is the JVM's user.home (the user database's, not HOME): this user's.
+        const active = { ...env, MAVEN_OPTS: `-Duser.home=${env.HOME}` };
+        writeProgram(path.join(String(env.HOME), ".m2"), { "settings.xml": programs.mavenSettings(r.mavenRepository) });
+        await run("mvn", ["-B", "-q", "--no-transfer-progress", "compile"], { cwd: dir, env: active });
+        return active;
       },
     },
     {

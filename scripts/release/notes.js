@@ -9,12 +9,14 @@ const path = require("path");
 const { sha256File } = require("./sums");
 
 /**
- * @param {{ version: string, pep440: string, date: string, changes: string, goModule: string, files: string[] }} release
+ * @param {{ version: string, pep440: string, date: string, changes: string, goModule: string, files: string[], maven: { groupId: string, artifactId: string, files: string[] } }} release
  * @param {string} out the release folder (the files are relative to it)
  */
 function releaseNotes(release, out) {
   const { version } = release;
-  const rows = release.files.map((f) => {
+  // The Java SDK's jars and pom too (on Maven Central, not among the assets), not Maven's checksums and metadata.
+  const mavenFiles = release.maven.files.filter((f) => /\.(jar|pom)$/.test(f));
+  const rows = [...release.files, ...mavenFiles].map((f) => {
     const size = (fs.statSync(path.join(out, f)).size / 1024 / 1024).toFixed(1);
     return `| \`${path.basename(f)}\` | ${size} MB | \`${sha256File(path.join(out, f))}\` |`;
   });
@@ -27,7 +29,8 @@ function releaseNotes(release, out) {
     "",
     `- TypeScript, the dynamic providers: \`npm install pulumi-clouddb@${version} @pulumi/pulumi\``,
     `- The native plugin's SDKs: \`npm install @clouddb/pulumi-clouddb@${version}\`, \`pip install pulumi_clouddb==${release.pep440}\`,`,
-    `  \`go get ${release.goModule}@v${version}\`; YAML needs none. The engine downloads the plugin`,
+    `  \`go get ${release.goModule}@v${version}\`, Java (Maven Central) \`${release.maven.groupId}:${release.maven.artifactId}:${version}\`;`,
+    "  YAML needs none. The engine downloads the plugin",
     "  (`pulumi-resource-clouddb`) from this release the first time a program uses it.",
     `- The emulator: \`npx -p pulumi-clouddb@${version} clouddb-emulator\`.`,
     "",

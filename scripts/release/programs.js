@@ -8,6 +8,8 @@
  * needs.
  */
 "use strict";
+const fs = require("fs");
+const path = require("path");
 
 /** Pulumi's TypeScript template's tsconfig.json. */
 const TSCONFIG = {
@@ -146,4 +148,41 @@ function yaml(version, pluginDownloadURL) {
   };
 }
 
-module.exports = { typescript, yaml, PYTHON, GO };
+/**
+ * The Java program: the example `examples/native-java` as it is (its pom asks for the SDK of
+ * this release, `release:cut` keeps it so), copied into the user's folder.
+ * @returns {Record<string, string>}
+ */
+function java() {
+  const example = path.join(__dirname, "..", "..", "examples", "native-java");
+  const app = "src/main/java/clouddb/example/App.java";
+  return Object.fromEntries(["Pulumi.yaml", "pom.xml", app].map((f) => [f, fs.readFileSync(path.join(example, f), "utf8")]));
+}
+
+/**
+ * A user's `~/.m2/settings.xml` that adds `repository` to Maven Central (a profile active by
+ * default): the rehearsal's stand-in of the release on Maven Central. A real user needs none.
+ * @param {string} repository
+ */
+function mavenSettings(repository) {
+  return [
+    '<settings xmlns="http://maven.apache.org/SETTINGS/1.0.0">',
+    "  <profiles>",
+    "    <profile>",
+    "      <id>release-standin</id>",
+    "      <activation><activeByDefault>true</activeByDefault></activation>",
+    "      <repositories>",
+    "        <repository>",
+    "          <id>clouddb-release</id>",
+    `          <url>${repository}</url>`,
+    "          <snapshots><enabled>false</enabled></snapshots>",
+    "        </repository>",
+    "      </repositories>",
+    "    </profile>",
+    "  </profiles>",
+    "</settings>",
+    "",
+  ].join("\n");
+}
+
+module.exports = { typescript, yaml, java, mavenSettings, PYTHON, GO };

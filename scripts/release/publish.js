@@ -9,17 +9,20 @@
  * - the plugin's tarballs and SHA256SUMS as the release's assets: into a folder at GitHub's
  *   layout (the stand-in), or `gh release create v<version>` with RELEASE_NOTES.md;
  * - the Go module: its proxy files into a folder (the stand-in's `GOPROXY=file://`), or its tag
- *   `sdk-native/go/clouddb/v<version>` pushed (the public proxy serves the module from the tag).
+ *   `sdk-native/go/clouddb/v<version>` pushed (the public proxy serves the module from the tag);
+ * - the Java SDK's Maven repository: into a folder (the stand-in), or to Maven Central (maven.js).
  *
  * The public publish (`node scripts/release/publish.js --release <dir> --public`) is what the
  * release workflow runs once the rehearsal passed: NODE_AUTH_TOKEN (npm), TWINE_USERNAME and
- * TWINE_PASSWORD (PyPI), GH_TOKEN (the release) in its environment.
+ * TWINE_PASSWORD (PyPI), GH_TOKEN (the release), MAVEN_CENTRAL_USERNAME and
+ * MAVEN_CENTRAL_PASSWORD (Maven Central, with the signing key imported into gpg) in its environment.
  */
 "use strict";
 const fs = require("fs");
 const os = require("os");
 const path = require("path");
 const { run, say } = require("../plugin/run");
+const { publishMaven } = require("./maven");
 const { checkSums } = require("./sums");
 const { releaseTools } = require("./tools");
 
@@ -33,6 +36,7 @@ const REPOSITORY = "clouddb/pulumi-clouddb";
  *   pypi: { repositoryUrl: string, username?: string, password?: string },
  *   assets: { dir: string } | { github: string },
  *   go: { proxyDir: string } | { gitRemote: string },
+ *   maven: { dir: string } | { central: true },
  * }} Destination
  */
 
@@ -63,6 +67,7 @@ function publish(dir, to) {
     release.npm.nodeSdk,
     ...release.python,
     ...release.go.files,
+    ...release.maven.files,
     ...release.plugin.flatMap((p) => [p.plugin, p.standalone ?? []].flat()),
   ];
   checkSums(dir, all);
@@ -118,6 +123,7 @@ function publish(dir, to) {
       run("git", ["tag", "-a", release.go.tag, `v${release.version}^{commit}`, "-m", `Go SDK of pulumi-clouddb ${release.version}`]);
     run("git", ["push", to.go.gitRemote, `refs/tags/${release.go.tag}`]);
   }
+  publishMaven(dir, release.maven, to.maven);
   return release;
 }
 
@@ -136,6 +142,7 @@ if (require.main === module) {
       pypi: { repositoryUrl: "https://upload.pypi.org/legacy/" },
       assets: { github: REPOSITORY },
       go: { gitRemote: "origin" },
+      maven: { central: true },
     });
   } catch (e) {
     say(`release:publish: ${e instanceof Error ? e.message : String(e)}`);

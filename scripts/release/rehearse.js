@@ -63,6 +63,7 @@ function expectedFiles(release) {
     release.npm.nodeSdk,
     ...release.python,
     ...release.go.files,
+    ...release.maven.files,
     ...release.plugin.flatMap((p) => [p.plugin, p.standalone ?? []].flat()),
   ];
 }
@@ -154,13 +155,18 @@ async function rehearse(opts) {
     stops.push(pypi.stop);
     const assets = await startAssetServer(path.join(base, "assets"));
     stops.push(assets.stop);
-    step(`stand-ins up: npm ${npm.url}, PyPI ${pypi.url}, assets ${assets.url}`);
+    // Maven Central's stand-in: a plain HTTP server of a repository layout.
+    fs.mkdirSync(path.join(base, "maven"), { recursive: true });
+    const mavenRepo = await startAssetServer(path.join(base, "maven"));
+    stops.push(mavenRepo.stop);
+    step(`stand-ins up: npm ${npm.url}, PyPI ${pypi.url}, assets ${assets.url}, Maven ${mavenRepo.url}`);
     const goProxyDir = path.join(base, "goproxy");
     publish(releaseDir, {
       npm: { registry: npm.url, token: npm.token },
       pypi: { repositoryUrl: pypi.url, username: "release", password: "rehearsal" },
       assets: { dir: path.join(base, "assets") },
       go: { proxyDir: goProxyDir },
+      maven: { dir: path.join(base, "maven") },
     });
     const sums = parseSums(fs.readFileSync(path.join(releaseDir, "SHA256SUMS"), "utf8"));
     for (const f of assetFiles(release).filter((f) => f !== "SHA256SUMS")) {
@@ -205,6 +211,7 @@ async function rehearse(opts) {
       pep: release.pep440,
       goModule: release.go.path,
       pluginDownloadURL: world.pluginDownloadURL,
+      mavenRepository: mavenRepo.url,
     })) {
       if (opts.only && !opts.only.includes(p.name)) continue;
       const { home, env } = userHome({ ...world, name: p.name, node: p.node });
@@ -212,7 +219,7 @@ async function rehearse(opts) {
       writeProgram(project, p.files);
       const active = (await p.install(project, env, (c, a, o) => sh(c, a, { ...o, log }))) ?? env;
       checkNoClone(active, [home], clone);
-      await checkInstalled(p, project, active, { npmRegistry: npm.url, release });
+      await checkInstalled(p, project, active, { npmRegistry: npm.url, release, releaseDir });
       step(`${p.name}: installed from the registries (nothing names the clone)`);
       const from = assets.requests.length;
       await stackDay(p, project, active, emulator.api, log);

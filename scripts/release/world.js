@@ -18,11 +18,13 @@ const { spawnSync } = require("child_process");
  */
 function linkOrCopy(from, to) {
   fs.mkdirSync(path.dirname(to), { recursive: true });
+  // A link's target, not the link (a relative link, as the Java host's in the tools' bin, means nothing elsewhere).
+  const file = fs.realpathSync(from);
   try {
-    fs.linkSync(from, to);
+    fs.linkSync(file, to);
   } catch {
-    fs.copyFileSync(from, to);
-    fs.chmodSync(to, fs.statSync(from).mode);
+    fs.copyFileSync(file, to);
+    fs.chmodSync(to, fs.statSync(file).mode);
   }
 }
 

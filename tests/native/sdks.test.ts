@@ -48,14 +48,14 @@ function check(root: string): { status: number | null; stderr: string } {
       fs.appendFileSync(file, "\n# edited by hand\n");
       // The Java SDK too: a generated source, and the pom.xml the script writes beside it.
       fs.appendFileSync(
-        path.join(copy, "sdk-native", "java", "src", "main", "java", "com", "pulumi", "clouddb", "Vpc.java"),
+        path.join(copy, "sdk-native", "java", "src", "main", "java", "io", "github", "clouddb", "pulumi", "clouddb", "Vpc.java"),
         "\n// edited\n",
       );
       fs.appendFileSync(path.join(copy, "sdk-native", "java", "pom.xml"), "\n<!-- edited -->\n");
       const r = check(copy);
       expect(r.status).toBe(1);
       expect(r.stderr).toContain("sdk-native/python/pulumi_clouddb/vpc.py");
-      expect(r.stderr).toContain("sdk-native/java/src/main/java/com/pulumi/clouddb/Vpc.java");
+      expect(r.stderr).toContain("sdk-native/java/src/main/java/io/github/clouddb/pulumi/clouddb/Vpc.java");
       expect(r.stderr).toContain("sdk-native/java/pom.xml");
     } finally {
       fs.rmSync(copy, { recursive: true, force: true });

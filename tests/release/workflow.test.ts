@@ -55,7 +55,15 @@ describe("the release workflow", () => {
     expect(download?.with).toEqual({ name: upload?.with?.name, path: "dist-release" });
     expect(runs(publish)).toEqual(["node scripts/release/publish.js --release dist-release --public"]);
     const step = publish.steps.find((s) => s.run?.includes("publish.js"));
-    expect(Object.keys(step?.env ?? {}).sort()).toEqual(["GH_TOKEN", "NODE_AUTH_TOKEN", "TWINE_PASSWORD", "TWINE_USERNAME"]);
+    expect(Object.keys(step?.env ?? {}).sort()).toEqual([
+      "GH_TOKEN",
+      "MAVEN_CENTRAL_PASSWORD",
+      "MAVEN_CENTRAL_USERNAME",
+      "MAVEN_GPG_PASSPHRASE",
+      "NODE_AUTH_TOKEN",
+      "TWINE_PASSWORD",
+      "TWINE_USERNAME",
+    ]);
     const rehearsal = fs.readFileSync(path.join(REPO_ROOT, "scripts", "release", "rehearse.js"), "utf8");
     expect(rehearsal).toMatch(/publish\(releaseDir, \{/);
   });

@@ -1,13 +1,13 @@
 package clouddb.example;
 
 import com.pulumi.Pulumi;
-import com.pulumi.clouddb.Provider;
-import com.pulumi.clouddb.ProviderArgs;
-import com.pulumi.clouddb.Service;
-import com.pulumi.clouddb.ServiceArgs;
-import com.pulumi.clouddb.Vpc;
-import com.pulumi.clouddb.VpcArgs;
-import com.pulumi.clouddb.enums.RegionCode;
+import io.github.clouddb.pulumi.clouddb.Provider;
+import io.github.clouddb.pulumi.clouddb.ProviderArgs;
+import io.github.clouddb.pulumi.clouddb.Service;
+import io.github.clouddb.pulumi.clouddb.ServiceArgs;
+import io.github.clouddb.pulumi.clouddb.Vpc;
+import io.github.clouddb.pulumi.clouddb.VpcArgs;
+import io.github.clouddb.pulumi.clouddb.enums.RegionCode;
 import com.pulumi.resources.CustomResourceOptions;
 
 /**
@@ -38,6 +38,7 @@ public final class App {
             ctx.export("vpcId", net.vpcId());
             ctx.export("serviceId", db.serviceId());
             ctx.export("host", db.host());
+            ctx.export("password", db.password()); // a secret
         });
     }
 }

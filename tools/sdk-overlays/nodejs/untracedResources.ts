@@ -21,15 +21,9 @@ const RESOURCE_MODULES: ReadonlyArray<readonly [module: Record<string, unknown>,
   [require("./vpcPeering"), "VpcPeering"],
 ];
 
-/**
- * The stack-trace formatter in force while a resource is constructed: the one before, given
- * the frames outside this file; a trace of no frames (the limit is 0) is the error's text
- * alone, as V8 writes it, without the work of the formatter before (under ts-node, the
- * source maps' formatter, once for each of the promises the construction makes).
- */
+/** The stack-trace formatter in force while a resource is constructed: the one before, given the frames outside this file. */
 function withoutOwnFrames(format: typeof Error.prepareStackTrace): NonNullable<typeof Error.prepareStackTrace> {
   return (error, frames) => {
-    if (frames.length === 0) return String(error);
     const kept = frames.filter((frame) => frame.getFileName() !== __filename);
     return format ? format(error, kept) : `${String(error)}${kept.map((frame) => `\n    at ${String(frame)}`).join("")}`;
   };

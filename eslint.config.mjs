@@ -11,6 +11,8 @@ export default tseslint.config(
       "dist/",
       "docs/api/",
       "sdk-native/",
+      // Copied into sdk-native/nodejs and compiled there, by the SDK's own tsc (its imports are the generated files').
+      "tools/sdk-overlays/",
       ".tools/",
       "dist-plugin/",
       "examples/native-*/",

@@ -10,6 +10,12 @@
  * Gradle build would write at build time (`version.txt`, `plugin.json`: without them the SDK
  * fails at its first resource), so that Maven alone builds it (lib/java-sdk.js).
  *
+ * The TypeScript SDK gets hand-written files through the codegen's overlays (`--overlays`,
+ * a folder per language whose files it copies in, its `.ts` files compiled and loaded by the
+ * package's index): tools/sdk-overlays/nodejs, and the dynamic SDK's `sdk/promiseStacks.ts`
+ * (one definition of how a resource is constructed untraced, copied, as the native package
+ * cannot depend on the dynamic one).
+ *
  * `--check` writes nothing and exits 1 naming each file that differs from what it would
  * write (tests/native/sdks.test.ts runs it so).
  */
@@ -25,6 +31,24 @@ const { run, say } = require("./lib/run");
 const root = path.resolve(__dirname, "..");
 /** Where each language's SDK goes, under the repository. */
 const TARGETS = { nodejs: "sdk-native/nodejs", python: "sdk-native/python", go: "sdk-native/go", java: "sdk-native/java" };
+
+/** The hand-written files the codegen copies into each language's SDK (`<folder>/<language>/...`). */
+const OVERLAYS = path.join(root, "tools", "sdk-overlays");
+/** Files of the repository copied into an SDK beside its overlays, by language. */
+const SHARED_OVERLAYS = { nodejs: ["sdk/promiseStacks.ts"] };
+
+/**
+ * The overlays of every language, with the shared files beside them, in a folder of `out`.
+ * @param {string} out
+ */
+function overlays(out) {
+  const dir = path.join(out, ".overlays");
+  fs.cpSync(OVERLAYS, dir, { recursive: true });
+  for (const [language, files] of Object.entries(SHARED_OVERLAYS)) {
+    for (const f of files) fs.copyFileSync(path.join(root, f), path.join(dir, language, path.basename(f)));
+  }
+  return dir;
+}
 
 /**
  * Every file under `dir`, relative to it, sorted.
@@ -56,13 +80,14 @@ async function generate(out) {
     PULUMI_SKIP_UPDATE_CHECK: "true",
   };
   const schema = JSON.parse(fs.readFileSync(path.join(root, "schema.json"), "utf8"));
+  const overlayDir = overlays(out);
   for (const language of Object.keys(TARGETS)) {
     say(`generating the ${language} SDK...`);
-    run(path.join(tools.codegen, "pulumi"), ["package", "gen-sdk", path.join(root, "schema.json"), "--language", language, "--out", out], {
-      env,
-      cwd: root,
-    });
+    const args = ["package", "gen-sdk", path.join(root, "schema.json"), "--language", language, "--out", out];
+    if (fs.existsSync(path.join(overlayDir, language))) args.push("--overlays", overlayDir);
+    run(path.join(tools.codegen, "pulumi"), args, { env, cwd: root });
   }
+  fs.rmSync(overlayDir, { recursive: true, force: true });
   const goModule = schema.language.go.modulePath;
   const goDir = path.join(out, "go", "clouddb");
   const go = findGo(process.env);

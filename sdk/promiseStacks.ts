@@ -11,6 +11,9 @@
  * transformation (the program's code) runs inside the constructor. Pulumi's own call-site
  * capture sets the limit itself, so the resource's source position is what it was; an error
  * thrown by the constructor gets the trace of the program's call.
+ *
+ * The native plugin's TypeScript SDK (generated) carries a copy of this file, which
+ * `npm run generate:sdks` puts beside the generated classes (tools/sdk-overlays/nodejs).
  */
 import * as pulumi from "@pulumi/pulumi";
 
@@ -25,16 +28,18 @@ function runsTransformations(opts: pulumi.CustomResourceOptions): boolean {
  * Lowers `Error.stackTraceLimit` to 0 for the construction of a resource with `opts`, when
  * that changes nothing the program can see (see the module comment).
  *
+ * @param above - The function whose caller an error's trace starts at (default: where `settle` is called).
  * @returns `settle`: call it once the construction ended, with the error it threw, if any
  * (the error then gets the trace of the call it is given in place of the one it lacks).
+ * @internal
  */
-export function untracedConstruction(opts: pulumi.CustomResourceOptions): (error?: unknown) => void {
+export function untracedConstruction(opts: pulumi.CustomResourceOptions, above?: (...args: never[]) => unknown): (error?: unknown) => void {
   if (process.env.PULUMI_DEBUG_PROMISE_LEAKS || runsTransformations(opts)) return () => undefined;
   const limit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   const settle = (error?: unknown): void => {
     Error.stackTraceLimit = limit;
-    if (error instanceof Error) Error.captureStackTrace(error, settle);
+    if (error instanceof Error) Error.captureStackTrace(error, above ?? settle);
   };
   return settle;
 }

@@ -36,10 +36,19 @@ function check(root: string): { status: number | null; stderr: string } {
   });
 
   it("are found changed when a generated file was edited by hand", () => {
-    // A copy of what the check reads: the script, its library, the pins, the schema and the SDKs.
+    // A copy of what the check reads: the script, its library, the pins, the overlays, the schema and the SDKs.
     const copy = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-sdks-"));
     try {
-      for (const p of ["scripts/native-sdks.js", "scripts/lib", "tools/pulumi", "schema.json", "sdk-native", "package.json"]) {
+      const sources = [
+        "scripts/native-sdks.js",
+        "scripts/lib",
+        "tools/pulumi",
+        "tools/sdk-overlays",
+        "sdk/promiseStacks.ts",
+        "schema.json",
+      ];
+      for (const p of [...sources, "sdk-native", "package.json"]) {
+        fs.mkdirSync(path.dirname(path.join(copy, p)), { recursive: true });
         fs.cpSync(path.join(REPO_ROOT, p), path.join(copy, p), { recursive: true });
       }
       fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(copy, "node_modules"));
@@ -52,11 +61,14 @@ function check(root: string): { status: number | null; stderr: string } {
         "\n// edited\n",
       );
       fs.appendFileSync(path.join(copy, "sdk-native", "java", "pom.xml"), "\n<!-- edited -->\n");
+      // The TypeScript SDK's copy of the dynamic SDK's file (an overlay): its source is sdk/.
+      fs.appendFileSync(path.join(copy, "sdk-native", "nodejs", "promiseStacks.ts"), "\n// edited\n");
       const r = check(copy);
       expect(r.status).toBe(1);
       expect(r.stderr).toContain("sdk-native/python/pulumi_clouddb/vpc.py");
       expect(r.stderr).toContain("sdk-native/java/src/main/java/io/github/clouddb/pulumi/clouddb/Vpc.java");
       expect(r.stderr).toContain("sdk-native/java/pom.xml");
+      expect(r.stderr).toContain("sdk-native/nodejs/promiseStacks.ts");
     } finally {
       fs.rmSync(copy, { recursive: true, force: true });
     }

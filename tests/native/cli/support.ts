@@ -8,13 +8,13 @@
  * `CLOUDDB_NATIVE_CACHE`).
  */
 import { execFileSync, spawn } from "child_process";
-import { createHash } from "crypto";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../../../emulator";
 import { REPO_ROOT } from "../../../harness";
 import { journalEntries } from "../../../harness/cloud";
+import { treeHash } from "../../../harness/nativeSdk";
 
 const { builtTools } = require("../../../scripts/lib/pulumi-tools") as {
   builtTools: (root: string, env: NodeJS.ProcessEnv) => { bin: string; codegen: string } | undefined;
@@ -37,25 +37,7 @@ export const TOOLS = builtTools(REPO_ROOT, process.env);
 export { describeWithCli } from "../../../harness/cli/tools";
 
 /** A hash of the files under `dirs` (relative to the repository), for cache keys. */
-export function treeHash(...dirs: string[]): string {
-  const h = createHash("sha256");
-  const walk = (dir: string): void => {
-    if (fs.statSync(dir).isFile()) {
-      h.update(path.relative(REPO_ROOT, dir)).update(fs.readFileSync(dir));
-      return;
-    }
-    for (const e of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      const full = path.join(dir, e.name);
-      if (e.isDirectory()) {
-        if (e.name !== "node_modules" && e.name !== "bin") walk(full);
-      } else if (!e.name.endsWith(".map") && !e.name.endsWith(".d.ts")) {
-        h.update(path.relative(REPO_ROOT, full)).update(fs.readFileSync(full));
-      }
-    }
-  };
-  for (const d of dirs) walk(path.join(REPO_ROOT, d));
-  return h.digest("hex").slice(0, 16);
-}
+export { treeHash };
 
 /** The plugin's tarball for this machine (the launcher and the bundle), built from `dist/` (`npm run build`) by scripts/plugin, once per build. */
 export async function pluginTarball(): Promise<string> {

@@ -27,6 +27,8 @@ describeWithCli("the scale bench under the real CLI", () => {
     }
     const dynamic = runs.find((r) => r.host === "dynamic")!;
     const floor = runs.find((r) => r.host === "floor")!;
+    // The dynamic-provider host is a Node.js process (over 100 MB); the floor a Go binary (about 30 MB): the peak is the plugin's own.
+    expect(dynamic.commands.up.pluginPeakMb).toBeGreaterThan(2 * floor.commands.up.pluginPeakMb);
     // The dynamic path's state holds the provider's serialized text beside a Service's outputs: more than the floor's.
     expect(dynamic.statePerService).toBeGreaterThan(floor.statePerService);
   });

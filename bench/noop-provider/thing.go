@@ -15,26 +15,42 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 )
 
-// schema is the package schema the provider serves: one resource with a few inputs and outputs.
+// schema is the package schema the provider serves: one resource, its outputs shaped like a Service's.
 const schema = `{
   "name": "noop",
   "version": "%s",
   "resources": {
     "noop:index:Thing": {
-      "description": "A thing that exists only in state.",
+      "description": "A thing that exists only in state, its outputs shaped like a clouddb Service's (19, two of them secret).",
       "inputProperties": {
         "name": {"type": "string"},
-        "size": {"type": "number"},
+        "regionCode": {"type": "string"},
+        "cpuMillis": {"type": "integer"},
+        "memoryGbs": {"type": "integer"},
         "tags": {"type": "object", "additionalProperties": {"type": "string"}}
       },
       "properties": {
         "thingId": {"type": "string"},
+        "projectId": {"type": "string"},
         "name": {"type": "string"},
-        "size": {"type": "number"},
+        "serviceType": {"type": "string"},
+        "regionCode": {"type": "string"},
+        "status": {"type": "string"},
+        "created": {"type": "string"},
+        "host": {"type": "string"},
+        "port": {"type": "integer"},
+        "connectionPooler": {"type": "boolean"},
+        "vpcId": {"type": "string"},
+        "cpuMillis": {"type": "integer"},
+        "memoryGbs": {"type": "integer"},
+        "haReplicas": {"type": "integer"},
+        "environment": {"type": "string"},
+        "paused": {"type": "boolean"},
         "tags": {"type": "object", "additionalProperties": {"type": "string"}},
-        "created": {"type": "string"}
+        "password": {"type": "string", "secret": true},
+        "connectionString": {"type": "string", "secret": true}
       },
-      "required": ["thingId", "created"]
+      "required": ["thingId", "created", "host", "port", "password", "connectionString"]
     }
   }
 }`
@@ -117,7 +133,9 @@ func (s *server) Cancel(context.Context, *emptypb.Empty) (*emptypb.Empty, error)
 	return &emptypb.Empty{}, nil
 }
 
-// outputs are the inputs, the id and the time of creation.
+// outputs are the inputs, the id, the time of creation, and what a clouddb Service's state
+// holds besides (the same 19 outputs, password and connectionString secret), so that the floor's
+// state and the engine's work per resource compare like with like with ours.
 func outputs(inputs *structpb.Struct, id, created string) *structpb.Struct {
 	fields := map[string]*structpb.Value{}
 	for k, v := range inputs.GetFields() {
@@ -125,9 +143,43 @@ func outputs(inputs *structpb.Struct, id, created string) *structpb.Struct {
 			fields[k] = v
 		}
 	}
+	host := "t-" + id + ".noop.example.com"
+	password := newID() + newID() + newID()
+	defaults := map[string]*structpb.Value{
+		"projectId":        structpb.NewStringValue("noop000001"),
+		"name":             structpb.NewStringValue("thing-" + id),
+		"serviceType":      structpb.NewStringValue("TIMESCALEDB"),
+		"regionCode":       structpb.NewStringValue("us-east-1"),
+		"status":           structpb.NewStringValue("READY"),
+		"port":             structpb.NewNumberValue(5432),
+		"connectionPooler": structpb.NewBoolValue(false),
+		"vpcId":            structpb.NewNullValue(),
+		"cpuMillis":        structpb.NewNumberValue(500),
+		"memoryGbs":        structpb.NewNumberValue(2),
+		"haReplicas":       structpb.NewNumberValue(0),
+		"environment":      structpb.NewStringValue("DEV"),
+		"paused":           structpb.NewBoolValue(false),
+	}
+	for k, v := range defaults {
+		if _, given := fields[k]; !given {
+			fields[k] = v
+		}
+	}
 	fields["thingId"] = structpb.NewStringValue(id)
 	fields["created"] = structpb.NewStringValue(created)
+	fields["host"] = structpb.NewStringValue(host)
+	fields["password"] = secret(password)
+	fields["connectionString"] = secret(fmt.Sprintf("postgres://tsdbadmin:%s@%s:5432/tsdb?sslmode=require", password, host))
 	return &structpb.Struct{Fields: fields}
+}
+
+// secret is s as the engine's wire form of a secret value (the signature key of
+// sdk/go/common/resource/sig: a secret).
+func secret(s string) *structpb.Value {
+	return structpb.NewStructValue(&structpb.Struct{Fields: map[string]*structpb.Value{
+		"4dabf18193072939515e22adb298388d": structpb.NewStringValue("1b47061264138c4ac30d75fd1eb44270"),
+		"value":                            structpb.NewStringValue(s),
+	}})
 }
 
 func union(a, b map[string]*structpb.Value) map[string]bool {

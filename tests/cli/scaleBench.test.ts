@@ -1,0 +1,53 @@
+/**
+ * `npm run bench:scale`'s pieces, under the real CLI at N = 2 (the floor and the dynamic
+ * path): each host's stack goes up, previews, refreshes and is destroyed through the CLI;
+ * the figures are read from its processes (the engine, the program, the plugin) and the
+ * checkpoint; the table has every figure's row with the dynamic path's ratio to the floor.
+ */
+import { COMMANDS, runScale, scaleTable, type ScaleRun } from "../../bench/scale";
+import { describeWithCli } from "../../harness/cli/tools";
+
+describeWithCli("the scale bench under the real CLI", () => {
+  let runs: ScaleRun[];
+  beforeAll(async () => {
+    runs = await runScale({ ns: [2], hosts: ["floor", "dynamic"], repeats: 1 });
+  }, 240_000);
+
+  it("measures every command of both hosts from their processes, and the state per service", () => {
+    expect(runs.map((r) => `${r.host} ${r.n}`)).toEqual(["floor 2", "dynamic 2"]);
+    for (const r of runs) {
+      expect(r.statePerService).toBeGreaterThan(0);
+      for (const c of COMMANDS) {
+        expect(r.commands[c].wallMs).toBeGreaterThan(0);
+        // The engine's own CPU is read from the pulumi process: a run that missed it reads 0.
+        expect(r.commands[c].engineCpuMs).toBeGreaterThan(0);
+      }
+      // The plugin is found among the CLI's children while `up` runs (the no-op Go provider; the dynamic-provider host).
+      expect(r.commands.up.pluginPeakMb).toBeGreaterThan(0);
+    }
+    const dynamic = runs.find((r) => r.host === "dynamic")!;
+    const floor = runs.find((r) => r.host === "floor")!;
+    // The dynamic-provider host is a Node.js process (over 100 MB); the floor a Go binary (about 30 MB): the peak is the plugin's own.
+    expect(dynamic.commands.up.pluginPeakMb).toBeGreaterThan(2 * floor.commands.up.pluginPeakMb);
+    // The dynamic path's state holds the provider's serialized text beside a Service's outputs: more than the floor's.
+    expect(dynamic.statePerService).toBeGreaterThan(floor.statePerService);
+  });
+
+  it("tabulates each figure for N = 2 with the floor's value and the dynamic path's ratio to it", () => {
+    const lines = scaleTable(runs).split("\n");
+    expect(lines[0]).toBe("| N | figure | floor | dynamic ÷ floor |");
+    for (const figure of [
+      "up: wall",
+      "preview: engine CPU",
+      "refresh: program CPU",
+      "destroy: wall",
+      "up: plugin peak memory",
+      "state per service",
+    ]) {
+      const row = lines.find((l) => l.startsWith(`| 2 | ${figure} |`));
+      expect(row).toMatch(/^\| 2 \| [^|]+ \| [\d.]+ (s|MB|KB) \| [\d.]+ × \|$/);
+    }
+    const state = lines.find((l) => l.startsWith("| 2 | state per service |"))!;
+    expect(Number(/\| ([\d.]+) KB \|/.exec(state)?.[1])).toBeGreaterThan(0);
+  });
+});

@@ -74,7 +74,7 @@ function tenantProgram(tenant: string): auto.PulumiFn {
 }
 
 /** The default state folder: `.clouddb/tenants` at the repository root (git-ignored). */
-function defaultStateDir(): string {
+export function defaultStateDir(): string {
   return path.resolve(__dirname, "..", "..", ".clouddb", "tenants");
 }
 

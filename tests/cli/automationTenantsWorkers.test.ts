@@ -6,19 +6,10 @@
  * once; each worker keeps its pacing files in its own journal directory; `destroy` (with the
  * same workers) removes them all.
  */
-import { execFile } from "child_process";
 import * as fs from "fs";
-import * as os from "os";
 import * as path from "path";
-import { promisify } from "util";
-import { startEmulator } from "../../emulator";
-import { EmulatorControl } from "../../emulator/control-client";
-import { REPO_ROOT } from "../../harness";
 import { describeWithCli } from "../../harness/cli/tools";
-import { ClouddbClient } from "../../provider/client";
-
-const run = promisify(execFile);
-const EXAMPLE = path.join(REPO_ROOT, "examples", "automation-tenants");
+import { tenantsExample } from "./support/tenantsExample";
 
 /** The files under `dir`, relative to it (none when it does not exist). */
 function filesUnder(dir: string): string[] {
@@ -34,29 +25,12 @@ const esc = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"
 
 describeWithCli("examples/automation-tenants as worker processes under the real CLI", (tools) => {
   it("shares the tenants among 2 workers, each with its own journal directory, then destroys them", async () => {
-    const emulator = await startEmulator({ port: 0, clockScale: 0.05 });
-    await new EmulatorControl(emulator.url, emulator.pat).rateLimit(10, { retryAfter: true });
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-tenant-workers-"));
-    fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
-    const parentJournal = path.join(dir, "parent-journal");
-    const env = {
-      ...process.env,
-      PATH: `${tools.bin}${path.delimiter}${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ""}`,
-      PULUMI_HOME: path.join(dir, "home"),
-      CLOUDDB_TENANTS_DIR: path.join(dir, "tenants"),
+    const set = await tenantsExample(tools, "clouddb-tenant-workers-", (dir) => ({
       // What the workers must not use: each is given its own.
-      CLOUDDB_JOURNAL_DIR: parentJournal,
-      CLOUDDB_API_URL: emulator.baseUrl,
-      CLOUDDB_API_KEY: emulator.pat,
-      CLOUDDB_PROJECT_ID: emulator.projectId,
-    };
-    const example = (...args: string[]) =>
-      run(process.execPath, [require.resolve("ts-node/dist/bin"), "--transpile-only", path.join(EXAMPLE, "index.ts"), ...args], {
-        cwd: REPO_ROOT,
-        env,
-        maxBuffer: 16 * 1024 * 1024,
-      });
-    const api = new ClouddbClient({ apiUrl: emulator.baseUrl, apiKey: emulator.pat, projectId: emulator.projectId });
+      CLOUDDB_JOURNAL_DIR: path.join(dir, "parent-journal"),
+    }));
+    const { dir, api, example } = set;
+    const parentJournal = path.join(dir, "parent-journal");
     const tenants = ["tenant-01", "tenant-02", "tenant-03"];
     // Worker k runs every k-th tenant: 1 runs tenant-01 and tenant-03, 2 runs tenant-02.
     const workerOf: Record<string, number> = { "tenant-01": 1, "tenant-02": 2, "tenant-03": 1 };
@@ -85,9 +59,7 @@ describeWithCli("examples/automation-tenants as worker processes under the real 
       for (const tenant of tenants) expect(down.stdout).toMatch(new RegExp(`${tenant} +- db \\(clouddb:Service\\) deleted`));
       expect((await api.perform("listServices", {})).items).toEqual([]);
     } finally {
-      await api.close();
-      await emulator.close();
-      fs.rmSync(dir, { recursive: true, force: true });
+      await set.close();
     }
   }, 240_000);
 });

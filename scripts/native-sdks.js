@@ -26,6 +26,7 @@ const path = require("path");
 const { writeJavaBuild } = require("./lib/java-sdk");
 const { buildJavaHost } = require("./lib/pulumi-java");
 const { buildTools, findGo, readPins } = require("./lib/pulumi-tools");
+const { filesUnder } = require("./lib/files");
 const { run, say } = require("./lib/run");
 
 const root = path.resolve(__dirname, "..");
@@ -48,23 +49,6 @@ function overlays(out) {
     for (const f of files) fs.copyFileSync(path.join(root, f), path.join(dir, language, path.basename(f)));
   }
   return dir;
-}
-
-/**
- * Every file under `dir`, relative to it, sorted.
- * @param {string} dir
- * @returns {string[]}
- */
-function filesUnder(dir) {
-  if (!fs.existsSync(dir)) return [];
-  /** @type {string[]} */
-  const out = [];
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...filesUnder(full).map((f) => path.join(entry.name, f)));
-    else out.push(entry.name);
-  }
-  return out.sort();
 }
 
 /**

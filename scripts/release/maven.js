@@ -15,6 +15,7 @@ const fs = require("fs");
 const os = require("os");
 const path = require("path");
 const { run, say } = require("../plugin/run");
+const { filesUnder } = require("../lib/files");
 const { javaCoordinates } = require("../lib/java-sdk");
 const { root } = require("./versions");
 
@@ -63,19 +64,6 @@ function setExampleSdkVersion(version) {
 }
 
 /**
- * Every file under `dir`, relative to `base`, sorted.
- * @param {string} dir
- * @param {string} base
- * @returns {string[]}
- */
-function filesUnder(dir, base) {
-  return fs
-    .readdirSync(dir, { withFileTypes: true })
-    .flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name), base) : [path.relative(base, path.join(dir, e.name))]))
-    .sort();
-}
-
-/**
  * The Java SDK built by Maven (`mvn deploy` to a file repository) into `<out>/maven`, from a
  * copy of `sdk-native/java`; its coordinates and files (relative to `out`).
  * @param {string} out
@@ -105,7 +93,7 @@ function buildMavenRepository(out) {
     fs.rmSync(work, { recursive: true, force: true });
   }
   const c = sdkCoordinates();
-  const files = filesUnder(repo, out);
+  const files = filesUnder(repo).map((f) => path.relative(out, path.join(repo, f)));
   const dir = path.join("maven", ...c.groupId.split("."), c.artifactId, c.version);
   for (const suffix of [".jar", "-sources.jar", "-javadoc.jar", ".pom"]) {
     const f = path.join(dir, `${c.artifactId}-${c.version}${suffix}`);

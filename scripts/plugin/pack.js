@@ -59,11 +59,11 @@ const withoutProtoLoader = {
  * esbuild's plugin keeping zod's English locale alone in the bundle: the provider uses no other
  * (zod's schemas load English themselves, from its own file). zod's locale index requires all
  * 64 at once, and ends by calling each export's getter to freeze it (its "seal"), which in a
- * bundle would load every locale even where the requires were made lazy: 0.3 MB of the bundle,
- * compiled and run at every start. In the bundle the index's `en` is English's file, and every
- * other name a getter that throws, saying the locale is not in the plugin's bundle (the seal
- * skips a getter that throws), as `provider/framework/lazyZodLocales.ts` keeps them all, loaded
- * on use, in an installed package. An index not laid out as expected is bundled as it is.
+ * bundle loaded every locale even where the requires were made lazy: 0.3 MB of the bundle,
+ * compiled and run at every start. In the bundle the index is replaced: `en` a getter of
+ * English's file, every other name a getter that throws, saying the locale is not in the
+ * plugin's bundle (an installed package keeps them all, loaded on use:
+ * `provider/framework/lazyZodLocales.ts`). An index not laid out as expected is bundled as it is.
  * @type {import("esbuild").Plugin}
  */
 const englishZodLocaleOnly = {

@@ -118,8 +118,16 @@ export function diffResponse(d: NativeDiff): providerpb.DiffResponse {
 /** The ResourceProvider service's handlers, List's left to gRPC (UNIMPLEMENTED). */
 export type ProviderService = Omit<providergrpc.IResourceProviderServer, "list">;
 
-/** The service implementation for `p`; `onEngine` hears of the engine's address when Handshake or Attach gives it. */
-export function providerService(p: ClouddbProvider, onEngine: (address: string) => void = () => undefined): ProviderService {
+/**
+ * The provider a service serves, or the function that gives it: called by each request that
+ * needs the provider, so a provider loaded on first use (main.ts) is there before any such
+ * request is answered, and a failure to load it is that request's error.
+ */
+export type ProviderSource = ClouddbProvider | (() => ClouddbProvider);
+
+/** The service implementation for `source`; `onEngine` hears of the engine's address when Handshake or Attach gives it. */
+export function providerService(source: ProviderSource, onEngine: (address: string) => void = () => undefined): ProviderService {
+  const p = typeof source === "function" ? source : () => source;
   const handshake = (): providerpb.ProviderHandshakeResponse => {
     const r = new providerpb.ProviderHandshakeResponse();
     return r.setAcceptSecrets(true).setAcceptResources(false).setAcceptOutputs(false);
@@ -129,15 +137,15 @@ export function providerService(p: ClouddbProvider, onEngine: (address: string) 
       if (req.getEngineAddress()) onEngine(req.getEngineAddress());
       return handshake();
     }),
-    getPluginInfo: unary(async () => new plugingpb.PluginInfo().setVersion(p.version)),
+    getPluginInfo: unary(async () => new plugingpb.PluginInfo().setVersion(p().version)),
     getSchema: unary(async (req: providerpb.GetSchemaRequest) => {
       if (req.getVersion() !== 0) throw new UnsupportedRequestError(`clouddb serves schema version 0, not ${req.getVersion()}`);
-      return new providerpb.GetSchemaResponse().setSchema(p.schema());
+      return new providerpb.GetSchemaResponse().setSchema(p().schema());
     }),
-    checkConfig: unary(async (req: providerpb.CheckRequest) => checkResponse(await p.checkConfig(wired(req.getNews())))),
-    diffConfig: unary(async (req: providerpb.DiffRequest) => diffResponse(p.diffConfig(wired(req.getOlds()), wired(req.getNews())))),
+    checkConfig: unary(async (req: providerpb.CheckRequest) => checkResponse(await p().checkConfig(wired(req.getNews())))),
+    diffConfig: unary(async (req: providerpb.DiffRequest) => diffResponse(p().diffConfig(wired(req.getOlds()), wired(req.getNews())))),
     configure: unary(async (req: providerpb.ConfigureRequest) => {
-      await p.configure(wired(req.getArgs()));
+      await p().configure(wired(req.getArgs()));
       return new providerpb.ConfigureResponse()
         .setAcceptsecrets(true)
         .setAcceptresources(false)
@@ -145,38 +153,38 @@ export function providerService(p: ClouddbProvider, onEngine: (address: string) 
         .setSupportspreview(true);
     }),
     invoke: resourceCall(async (req: providerpb.InvokeRequest) => {
-      const r = await p.invoke(req.getTok(), wired(req.getArgs()));
+      const r = await p().invoke(req.getTok(), wired(req.getArgs()));
       const resp = new providerpb.InvokeResponse();
       if (r.result) resp.setReturn(toStruct(toWire(r.result, [])));
       return resp.setFailuresList(r.failures.map(failure));
     }),
     check: resourceCall(async (req: providerpb.CheckRequest) =>
-      checkResponse(await p.check(req.getUrn(), wired(req.getOlds()), wired(req.getNews()))),
+      checkResponse(await p().check(req.getUrn(), wired(req.getOlds()), wired(req.getNews()))),
     ),
     diff: resourceCall(async (req: providerpb.DiffRequest) =>
-      diffResponse(await p.diff(req.getUrn(), req.getId(), wired(req.getOlds()), wired(req.getNews()))),
+      diffResponse(await p().diff(req.getUrn(), req.getId(), wired(req.getOlds()), wired(req.getNews()))),
     ),
     create: resourceCall(async (req: providerpb.CreateRequest) => {
-      const r = await p.create(req.getUrn(), wired(req.getProperties()), req.getPreview(), req.getTimeout());
+      const r = await p().create(req.getUrn(), wired(req.getProperties()), req.getPreview(), req.getTimeout());
       return new providerpb.CreateResponse().setId(r.id).setProperties(out(r.outs));
     }),
     read: resourceCall(async (req: providerpb.ReadRequest) => {
-      const r = await p.read(req.getUrn(), req.getId(), wired(req.getProperties()), wired(req.getInputs()));
+      const r = await p().read(req.getUrn(), req.getId(), wired(req.getProperties()), wired(req.getInputs()));
       const resp = new providerpb.ReadResponse().setId(r.id);
       if (r.outs) resp.setProperties(out(r.outs));
       if (r.inputs) resp.setInputs(out(r.inputs));
       return resp;
     }),
     update: resourceCall(async (req: providerpb.UpdateRequest) => {
-      const r = await p.update(req.getUrn(), req.getId(), wired(req.getOlds()), wired(req.getNews()), req.getPreview(), req.getTimeout());
+      const r = await p().update(req.getUrn(), req.getId(), wired(req.getOlds()), wired(req.getNews()), req.getPreview(), req.getTimeout());
       return new providerpb.UpdateResponse().setProperties(out(r.outs));
     }),
     delete: resourceCall(async (req: providerpb.DeleteRequest) => {
-      await p.delete(req.getUrn(), req.getId(), wired(req.getProperties()), req.getTimeout(), wired(req.getOldInputs()));
+      await p().delete(req.getUrn(), req.getId(), wired(req.getProperties()), req.getTimeout(), wired(req.getOldInputs()));
       return new emptypb.Empty();
     }),
     cancel: unary(async () => {
-      await p.cancel();
+      await p().cancel();
       return new emptypb.Empty();
     }),
     attach: unary(async (req: plugingpb.PluginAttach) => {

@@ -56,33 +56,41 @@ const withoutProtoLoader = {
 };
 
 /**
- * esbuild's plugin making zod's locale index lazy in the bundle, as
- * provider/framework/lazyZodLocales.ts makes it in an installed package (which cannot work in
- * a bundle: there is no module cache entry of the index's file to stand in for): each of the 64
- * locales is required by its getter, on first use, not all of them when zod loads (the
- * provider uses none but English, which zod's schemas load themselves). An index not laid out
- * as expected is bundled as it is.
+ * esbuild's plugin keeping zod's English locale alone in the bundle: the provider uses no other
+ * (zod's schemas load English themselves, from its own file). zod's locale index requires all
+ * 64 at once, and ends by calling each export's getter to freeze it (its "seal"), which in a
+ * bundle loaded every locale even where the requires were made lazy: 0.3 MB of the bundle,
+ * compiled and run at every start. In the bundle the index is replaced: `en` a getter of
+ * English's file, every other name a getter that throws, saying the locale is not in the
+ * plugin's bundle (an installed package keeps them all, loaded on use:
+ * `provider/framework/lazyZodLocales.ts`). An index not laid out as expected is bundled as it is.
  * @type {import("esbuild").Plugin}
  */
-const lazyZodLocales = {
-  name: "lazy-zod-locales",
+const englishZodLocaleOnly = {
+  name: "english-zod-locale-only",
   setup(build) {
     build.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.cjs$/ }, (args) => {
       const text = fs.readFileSync(args.path, "utf8");
       /** @type {Map<string, string>} */
-      const files = new Map();
-      const eager = text.replace(/var (\w+) = require\("(\.\/[\w-]+\.cjs)"\);\n/g, (_, variable, file) => {
-        files.set(variable, file);
-        return "";
-      });
-      let used = 0;
-      const lazy = eager.replace(/__importDefault\((\w+)\)/g, (whole, variable) => {
-        const file = files.get(variable);
-        if (file === undefined) return whole;
-        used += 1;
-        return `__importDefault(require(${JSON.stringify(file)}))`;
-      });
-      return files.size > 0 && used === files.size ? { contents: lazy, loader: "js" } : undefined;
+      const files = new Map([...text.matchAll(/var (\w+) = require\("(\.\/[\w-]+\.cjs)"\);/g)].map(([, v, f]) => [v, f]));
+      const names = [
+        ...text.matchAll(
+          /Object\.defineProperty\(exports, "(\w+)", \{ enumerable: true, get: function \(\) \{ return __importDefault\((\w+)\)/g,
+        ),
+      ].map(([, name, variable]) => ({ name, file: files.get(variable) }));
+      const en = names.find((n) => n.name === "en");
+      if (files.size === 0 || names.length !== files.size || en?.file !== "./en.cjs") return undefined;
+      const getters = names.map(({ name }) =>
+        name === "en"
+          ? `Object.defineProperty(exports, "en", { enumerable: true, get: () => { const m = require("./en.cjs"); return m && m.__esModule ? m.default : m; } });`
+          : `Object.defineProperty(exports, ${JSON.stringify(name)}, { enumerable: true, get: () => { throw new Error(${JSON.stringify(
+              `zod's locale ${name} is not in the plugin's bundle (it uses English alone)`,
+            )}); } });`,
+      );
+      return {
+        contents: ['"use strict";', 'Object.defineProperty(exports, "__esModule", { value: true });', ...getters].join("\n"),
+        loader: "js",
+      };
     });
   },
 };
@@ -91,7 +99,7 @@ const lazyZodLocales = {
  * Bundles the compiled plugin and what it loads into one script, for Node.js 20 and later.
  * @param {string} outfile
  * @param {{ lean?: boolean }} [opts] `lean: false` bundles as the plugin was bundled before its
- *   launcher (with gRPC's proto loader, zod's locales loaded at once), for the bench's figures
+ *   launcher (with gRPC's proto loader and all of zod's locales), for the bench's figures
  *   of that build
  */
 async function bundle(outfile, opts = {}) {
@@ -117,7 +125,7 @@ async function bundle(outfile, opts = {}) {
           build.onResolve({ filter: /^@pulumi\/pulumi$/ }, (args) => ({ path: args.path, external: true }));
         },
       },
-      ...(opts.lean === false ? [] : [withoutProtoLoader, lazyZodLocales]),
+      ...(opts.lean === false ? [] : [withoutProtoLoader, englishZodLocaleOnly]),
     ],
   });
 }

@@ -11,6 +11,7 @@ import { dynamicTypeOf, OWNER_KEY, PROVIDER_KEY } from "../provider/framework/in
 import { requireArguments } from "./inputs";
 import { optionsFor } from "./options";
 import { untracedConstruction } from "./promiseStacks";
+import { atProgramPosition } from "./sourcePosition";
 import { providerText } from "../provider/framework/trampoline";
 
 /** What a constructor needs to know of its resource's schema. */
@@ -90,13 +91,17 @@ export abstract class ClouddbResource extends pulumi.CustomResource {
   protected constructor(type: ResourceType, name: string, args: object | undefined, opts: pulumi.CustomResourceOptions | undefined) {
     const { props, options } = resourceProps(`clouddb.${type.kind}`, name, args, opts, type.shape);
     const settle = untracedConstruction(options);
+    // The engine records the program's call as where the resource is declared (sourcePosition.ts).
+    const restore = atProgramPosition();
     try {
       // As `pulumi.dynamic.Resource` does (@pulumi/pulumi dynamic/index.js): the type token, and `__provider` among the properties.
       super(dynamicTypeOf(type.kind), name, { ...props, [PROVIDER_KEY]: providerText(type.module) }, options);
     } catch (e) {
+      restore();
       settle(e);
       throw e;
     }
+    restore();
     settle();
     // The id output is the resource's id, so it stays known while an update is only
     // previewed (the engine previews a dynamic resource's update with its inputs as outputs).

@@ -1,8 +1,8 @@
 /**
  * The serialized providers (sdk/trampoline.ts) as they reach Pulumi's provider process:
- * small, free of credentials, loading the installed package's provider, and, when the
- * process cannot load the package from the program's directory, failing at once with how to
- * fix it.
+ * small (the checkpoint holds one twice for every resource), free of credentials, loading the
+ * installed package's provider, and, when the process cannot load the package from the
+ * program's directory, failing at once with the package's name.
  */
 import * as fs from "fs";
 import * as os from "os";
@@ -17,17 +17,13 @@ const clouddb = require(path.join(REPO_ROOT, "dist", "sdk", "index.js")) as type
 const requireFromString = require("require-from-string") as (code: string) => { handler(): unknown };
 
 describe("serialized providers", () => {
-  it.each(RESOURCES.map((r) => r.module))(
-    "%s is at most 512 bytes, loads the installed package's provider and holds nothing else",
-    (module) => {
-      const text = providerText(module);
-      expect(Buffer.byteLength(text)).toBeLessThanOrEqual(512);
-      expect(text).toContain(`"pulumi-clouddb/provider/${module}"`);
-      expect(text).toContain("Install pulumi-clouddb in the program's node_modules.");
-      const loaded = requireFromString(text).handler() as Record<string, unknown>;
-      expect(Object.keys(loaded).sort()).toEqual(["check", "configure", "create", "delete", "diff", "read", "update"]);
-    },
-  );
+  it.each(RESOURCES.map((r) => r.module))("%s is one require of the installed package's provider and holds nothing else", (module) => {
+    const text = providerText(module);
+    expect(text).toBe(`exports.handler=()=>require("pulumi-clouddb/provider/${module}").provider`);
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(100);
+    const loaded = requireFromString(text).handler() as Record<string, unknown>;
+    expect(Object.keys(loaded).sort()).toEqual(["check", "configure", "create", "delete", "diff", "read", "update"]);
+  });
 
   describe("in a program directory without the package", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-no-package-"));
@@ -48,7 +44,7 @@ describe("serialized providers", () => {
       fs.rmSync(dir, { recursive: true, force: true });
     });
 
-    it("fails the first call at once, saying to install the package in the program's node_modules", async () => {
+    it("fails the first call at once, naming the package's module it could not find", async () => {
       const started = Date.now();
       const r = await stack.up(() => {
         new clouddb.Vpc("net", { name: "n", cidr: "10.0.0.0/16", regionCode: "us-east-1" });
@@ -56,7 +52,6 @@ describe("serialized providers", () => {
       expect(Date.now() - started).toBeLessThan(15_000);
       expect(r.errors).toHaveLength(1);
       expect(r.errors[0].message).toContain("Cannot find module 'pulumi-clouddb/provider/vpc'");
-      expect(r.errors[0].message).toContain("Install pulumi-clouddb in the program's node_modules.");
       expect(stack.resources()).toEqual([]);
     });
   });

@@ -1,0 +1,113 @@
+/**
+ * What the checkpoint holds for a Service of the dynamic path after `pulumi up` (issue 44,
+ * item 2: only what a user or a later operation needs, the engine writing the checkpoint after
+ * every step): the serialized provider as one `require` (inputs and outputs both hold it: the
+ * dynamic-provider host loads it from the inputs for check, diff, create and update, from the
+ * outputs for read and delete), the program's line as where the resource is declared (no frame
+ * of this package's constructors), and what later operations read (`__owner`, `__adopted`,
+ * `__inputs`). What the program reads of the Service is unchanged, and a refresh and a preview
+ * after the `up` find nothing to change. A TypeScript project on disk, run by the real CLI as
+ * a user runs it, against the emulator.
+ */
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { REPO_ROOT } from "../../harness";
+import { CliProject } from "../../harness/cli/cliProject";
+import { describeWithCli } from "../../harness/cli/tools";
+
+const PROGRAM = `import * as clouddb from "pulumi-clouddb";
+
+const db = new clouddb.Service("db", { name: "orders", cpuMillis: 500, memoryGbs: 2 });
+export const serviceId = db.serviceId;
+export const host = db.host;
+export const port = db.port;
+export const password = db.password;
+export const connectionString = db.connectionString;
+`;
+
+/** A resource as `pulumi stack export` shows it. */
+interface Exported {
+  urn: string;
+  id: string;
+  inputs: Record<string, unknown>;
+  outputs: Record<string, unknown>;
+  sourcePosition?: string;
+  stackTrace?: { sourcePosition?: string }[];
+}
+
+describeWithCli("what the checkpoint holds for a dynamic Service after pulumi up", (tools) => {
+  let emulator: RunningEmulator;
+  let work: string;
+  let project: CliProject;
+  let db: Exported;
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0, clockScale: 0.02 });
+    work = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-service-state-"));
+    fs.writeFileSync(path.join(work, "Pulumi.yaml"), "name: state\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n");
+    fs.writeFileSync(path.join(work, "package.json"), JSON.stringify({ name: "state", main: "index.ts" }));
+    fs.copyFileSync(path.join(REPO_ROOT, "examples", "quickstart", "tsconfig.json"), path.join(work, "tsconfig.json"));
+    fs.writeFileSync(path.join(work, "index.ts"), PROGRAM);
+    project = await CliProject.create(work, tools);
+    await project.config(
+      { "clouddb:apiUrl": emulator.baseUrl, "clouddb:projectId": emulator.projectId, "clouddb:pollInterval": "20ms" },
+      { "clouddb:apiKey": emulator.pat },
+    );
+    await project.expect(["up", "--yes", "--skip-preview"]);
+    const state = JSON.parse(await project.exportState()) as { deployment: { resources: Exported[] } };
+    db = state.deployment.resources.find((r) => r.urn.endsWith("::db"))!;
+  }, 300_000);
+  afterAll(async () => {
+    await project?.expect(["destroy", "--yes", "--skip-preview"]).catch(() => undefined);
+    await project?.remove();
+    await emulator?.close();
+    fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  it("holds the serialized provider as one require, in the inputs and the outputs", () => {
+    const text = 'exports.handler=()=>require("pulumi-clouddb/provider/service").provider';
+    expect(db.inputs.__provider).toBe(text);
+    expect(db.outputs.__provider).toBe(text);
+  });
+
+  it("records the program's line as where the Service is declared, and no frame of this package's constructors", () => {
+    expect(db.sourcePosition).toBe("project:///index.ts#3,12");
+    expect(db.stackTrace?.[0]).toEqual({ sourcePosition: "project:///index.ts#3,12" });
+    const frames = (db.stackTrace ?? []).map((f) => f.sourcePosition ?? "");
+    expect(frames.filter((f) => /\/sdk\/(construct|service)\.[jt]s#/.test(f))).toEqual([]);
+  });
+
+  it("keeps what later operations read: the owner, whether it was adopted, the inputs the program gave", () => {
+    expect(
+      Object.keys(db.inputs)
+        .filter((k) => k.startsWith("__"))
+        .sort(),
+    ).toEqual(["__owner", "__provider"]);
+    expect(db.inputs.__owner).toBe("state/test/clouddb.Service/db");
+    expect(
+      Object.keys(db.outputs)
+        .filter((k) => k.startsWith("__"))
+        .sort(),
+    ).toEqual(["__adopted", "__inputs", "__provider"]);
+    expect(db.outputs.__adopted).toBe(false);
+    expect(db.outputs.__inputs).toEqual(["cpuMillis", "memoryGbs", "name"]);
+    // The two secrets the Service has are ciphertexts.
+    expect(db.outputs.password).toMatchObject({ ciphertext: expect.any(String) });
+    expect(db.outputs.connectionString).toMatchObject({ ciphertext: expect.any(String) });
+  });
+
+  it("gives the program what it reads of the Service, and a refresh and a preview then change nothing", async () => {
+    const out = await project.expect(["stack", "output", "--json", "--show-secrets"]);
+    const o = JSON.parse(out.stdout) as Record<string, string | number>;
+    expect(o.serviceId).toBe(db.id);
+    expect(o.port).toBe(5432);
+    expect(String(o.password).length).toBeGreaterThan(0);
+    const encoded = encodeURIComponent(String(o.password));
+    expect(o.connectionString).toBe(`postgresql://tsdbadmin:${encoded}@${String(o.host)}:5432/tsdb?sslmode=require`);
+    const refresh = await project.expect(["refresh", "--yes", "--skip-preview"]);
+    expect(refresh.stdout).not.toMatch(/clouddb:Service db (updated|deleted)/);
+    const preview = await project.expect(["preview", "--expect-no-changes"]);
+    expect(preview.code).toBe(0);
+  });
+});

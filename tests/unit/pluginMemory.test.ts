@@ -45,7 +45,7 @@ describe("the creates a process handed to the engine", () => {
       const made = { id: `new-${i}`, name: `db-${i}` };
       const recovery: Recovery<Made> = {
         get: (id) => Promise.resolve(id === made.id ? made : project.find((s) => s.id === id)),
-        list: () => Promise.resolve({ items: project }),
+        list: () => Promise.resolve({ items: project, sentAt: Date.now() }),
         fits: () => true,
         nameOf: (s) => s.name,
         idOf: (s) => s.id,

@@ -73,8 +73,22 @@ export interface ScaleRun {
 
 const TICK_MS = 1000 / 100; // USER_HZ on Linux
 
-/** A process's own CPU so far (ms) and its peak resident set (MB), or undefined once it is gone. */
-function usage(pid: number): { cpuMs: number; hwmMb: number; plugin: boolean; cmdline: string } | undefined {
+/** What {@link usage} reads of a process. */
+export interface Usage {
+  /** Its own CPU so far (user + system), ms. */
+  cpuMs: number;
+  /** Its peak resident set (VmHWM), MB. */
+  hwmMb: number;
+  /** Its resident set now (VmRSS), MB. */
+  rssMb: number;
+  /** Whether it is a resource plugin (the dynamic-provider host or a `pulumi-resource-*`). */
+  plugin: boolean;
+  /** Its command line, NUL-separated. */
+  cmdline: string;
+}
+
+/** What /proc says of process `pid` ({@link Usage}), or undefined once it is gone. */
+export function usage(pid: number): Usage | undefined {
   try {
     const stat = fs
       .readFileSync(`/proc/${pid}/stat`, "utf8")
@@ -85,6 +99,7 @@ function usage(pid: number): { cpuMs: number; hwmMb: number; plugin: boolean; cm
     return {
       cpuMs: (Number(stat[11]) + Number(stat[12])) * TICK_MS,
       hwmMb: Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024,
+      rssMb: Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024,
       plugin: /dynamic-provider|pulumi-resource-/.test(cmdline),
       cmdline,
     };

@@ -77,13 +77,38 @@ const TSCONFIG = JSON.stringify({
   files: ["index.ts"],
 });
 
-/** A TypeScript program: `@pulumi/pulumi`, then `head` (imports, declarations), then `body` run for i in 0..n-1. */
-const loop = (body: string, head = ""): string =>
+/**
+ * A TypeScript program: `@pulumi/pulumi`, then `head` (imports, declarations), then `body`
+ * (an expression: the resource) made for i in 0..n-1; with `hold`, a last resource after
+ * all of them ({@link holdResource}).
+ */
+const loop = (body: string, head = "", hold?: string): string =>
   `import * as pulumi from "@pulumi/pulumi";\n${head}` +
-  `const n = new pulumi.Config().requireNumber("n");\nfor (let i = 0; i < n; i++) {\n  ${body}\n}\n`;
+  `const n = new pulumi.Config().requireNumber("n");\nconst made: pulumi.Resource[] = [];\n` +
+  `for (let i = 0; i < n; i++) {\n  made.push(${body});\n}\n${hold === undefined ? "" : holdResource(hold)}`;
 
-/** The program's files of `host` for `n` resources (`n` is also the stack's config `n`). */
-function programFiles(host: Host, n: number, p: Prepared): Record<string, string> {
+/**
+ * A dynamic resource that depends on every resource the program made and whose create
+ * writes `<dir>/ready` and then waits until `<dir>/release` exists: the stack's plugins stay
+ * up, idle, after the last create, for a bench to read (bench/pluginMemory.ts). It runs in
+ * the dynamic-provider host: for `dynamic`, the plugin under measure; else a process of its own.
+ */
+function holdResource(dir: string): string {
+  const ready = JSON.stringify(path.join(dir, "ready"));
+  const release = JSON.stringify(path.join(dir, "release"));
+  return (
+    `const holding: pulumi.dynamic.ResourceProvider = {\n` +
+    `  async create() {\n    const fs = require("fs");\n    fs.writeFileSync(${ready}, "");\n` +
+    `    while (!fs.existsSync(${release})) await new Promise((r) => setTimeout(r, 100));\n` +
+    `    return { id: "hold", outs: {} };\n  },\n};\n` +
+    `class Hold extends pulumi.dynamic.Resource {\n` +
+    `  constructor(name: string, opts: pulumi.CustomResourceOptions) {\n    super(holding, name, {}, opts);\n  }\n}\n` +
+    `new Hold("hold", { dependsOn: made });\n`
+  );
+}
+
+/** The program's files of `host` for `n` resources (`n` is also the stack's config `n`); `hold`: see {@link holdResource} (TypeScript hosts). */
+function programFiles(host: Host, n: number, p: Prepared, hold?: string): Record<string, string> {
   switch (host) {
     case "floor":
       return {
@@ -91,8 +116,9 @@ function programFiles(host: Host, n: number, p: Prepared): Record<string, string
         "tsconfig.json": TSCONFIG,
         "package.json": PACKAGE(host),
         "index.ts": loop(
-          `new Thing(\`s\${i}\`, { name: \`bench-\${i}\`, cpuMillis: 500, memoryGbs: 2 });`,
+          `new Thing(\`s\${i}\`, { name: \`bench-\${i}\`, cpuMillis: 500, memoryGbs: 2 })`,
           `class Thing extends pulumi.CustomResource {\n  constructor(name: string, args: pulumi.Inputs) {\n    super("noop:index:Thing", name, args);\n  }\n}\n`,
+          hold,
         ),
       };
     case "dynamic":
@@ -101,8 +127,9 @@ function programFiles(host: Host, n: number, p: Prepared): Record<string, string
         "tsconfig.json": TSCONFIG,
         "package.json": PACKAGE(host),
         "index.ts": loop(
-          `new clouddb.Service(\`s\${i}\`, { name: \`bench-\${i}\`, cpuMillis: 500, memoryGbs: 2 });`,
+          `new clouddb.Service(\`s\${i}\`, { name: \`bench-\${i}\`, cpuMillis: 500, memoryGbs: 2 })`,
           `import * as clouddb from "pulumi-clouddb";\n`,
+          hold,
         ),
       };
     case "native-ts":
@@ -111,8 +138,9 @@ function programFiles(host: Host, n: number, p: Prepared): Record<string, string
         "tsconfig.json": TSCONFIG,
         "package.json": PACKAGE(host),
         "index.ts": loop(
-          `new clouddb.Service(\`s\${i}\`, { name: \`bench-\${i}\`, cpuMillis: 500, memoryGbs: 2 });`,
+          `new clouddb.Service(\`s\${i}\`, { name: \`bench-\${i}\`, cpuMillis: 500, memoryGbs: 2 })`,
           `import * as clouddb from "@clouddb/pulumi-clouddb";\n`,
+          hold,
         ),
       };
     case "floor-yaml":
@@ -123,9 +151,16 @@ function programFiles(host: Host, n: number, p: Prepared): Record<string, string
         { length: n },
         (_, i) => `  s${i}:\n    type: ${type}\n    properties:\n      name: bench-${i}\n      cpuMillis: 500\n      memoryGbs: 2\n`,
       );
+      if (hold !== undefined) throw new Error(`${host}: a YAML program cannot hold its plugins`);
       return { "Pulumi.yaml": `name: scale-${host}\nruntime: yaml\n${plugins}resources:\n${services.join("")}` };
     }
   }
+}
+
+/** What {@link scaleStack} may add: a hold (see {@link holdResource}) and the CLI's environment. */
+export interface StackOptions {
+  readonly hold?: string;
+  readonly env?: Record<string, string>;
 }
 
 /** A fresh stack of `host`'s program for `n` resources against `emu`, and the launcher that notes each CLI's pid. */
@@ -134,16 +169,17 @@ export async function scaleStack(
   n: number,
   p: Prepared,
   emu: EmulatorProcess,
+  opts: StackOptions = {},
 ): Promise<{ project: CliProject; processes: CliProcesses; stateFile: () => string | undefined; remove: () => Promise<void> }> {
   const source = fs.mkdtempSync(path.join(os.tmpdir(), `clouddb-scale-${host}-`));
-  for (const [f, text] of Object.entries(programFiles(host, n, p))) fs.writeFileSync(path.join(source, f), text);
+  for (const [f, text] of Object.entries(programFiles(host, n, p, opts.hold))) fs.writeFileSync(path.join(source, f), text);
   const processes = new CliProcesses(fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-scale-cli-")), p.tools.pulumi);
   const journal = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-scale-journal-"));
   const project = await CliProject.create(
     source,
     { ...p.tools, pulumi: processes.command },
     {
-      env: { PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true", CLOUDDB_JOURNAL_DIR: journal },
+      env: { PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true", CLOUDDB_JOURNAL_DIR: journal, ...opts.env },
     },
   );
   fs.rmSync(source, { recursive: true, force: true });

@@ -70,7 +70,7 @@ export function intentOf(
  * True when `entry` records `intent`: the same identity, without the name when a name of the
  * resource's own is not part of what it is.
  */
-export function sameIntent(entry: JournalEntry, intent: CreateIntent): boolean {
+export function sameIntent(entry: Pick<JournalEntry, "identity" | "autonamed">, intent: CreateIntent): boolean {
   const strip = (identity: Readonly<Record<string, string>>, autonamed: boolean) =>
     JSON.stringify(
       Object.entries(identity)

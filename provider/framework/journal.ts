@@ -79,7 +79,18 @@ export { listedOf, type Listed, type Recovery } from "./interruptedCreates";
  * and that create must resume what the first one made, not make another: the journal's
  * entry went when the first one returned.
  */
-const handedOver = new Map<string, { readonly entry: JournalEntry; readonly resource: unknown }>();
+const handedOver = new Map<string, HandedOver>();
+
+/**
+ * What {@link handedOver} keeps of a create: what tells the same create sent again (its
+ * identity and name) and the resource first answered; nothing else of its journal entry,
+ * whose look-alikes (`before`, as many as the project has) would make a run of N creates
+ * in a project of N resources hold N² ids.
+ */
+interface HandedOver {
+  readonly entry: Pick<JournalEntry, "identity" | "autonamed" | "name">;
+  readonly resource: unknown;
+}
 
 /** The key of an intent among {@link handedOver}: the same resource (owner) of the same type, project and API. */
 function intentKey(intent: CreateIntent): string {
@@ -365,7 +376,10 @@ function kept(journal: Journaled, intent: CreateIntent, e: Error): string {
 /** The `settled` hook of a create that made (or took over) `resource`: the engine has it now, and may send the same create again. */
 function handOver<T>(intent: CreateIntent, journal: Journaled, resource: T): () => void {
   return () => {
-    if (intent.owner !== "") handedOver.set(intentKey(intent), { entry: journal.current, resource });
+    if (intent.owner !== "") {
+      const { identity, autonamed, name } = journal.current;
+      handedOver.set(intentKey(intent), { entry: { identity, autonamed, name }, resource });
+    }
     journal.returned();
   };
 }

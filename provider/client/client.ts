@@ -59,7 +59,7 @@ export class ClouddbClient {
   private readonly lists: SharedLists | undefined;
   /** True once the client sent a write: from then on, another client's list answer may not show what it made (machineReads.ts). */
   private wrote = false;
-  /** The reads of a project's services for the machine under way, by project: calls that come meanwhile share them. */
+  /** The reads of a project's services for the machine under way, by project and the age they take: calls that come meanwhile share them. */
   private readonly machineLists = new Map<string, Promise<ReplyOf<"listServices">>>();
   /** Aborts when the client stops (closed, or its options' `signal` aborted): every pause of the client takes its signal. */
   private readonly stopping = new AbortController();
@@ -178,7 +178,7 @@ export class ClouddbClient {
    * the project is not configured.
    */
   async perform<O extends Operation>(operation: O, ...[args]: PerformArgs<O>): Promise<ReplyOf<O>> {
-    const { body, projectId, uniqueName, watch, fresh, ...named } = (args ?? {}) as AnyCallArgs;
+    const { body, projectId, uniqueName, watch, fresh, sharedMaxAgeMs, ...named } = (args ?? {}) as AnyCallArgs;
     const spec: OperationSpec = API[operation];
     const params = (spec.path.includes("{project}") ? { ...named, project: this.ops.project({ projectId }) } : named) as ParamsOf<O>;
     if (spec.secretField !== undefined) registerSecret((body as Readonly<Record<string, unknown>>)[spec.secretField]);
@@ -186,12 +186,14 @@ export class ClouddbClient {
       const { project, service } = params as ParamsOf<"getService">;
       return (await this.reads.service(project, service, fresh === true)) as ReplyOf<O>;
     }
-    if (operation === "listServices" && this.lists !== undefined && !this.wrote) {
+    if (operation === "listServices" && this.lists !== undefined && (!this.wrote || sharedMaxAgeMs !== undefined)) {
       const { project } = params as ParamsOf<"listServices">;
-      let read = this.machineLists.get(project);
+      const maxAgeMs = Math.max(0, sharedMaxAgeMs ?? 0);
+      const key = JSON.stringify([project, maxAgeMs]);
+      let read = this.machineLists.get(key);
       if (read === undefined) {
-        read = this.servicesForMachine(this.lists, project).finally(() => this.machineLists.delete(project));
-        this.machineLists.set(project, read);
+        read = this.servicesForMachine(this.lists, project, maxAgeMs).finally(() => this.machineLists.delete(key));
+        this.machineLists.set(key, read);
       }
       return this.seen(operation, params, (await read) as ReplyOf<O>);
     }
@@ -210,10 +212,11 @@ export class ClouddbClient {
   }
 
   /**
-   * A project's services for a client that has sent no write yet: read once for the machine's
-   * clients of the key that ask at once (machineReads.ts: a fleet's look-alike lists).
+   * A project's services for a client that has sent no write yet (or a caller that takes an
+   * answer up to `maxAgeMs` older than its call): read once for the machine's clients of the key
+   * that ask within that (machineReads.ts: a fleet's look-alike lists).
    */
-  private async servicesForMachine(lists: SharedLists, project: string): Promise<ReplyOf<"listServices">> {
+  private async servicesForMachine(lists: SharedLists, project: string, maxAgeMs: number): Promise<ReplyOf<"listServices">> {
     let reply: ReplyOf<"listServices"> | undefined;
     const got = await readForMachine(
       lists,
@@ -229,6 +232,7 @@ export class ClouddbClient {
         return attempt;
       },
       this.stopping.signal,
+      maxAgeMs,
     );
     return !got.shared && reply !== undefined ? reply : this.ops.answerOf("listServices", got.body, got.sentAt, "listServices", project);
   }

@@ -22,7 +22,7 @@
  */
 import { CancelledError, NotFoundError } from "./errors";
 import type { Source, WatchSpec } from "./pollSources";
-import { listPays } from "./readCost";
+import { listPays, POLL_COST } from "./readCost";
 import { pollDelayMs, type PollScheduleOptions } from "./pollSchedule";
 import type { WatchedKind } from "../../contract";
 import { type TransitionDurations, transitionKey } from "./transitionDurations";
@@ -68,8 +68,8 @@ type Polled<A, T> =
 /** The shared waiting of one client (see the module comment). */
 export class PollHub {
   private readonly sources = new Map<string, SourceState<unknown>>();
-  /** Items in the last answer of each source (by key), kept when its waits are over: what its list costs. */
-  private readonly listItems = new Map<string, number>();
+  /** Items in the last answer of each source (by key), and when it was learned, kept when its waits are over: what its list costs. */
+  private readonly listItems = new Map<string, { readonly items: number; readonly at: number }>();
   private closed = false;
   /** What stopped the waits, once closed (a clause), when it was said. */
   private why: string | undefined;
@@ -177,7 +177,14 @@ export class PollHub {
    * does not read a long list only to learn its length.
    */
   learnLength(key: string, items: number): void {
-    this.listItems.set(key, items);
+    this.listItems.set(key, { items, at: Date.now() });
+  }
+
+  /** The length of the list of source `key` as far as it is known now (readCost.ts `POLL_COST.limitedLengthFreshMs`). */
+  private knownLength(key: string, limited: boolean, now: number): number | undefined {
+    const known = this.listItems.get(key);
+    if (known === undefined || (limited && now - known.at > POLL_COST.limitedLengthFreshMs)) return undefined;
+    return known.items;
   }
 
   private async tick<A>(state: SourceState<A>): Promise<void> {
@@ -193,7 +200,7 @@ export class PollHub {
     state.inFlight = true;
     const limited = this.limited();
     const waits = limited ? Math.max(state.waits.size, this.machineWaits?.(state.source.key) ?? 0) : state.waits.size;
-    if (listPays(waits, this.listItems.get(state.source.key), limited)) {
+    if (listPays(waits, this.knownLength(state.source.key, limited, now), limited)) {
       await this.pollList(state);
     } else {
       const due = [...state.waits].filter((w) => w.nextDueAt <= now);
@@ -213,7 +220,8 @@ export class PollHub {
     const [first] = state.waits;
     try {
       const { answer, sentAt } = await state.source.fetch(first.spec.operation);
-      this.listItems.set(state.source.key, state.source.size(answer));
+      // Learned when its request was sent (an answer read for the machine may be older than this poll).
+      this.listItems.set(state.source.key, { items: state.source.size(answer), at: sentAt });
       polled = { kind: "answer", answer, sentAt };
     } catch (error) {
       polled = { kind: "thrown", error };

@@ -26,6 +26,13 @@ export const POLL_COST = {
    * other stacks fill only to learn its length (a fleet's stacks are rate-limited together).
    */
   limitedLearnAt: 20,
+  /**
+   * Once the API limits the rate (other clients of the key write too), a list's length learned
+   * longer ago than this many ms is taken as unknown again: other stacks' creates may have grown
+   * the project since (a fleet's list, 20 services long when a stack read its look-alikes, is
+   * 200 long when its first wait polls).
+   */
+  limitedLengthFreshMs: 10_000,
 } as const;
 
 /**

@@ -33,8 +33,11 @@ export interface Listed<T> {
 export interface Recovery<T> {
   /** The live resource with this id, or undefined when it is gone. */
   get(id: string): Promise<T | undefined>;
-  /** The live resources where the intent's would be (the project's services, the VPC's peerings, ...), none being deleted. */
-  list(): Promise<Listed<T>>;
+  /**
+   * The live resources where the intent's would be (the project's services, the VPC's peerings, ...), none being deleted.
+   * `opts.sharedMaxAgeMs`: an answer another client of this machine read up to that long ago may serve (lookAlikeList.ts).
+   */
+  list(opts?: { readonly sharedMaxAgeMs?: number }): Promise<Listed<T>>;
   /** Whether a resource has the intent's fixed fields (its name aside). */
   fits(resource: T): boolean;
   /** Its name, for types that have one. */
@@ -47,7 +50,7 @@ export interface Recovery<T> {
    * What names the list `list` reads (`services`, `replica sets of <id>`), when creates of this
    * process made shortly after one another may share one read of it for the look-alikes there
    * before them: a kind whose look-alikes are told apart by name, so that a list read earlier
-   * only makes more of them "maybe new", never proof (journal.ts). Undefined (peerings, whose
+   * only makes more of them "maybe new", never proof (lookAlikeList.ts). Undefined (peerings, whose
    * look-alikes are told apart by that list alone): each create reads it.
    */
   sharedList?: string;

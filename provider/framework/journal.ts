@@ -51,9 +51,10 @@ import { scopeDeadline } from "../client/deadline";
 import { AmbiguousCreateError, NotFoundError } from "../client/errors";
 import { sameIntent, type CreateIntent } from "./createIntent";
 import { CloudStateError, ProviderErrorCode } from "./errors";
-import { describe, interrupted, type Listed, lookAlikes, provenFrom, unreadable, type Recovery } from "./interruptedCreates";
+import { describe, interrupted, lookAlikes, provenFrom, unreadable, type Recovery } from "./interruptedCreates";
 import { isMine, Journaled, ownedNow } from "./journaled";
 import { endpointSpellings } from "./settings";
+import { listedBefore } from "./lookAlikeList";
 import { withEntryLock } from "./journalLock";
 import {
   engineProcesses,
@@ -158,34 +159,6 @@ async function stored(dir: string, intent: CreateIntent): Promise<{ file: string
     from = earlier.file;
   }
   return { file, found, from: found.kind === "none" ? file : from };
-}
-
-/** How long a read of a list that creates of this process may share ({@link Recovery.sharedList}) serves the creates after it. */
-const SHARED_LIST_MS = 60_000;
-
-/** The reads of shared lists under way or made within {@link SHARED_LIST_MS}, by endpoint, project and list. */
-const sharedLists = new Map<string, { readonly startedAt: number; readonly listed: Promise<Listed<unknown>> }>();
-
-/**
- * The list the look-alikes there before a create are read from: for a kind that may share it
- * ({@link Recovery.sharedList}), a read this process started less than {@link SHARED_LIST_MS}
- * ago, before this create is sent, so that ten creates in a project of 2,000 services read its
- * list once, not each; else a read now. An older list only makes more look-alikes "maybe new"
- * for a later recovery, which then stops rather than proves (interruptedCreates.ts).
- */
-function listedBefore<T>(intent: CreateIntent, recovery: Recovery<T>): Promise<Listed<T>> {
-  if (recovery.sharedList === undefined) return recovery.list();
-  const key = JSON.stringify([intent.apiUrl, intent.projectId, recovery.sharedList]);
-  const now = Date.now();
-  for (const [k, read] of sharedLists) if (now - read.startedAt >= SHARED_LIST_MS) sharedLists.delete(k);
-  const recent = sharedLists.get(key);
-  if (recent !== undefined) return recent.listed as Promise<Listed<T>>;
-  const listed = recovery.list();
-  sharedLists.set(key, { startedAt: now, listed });
-  listed.catch(() => {
-    if (sharedLists.get(key)?.listed === listed) sharedLists.delete(key);
-  });
-  return listed;
 }
 
 /**

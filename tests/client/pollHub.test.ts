@@ -172,4 +172,48 @@ describe("PollHub", () => {
       hub.close();
     }
   });
+  it("once the API limits the rate, takes a list's length learned more than limitedLengthFreshMs ago as unknown: other stacks may have grown it", async () => {
+    const hub = new PollHub(new TransitionDurations(), () => true);
+    const reads: string[] = [];
+    const items = [{ service_id: "s1", status: "READY" } as Service, { service_id: "s2", status: "READY" } as Service];
+    const source = {
+      key: "services of p",
+      fetch: async () => {
+        reads.push("list");
+        return { answer: items, sentAt: Date.now() };
+      },
+      size: (answer: Service[]) => answer.length,
+    };
+    const spec = (id: string): WatchSpec<"service", Service[]> => ({
+      resource: { kind: "service", id, projectId: "p" },
+      operation: "waitForService",
+      goal: { status: ["READY"] },
+      timeoutMs: 10_000,
+      schedule: { initialMs: 10, maxMs: 20 },
+      source,
+      locate: (answer) => ({ present: true, value: answer.find((s) => s.service_id === id)! }),
+      own: async () => {
+        reads.push(id);
+        return { answer: { present: true, value: { service_id: id, status: "READY" } as Service }, sentAt: Date.now() };
+      },
+    });
+    const realNow = Date.now.bind(Date);
+    try {
+      // Learned just now (a create's look-alikes): two services, which two waits read at once.
+      hub.learnLength(source.key, 2);
+      await Promise.all([hub.watch(spec("s1")), hub.watch(spec("s2"))]);
+      expect(reads).toEqual(["list"]);
+      reads.length = 0;
+      // The same length, learned longer ago than that: the project may be 200 long by now; each wait reads its own.
+      hub.learnLength(source.key, 2);
+      const later = realNow() + POLL_COST.limitedLengthFreshMs + 1_000;
+      const offset = later - realNow();
+      jest.spyOn(Date, "now").mockImplementation(() => realNow() + offset);
+      await Promise.all([hub.watch(spec("s1")), hub.watch(spec("s2"))]);
+      expect(reads.sort()).toEqual(["s1", "s2"]);
+    } finally {
+      jest.restoreAllMocks();
+      hub.close();
+    }
+  });
 });

@@ -199,6 +199,22 @@ describe("the schedule's file", () => {
     expect(shared.busy).toBe(false);
   });
 
+  it("asks for a list's read for the machine again soon while others hold the schedule's lock, rather than have the client read it alone", async () => {
+    const shared = new SharedSchedule(pacingDir(), "https://api.example.com/v1", "k");
+    const lists = new SharedLists(shared, pacingDir());
+    expect(await shared.ready()).toBe(true);
+    const lock = path.join(pacingDir(), `${shared.name}.lock`);
+    // A lock of a running process (this one), fresh: fifty processes' waits asking at once on two cores.
+    fs.writeFileSync(lock, String(process.pid));
+    const asked = Date.now();
+    const turn = await lists.take("services p");
+    expect(typeof turn).toBe("number");
+    expect(turn as number).toBeGreaterThanOrEqual(asked);
+    expect(turn as number).toBeLessThanOrEqual(Date.now() + LIST_COST.busyRetryMs);
+    fs.rmSync(lock);
+    expect(await lists.take("services p")).toBe(true);
+  });
+
   it("has a list read for the machine seldom while its clients' writes wait for their turns, then as its length allows", async () => {
     const shared = new SharedSchedule(pacingDir(), "https://api.example.com/v1", "k");
     const lists = new SharedLists(shared, pacingDir());

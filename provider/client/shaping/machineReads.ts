@@ -11,6 +11,10 @@
  * its reads so: an answer another client read may not show what this client's own writes made.
  * Best effort: where the schedule cannot be used, or no answer comes within
  * {@link MACHINE_READ_WAIT_MS}, the client reads the list itself.
+ *
+ * A caller for which a list older than its call cannot mislead (the look-alikes before a
+ * create: framework/lookAlikeList.ts) takes an answer sent up to `maxAgeMs` before it asked:
+ * the fleet's processes, which start over several seconds, then read the list once, not each.
  */
 import type { SharedAnswer, SharedLists } from "./sharedLists";
 import { sleep } from "../timers";
@@ -28,16 +32,20 @@ export interface MachineRead extends SharedAnswer {
 
 /**
  * The list `key` for a client that asks for it now: another client's answer to a request sent
- * since, or `read()` (the client's own request, its answer then kept for the machine). Rejects
- * only as `read()` does, or with `stopped`'s reason when it aborts while the client waits.
+ * since (or at most `maxAgeMs` before), or `read()` (the client's own request, its answer then
+ * kept for the machine). Rejects only as `read()` does, or with `stopped`'s reason when it
+ * aborts while the client waits.
  */
 export async function readForMachine(
   lists: SharedLists,
   key: string,
   read: () => Promise<SharedAnswer>,
   stopped?: AbortSignal,
+  maxAgeMs = 0,
 ): Promise<MachineRead> {
   const askedAt = Date.now();
+  // The oldest request whose answer serves this call.
+  const from = askedAt - Math.max(0, maxAgeMs);
   const own = async (forMachine: boolean): Promise<MachineRead> => {
     let answer: SharedAnswer | undefined;
     try {
@@ -48,9 +56,9 @@ export async function readForMachine(
     }
   };
   while (Date.now() - askedAt < MACHINE_READ_WAIT_MS) {
-    const found = await lists.newer(key, askedAt - 1);
+    const found = await lists.newer(key, from - 1);
     if (found !== undefined) return { ...found, shared: true };
-    const turn = await lists.take(key, askedAt);
+    const turn = await lists.take(key, from);
     if (turn === undefined) break;
     if (turn === true) return own(true);
     // Another client reads it now: its answer comes soon.

@@ -46,6 +46,8 @@ export const LIST_COST = {
   sayEveryMs: 500,
   /** A read meant to meet the list's last service when it is due comes this long after (listReadiness.ts). */
   dueMarginMs: 50,
+  /** When the schedule's lock was held by others all the while, the read is asked for again this much later. */
+  busyRetryMs: 250,
 } as const;
 
 /** An answer read for the machine: when its request was sent, and its body as the API sent it. */
@@ -143,7 +145,9 @@ export class SharedLists {
   /**
    * Asks to read the list `key` for the machine now: `true` when it is this client's to read,
    * else when to ask again (epoch ms: the next read's earliest time, or soon when another
-   * client reads it now). Undefined when the schedule cannot be used. Never rejects.
+   * client reads it now, or when other clients held the schedule's lock all the while: tens of
+   * processes on few cores, whose each reading the list alone would cost it tens of times).
+   * Undefined when the schedule cannot be used. Never rejects.
    * `askedAt`: the read was asked for then (machineReads.ts): only another client's read under
    * way holds it, not the time since the last one, and one sent since is to be looked at (now).
    */
@@ -164,7 +168,7 @@ export class SharedLists {
       s.lists[key] = { ...l, sentAt: l?.sentAt ?? 0, items: l?.items ?? 0, by: me, until: now + LIST_COST.holdMs };
       return true;
     });
-    if (done === undefined) return undefined;
+    if (done === undefined) return this.schedule.busy ? Date.now() + LIST_COST.busyRetryMs : undefined;
     this.view = done.schedule;
     return done.result;
   }

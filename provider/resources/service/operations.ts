@@ -63,7 +63,7 @@ function recovery(ctx: ProviderContext, projectId: string, fits: (s: Service) =>
         throw e;
       }
     },
-    list: async () => listedOf(await api.perform("listServices", { projectId }), leaving),
+    list: async (opts) => listedOf(await api.perform("listServices", { projectId, sharedMaxAgeMs: opts?.sharedMaxAgeMs }), leaving),
     sharedList: "services",
     fits,
     nameOf: (s) => s.name,

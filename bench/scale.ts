@@ -31,12 +31,11 @@
  */
 import * as fs from "fs";
 import { processesUnder } from "../harness/cli/processes";
-import { cliTools } from "../harness/cli/tools";
-import { startEmulatorProcess, type EmulatorProcess } from "../harness/emulatorProcess";
+import type { EmulatorProcess } from "../harness/emulatorProcess";
 import { median } from "./firstCall";
 import { bytes, ratio, secs } from "./report";
-import { floorOf, HOSTS, prepare, scaleStack, type Host, type Prepared } from "./scalePrograms";
-import { flagReader, hostsFlag, onNode24, runProgram, sizesFlag, tableHead, writeResults } from "./scaleRun";
+import { floorOf, HOSTS, scaleStack, type Host, type Prepared } from "./scalePrograms";
+import { flagReader, hostsFlag, onNode24, runProgram, sizesFlag, tableHead, withScaleEmulator, writeResults } from "./scaleRun";
 
 /** The commands each stack runs, in order. */
 export const COMMANDS = ["up", "preview", "refresh", "destroy"] as const;
@@ -189,23 +188,12 @@ export interface ScaleOptions {
 
 /** Runs every N, repeat and host (taking turns) against one emulator; every run's figures. */
 export async function runScale(opts: ScaleOptions): Promise<ScaleRun[]> {
-  const tools = cliTools();
-  if (tools === undefined) throw new Error("the Pulumi CLI is not built: run `npm run pulumi:build`");
-  const p = await prepare(tools, opts.hosts);
-  // The emulator's process is unref'd (startEmulatorProcess): this keeps the event loop alive while waiting on it.
-  const alive = setInterval(() => undefined, 60_000);
-  const emu = await startEmulatorProcess({ clockScale: 0 });
-  try {
-    const limit = await emu.control("POST", "/rate-limit", { requestsPerSecond: 0 });
-    if (!limit.ok) throw new Error(`the emulator's rate limit could not be turned off: ${limit.status}`);
+  return withScaleEmulator(opts.hosts, async (p, emu) => {
     const runs: ScaleRun[] = [];
     for (const n of opts.ns)
       for (let r = 0; r < opts.repeats; r++) for (const host of opts.hosts) runs.push(await scaleRun(host, n, p, emu));
     return runs;
-  } finally {
-    await emu.close();
-    clearInterval(alive);
-  }
+  });
 }
 
 type Metric = { label: string; of: (r: ScaleRun) => number; show: (v: number) => string };

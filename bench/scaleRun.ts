@@ -8,6 +8,9 @@ import { spawnSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
+import { cliTools } from "../harness/cli/tools";
+import { startEmulatorProcess, type EmulatorProcess } from "../harness/emulatorProcess";
+import { prepare, type Host, type Prepared } from "./scalePrograms";
 
 /** A reader of `--flag value` pairs from a command line. */
 export type FlagValue = (flag: string) => string | undefined;
@@ -80,4 +83,25 @@ export function runProgram(name: string, main: () => Promise<void>): void {
     process.stderr.write(`${name}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
     process.exit(1);
   });
+}
+
+/**
+ * Runs `use` with the hosts' programs prepared under the built CLI and one emulator of instant
+ * transitions and no rate limit, closed after.
+ */
+export async function withScaleEmulator<T>(hosts: readonly Host[], use: (p: Prepared, emu: EmulatorProcess) => Promise<T>): Promise<T> {
+  const tools = cliTools();
+  if (tools === undefined) throw new Error("the Pulumi CLI is not built: run `npm run pulumi:build`");
+  const p = await prepare(tools, [...hosts]);
+  // The emulator's process is unref'd (startEmulatorProcess): this keeps the event loop alive while waiting on it.
+  const alive = setInterval(() => undefined, 60_000);
+  const emu = await startEmulatorProcess({ clockScale: 0 });
+  try {
+    const limit = await emu.control("POST", "/rate-limit", { requestsPerSecond: 0 });
+    if (!limit.ok) throw new Error(`the emulator's rate limit could not be turned off: ${limit.status}`);
+    return await use(p, emu);
+  } finally {
+    await emu.close();
+    clearInterval(alive);
+  }
 }

@@ -54,9 +54,21 @@ describe("the native plugin's operations", () => {
   }
 
   it("a create the engine's timeout cuts short is a partial failure: the service kept, its password and connection string secret, the program's timeouts recorded", async () => {
+    // An emulator whose clock stands still: the service is never ready, so the engine's timeout
+    // always cuts the wait short, and it is long enough for the create's request to be sent
+    // however loaded the machine (no request of a create is sent past its deadline).
+    const frozen = await startEmulator({ port: 0, frozenClock: true, projectId: emu.projectId });
+    const base = { apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId, pollInterval: "20ms", pollMaxInterval: "100ms" };
     const urn = urnOf("Service", "slow");
     const { inputs } = await plugin.check(urn, { name: "slow", timeouts: { create: "1h" } });
-    const failure = await failedCreate(urn, inputs, { timeout: 0.4 });
+    await plugin.configure({ ...base, apiUrl: frozen.baseUrl });
+    let failure: Awaited<ReturnType<typeof failedCreate>>;
+    try {
+      failure = await failedCreate(urn, inputs, { timeout: 3 });
+    } finally {
+      await plugin.configure(base);
+    }
+    const frozenApi = new ClouddbClient({ apiUrl: frozen.baseUrl, apiKey: frozen.pat, projectId: frozen.projectId });
     expect(failure.id).toMatch(/\w+/);
     expect(failure.reasons[0]).toMatch(/was created but is not ready/);
     expect(isSecret(failure.properties.password)).toBe(true);
@@ -65,7 +77,12 @@ describe("the native plugin's operations", () => {
     expect(failure.reasons.join("\n")).not.toContain(password);
     expect(failure.properties.timeouts).toEqual({ create: "1h" });
     expect(failure.properties).not.toHaveProperty("__owner");
-    expect((await api.perform("getService", { service: failure.id })).name).toBe("slow");
+    try {
+      expect((await frozenApi.perform("getService", { service: failure.id })).name).toBe("slow");
+    } finally {
+      await frozenApi.close();
+      await frozen.close();
+    }
   });
 
   it("Cancel ends a create's wait at once, as a partial failure that keeps the service; later waits of the process end at once too", async () => {

@@ -823,10 +823,21 @@ describe("partial failures", () => {
   });
 
   it("keeps a service whose create outlasts its timeout, and the next up resumes waiting", async () => {
+    // A cloud of its own whose create takes ~4 s: the 1.5 s timeout leaves time to send the create's
+    // requests however loaded the machine (none is sent past the deadline), and still cuts the wait short.
+    const slowCloud = await startCloud({ clockScale: 0.6 });
+    try {
+      await keptThenResumed(slowCloud);
+    } finally {
+      await slowCloud.close();
+    }
+  });
+
+  async function keptThenResumed(cloud: Cloud): Promise<void> {
     const program = (create: string) => () => {
       new clouddb.Service("slow", { name: "slow", password: "slow-password", timeouts: { create, update: "20s" } });
     };
-    const r = await cloud.stack.up(program("200ms"));
+    const r = await cloud.stack.up(program("1500ms"));
     expect(r.errors).toHaveLength(1);
     const slow = cloud.stack.resource("slow");
     expect(slow.initFailed).toBe(true);
@@ -841,5 +852,5 @@ describe("partial failures", () => {
     expect((await cloud.api.perform("listServices")).items.filter((s) => s.name === "slow")).toHaveLength(1);
     const destroyed = expectNoErrors(await cloud.stack.destroy());
     expect(ops(destroyed).slow).toBe("delete");
-  });
+  }
 });

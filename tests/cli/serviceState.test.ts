@@ -4,7 +4,7 @@
  * every step): the serialized provider as one `require` (inputs and outputs both hold it: the
  * dynamic-provider host loads it from the inputs for check, diff, create and update, from the
  * outputs for read and delete), the program's line as where the resource is declared (no frame
- * of this package's constructors), and what later operations read (`__owner`, `__adopted`,
+ * of this package's constructors; a program's own subclass kept, as Pulumi keeps any class), and what later operations read (`__owner`, `__adopted`,
  * `__inputs`). What the program reads of the Service is unchanged, and a refresh and a preview
  * after the `up` find nothing to change. A TypeScript project on disk, run by the real CLI as
  * a user runs it, against the emulator.
@@ -20,6 +20,8 @@ import { typescriptProject } from "./support/typescriptProject";
 const PROGRAM = `import * as clouddb from "pulumi-clouddb";
 
 const db = new clouddb.Service("db", { name: "orders", cpuMillis: 500, memoryGbs: 2 });
+class OrdersDb extends clouddb.Service {}
+new OrdersDb("sub", { name: "orders-sub", cpuMillis: 500, memoryGbs: 2 });
 export const serviceId = db.serviceId;
 export const host = db.host;
 export const port = db.port;
@@ -42,6 +44,7 @@ describeWithCli("what the checkpoint holds for a dynamic Service after pulumi up
   let work: string;
   let project: CliProject;
   let db: Exported;
+  let sub: Exported;
   beforeAll(async () => {
     emulator = await startEmulator({ port: 0, clockScale: 0.02 });
     work = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-service-state-"));
@@ -49,6 +52,7 @@ describeWithCli("what the checkpoint holds for a dynamic Service after pulumi up
     await project.expect(["up", "--yes", "--skip-preview"]);
     const state = JSON.parse(await project.exportState()) as { deployment: { resources: Exported[] } };
     db = state.deployment.resources.find((r) => r.urn.endsWith("::db"))!;
+    sub = state.deployment.resources.find((r) => r.urn.endsWith("::sub"))!;
   }, 300_000);
   afterAll(async () => {
     await project?.expect(["destroy", "--yes", "--skip-preview"]).catch(() => undefined);
@@ -67,6 +71,13 @@ describeWithCli("what the checkpoint holds for a dynamic Service after pulumi up
     expect(db.sourcePosition).toBe("project:///index.ts#3,12");
     expect(db.stackTrace?.[0]).toEqual({ sourcePosition: "project:///index.ts#3,12" });
     const frames = (db.stackTrace ?? []).map((f) => f.sourcePosition ?? "");
+    expect(frames.filter((f) => /\/sdk\/(construct|service)\.[jt]s#/.test(f))).toEqual([]);
+  });
+
+  it("keeps a program's own subclass of Service, as Pulumi keeps any class: its line first, then the program's call", () => {
+    expect(sub.sourcePosition).toBe("project:///index.ts#4,1");
+    const frames = (sub.stackTrace ?? []).map((f) => f.sourcePosition ?? "");
+    expect(frames.slice(0, 2)).toEqual(["project:///index.ts#4,1", "project:///index.ts#5,1"]);
     expect(frames.filter((f) => /\/sdk\/(construct|service)\.[jt]s#/.test(f))).toEqual([]);
   });
 

@@ -177,9 +177,9 @@ describe("an update that fails half-way", () => {
 describe("customTimeouts", () => {
   let cloud: Cloud;
   beforeAll(async () => {
-    // A create takes about 1.4 s: long enough to outlast a short timeout (700 ms: time for its look-alike list and its POST at
-    // the pacer's first turns, so that what ends it is the wait for READY).
-    cloud = await startCloud({ clockScale: 0.2 });
+    // A create takes about 4 s: long enough to outlast a short timeout (1.5 s: time for its look-alike list and its POST at
+    // the pacer's first turns however loaded the machine, so that what ends it is the wait for READY).
+    cloud = await startCloud({ clockScale: 0.6 });
   });
   afterAll(async () => {
     await cloud.close();
@@ -187,7 +187,7 @@ describe("customTimeouts", () => {
 
   it("limits the provider's own waits, as the timeouts input does", async () => {
     const r = await cloud.stack.up(
-      () => void new clouddb.Service("slow", { name: "slow" }, { customTimeouts: { create: "700ms", delete: "45s" } }),
+      () => void new clouddb.Service("slow", { name: "slow" }, { customTimeouts: { create: "1500ms", delete: "45s" } }),
     );
     expect(r.errors).toHaveLength(1);
     expect(r.errors[0].message).toMatch(/not ready/);
@@ -195,7 +195,7 @@ describe("customTimeouts", () => {
     expect(r.errors[0].message).toMatch(/in the console\. It is kept in state/);
     const slow = cloud.stack.resource("slow");
     expect(slow.initFailed).toBe(true);
-    expect(slow.inputs.timeouts).toEqual({ create: "700ms", delete: "45s" });
+    expect(slow.inputs.timeouts).toEqual({ create: "1500ms", delete: "45s" });
     expectNoErrors(await cloud.stack.destroy());
   });
 

@@ -51,7 +51,7 @@ export function isDuration(value: unknown): value is number | string {
 export const TIMEOUT_RANGE_MS = { min: 100, max: 7 * 24 * 3_600_000 } as const;
 
 /** The range, in words, for messages. */
-export const TIMEOUT_RANGE_TEXT = "from 100ms to 168h (7 days)";
+export const TIMEOUT_RANGE_TEXT = `from ${TIMEOUT_RANGE_MS.min}ms to ${TIMEOUT_RANGE_MS.max / 3_600_000}h (${TIMEOUT_RANGE_MS.max / 86_400_000} days)`;
 
 /** True when `value` is a duration ({@link parseDuration}) within {@link TIMEOUT_RANGE_MS}. */
 export function isTimeout(value: unknown): value is number | string {

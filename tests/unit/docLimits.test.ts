@@ -146,4 +146,21 @@ describe("documentation text takes the contract's bounds", () => {
       expect(autonaming.newAutoname("x".repeat(500))).toHaveLength(40);
     });
   });
+
+  it("takes the provider's own defaults the documentation names (an operation's timeout, a request's) from where they are set", () => {
+    let texts: string[] = [];
+    jest.isolateModules(() => {
+      const durations = require("../../provider/framework/durations") as Record<string, unknown>;
+      const config = require("../../provider/client/config") as Record<string, unknown>;
+
+      durations.DEFAULT_OPERATION_TIMEOUT_MS = 45 * 60_000;
+      config.DEFAULT_REQUEST_TIMEOUT_MS = 12_000;
+      texts = generatedDocs().schema.map(([, text]) => text);
+    });
+    expect(texts.join("\n")).toContain("which defaults to 45 minutes.");
+    expect(texts.join("\n")).toContain(
+      'to its last received: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`. Unset: 12s.',
+    );
+    expect(texts.join("\n")).not.toMatch(/defaults to 30 minutes|Unset: 30s\./);
+  });
 });

@@ -9,6 +9,7 @@ export * from "./api";
 export * from "./values";
 export * from "./sizes";
 export * from "./rules";
+export * from "./describe";
 export * from "./cidr";
 export * from "./defaults";
 export * from "./statuses";

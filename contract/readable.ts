@@ -26,12 +26,12 @@ import { ENVIRONMENTS, NUMERIC_ID_PATTERN, REGION_SHAPE, SERVICE_TYPES } from ".
 /** True when `text` holds something besides white space. */
 const filled = (text: string): boolean => /\S/.test(text);
 
-/** A readable name of a service, VPC or replica set: one a request could give (1 to 128 characters, no control characters), not blank. */
+/** A readable name of a service, VPC or replica set: one a request could give (rules.ts `name`: its length, no control characters), not blank. */
 export function readableName(value: unknown): value is string {
   return typeof value === "string" && filled(value) && name.safeParse(value).success;
 }
 
-/** A readable peer account or VPC id: 1 to 128 characters, not blank. */
+/** A readable peer account or VPC id: one a request could give (rules.ts `peerId`), not blank. */
 export function readablePeerId(value: unknown): value is string {
   return typeof value === "string" && filled(value) && peerId.safeParse(value).success;
 }
@@ -71,12 +71,12 @@ export function readableReplicaSetSize(cpuMillis: unknown, memoryGbs: unknown): 
   return DEDICATED_SIZES.some((p) => p.cpuMillis === cpuMillis && p.memoryGbs === memoryGbs);
 }
 
-/** A readable number of replica set nodes: 1 to 10. */
+/** A readable number of replica set nodes: one a request could give (rules.ts `replicaSetNodes`). */
 export function readableNodes(value: unknown): value is number {
   return replicaSetNodes.safeParse(value).success;
 }
 
-/** Readable HA counts: each 0 to 2, the synchronous ones at most the others. */
+/** Readable HA counts: each one a request could give (rules.ts `haReplicaCount`), the synchronous ones at most the others. */
 export function readableHaCounts(replicaCount: unknown, syncReplicaCount: unknown): boolean {
   return (
     haReplicaCount.safeParse(replicaCount).success &&

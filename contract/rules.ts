@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { cidrProblem } from "./cidr";
+import { NAME_LENGTH_TEXT, PASSWORD_LENGTH_TEXT } from "./describe";
 import { ENVIRONMENTS, FORK_STRATEGIES, LIMITS, NUMERIC_ID_PATTERN, REGIONS, SERVICE_TYPES, SHORT_ID_PATTERN } from "./values";
 
 /** The types a value may be expected to have, as a message names them. */
@@ -44,18 +45,18 @@ function text(message: string): z.ZodString {
 // Matching control characters is the point: names may not contain them (Unicode's Cc: C0, DEL and C1).
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
-const NAME_TEXT = `expected 1 to ${LIMITS.nameMaxLength} characters without control characters`;
+const NAME_TEXT = `expected ${NAME_LENGTH_TEXT} without control characters`;
 
-/** A name of a service, VPC or replica set: 1 to 128 characters (code points), no control characters. */
+/** A name of a service, VPC or replica set: {@link LIMITS} `nameMinLength` to `nameMaxLength` characters (code points), no control characters. */
 export const name = text(NAME_TEXT)
-  .min(1, { error: NAME_TEXT })
+  .min(LIMITS.nameMinLength, { error: NAME_TEXT })
   .max(LIMITS.nameMaxLength, { error: NAME_TEXT })
   .refine((s) => !CONTROL_CHARACTERS.test(s), { error: NAME_TEXT });
 
-const LABEL_TEXT = `expected 1 to ${LIMITS.nameMaxLength} characters`;
+const LABEL_TEXT = `expected ${NAME_LENGTH_TEXT}`;
 
-/** A peer's account id or VPC id: 1 to 128 characters. */
-export const peerId = text(LABEL_TEXT).min(1, { error: LABEL_TEXT }).max(LIMITS.nameMaxLength, { error: LABEL_TEXT });
+/** A peer's account id or VPC id: as long as a name may be. */
+export const peerId = text(LABEL_TEXT).min(LIMITS.nameMinLength, { error: LABEL_TEXT }).max(LIMITS.nameMaxLength, { error: LABEL_TEXT });
 
 /** A region the API offers. */
 export const region = oneOf(REGIONS);
@@ -77,9 +78,9 @@ export function shortId(what: string): z.ZodString {
   return text(message).regex(SHORT_ID_PATTERN, { error: message });
 }
 
-const PASSWORD_TEXT = `expected ${LIMITS.passwordMinLength} to ${LIMITS.passwordMaxLength} characters`;
+const PASSWORD_TEXT = `expected ${PASSWORD_LENGTH_TEXT}`;
 
-/** A password: 8 to 128 characters. */
+/** A password: {@link LIMITS} `passwordMinLength` to `passwordMaxLength` characters. */
 export const password = text(PASSWORD_TEXT)
   .min(LIMITS.passwordMinLength, { error: `expected at least ${LIMITS.passwordMinLength} characters` })
   .max(LIMITS.passwordMaxLength, { error: `expected at most ${LIMITS.passwordMaxLength} characters` });
@@ -94,9 +95,9 @@ export function wholeNumber(min: number, max: number): z.ZodNumber {
     .max(max, { error: message });
 }
 
-/** HA replicas (`replica_count`, `sync_replica_count`): 0 to 2. */
-export const haReplicaCount = wholeNumber(0, LIMITS.haReplicaCountMax);
-/** Nodes of a replica set: 1 to 10. */
+/** HA replicas (`replica_count`, `sync_replica_count`): {@link LIMITS} `haReplicaCountMin` to `haReplicaCountMax`. */
+export const haReplicaCount = wholeNumber(LIMITS.haReplicaCountMin, LIMITS.haReplicaCountMax);
+/** Nodes of a replica set: {@link LIMITS} `replicaSetNodesMin` to `replicaSetNodesMax`. */
 export const replicaSetNodes = wholeNumber(LIMITS.replicaSetNodesMin, LIMITS.replicaSetNodesMax);
 
 /** Whether HA replica counts go together: `sync_replica_count` at most `replica_count`. */
@@ -107,7 +108,7 @@ export function haCountsAllowed(replicaCount: number, syncReplicaCount: number):
 /** The body `{environment}` of both set-environment operations. */
 export const EnvironmentBody = z.object({ environment });
 
-/** An IPv4 network of a VPC: prefix 16 to 28, host bits zero, no leading zeros. */
+/** An IPv4 network of a VPC: a prefix length within {@link LIMITS}, host bits zero, no leading zeros (cidr.ts). */
 export const cidr = text(`expected an IPv4 network in CIDR notation, such as 10.0.0.0/16`).superRefine((value, ctx) => {
   const problem = cidrProblem(value);
   if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem, input: value });

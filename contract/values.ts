@@ -40,12 +40,15 @@ export const NUMERIC_ID_PATTERN = /^[0-9]+$/;
 
 /** Bounds of the values the API accepts. */
 export const LIMITS = {
+  /** Names of services, VPCs and replica sets, and the peer ids of a peering: at least this many characters (code points). */
+  nameMinLength: 1,
   /** Names of services, VPCs and replica sets, and the peer ids of a peering: at most this many characters (code points). */
   nameMaxLength: 128,
   passwordMinLength: 8,
   passwordMaxLength: 128,
   replicaSetNodesMin: 1,
   replicaSetNodesMax: 10,
+  haReplicaCountMin: 0,
   haReplicaCountMax: 2,
   cidrPrefixMin: 16,
   cidrPrefixMax: 28,

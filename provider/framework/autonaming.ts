@@ -22,6 +22,7 @@
  * one made.
  */
 import { randomBytes } from "crypto";
+import { LIMITS } from "../../contract/values";
 import { AUTONAMED_KEY, OWNER_KEY } from "./internalInputs";
 import { entryFile, journalDir, readEntry } from "./journalStore";
 import type { Props, WithInputs } from "./schema";
@@ -34,9 +35,6 @@ export { AUTONAMED_KEY } from "./internalInputs";
 export const AUTONAME_DOC =
   "Unset: the resource's name in the program plus a random suffix (`db-1a2b3c4`), kept from then on (a replacement gets a new one); with `adoptId`, the adopted one's.";
 
-/** Longest name the API takes. */
-const MAX_NAME = 128;
-
 /** The logical name in an `__owner` (`<project>/<stack>/<type>/<name>`); `fallback` without one. */
 export function logicalNameOf(owner: unknown, fallback: string): string {
   if (typeof owner !== "string" || owner === "") return fallback;
@@ -47,7 +45,7 @@ export function logicalNameOf(owner: unknown, fallback: string): string {
 /** A new name: `logical` (shortened to fit) and a random suffix of 7 hex digits. */
 export function newAutoname(logical: string): string {
   const suffix = randomBytes(4).toString("hex").slice(0, 7);
-  return `${logical.slice(0, MAX_NAME - suffix.length - 1)}-${suffix}`;
+  return `${logical.slice(0, LIMITS.nameMaxLength - suffix.length - 1)}-${suffix}`;
 }
 
 /** The name an interrupted create of this resource was sent with, when it was autonamed and its journal entry tells. Never throws. */

@@ -51,7 +51,10 @@ export function isDuration(value: unknown): value is number | string {
 export const TIMEOUT_RANGE_MS = { min: 100, max: 7 * 24 * 3_600_000 } as const;
 
 /** The range, in words, for messages. */
-export const TIMEOUT_RANGE_TEXT = "from 100ms to 168h (7 days)";
+export const TIMEOUT_RANGE_TEXT = `from ${TIMEOUT_RANGE_MS.min}ms to ${TIMEOUT_RANGE_MS.max / 3_600_000}h (${TIMEOUT_RANGE_MS.max / 86_400_000} days)`;
+
+/** How long an operation may wait when neither its `timeouts` nor the stack (`clouddb:createTimeout`, ...) says: 30 minutes. */
+export const DEFAULT_OPERATION_TIMEOUT_MS = 30 * 60_000;
 
 /** True when `value` is a duration ({@link parseDuration}) within {@link TIMEOUT_RANGE_MS}. */
 export function isTimeout(value: unknown): value is number | string {

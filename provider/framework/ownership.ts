@@ -22,6 +22,7 @@
  * Assumption (contract/README.md): an id names one resource of its type, so an answer keyed
  * by type and id names exactly the resource the message named; ids of two types may coincide.
  */
+import { KINDS } from "./kinds";
 
 /** What the user says of a resource: the stack made it, or it adopted it. */
 export type Ownership = "made" | "adopted";
@@ -29,11 +30,8 @@ export type Ownership = "made" | "adopted";
 /** The answers, in the order messages name them. */
 export const OWNERSHIP_ANSWERS: readonly Ownership[] = ["made", "adopted"];
 
-/**
- * The resource types an answer may name: the `kind` of each definition under
- * provider/resources (tests/unit/ownership.test.ts checks that the two lists agree).
- */
-export const OWNERSHIP_KINDS: readonly string[] = ["Vpc", "VpcPeering", "Service", "ReadReplicaSet"];
+/** The resource types an answer may name: the `kind` of each definition under provider/resources (the generated list). */
+export const OWNERSHIP_KINDS: readonly string[] = KINDS.map((k) => k.kind);
 
 /** The stack config key of the answers. */
 export const OWNERSHIP_CONFIG_KEY = "clouddb:ownership";

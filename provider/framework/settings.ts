@@ -2,7 +2,7 @@ import type { ClouddbClient } from "../client/client";
 import { cancellationSignal } from "./cancellation";
 import { apiKeyProblem, apiUrlProblem, canonicalApiUrl, DEFAULT_LIST_LAG_MS, numberProblem } from "../client/config";
 import { settingTypeProblem, unset, type SettingKind } from "../client/configValues";
-import { parseDuration, TIMEOUT_RANGE_MS, TIMEOUT_RANGE_TEXT } from "./durations";
+import { DEFAULT_OPERATION_TIMEOUT_MS, parseDuration, TIMEOUT_RANGE_MS, TIMEOUT_RANGE_TEXT } from "./durations";
 import { NO_ANSWERS, OWNERSHIP_CONFIG_KEY, OWNERSHIP_ENV, parseOwnership, type Ownership, type OwnershipAnswers } from "./ownership";
 import { configurationError, invalid, notSet, type SettingName, type SettingProblem } from "./settingProblems";
 import type { TimeoutsInput } from "./timeouts";
@@ -80,7 +80,6 @@ export interface ProviderSettings {
   readonly problems: readonly SettingProblem[];
 }
 
-const THIRTY_MINUTES = 30 * 60_000;
 const DEFAULT_LIST_CACHE_MS = 2_000;
 
 /** Config keys the providers read, each with the environment variable it falls back to, if any. */
@@ -240,9 +239,9 @@ export function readSettings(source: ConfigSource, env: NodeJS.ProcessEnv = proc
     apiKey,
     projectId: pick(project)?.trim(),
     timeouts: {
-      createMs: timeout(CONFIG_KEYS.createTimeout) ?? THIRTY_MINUTES,
-      updateMs: timeout(CONFIG_KEYS.updateTimeout) ?? THIRTY_MINUTES,
-      deleteMs: timeout(CONFIG_KEYS.deleteTimeout) ?? THIRTY_MINUTES,
+      createMs: timeout(CONFIG_KEYS.createTimeout) ?? DEFAULT_OPERATION_TIMEOUT_MS,
+      updateMs: timeout(CONFIG_KEYS.updateTimeout) ?? DEFAULT_OPERATION_TIMEOUT_MS,
+      deleteMs: timeout(CONFIG_KEYS.deleteTimeout) ?? DEFAULT_OPERATION_TIMEOUT_MS,
     },
     requestTimeoutMs: timeout(CONFIG_KEYS.requestTimeout),
     poll: { initialMs: interval(CONFIG_KEYS.pollInterval), maxMs: interval(CONFIG_KEYS.pollMaxInterval) },

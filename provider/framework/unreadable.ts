@@ -18,10 +18,27 @@
 import type { Props } from "./schema";
 import { warnUser } from "./userLog";
 
+/** The keys a type names, without those of an index signature (a loose object's `[k: string]: unknown`). */
+type NamedKeys<T> = keyof { [K in keyof T as string extends K ? never : number extends K ? never : K]: unknown } & string;
+
+/**
+ * The wire names of a live resource's fields, as the contract's answer schema has them: `name`,
+ * and one level into an object, `connection_pooler.endpoint`. A misspelled one does not compile.
+ */
+export type FieldPath<L> = {
+  [K in NamedKeys<L>]:
+    | K
+    | (NonNullable<L[K]> extends readonly unknown[]
+        ? never
+        : NonNullable<L[K]> extends object
+          ? `${K}.${NamedKeys<NonNullable<L[K]>>}`
+          : never);
+}[NamedKeys<L>];
+
 /** A field of a live resource, the outputs read from it, and whether an answer shows it readably. */
 export interface ShownField<L> {
-  /** The field in the API's terms, for the warning (`resources`, `connection_pooler.endpoint`). */
-  readonly field: string;
+  /** The field in the API's terms, for the warning (`resources`, `connection_pooler.endpoint`): a wire name of the contract's answer. */
+  readonly field: FieldPath<L>;
   /** The outputs read from it. */
   readonly outputs: readonly string[];
   /** True when `live` shows it in a shape the client could read. */

@@ -78,7 +78,7 @@ const readableEndpoint = (endpoint: Endpoint | undefined): boolean =>
  * not show one.
  */
 export function connectionFields<L extends Connected>(): ShownField<L>[] {
-  return [
+  const fields: ShownField<Connected>[] = [
     { field: "endpoint", outputs: ["host", "port", "connectionString"], shows: (l) => readableEndpoint(l.endpoint) },
     { field: "connection_pooler", outputs: ["connectionPooler"], shows: (l) => !oddly(l, "connection_pooler") },
     {
@@ -87,4 +87,6 @@ export function connectionFields<L extends Connected>(): ShownField<L>[] {
       shows: (l) => !oddly(l, "connection_pooler") && (l.connection_pooler == null || readableEndpoint(l.connection_pooler.endpoint)),
     },
   ];
+  // The wire names are checked against the fields every connected kind has (a kind's type only adds to them).
+  return fields;
 }

@@ -6,6 +6,7 @@
  */
 import type { ResourceDefinition } from "../framework/resourceProvider";
 import type { InputSpecs, NamedType, OutputSpecs } from "../framework/schema";
+import { DEFAULT_OPERATION_TIMEOUT_MS } from "../framework/durations";
 import * as v from "./values";
 
 /** A resource type as the generator sees it. */
@@ -26,7 +27,8 @@ const SHARED_NAMED_TYPES: Readonly<Record<string, NamedType>> = {
     doc:
       'How long a resource\'s operations may wait. Each is a number of seconds or a string such as `"90s"`, `"30m"`, `"1h30m"`. ' +
       "Unset ones default to the stack configuration (`clouddb:createTimeout`, `clouddb:updateTimeout`, `clouddb:deleteTimeout`), " +
-      "which defaults to 30 minutes. Pulumi's `customTimeouts` option, which never reaches a dynamic provider, is turned into this input.",
+      `which defaults to ${DEFAULT_OPERATION_TIMEOUT_MS / 60_000} minutes. ` +
+      "Pulumi's `customTimeouts` option, which never reaches a dynamic provider, is turned into this input.",
     schema: v.timeouts,
   },
   ProviderSettings: {

@@ -17,7 +17,7 @@ export const projectId = shortId("a project id");
 /** A service id: 10 characters of `[a-z0-9]`. */
 export const serviceId = shortId("a service id");
 
-/** A timeout: seconds as a number, or a string such as `"30m"`, from 1 second to 7 days. */
+/** A timeout: seconds as a number, or a string such as `"30m"`, within {@link TIMEOUT_RANGE_TEXT}. */
 export const duration = z
   .custom<number | string>(isTimeout, {
     error: (issue) =>

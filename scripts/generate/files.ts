@@ -3,6 +3,7 @@ import * as fs from "fs";
 import * as path from "path";
 import * as prettier from "prettier";
 import { packageConfig } from "./packageConfig";
+import { withTypeEntryPoints } from "./packageEntryPoints";
 import { packageSchemaText } from "./packageSchema";
 import { withConfigTable } from "./registryDocs";
 import { foundResources, providerFiles } from "./providerFiles";
@@ -12,7 +13,7 @@ import { sdkFiles } from "./sdkFiles";
 /**
  * The generated files' contents (TypeScript and JSON as Prettier formats them; the README
  * with its tables regenerated; `schema.json`, the Pulumi package schema; the Registry
- * installation page's configuration table).
+ * installation page's configuration table; package.json's entry points of the resource types).
  */
 export async function generatedFiles(root: string): Promise<Record<string, string>> {
   const options = (await prettier.resolveConfig(path.join(root, "package.json"))) ?? {};
@@ -23,6 +24,8 @@ export async function generatedFiles(root: string): Promise<Record<string, strin
   }
   files["schema.json"] = await prettier.format(packageSchemaText(root, resources), { ...options, parser: "json" });
   files["README.md"] = withResourceTables(fs.readFileSync(path.join(root, "README.md"), "utf8"), resources);
+  const manifest = fs.readFileSync(path.join(root, "package.json"), "utf8");
+  files["package.json"] = await prettier.format(withTypeEntryPoints(root, manifest, resources), { ...options, filepath: "package.json" });
   const registryPage = "docs/installation-configuration.md";
   files[registryPage] = withConfigTable(fs.readFileSync(path.join(root, registryPage), "utf8"), packageConfig());
   return files;

@@ -6,7 +6,13 @@
  * secret, is written here, because settings.ts has no table that says it. Generation
  * fails when the keys the settings read and the ones described here differ.
  */
-import { API_BASE_PATH, DEFAULT_LIST_LAG_MS, DEFAULT_POLL_INITIAL_MS, DEFAULT_POLL_MAX_MS } from "../../provider/client/config";
+import {
+  API_BASE_PATH,
+  DEFAULT_LIST_LAG_MS,
+  DEFAULT_POLL_INITIAL_MS,
+  DEFAULT_POLL_MAX_MS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+} from "../../provider/client/config";
 import { parseDuration } from "../../provider/framework/durations";
 import type { SettingName } from "../../provider/framework/settingProblems";
 import { CONFIG_KEYS, readSettings, type ProviderSettings } from "../../provider/framework/settings";
@@ -54,7 +60,7 @@ const VARIABLES: Readonly<Record<string, VariableDoc>> = {
     duration: (s) => s.listCacheMs,
   },
   requestTimeout: {
-    doc: `How long one request may take, from its first byte sent to its last received: ${DURATION}. Unset: 30s.`,
+    doc: `How long one request may take, from its first byte sent to its last received: ${DURATION}. Unset: ${durationText(DEFAULT_REQUEST_TIMEOUT_MS)}.`,
   },
   ownership: {
     doc:

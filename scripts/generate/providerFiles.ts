@@ -1,7 +1,8 @@
 /**
  * The provider's files generated from the resource definitions found under
  * `provider/resources/<module>/definition.ts` (each exporting `<module>Definition`): the
- * list of resource types (`provider/resources/registry.ts`), one entry point per type
+ * list of resource types (`provider/resources/registry.ts`, and `provider/framework/kinds.ts`
+ * without the definitions), one entry point per type
  * (`provider/<module>.ts`, which the SDK's trampolines require as
  * `pulumi-clouddb/provider/<module>`), and `provider/index.ts`.
  */
@@ -48,6 +49,29 @@ ${entries.join("\n")}
 `;
 }
 
+/**
+ * `provider/framework/kinds.ts`: each resource type's kind and module, with no import, for the
+ * code that must know them but may not load the definitions (the framework, below them).
+ */
+function kindsFile(resources: readonly RegisteredResource[]): string {
+  const entries = resources.map((r) => `  { kind: "${r.definition.schema.kind}", module: "${r.module}" },`);
+  return `${header("provider/resources/*/definition.ts")}/**
+ * The resource types, once, by kind (\`clouddb.<Kind>\`, \`clouddb:index:<Kind>\`) and module
+ * (\`pulumi-clouddb/provider/<module>\`), in the order of their modules' names: the list
+ * \`RESOURCES\` (provider/resources/registry.ts) holds with the definitions, for code that
+ * loads none (the framework, below them).
+ */
+
+/** The resource types' kinds and modules. */
+export const KINDS = [
+${entries.join("\n")}
+] as const;
+
+/** The kind of a resource type, \`Vpc\`. */
+export type Kind = (typeof KINDS)[number]["kind"];
+`;
+}
+
 /** `provider/<module>.ts`: the entry point of one resource type. */
 function entryPointFile(r: RegisteredResource): string {
   const kind = r.definition.schema.kind;
@@ -75,6 +99,7 @@ export * as client from "./client/index";
 export function providerFiles(resources: readonly RegisteredResource[]): Record<string, string> {
   const files: Record<string, string> = {
     "provider/resources/registry.ts": registryFile(resources),
+    "provider/framework/kinds.ts": kindsFile(resources),
     "provider/index.ts": indexFile(resources),
   };
   for (const r of resources) files[`provider/${r.module}.ts`] = entryPointFile(r);

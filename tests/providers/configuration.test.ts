@@ -82,7 +82,7 @@ describe("configuration problems", () => {
       expect.arrayContaining([
         'clouddb:ownership / CLOUDDB_OWNERSHIP (from clouddb:ownership): Service abcde12345 is "mine": expected "made" or "adopted"',
         expect.stringMatching(
-          /^clouddb:ownership \/ CLOUDDB_OWNERSHIP \(from CLOUDDB_OWNERSHIP\): "Database" is no resource type: expected one of Vpc, VpcPeering, Service, ReadReplicaSet/,
+          /^clouddb:ownership \/ CLOUDDB_OWNERSHIP \(from CLOUDDB_OWNERSHIP\): "Database" is no resource type: expected one of ReadReplicaSet, Service, Vpc, VpcPeering/,
         ),
       ]),
     );

@@ -55,12 +55,12 @@ describe("the answers", () => {
   });
 
   it.each([
-    ["not JSON", "made", /"made" is not JSON: expected an object of resource types \(Vpc, VpcPeering, Service, ReadReplicaSet\)/],
+    ["not JSON", "made", /"made" is not JSON: expected an object of resource types \(ReadReplicaSet, Service, Vpc, VpcPeering\)/],
     ["not an object", '["Service"]', /is not an object: expected an object of resource types/],
     [
       "a type that does not exist",
       '{"service":{"abc":"made"}}',
-      /"service" is no resource type: expected one of Vpc, VpcPeering, Service, ReadReplicaSet/,
+      /"service" is no resource type: expected one of ReadReplicaSet, Service, Vpc, VpcPeering/,
     ],
     ["ids that are no object", '{"Service":"abc"}', /Service is "abc": expected an object of ids, each "made" or "adopted"/],
     ["an answer that is neither", '{"Service":{"abc":"mine"}}', /Service abc is "mine": expected "made" or "adopted"/],

@@ -18,6 +18,7 @@ import { unreadableOutputs, type ShownField } from "../../framework/unreadable";
 import { resourceSchema, type InProject } from "../common";
 import { connectionFields, connectionOutputs } from "../connectionString";
 import { AUTONAME_DOC } from "../../framework/autonaming";
+import { ENVIRONMENTS_TEXT, NAME_LENGTH_TEXT, REPLICA_SET_NODES_TEXT } from "../../../contract/describe";
 import * as v from "../values";
 
 /** What a ReadReplicaSet's outputs read from: the live set, its service and project, and the service's password when the program gave it. */
@@ -45,8 +46,11 @@ export const readReplicaSetSchema = resourceSchema({
     'new clouddb.ReadReplicaSet("reporting", { serviceId: db.serviceId, name: "reporting", nodes: 2, cpuMillis: 1000, memoryGbs: 4 });',
   inputs: {
     serviceId: input(v.serviceId, { change: "replace", doc: "The service whose replicas these are." }),
-    name: optionalInput(rules.name, { change: "replace", unsetKeeps: () => true, doc: `Name, 1 to 128 characters. ${AUTONAME_DOC}` }),
-    nodes: input(rules.replicaSetNodes, { change: "in-place", doc: "Number of nodes, 1 to 10. A change resizes the set." }),
+    name: optionalInput(rules.name, { change: "replace", unsetKeeps: () => true, doc: `Name, ${NAME_LENGTH_TEXT}. ${AUTONAME_DOC}` }),
+    nodes: input(rules.replicaSetNodes, {
+      change: "in-place",
+      doc: `Number of nodes, ${REPLICA_SET_NODES_TEXT}. A change resizes the set.`,
+    }),
     cpuMillis: input(v.cpuMillis(false), {
       change: "in-place",
       doc: `CPU of each node in millicores, paired with \`memoryGbs\`: ${describeSizes(DEDICATED_SIZES)}. A change resizes the set.`,
@@ -59,7 +63,7 @@ export const readReplicaSetSchema = resourceSchema({
     }),
     environment: optionalInput(rules.environment, {
       change: "in-place",
-      doc: "`DEV` or `PROD`. Unset: left as the API sets it.",
+      doc: `${ENVIRONMENTS_TEXT}. Unset: left as the API sets it.`,
       unsetKeeps: () => true,
     }),
     connectionPooler: optionalInput(v.flag, { change: "in-place", doc: "Connection pooler on or off.", default: false }),
@@ -78,7 +82,7 @@ export const readReplicaSetSchema = resourceSchema({
     nodes: output(z.number(), { doc: "Number of nodes.", from: (s) => s.live.nodes ?? 0 }),
     cpuMillis: output(z.number(), { doc: "CPU of each node in millicores.", from: (s) => s.live.cpu_millis ?? 0 }),
     memoryGbs: output(z.number(), { doc: "Memory of each node in GB.", from: (s) => s.live.memory_gbs ?? 0 }),
-    environment: output(z.string(), { doc: "`DEV` or `PROD`.", from: (s) => s.live.metadata?.environment ?? "" }),
+    environment: output(z.string(), { doc: `${ENVIRONMENTS_TEXT}.`, from: (s) => s.live.metadata?.environment ?? "" }),
     connectionPooler: connection.connectionPooler,
     status: output(z.string(), {
       doc: "`creating`, `active`, `resizing`, `error` or `deleting` when last read.",

@@ -26,6 +26,15 @@ import {
 import { resourceSchema, type InProject } from "../common";
 import { connectionOutputs } from "../connectionString";
 import { AUTONAME_DOC } from "../../framework/autonaming";
+import {
+  ENVIRONMENTS_TEXT,
+  FORK_STRATEGIES_TEXT,
+  HA_REPLICA_COUNT_TEXT,
+  NAME_LENGTH_TEXT,
+  PASSWORD_LENGTH_TEXT,
+  SERVICE_TYPES_TEXT,
+} from "../../../contract/describe";
+import { LIMITS } from "../../../contract/values";
 import * as v from "../values";
 import { AT_ONCE } from "../../framework/convergence";
 import type { ServiceAction } from "./convergence";
@@ -61,10 +70,10 @@ export const serviceSchema = resourceSchema({
   example:
     'const db = new clouddb.Service("db", { name: "orders", cpuMillis: 1000, memoryGbs: 4 }, { protect: true });\nexport const password = db.password; // secret',
   inputs: {
-    name: optionalInput(rules.name, { change: "replace", unsetKeeps: () => true, doc: `Name, 1 to 128 characters. ${AUTONAME_DOC}` }),
+    name: optionalInput(rules.name, { change: "replace", unsetKeeps: () => true, doc: `Name, ${NAME_LENGTH_TEXT}. ${AUTONAME_DOC}` }),
     serviceType: optionalInput(rules.serviceType, {
       change: "replace",
-      doc: "`TIMESERIES`, `RELATIONAL` or `VECTOR`. A fork has its source's.",
+      doc: `${SERVICE_TYPES_TEXT}. A fork has its source's.`,
       default: SERVICE_DEFAULTS.serviceType,
       unsetKeeps: forked,
     }),
@@ -77,7 +86,7 @@ export const serviceSchema = resourceSchema({
     }),
     forkFrom: optionalInput(forkFrom, {
       change: "replace",
-      doc: "Make the service by forking another: `strategy` is `LAST_SNAPSHOT`, `NOW` or `PITR` (needs `targetTime`, RFC 3339).",
+      doc: `Make the service by forking another: \`strategy\` is ${FORK_STRATEGIES_TEXT} (needs \`targetTime\`, RFC 3339).`,
       sdkType: "ForkFromArgs",
     }),
     cpuMillis: optionalInput(v.cpuMillis(true), {
@@ -96,11 +105,15 @@ export const serviceSchema = resourceSchema({
     }),
     haReplicas: optionalInput(haReplicas, {
       change: "in-place",
-      doc: "High-availability replicas: `replicaCount` 0 to 2, `syncReplicaCount` 0 to `replicaCount`.",
+      doc: `High-availability replicas: \`replicaCount\` ${HA_REPLICA_COUNT_TEXT}, \`syncReplicaCount\` ${LIMITS.haReplicaCountMin} to \`replicaCount\`.`,
       default: { replicaCount: SERVICE_DEFAULTS.replicaCount, syncReplicaCount: SERVICE_DEFAULTS.syncReplicaCount },
       sdkType: "HaReplicasArgs",
     }),
-    environment: optionalInput(rules.environment, { change: "in-place", doc: "`DEV` or `PROD`.", default: SERVICE_DEFAULTS.environment }),
+    environment: optionalInput(rules.environment, {
+      change: "in-place",
+      doc: `${ENVIRONMENTS_TEXT}.`,
+      default: SERVICE_DEFAULTS.environment,
+    }),
     connectionPooler: optionalInput(v.flag, { change: "in-place", doc: "Connection pooler on or off.", default: false }),
     vpcId: optionalInput(rules.numericId, {
       change: "in-place",
@@ -110,7 +123,7 @@ export const serviceSchema = resourceSchema({
       change: "in-place",
       secret: true,
       unsetKeeps: () => true,
-      doc: "Password, 8 to 128 characters (secret). Unset: the service keeps the initial password the API generated, exposed as the `password` output.",
+      doc: `Password, ${PASSWORD_LENGTH_TEXT} (secret). Unset: the service keeps the initial password the API generated, exposed as the \`password\` output.`,
     }),
     paused: optionalInput(v.flag, { change: "in-place", doc: "Paused (stopped) or running.", default: false }),
   },
@@ -156,7 +169,7 @@ export const serviceSchema = resourceSchema({
       from: ({ live: { ha_replicas: ha } }) => ({ replicaCount: ha?.replica_count ?? 0, syncReplicaCount: ha?.sync_replica_count ?? 0 }),
     }),
     environment: output(z.string(), {
-      doc: "`DEV` or `PROD`.",
+      doc: `${ENVIRONMENTS_TEXT}.`,
       from: (s) => s.live.metadata?.environment ?? SERVICE_DEFAULTS.environment,
     }),
     paused: output(z.boolean(), { doc: "Whether the service is paused.", from: (s) => isPaused(s.live) }),

@@ -4,7 +4,9 @@
  */
 import { z } from "zod";
 import { SERVICE_DEFAULTS } from "../../../contract/defaults";
+import { HA_REPLICA_COUNT_TEXT, listed } from "../../../contract/describe";
 import { expecting, forkStrategy, haReplicaCount, targetTimeProblem, timestamp } from "../../../contract/rules";
+import { FORK_STRATEGIES, LIMITS } from "../../../contract/values";
 import type { NamedType } from "../../framework/schema";
 import * as v from "../values";
 
@@ -13,7 +15,7 @@ export const forkFrom = z
   .strictObject(
     {
       serviceId: v.serviceId.describe("The service to fork."),
-      strategy: forkStrategy.describe("`LAST_SNAPSHOT`, `NOW`, or `PITR` (point in time: needs `targetTime`)."),
+      strategy: forkStrategy.describe(`${listed(FORK_STRATEGIES, true)} (point in time: needs \`targetTime\`).`),
       targetTime: timestamp.optional().describe("RFC 3339 time between the source's creation and now, for `PITR`."),
     },
     { error: expecting("an object", "expected { serviceId, strategy, targetTime? }") },
@@ -29,10 +31,19 @@ export type ForkFrom = z.output<typeof forkFrom>;
 /** `haReplicas`: high-availability replicas; a count left out is 0. */
 export const haReplicas = z.strictObject(
   {
-    replicaCount: haReplicaCount.default(SERVICE_DEFAULTS.replicaCount).describe("0 to 2. @default 0"),
-    syncReplicaCount: haReplicaCount.default(SERVICE_DEFAULTS.syncReplicaCount).describe("0 to `replicaCount`. @default 0"),
+    replicaCount: haReplicaCount
+      .default(SERVICE_DEFAULTS.replicaCount)
+      .describe(`${HA_REPLICA_COUNT_TEXT}. @default ${SERVICE_DEFAULTS.replicaCount}`),
+    syncReplicaCount: haReplicaCount
+      .default(SERVICE_DEFAULTS.syncReplicaCount)
+      .describe(`${LIMITS.haReplicaCountMin} to \`replicaCount\`. @default ${SERVICE_DEFAULTS.syncReplicaCount}`),
   },
-  { error: expecting("an object", "expected { replicaCount: 0 to 2, syncReplicaCount: 0 to replicaCount }") },
+  {
+    error: expecting(
+      "an object",
+      `expected { replicaCount: ${HA_REPLICA_COUNT_TEXT}, syncReplicaCount: ${LIMITS.haReplicaCountMin} to replicaCount }`,
+    ),
+  },
 );
 
 /** CPU or memory of a service: a number, or `"shared"` for the shared plan. */

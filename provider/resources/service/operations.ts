@@ -3,7 +3,15 @@
  * converge it, read, update through the action table (`convergence.ts`), delete.
  */
 import { randomBytes } from "crypto";
-import { fitsService, hasStatusClass, readableName, readableRegion, readableServiceType, SERVICE_DEFAULTS } from "../../../contract";
+import {
+  fitsService,
+  hasStatusClass,
+  readableName,
+  readableRegion,
+  readableServiceType,
+  SERVICE_DEFAULTS,
+  type BodyOf,
+} from "../../../contract";
 import type { CreateWatch, Service } from "../../client";
 import { ConflictError, NotFoundError, WaitError } from "../../client/errors";
 import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
@@ -149,7 +157,7 @@ async function start(ctx: ProviderContext, news: ServiceInputs, projectId: strin
     memory_gbs: String(desired.memoryGbs),
     replica_count: desired.haReplicas.replicaCount,
     environment_tag: desired.environment,
-  };
+  } satisfies BodyOf<"createService">;
   const identity = { name: req.name, serviceType: req.service_type, regionCode: req.region_code };
   const like = (s: Service) => fitsService({ forkOf: undefined, service_type: req.service_type, region_code: req.region_code }, s);
   return createServiceOnce(ctx, projectId, identity, like, (watch) => api.perform("createService", { body: req, ...createOpts, watch }));

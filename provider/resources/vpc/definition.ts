@@ -10,6 +10,7 @@ import { AT_ONCE, type Action, type ConvergeContext } from "../../framework/conv
 import { input, optionalInput, outputsReadFrom, type DesiredOf } from "../../framework/schema";
 import { resourceSchema, type InProject } from "../common";
 import { AUTONAME_DOC } from "../../framework/autonaming";
+import { CIDR_PREFIX_TEXT, NAME_LENGTH_TEXT } from "../../../contract/describe";
 import { readableCidr, readableName, readableRegion } from "../../../contract/readable";
 import type { ShownField } from "../../framework/unreadable";
 
@@ -29,9 +30,9 @@ export const vpcSchema = resourceSchema({
     name: optionalInput(rules.name, {
       change: "in-place",
       unsetKeeps: () => true,
-      doc: `Name of the VPC, 1 to 128 characters. A change renames it. ${AUTONAME_DOC}`,
+      doc: `Name of the VPC, ${NAME_LENGTH_TEXT}. A change renames it. ${AUTONAME_DOC}`,
     }),
-    cidr: input(rules.cidr, { change: "replace", doc: "IPv4 network, prefix 16 to 28, host bits zero (`10.0.0.0/16`)." }),
+    cidr: input(rules.cidr, { change: "replace", doc: `IPv4 network, ${CIDR_PREFIX_TEXT}, host bits zero (\`10.0.0.0/16\`).` }),
     regionCode: input(rules.region, { change: "replace", doc: "Region, e.g. `us-east-1`.", sdkType: "string" }),
   },
   adopt: { id: rules.numericId, what: "VPC (its `cidr` and `regionCode`)" },

@@ -1,5 +1,5 @@
 /** What a Vpc does against the API: create (or adopt), read, rename, delete. */
-import { fitsVpc, readableCidr, readableRegion } from "../../../contract";
+import { fitsVpc, readableCidr, readableRegion, type BodyOf } from "../../../contract";
 import type { Vpc } from "../../client";
 import { ConflictError, NotFoundError } from "../../client/errors";
 import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
@@ -105,7 +105,7 @@ export const vpcOperations: ResourceOperations<typeof vpcSchema.inputs, typeof v
       return { id: live.id, outs: { ...(await convergedOutputs(ctx, live, want, asked(want), "sent")) } };
     }
     const api = ctx.client();
-    const req = { name: nameOf(news), cidr: news.cidr, region_code: news.regionCode };
+    const req = { name: nameOf(news), cidr: news.cidr, region_code: news.regionCode } satisfies BodyOf<"createVpc">;
     const recovery: Recovery<Vpc> = {
       get: (id) => absentIfNotFound(api.perform("getVpc", { vpc: id, projectId })),
       list: async () => listedOf(await api.perform("listVpcs", { projectId })),

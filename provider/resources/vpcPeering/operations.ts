@@ -1,5 +1,5 @@
 /** What a VpcPeering does against the API: create (or adopt) and wait for `active`, read, delete. */
-import { fitsPeering, hasStatusClass, readablePeerId, readableRegion, statusesIn } from "../../../contract";
+import { fitsPeering, hasStatusClass, readablePeerId, readableRegion, statusesIn, type BodyOf } from "../../../contract";
 import type { Peering } from "../../client";
 import { NotFoundError, WaitError } from "../../client/errors";
 import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
@@ -102,7 +102,11 @@ export const vpcPeeringOperations: ResourceOperations<typeof vpcPeeringSchema.in
       forgetInterrupted(ctx, "VpcPeering", projectId);
     } else {
       const api = ctx.client();
-      const req = { peer_account_id: news.peerAccountId, peer_region_code: news.peerRegionCode, peer_vpc_id: news.peerVpcId };
+      const req = {
+        peer_account_id: news.peerAccountId,
+        peer_region_code: news.peerRegionCode,
+        peer_vpc_id: news.peerVpcId,
+      } satisfies BodyOf<"createPeering">;
       // A peering has no name: what proves it is this create's is its absence from the VPC's list just before (createRecovery.ts, journal.ts).
       const recovery: Recovery<Peering> = {
         get: (id) => absentIfNotFound(api.perform("getPeering", { vpc: news.vpcId, peering: id, projectId })),

@@ -9,8 +9,9 @@
  *   `pulumi-resource-clouddb` (`.exe` on Windows; launcher.js), the loader
  *   `pulumi-resource-clouddb.js` (provider/native/loader.ts: checks the Node.js, runs the
  *   bundle from V8's code cache), the bundled plugin `pulumi-resource-clouddb.bundle.js` (the
- *   compiled plugin and every module it loads, by esbuild, a dev dependency for this), the
- *   LICENSE. The launcher runs the loader on the machine's Node.js and, where there is none
+ *   compiled plugin and every module it loads, by esbuild, a dev dependency for this), its
+ *   parts `pulumi-resource-clouddb.<module>.js` (zod and undici: scripts the loader runs when
+ *   the plugin first uses them, {@link PARTS}), the LICENSE. The launcher runs the loader on the machine's Node.js and, where there is none
  *   (or the loader finds it older than 20.18.1), the single-file build below, which it
  *   downloads once from the same release, checked against the SHA-256 written into it.
  * - `pulumi-resource-clouddb-standalone-v<version>-<target>.tar.gz`: the single-file build, a
@@ -96,26 +97,87 @@ const englishZodLocaleOnly = {
 };
 
 /**
+ * The bundle's parts on the Node.js route: packages the plugin needs neither before its port
+ * nor for a Check (zod, loaded right after the port; undici, at the first request to the API),
+ * each bundled into a script of its own beside the bundle, which the loader runs when the
+ * plugin first uses it (provider/native/loader.ts, `PART_HOOK`): an uncached first start then
+ * compiles neither before it needs it. Each package as a whole: nothing else in the bundle
+ * holds a copy of it, so its state (zod's registry and settings, undici's pools) stays one.
+ */
+const PARTS = ["zod", "undici"];
+
+/** A part's file name, beside the bundle. @param {string} name */
+const partFile = (name) => BUNDLE.replace(/\.bundle\.js$/, `.${name}.js`);
+
+/**
+ * esbuild's plugin putting, for each module of {@link PARTS}, a stand-in into the bundle: an
+ * object whose properties are those of the part's exports, which the loader runs at their
+ * first use (each use of a part that cannot be loaded fails with the loader's error naming it).
+ * @type {import("esbuild").Plugin}
+ */
+const partsStandIns = {
+  name: "parts-stand-ins",
+  setup(build) {
+    const filter = new RegExp(`^(${PARTS.join("|")})$`);
+    build.onResolve({ filter }, (args) => ({ path: args.path, namespace: "part" }));
+    build.onLoad({ filter: /.*/, namespace: "part" }, (args) => ({
+      contents: `"use strict";
+const load = () => {
+  const hook = globalThis[Symbol.for("clouddb.plugin.loadPart")];
+  if (typeof hook !== "function") throw new Error(${JSON.stringify(`${args.path} is a part of the plugin's bundle, which its loader alone runs`)});
+  return hook(${JSON.stringify(args.path)});
+};
+module.exports = new Proxy({}, {
+  get: (_, key) => load()[key],
+  has: (_, key) => key in load(),
+  ownKeys: () => Reflect.ownKeys(load()),
+  getOwnPropertyDescriptor: (_, key) => {
+    const d = Reflect.getOwnPropertyDescriptor(load(), key);
+    return d && { ...d, configurable: true };
+  },
+});`,
+      loader: "js",
+    }));
+  },
+};
+
+/**
+ * esbuild's options shared by the bundle and its parts, for Node.js 20 and later.
+ * @param {string} contents the script's source (requires resolved from the repository)
+ * @param {string} outfile
+ * @param {import("esbuild").Plugin[]} plugins
+ * @returns {import("esbuild").BuildOptions}
+ */
+const bundleOptions = (contents, outfile, plugins) => ({
+  stdin: { contents, resolveDir: root, loader: "js" },
+  bundle: true,
+  platform: "node",
+  format: "cjs",
+  target: "node20",
+  minify: true,
+  legalComments: "eof",
+  outfile,
+  logLevel: "error",
+  plugins,
+});
+
+/**
  * Bundles the compiled plugin and what it loads into one script, for Node.js 20 and later.
  * @param {string} outfile
- * @param {{ lean?: boolean }} [opts] `lean: false` bundles as the plugin was bundled before its
- *   launcher (with gRPC's proto loader and all of zod's locales), for the bench's figures
- *   of that build
+ * @param {{ lean?: boolean, parts?: boolean }} [opts] `lean: false` bundles as the plugin was
+ *   bundled before its launcher (with gRPC's proto loader and all of zod's locales), for the
+ *   bench's figures of that build; `parts: true` bundles the modules of {@link PARTS} into
+ *   scripts of their own beside `outfile` (the Node.js route; the single-file build takes one
+ *   script)
+ * @returns {Promise<Record<string, import("../../provider/native/loader").BundlePart>>} the parts
+ *   written, by module (none without `parts`)
  */
 async function bundle(outfile, opts = {}) {
   const esbuild = require("esbuild");
-  await esbuild.build({
+  const lean = opts.lean === false ? [] : [withoutProtoLoader, englishZodLocaleOnly];
+  await esbuild.build(
     // `main()` called from here: a SEA's main script is no `require.main` to test against.
-    stdin: { contents: 'require("./dist/provider/native/main.js").main();', resolveDir: root, loader: "js" },
-    bundle: true,
-    platform: "node",
-    format: "cjs",
-    target: "node20",
-    minify: true,
-    legalComments: "eof",
-    outfile,
-    logLevel: "error",
-    plugins: [
+    bundleOptions('require("./dist/provider/native/main.js").main();', outfile, [
       {
         // sdk/lookups.ts loads the SDK's runtime (`@pulumi/pulumi` itself) only for a program's own
         // configuration, which the plugin never reads (it passes its provider's): left out, with
@@ -125,9 +187,19 @@ async function bundle(outfile, opts = {}) {
           build.onResolve({ filter: /^@pulumi\/pulumi$/ }, (args) => ({ path: args.path, external: true }));
         },
       },
-      ...(opts.lean === false ? [] : [withoutProtoLoader, englishZodLocaleOnly]),
-    ],
-  });
+      ...(opts.parts ? [partsStandIns] : []),
+      ...lean,
+    ]),
+  );
+  /** @type {Record<string, import("../../provider/native/loader").BundlePart>} */
+  const parts = {};
+  for (const name of opts.parts ? PARTS : []) {
+    const file = partFile(name);
+    const out = path.join(path.dirname(outfile), file);
+    await esbuild.build(bundleOptions(`module.exports = require(${JSON.stringify(name)});`, out, lean));
+    parts[name] = { file, sha256: sha256File(out) };
+  }
+  return parts;
 }
 
 /**
@@ -182,10 +254,13 @@ async function packPluginAssets(opts = {}) {
   fs.mkdirSync(out, { recursive: true });
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-bundle-"));
   try {
-    const script = path.join(work, BUNDLE);
+    // The single-file build's script (one file, all of it), then the Node.js route's bundle and its parts.
+    const script = path.join(work, "single-file", BUNDLE);
     await bundle(script);
+    const routed = path.join(work, BUNDLE);
+    const parts = await bundle(routed, { parts: true });
     fs.copyFileSync(path.join(root, "LICENSE"), path.join(work, "LICENSE"));
-    const loaderBuild = { minNode: facts.minNode, bundle: BUNDLE, bundleSha256: sha256File(script) };
+    const loaderBuild = { minNode: facts.minNode, bundle: BUNDLE, bundleSha256: sha256File(routed), parts };
     /** @type {PluginAssets[]} */
     const assets = [];
     for (const target of targets) {
@@ -194,9 +269,9 @@ async function packPluginAssets(opts = {}) {
       const standalone = packStandalone(target, script, out, facts.version, opts.strip ?? true);
       buildLauncher(target, path.join(work, exe), { ...facts, standaloneSha256: standalone && sha256File(standalone) });
       const plugin = path.join(out, `pulumi-resource-clouddb-v${facts.version}-${target}.tar.gz`);
-      tarball(plugin, work, [exe, "pulumi-resource-clouddb.js", BUNDLE, "LICENSE"]);
+      tarball(plugin, work, [exe, "pulumi-resource-clouddb.js", BUNDLE, ...Object.values(parts).map((p) => p.file), "LICENSE"]);
       fs.rmSync(path.join(work, exe));
-      say(`${target}: ${plugin} (the launcher, the loader and the bundle)`);
+      say(`${target}: ${plugin} (the launcher, the loader, the bundle and its parts)`);
       assets.push({ target, plugin, standalone });
     }
     return assets;
@@ -225,7 +300,7 @@ function parseTargets(value) {
   return /** @type {Target[]} */ (targets);
 }
 
-module.exports = { packPlugin, packPluginAssets, parseTargets, nodeBinary, bundle, bundleLoader, pluginFacts, BUNDLE, TARGETS };
+module.exports = { packPlugin, packPluginAssets, parseTargets, nodeBinary, bundle, bundleLoader, pluginFacts, BUNDLE, PARTS, TARGETS };
 
 if (require.main === module) {
   commandLine("plugin:pack", async (value) => {

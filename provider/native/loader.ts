@@ -127,6 +127,9 @@ export function writeCache(dirs: readonly string[], name: string, data: Buffer):
   return false;
 }
 
+/** How long after the plugin asks for its code cache the loader writes it (see {@link runBundle}). */
+export const CACHE_WRITE_DELAY_MS = 50;
+
 /** A script the loader compiled, and whether its code cache is still to be written. */
 interface Compiled {
   readonly script: vm.Script;
@@ -160,8 +163,8 @@ function runScript(file: string, sha256: string, build: LoaderBuild, dirs: reado
  * runs it, and installs {@link CODE_CACHE_HOOK} and {@link PART_HOOK}:
  *
  * - the first time the plugin calls the former after a script was compiled (the bundle, or a
- *   part), each cache that was missing or refused is written (once the current call's answer
- *   is on its way);
+ *   part), each cache that was missing or refused is written, {@link CACHE_WRITE_DELAY_MS}
+ *   later (once the current call's answer has been sent), or as the process exits if sooner;
  * - the latter runs a part of the bundle (`build.parts`, beside the bundle) the first time the
  *   plugin uses its module, and returns its exports: what the bundle's stand-in of that module
  *   hands on. A part that cannot be read or run is an error naming its file, at each use.
@@ -170,12 +173,27 @@ export function runBundle(file: string, build: LoaderBuild, env: NodeJS.ProcessE
   const dir = path.dirname(file);
   const dirs = cacheDirs(dir, env);
   const compiled: Compiled[] = [];
-  (globalThis as Record<symbol, unknown>)[CODE_CACHE_HOOK] = (): void => {
+  const write = (): void => {
     for (const c of compiled.filter((x) => x.stale)) {
       c.stale = false;
-      setImmediate(() => writeCache(dirs, c.cache, c.script.createCachedData()));
+      writeCache(dirs, c.cache, c.script.createCachedData());
     }
   };
+  let pending: NodeJS.Timeout | undefined;
+  (globalThis as Record<symbol, unknown>)[CODE_CACHE_HOOK] = (): void => {
+    if (pending !== undefined || !compiled.some((c) => c.stale)) return;
+    // Later, not on the next turn: making a cache takes tens of milliseconds, which on the next
+    // turn came before gRPC had sent the answer just given (the first Check's, measured 70 to
+    // 90 ms later). A process that exits sooner writes it as it exits.
+    pending = setTimeout(() => {
+      pending = undefined;
+      write();
+    }, CACHE_WRITE_DELAY_MS);
+    pending.unref();
+  };
+  process.once("exit", () => {
+    if (pending !== undefined) write();
+  });
   const parts = new Map<string, unknown>();
   (globalThis as Record<symbol, unknown>)[PART_HOOK] = (name: string): unknown => {
     if (parts.has(name)) return parts.get(name);

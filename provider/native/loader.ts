@@ -17,6 +17,13 @@
  *   a start, a Configure and a Check run are compiled: V8's code cache holds every function
  *   compiled so far, where Node's own compile cache (`NODE_COMPILE_CACHE`) holds the bundle's
  *   top level only, as the single-file build's does.
+ * - **Parts of the bundle are run when first used**: modules a start does not need before its
+ *   port (zod: the provider's schemas, loaded right after the port is printed) or before its
+ *   first request to the cloud's API (undici) are scripts of their own beside the bundle
+ *   (`LoaderBuild.parts`), so an uncached first start compiles neither before it needs them
+ *   (V8 parses every byte of a script it compiles, whichever functions run). Each has its own
+ *   code cache, written by the first call about a resource answered after it ran. A part
+ *   stands for one package as a whole, which nothing else in the bundle holds a copy of.
  *
  * The cache is a file per bundle (its SHA-256, written in at build time: V8 checks only the
  * source's length) and V8 version, in `code-cache/` beside the bundle (the plugin's folder,
@@ -44,7 +51,28 @@ export interface LoaderBuild {
   readonly bundleSha256: string;
   /** The launcher's file name, beside the loader (for an older Node.js). */
   readonly launcher: string;
+  /**
+   * The bundle's parts, by the module they stand for (e.g. `undici`): each a script beside the
+   * loader, its file name and SHA-256, run when the plugin first uses that module
+   * ({@link PART_HOOK}), from a code cache of its own.
+   */
+  readonly parts?: Readonly<Record<string, BundlePart>>;
 }
+
+/** A part of the bundle: a module the bundle loads from a script of its own when first used. */
+export interface BundlePart {
+  /** Its file name, beside the loader. */
+  readonly file: string;
+  /** Its SHA-256 (hex): which script a code cache was made from. */
+  readonly sha256: string;
+}
+
+/**
+ * The global symbol under which the loader puts its function that loads a part of the bundle
+ * by the module's name (scripts/plugin/pack.js writes the same name into the bundle's stand-in
+ * of each such module).
+ */
+export const PART_HOOK: symbol = Symbol.for("clouddb.plugin.loadPart");
 
 /** Whether Node.js `version` (`v20.18.1` or `20.18.1`) is `min` (`x.y.z`) or later. */
 export function nodeAtLeast(version: string, min: string): boolean {
@@ -61,10 +89,10 @@ export function cacheDirs(dir: string, env: NodeJS.ProcessEnv = process.env): st
   return dirs;
 }
 
-/** The code cache's file name for `build` on this V8. */
-export function cacheName(build: LoaderBuild): string {
+/** The code cache's file name, on this V8, for the script of SHA-256 `sha256` (the bundle's by default). */
+export function cacheName(build: LoaderBuild, sha256: string = build.bundleSha256): string {
   const v8 = process.versions.v8.replace(/[^0-9A-Za-z.-]/g, "_");
-  return `${build.bundleSha256.slice(0, 16)}-v8-${v8}-${process.arch}.bin`;
+  return `${sha256.slice(0, 16)}-v8-${v8}-${process.arch}.bin`;
 }
 
 /** The first cache in `dirs` that can be read, with the folder it is in. */
@@ -99,31 +127,91 @@ export function writeCache(dirs: readonly string[], name: string, data: Buffer):
   return false;
 }
 
+/** How long after the plugin asks for its code cache the loader writes it (see {@link runBundle}). */
+export const CACHE_WRITE_DELAY_MS = 50;
+
+/** A script the loader compiled, and whether its code cache is still to be written. */
+interface Compiled {
+  readonly script: vm.Script;
+  readonly cache: string;
+  stale: boolean;
+}
+
 /**
- * Compiles the bundle at `file` from the code cache of an earlier process, if V8 takes it,
- * runs it, and installs {@link CODE_CACHE_HOOK}: the first time the plugin calls it, a cache
- * that was missing or refused is written (once the current call's answer is on its way).
+ * Compiles the CommonJS script at `file` (SHA-256 `sha256`) from its code cache in `dirs`, if V8
+ * takes it, and runs it as a module of its own; notes it in `compiled`. Its module.
  */
-export function runBundle(file: string, build: LoaderBuild, env: NodeJS.ProcessEnv = process.env): void {
-  const dirs = cacheDirs(path.dirname(file), env);
-  const name = cacheName(build);
+function runScript(file: string, sha256: string, build: LoaderBuild, dirs: readonly string[], compiled: Compiled[]): NodeJS.Module {
+  const cache = cacheName(build, sha256);
   const source = fs.readFileSync(file, "utf8");
-  const cached = readCache(dirs, name);
-  // The wrapper of a CommonJS module, as Node compiles one (the bundle is one).
+  const cached = readCache(dirs, cache);
+  // The wrapper of a CommonJS module, as Node compiles one (the bundle and its parts are each one).
   const wrapped = `(function (exports, require, module, __filename, __dirname) { ${source}\n});`;
   const script = new vm.Script(wrapped, { filename: file, ...(cached ? { cachedData: cached.data } : {}) });
-  let stale = cached === undefined || script.cachedDataRejected === true;
-  (globalThis as Record<symbol, unknown>)[CODE_CACHE_HOOK] = (): void => {
-    if (!stale) return;
-    stale = false;
-    setImmediate(() => writeCache(dirs, name, script.createCachedData()));
-  };
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the Module class, to give the bundle a module of its own
+  compiled.push({ script, cache, stale: cached === undefined || script.cachedDataRejected === true });
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the Module class, to give the script a module of its own
   const { Module } = require("module") as typeof import("module");
   const mod = new Module(file);
   mod.filename = file;
   const fn = script.runInThisContext() as (e: unknown, r: NodeJS.Require, m: unknown, f: string, d: string) => void;
   fn.call(mod.exports, mod.exports, Module.createRequire(file), mod, file, path.dirname(file));
+  return mod;
+}
+
+/**
+ * Compiles the bundle at `file` from the code cache of an earlier process, if V8 takes it,
+ * runs it, and installs {@link CODE_CACHE_HOOK} and {@link PART_HOOK}:
+ *
+ * - the first time the plugin calls the former after a script was compiled (the bundle, or a
+ *   part), each cache that was missing or refused is written, {@link CACHE_WRITE_DELAY_MS}
+ *   later (once the current call's answer has been sent), or as the process exits if sooner;
+ * - the latter runs a part of the bundle (`build.parts`, beside the bundle) the first time the
+ *   plugin uses its module, and returns its exports: what the bundle's stand-in of that module
+ *   hands on. A part that cannot be read or run is an error naming its file, at each use.
+ */
+export function runBundle(file: string, build: LoaderBuild, env: NodeJS.ProcessEnv = process.env): void {
+  const dir = path.dirname(file);
+  const dirs = cacheDirs(dir, env);
+  const compiled: Compiled[] = [];
+  const write = (): void => {
+    for (const c of compiled.filter((x) => x.stale)) {
+      c.stale = false;
+      writeCache(dirs, c.cache, c.script.createCachedData());
+    }
+  };
+  let pending: NodeJS.Timeout | undefined;
+  (globalThis as Record<symbol, unknown>)[CODE_CACHE_HOOK] = (): void => {
+    if (pending !== undefined || !compiled.some((c) => c.stale)) return;
+    // Later, not on the next turn: making a cache takes tens of milliseconds, which on the next
+    // turn came before gRPC had sent the answer just given (the first Check's answer came 70
+    // to 90 ms later, measured under load). A process that exits sooner writes it as it exits.
+    pending = setTimeout(() => {
+      pending = undefined;
+      write();
+    }, CACHE_WRITE_DELAY_MS);
+    pending.unref();
+  };
+  process.once("exit", () => {
+    if (pending !== undefined) write();
+  });
+  const parts = new Map<string, unknown>();
+  (globalThis as Record<symbol, unknown>)[PART_HOOK] = (name: string): unknown => {
+    if (parts.has(name)) return parts.get(name);
+    const part = build.parts?.[name];
+    if (part === undefined) throw new Error(`pulumi-resource-clouddb: its bundle has no part ${name}`);
+    let exports: unknown;
+    try {
+      exports = runScript(path.join(dir, part.file), part.sha256, build, dirs, compiled).exports;
+    } catch (e) {
+      throw new Error(
+        `pulumi-resource-clouddb: cannot load ${part.file} (the module ${name}), a part of the plugin's bundle beside it: ${e instanceof Error ? e.message : String(e)}`,
+        { cause: e },
+      );
+    }
+    parts.set(name, exports);
+    return exports;
+  };
+  runScript(file, build.bundleSha256, build, dirs, compiled);
 }
 
 /**

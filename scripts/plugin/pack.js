@@ -9,8 +9,9 @@
  *   `pulumi-resource-clouddb` (`.exe` on Windows; launcher.js), the loader
  *   `pulumi-resource-clouddb.js` (provider/native/loader.ts: checks the Node.js, runs the
  *   bundle from V8's code cache), the bundled plugin `pulumi-resource-clouddb.bundle.js` (the
- *   compiled plugin and every module it loads, by esbuild, a dev dependency for this), the
- *   LICENSE. The launcher runs the loader on the machine's Node.js and, where there is none
+ *   compiled plugin and every module it loads, by esbuild, a dev dependency for this), its
+ *   parts `pulumi-resource-clouddb.<module>.js` (zod and undici: scripts the loader runs when
+ *   the plugin first uses them, {@link PARTS}), the LICENSE. The launcher runs the loader on the machine's Node.js and, where there is none
  *   (or the loader finds it older than 20.18.1), the single-file build below, which it
  *   downloads once from the same release, checked against the SHA-256 written into it.
  * - `pulumi-resource-clouddb-standalone-v<version>-<target>.tar.gz`: the single-file build, a
@@ -96,38 +97,189 @@ const englishZodLocaleOnly = {
 };
 
 /**
+ * The bundle's parts on the Node.js route, each a script of its own beside the bundle, which
+ * the loader runs when the plugin first uses it (provider/native/loader.ts, `PART_HOOK`), so an
+ * uncached first start compiles none before it needs it: the packages of PARTS, each whole
+ * (nothing else holds a copy of it, so its state, zod's registry and settings, undici's pools,
+ * stays one): zod (the provider's schemas, loaded right after the port), undici (at the first
+ * request to the API); and {@link PROVIDER}, the modules of our own that the provider alone
+ * needs (loaded right after the port), which takes the modules it shares with the bundle from
+ * the bundle ({@link sharedModules}).
+ */
+const PARTS = ["zod", "undici"];
+
+/** The part of our own modules the bundle loads after its port: the provider and what it alone needs. */
+const PROVIDER = "provider";
+
+/** The global symbol's name under which the bundle hands a part the modules they share. */
+const SHARED_HOOK = "clouddb.plugin.sharedModule";
+
+/**
+ * esbuild's plugin making each module of `shared` (absolute paths: the bundle's own) a stand-in
+ * handing on the bundle's instance of it, so a part holds no second copy of a module the bundle
+ * has (one instance, one state: the secrets `redact` knows, the error brands); the keys it
+ * used are added to `used`.
+ * @param {Set<string>} shared
+ * @param {Map<string, string>} used key (path relative to the repository) to absolute path
+ * @returns {import("esbuild").Plugin}
+ */
+const sharedModules = (shared, used) => ({
+  name: "shared-modules",
+  setup(build) {
+    build.onResolve({ filter: /.*/ }, async (args) => {
+      if (args.pluginData?.shared || args.namespace !== "file" || new RegExp(`^(${PARTS.join("|")})$`).test(args.path)) return undefined;
+      const r = await build.resolve(args.path, {
+        resolveDir: args.resolveDir,
+        kind: args.kind,
+        importer: args.importer,
+        pluginData: { shared: true },
+      });
+      if (r.errors.length > 0 || r.external || r.namespace !== "file" || !shared.has(r.path)) return undefined;
+      const key = path.relative(root, r.path).split(path.sep).join("/");
+      used.set(key, r.path);
+      return { path: key, namespace: "shared" };
+    });
+    build.onLoad({ filter: /.*/, namespace: "shared" }, (args) => ({
+      contents: `module.exports = globalThis[Symbol.for(${JSON.stringify(SHARED_HOOK)})](${JSON.stringify(args.path)});`,
+      loader: "js",
+    }));
+  },
+});
+
+/** A part's file name, beside the bundle. @param {string} name */
+const partFile = (name) => BUNDLE.replace(/\.bundle\.js$/, `.${name}.js`);
+
+/**
+ * esbuild's plugin putting, for each module of {@link PARTS}, a stand-in into the bundle: an
+ * object whose properties are those of the part's exports, which the loader runs at their
+ * first use (each use of a part that cannot be loaded fails with the loader's error naming it).
+ * @type {import("esbuild").Plugin}
+ */
+const partsStandIns = {
+  name: "parts-stand-ins",
+  setup(build) {
+    const filter = new RegExp(`^(${PARTS.join("|")})$`);
+    build.onResolve({ filter }, (args) => ({ path: args.path, namespace: "part" }));
+    // The provider (provider/native/main.ts loads it after the port): a part of our own modules.
+    build.onResolve({ filter: /^\.\/provider$/ }, (args) =>
+      /[\\/]provider[\\/]native[\\/]main\.js$/.test(args.importer) ? { path: PROVIDER, namespace: "part" } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: "part" }, (args) => ({
+      contents: `"use strict";
+const load = () => {
+  const hook = globalThis[Symbol.for("clouddb.plugin.loadPart")];
+  if (typeof hook !== "function") throw new Error(${JSON.stringify(`${args.path} is a part of the plugin's bundle, which its loader alone runs`)});
+  return hook(${JSON.stringify(args.path)});
+};
+module.exports = new Proxy({}, {
+  get: (_, key) => load()[key],
+  has: (_, key) => key in load(),
+  ownKeys: () => Reflect.ownKeys(load()),
+  getOwnPropertyDescriptor: (_, key) => {
+    const d = Reflect.getOwnPropertyDescriptor(load(), key);
+    return d && { ...d, configurable: true };
+  },
+});`,
+      loader: "js",
+    }));
+  },
+};
+
+/**
+ * esbuild's plugin leaving out the SDK's runtime: sdk/lookups.ts loads it (`@pulumi/pulumi`
+ * itself) only for a program's own configuration, which the plugin never reads (it passes its
+ * provider's): left out, with the 10 MB it would bring (TypeScript, npm's libraries). The
+ * protocol's stubs are subpaths, kept.
+ * @type {import("esbuild").Plugin}
+ */
+const noSdkRuntime = {
+  name: "no-sdk-runtime",
+  setup(build) {
+    build.onResolve({ filter: /^@pulumi\/pulumi$/ }, (args) => ({ path: args.path, external: true }));
+  },
+};
+
+/**
+ * esbuild's options shared by the bundle and its parts, for Node.js 20 and later.
+ * @param {string} contents the script's source (requires resolved from the repository)
+ * @param {string} outfile
+ * @param {import("esbuild").Plugin[]} plugins
+ * @returns {import("esbuild").BuildOptions}
+ */
+const bundleOptions = (contents, outfile, plugins) => ({
+  stdin: { contents, resolveDir: root, loader: "js" },
+  bundle: true,
+  platform: "node",
+  format: "cjs",
+  target: "node20",
+  minify: true,
+  legalComments: "eof",
+  outfile,
+  logLevel: "error",
+  plugins,
+});
+
+/**
  * Bundles the compiled plugin and what it loads into one script, for Node.js 20 and later.
  * @param {string} outfile
- * @param {{ lean?: boolean }} [opts] `lean: false` bundles as the plugin was bundled before its
- *   launcher (with gRPC's proto loader and all of zod's locales), for the bench's figures
- *   of that build
+ * @param {{ lean?: boolean, parts?: boolean }} [opts] `lean: false` bundles as the plugin was
+ *   bundled before its launcher (with gRPC's proto loader and all of zod's locales), for the
+ *   bench's figures of that build; `parts: true` bundles the modules of {@link PARTS} into
+ *   scripts of their own beside `outfile` (the Node.js route; the single-file build takes one
+ *   script)
+ * @returns {Promise<Record<string, import("../../provider/native/loader").BundlePart>>} the parts
+ *   written, by module (none without `parts`)
  */
 async function bundle(outfile, opts = {}) {
   const esbuild = require("esbuild");
-  await esbuild.build({
-    // `main()` called from here: a SEA's main script is no `require.main` to test against.
-    stdin: { contents: 'require("./dist/provider/native/main.js").main();', resolveDir: root, loader: "js" },
-    bundle: true,
-    platform: "node",
-    format: "cjs",
-    target: "node20",
-    minify: true,
-    legalComments: "eof",
-    outfile,
-    logLevel: "error",
-    plugins: [
-      {
-        // sdk/lookups.ts loads the SDK's runtime (`@pulumi/pulumi` itself) only for a program's own
-        // configuration, which the plugin never reads (it passes its provider's): left out, with
-        // the 10 MB it would bring (TypeScript, npm's libraries). The protocol's stubs are subpaths, kept.
-        name: "no-sdk-runtime",
-        setup(build) {
-          build.onResolve({ filter: /^@pulumi\/pulumi$/ }, (args) => ({ path: args.path, external: true }));
-        },
-      },
-      ...(opts.lean === false ? [] : [withoutProtoLoader, englishZodLocaleOnly]),
-    ],
-  });
+  const lean = opts.lean === false ? [] : [withoutProtoLoader, englishZodLocaleOnly];
+  /** @param {string} registry the first lines, handing the provider's part the modules it shares with the bundle */
+  const main = async (registry) =>
+    (
+      await esbuild.build({
+        // `main()` called from here: a SEA's main script is no `require.main` to test against.
+        ...bundleOptions(`${registry}require("./dist/provider/native/main.js").main();`, outfile, [
+          noSdkRuntime,
+          ...(opts.parts ? [partsStandIns] : []),
+          ...lean,
+        ]),
+        metafile: true,
+      })
+    ).metafile;
+  const meta = await main("");
+  /** @type {Record<string, import("../../provider/native/loader").BundlePart>} */
+  const parts = {};
+  if (!opts.parts) return parts;
+  const dir = path.dirname(outfile);
+  const shared = new Set(
+    Object.keys(/** @type {import("esbuild").Metafile} */ (meta).inputs)
+      .filter((k) => !/^[\w-]+:/.test(k))
+      .map((k) => path.resolve(k)),
+  );
+  /** @type {Map<string, string>} */
+  const used = new Map();
+  const providerFile = partFile(PROVIDER);
+  await esbuild.build(
+    bundleOptions('module.exports = require("./dist/provider/native/provider.js");', path.join(dir, providerFile), [
+      sharedModules(shared, used),
+      noSdkRuntime,
+      partsStandIns,
+      ...lean,
+    ]),
+  );
+  parts[PROVIDER] = { file: providerFile, sha256: sha256File(path.join(dir, providerFile)) };
+  // The bundle again, handing the provider's part the modules they share (the same modules: only its first lines differ).
+  const entries = [...used].map(([key, abs]) => `${JSON.stringify(key)}: () => require(${JSON.stringify(abs)})`);
+  await main(
+    `const shared = { ${entries.join(", ")} }; globalThis[Symbol.for(${JSON.stringify(SHARED_HOOK)})] = (key) => shared[key]();\n`,
+  );
+  for (const name of PARTS) {
+    const file = partFile(name);
+    const out = path.join(dir, file);
+    await esbuild.build(bundleOptions(`module.exports = require(${JSON.stringify(name)});`, out, lean));
+    parts[name] = { file, sha256: sha256File(out) };
+  }
+  return parts;
 }
 
 /**
@@ -182,10 +334,13 @@ async function packPluginAssets(opts = {}) {
   fs.mkdirSync(out, { recursive: true });
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-bundle-"));
   try {
-    const script = path.join(work, BUNDLE);
+    // The single-file build's script (one file, all of it), then the Node.js route's bundle and its parts.
+    const script = path.join(work, "single-file", BUNDLE);
     await bundle(script);
+    const routed = path.join(work, BUNDLE);
+    const parts = await bundle(routed, { parts: true });
     fs.copyFileSync(path.join(root, "LICENSE"), path.join(work, "LICENSE"));
-    const loaderBuild = { minNode: facts.minNode, bundle: BUNDLE, bundleSha256: sha256File(script) };
+    const loaderBuild = { minNode: facts.minNode, bundle: BUNDLE, bundleSha256: sha256File(routed), parts };
     /** @type {PluginAssets[]} */
     const assets = [];
     for (const target of targets) {
@@ -194,9 +349,9 @@ async function packPluginAssets(opts = {}) {
       const standalone = packStandalone(target, script, out, facts.version, opts.strip ?? true);
       buildLauncher(target, path.join(work, exe), { ...facts, standaloneSha256: standalone && sha256File(standalone) });
       const plugin = path.join(out, `pulumi-resource-clouddb-v${facts.version}-${target}.tar.gz`);
-      tarball(plugin, work, [exe, "pulumi-resource-clouddb.js", BUNDLE, "LICENSE"]);
+      tarball(plugin, work, [exe, "pulumi-resource-clouddb.js", BUNDLE, ...Object.values(parts).map((p) => p.file), "LICENSE"]);
       fs.rmSync(path.join(work, exe));
-      say(`${target}: ${plugin} (the launcher, the loader and the bundle)`);
+      say(`${target}: ${plugin} (the launcher, the loader, the bundle and its parts)`);
       assets.push({ target, plugin, standalone });
     }
     return assets;
@@ -225,7 +380,7 @@ function parseTargets(value) {
   return /** @type {Target[]} */ (targets);
 }
 
-module.exports = { packPlugin, packPluginAssets, parseTargets, nodeBinary, bundle, bundleLoader, pluginFacts, BUNDLE, TARGETS };
+module.exports = { packPlugin, packPluginAssets, parseTargets, nodeBinary, bundle, bundleLoader, pluginFacts, BUNDLE, PARTS, TARGETS };
 
 if (require.main === module) {
   commandLine("plugin:pack", async (value) => {

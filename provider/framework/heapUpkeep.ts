@@ -20,8 +20,8 @@
  * compared with what the last full collection left: grown by more than a quarter of that, at
  * least {@link MIN_OLD_GROWTH}, the process collects (what V8 does when it reaches its own
  * limit, only sooner). No limit is lowered: a heap that needs more grows as before, so no
- * stack is too large for it; the cost is the collections (a full one of 15 to 35 MB live takes
- * about 10 to 30 ms, about one per 100 creates).
+ * stack is too large for it; the cost is the full collections it starts (CONTRIBUTING.md, "The
+ * plugin's memory": its figures).
  *
  * `CLOUDDB_HEAP_UPKEEP=off` in the environment leaves V8's sizing as it is.
  */

@@ -19,8 +19,8 @@
  * `node`, started without ours), and every {@link CHECK_EVERY_MS} the old generation's use is
  * compared with what the last full collection left: grown by more than a quarter of that, at
  * least {@link MIN_OLD_GROWTH}, the process collects (what V8 does when it reaches its own
- * limit, only sooner). No limit is lowered: a heap that needs more grows as before, so no
- * stack is too large for it; the cost is the full collections it starts (CONTRIBUTING.md, "The
+ * limit, only sooner), taking at most {@link MAX_SHARE} of its time. No limit is lowered: a
+ * heap that needs more grows as before, so no stack is too large for it; the cost is the full collections it starts (CONTRIBUTING.md, "The
  * plugin's memory": its figures).
  *
  * `CLOUDDB_HEAP_UPKEEP=off` in the environment leaves V8's sizing as it is.
@@ -34,6 +34,14 @@ export const YOUNG_GENERATION_BOUND = 16 * 1024 * 1024;
 export const MIN_OLD_GROWTH = 4 * 1024 * 1024;
 /** How often the heap is looked at, ms. */
 export const CHECK_EVERY_MS = 250;
+/**
+ * The most of the process's time the collections it starts may take: after one that took
+ * `t` ms, the next waits `t / MAX_SHARE` ms. A full collection it starts runs on the main
+ * thread at once, where V8's own mark concurrently on other threads, and a large live heap
+ * (the list of a project of 5,000 services) makes each longer: unbounded, they doubled the
+ * native plugin's CPU for 5,000 creates.
+ */
+export const MAX_SHARE = 0.05;
 
 /** What the upkeep of one process did. */
 export interface HeapUpkeep {
@@ -41,6 +49,8 @@ export interface HeapUpkeep {
   check(): void;
   /** Full collections it started. */
   readonly collections: number;
+  /** The time they took, ms. */
+  readonly collectingMs: number;
   /** Whether the young generation was stopped from growing. */
   readonly youngBounded: boolean;
   /** Stops the timer. */
@@ -66,15 +76,18 @@ function fullCollection(): () => void {
 
 /**
  * Starts the upkeep of this process's heap (see the module comment), once per process; returns
- * it, or undefined when `CLOUDDB_HEAP_UPKEEP=off`. Call only in a plugin
- * process. Never throws.
+ * it, or undefined when `CLOUDDB_HEAP_UPKEEP=off`. Call only in a plugin process. Never throws.
+ *
+ * @param share - the most of the process's time its collections may take ({@link MAX_SHARE}).
  */
-export function keepHeapFlat(env: NodeJS.ProcessEnv = process.env): HeapUpkeep | undefined {
+export function keepHeapFlat(env: NodeJS.ProcessEnv = process.env, share = MAX_SHARE): HeapUpkeep | undefined {
   if (running !== undefined) return running;
   if (env.CLOUDDB_HEAP_UPKEEP?.trim().toLowerCase() === "off") return undefined;
   // Made at the first collection: a context costs a few milliseconds, not spent at the plugin's start.
   let gc: (() => void) | undefined;
   let collections = 0;
+  let collectingMs = 0;
+  let notBefore = 0;
   let youngBounded = false;
   let left = space("old_space", "space_used_size");
   const check = (): void => {
@@ -85,10 +98,14 @@ export function keepHeapFlat(env: NodeJS.ProcessEnv = process.env): HeapUpkeep |
       v8.setFlagsFromString("--semi-space-growth-factor=1");
       youngBounded = true;
     }
-    if (used > left + Math.max(MIN_OLD_GROWTH, left / 4)) {
+    if (used > left + Math.max(MIN_OLD_GROWTH, left / 4) && performance.now() >= notBefore) {
       gc ??= fullCollection();
+      const started = performance.now();
       gc();
+      const took = performance.now() - started;
       collections++;
+      collectingMs += took;
+      notBefore = started + took / share;
       left = space("old_space", "space_used_size");
     }
   };
@@ -105,6 +122,9 @@ export function keepHeapFlat(env: NodeJS.ProcessEnv = process.env): HeapUpkeep |
     check,
     get collections() {
       return collections;
+    },
+    get collectingMs() {
+      return collectingMs;
     },
     get youngBounded() {
       return youngBounded;

@@ -7,7 +7,7 @@
  */
 import { execFileSync } from "child_process";
 import * as path from "path";
-import { MIN_OLD_GROWTH, YOUNG_GENERATION_BOUND } from "../../provider/framework/heapUpkeep";
+import { MAX_SHARE, MIN_OLD_GROWTH, YOUNG_GENERATION_BOUND } from "../../provider/framework/heapUpkeep";
 
 interface Held {
   /** The young generation's most committed size, bytes. */
@@ -17,6 +17,9 @@ interface Held {
   /** The old generation in use after a last full collection: what was live. */
   live: number;
   collections: number;
+  /** What the collections the upkeep started took, and the loop's time, ms. */
+  collectingMs: number;
+  elapsedMs: number;
 }
 
 const CHILD = `
@@ -24,7 +27,8 @@ const v8 = require("v8");
 const vm = require("vm");
 const { keepHeapFlat } = require(${JSON.stringify(path.resolve(__dirname, "../../provider/framework/heapUpkeep.ts"))});
 const space = (name, of) => v8.getHeapSpaceStatistics().find((s) => s.space_name === name)[of];
-const upkeep = keepHeapFlat();
+const upkeep = keepHeapFlat(process.env, Number(process.env.SHARE ?? "0.05"));
+const started = performance.now();
 const kept = Array.from({ length: 100000 }, (_, i) => ({ i, text: "kept " + i }));
 const ring = new Array(50000);
 let young = 0, old = 0;
@@ -37,10 +41,11 @@ for (let i = 0; i < 3000000; i++) {
     old = Math.max(old, space("old_space", "space_used_size"));
   }
 }
+const elapsedMs = performance.now() - started;
 ring.fill(undefined);
 v8.setFlagsFromString("--expose-gc");
 vm.runInNewContext("gc")();
-process.stdout.write(JSON.stringify({ young, old, live: space("old_space", "space_used_size"), collections: upkeep?.collections ?? 0, kept: kept.length }));
+process.stdout.write(JSON.stringify({ young, old, live: space("old_space", "space_used_size"), collections: upkeep?.collections ?? 0, collectingMs: upkeep?.collectingMs ?? 0, elapsedMs, kept: kept.length }));
 `;
 
 function run(env: Record<string, string> = {}): Held {
@@ -54,11 +59,19 @@ function run(env: Record<string, string> = {}): Held {
 
 describe("the plugin's heap upkeep", () => {
   it("stops the young generation growing at its bound and collects the old one once it grew by a quarter (at least 4 MB) since the last collection", () => {
-    const held = run();
+    // Collections as often as the growth asks (the share of time they may take is the next case's).
+    const held = run({ SHARE: "1" });
     expect(held.young).toBeLessThanOrEqual(YOUNG_GENERATION_BOUND + 1024 * 1024);
     // At most the allowed growth over what the run kept (a last collection's worth), plus what 10,000 allocations promote.
     expect(held.old).toBeLessThan(held.live + Math.max(MIN_OLD_GROWTH, held.live / 4) + 4 * 1024 * 1024);
     expect(held.collections).toBeGreaterThan(0);
+  });
+
+  it("takes at most 5 % of the process's time collecting (the next collection waits 20 times what the last one took)", () => {
+    const held = run();
+    expect(held.collections).toBeGreaterThan(0);
+    // Each allowed at its turn: the share, plus the last one, which may have come just before the end.
+    expect(held.collectingMs).toBeLessThanOrEqual(MAX_SHARE * held.elapsedMs + held.collectingMs / held.collections + 1);
   });
 
   it("CLOUDDB_HEAP_UPKEEP=off leaves V8's sizing as it is: the same process holds more of both", () => {

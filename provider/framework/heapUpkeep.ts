@@ -49,8 +49,9 @@ export interface HeapUpkeep {
   check(): void;
   /** Full collections it started. */
   readonly collections: number;
-  /** The time they took, ms. */
+  /** The time they took, ms, and the longest of them. */
   readonly collectingMs: number;
+  readonly longestMs: number;
   /** Whether the young generation was stopped from growing. */
   readonly youngBounded: boolean;
   /** Stops the timer. */
@@ -87,6 +88,7 @@ export function keepHeapFlat(env: NodeJS.ProcessEnv = process.env, share = MAX_S
   let gc: (() => void) | undefined;
   let collections = 0;
   let collectingMs = 0;
+  let longestMs = 0;
   let notBefore = 0;
   let youngBounded = false;
   let left = space("old_space", "space_used_size");
@@ -105,6 +107,7 @@ export function keepHeapFlat(env: NodeJS.ProcessEnv = process.env, share = MAX_S
       const took = performance.now() - started;
       collections++;
       collectingMs += took;
+      longestMs = Math.max(longestMs, took);
       notBefore = started + took / share;
       left = space("old_space", "space_used_size");
     }
@@ -125,6 +128,9 @@ export function keepHeapFlat(env: NodeJS.ProcessEnv = process.env, share = MAX_S
     },
     get collectingMs() {
       return collectingMs;
+    },
+    get longestMs() {
+      return longestMs;
     },
     get youngBounded() {
       return youngBounded;

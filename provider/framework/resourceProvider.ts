@@ -43,6 +43,7 @@ import { operationContext, recordedReader, sharedOf, type OperationContext, type
 import { changedPathsOf, replacedByOption } from "./replaceOnChanges";
 import { trackedOperations } from "./cancellation";
 import { endWhenEngineGone, inDynamicProviderHost } from "./engineWatch";
+import { keepHeapFlat } from "./heapUpkeep";
 import { configurationFailures, configure, providerContext, type ProviderContext } from "./settings";
 import { givenSettings } from "./settingsOverride";
 import { containsUnknown, UNKNOWN } from "./unknowns";
@@ -143,8 +144,11 @@ function timingOf(ctx: ProviderContext, doing: string, props: Props | undefined)
 export function defineResourceProvider<I extends InputSpecs, O extends OutputSpecs>(
   definition: ResourceDefinition<I, O>,
 ): Required<Pick<dynamic.ResourceProvider, "configure" | "check" | "diff" | "read" | "update" | "delete">> & dynamic.ResourceProvider {
-  // In Pulumi's dynamic-provider host, end every wait and exit once the engine is gone (engineWatch.ts).
-  if (inDynamicProviderHost()) endWhenEngineGone();
+  // In Pulumi's dynamic-provider host, end every wait and exit once the engine is gone (engineWatch.ts), and keep the heap flat (heapUpkeep.ts).
+  if (inDynamicProviderHost()) {
+    endWhenEngineGone();
+    keepHeapFlat();
+  }
   const core = coreProvider(definition);
   return {
     ...core,

@@ -15,6 +15,7 @@
  * @packageDocumentation
  */
 import { endWhenEngineGone } from "../framework/engineWatch";
+import { keepHeapFlat } from "../framework/heapUpkeep";
 import { EngineLog, routeConsole, STDERR, type LogSink } from "./engineLog";
 import type { ClouddbProvider } from "./provider";
 import { listen, providerService } from "./server";
@@ -56,6 +57,8 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   });
   // The engine gone (its pipe on standard input ended): end every wait, then exit (framework/engineWatch.ts).
   endWhenEngineGone();
+  // V8 sized for a process that keeps little (framework/heapUpkeep.ts).
+  keepHeapFlat();
 }
 
 /** Ends a start that failed: its error on standard error, exit code 1. */

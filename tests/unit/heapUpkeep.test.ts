@@ -1,0 +1,84 @@
+/**
+ * The plugin's heap upkeep (provider/framework/heapUpkeep.ts; issue 44: the plugin's memory
+ * flat from 100 to 1,000 services). Each case runs in a fresh Node.js process, as a plugin
+ * starts (a young generation of 1 MB, V8's own limits), that keeps a few MB and allocates
+ * hundreds of MB more that live just long enough to reach the old generation, as a plugin
+ * serving many creates does; it reports the most V8 held of each generation.
+ */
+import { execFileSync } from "child_process";
+import * as path from "path";
+import { MAX_SHARE, MIN_OLD_GROWTH, YOUNG_GENERATION_BOUND } from "../../provider/framework/heapUpkeep";
+
+interface Held {
+  /** The young generation's most committed size, bytes. */
+  young: number;
+  /** The old generation's most in use, bytes. */
+  old: number;
+  /** The old generation in use after a last full collection: what was live. */
+  live: number;
+  collections: number;
+  /** What the collections the upkeep started took, and the loop's time, ms. */
+  collectingMs: number;
+  longestMs: number;
+  elapsedMs: number;
+}
+
+const CHILD = `
+const v8 = require("v8");
+const vm = require("vm");
+const { keepHeapFlat } = require(${JSON.stringify(path.resolve(__dirname, "../../provider/framework/heapUpkeep.ts"))});
+const space = (name, of) => v8.getHeapSpaceStatistics().find((s) => s.space_name === name)[of];
+const started = performance.now();
+const upkeep = keepHeapFlat(process.env, Number(process.env.SHARE ?? "0.05"));
+const kept = Array.from({ length: 100000 }, (_, i) => ({ i, text: "kept " + i }));
+const ring = new Array(50000);
+let young = 0, old = 0;
+for (let i = 0; i < 3000000; i++) {
+  ring[i % ring.length] = { values: [i, i + 1, i + 2], text: "made " + i };
+  if (i % 10000 === 0) {
+    // What the upkeep's timer does every 250 ms (this loop never yields to it).
+    upkeep?.check();
+    young = Math.max(young, space("new_space", "space_size"));
+    old = Math.max(old, space("old_space", "space_used_size"));
+  }
+}
+const elapsedMs = performance.now() - started;
+ring.fill(undefined);
+v8.setFlagsFromString("--expose-gc");
+vm.runInNewContext("gc")();
+process.stdout.write(JSON.stringify({ young, old, live: space("old_space", "space_used_size"), collections: upkeep?.collections ?? 0, collectingMs: upkeep?.collectingMs ?? 0, longestMs: upkeep?.longestMs ?? 0, elapsedMs, kept: kept.length }));
+`;
+
+function run(env: Record<string, string> = {}): Held {
+  const out = execFileSync(process.execPath, ["-r", "ts-node/register/transpile-only", "-e", CHILD], {
+    encoding: "utf8",
+    env: { ...process.env, ...env, NODE_OPTIONS: "" },
+    timeout: 120_000,
+  });
+  return JSON.parse(out) as Held;
+}
+
+describe("the plugin's heap upkeep", () => {
+  it("stops the young generation growing at its bound and collects the old one once it grew by a quarter (at least 4 MB) since the last collection", () => {
+    // Collections as often as the growth asks (the share of time they may take is the next case's).
+    const held = run({ SHARE: "1" });
+    expect(held.young).toBeLessThanOrEqual(YOUNG_GENERATION_BOUND + 1024 * 1024);
+    // At most the allowed growth over what the run kept (a last collection's worth), plus what 10,000 allocations promote.
+    expect(held.old).toBeLessThan(held.live + Math.max(MIN_OLD_GROWTH, held.live / 4) + 4 * 1024 * 1024);
+    expect(held.collections).toBeGreaterThan(0);
+  });
+
+  it("takes at most 5 % of the process's time collecting (the next collection waits 20 times what the last one took)", () => {
+    const held = run();
+    expect(held.collections).toBeGreaterThan(0);
+    // Each waited its turn: the share of the time up to the last one's start, plus the last one (at most the longest).
+    expect(held.collectingMs).toBeLessThanOrEqual(MAX_SHARE * held.elapsedMs + held.longestMs + 1);
+  });
+
+  it("CLOUDDB_HEAP_UPKEEP=off leaves V8's sizing as it is: the same process holds more of both", () => {
+    const held = run({ CLOUDDB_HEAP_UPKEEP: "off" });
+    expect(held.collections).toBe(0);
+    expect(held.young).toBeGreaterThan(YOUNG_GENERATION_BOUND + 1024 * 1024);
+    expect(held.old).toBeGreaterThan(held.live + Math.max(MIN_OLD_GROWTH, held.live / 4) + 4 * 1024 * 1024);
+  });
+});

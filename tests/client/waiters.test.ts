@@ -41,13 +41,14 @@ describe("waiters against the emulator", () => {
       const s = await mine.perform("createService", { body: { name: "w2" } });
       const done = mine.waitForService(s.service_id, { until: ["READY"], ...WAIT });
       const polls = () => requestLog(own).then((log) => log.filter((r) => r.method === "GET"));
-      const before = await until("three polls of the wait", async () => ((await polls()).length >= 3 ? polls() : undefined));
+      const before = await until("four polls of the wait", async () => ((await polls()).length >= 4 ? polls() : undefined));
       await control(own, "POST", "/clock", { advanceMs: 60_000 });
       expect((await done).status).toBe("READY");
-      // Polled every 10 to 40 ms (initialMs, maxMs) while not ready, judged by the median gap
-      // (a busy machine's stalls move it little); once READY, no more than the poll in flight.
+      // Polled every 10 to 40 ms (initialMs, maxMs) while not ready, not at the default schedule's
+      // 250 ms doubling to 1.2 s: judged by the median gap, which a busy machine's stalls move
+      // little (50 to 150 ms seen on a loaded one); once READY, no more than the poll in flight.
       const gaps = before.slice(1).map((g, i) => Date.parse(g.at) - Date.parse(before[i].at));
-      expect(gaps.sort((a, b) => a - b)[Math.floor(gaps.length / 2)]).toBeLessThan(200);
+      expect(gaps.sort((a, b) => a - b)[Math.floor(gaps.length / 2)]).toBeLessThan(400);
       expect((await polls()).length - before.length).toBeLessThanOrEqual(2);
     } finally {
       await mine.close();

@@ -5,7 +5,7 @@
  * that. A probe that throws counts as "not yet" (the API may be restarting); after
  * `timeoutMs` it throws, naming `what` and the probe's last error.
  */
-export async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+export async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
   const end = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {

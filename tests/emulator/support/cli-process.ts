@@ -26,7 +26,7 @@ export function startCli(args: string[]): Promise<CliEmulator> {
   return new Promise((resolve, reject) => {
     let out = "";
     let err = "";
-    const timer = setTimeout(() => reject(new Error(`CLI did not start: ${out}${err}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`CLI did not start: ${out}${err}`)), 60_000);
     child.stderr.on("data", (d: Buffer) => (err += d.toString()));
     child.on("exit", (code) => reject(new Error(`CLI exited with ${code}: ${err}`)));
     child.stdout.on("data", (d: Buffer) => {

@@ -31,6 +31,8 @@ export interface MemoryParts {
   v8Heap?: number;
   external?: number;
   arrayBuffers?: number;
+  /** The largest mappings of `otherAnon` by resident set: [size, resident] MB, with the permissions. */
+  otherLargest?: [number, number, string][];
   /** V8's heap by space (new_space, old_space, code_space, large_object_space, …), physical. */
   v8Spaces?: Record<string, number>;
 }
@@ -70,6 +72,7 @@ function mappings(text: string): Mapping[] {
 export function partsOfSmaps(smaps: string): MemoryParts {
   const maps = mappings(smaps);
   const parts: MemoryParts = { rss: 0, file: 0, mallocMain: 0, mallocThreads: 0, arenas: 0, otherAnon: 0 };
+  const others: [number, number, string][] = [];
   maps.forEach((m, i) => {
     const rss = m.rssKb / 1024;
     parts.rss += rss;
@@ -84,12 +87,15 @@ export function partsOfSmaps(smaps: string): MemoryParts {
     else if (arena) {
       parts.mallocThreads += rss;
       parts.arenas++;
-    } else if (m.name === "" || m.name.startsWith("[")) parts.otherAnon += rss;
-    else {
+    } else if (m.name === "" || m.name.startsWith("[")) {
+      parts.otherAnon += rss;
+      others.push([Math.round((size / MB) * 10) / 10, Math.round(rss * 10) / 10, m.perms]);
+    } else {
       parts.file += (m.rssKb - m.anonKb) / 1024;
       parts.otherAnon += m.anonKb / 1024;
     }
   });
+  parts.otherLargest = others.sort((a, b) => b[1] - a[1]).slice(0, 8);
   return parts;
 }
 
@@ -121,6 +127,7 @@ export function partsLine(p: MemoryParts): string {
   return (
     `rss ${f(p.rss)} = file ${f(p.file)} + [heap] ${f(p.mallocMain)} + thread arenas ${f(p.mallocThreads)} (${p.arenas})` +
     ` + other anon ${f(p.otherAnon)} (V8 heap ${f(p.v8Heap)}; external ${f(p.external)}, arrayBuffers ${f(p.arrayBuffers)})` +
+    (p.otherLargest ? `\n    largest other: ${p.otherLargest.map(([size, rss, perms]) => `${rss} of ${size} ${perms}`).join(", ")}` : "") +
     (p.v8Spaces
       ? `\n    V8 spaces: ${Object.entries(p.v8Spaces)
           .map(([k, v]) => `${k} ${v}`)

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:plugin-memory -- [--n 100,1000] [--hosts floor,dynamic,native-ts] [--node-options <options>] [--snapshots <dir>]`:
+ * `npm run bench:plugin-memory -- [--n 100,1000] [--hosts floor,dynamic,native-ts] [--node-options <options>] [--snapshots <dir>] [--variants "<env>;<env>"] [--parts]`:
  * the resource plugin's memory over a large `up` under the real CLI (issue 44: at most 10 MB
  * more at 1,000 services than at 100). Each host's program of bench/scalePrograms.ts, in a
  * fresh stack against one emulator (transitions instant, no rate limit), with a last resource
@@ -14,6 +14,12 @@
  * into that folder while held (V8 collects garbage first), for comparing what they hold
  * (Chrome's DevTools, Memory tab, "Comparison"). `--node-options` is the `NODE_OPTIONS` the
  * CLI runs with, as a user would set it (it reaches the program and both plugins).
+ * `--variants "-;MALLOC_ARENA_MAX=2;NODE_OPTIONS=--v8-pool-size=1"` runs each host and N once
+ * per variant (`;` between variants, spaces between a variant's `NAME=value`s, `-` for none),
+ * in turn, each with those variables added to the CLI's environment (a user's own: they reach
+ * the plugins; a `NODE_OPTIONS` joins `--node-options`'s): one run's figures side by side.
+ * `--parts` splits the plugin's resident set while held (bench/memoryParts.ts: glibc's arenas,
+ * V8's heap, the rest), loading bench/memoryProbe.js into the Node.js processes.
  *
  * Prints a Markdown table (CONTRIBUTING.md, "The plugin's memory") and writes the figures,
  * with the resident set over time, to bench/results/plugin-memory-<time>.json.
@@ -22,6 +28,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { pluginProcesses } from "../harness/cli/processes";
+import { memoryParts, partsLine, type MemoryParts } from "./memoryParts";
 import type { EmulatorProcess } from "../harness/emulatorProcess";
 import { until } from "../harness/until";
 import { usage } from "./scale";
@@ -44,6 +51,10 @@ const PLUGIN: Record<MemoryHost, RegExp> = {
 export interface MemoryRun {
   host: MemoryHost;
   n: number;
+  /** The variant's variables (`--variants`), "" for none. */
+  variant: string;
+  /** What the resident set was made of while held (`--parts`). */
+  parts?: MemoryParts;
   /** The plugin's peak resident set (VmHWM), MB. */
   peakMb: number;
   /** The plugin's resident set once every service was made, idle (VmRSS), MB. */
@@ -102,13 +113,22 @@ export async function memoryRun(
   n: number,
   p: Prepared,
   emu: EmulatorProcess,
-  opts: Pick<MemoryOptions, "snapshots" | "nodeOptions"> = {},
+  opts: Pick<MemoryOptions, "snapshots" | "nodeOptions" | "parts"> = {},
+  variant = "",
 ): Promise<MemoryRun> {
   const { snapshots } = opts;
   const hold = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-hold-"));
-  const env: Record<string, string> = { PULUMI_SKIP_CHECKPOINTS: "true" };
-  const nodeOptions = [opts.nodeOptions, snapshots && `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${snapshots}`].filter(Boolean);
+  const probeDir = opts.parts ? fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-probe-")) : undefined;
+  const { NODE_OPTIONS: variantOptions, ...variantEnv } = variantVariables(variant);
+  const env: Record<string, string> = { PULUMI_SKIP_CHECKPOINTS: "true", ...variantEnv };
+  const nodeOptions = [
+    opts.nodeOptions,
+    variantOptions,
+    snapshots && `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${snapshots}`,
+    probeDir && `--require ${path.join(__dirname, "memoryProbe.js")}`,
+  ].filter(Boolean);
   if (nodeOptions.length > 0) env.NODE_OPTIONS = nodeOptions.join(" ");
+  if (probeDir !== undefined) env.CLOUDDB_MEMORY_PROBE_DIR = probeDir;
   const stack = await scaleStack(host, n, p, emu, { hold, env });
   try {
     const rss: [number, number][] = [];
@@ -126,6 +146,7 @@ export async function memoryRun(
     let heldMb = 0;
     let cpuMs = 0;
     let snapshot: string | undefined;
+    let parts: MemoryParts | undefined;
     try {
       await Promise.race([
         until("the hold", () => Promise.resolve(fs.existsSync(path.join(hold, "ready")) || undefined), 3_600_000),
@@ -143,6 +164,7 @@ export async function memoryRun(
       heldMb = u?.rssMb ?? 0;
       cpuMs = u?.cpuMs ?? 0;
       peakMb = Math.max(peakMb, u?.hwmMb ?? 0);
+      parts = opts.parts ? memoryParts(pid, probeDir) : undefined;
       if (snapshots !== undefined && host !== "floor") {
         process.kill(pid, "SIGUSR2");
         snapshot = await snapshotOf(pid, snapshots);
@@ -154,12 +176,13 @@ export async function memoryRun(
     clearInterval(timer);
     if (r.code !== 0) throw new Error(`pulumi up exited ${String(r.code)}:\n${r.stdout.slice(-3000)}\n${r.stderr.slice(-3000)}`);
     process.stderr.write(
-      `  ${host} N=${n}: peak ${peakMb.toFixed(0)} MB, held ${heldMb.toFixed(0)} MB, CPU ${(cpuMs / 1000).toFixed(1)} s${snapshot ? `, ${snapshot}` : ""}\n`,
+      `  ${host}${variant ? ` [${variant}]` : ""} N=${n}: peak ${peakMb.toFixed(0)} MB, held ${heldMb.toFixed(0)} MB, CPU ${(cpuMs / 1000).toFixed(1)} s${snapshot ? `, ${snapshot}` : ""}${parts ? `\n    ${partsLine(parts)}` : ""}\n`,
     );
-    return { host, n, peakMb, heldMb, cpuMs, snapshot, rss };
+    return { host, n, variant, parts, peakMb, heldMb, cpuMs, snapshot, rss };
   } finally {
     await stack.remove();
     fs.rmSync(hold, { recursive: true, force: true });
+    if (probeDir !== undefined) fs.rmSync(probeDir, { recursive: true, force: true });
   }
 }
 
@@ -171,37 +194,64 @@ export interface MemoryOptions {
   snapshots?: string;
   /** The `NODE_OPTIONS` the CLI runs with. */
   nodeOptions?: string;
+  /** The variants (`--variants`), each its `NAME=value`s; [""] for none. */
+  variants?: string[];
+  /** Whether to split the resident set while held (`--parts`). */
+  parts?: boolean;
+}
+
+/** A variant's `NAME=value`s (`MALLOC_ARENA_MAX=2 NODE_OPTIONS=--v8-pool-size=1`) as variables. */
+export function variantVariables(variant: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const kv of variant.split(/\s+/).filter((v) => v !== "" && v !== "-")) {
+    const eq = kv.indexOf("=");
+    if (eq < 1) throw new Error(`--variants: "${kv}" is not NAME=value`);
+    env[kv.slice(0, eq)] = kv.slice(eq + 1);
+  }
+  return env;
 }
 
 /** Every N and host, one `up` at a time, against one emulator. */
 export async function runPluginMemory(opts: MemoryOptions): Promise<MemoryRun[]> {
   return withScaleEmulator(opts.hosts, async (p, emu) => {
     const runs: MemoryRun[] = [];
-    for (const n of opts.ns) for (const host of opts.hosts) runs.push(await memoryRun(host, n, p, emu, opts));
+    for (const n of opts.ns)
+      for (const host of opts.hosts)
+        for (const variant of opts.variants ?? [""]) runs.push(await memoryRun(host, n, p, emu, opts, variant));
     return runs;
   });
 }
 
-/** The Markdown table: per host, peak and held resident set at each N, and the growth from the first N to the last. */
+/** The Markdown table: per host (and variant), peak and held resident set at each N, the growth from the first N to the last, and the plugin's CPU at the last. */
 export function memoryTable(runs: MemoryRun[]): string {
   const ns = [...new Set(runs.map((r) => r.n))];
-  const hosts = MEMORY_HOSTS.filter((h) => runs.some((r) => r.host === h));
-  const at = (host: MemoryHost, n: number): MemoryRun | undefined => runs.find((r) => r.host === host && r.n === n);
-  const mb = (v: number | undefined): string => (v === undefined ? "" : `${v.toFixed(0)} MB`);
-  const grown = (host: MemoryHost, of: (r: MemoryRun) => number): string => {
-    const [first, last] = [at(host, ns[0]), at(host, ns[ns.length - 1])];
-    if (first === undefined || last === undefined || ns.length < 2) return "";
-    const d = of(last) - of(first);
+  const variants = [...new Set(runs.map((r) => r.variant))];
+  const rows = MEMORY_HOSTS.flatMap((h) => variants.map((v) => [h, v] as const)).filter(([h, v]) =>
+    runs.some((r) => r.host === h && r.variant === v),
+  );
+  const at = (host: MemoryHost, v: string, n: number): MemoryRun | undefined =>
+    runs.find((r) => r.host === host && r.variant === v && r.n === n);
+  const mb = (value: number | undefined): string => (value === undefined ? "" : `${value.toFixed(0)} MB`);
+  const last = ns[ns.length - 1];
+  const grown = (host: MemoryHost, v: string, of: (r: MemoryRun) => number): string => {
+    const [first, end] = [at(host, v, ns[0]), at(host, v, last)];
+    if (first === undefined || end === undefined || ns.length < 2) return "";
+    const d = of(end) - of(first);
     return `${d >= 0 ? "+" : ""}${d.toFixed(0)} MB`;
   };
-  const span = ns.length < 2 ? "" : `${ns[0].toLocaleString("en-US")} → ${ns[ns.length - 1].toLocaleString("en-US")}`;
+  const span = ns.length < 2 ? "" : `${ns[0].toLocaleString("en-US")} → ${last.toLocaleString("en-US")}`;
+  const label = (h: MemoryHost, v: string): string => (v === "" ? h : `${h}, ${v}`);
+  const cpu = (h: MemoryHost, v: string): string => {
+    const r = at(h, v, last);
+    return r === undefined ? "" : `${(r.cpuMs / 1000).toFixed(1)} s`;
+  };
   const lines = [
-    `| host | ${ns.map((n) => `N = ${n.toLocaleString("en-US")}: peak / held`).join(" | ")} | ${span}: peak / held |`,
-    `|---|${ns.map(() => "---").join("|")}|---|`,
+    `| host | ${ns.map((n) => `N = ${n.toLocaleString("en-US")}: peak / held`).join(" | ")} | ${span}: peak / held | CPU at N = ${last.toLocaleString("en-US")} |`,
+    `|---|${ns.map(() => "---").join("|")}|---|---|`,
   ];
-  for (const h of hosts)
+  for (const [h, v] of rows)
     lines.push(
-      `| ${h} | ${ns.map((n) => `${mb(at(h, n)?.peakMb)} / ${mb(at(h, n)?.heldMb)}`).join(" | ")} | ${grown(h, (r) => r.peakMb)} / ${grown(h, (r) => r.heldMb)} |`,
+      `| ${label(h, v)} | ${ns.map((n) => `${mb(at(h, v, n)?.peakMb)} / ${mb(at(h, v, n)?.heldMb)}`).join(" | ")} | ${grown(h, v, (r) => r.peakMb)} / ${grown(h, v, (r) => r.heldMb)} | ${cpu(h, v)} |`,
     );
   return lines.join("\n");
 }
@@ -218,6 +268,12 @@ export function parseMemoryArgs(argv: string[]): MemoryOptions {
     hosts: MEMORY_HOSTS.filter((h) => hosts.includes(h)),
     snapshots: snapshots && path.resolve(snapshots),
     nodeOptions: value("--node-options"),
+    variants: (value("--variants") ?? "")
+      .split(";")
+      .map((v) => v.trim())
+      .map((v) => (v === "-" ? "" : v))
+      .filter((v, i, all) => all.indexOf(v) === i && variantVariables(v) !== undefined),
+    parts: argv.includes("--parts"),
   };
 }
 

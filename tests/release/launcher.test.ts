@@ -45,7 +45,7 @@ const served = { altered: false, missing: false, requests: [] as string[] };
 
 /** The bundle's stand-in: prints a port, then what it ran as. */
 const STAND_IN =
-  'console.log("4242"); console.log(JSON.stringify({ pid: process.pid, node: process.version, args: process.argv.slice(2), cache: process.env.CLOUDDB_PLUGIN_CACHE_DIR, nodeOptions: process.env.NODE_OPTIONS }));\n';
+  'console.log("4242"); console.log(JSON.stringify({ pid: process.pid, node: process.version, args: process.argv.slice(2), cache: process.env.CLOUDDB_PLUGIN_CACHE_DIR, nodeOptions: process.env.NODE_OPTIONS, arenas: process.env.MALLOC_ARENA_MAX ?? "unset" }));\n';
 
 /**
  * A plugin folder as the engine unpacks the release's tarball: the launcher and the loader
@@ -97,7 +97,11 @@ beforeAll(async () => {
   work = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-launcher-"));
   // The single-file build's stand-in: a program printing a port, packed as the release packs it.
   const inner = fs.mkdtempSync(path.join(work, "standalone-"));
-  fs.writeFileSync(path.join(inner, "pulumi-resource-clouddb"), '#!/bin/sh\necho 5151\necho "standalone $*"\n', { mode: 0o755 });
+  fs.writeFileSync(
+    path.join(inner, "pulumi-resource-clouddb"),
+    '#!/bin/sh\necho 5151\necho "standalone $*"\nif [ -n "$SHOW_ARENAS" ]; then echo "arenas ${MALLOC_ARENA_MAX-unset}"; fi\n',
+    { mode: 0o755 },
+  );
   spawnSync("tar", ["-czf", path.join(work, STANDALONE), "-C", inner, "pulumi-resource-clouddb"]);
   tarball = fs.readFileSync(path.join(work, STANDALONE));
   server = http.createServer((req, res) => {
@@ -148,6 +152,31 @@ describe("the plugin's launcher", () => {
     expect(await seenWith({})).toMatchObject({ nodeOptions: "--max-semi-space-size=8" });
     const theirs = await seenWith({ NODE_OPTIONS: "--max-semi-space-size=32 --no-warnings" });
     expect(theirs.nodeOptions).toBe("--max-semi-space-size=8 --max-semi-space-size=32 --no-warnings");
+  }, 180_000);
+
+  it("runs the plugin with glibc's malloc arenas capped at 2 (MALLOC_ARENA_MAX), on Node.js and the single-file build, unless the user set their own", async () => {
+    const dir = await pluginDir("arenas");
+    const onNode = async (env: NodeJS.ProcessEnv): Promise<string | undefined> => {
+      const r = await start(dir, { PATH: pathWith(machineNode), ...env });
+      expect(r.code).toBe(0);
+      return (JSON.parse(r.out.trim().split("\n")[1]) as { arenas?: string }).arenas;
+    };
+    expect(await onNode({})).toBe("2");
+    expect(await onNode({ MALLOC_ARENA_MAX: "8" })).toBe("8");
+    // Set empty, it is still theirs (glibc then keeps its own default).
+    expect(await onNode({ MALLOC_ARENA_MAX: "" })).toBe("");
+    const standalone = async (env: NodeJS.ProcessEnv): Promise<string> => {
+      const r = await start(dir, {
+        PATH: pathWith(undefined),
+        PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: overrides(),
+        SHOW_ARENAS: "1",
+        ...env,
+      });
+      expect(r.code).toBe(0);
+      return r.out.trim().split("\n")[2];
+    };
+    expect(await standalone({})).toBe("arenas 2");
+    expect(await standalone({ MALLOC_ARENA_MAX: "4" })).toBe("arenas 4");
   }, 180_000);
 
   it("starts Node.js once per start: no `node --version` before the plugin (the loader checks the version)", async () => {

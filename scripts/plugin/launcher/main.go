@@ -75,10 +75,19 @@ func main() {
 // crash would come from, is left as Node.js sets it.
 const heapOptions = "--max-semi-space-size=8"
 
-// withHeapOptions is env with heapOptions put first in NODE_OPTIONS.
+// mallocArenaMax is the MALLOC_ARENA_MAX the plugin runs with unless the user set their own
+// (any value, which then wins). glibc gives each thread that allocates while another holds an
+// arena an arena of its own, up to 8 per core, and keeps what each grew to: V8's worker threads
+// (compiling, marking) and libuv's made the native plugin's resident set grow with the run
+// (CONTRIBUTING.md, "The plugin's memory": its figures). Other C libraries ignore it.
+const mallocArenaMax = "2"
+
+// withHeapOptions is env with heapOptions put first in NODE_OPTIONS, and MALLOC_ARENA_MAX set
+// to mallocArenaMax unless env has one.
 func withHeapOptions(env []string) []string {
-	out := make([]string, 0, len(env)+1)
+	out := make([]string, 0, len(env)+2)
 	options := heapOptions
+	arenas := false
 	for _, kv := range env {
 		if v, ok := strings.CutPrefix(kv, "NODE_OPTIONS="); ok {
 			if strings.TrimSpace(v) != "" {
@@ -86,7 +95,11 @@ func withHeapOptions(env []string) []string {
 			}
 			continue
 		}
+		arenas = arenas || strings.HasPrefix(kv, "MALLOC_ARENA_MAX=")
 		out = append(out, kv)
+	}
+	if !arenas {
+		out = append(out, "MALLOC_ARENA_MAX="+mallocArenaMax)
 	}
 	return append(out, "NODE_OPTIONS="+options)
 }

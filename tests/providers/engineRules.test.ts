@@ -91,6 +91,7 @@ describe("an up after a refresh resumes or reports what is not ready", () => {
     await cloud.close();
   });
 
+  // About 18 s of the test is the emulator's clock (the create, then the delete): a longer jest timeout leaves room for a loaded machine.
   it("Service: a create that timed out is resumed although a refresh cleared Pulumi's record of it", async () => {
     const program = () => void new clouddb.Service("db", { name: "slow-to-start", timeouts: { create: "3s" } });
     const first = await cloud.stack.up(program);
@@ -105,7 +106,7 @@ describe("an up after a refresh resumes or reports what is not ready", () => {
     expect(cloud.stack.resource("db")).toMatchObject({ id, outputs: { status: "READY" } });
     expect((await cloud.api.perform("listServices")).items.filter((s) => s.name === "slow-to-start")).toHaveLength(1);
     expectNoErrors(await cloud.stack.destroy());
-  });
+  }, 120_000);
 });
 
 describe("an up after a refresh reports what failed", () => {

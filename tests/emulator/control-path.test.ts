@@ -68,14 +68,16 @@ describe("faults", () => {
 
 describe("latency", () => {
   it("delays every API answer by the configured time, and 0 removes it", async () => {
-    expect((await api.control("POST", "/latency", { ms: 400 })).status).toBe(204);
+    // A latency well above what a loaded machine adds to an answer (the bound below), so that an
+    // answer under the bound shows the latency gone, however busy the machine.
+    expect((await api.control("POST", "/latency", { ms: 1_500 })).status).toBe(204);
     let started = Date.now();
     expect((await api.call("GET", api.p("/vpcs"))).status).toBe(200);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(390);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_490);
     await api.control("POST", "/latency", { ms: 0 });
     started = Date.now();
     await api.call("GET", api.p("/vpcs"));
-    expect(Date.now() - started).toBeLessThan(300);
+    expect(Date.now() - started).toBeLessThan(1_000);
   });
 });
 
@@ -168,11 +170,11 @@ describe("reset and clock", () => {
     await api.createVpc();
     await api.createService();
     await api.control("POST", "/faults", { path: "/nothing-matches-this-yet", status: 500 });
-    await api.control("POST", "/latency", { ms: 1_000 });
+    await api.control("POST", "/latency", { ms: 5_000 });
     expect((await api.control("POST", "/reset")).status).toBe(204);
     const started = Date.now();
     expect((await api.call("GET", api.p("/vpcs"))).body).toEqual([]);
-    expect(Date.now() - started).toBeLessThan(700);
+    expect(Date.now() - started).toBeLessThan(2_500); // the latency is gone: far under its 5 s, however busy the machine
     expect((await api.call("GET", api.p("/services"))).body).toEqual([]);
     expect((await api.call("GET", "/auth/info", { token: api.emu.oauthToken })).status).toBe(200);
   });

@@ -77,10 +77,11 @@ describe("lists that lag or repeat", () => {
   it("lagMs: answers the list as it was that long ago, until it catches up", async () => {
     expect((await api.call("GET", api.p("/vpcs"))).body).toEqual([]);
     await api.createVpc({ name: "late" });
-    await api.control("POST", "/faults", { method: "GET", path: "/vpcs$", lagMs: 400, count: 10 });
+    // A lag of 2 s: the two reads right after the create come within it however loaded the machine.
+    await api.control("POST", "/faults", { method: "GET", path: "/vpcs$", lagMs: 2_000, count: 10 });
     expect((await api.call("GET", api.p("/vpcs"))).body).toEqual([]);
     expect((await api.call("GET", api.p("/vpcs"))).body).toEqual([]);
-    await new Promise((r) => setTimeout(r, 450));
+    await new Promise((r) => setTimeout(r, 2_050));
     expect((await api.call("GET", api.p("/vpcs"))).body.map((v: { name: string }) => v.name)).toEqual(["late"]);
     expect((await log()).filter((e) => e.outcome === "lagged")).toHaveLength(3);
   });

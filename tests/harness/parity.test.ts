@@ -104,10 +104,12 @@ const SCENARIOS: Scenario[] = [
   },
   {
     title: "a create that times out stays in state with its id and the reason, and the next up waits for it",
-    // A create takes about 2 s: the timeout outlasts the first polls, not the create.
-    cloud: { clockScale: 0.3 },
+    // A create takes about 4 s: the timeout outlasts the first polls, not the create, and leaves
+    // time to send the create's request however loaded the machine (none is sent past the
+    // deadline: a shorter one could make nothing in one way and a service in another).
+    cloud: { clockScale: 0.6 },
     async body(run) {
-      await run.up(() => void new clouddb.Service("db", { name: "slow", timeouts: { create: "0.6s" } }));
+      await run.up(() => void new clouddb.Service("db", { name: "slow", timeouts: { create: "1.5s" } }));
       await run.up(() => void new clouddb.Service("db", { name: "slow" }));
     },
   },

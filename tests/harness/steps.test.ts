@@ -165,15 +165,19 @@ describe("a failed step", () => {
   it("X1: stops the run: no new step starts, steps under way finish, no deletes", async () => {
     const { stack, cloudFile, indexOf, dir } = world();
     const gate = path.join(dir, "gate");
+    const slowGate = path.join(dir, "slow-gate");
     expectNoErrors(await stack.up(() => new Thing("old", { cloudFile, size: 1 })));
     const r = await stack.up(async () => {
-      new Thing("slow", { cloudFile, size: 1, slowMs: 600 });
+      // slow is busy until its gate opens, after the later registrations: it is under way when x
+      // fails however loaded the machine (a fixed 600 ms could end before x failed).
+      new Thing("slow", { cloudFile, size: 1, blockUntil: slowGate });
       const x = new Thing("x", { cloudFile, size: 1, failPlain: true, blockUntil: gate });
       await until("both creates", async () => (indexOf("create-start:slow") >= 0 && indexOf("create-start:x") >= 0) || undefined);
       fs.writeFileSync(gate, "");
-      await new Promise((r) => setTimeout(r, 200)); // x fails at once, slow is still busy
+      await new Promise((r) => setTimeout(r, 1_000)); // x fails at once, slow is still busy
       new Thing("dep", { cloudFile, size: 1, ref: x.sizeLabel });
       new Thing("late", { cloudFile, size: 1 });
+      fs.writeFileSync(slowGate, "");
     });
     expect(r.errors.map((e) => e.name)).toEqual(["x"]);
     expect(r.errors[0].message).toMatch(/cannot create x/);

@@ -81,16 +81,19 @@ describe("refresh", () => {
 describe("an up after a refresh resumes or reports what is not ready", () => {
   let cloud: Cloud;
   beforeAll(async () => {
-    // A create takes 2 s QUEUED + 5 s CONFIGURING at this scale: 10.5 s, long enough to
-    // refresh while it is still under way.
-    cloud = await startCloud({ clockScale: 1.5 });
+    // A create takes 2 s QUEUED + 5 s CONFIGURING at this scale: 14 s, long enough to
+    // refresh while it is still under way after the create's 3 s timeout. The timeout leaves
+    // time to send the create's request however loaded the machine (no request of a create is
+    // sent past its deadline: a shorter one could make nothing, and there would be nothing to resume).
+    cloud = await startCloud({ clockScale: 2 });
   });
   afterAll(async () => {
     await cloud.close();
   });
 
+  // About 18 s of the test is the emulator's clock (the create, then the delete): a longer jest timeout leaves room for a loaded machine.
   it("Service: a create that timed out is resumed although a refresh cleared Pulumi's record of it", async () => {
-    const program = () => void new clouddb.Service("db", { name: "slow-to-start", timeouts: { create: "0.5s" } });
+    const program = () => void new clouddb.Service("db", { name: "slow-to-start", timeouts: { create: "3s" } });
     const first = await cloud.stack.up(program);
     expect(first.errors).toHaveLength(1);
     const id = cloud.stack.resource("db").id;
@@ -103,7 +106,7 @@ describe("an up after a refresh resumes or reports what is not ready", () => {
     expect(cloud.stack.resource("db")).toMatchObject({ id, outputs: { status: "READY" } });
     expect((await cloud.api.perform("listServices")).items.filter((s) => s.name === "slow-to-start")).toHaveLength(1);
     expectNoErrors(await cloud.stack.destroy());
-  });
+  }, 120_000);
 });
 
 describe("an up after a refresh reports what failed", () => {

@@ -125,7 +125,7 @@ describe("Vpc", () => {
     const svc = await cloud.api.perform("createService", { body: { name: "attached-db" } });
     await cloud.api.waitForService(svc.service_id, { until: ["READY"], timeoutMs: 10_000 });
     await cloud.api.perform("attachServiceToVpc", { service: svc.service_id, body: { vpc_id: id } });
-    await cloud.stack.up(net({ timeouts: { delete: "1s" } }));
+    await cloud.stack.up(net({ timeouts: { delete: "3s" } }));
     const r = await cloud.stack.destroy();
     expect(r.errors).toHaveLength(1);
     expect(r.errors[0].message).toContain(`VPC ${id}`);

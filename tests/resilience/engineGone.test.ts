@@ -11,6 +11,7 @@ import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { until } from "../../harness";
 import { journalEntries } from "../../harness/cloud";
+import { journalIds } from "../../harness/journalIds";
 import { alive } from "../../harness/processes";
 import { ClouddbClient } from "../../provider/client";
 import { inDynamicProviderHost, watchEngine } from "../../provider/framework/engineWatch";
@@ -44,7 +45,8 @@ describe("a provider whose engine is gone", () => {
         async () => (await api.perform("listServices")).items.find((s) => s.name === "orphaned"),
         30_000,
       );
-      await new Promise((r) => setTimeout(r, 300)); // the plugin waits, polling
+      // The plugin waits, polling, once its journal has the id the API gave (written before the wait).
+      await until("the journal to have the service's id", async () => (journalIds(journal).includes(made.service_id) ? true : undefined));
       const pid = plugin.pid;
       expect(alive(pid)).toBe(true); // while the engine lives, it serves
       plugin.killEngine();

@@ -1,8 +1,9 @@
 /**
  * Creates of every type interrupted by a killed plugin: the next `up` takes over what the
  * interrupted create made instead of making it twice, and never takes over another stack's.
- * The emulator holds each create's answer back (latency), so the plugin dies after the API
- * acted and before the answer arrived: the journal entry holds no id. What proves that a
+ * The emulator holds each create's answer back (support/interrupted.ts), and the plugin is
+ * killed once the API's log shows the create carried out: it dies after the API acted and
+ * before the answer arrived, however loaded the machine, and the journal entry holds no id. What proves that a
  * resource is the one the create made is then its name, when the name is the resource's own
  * (autonaming: the next `check` asks for the same name), and for a peering, which has no
  * name, that it appeared under the VPC since the entry listed its look-alikes. A name the
@@ -13,6 +14,7 @@ import * as path from "path";
 import * as clouddb from "pulumi-clouddb";
 import { expectNoErrors, TestStack, until } from "../../harness";
 import { stackConfig, startCloud, type Cloud, journalEntries } from "../../harness/cloud";
+import { holdCreateAnswer } from "./support/interrupted";
 
 describe("creates interrupted by a killed plugin", () => {
   let cloud: Cloud;
@@ -34,7 +36,7 @@ describe("creates interrupted by a killed plugin", () => {
    */
   async function interrupt(program: () => void, pathRe: RegExp, listedFirst?: RegExp): Promise<void> {
     await cloud.clearRequests();
-    await cloud.control("POST", "/latency", { ms: 700 });
+    const carriedOut = await holdCreateAnswer(cloud.controls, pathRe);
     const running = cloud.stack.up(program);
     await until("the journalled create", async () => (journalEntries(cloud.journalDir).length > 0 ? true : undefined));
     if (listedFirst !== undefined) {
@@ -42,13 +44,10 @@ describe("creates interrupted by a killed plugin", () => {
         (await cloud.requests()).filter((r) => r.method === "GET" && listedFirst.test(r.path)).length >= 2 ? true : undefined,
       );
     }
-    await new Promise((r) => setTimeout(r, 300)); // the POST is at the API, its answer held back
+    await carriedOut(); // the POST is carried out, its answer held back
     await cloud.stack.plugin.kill();
     expect((await running).errors.length).toBeGreaterThan(0);
-    await cloud.control("POST", "/latency", { ms: 0 });
-    await until("the create to be carried out", async () =>
-      (await cloud.requests()).some((r) => r.method === "POST" && pathRe.test(r.path)) ? true : undefined,
-    );
+    await cloud.control("DELETE", "/faults");
   }
 
   async function interruptThenUp(program: () => void, pathRe: RegExp, listedFirst?: RegExp): Promise<void> {
@@ -140,13 +139,14 @@ describe("creates interrupted by a killed plugin", () => {
   it("never takes over what another stack's interrupted create made", async () => {
     for (const f of journalEntries(cloud.journalDir)) fs.rmSync(path.join(cloud.journalDir, f));
     const program = () => ({ name: new clouddb.Service("db", {}).name });
-    await cloud.control("POST", "/latency", { ms: 700 });
+    await cloud.clearRequests();
+    const carriedOut = await holdCreateAnswer(cloud.controls, /\/services$/);
     const running = cloud.stack.up(program);
     await until("the journalled create", async () => (journalEntries(cloud.journalDir).length > 0 ? true : undefined));
-    await new Promise((r) => setTimeout(r, 300));
+    await carriedOut();
     await cloud.stack.plugin.kill();
     await running;
-    await cloud.control("POST", "/latency", { ms: 0 });
+    await cloud.control("DELETE", "/faults");
     const first = await until("the first stack's service", async () => (await cloud.api.perform("listServices")).items[0]);
 
     const other = await TestStack.create({

@@ -37,10 +37,14 @@ describe("a gateway holds dev's create and answers 503 while staging makes one o
 
   /** Starts dev's `up`, waits until its create is held by the gateway, lets "staging" make `theirs`, and returns dev's result. */
   async function heldWhileStagingCreates(program: () => void, theirs: string) {
-    await cloud.controls.fault({ method: "POST", path: "/services$", status: 503, holdMs: 1_500 });
+    // The API logs a request only once answered, so nothing shows dev's POST while it is held: the
+    // margins stand in, each about 3x what a loaded machine needs (dev's POST at the gateway within
+    // 1 s of its journal entry; staging's create done within the 3 s left of the hold). Were staging's
+    // POST first, it would take the gateway's 503 meant for dev's.
+    await cloud.controls.fault({ method: "POST", path: "/services$", status: 503, holdMs: 4_000 });
     const running = cloud.stack.up(program);
     await until("dev's create in the journal", async () => (journalEntries(cloud.journalDir).length > 0 ? true : undefined));
-    await new Promise((r) => setTimeout(r, 300)); // dev's POST is at the gateway, held
+    await new Promise((r) => setTimeout(r, 1_000)); // dev's POST is at the gateway, held
     const made = await cloud.api.perform("createService", { body: { name: theirs } }); // staging's create, inside dev's window
     return { result: await running, theirs: made };
   }

@@ -9,6 +9,7 @@ import * as path from "path";
 import * as clouddb from "pulumi-clouddb";
 import { expectNoErrors, until } from "../../harness";
 import { startCloud, type Cloud, journalEntries } from "../../harness/cloud";
+import { holdCreateAnswer } from "./support/interrupted";
 
 const program = (name: string) => () => {
   const db = new clouddb.Service("db", { name, cpuMillis: 1000, memoryGbs: 4 });
@@ -67,14 +68,15 @@ describe("plugin killed in the middle of a create", () => {
       const db = new clouddb.Service("db", { cpuMillis: 1000, memoryGbs: 4 });
       return { id: db.serviceId, name: db.name };
     };
-    await cloud.control("POST", "/latency", { ms: 600 });
+    await cloud.clearRequests();
+    const carriedOut = await holdCreateAnswer(cloud.controls, /\/services$/);
     const running = cloud.stack.up(own);
     await until("the create request", async () => (journalEntries(cloud.journalDir).length > 0 ? true : undefined));
-    await new Promise((r) => setTimeout(r, 200)); // the POST is on its way, held by the latency
+    await carriedOut(); // the POST is carried out, its answer held back
     await cloud.stack.plugin.kill();
     const first = await running;
     expect(first.errors).toHaveLength(1);
-    await cloud.control("POST", "/latency", { ms: 0 });
+    await cloud.control("DELETE", "/faults");
     const made = await until("the service", async () => (await cloud.api.perform("listServices")).items[0]);
 
     const r = expectNoErrors(await cloud.stack.up(own));

@@ -11,8 +11,10 @@ import { startCloud, writes, type Cloud } from "../../harness/cloud";
 describe("a create sent again by an onError hook", () => {
   let cloud: Cloud;
   beforeAll(async () => {
-    // A service takes about 1.4 s to be ready: longer than the create's timeout below.
-    cloud = await startCloud({ clockScale: 0.2 });
+    // A service takes about 4 s to be ready: longer than the create's timeout below, which leaves
+    // time to send the first create's request however loaded the machine (none is sent past the
+    // deadline: a shorter one could make nothing, and the retry would then be the first create).
+    cloud = await startCloud({ clockScale: 0.6 });
   });
   afterAll(async () => {
     await cloud.close();
@@ -20,7 +22,7 @@ describe("a create sent again by an onError hook", () => {
 
   it("resumes the service the first create made: one service, one POST, its initial password kept", async () => {
     await cloud.clearRequests();
-    const r = await cloud.stack.up(() => void new clouddb.Service("db", { timeouts: { create: "400ms" } }), { errorHookRetries: 20 });
+    const r = await cloud.stack.up(() => void new clouddb.Service("db", { timeouts: { create: "1500ms" } }), { errorHookRetries: 20 });
     expect(r.errors).toEqual([]);
     expect(r.diagnostics.map((d) => d.message)).toContain("retrying create due to on-error hook request (1/100)");
     const services = (await cloud.api.perform("listServices")).items;

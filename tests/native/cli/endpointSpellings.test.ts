@@ -11,6 +11,7 @@ import type { RunningEmulator } from "../../../emulator";
 import { EmulatorControl } from "../../../emulator/control-client";
 import { ClouddbClient } from "../../../provider/client";
 import { until } from "../../../harness";
+import { holdCreateAnswer } from "../../resilience/support/interrupted";
 import { cliWorkspace, CliStack, describeWithCli, emulator, journalEntriesIn, killPlugins, run } from "./support";
 
 const PROGRAM = `name: endpoint-spellings
@@ -58,14 +59,15 @@ describeWithCli("an interrupted create and the next up naming the same API other
     const journal = s.env.CLOUDDB_JOURNAL_DIR!;
     const posts = async () => (await control.requests()).filter((r) => r.method === "POST" && /\/vpcs$/.test(r.path)).length;
 
-    await control.latency(1_500);
+    await control.clearRequests();
+    const carriedOut = await holdCreateAnswer(control, /\/vpcs$/, 120_000);
     const running = run("pulumi", ["up", "--yes", "--skip-preview"], { cwd: dir, env: s.env });
     await until("the journalled create", async () => (journalEntriesIn(journal).length > 0 ? true : undefined), 120_000);
-    await new Promise((r) => setTimeout(r, 500)); // the POST is at the API, its answer held back
+    await carriedOut(); // the POST is carried out, its answer held back
     killPlugins(s.env.PULUMI_HOME!);
     expect((await running).code).not.toBe(0);
-    await control.latency(0);
-    await until("the create to be carried out", async () => ((await posts()) === 1 ? true : undefined), 30_000);
+    await control.send("DELETE", "/faults");
+    expect(await posts()).toBe(1);
 
     await s.pulumi("config", "set", "clouddb:apiUrl", `HTTP://LOCALHOST:${port}/public/api/v1/`);
     const again = await s.pulumiMayFail("up", "--yes", "--skip-preview");

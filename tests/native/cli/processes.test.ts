@@ -16,6 +16,7 @@ import { startEmulator, type RunningEmulator } from "../../../emulator";
 import { EmulatorControl } from "../../../emulator/control-client";
 import { until } from "../../../harness";
 import { journalEntries } from "../../../harness/cloud";
+import { journalIds } from "../../../harness/journalIds";
 import { pluginProcesses } from "../../../harness/cli/processes";
 import { alive } from "../../../harness/processes";
 import { ClouddbClient } from "../../../provider/client";
@@ -119,14 +120,15 @@ describeWithCli("the native plugin's processes and secrets, under the real CLI",
     await stackOf("killed");
     const up = startUp();
     const made = await serviceAtApi("orders");
-    await new Promise((r) => setTimeout(r, 300)); // the plugin waits, polling
+    const journal = path.join(work, "journal");
+    // The plugin waits, polling, once its journal has the id the API gave (written before the wait).
+    await until("the journal to have the service's id", async () => (journalIds(journal).includes(made.service_id) ? true : undefined));
     const plugins = pluginProcesses(running!.pid);
     expect(plugins.length).toBeGreaterThan(0);
     running!.kill("SIGKILL");
     await up;
     await until("the plugin to exit", async () => (plugins.some(alive) ? undefined : true), 15_000);
     expect((await api.perform("getService", { service: made.service_id })).status).not.toBe("READY");
-    const journal = path.join(work, "journal");
     const entries = journalEntries(journal).map((f) => JSON.parse(fs.readFileSync(path.join(journal, f), "utf8")) as { id?: string });
     expect(entries.map((e) => e.id)).toEqual([made.service_id]);
     expect((await pulumi("up", "--yes", "--skip-preview")).stderr).toMatch(/the stack is currently locked by 1 lock\(s\)/);

@@ -107,8 +107,39 @@ export class NativePlugin {
     return plugin;
   }
 
-  /** Undoes the routing of the framework's messages to this plugin's log (in process only). */
+  /** Undoes the routing of the framework's messages to this plugin's log, and restores the environment (in process only). */
   private unroute: () => void = () => undefined;
+
+  /**
+   * The plugin for a suite of its behaviour (what it answers, not how its process lives): its
+   * server in this process ({@link NativePlugin.inProcess}), `env` set in this process's
+   * environment until {@link NativePlugin.close}; with `CLOUDDB_NATIVE_HOST=process`, the
+   * compiled plugin as a process ({@link NativePlugin.start}), as the engine runs it.
+   */
+  static async forBehaviour(env: Record<string, string> = {}): Promise<NativePlugin> {
+    const chosen = process.env.CLOUDDB_NATIVE_HOST ?? "";
+    if (chosen === "process") return NativePlugin.start(env);
+    if (chosen !== "" && chosen !== "in-process")
+      throw new Error(`CLOUDDB_NATIVE_HOST is "${chosen}": it must be "process" or "in-process"`);
+    const before = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+    Object.assign(process.env, env);
+    const restoreEnv = (): void => {
+      for (const [k, v] of Object.entries(before)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    };
+    const plugin = await NativePlugin.inProcess().catch((e: unknown) => {
+      restoreEnv();
+      throw e;
+    });
+    const unroute = plugin.unroute;
+    plugin.unroute = () => {
+      unroute();
+      restoreEnv();
+    };
+    return plugin;
+  }
 
   /** The plugin's process. @throws when it is served in this process */
   private get process(): ChildProcess {

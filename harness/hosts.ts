@@ -3,6 +3,7 @@
  * process (see {@link StackOptions.host}).
  */
 import { InProcessHost, type InProcessHostOptions } from "./inProcessHost";
+import { NativeHost } from "./nativeHost";
 import { PluginHost } from "./pluginHost";
 import type { ProviderHost } from "./providerHost";
 import type { ProviderHostKind, StackOptions } from "./types";
@@ -17,5 +18,6 @@ export function defaultHost(): ProviderHostKind {
 
 /** A new host of `kind` (not started yet), with the options a plugin process takes. */
 export function newHost(kind: StackOptions["host"], options: InProcessHostOptions): ProviderHost {
+  if (kind === "native") return new NativeHost(options);
   return kind === "plugin" ? new PluginHost(options) : new InProcessHost(options);
 }

@@ -4,7 +4,7 @@
  */
 
 /** What serves a stack's provider requests: see {@link StackOptions.host}. */
-export type ProviderHostKind = "in-process" | "plugin";
+export type ProviderHostKind = "in-process" | "plugin" | "native";
 
 /** Options of {@link TestStack.create}. */
 export interface StackOptions {
@@ -27,7 +27,9 @@ export interface StackOptions {
    * What serves the provider's requests: `"in-process"`, the plugin's code in a worker thread
    * of the test process, fresh for each engine run (harness/inProcessHost.ts); or `"plugin"`,
    * the real dynamic-provider plugin process, as the CLI starts it (harness/pluginHost.ts),
-   * which suites whose subject is a process need. `CLOUDDB_PROVIDER_HOST=plugin` runs every
+   * which suites whose subject is a process need; or `"native"`, the native plugin's service
+   * in the test process, the resources' types made native as the schema's aliases make them
+   * (harness/nativeHost.ts). `CLOUDDB_PROVIDER_HOST=plugin` runs every
    * stack on the plugin. @default `CLOUDDB_PROVIDER_HOST` when set, else `"in-process"`
    */
   host?: ProviderHostKind;

@@ -29,7 +29,11 @@ export interface LookupOptions {
 /** One resource as a lookup returns it: its lookup outputs (framework/schema.ts `lookupResult`), typed for programs by the SDK's generated `<Kind>Result`. */
 export type LookupOutputs = object;
 
-async function withClient<T>(
+/**
+ * Runs `use` with a client on the API the configuration `source` points at (overridden by
+ * `opts`), and the project to look in; closes the client after. Every lookup runs through it.
+ */
+export async function withClient<T>(
   opts: LookupOptions | undefined,
   source: ConfigSource,
   use: (api: ClouddbClient, projectId: () => string) => Promise<T>,
@@ -52,7 +56,7 @@ async function withClient<T>(
 }
 
 /** The options with the lookup's own `projectId` argument, which wins over theirs. */
-function scoped(args: { projectId?: string }, opts: LookupOptions | undefined): LookupOptions {
+export function scoped(args: { projectId?: string }, opts: LookupOptions | undefined): LookupOptions {
   return { ...opts, projectId: args.projectId ?? opts?.projectId };
 }
 

@@ -11,13 +11,10 @@ import type { ConfigSource } from "../framework/settings";
 import { LOOKUPS, type Lookup } from "../lookups";
 import type { Bag } from "./protos";
 
-/** Every lookup, by its name, as the plugin serves them. */
-const FUNCTIONS: Readonly<Record<string, Lookup>> = LOOKUPS;
-
-/** The function a token names (`clouddb:index:getService`), or undefined. */
-export function functionOf(token: string): Lookup | undefined {
+/** The function a token names (`clouddb:index:getService`) among `functions` (every lookup unless given), or undefined. */
+export function functionOf(token: string, functions: Readonly<Record<string, Lookup>> = LOOKUPS): Lookup | undefined {
   const m = /^clouddb:index:(\w+)$/.exec(token);
-  return m && Object.prototype.hasOwnProperty.call(FUNCTIONS, m[1]) ? FUNCTIONS[m[1]] : undefined;
+  return m && Object.prototype.hasOwnProperty.call(functions, m[1]) ? functions[m[1]] : undefined;
 }
 
 /** What is wrong with a function's arguments: each required one missing or not a string, each unknown one; empty when none. */

@@ -10,6 +10,8 @@ import { describeMs } from "../framework/timeouts";
 import { cancelOperations } from "../framework/cancellation";
 import type { ConfigSource } from "../framework/settings";
 import { userOperation, type UserOperation } from "../framework/userErrors";
+import { LOOKUPS, type Lookup } from "../lookups";
+import type { RegisteredResource } from "../resources/registration";
 import { RESOURCES } from "../resources/registry";
 import { checkConfig, configureProvider, configSourceOf, diffConfig } from "./config";
 import type { NativeDiff } from "./detailedDiff";
@@ -29,15 +31,40 @@ function progressEveryMs(env: NodeJS.ProcessEnv = process.env): number {
   return Number.isFinite(ms) && ms > 0 ? ms : 30_000;
 }
 
+/**
+ * What a provider serves: its resource types and its functions. The plugin serves the
+ * registry's and the lookups' table; a test may serve a kind of its own, defined in one file
+ * (tests/fifthKind), through the very same code.
+ */
+export interface Served {
+  /** The resource types, each as the registry lists it. */
+  readonly resources: readonly RegisteredResource[];
+  /** The functions, by name (`getVpc`: `clouddb:index:getVpc`). */
+  readonly lookups: Readonly<Record<string, Lookup>>;
+}
+
+/** What the plugin serves: every registered resource type and every lookup. */
+export const SERVED: Served = { resources: RESOURCES, lookups: LOOKUPS };
+
 /** The `clouddb` provider of one plugin process. */
 export class ClouddbProvider {
-  private readonly resources = new Map(RESOURCES.map((r) => new NativeResource(r)).map((r) => [r.token, r]));
+  private readonly resources: ReadonlyMap<string, NativeResource>;
+  private readonly lookups: Readonly<Record<string, Lookup>>;
   private config: ConfigSource = configSourceOf({});
   /** The plugin's version. */
   readonly version = PLUGIN_VERSION;
 
-  /** @param log where messages about resources go (the engine's log) */
-  constructor(private readonly log: LogSink) {}
+  /**
+   * @param log where messages about resources go (the engine's log)
+   * @param served the resource types and functions it serves ({@link SERVED} unless given)
+   */
+  constructor(
+    private readonly log: LogSink,
+    served: Served = SERVED,
+  ) {
+    this.resources = new Map(served.resources.map((r) => new NativeResource(r)).map((r) => [r.token, r]));
+    this.lookups = served.lookups;
+  }
 
   /** The package schema, as JSON text. */
   schema(): string {
@@ -118,7 +145,7 @@ export class ClouddbProvider {
 
   /** Runs a function; failures name what is wrong with its arguments (never quoting one given as a secret). */
   async invoke(token: string, args: Wired): Promise<{ result?: Bag; failures: Failure[] }> {
-    const spec = functionOf(token);
+    const spec = functionOf(token, this.lookups);
     if (!spec) throw new UnsupportedRequestError(`clouddb has no function ${JSON.stringify(token)}`);
     const failures = forEngine(argumentFailures(spec, args.props), args);
     if (failures.length > 0) return { failures };

@@ -117,14 +117,11 @@ ${tsdoc([schema.doc, ...(note ? ["", note] : []), "", "```ts", schema.example, "
 `;
 }
 
-/**
- * What the constructor of a resource's class needs of its definition, written out as a
- * literal: a program that imports the SDK loads no definition (nor zod) to construct resources.
- */
-function resourceTypeLiteral(r: RegisteredResource): string {
+/** What the constructor of a resource's class needs of its definition (the SDK's {@link ResourceType}). */
+export function resourceTypeOf(r: RegisteredResource): ResourceType {
   const { schema } = r.definition;
   const { inputs, outputs } = specsOf(r);
-  const type: ResourceType = {
+  return {
     kind: schema.kind,
     module: r.module,
     idOutput: schema.idOutput,
@@ -138,6 +135,14 @@ function resourceTypeLiteral(r: RegisteredResource): string {
       changeable: diffedProperties({ inputs }).map((d) => d.property),
     },
   };
+}
+
+/**
+ * What the constructor of a resource's class needs of its definition, written out as a
+ * literal: a program that imports the SDK loads no definition (nor zod) to construct resources.
+ */
+function resourceTypeLiteral(r: RegisteredResource): string {
+  const type = resourceTypeOf(r);
   // One line per field (the class is left as written by prettier-ignore): the lists are read, not diffed line by line.
   const field = (key: string, value: unknown): string => `    ${key}: ${JSON.stringify(value).replace(/","/g, '", "')},`;
   const shape = Object.entries(type.shape).map(([key, value]) => field(key, value));

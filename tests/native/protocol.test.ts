@@ -1,6 +1,7 @@
 /**
- * The native plugin's server, as the engine talks to it (the compiled plugin as a process,
- * a fake engine for its Log): the schema it serves, the provider's configuration, Check,
+ * The native plugin's server, as the engine talks to it over gRPC (its server in this process,
+ * support.ts `NativePlugin.forBehaviour`; with `CLOUDDB_NATIVE_HOST=process`, the compiled
+ * plugin as a process and a fake engine for its Log): the schema it serves, the provider's configuration, Check,
  * Diff (changed keys and the detailed diff the engine applies `replaceOnChanges` with),
  * previews, Read of an id alone (`pulumi import`), state the dynamic providers wrote, a
  * Create without Check, the same Create sent several times at once, and the functions.
@@ -27,7 +28,7 @@ describe("the native plugin's protocol", () => {
     api = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId });
     control = new EmulatorControl(emu.url, emu.pat);
     journal = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-native-"));
-    plugin = await NativePlugin.start({ CLOUDDB_JOURNAL_DIR: journal });
+    plugin = await NativePlugin.forBehaviour({ CLOUDDB_JOURNAL_DIR: journal });
     await plugin.configure({
       apiUrl: emu.baseUrl,
       apiKey: emu.pat,

@@ -14,6 +14,7 @@ import { processesUnder } from "../../harness/cli/processes";
 import { alive } from "../../harness/processes";
 import { decodeInitFailure, type InitFailure } from "../../harness/pluginHost";
 import { emptypb, fromStruct, grpc, provgrpc, provpb, pulumiDir, toStruct, type JsonObject } from "../../harness/protos";
+import type { Served } from "../../provider/native/provider";
 
 const enginegrpc = require(
   require.resolve("@pulumi/pulumi/proto/engine_grpc_pb", { paths: [pulumiDir] }),
@@ -60,17 +61,91 @@ function commandOf(pid: number): string {
 /** The URN of resource `name` of type `Kind` (`clouddb:index:<Kind>`) in stack `dev` of project `proj`. */
 export const urnOf = (kind: string, name: string): string => `urn:pulumi:dev::proj::clouddb:index:${kind}::${name}`;
 
-/** A plugin process and a fake engine. */
+/**
+ * A plugin process and a fake engine; or, from {@link NativePlugin.inProcess}, the plugin's
+ * gRPC server in this process (what its entry point serves, on a loopback port), its engine
+ * log recorded directly.
+ */
 export class NativePlugin {
   /** What the plugin logged to the engine. */
   readonly logged: Logged[] = [];
   /** What it wrote to standard error. */
   stderr = "";
   private constructor(
-    private readonly child: ChildProcess,
+    private readonly child: ChildProcess | undefined,
     private readonly client: Client,
     private readonly engine: GrpcServer,
   ) {}
+
+  /**
+   * The plugin's server (provider/native/server.ts `listen` of `providerService`, as its entry
+   * point runs it) in this process, serving `served` (every registered resource type and
+   * lookup unless given): the same requests over gRPC, no process. What the provider tells
+   * the engine's log is recorded in {@link NativePlugin.logged}; the process-only members
+   * ({@link NativePlugin.pid}, {@link NativePlugin.killEngine}) throw.
+   */
+  static async inProcess(served?: Served): Promise<NativePlugin> {
+    // Loaded here: the suites that start a process load none of the provider.
+    const { ClouddbProvider } = require("../../provider/native/provider") as typeof import("../../provider/native/provider");
+    const { listen, providerService } = require("../../provider/native/server") as typeof import("../../provider/native/server");
+    const { routeConsole } = require("../../provider/native/engineLog") as typeof import("../../provider/native/engineLog");
+    const { enginepb } = require("../../provider/native/protos") as typeof import("../../provider/native/protos");
+    const logged: Logged[] = [];
+    const severities = { debug: enginepb.LogSeverity.DEBUG, info: enginepb.LogSeverity.INFO, warning: enginepb.LogSeverity.WARNING };
+    const sink: import("../../provider/native/engineLog").LogSink = {
+      log: async (severity, message, urn = "", ephemeral = false) => {
+        logged.push({ severity: severities[severity], message, urn, ephemeral });
+      },
+    };
+    const provider = new ClouddbProvider(sink, served);
+    const { server, port } = await listen(providerService(provider));
+    const client = new provgrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+    const plugin = new NativePlugin(undefined, client, server);
+    Object.defineProperty(plugin, "logged", { value: logged });
+    // What the framework tells the user goes to the engine's log, as the entry point routes it (main.ts).
+    plugin.unroute = routeConsole(sink);
+    return plugin;
+  }
+
+  /** Undoes the routing of the framework's messages to this plugin's log, and restores the environment (in process only). */
+  private unroute: () => void = () => undefined;
+
+  /**
+   * The plugin for a suite of its behaviour (what it answers, not how its process lives): its
+   * server in this process ({@link NativePlugin.inProcess}), `env` set in this process's
+   * environment until {@link NativePlugin.close}; with `CLOUDDB_NATIVE_HOST=process`, the
+   * compiled plugin as a process ({@link NativePlugin.start}), as the engine runs it.
+   */
+  static async forBehaviour(env: Record<string, string> = {}): Promise<NativePlugin> {
+    const chosen = process.env.CLOUDDB_NATIVE_HOST ?? "";
+    if (chosen === "process") return NativePlugin.start(env);
+    if (chosen !== "" && chosen !== "in-process")
+      throw new Error(`CLOUDDB_NATIVE_HOST is "${chosen}": it must be "process" or "in-process"`);
+    const before = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+    Object.assign(process.env, env);
+    const restoreEnv = (): void => {
+      for (const [k, v] of Object.entries(before)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    };
+    const plugin = await NativePlugin.inProcess().catch((e: unknown) => {
+      restoreEnv();
+      throw e;
+    });
+    const unroute = plugin.unroute;
+    plugin.unroute = () => {
+      unroute();
+      restoreEnv();
+    };
+    return plugin;
+  }
+
+  /** The plugin's process. @throws when it is served in this process */
+  private get process(): ChildProcess {
+    if (this.child === undefined) throw new Error("this plugin is served in this process: it has no process of its own");
+    return this.child;
+  }
 
   /**
    * Starts the fake engine and the plugin (env: added to this process's, without CLOUDDB_*),
@@ -280,24 +355,31 @@ export class NativePlugin {
 
   /** The plugin's process id (the node process, under the shell that holds the engine's pipe when there is one). */
   get pid(): number {
-    const node = processesUnder(this.child.pid!).find((p) => commandOf(p).includes("main.js"));
-    return node ?? this.child.pid!;
+    const node = processesUnder(this.process.pid!).find((p) => commandOf(p).includes("main.js"));
+    return node ?? this.process.pid!;
   }
 
   /** The engine dies: the process holding the writing end of the plugin's engine pipe is killed (SIGKILL). */
   killEngine(): void {
-    for (const p of processesUnder(this.child.pid!)) if (commandOf(p).startsWith("sleep")) process.kill(p, "SIGKILL");
+    for (const p of processesUnder(this.process.pid!)) if (commandOf(p).startsWith("sleep")) process.kill(p, "SIGKILL");
   }
 
   /** Ends the plugin and the fake engine. */
   async close(): Promise<void> {
     this.client.close();
+    if (this.child === undefined) {
+      // In process: the plugin's own server, ended as the process's end would end it.
+      this.unroute();
+      this.engine.forceShutdown();
+      return;
+    }
     const plugin = this.pid;
     if (alive(plugin)) process.kill(plugin, "SIGKILL");
     this.killEngine();
-    if (this.child.exitCode === null && this.child.signalCode === null) {
-      const exited = new Promise((r) => this.child.once("exit", r));
-      this.child.kill("SIGKILL");
+    const child = this.child;
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGKILL");
       await exited;
     }
     await new Promise<void>((r) => this.engine.tryShutdown(() => r()));

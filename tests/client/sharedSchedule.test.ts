@@ -2,10 +2,11 @@
  * What the machine's clients of one API key share (provider/client/keySchedule.ts,
  * sharedSchedule.ts) and what they read of the API's rate-limit fields (rateLimitFields.ts).
  */
+import { spawn, spawnSync } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
 import { answered, claimSlots, LONG_ROUND_TRIP_MS, refused, sent, unused } from "../../provider/client/shaping/keySchedule";
-import { newSchedule, PACER } from "../../provider/client/shaping/schedule";
+import { activeMembers, newSchedule, PACER } from "../../provider/client/shaping/schedule";
 import { readLimitFields } from "../../provider/client/shaping/limitFields";
 import { LIST_COST, SharedLists } from "../../provider/client/shaping/sharedLists";
 import { SharedSchedule } from "../../provider/client/shaping/sharedSchedule";
@@ -185,6 +186,35 @@ describe("the schedule's file", () => {
     const text = fs.readFileSync(path.join(pacingDir(), file), "utf8");
     expect(text).not.toContain("secret-key-123");
     expect(text).not.toContain("api.example.com");
+  });
+
+  it("no longer counts a client whose process ended as sharing the key, nor waits for the turns it was given; a running one's still count", async () => {
+    const shared = new SharedSchedule(pacingDir(), "https://api.example.com/v1", "k");
+    const ended = spawnSync(process.execPath, ["-e", "0"]).pid;
+    const running = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"]);
+    try {
+      // A process's client took four turns at 0.5 a second (8 s of them) and its process ended.
+      const claim = (member: string) =>
+        shared.update((s, now) => {
+          s.slowStart = false;
+          s.rate = 0.5;
+          return claimSlots(s, now, member, 4);
+        });
+      await claim(`${ended}.a1b2c3`);
+      const view = await shared.read();
+      expect(view && activeMembers(view, Date.now())).toBe(0);
+      const before = Date.now();
+      const mine = await shared.update((s, now) => claimSlots(s, now, shared.member, 1));
+      expect(mine?.result[0]).toBeLessThanOrEqual(Date.now() + 2_000);
+      expect(mine?.result[0]).toBeGreaterThanOrEqual(before);
+      // A client of a process still running keeps its turns, and counts.
+      await claim(`${running.pid}.d4e5f6`);
+      const later = await shared.update((s, now) => claimSlots(s, now, shared.member, 1));
+      expect(later?.result[0]).toBeGreaterThan(Date.now() + 6_000);
+      expect(later && activeMembers(later.schedule, Date.now())).toBe(2);
+    } finally {
+      running.kill();
+    }
   });
 
   it("says its lock was busy when others held it all the while, so the client tries again rather than pace alone", async () => {

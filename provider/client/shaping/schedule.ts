@@ -189,6 +189,23 @@ export function activeMembers(s: KeySchedule, now: number): number {
   return Object.values(s.members).filter((at) => now - at < MEMBER_ACTIVE_MS).length;
 }
 
+/**
+ * Forgets the clients of `s` that `gone` names (their processes ended): they no longer count
+ * as sharing the key. When no other client than `self` claimed lately, the slots the gone
+ * ones were given and never used are void too: the next slot comes at most one gap (at the
+ * rate) after `now`, so the key's spacing still holds after their last request. Pure.
+ *
+ * @returns true when a client was forgotten.
+ */
+export function forgetGone(s: KeySchedule, now: number, gone: (member: string) => boolean, self: string): boolean {
+  const ended = Object.keys(s.members).filter((m) => m !== self && gone(m));
+  if (ended.length === 0) return false;
+  for (const m of ended) delete s.members[m];
+  const others = Object.entries(s.members).some(([m, at]) => m !== self && now - at < MEMBER_ACTIVE_MS);
+  if (!others) s.next = Math.min(s.next, now + 1_000 / s.rate);
+  return true;
+}
+
 /** How long after the last claim for writes the machine's clients count as writing. */
 export const WRITES_FRESH_MS = 1_000;
 

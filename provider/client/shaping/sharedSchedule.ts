@@ -2,7 +2,9 @@
  * Where the clients of one API key on one machine keep their shared schedule (keySchedule.ts):
  * one small file per API URL and key in a private directory of this user's (the providers
  * give theirs, beside the create journal), named by a hash of the URL and of a hash of the
- * key, and holding neither (only rates, times and random client names). Each change is made
+ * key, and holding neither (only rates, times, and client names made of a process id and a
+ * random part: a client whose process has ended no longer counts as sharing the key, and the
+ * turns it was given are not waited for). Each change is made
  * under a lock (a file created exclusively beside it, naming its process), read whole, and
  * written whole (a new file renamed over the old), so a reader never sees a torn one. A lock
  * whose process is gone, or that is older than any change takes (a process stopped while it
@@ -14,7 +16,7 @@
 import { createHash, randomBytes } from "crypto";
 import * as fs from "fs";
 import * as path from "path";
-import { type KeySchedule, newSchedule } from "./schedule";
+import { forgetGone, type KeySchedule, newSchedule } from "./schedule";
 import { readSchedule } from "./scheduleReading";
 
 /** How long a change may wait for the lock before the client paces alone for that turn. */
@@ -30,6 +32,16 @@ function running(pid: number): boolean {
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === "EPERM";
   }
+}
+
+/**
+ * True when `member` (a client name, see {@link SharedSchedule.member}) names a process of this
+ * machine that has ended. A name of another form (an older version's) is never taken as ended.
+ * Assumes the processes sharing the directory share a process id space, as the lock does.
+ */
+function processEnded(member: string): boolean {
+  const pid = Number(/^(\d+)\./.exec(member)?.[1]);
+  return Number.isInteger(pid) && pid > 0 && pid !== process.pid && !running(pid);
 }
 
 /**
@@ -72,8 +84,12 @@ export function scheduleName(apiUrl: string, apiKey: string): string {
 
 /** The file of one key's shared schedule (see the module comment). */
 export class SharedSchedule {
-  /** This client's name in the schedule: random, so that it says nothing of the process. */
-  readonly member = randomBytes(6).toString("hex");
+  /**
+   * This client's name in the schedule: its process's id and a random part (a process may hold
+   * several clients). Only the process id is told: the file is this user's alone, as the lock
+   * beside it, which names the process too.
+   */
+  readonly member = `${process.pid}.${randomBytes(6).toString("hex")}`;
   /** The name of the key's files (see {@link scheduleName}). */
   readonly name: string;
   private readonly file: string;
@@ -121,7 +137,9 @@ export class SharedSchedule {
   /** The schedule its file holds, read at `now`, or undefined when it holds none that can be used. Never rejects. */
   private async load(now: number): Promise<KeySchedule | undefined> {
     try {
-      return readSchedule(JSON.parse(await fs.promises.readFile(this.file, "utf8")), now);
+      const schedule = readSchedule(JSON.parse(await fs.promises.readFile(this.file, "utf8")), now);
+      if (schedule !== undefined) forgetGone(schedule, now, processEnded, this.member);
+      return schedule;
     } catch {
       return undefined;
     }

@@ -33,6 +33,7 @@ import { countTurns, sitsOut } from "./fairTurns";
 import { acceptedBefore, firstRefused, judgedLimit, RECURRING_MS, unpausedMs } from "./limitMeasure";
 import type { LimitFields } from "./limitFields";
 import { activeMembers, type KeySchedule, PACER, RECENT, refusalPauseMs } from "./schedule";
+import { holdJitterMs, pacedAsShare, shareCutRate, shareGrown } from "./shareRate";
 
 /** A slow start whose schedule was left this long starts again from {@link PACER.initialRate}. */
 const IDLE_RESTART_MS = 2_000;
@@ -47,11 +48,11 @@ function forgetBefore(list: number[], time: number): void {
 export function growRate(s: KeySchedule, now: number): void {
   if (now - s.grownAt < (s.slowStart ? PACER.slowStartStepMs : 1_000)) return;
   if (s.wanted && !s.refusedSince) {
-    if (s.slowStart || s.limit === undefined) s.rate *= 2;
-    // A share of a key others use too: the key's limit says nothing of it; it grows only once no 429 came for a while.
-    // (With the `RateLimit` fields, they pace it: observed.)
-    else if (s.share === true)
-      s.rate *= s.declared === true ? 1 : now - s.last429At >= PACER.shareProbeAfterMs ? PACER.growth : PACER.shareGrowth;
+    // A share of a key others use too, on machines of their own: additive increase (shareRate.ts).
+    if (!s.slowStart && pacedAsShare(s)) s.rate = shareGrown(s, now);
+    else if (!s.slowStart && s.share === true) {
+      // A share the API's `RateLimit` fields pace (observed) does not grow here: its announced limit says nothing of it.
+    } else if (s.slowStart || s.limit === undefined) s.rate *= 2;
     else if (s.declared) s.rate = Math.max(s.rate, Math.min(s.rate * PACER.growth, PACER.belowLimit * s.limit));
     else if (now - s.last429At >= PACER.probeAfterMs) s.rate *= PACER.probe;
     else s.rate = Math.max(s.rate, Math.min(s.rate * PACER.growth, PACER.belowLimit * s.limit));
@@ -230,7 +231,7 @@ export function refused(
   s.grownAt = now;
   s.wanted = false;
   if (pause) {
-    const until = now + refusalPauseMs(retryAfterSeconds) + random() * Math.min(PACER.holdJitterMs, 1_000 / s.rate);
+    const until = now + refusalPauseMs(retryAfterSeconds) + holdJitterMs(s, random);
     if (until > s.pausedUntil) s.pauses = [...(s.pauses ?? []).filter(([, b]) => b >= now - PACER.shareWindowMs), [now, until]];
     s.pausedUntil = Math.max(s.pausedUntil, until);
     s.next = Math.max(s.next, s.pausedUntil);
@@ -275,17 +276,23 @@ function measureCongestion(
     return false;
   }
   if (got === 0) {
-    // Nothing accepted yet to measure (its first request refused): the least rate, the limit still unknown (it
-    // doubles every second it is wanted until a 429 measures it: growRate).
-    s.rate = PACER.minRate;
+    // Nothing accepted yet (its first request refused): others use the key; a share from now on, at the least rate (shareRate.ts).
+    s.rate = pacedAsShare(s) ? shareCutRate(s.rate) : PACER.minRate;
+    s.share = true;
     return false;
   }
   // A share of a key others use too: its limit is this machine's share (kept, as a limit is, when the measure is close to it).
   const limit = judgedLimit(prior, got);
+  const wasShare = pacedAsShare(s);
   s.share = true;
   if (!s.declared) s.limit = limit;
+  // Already a share: multiplicative decrease (shareRate.ts).
+  if (wasShare) {
+    s.rate = shareCutRate(s.rate);
+    return false;
+  }
   // A flow that got close to its rate met a turn others took at the same moment, not a rate too high: a cut would only set the flows adrift.
-  if (got < s.rate * (1 - PACER.collisionBand)) s.rate = Math.max(PACER.minRate, got * PACER.afterLimit);
+  if (got < s.rate * (1 - PACER.collisionBand)) s.rate = Math.max(PACER.shareMinRate, got * PACER.afterLimit);
   return false;
 }
 

@@ -54,10 +54,17 @@ export const PACER = {
    * set the flows adrift of each other, and meet more.
    */
   collisionBand: 0.2,
-  /** A flow whose limit is its share of a key others use too grows this much a second while it wants more (a 429 cuts it)... */
-  shareGrowth: 1.03,
-  /** ...and as much as {@link PACER.growth} after this long without a 429. */
-  shareProbeAfterMs: 3_000,
+  /**
+   * A flow whose limit is its share of a key others use too, on machines of their own (shareRate.ts),
+   * grows by this share of it a second while it wants more (additive increase)...
+   */
+  shareStep: 0.02,
+  /** ...and by {@link PACER.growth} a second once no 429 came for this long. */
+  shareQuietMs: 5_000,
+  /** A congestion it meets as a share cuts its rate to this share of it (multiplicative decrease)... */
+  shareCut: 0.85,
+  /** ...down to this rate at least, requests per second (half the least rate of any other client: 20 stacks on a key of 10 a second get half a request a second each). */
+  shareMinRate: 0.25,
   /**
    * The longest jitter added to a hold of the key after a 429 (at most one turn at the rate): the
    * stacks refused in one congestion come back one by one, not together into the next.

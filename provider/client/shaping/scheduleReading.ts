@@ -24,9 +24,10 @@ export function readSchedule(value: unknown, now: number): KeySchedule | undefin
   const members = r.members !== null && typeof r.members === "object" ? r.members : {};
   return {
     v: 1,
-    rate: Math.max(PACER.minRate, r.rate),
+    rate: Math.max(PACER.shareMinRate, r.rate),
     slowStart: r.slowStart,
-    ...(num(r.limit) && r.limit > 0 ? { limit: r.limit, declared: r.declared === true, share: r.share === true } : {}),
+    ...(num(r.limit) && r.limit > 0 ? { limit: r.limit, declared: r.declared === true } : {}),
+    ...(r.share === true ? { share: true } : {}),
     next: r.next,
     pausedUntil: r.pausedUntil,
     last429At: r.last429At,

@@ -170,7 +170,8 @@ describe("the user's timeouts bound every wait", () => {
     expectNoErrors(await cloud.stack.destroy());
 
     // Last: after 429s that never end, the key's schedule spaces requests as slowly as it may
-    // (0.5 a second), and rightly so; a 3 s create after them would measure the machine's load.
+    // (a request every few seconds), and rightly so; a 3 s create after them would measure the
+    // machine's load.
     // A create is never sent again after a 503 (it may follow one carried out): a 429 keeps it retrying.
     await cloud.controls.fault({ method: "POST", path: "/vpcs$", status: 429, retryAfter: 1, count: 10_000 });
     const created = await timed(cloud, () => cloud.stack.up(net("bounded")));

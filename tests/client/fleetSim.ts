@@ -2,14 +2,16 @@
  * A fleet on a fake clock, in process: K flows, each the only client of its own schedule (a stack
  * on a machine of its own: its pacing directory holds it alone), sharing one key that an API limits
  * to `limit` requests in any sliding second (the emulator's limit), its 429s carrying
- * `Retry-After: 1`. Each flow claims its turns as the pacer does (pacer.ts: its share of 50 ms at
- * the rate, slots claimed before a 429 given back), tells the schedule when its requests left, and
- * retries a refused request after its `Retry-After` (backoff.ts). Pure: the clock is a counter of
+ * `Retry-After: 1`; and, optionally, 429s of a gateway's on top (`fault`: a `Retry-After` of its
+ * own, limit or not). Each flow claims its turns as the pacer does (pacer.ts: its share of 50 ms at
+ * the rate, slots claimed before a 429 given back), tells the schedule when its requests left,
+ * tells it of a 429 only when it is the limit's own (keySchedule.ts `limitsOwn`), and retries a
+ * refused request after its `Retry-After` (retry.ts). Pure: the clock is a counter of
  * milliseconds, the randomness seeded. Used by the tests of the rules that make such a fleet
- * converge (keySchedule.ts `refused`, `growRate`).
+ * converge (keySchedule.ts `refused`, `growRate`), and of a lone stack that meets a few 429s.
  */
-import { answered, claimSlots, measuringSlowStart, refused, sent, unused } from "../../provider/client/shaping/keySchedule";
-import { type KeySchedule, newSchedule } from "../../provider/client/shaping/schedule";
+import { answered, claimSlots, limitsOwn, measuringSlowStart, refused, sent, unused } from "../../provider/client/shaping/keySchedule";
+import { activeMembers, type KeySchedule, newSchedule, PACER } from "../../provider/client/shaping/schedule";
 
 /** A seeded source of numbers in [0, 1) (mulberry32). */
 export function seeded(seed: number): () => number {
@@ -23,48 +25,99 @@ export function seeded(seed: number): () => number {
   };
 }
 
+/** A request as it reaches the API: `at` ms from the start, its `flow`, its number in the flow (`id`, from 0) and how many times it was refused before (`attempt`). */
+export interface SimArrival {
+  at: number;
+  flow: number;
+  id: number;
+  attempt: number;
+}
+
 /** What a simulated fleet gave. */
 export interface SimFleet {
-  /** Answers that were 429, and those accepted. */
+  /** Answers that were 429 (the limit's and the faults'), and those accepted. */
   limited: number;
   accepted: number;
+  /** Of {@link SimFleet.limited}, the 429s of `fault`. */
+  faulted: number;
   /** Each flow's last accepted answer, ms from the start. */
   doneMs: number[];
   /** The 429s, by how long after the refused flow's last hold ended its request arrived (ms; Infinity when it had none). */
   afterHoldMs: number[];
   /** Each flow's accepted requests per second, second by second. */
   perSecond: number[][];
+  /** Each flow's sends, ms from the start, in order. */
+  sends: number[][];
+}
+
+/** Options of {@link simulateFleet}. */
+export interface SimOptions {
+  /** The key's limit, requests in any sliding second. @default 10 */
+  limit?: number;
+  /** The `Retry-After` of the limit's 429s, seconds. @default 1 */
+  retryAfter?: number;
+  /** A 429 of a gateway's for this arrival, before the limit counts it: its `Retry-After`, seconds; undefined for none. */
+  fault?: (r: SimArrival) => number | undefined;
+  /** How many of its requests a flow has queued or under way at once (the next is queued when one is accepted). @default all */
+  concurrency?: number;
+  capMs?: number;
+  /** The round trip's range, ms. */
+  latencyMs?: [number, number];
+  /** How late a request may leave after its turn (a busy machine), ms. */
+  lateMs?: number;
+  seed?: number;
+  /** All flows on one machine: one schedule for all (sharedSchedule.ts), each a member of it. */
+  oneMachine?: boolean;
+}
+
+interface Pending {
+  id: number;
+  attempt: number;
 }
 
 interface Flow {
   s: KeySchedule;
   left: number;
+  nextId: number;
+  queue: Pending[];
   slots: number[];
   claimedAt: number;
   unusedSlots: number[];
   used: [number, number][];
   answers: [number, number][];
-  retries: number[];
-  inFlight: { leftAt: number; arriveAt: number; answerAt: number; status?: number }[];
+  retries: (Pending & { at: number })[];
+  inFlight: (Pending & { leftAt: number; arriveAt: number; answerAt: number; status?: number; retryAfter?: number })[];
   lastHoldEnd: number;
   doneAt?: number;
 }
 
 /**
- * Runs `k` flows of `requests` each (all wanted at once) against a limit of `limit` a second, up
- * to `capMs`; `latencyMs` the round trip's range, `lateMs` how late a request may leave after its
- * turn (a busy machine).
+ * Runs `k` flows of `requests` each against a limit of `limit` a second, up to `capMs` (see
+ * {@link SimOptions}).
  */
 export function simulateFleet(
   k: number,
   requests: number,
-  { limit = 10, capMs = 300_000, latencyMs = [10, 60], lateMs = 20, seed = 1 } = {},
+  {
+    limit = 10,
+    retryAfter = 1,
+    fault,
+    concurrency = requests,
+    capMs = 300_000,
+    latencyMs = [10, 60],
+    lateMs = 20,
+    seed = 1,
+    oneMachine = false,
+  }: SimOptions = {},
 ): SimFleet {
   const random = seeded(seed);
   const t0 = 1_000_000;
+  const machine = newSchedule(t0);
   const flows: Flow[] = Array.from({ length: k }, () => ({
-    s: newSchedule(t0),
+    s: oneMachine ? machine : newSchedule(t0),
     left: requests,
+    nextId: Math.min(requests, concurrency),
+    queue: Array.from({ length: Math.min(requests, concurrency) }, (_, id) => ({ id, attempt: 0 })),
     slots: [],
     claimedAt: -Infinity,
     unusedSlots: [],
@@ -75,16 +128,27 @@ export function simulateFleet(
     lastHoldEnd: -Infinity,
   }));
   const admitted: number[] = [];
-  const out: SimFleet = { limited: 0, accepted: 0, doneMs: [], afterHoldMs: [], perSecond: flows.map(() => []) };
+  const out: SimFleet = {
+    limited: 0,
+    accepted: 0,
+    faulted: 0,
+    doneMs: [],
+    afterHoldMs: [],
+    perSecond: flows.map(() => []),
+    sends: flows.map(() => []),
+  };
   for (let now = t0; now < t0 + capMs && flows.some((f) => f.doneAt === undefined); now++) {
     for (const [i, f] of flows.entries()) {
-      // The API: each request as it arrives.
+      // The API: each request as it arrives (a gateway's 429 first, then the limit).
       for (const r of f.inFlight) {
         if (r.status !== undefined || r.arriveAt > now) continue;
         while (admitted.length > 0 && admitted[0] <= now - 1_000) admitted.shift();
-        if (admitted.length >= limit) {
+        const faulted = fault?.({ at: now - t0, flow: i, id: r.id, attempt: r.attempt });
+        if (faulted !== undefined || admitted.length >= limit) {
           r.status = 429;
+          r.retryAfter = faulted ?? retryAfter;
           out.limited++;
+          if (faulted !== undefined) out.faulted++;
           out.afterHoldMs.push(now - f.lastHoldEnd);
         } else {
           admitted.push(now);
@@ -102,39 +166,64 @@ export function simulateFleet(
           f.left--;
           if (measuringSlowStart(f.s)) f.answers.push([r.leftAt, now]);
           if (f.left === 0) f.doneAt = now;
+          if (f.nextId < requests) f.queue.push({ id: f.nextId++, attempt: 0 });
         } else {
-          refused(f.s, now, 1, true, r.leftAt, undefined, random);
-          f.lastHoldEnd = f.s.pausedUntil;
-          f.retries.push(now + 1_025 + random() * 100);
+          // The limit's own holds the key; one that stands alone holds its own request only (pacer.ts `settle`).
+          if (limitsOwn(f.s, r.retryAfter)) {
+            refused(f.s, now, r.retryAfter, true, r.leftAt, undefined, random);
+            f.lastHoldEnd = f.s.pausedUntil;
+          }
+          f.retries.push({ id: r.id, attempt: r.attempt + 1, at: now + (r.retryAfter ?? 0) * 1_000 + PACER.retryAfterMarginMs });
         }
       }
+      for (const r of f.retries.filter((x) => x.at <= now)) f.queue.push({ id: r.id, attempt: r.attempt });
+      f.retries = f.retries.filter((x) => x.at > now);
       // The pacer: turns claimed, requests sent on them.
-      const queued = f.left - f.inFlight.length - f.retries.filter((t) => t > now).length;
-      f.retries = f.retries.filter((t) => t > now);
-      if (queued <= 0) continue;
+      const queued = f.queue.length;
+      if (queued === 0) continue;
       while (f.slots.length > 0 && f.slots[0] < f.s.pausedUntil) f.unusedSlots.push(f.slots.shift()!);
       if (f.s.last429At > f.claimedAt) f.unusedSlots.push(...f.slots.splice(0));
       if (f.slots.length === 0) {
-        const share = f.s.slowStart ? 1 : Math.floor((f.s.rate * 50) / 1_000);
+        const share = f.s.slowStart ? 1 : Math.floor((f.s.rate * 50) / 1_000 / Math.max(1, activeMembers(f.s, now)));
         const n = Math.max(1, Math.min(queued, share));
         unused(f.s, f.unusedSlots);
         sent(f.s, f.used);
         answered(f.s, now, f.answers);
         [f.unusedSlots, f.used, f.answers] = [[], [], []];
-        f.slots = claimSlots(f.s, now, "me", n, true);
+        f.slots = claimSlots(f.s, now, `flow-${i}`, n, true);
         f.claimedAt = now;
       }
-      let sending = queued;
-      while (sending > 0 && f.slots.length > 0 && f.slots[0] <= now && f.slots[0] >= f.s.pausedUntil) {
+      while (f.queue.length > 0 && f.slots.length > 0 && f.slots[0] <= now && f.slots[0] >= f.s.pausedUntil) {
         const slot = f.slots.shift()!;
+        const req = f.queue.shift()!;
         const leftAt = now + Math.floor(random() * lateMs);
         const rtt = latencyMs[0] + random() * (latencyMs[1] - latencyMs[0]);
         f.used.push([slot, leftAt]);
-        f.inFlight.push({ leftAt, arriveAt: leftAt + Math.round(rtt / 2), answerAt: leftAt + Math.round(rtt) });
-        sending--;
+        out.sends[i].push(leftAt - t0);
+        f.inFlight.push({ ...req, leftAt, arriveAt: leftAt + Math.round(rtt / 2), answerAt: leftAt + Math.round(rtt) });
       }
     }
   }
   out.doneMs = flows.map((f) => (f.doneAt ?? Infinity) - t0);
   return out;
+}
+
+/**
+ * Two 429s of `Retry-After: 5` every 5 s: in each period of 5 s, from a moment at random in it
+ * (`seed`), the next two requests that reach the API, whatever their flow; those not given in a
+ * period lapse at its end (a gateway that sprinkles them, issue 43 item 3, as bench/fleet.ts does).
+ */
+export function sprinkled(seed = 7): (r: SimArrival) => number | undefined {
+  const random = seeded(seed);
+  const from = new Map<number, number>();
+  let period = -1;
+  let given = 0;
+  return (r) => {
+    const p = Math.floor(r.at / 5_000);
+    if (p !== period) [period, given] = [p, 0];
+    if (!from.has(p)) from.set(p, p * 5_000 + random() * 5_000);
+    if (given >= 2 || r.at < from.get(p)!) return undefined;
+    given++;
+    return 5;
+  };
 }

@@ -6,7 +6,7 @@
 import { growRate, refused } from "../../provider/client/shaping/keySchedule";
 import { type KeySchedule, newSchedule, PACER } from "../../provider/client/shaping/schedule";
 import { readSchedule } from "../../provider/client/shaping/scheduleReading";
-import { simulateFleet } from "./fleetSim";
+import { type SimArrival, simulateFleet } from "./fleetSim";
 
 const T0 = 1_000_000;
 
@@ -19,23 +19,51 @@ function sharing(share: number, rate: number, now = T0): KeySchedule {
 }
 
 describe("a share of a key others use on machines of their own", () => {
-  it("is what a client whose first request met a 429 is from then on: its rate grows by a step a second, not twice over", () => {
+  it("is what a client becomes when a second congestion finds nothing of its accepted: its rate grows by a step a second, not twice over", () => {
     const s = newSchedule(T0);
     s.slots.push(T0);
+    // Its first request refused, nothing sent before it: not proof of others (a gateway's 429 looks the same).
     refused(s, T0 + 50, 1, true, T0, undefined, () => 0);
+    expect(s.share).toBeUndefined();
+    expect(s.unproven).toBe(true);
+    expect(s.rate).toBe(PACER.unprovenRate);
+    // Sent again at the end of the hold and refused again: the same congestion still, nothing more is told.
+    s.slots.push(T0 + 1_100);
+    refused(s, T0 + 1_150, 1, true, T0 + 1_100, undefined, () => 0);
+    expect(s.rate).toBe(PACER.unprovenRate);
+    expect(s.unproven).toBe(true);
+    // Two turns later, refused again, nothing accepted yet: others hold the key.
+    s.slots.push(T0 + 2_700);
+    refused(s, T0 + 2_750, 1, true, T0 + 2_700, undefined, () => 0);
+    expect(s.unproven).toBeUndefined();
     expect(s.share).toBe(true);
     expect(s.rate).toBe(PACER.minRate);
     // The step of the 429 grows nothing; the next, two seconds on, by two steps (of the least rate: no share measured yet).
-    growRate(s, T0 + 1_050);
+    growRate(s, T0 + 3_750);
     s.wanted = true;
-    growRate(s, T0 + 3_050);
+    growRate(s, T0 + 5_750);
     expect(s.rate).toBeCloseTo(PACER.minRate + PACER.shareStep * PACER.minRate * 2, 5);
+  });
+
+  it("counts a request refused again at the end of the hold of a first refusal that proved nothing as that refusal still: the rate is not cut", () => {
+    const s = newSchedule(T0);
+    s.slots.push(T0);
+    refused(s, T0 + 50, 1, true, T0, undefined, () => 0);
+    for (let i = 0; i < 3; i++) {
+      const retry = s.pausedUntil + 10;
+      s.slots.push(retry);
+      refused(s, retry + 40, 1, true, retry, undefined, () => 0);
+    }
+    expect(s.rate).toBe(PACER.unprovenRate);
+    expect(s.share).toBeUndefined();
+    expect(s.pausedUntil).toBeGreaterThan(T0 + 4_000);
   });
 
   it("cuts its rate by a share of it at each congestion, even one met close to the rate it sent at", () => {
     const s = sharing(0.5, 0.5);
     refused(s, T0, 1, true, T0, undefined, () => 0);
     expect(s.rate).toBeCloseTo(0.5 * PACER.shareCut);
+    s.slots.push(T0 + 2_000);
     // And again at the next congestion, below half a request a second.
     const later = T0 + 3_000;
     refused(s, later, 1, true, later, undefined, () => 0);
@@ -86,6 +114,28 @@ describe("a share of a key others use on machines of their own", () => {
     for (const r of runs) {
       expect(r.doneMs.every(Number.isFinite)).toBe(true);
       expect(Math.max(...r.doneMs)).toBeLessThan(1.6 * 40_000);
+    }
+  });
+
+  it("a lone stack through 429s of Retry-After: 1 on its first requests does not crawl: done within its Retry-Afters and a turn of 1.5 s a request", () => {
+    // Requests 0 and 9 refused four times, 3 and 12 twice (tests/resilience/faults.test.ts "create: converges"), one request at a time.
+    const times: Record<number, number> = { 0: 4, 9: 4, 3: 2, 12: 2 };
+    const storm = (r: SimArrival): number | undefined => (r.attempt < (times[r.id] ?? 0) ? 1 : undefined);
+    for (const seed of [1, 2, 3]) {
+      const run = simulateFleet(1, 18, { fault: storm, concurrency: 1, seed });
+      expect(run.faulted).toBe(12);
+      expect(run.limited).toBe(12);
+      const sends = run.sends[0];
+      expect(sends).toHaveLength(30);
+      // Waiting out each Retry-After (12 s and their margins) and 18 round trips is the least: within 2 x that,
+      // each gap the pacer chose at most the Retry-After (1 s), its margin, and one turn at a share's rate of 1 a second.
+      // Waiting out each Retry-After (12 of 1 s and its margin) and a turn of 1.5 s for each of the 18 requests at most
+      // (59 to 67 s before: the first 429 made it a share of the least rate, and each retry cut that again)...
+      const retryAfters = 12 * (1_000 + PACER.retryAfterMarginMs);
+      expect(run.doneMs[0]).toBeLessThan(retryAfters + 18 * 1_500);
+      // ...and no gap the pacer chose longer than a Retry-After, its margin and a turn at the least rate (2 s).
+      const gaps = sends.slice(1).map((t, i) => t - sends[i]);
+      expect(Math.max(...gaps)).toBeLessThan(1_000 + PACER.retryAfterMarginMs + 1_000 / PACER.minRate);
     }
   });
 });

@@ -194,8 +194,14 @@ export function limitsOwn(s: KeySchedule, retryAfterSeconds: number | undefined,
  * when, and which met a 429 too (then the rate is set to 90% of that). With fewer, or a hold in
  * that second, it counts what the API accepted over the last {@link PACER.shareWindowMs} while the
  * key was not held (a small share of a key others use too, on machines of their own: half a
- * request a second of ten), and the rate is cut to 90% of that, and by 10% at least. One within a
- * second of the last is the same congestion, and changes nothing more. `slot` is when the refused
+ * request a second of ten), and the rate is cut to 90% of that, and by 10% at least; nothing
+ * accepted, a share at the least rate, unless the refused request was the first in
+ * {@link PACER.shareWindowMs} (a lone stack's first request meets a gateway's 429 as a fleet's
+ * meets the others' turns): that proves nothing ({@link KeySchedule.unproven}), the rate is cut
+ * to {@link PACER.unprovenRate} at most, and the next congestion measures as above, a hold in its
+ * second or not. One within a second of the last is the same congestion, and changes nothing
+ * more, and so, after a refusal that proved nothing, is one sent at the end of its hold with
+ * nothing accepted since ({@link sameCongestion}). `slot` is when the refused
  * request left (`now` when unknown): the slots before it (each at the time its request left, once
  * told: {@link sent}) are what the API had accepted when it refused it, less those it refused too,
  * unless the caller counts them (`counted`: a client pacing alone counts its own answers, and
@@ -217,7 +223,8 @@ export function refused(
   forgetBefore(s.refusals, now - 7_000);
   s.refusals.push(sentAt);
   s.refusals.sort((a, b) => a - b);
-  const newCongestion = now - s.last429At >= 1_000;
+  // After a first refusal that proved nothing, the requests refused again at the end of its hold are of it still.
+  const newCongestion = now - s.last429At >= 1_000 && !(s.unproven === true && sameCongestion(s, sentAt));
   // A congestion measured over a second of sending is the limit's beyond doubt: what it asks to wait is the limit's window.
   const measured = newCongestion && measureCongestion(s, now, sentAt, counted);
   if (measured && retryAfterSeconds !== undefined) s.retryAfters = [...(s.retryAfters ?? []), retryAfterSeconds].slice(-RETRY_AFTERS_KEPT);
@@ -239,6 +246,19 @@ export function refused(
   s.updatedAt = now;
 }
 
+/**
+ * True when a 429 of a request sent at `sentAt` is of the last congestion still: sent before its
+ * hold ended and one turn (at the rate) more, nothing the API accepted since that congestion. A
+ * request refused and sent again after its `Retry-After` (the first to leave then) meets what held
+ * it, or a gateway that refuses it again: it says nothing new of the rate. {@link refused} asks
+ * this after a first refusal that proved nothing ({@link KeySchedule.unproven}): in a lone stack's
+ * create through four 429s of `Retry-After: 1`, the second made it a share of the least rate. A
+ * share's own congestions stay apart (the fleet model met 3 % more 429s when they did not).
+ */
+export function sameCongestion(s: KeySchedule, sentAt: number): boolean {
+  return s.last429At >= 0 && sentAt <= s.pausedUntil + 1_000 / s.rate && acceptedBefore(s, sentAt, sentAt - s.last429At) === 0;
+}
+
 /** A new congestion's measure of the limit, and the rate's cut (see {@link refused}); true when a second of sending measured it. */
 function measureCongestion(
   s: KeySchedule,
@@ -252,6 +272,9 @@ function measureCongestion(
   const since = Math.max(ref - PACER.shareWindowMs, counted?.since ?? s.slots[0] ?? ref);
   const held = s.pausedUntil > sentAt - 1_000;
   const inSecond = held ? 0 : count(1_000);
+  // The congestion after a first refusal that proved nothing (below) tells.
+  const firstProof = s.unproven === true;
+  delete s.unproven;
   const prior = s.declared || now - s.last429At < RECURRING_MS ? undefined : s.limit;
   if (inSecond >= PACER.fewToTell) {
     // Measured now, and again once the congestion's requests have all been told of: slots given for
@@ -270,7 +293,14 @@ function measureCongestion(
   // Too few in a second to tell, or a hold in it: what the API accepted over the last seconds while the key was not held.
   const open = unpausedMs(s, since, ref);
   const got = (count(ref - since) * 1_000) / Math.max(PACER.shareMinWindowMs, open);
-  if (held && s.share !== true) {
+  if (got === 0 && s.share !== true && !firstProof && s.slots.filter((t) => t > ref - PACER.shareWindowMs && t <= ref).length <= 1) {
+    // The first request in seconds, refused: a gateway's 429 as well as others on the key. Not proof of
+    // either: the key is held, the rate cut to PACER.unprovenRate at most, and the next congestion tells.
+    s.unproven = true;
+    s.rate = Math.min(s.rate, PACER.unprovenRate);
+    return false;
+  }
+  if (held && s.share !== true && !firstProof) {
     // Sent again too fast after a hold: 10% less.
     s.rate = Math.max(PACER.minRate, s.rate * PACER.exhaustedCut);
     return false;

@@ -23,13 +23,16 @@ export function firstRefused(s: KeySchedule, ref: number): number {
  * a request's round trip is when it reached the API as best a client can tell (as NTP reads a
  * server's clock). In a fleet's slow start, a process's first request, opening its connection,
  * left 1,054 ms before the first refused one and was answered 448 ms later: it was still in
- * the API's second then; another, 1,408 ms before and answered 430 ms later, was not.
+ * the API's second then; another, 1,408 ms before and answered 430 ms later, was not. Never
+ * negative: a lone client's first request, refused before it was told as sent, measured -0.5 a
+ * second, which its share then grew by, downwards.
  */
 export function acceptedBefore(s: KeySchedule, ref: number, windowMs = 1_000): number {
   const edge = ref - windowMs;
   const within = (t: number): boolean => t > edge && t <= ref;
   const reached = (s.answers ?? []).filter(([left, answered]) => left <= edge && (left + answered) / 2 > edge).length;
-  return s.slots.filter(within).length - s.refusals.filter(within).length + reached;
+  // Never below none: a refused request whose slot is not yet told as sent (sent at its slot's time, later) counts as a 429 without its slot.
+  return Math.max(0, s.slots.filter(within).length - s.refusals.filter(within).length + reached);
 }
 
 /** How far below a limit measured before a congestion's measure may fall and still be read as that limit, as a share of it (at least 1 request). */

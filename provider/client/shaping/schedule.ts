@@ -34,6 +34,12 @@ export const PACER = {
    * fleet, cost more than the 429s it saved).
    */
   bareRefusalPauseMs: 200,
+  /**
+   * A first request in seconds refused, nothing accepted before it, proves neither others on the
+   * key nor a gateway's 429: the rate is cut to this at most (requests per second), and the next
+   * congestion tells (keySchedule.ts `refused`).
+   */
+  unprovenRate: 5,
   /** A congestion whose second before holds fewer accepted requests than this measures what they got over {@link PACER.shareWindowMs} instead. */
   fewToTell: 3,
   /**
@@ -138,6 +144,8 @@ export interface KeySchedule {
   remeasure?: { at: number; ref: number; prior?: number };
   /** The slots given out in the last seconds, oldest first (epoch ms; at most {@link RECENT}). */
   slots: number[];
+  /** A first refusal proved nothing yet (see {@link PACER.unprovenRate}): the next congestion measures as a share, whether the key was held in the second before it or not. */
+  unproven?: boolean;
   /** When the requests the API answered 429 in the last seconds were sent, oldest first (epoch ms). */
   refusals: number[];
   /** The holds of the key after a 429 in the last seconds, `[from, until]` (epoch ms): a measure counts the time between them. */

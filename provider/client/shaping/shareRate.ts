@@ -19,7 +19,12 @@
  * - **A first request refused**: nothing accepted yet says the key is used by others: the client
  *   is a share from then on (before, its limit unknown, it doubled its rate every second until a
  *   429 measured one, and a flow that got three requests through in a second took that for the
- *   key's limit and kept four times the others' share).
+ *   key's limit and kept four times the others' share). But not at once: the first request in
+ *   seconds refused proves nothing (a gateway's 429 looks the same to a lone stack, which then
+ *   crawled at the least rate): its rate is cut to {@link PACER.unprovenRate} at most, the
+ *   requests refused again at the end of its hold are of it still (keySchedule.ts
+ *   `sameCongestion`), and the next congestion measures: nothing accepted, a share at the least
+ *   rate; something, a share of what it got.
  * - **Jitter**: the hold after a 429 of a share ends at a moment at random within one of its turns
  *   (a lone client's, within {@link PACER.holdJitterMs} at most): the flows refused together come
  *   back at phases of their own, not into the next congestion together.

@@ -1,0 +1,34 @@
+/**
+ * Prints the fleet model's figures (fleetSim.ts) for the cases issue 43 judges: K = 20 flows across
+ * machines, the same with a gateway's sprinkled 429s, one flow alone, one flow through a storm of
+ * 429s on its first requests, and 50 flows. `npx ts-node --transpile-only tests/client/fleetFigures.ts`.
+ */
+import { type SimArrival, type SimOptions, simulateFleet, sprinkled } from "./fleetSim";
+
+/** A storm on a lone stack's creates (tests/resilience/faults.test.ts): requests 0 and 9 refused 4 times, 3 and 12 twice, `Retry-After: 1`. */
+export function storm(r: SimArrival): number | undefined {
+  const times: Record<number, number> = { 0: 4, 9: 4, 3: 2, 12: 2 };
+  return r.attempt < (times[r.id] ?? 0) ? 1 : undefined;
+}
+
+function line(name: string, k: number, requests: number, earliestMs: number, opts: (seed: number) => SimOptions = () => ({})): void {
+  const runs = [1, 2, 3].map((seed) => simulateFleet(k, requests, { ...opts(seed), seed }));
+  const limited = runs.reduce((a, r) => a + r.limited, 0);
+  const answers = runs.reduce((a, r) => a + r.limited + r.accepted, 0);
+  const times = runs.map((r) => Math.max(...r.doneMs) / earliestMs);
+  const spread = runs.map((r) => Math.max(...r.doneMs) / Math.min(...r.doneMs));
+  const f = (xs: number[]): string => xs.map((x) => x.toFixed(2)).join(" ");
+  console.log(
+    `${name.padEnd(28)} 429s ${((100 * limited) / answers).toFixed(1).padStart(5)} %  time/earliest ${f(times)}  slowest/fastest ${f(spread)}`,
+  );
+}
+
+line("K=20 machines", 20, 20, 40_000);
+line("K=20 machines sprinkled", 20, 20, 40_000, (seed) => ({ fault: sprinkled(seed) }));
+line("K=50 (each its own)", 50, 10, 50_000);
+line("K=50 one machine", 50, 10, 50_000, () => ({ oneMachine: true }));
+line("1 flow alone, 100", 1, 100, 10_000);
+line("1 flow, storm, 18 in turn", 1, 18, 1, () => ({ fault: storm, concurrency: 1 }));
+const lone = simulateFleet(1, 18, { fault: storm, concurrency: 1 });
+const gaps = lone.sends[0].slice(1).map((t, i) => t - lone.sends[0][i]);
+console.log("lone storm: done", lone.doneMs[0], "ms; gaps", gaps.join(" "));

@@ -13,6 +13,7 @@ type DatabaseCluster struct {
 	pulumi.ResourceState
 
 	Host     pulumi.StringOutput    `pulumi:"host"`
+	Address  pulumi.StringOutput    `pulumi:"address"`
 	Password pulumi.StringPtrOutput `pulumi:"password"`
 	ReadsID  pulumi.StringOutput    `pulumi:"readsId"`
 }
@@ -26,8 +27,8 @@ func NewDatabaseCluster(ctx *pulumi.Context, name string, vpcID pulumi.StringInp
 	}
 	db, err := clouddb.NewService(ctx, fmt.Sprintf("%s-db", name), &clouddb.ServiceArgs{
 		VpcId:            vpcID,
-		CpuMillis:        pulumi.Float64(float64(cpuMillis)),
-		MemoryGbs:        pulumi.Float64(float64(cpuMillis / 250)),
+		CpuMillis:        pulumi.Int(cpuMillis),
+		MemoryGbs:        pulumi.Int(cpuMillis / 250),
 		ConnectionPooler: pulumi.Bool(true),
 	}, pulumi.Parent(c), pulumi.ReplaceOnChanges([]string{"cpuMillis"}))
 	if err != nil {
@@ -36,16 +37,17 @@ func NewDatabaseCluster(ctx *pulumi.Context, name string, vpcID pulumi.StringInp
 	reads, err := clouddb.NewReadReplicaSet(ctx, fmt.Sprintf("%s-reads", name), &clouddb.ReadReplicaSetArgs{
 		ServiceId: db.ServiceId,
 		Nodes:     pulumi.Int(readNodes),
-		CpuMillis: pulumi.Float64(500),
-		MemoryGbs: pulumi.Float64(2),
+		CpuMillis: pulumi.Int(500),
+		MemoryGbs: pulumi.Int(2),
 		Password:  db.Password,
 	}, pulumi.Parent(c))
 	if err != nil {
 		return nil, err
 	}
 	c.Host = db.Host
+	c.Address = pulumi.Sprintf("%s:%d", db.Host, db.Port)
 	c.Password = db.Password
 	c.ReadsID = reads.ReplicaSetId
-	err = ctx.RegisterResourceOutputs(c, pulumi.Map{"host": db.Host, "readsId": reads.ReplicaSetId})
+	err = ctx.RegisterResourceOutputs(c, pulumi.Map{"host": db.Host, "address": c.Address, "readsId": reads.ReplicaSetId})
 	return c, err
 }

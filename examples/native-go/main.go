@@ -49,6 +49,7 @@ func main() {
 			pulumi.DependsOn([]pulumi.Resource{cluster}))
 		ctx.Export("vpcId", net.VpcId)
 		ctx.Export("host", cluster.Host)
+		ctx.Export("address", cluster.Address)
 		ctx.Export("password", cluster.Password)
 		ctx.Export("readsId", cluster.ReadsID)
 		ctx.Export("serviceCount", services.Services().ApplyT(func(s []clouddb.ServiceResult) int { return len(s) }))

@@ -31,6 +31,7 @@ services = clouddb.get_services_output(opts=pulumi.InvokeOutputOptions(provider=
 
 pulumi.export("vpcId", net.vpc_id)
 pulumi.export("host", cluster.host)
+pulumi.export("address", cluster.address)
 pulumi.export("password", cluster.password)
 pulumi.export("readsId", cluster.reads_id)
 pulumi.export("legacyId", legacy.service_id if legacy else None)

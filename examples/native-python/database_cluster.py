@@ -29,6 +29,8 @@ class DatabaseCluster(pulumi.ComponentResource):
             opts=pulumi.ResourceOptions(parent=self),
         )
         self.host = db.host
+        # `port` is an int: "host:5432".
+        self.address = pulumi.Output.concat(db.host, ":", db.port.apply(str))
         self.password = db.password
         self.reads_id = reads.replica_set_id
-        self.register_outputs({"host": self.host, "readsId": self.reads_id})
+        self.register_outputs({"host": self.host, "address": self.address, "readsId": self.reads_id})

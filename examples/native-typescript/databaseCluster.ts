@@ -19,6 +19,8 @@ export interface DatabaseClusterArgs {
 export class DatabaseCluster extends pulumi.ComponentResource {
   /** The service's host. */
   readonly host: pulumi.Output<string>;
+  /** Where clients connect: `host:port`. */
+  readonly address: pulumi.Output<string>;
   /** The service's password (secret). */
   readonly password: pulumi.Output<string | undefined>;
   /** The read replica set's id. */
@@ -38,8 +40,9 @@ export class DatabaseCluster extends pulumi.ComponentResource {
       { parent: this },
     );
     this.host = db.host;
+    this.address = pulumi.interpolate`${db.host}:${db.port}`;
     this.password = db.password;
     this.readsId = reads.replicaSetId;
-    this.registerOutputs({ host: this.host, readsId: this.readsId });
+    this.registerOutputs({ host: this.host, address: this.address, readsId: this.readsId });
   }
 }

@@ -27,6 +27,7 @@ const legacy = adoptId ? new clouddb.Service("legacy", { adoptId }, { provider }
 
 export const vpcId = net.vpcId;
 export const host = cluster.host;
+export const address = cluster.address;
 export const password = cluster.password;
 export const readsId = cluster.readsId;
 export const legacyId = legacy?.serviceId;

@@ -43,9 +43,9 @@ export function connectionOutputs<Src extends ConnectionSource>(docs: {
   const pooler = (s: Src) => s.live.connection_pooler?.endpoint;
   return {
     host: output(z.string(), { doc: "Connection host.", from: (s) => s.live.endpoint?.host ?? "" }),
-    port: output(z.number(), { doc: "Connection port.", from: (s) => s.live.endpoint?.port ?? 0 }),
+    port: output(z.number().int(), { doc: "Connection port.", from: (s) => s.live.endpoint?.port ?? 0 }),
     poolerHost: output(z.string().optional(), { doc: "Pooler host, while the pooler is on.", from: (s) => pooler(s)?.host }),
-    poolerPort: output(z.number().optional(), { doc: "Pooler port, while the pooler is on.", from: (s) => pooler(s)?.port }),
+    poolerPort: output(z.number().int().optional(), { doc: "Pooler port, while the pooler is on.", from: (s) => pooler(s)?.port }),
     connectionPooler: output(z.boolean(), {
       doc: "Whether the pooler is on.",
       from: (s) => s.live.connection_pooler !== undefined && s.live.connection_pooler !== null,

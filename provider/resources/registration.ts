@@ -22,7 +22,7 @@ export interface RegisteredResource {
 
 /** The types the SDK declares by name that several resources' arguments and outputs use. */
 const SHARED_NAMED_TYPES: Readonly<Record<string, NamedType>> = {
-  Size: { doc: 'CPU (millicores) or memory (GB): a number, or `"shared"` for the shared plan.', tsType: 'number | "shared"' },
+  Size: { doc: 'CPU (millicores) or memory (GB): a whole number, or `"shared"` for the shared plan.', schema: v.size },
   Timeouts: {
     doc:
       'How long a resource\'s operations may wait. Each is a number of seconds or a string such as `"90s"`, `"30m"`, `"1h30m"`. ' +

@@ -82,13 +82,18 @@ export function sizeAmount(amount: number): number | "shared" {
 function amountOf(allowShared: boolean, pick: (p: SizePair) => number): z.ZodType<number | "shared", number | "shared"> {
   const allowed = (allowShared ? SERVICE_SIZES : DEDICATED_SIZES).map((p) => sizeAmount(pick(p)));
   const type = allowShared ? 'a number (or "shared")' : "a number";
-  return z.custom<number | "shared">((v) => allowed.includes(v as number | "shared"), {
+  const amount = z.custom<number | "shared">((v) => allowed.includes(v as number | "shared"), {
     error: (issue) =>
       typeof issue.input === "number" || issue.input === "shared"
         ? `expected one of ${allowed.join(", ")}`
         : `expected ${type}, not ${typeOf(issue.input)}`,
   });
+  // Every allowed amount is a whole number: the package schema says so (an integer in each SDK); with "shared", the `Size` named type does.
+  return allowShared ? amount : amount.meta({ type: "integer" });
 }
+
+/** What a CPU or memory allocation may be in a service's outputs: a whole number, or `"shared"`. */
+export const size = z.union([z.number().int(), z.literal("shared")]);
 
 /** A CPU allocation in millicores: a number, or `"shared"` where `allowShared` (typed so: a set's is a number). */
 export function cpuMillis(allowShared: true): z.ZodType<number | "shared", number | "shared">;

@@ -19,7 +19,7 @@ import { namedTypesOf, specsOf, type RegisteredResource } from "../../provider/r
 import type { ResourceType } from "../../sdk/construct";
 import { header } from "./header";
 import { PACKAGE_SUMMARY } from "./packageInfo";
-import { interfaceBody, typeText } from "./typeText";
+import { interfaceBody, jsonSchemaOf, typeText } from "./typeText";
 
 /** Where the SDK's files as a whole are generated from. */
 const DEFINITIONS = "provider/resources/*/definition.ts";
@@ -154,6 +154,8 @@ export function sdkTypesFile(namedTypes: Record<string, NamedType>, shared: Shar
   const parts = Object.entries(namedTypes).map(([name, t]) => {
     const doc = tsdoc([t.doc], "");
     if ("tsType" in t) return `${doc}export type ${name} = ${t.tsType};`;
+    // An object is declared as an interface; any other value (a union of primitives) as a type.
+    if (jsonSchemaOf(t.schema, "input").properties === undefined) return `${doc}export type ${name} = ${typeText(t.schema, "input")};`;
     return `${doc}export interface ${name} {\n${interfaceBody(t.schema, "input")}\n}`;
   });
   const sharedArgs = Object.entries(shared.inputs).map(([key, spec]) => argLine(key, spec));

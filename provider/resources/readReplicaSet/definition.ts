@@ -54,12 +54,10 @@ export const readReplicaSetSchema = resourceSchema({
     cpuMillis: input(v.cpuMillis(false), {
       change: "in-place",
       doc: `CPU of each node in millicores, paired with \`memoryGbs\`: ${describeSizes(DEDICATED_SIZES)}. A change resizes the set.`,
-      sdkType: "number",
     }),
     memoryGbs: input(v.memoryGbs(false), {
       change: "in-place",
       doc: "Memory of each node in GB, paired with `cpuMillis`.",
-      sdkType: "number",
     }),
     environment: optionalInput(rules.environment, {
       change: "in-place",
@@ -79,9 +77,9 @@ export const readReplicaSetSchema = resourceSchema({
     replicaSetId: output(z.string(), { doc: "The set's id.", from: (s) => s.live.id }),
     serviceId: output(z.string(), { doc: "The service.", from: (s) => s.serviceId }),
     name: output(z.string(), { doc: "The set's name.", from: (s) => s.live.name ?? "" }),
-    nodes: output(z.number(), { doc: "Number of nodes.", from: (s) => s.live.nodes ?? 0 }),
-    cpuMillis: output(z.number(), { doc: "CPU of each node in millicores.", from: (s) => s.live.cpu_millis ?? 0 }),
-    memoryGbs: output(z.number(), { doc: "Memory of each node in GB.", from: (s) => s.live.memory_gbs ?? 0 }),
+    nodes: output(z.number().int(), { doc: "Number of nodes.", from: (s) => s.live.nodes ?? 0 }),
+    cpuMillis: output(z.number().int(), { doc: "CPU of each node in millicores.", from: (s) => s.live.cpu_millis ?? 0 }),
+    memoryGbs: output(z.number().int(), { doc: "Memory of each node in GB.", from: (s) => s.live.memory_gbs ?? 0 }),
     environment: output(z.string(), { doc: `${ENVIRONMENTS_TEXT}.`, from: (s) => s.live.metadata?.environment ?? "" }),
     connectionPooler: connection.connectionPooler,
     status: output(z.string(), {

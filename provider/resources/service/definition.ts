@@ -164,7 +164,7 @@ export const serviceSchema = resourceSchema({
           volumeType: r.spec?.volume_type ?? "",
         })),
     }),
-    haReplicas: output(z.object({ replicaCount: z.number(), syncReplicaCount: z.number() }), {
+    haReplicas: output(z.object({ replicaCount: z.number().int(), syncReplicaCount: z.number().int() }), {
       doc: "HA replicas.",
       from: ({ live: { ha_replicas: ha } }) => ({ replicaCount: ha?.replica_count ?? 0, syncReplicaCount: ha?.sync_replica_count ?? 0 }),
     }),

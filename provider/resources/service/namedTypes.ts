@@ -49,8 +49,8 @@ export const haReplicas = z.strictObject(
 /** CPU or memory of a service: a number, or `"shared"` for the shared plan. */
 export type Size = number | "shared";
 
-/** The schema of a {@link Size} output. */
-export const size = z.union([z.number(), z.literal("shared")]).meta({ tsType: "Size" });
+/** The schema of a {@link Size} output, written as the SDK's named type. */
+export const size = v.size.meta({ tsType: "Size" });
 
 /** Types the SDK declares by name, for Service's arguments and outputs. */
 export const serviceNamedTypes: Readonly<Record<string, NamedType>> = {

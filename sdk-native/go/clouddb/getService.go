@@ -54,9 +54,9 @@ type LookupServiceResult struct {
 	// Pooler host, while the pooler is on.
 	PoolerHost *string `pulumi:"poolerHost"`
 	// Pooler port, while the pooler is on.
-	PoolerPort *float64 `pulumi:"poolerPort"`
+	PoolerPort *int `pulumi:"poolerPort"`
 	// Connection port.
-	Port float64 `pulumi:"port"`
+	Port int `pulumi:"port"`
 	// The project.
 	ProjectId string `pulumi:"projectId"`
 	// The region.
@@ -162,13 +162,13 @@ func (o LookupServiceResultOutput) PoolerHost() pulumi.StringPtrOutput {
 }
 
 // Pooler port, while the pooler is on.
-func (o LookupServiceResultOutput) PoolerPort() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v LookupServiceResult) *float64 { return v.PoolerPort }).(pulumi.Float64PtrOutput)
+func (o LookupServiceResultOutput) PoolerPort() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v LookupServiceResult) *int { return v.PoolerPort }).(pulumi.IntPtrOutput)
 }
 
 // Connection port.
-func (o LookupServiceResultOutput) Port() pulumi.Float64Output {
-	return o.ApplyT(func(v LookupServiceResult) float64 { return v.Port }).(pulumi.Float64Output)
+func (o LookupServiceResultOutput) Port() pulumi.IntOutput {
+	return o.ApplyT(func(v LookupServiceResult) int { return v.Port }).(pulumi.IntOutput)
 }
 
 // The project.

@@ -896,23 +896,23 @@ type ReadReplicaSetResult struct {
 	// Whether the pooler is on.
 	ConnectionPooler bool `pulumi:"connectionPooler"`
 	// CPU of each node in millicores.
-	CpuMillis float64 `pulumi:"cpuMillis"`
+	CpuMillis int `pulumi:"cpuMillis"`
 	// `DEV` or `PROD`.
 	Environment string `pulumi:"environment"`
 	// Connection host.
 	Host string `pulumi:"host"`
 	// Memory of each node in GB.
-	MemoryGbs float64 `pulumi:"memoryGbs"`
+	MemoryGbs int `pulumi:"memoryGbs"`
 	// The set's name.
 	Name string `pulumi:"name"`
 	// Number of nodes.
-	Nodes float64 `pulumi:"nodes"`
+	Nodes int `pulumi:"nodes"`
 	// Pooler host, while the pooler is on.
 	PoolerHost *string `pulumi:"poolerHost"`
 	// Pooler port, while the pooler is on.
-	PoolerPort *float64 `pulumi:"poolerPort"`
+	PoolerPort *int `pulumi:"poolerPort"`
 	// Connection port.
-	Port float64 `pulumi:"port"`
+	Port int `pulumi:"port"`
 	// The project.
 	ProjectId string `pulumi:"projectId"`
 	// The set's id.
@@ -944,8 +944,8 @@ func (o ReadReplicaSetResultOutput) ConnectionPooler() pulumi.BoolOutput {
 }
 
 // CPU of each node in millicores.
-func (o ReadReplicaSetResultOutput) CpuMillis() pulumi.Float64Output {
-	return o.ApplyT(func(v ReadReplicaSetResult) float64 { return v.CpuMillis }).(pulumi.Float64Output)
+func (o ReadReplicaSetResultOutput) CpuMillis() pulumi.IntOutput {
+	return o.ApplyT(func(v ReadReplicaSetResult) int { return v.CpuMillis }).(pulumi.IntOutput)
 }
 
 // `DEV` or `PROD`.
@@ -959,8 +959,8 @@ func (o ReadReplicaSetResultOutput) Host() pulumi.StringOutput {
 }
 
 // Memory of each node in GB.
-func (o ReadReplicaSetResultOutput) MemoryGbs() pulumi.Float64Output {
-	return o.ApplyT(func(v ReadReplicaSetResult) float64 { return v.MemoryGbs }).(pulumi.Float64Output)
+func (o ReadReplicaSetResultOutput) MemoryGbs() pulumi.IntOutput {
+	return o.ApplyT(func(v ReadReplicaSetResult) int { return v.MemoryGbs }).(pulumi.IntOutput)
 }
 
 // The set's name.
@@ -969,8 +969,8 @@ func (o ReadReplicaSetResultOutput) Name() pulumi.StringOutput {
 }
 
 // Number of nodes.
-func (o ReadReplicaSetResultOutput) Nodes() pulumi.Float64Output {
-	return o.ApplyT(func(v ReadReplicaSetResult) float64 { return v.Nodes }).(pulumi.Float64Output)
+func (o ReadReplicaSetResultOutput) Nodes() pulumi.IntOutput {
+	return o.ApplyT(func(v ReadReplicaSetResult) int { return v.Nodes }).(pulumi.IntOutput)
 }
 
 // Pooler host, while the pooler is on.
@@ -979,13 +979,13 @@ func (o ReadReplicaSetResultOutput) PoolerHost() pulumi.StringPtrOutput {
 }
 
 // Pooler port, while the pooler is on.
-func (o ReadReplicaSetResultOutput) PoolerPort() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v ReadReplicaSetResult) *float64 { return v.PoolerPort }).(pulumi.Float64PtrOutput)
+func (o ReadReplicaSetResultOutput) PoolerPort() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ReadReplicaSetResult) *int { return v.PoolerPort }).(pulumi.IntPtrOutput)
 }
 
 // Connection port.
-func (o ReadReplicaSetResultOutput) Port() pulumi.Float64Output {
-	return o.ApplyT(func(v ReadReplicaSetResult) float64 { return v.Port }).(pulumi.Float64Output)
+func (o ReadReplicaSetResultOutput) Port() pulumi.IntOutput {
+	return o.ApplyT(func(v ReadReplicaSetResult) int { return v.Port }).(pulumi.IntOutput)
 }
 
 // The project.
@@ -1115,8 +1115,8 @@ func (o ServiceForkedFromPtrOutput) ServiceId() pulumi.StringPtrOutput {
 
 // HA replicas.
 type ServiceHaReplicas struct {
-	ReplicaCount     float64 `pulumi:"replicaCount"`
-	SyncReplicaCount float64 `pulumi:"syncReplicaCount"`
+	ReplicaCount     int `pulumi:"replicaCount"`
+	SyncReplicaCount int `pulumi:"syncReplicaCount"`
 }
 
 // HA replicas.
@@ -1134,12 +1134,12 @@ func (o ServiceHaReplicasOutput) ToServiceHaReplicasOutputWithContext(ctx contex
 	return o
 }
 
-func (o ServiceHaReplicasOutput) ReplicaCount() pulumi.Float64Output {
-	return o.ApplyT(func(v ServiceHaReplicas) float64 { return v.ReplicaCount }).(pulumi.Float64Output)
+func (o ServiceHaReplicasOutput) ReplicaCount() pulumi.IntOutput {
+	return o.ApplyT(func(v ServiceHaReplicas) int { return v.ReplicaCount }).(pulumi.IntOutput)
 }
 
-func (o ServiceHaReplicasOutput) SyncReplicaCount() pulumi.Float64Output {
-	return o.ApplyT(func(v ServiceHaReplicas) float64 { return v.SyncReplicaCount }).(pulumi.Float64Output)
+func (o ServiceHaReplicasOutput) SyncReplicaCount() pulumi.IntOutput {
+	return o.ApplyT(func(v ServiceHaReplicas) int { return v.SyncReplicaCount }).(pulumi.IntOutput)
 }
 
 type ServiceResource struct {
@@ -1224,9 +1224,9 @@ type ServiceResult struct {
 	// Pooler host, while the pooler is on.
 	PoolerHost *string `pulumi:"poolerHost"`
 	// Pooler port, while the pooler is on.
-	PoolerPort *float64 `pulumi:"poolerPort"`
+	PoolerPort *int `pulumi:"poolerPort"`
 	// Connection port.
-	Port float64 `pulumi:"port"`
+	Port int `pulumi:"port"`
 	// The project.
 	ProjectId string `pulumi:"projectId"`
 	// The region.
@@ -1316,13 +1316,13 @@ func (o ServiceResultOutput) PoolerHost() pulumi.StringPtrOutput {
 }
 
 // Pooler port, while the pooler is on.
-func (o ServiceResultOutput) PoolerPort() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v ServiceResult) *float64 { return v.PoolerPort }).(pulumi.Float64PtrOutput)
+func (o ServiceResultOutput) PoolerPort() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ServiceResult) *int { return v.PoolerPort }).(pulumi.IntPtrOutput)
 }
 
 // Connection port.
-func (o ServiceResultOutput) Port() pulumi.Float64Output {
-	return o.ApplyT(func(v ServiceResult) float64 { return v.Port }).(pulumi.Float64Output)
+func (o ServiceResultOutput) Port() pulumi.IntOutput {
+	return o.ApplyT(func(v ServiceResult) int { return v.Port }).(pulumi.IntOutput)
 }
 
 // The project.

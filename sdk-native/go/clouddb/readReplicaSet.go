@@ -23,17 +23,17 @@ type ReadReplicaSet struct {
 	// `postgresql://tsdbadmin:<password>@<host>:<port>/tsdb?sslmode=require` at the set's endpoint (secret); without the password when none is given.
 	ConnectionString pulumi.StringPtrOutput `pulumi:"connectionString"`
 	// CPU of each node in millicores.
-	CpuMillis pulumi.Float64Output `pulumi:"cpuMillis"`
+	CpuMillis pulumi.IntOutput `pulumi:"cpuMillis"`
 	// `DEV` or `PROD`.
 	Environment pulumi.StringOutput `pulumi:"environment"`
 	// Connection host.
 	Host pulumi.StringOutput `pulumi:"host"`
 	// Memory of each node in GB.
-	MemoryGbs pulumi.Float64Output `pulumi:"memoryGbs"`
+	MemoryGbs pulumi.IntOutput `pulumi:"memoryGbs"`
 	// The set's name.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// Number of nodes.
-	Nodes pulumi.Float64Output `pulumi:"nodes"`
+	Nodes pulumi.IntOutput `pulumi:"nodes"`
 	// The `password` input (secret).
 	Password pulumi.StringPtrOutput `pulumi:"password"`
 	// The same through the set's pooler (secret), while it is on.
@@ -41,9 +41,9 @@ type ReadReplicaSet struct {
 	// Pooler host, while the pooler is on.
 	PoolerHost pulumi.StringPtrOutput `pulumi:"poolerHost"`
 	// Pooler port, while the pooler is on.
-	PoolerPort pulumi.Float64PtrOutput `pulumi:"poolerPort"`
+	PoolerPort pulumi.IntPtrOutput `pulumi:"poolerPort"`
 	// Connection port.
-	Port pulumi.Float64Output `pulumi:"port"`
+	Port pulumi.IntOutput `pulumi:"port"`
 	// The project.
 	ProjectId pulumi.StringOutput `pulumi:"projectId"`
 	// The set's id.
@@ -146,11 +146,11 @@ type readReplicaSetArgs struct {
 	// Connection pooler on or off.
 	ConnectionPooler *bool `pulumi:"connectionPooler"`
 	// CPU of each node in millicores, paired with `memoryGbs`: 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128. A change resizes the set.
-	CpuMillis float64 `pulumi:"cpuMillis"`
+	CpuMillis int `pulumi:"cpuMillis"`
 	// `DEV` or `PROD`. Unset: left as the API sets it.
 	Environment *Environment `pulumi:"environment"`
 	// Memory of each node in GB, paired with `cpuMillis`.
-	MemoryGbs float64 `pulumi:"memoryGbs"`
+	MemoryGbs int `pulumi:"memoryGbs"`
 	// Name, 1 to 128 characters. Unset: the resource's name in the program plus a random suffix (`db-1a2b3c4`), kept from then on (a replacement gets a new one); with `adoptId`, the adopted one's.
 	Name *string `pulumi:"name"`
 	// Number of nodes, 1 to 10. A change resizes the set.
@@ -174,11 +174,11 @@ type ReadReplicaSetArgs struct {
 	// Connection pooler on or off.
 	ConnectionPooler pulumi.BoolPtrInput
 	// CPU of each node in millicores, paired with `memoryGbs`: 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128. A change resizes the set.
-	CpuMillis pulumi.Float64Input
+	CpuMillis pulumi.IntInput
 	// `DEV` or `PROD`. Unset: left as the API sets it.
 	Environment EnvironmentPtrInput
 	// Memory of each node in GB, paired with `cpuMillis`.
-	MemoryGbs pulumi.Float64Input
+	MemoryGbs pulumi.IntInput
 	// Name, 1 to 128 characters. Unset: the resource's name in the program plus a random suffix (`db-1a2b3c4`), kept from then on (a replacement gets a new one); with `adoptId`, the adopted one's.
 	Name pulumi.StringPtrInput
 	// Number of nodes, 1 to 10. A change resizes the set.
@@ -293,8 +293,8 @@ func (o ReadReplicaSetOutput) ConnectionString() pulumi.StringPtrOutput {
 }
 
 // CPU of each node in millicores.
-func (o ReadReplicaSetOutput) CpuMillis() pulumi.Float64Output {
-	return o.ApplyT(func(v *ReadReplicaSet) pulumi.Float64Output { return v.CpuMillis }).(pulumi.Float64Output)
+func (o ReadReplicaSetOutput) CpuMillis() pulumi.IntOutput {
+	return o.ApplyT(func(v *ReadReplicaSet) pulumi.IntOutput { return v.CpuMillis }).(pulumi.IntOutput)
 }
 
 // `DEV` or `PROD`.
@@ -308,8 +308,8 @@ func (o ReadReplicaSetOutput) Host() pulumi.StringOutput {
 }
 
 // Memory of each node in GB.
-func (o ReadReplicaSetOutput) MemoryGbs() pulumi.Float64Output {
-	return o.ApplyT(func(v *ReadReplicaSet) pulumi.Float64Output { return v.MemoryGbs }).(pulumi.Float64Output)
+func (o ReadReplicaSetOutput) MemoryGbs() pulumi.IntOutput {
+	return o.ApplyT(func(v *ReadReplicaSet) pulumi.IntOutput { return v.MemoryGbs }).(pulumi.IntOutput)
 }
 
 // The set's name.
@@ -318,8 +318,8 @@ func (o ReadReplicaSetOutput) Name() pulumi.StringOutput {
 }
 
 // Number of nodes.
-func (o ReadReplicaSetOutput) Nodes() pulumi.Float64Output {
-	return o.ApplyT(func(v *ReadReplicaSet) pulumi.Float64Output { return v.Nodes }).(pulumi.Float64Output)
+func (o ReadReplicaSetOutput) Nodes() pulumi.IntOutput {
+	return o.ApplyT(func(v *ReadReplicaSet) pulumi.IntOutput { return v.Nodes }).(pulumi.IntOutput)
 }
 
 // The `password` input (secret).
@@ -338,13 +338,13 @@ func (o ReadReplicaSetOutput) PoolerHost() pulumi.StringPtrOutput {
 }
 
 // Pooler port, while the pooler is on.
-func (o ReadReplicaSetOutput) PoolerPort() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v *ReadReplicaSet) pulumi.Float64PtrOutput { return v.PoolerPort }).(pulumi.Float64PtrOutput)
+func (o ReadReplicaSetOutput) PoolerPort() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ReadReplicaSet) pulumi.IntPtrOutput { return v.PoolerPort }).(pulumi.IntPtrOutput)
 }
 
 // Connection port.
-func (o ReadReplicaSetOutput) Port() pulumi.Float64Output {
-	return o.ApplyT(func(v *ReadReplicaSet) pulumi.Float64Output { return v.Port }).(pulumi.Float64Output)
+func (o ReadReplicaSetOutput) Port() pulumi.IntOutput {
+	return o.ApplyT(func(v *ReadReplicaSet) pulumi.IntOutput { return v.Port }).(pulumi.IntOutput)
 }
 
 // The project.

@@ -48,9 +48,9 @@ type Service struct {
 	// Pooler host, while the pooler is on.
 	PoolerHost pulumi.StringPtrOutput `pulumi:"poolerHost"`
 	// Pooler port, while the pooler is on.
-	PoolerPort pulumi.Float64PtrOutput `pulumi:"poolerPort"`
+	PoolerPort pulumi.IntPtrOutput `pulumi:"poolerPort"`
 	// Connection port.
-	Port pulumi.Float64Output `pulumi:"port"`
+	Port pulumi.IntOutput `pulumi:"port"`
 	// The project.
 	ProjectId pulumi.StringOutput `pulumi:"projectId"`
 	// The region.
@@ -382,13 +382,13 @@ func (o ServiceOutput) PoolerHost() pulumi.StringPtrOutput {
 }
 
 // Pooler port, while the pooler is on.
-func (o ServiceOutput) PoolerPort() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v *Service) pulumi.Float64PtrOutput { return v.PoolerPort }).(pulumi.Float64PtrOutput)
+func (o ServiceOutput) PoolerPort() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *Service) pulumi.IntPtrOutput { return v.PoolerPort }).(pulumi.IntPtrOutput)
 }
 
 // Connection port.
-func (o ServiceOutput) Port() pulumi.Float64Output {
-	return o.ApplyT(func(v *Service) pulumi.Float64Output { return v.Port }).(pulumi.Float64Output)
+func (o ServiceOutput) Port() pulumi.IntOutput {
+	return o.ApplyT(func(v *Service) pulumi.IntOutput { return v.Port }).(pulumi.IntOutput)
 }
 
 // The project.

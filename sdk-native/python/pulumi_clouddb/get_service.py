@@ -61,11 +61,11 @@ class GetServiceResult:
         if pooler_host and not isinstance(pooler_host, str):
             raise TypeError("Expected argument 'pooler_host' to be a str")
         pulumi.set(__self__, "pooler_host", pooler_host)
-        if pooler_port and not isinstance(pooler_port, float):
-            raise TypeError("Expected argument 'pooler_port' to be a float")
+        if pooler_port and not isinstance(pooler_port, int):
+            raise TypeError("Expected argument 'pooler_port' to be a int")
         pulumi.set(__self__, "pooler_port", pooler_port)
-        if port and not isinstance(port, float):
-            raise TypeError("Expected argument 'port' to be a float")
+        if port and not isinstance(port, int):
+            raise TypeError("Expected argument 'port' to be a int")
         pulumi.set(__self__, "port", port)
         if project_id and not isinstance(project_id, str):
             raise TypeError("Expected argument 'project_id' to be a str")
@@ -102,7 +102,7 @@ class GetServiceResult:
 
     @_builtins.property
     @pulumi.getter(name="cpuMillis")
-    def cpu_millis(self) -> Union[_builtins.float, _builtins.str]:
+    def cpu_millis(self) -> Union[_builtins.int, _builtins.str]:
         """
         CPU in millicores or `"shared"`.
         """
@@ -150,7 +150,7 @@ class GetServiceResult:
 
     @_builtins.property
     @pulumi.getter(name="memoryGbs")
-    def memory_gbs(self) -> Union[_builtins.float, _builtins.str]:
+    def memory_gbs(self) -> Union[_builtins.int, _builtins.str]:
         """
         Memory in GB or `"shared"`.
         """
@@ -182,7 +182,7 @@ class GetServiceResult:
 
     @_builtins.property
     @pulumi.getter(name="poolerPort")
-    def pooler_port(self) -> Optional[_builtins.float]:
+    def pooler_port(self) -> Optional[_builtins.int]:
         """
         Pooler port, while the pooler is on.
         """
@@ -190,7 +190,7 @@ class GetServiceResult:
 
     @_builtins.property
     @pulumi.getter
-    def port(self) -> _builtins.float:
+    def port(self) -> _builtins.int:
         """
         Connection port.
         """

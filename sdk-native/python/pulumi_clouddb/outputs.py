@@ -207,36 +207,36 @@ class ReadReplicaSetResult(dict):
     """
     def __init__(__self__, *,
                  connection_pooler: _builtins.bool,
-                 cpu_millis: _builtins.float,
+                 cpu_millis: _builtins.int,
                  environment: _builtins.str,
                  host: _builtins.str,
-                 memory_gbs: _builtins.float,
+                 memory_gbs: _builtins.int,
                  name: _builtins.str,
-                 nodes: _builtins.float,
-                 port: _builtins.float,
+                 nodes: _builtins.int,
+                 port: _builtins.int,
                  project_id: _builtins.str,
                  replica_set_id: _builtins.str,
                  service_id: _builtins.str,
                  status: _builtins.str,
                  pooler_host: Optional[_builtins.str] = None,
-                 pooler_port: Optional[_builtins.float] = None):
+                 pooler_port: Optional[_builtins.int] = None):
         """
         A ReadReplicaSet as the lookup functions return it: its outputs, without its secrets and the inputs it keeps.
 
         :param _builtins.bool connection_pooler: Whether the pooler is on.
-        :param _builtins.float cpu_millis: CPU of each node in millicores.
+        :param _builtins.int cpu_millis: CPU of each node in millicores.
         :param _builtins.str environment: `DEV` or `PROD`.
         :param _builtins.str host: Connection host.
-        :param _builtins.float memory_gbs: Memory of each node in GB.
+        :param _builtins.int memory_gbs: Memory of each node in GB.
         :param _builtins.str name: The set's name.
-        :param _builtins.float nodes: Number of nodes.
-        :param _builtins.float port: Connection port.
+        :param _builtins.int nodes: Number of nodes.
+        :param _builtins.int port: Connection port.
         :param _builtins.str project_id: The project.
         :param _builtins.str replica_set_id: The set's id.
         :param _builtins.str service_id: The service.
         :param _builtins.str status: `creating`, `active`, `resizing`, `error` or `deleting` when last read.
         :param _builtins.str pooler_host: Pooler host, while the pooler is on.
-        :param _builtins.float pooler_port: Pooler port, while the pooler is on.
+        :param _builtins.int pooler_port: Pooler port, while the pooler is on.
         """
         pulumi.set(__self__, "connection_pooler", connection_pooler)
         pulumi.set(__self__, "cpu_millis", cpu_millis)
@@ -265,7 +265,7 @@ class ReadReplicaSetResult(dict):
 
     @_builtins.property
     @pulumi.getter(name="cpuMillis")
-    def cpu_millis(self) -> _builtins.float:
+    def cpu_millis(self) -> _builtins.int:
         """
         CPU of each node in millicores.
         """
@@ -289,7 +289,7 @@ class ReadReplicaSetResult(dict):
 
     @_builtins.property
     @pulumi.getter(name="memoryGbs")
-    def memory_gbs(self) -> _builtins.float:
+    def memory_gbs(self) -> _builtins.int:
         """
         Memory of each node in GB.
         """
@@ -305,7 +305,7 @@ class ReadReplicaSetResult(dict):
 
     @_builtins.property
     @pulumi.getter
-    def nodes(self) -> _builtins.float:
+    def nodes(self) -> _builtins.int:
         """
         Number of nodes.
         """
@@ -313,7 +313,7 @@ class ReadReplicaSetResult(dict):
 
     @_builtins.property
     @pulumi.getter
-    def port(self) -> _builtins.float:
+    def port(self) -> _builtins.int:
         """
         Connection port.
         """
@@ -361,7 +361,7 @@ class ReadReplicaSetResult(dict):
 
     @_builtins.property
     @pulumi.getter(name="poolerPort")
-    def pooler_port(self) -> Optional[_builtins.float]:
+    def pooler_port(self) -> Optional[_builtins.int]:
         """
         Pooler port, while the pooler is on.
         """
@@ -446,8 +446,8 @@ class ServiceHaReplicas(dict):
         return super().get(key, default)
 
     def __init__(__self__, *,
-                 replica_count: _builtins.float,
-                 sync_replica_count: _builtins.float):
+                 replica_count: _builtins.int,
+                 sync_replica_count: _builtins.int):
         """
         HA replicas.
         """
@@ -456,12 +456,12 @@ class ServiceHaReplicas(dict):
 
     @_builtins.property
     @pulumi.getter(name="replicaCount")
-    def replica_count(self) -> _builtins.float:
+    def replica_count(self) -> _builtins.int:
         return pulumi.get(self, "replica_count")
 
     @_builtins.property
     @pulumi.getter(name="syncReplicaCount")
-    def sync_replica_count(self) -> _builtins.float:
+    def sync_replica_count(self) -> _builtins.int:
         return pulumi.get(self, "sync_replica_count")
 
 
@@ -489,9 +489,9 @@ class ServiceResource(dict):
         return super().get(key, default)
 
     def __init__(__self__, *,
-                 cpu_millis: Union[_builtins.float, _builtins.str],
+                 cpu_millis: Union[_builtins.int, _builtins.str],
                  id: _builtins.str,
-                 memory_gbs: Union[_builtins.float, _builtins.str],
+                 memory_gbs: Union[_builtins.int, _builtins.str],
                  volume_type: _builtins.str):
         pulumi.set(__self__, "cpu_millis", cpu_millis)
         pulumi.set(__self__, "id", id)
@@ -500,7 +500,7 @@ class ServiceResource(dict):
 
     @_builtins.property
     @pulumi.getter(name="cpuMillis")
-    def cpu_millis(self) -> Union[_builtins.float, _builtins.str]:
+    def cpu_millis(self) -> Union[_builtins.int, _builtins.str]:
         return pulumi.get(self, "cpu_millis")
 
     @_builtins.property
@@ -510,7 +510,7 @@ class ServiceResource(dict):
 
     @_builtins.property
     @pulumi.getter(name="memoryGbs")
-    def memory_gbs(self) -> Union[_builtins.float, _builtins.str]:
+    def memory_gbs(self) -> Union[_builtins.int, _builtins.str]:
         return pulumi.get(self, "memory_gbs")
 
     @_builtins.property
@@ -526,15 +526,15 @@ class ServiceResult(dict):
     """
     def __init__(__self__, *,
                  connection_pooler: _builtins.bool,
-                 cpu_millis: Union[_builtins.float, _builtins.str],
+                 cpu_millis: Union[_builtins.int, _builtins.str],
                  created: _builtins.str,
                  environment: _builtins.str,
                  ha_replicas: 'outputs.ServiceHaReplicas',
                  host: _builtins.str,
-                 memory_gbs: Union[_builtins.float, _builtins.str],
+                 memory_gbs: Union[_builtins.int, _builtins.str],
                  name: _builtins.str,
                  paused: _builtins.bool,
-                 port: _builtins.float,
+                 port: _builtins.int,
                  project_id: _builtins.str,
                  region_code: _builtins.str,
                  resources: Sequence['outputs.ServiceResource'],
@@ -543,22 +543,22 @@ class ServiceResult(dict):
                  status: _builtins.str,
                  forked_from: Optional['outputs.ServiceForkedFrom'] = None,
                  pooler_host: Optional[_builtins.str] = None,
-                 pooler_port: Optional[_builtins.float] = None,
+                 pooler_port: Optional[_builtins.int] = None,
                  vpc_endpoint: Optional[Mapping[str, Any]] = None,
                  vpc_id: Optional[_builtins.str] = None):
         """
         A Service as the lookup functions return it: its outputs, without its secrets and the inputs it keeps.
 
         :param _builtins.bool connection_pooler: Whether the pooler is on.
-        :param Union[_builtins.float, _builtins.str] cpu_millis: CPU in millicores or `"shared"`.
+        :param Union[_builtins.int, _builtins.str] cpu_millis: CPU in millicores or `"shared"`.
         :param _builtins.str created: Creation time (RFC 3339, the API's clock).
         :param _builtins.str environment: `DEV` or `PROD`.
         :param 'ServiceHaReplicas' ha_replicas: HA replicas.
         :param _builtins.str host: Connection host.
-        :param Union[_builtins.float, _builtins.str] memory_gbs: Memory in GB or `"shared"`.
+        :param Union[_builtins.int, _builtins.str] memory_gbs: Memory in GB or `"shared"`.
         :param _builtins.str name: The name.
         :param _builtins.bool paused: Whether the service is paused.
-        :param _builtins.float port: Connection port.
+        :param _builtins.int port: Connection port.
         :param _builtins.str project_id: The project.
         :param _builtins.str region_code: The region.
         :param Sequence['ServiceResource'] resources: Allocated resources.
@@ -567,7 +567,7 @@ class ServiceResult(dict):
         :param _builtins.str status: Status when last read (`READY`, `PAUSED`, ...).
         :param 'ServiceForkedFrom' forked_from: Origin of a fork, as the API reports it.
         :param _builtins.str pooler_host: Pooler host, while the pooler is on.
-        :param _builtins.float pooler_port: Pooler port, while the pooler is on.
+        :param _builtins.int pooler_port: Pooler port, while the pooler is on.
         :param Mapping[str, Any] vpc_endpoint: The VPC endpoint `{ vpc_id, host, port }`, while attached.
         :param _builtins.str vpc_id: The VPC the service is attached to, if any.
         """
@@ -608,7 +608,7 @@ class ServiceResult(dict):
 
     @_builtins.property
     @pulumi.getter(name="cpuMillis")
-    def cpu_millis(self) -> Union[_builtins.float, _builtins.str]:
+    def cpu_millis(self) -> Union[_builtins.int, _builtins.str]:
         """
         CPU in millicores or `"shared"`.
         """
@@ -648,7 +648,7 @@ class ServiceResult(dict):
 
     @_builtins.property
     @pulumi.getter(name="memoryGbs")
-    def memory_gbs(self) -> Union[_builtins.float, _builtins.str]:
+    def memory_gbs(self) -> Union[_builtins.int, _builtins.str]:
         """
         Memory in GB or `"shared"`.
         """
@@ -672,7 +672,7 @@ class ServiceResult(dict):
 
     @_builtins.property
     @pulumi.getter
-    def port(self) -> _builtins.float:
+    def port(self) -> _builtins.int:
         """
         Connection port.
         """
@@ -744,7 +744,7 @@ class ServiceResult(dict):
 
     @_builtins.property
     @pulumi.getter(name="poolerPort")
-    def pooler_port(self) -> Optional[_builtins.float]:
+    def pooler_port(self) -> Optional[_builtins.int]:
         """
         Pooler port, while the pooler is on.
         """

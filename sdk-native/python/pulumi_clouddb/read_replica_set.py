@@ -21,8 +21,8 @@ __all__ = ['ReadReplicaSetArgs', 'ReadReplicaSet']
 @pulumi.input_type
 class ReadReplicaSetArgs:
     def __init__(__self__, *,
-                 cpu_millis: pulumi.Input[_builtins.float],
-                 memory_gbs: pulumi.Input[_builtins.float],
+                 cpu_millis: pulumi.Input[_builtins.int],
+                 memory_gbs: pulumi.Input[_builtins.int],
                  nodes: pulumi.Input[_builtins.int],
                  service_id: pulumi.Input[_builtins.str],
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -36,8 +36,8 @@ class ReadReplicaSetArgs:
         """
         The set of arguments for constructing a ReadReplicaSet resource.
 
-        :param pulumi.Input[_builtins.float] cpu_millis: CPU of each node in millicores, paired with `memoryGbs`: 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128. A change resizes the set.
-        :param pulumi.Input[_builtins.float] memory_gbs: Memory of each node in GB, paired with `cpuMillis`.
+        :param pulumi.Input[_builtins.int] cpu_millis: CPU of each node in millicores, paired with `memoryGbs`: 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128. A change resizes the set.
+        :param pulumi.Input[_builtins.int] memory_gbs: Memory of each node in GB, paired with `cpuMillis`.
         :param pulumi.Input[_builtins.int] nodes: Number of nodes, 1 to 10. A change resizes the set.
         :param pulumi.Input[_builtins.str] service_id: The service whose replicas these are.
         :param pulumi.Input[_builtins.str] adopt_id: Id of an existing read replica set of `serviceId` (its name) to take over instead of creating one; its fixed properties must match the program. While it is set, the stack never deletes the resource: destroy, a replacement or removing it from the program leave it in the cloud (as `retainOnDelete` does). Removing it hands the resource to the stack (an update that sends nothing).
@@ -74,26 +74,26 @@ class ReadReplicaSetArgs:
 
     @_builtins.property
     @pulumi.getter(name="cpuMillis")
-    def cpu_millis(self) -> pulumi.Input[_builtins.float]:
+    def cpu_millis(self) -> pulumi.Input[_builtins.int]:
         """
         CPU of each node in millicores, paired with `memoryGbs`: 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128. A change resizes the set.
         """
         return pulumi.get(self, "cpu_millis")
 
     @cpu_millis.setter
-    def cpu_millis(self, value: pulumi.Input[_builtins.float]):
+    def cpu_millis(self, value: pulumi.Input[_builtins.int]):
         pulumi.set(self, "cpu_millis", value)
 
     @_builtins.property
     @pulumi.getter(name="memoryGbs")
-    def memory_gbs(self) -> pulumi.Input[_builtins.float]:
+    def memory_gbs(self) -> pulumi.Input[_builtins.int]:
         """
         Memory of each node in GB, paired with `cpuMillis`.
         """
         return pulumi.get(self, "memory_gbs")
 
     @memory_gbs.setter
-    def memory_gbs(self, value: pulumi.Input[_builtins.float]):
+    def memory_gbs(self, value: pulumi.Input[_builtins.int]):
         pulumi.set(self, "memory_gbs", value)
 
     @_builtins.property
@@ -266,9 +266,9 @@ class ReadReplicaSet(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  connection_pooler: pulumi.Input[Optional[_builtins.bool]] = None,
-                 cpu_millis: pulumi.Input[Optional[_builtins.float]] = None,
+                 cpu_millis: pulumi.Input[Optional[_builtins.int]] = None,
                  environment: pulumi.Input[Optional['Environment']] = None,
-                 memory_gbs: pulumi.Input[Optional[_builtins.float]] = None,
+                 memory_gbs: pulumi.Input[Optional[_builtins.int]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  nodes: pulumi.Input[Optional[_builtins.int]] = None,
                  password: pulumi.Input[Optional[_builtins.str]] = None,
@@ -286,9 +286,9 @@ class ReadReplicaSet(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt_id: Id of an existing read replica set of `serviceId` (its name) to take over instead of creating one; its fixed properties must match the program. While it is set, the stack never deletes the resource: destroy, a replacement or removing it from the program leave it in the cloud (as `retainOnDelete` does). Removing it hands the resource to the stack (an update that sends nothing).
         :param pulumi.Input[_builtins.bool] connection_pooler: Connection pooler on or off.
-        :param pulumi.Input[_builtins.float] cpu_millis: CPU of each node in millicores, paired with `memoryGbs`: 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128. A change resizes the set.
+        :param pulumi.Input[_builtins.int] cpu_millis: CPU of each node in millicores, paired with `memoryGbs`: 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128. A change resizes the set.
         :param pulumi.Input['Environment'] environment: `DEV` or `PROD`. Unset: left as the API sets it.
-        :param pulumi.Input[_builtins.float] memory_gbs: Memory of each node in GB, paired with `cpuMillis`.
+        :param pulumi.Input[_builtins.int] memory_gbs: Memory of each node in GB, paired with `cpuMillis`.
         :param pulumi.Input[_builtins.str] name: Name, 1 to 128 characters. Unset: the resource's name in the program plus a random suffix (`db-1a2b3c4`), kept from then on (a replacement gets a new one); with `adoptId`, the adopted one's.
         :param pulumi.Input[_builtins.int] nodes: Number of nodes, 1 to 10. A change resizes the set.
         :param pulumi.Input[_builtins.str] password: The service's password (pass `service.password`), for `connectionString`: a set has no credentials of its own. Sends nothing to the API.
@@ -325,9 +325,9 @@ class ReadReplicaSet(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  connection_pooler: pulumi.Input[Optional[_builtins.bool]] = None,
-                 cpu_millis: pulumi.Input[Optional[_builtins.float]] = None,
+                 cpu_millis: pulumi.Input[Optional[_builtins.int]] = None,
                  environment: pulumi.Input[Optional['Environment']] = None,
-                 memory_gbs: pulumi.Input[Optional[_builtins.float]] = None,
+                 memory_gbs: pulumi.Input[Optional[_builtins.int]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  nodes: pulumi.Input[Optional[_builtins.int]] = None,
                  password: pulumi.Input[Optional[_builtins.str]] = None,
@@ -451,7 +451,7 @@ class ReadReplicaSet(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="cpuMillis")
-    def cpu_millis(self) -> pulumi.Output[_builtins.float]:
+    def cpu_millis(self) -> pulumi.Output[_builtins.int]:
         """
         CPU of each node in millicores.
         """
@@ -475,7 +475,7 @@ class ReadReplicaSet(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="memoryGbs")
-    def memory_gbs(self) -> pulumi.Output[_builtins.float]:
+    def memory_gbs(self) -> pulumi.Output[_builtins.int]:
         """
         Memory of each node in GB.
         """
@@ -491,7 +491,7 @@ class ReadReplicaSet(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def nodes(self) -> pulumi.Output[_builtins.float]:
+    def nodes(self) -> pulumi.Output[_builtins.int]:
         """
         Number of nodes.
         """
@@ -523,7 +523,7 @@ class ReadReplicaSet(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="poolerPort")
-    def pooler_port(self) -> pulumi.Output[Optional[_builtins.float]]:
+    def pooler_port(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
         Pooler port, while the pooler is on.
         """
@@ -531,7 +531,7 @@ class ReadReplicaSet(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def port(self) -> pulumi.Output[_builtins.float]:
+    def port(self) -> pulumi.Output[_builtins.int]:
         """
         Connection port.
         """

@@ -24,11 +24,11 @@ class ServiceArgs:
     def __init__(__self__, *,
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  connection_pooler: pulumi.Input[Optional[_builtins.bool]] = None,
-                 cpu_millis: pulumi.Input[Optional[Union[_builtins.float, _builtins.str]]] = None,
+                 cpu_millis: pulumi.Input[Optional[Union[_builtins.int, _builtins.str]]] = None,
                  environment: pulumi.Input[Optional['Environment']] = None,
                  fork_from: pulumi.Input[Optional['ForkFromArgs']] = None,
                  ha_replicas: pulumi.Input[Optional['HaReplicasArgs']] = None,
-                 memory_gbs: pulumi.Input[Optional[Union[_builtins.float, _builtins.str]]] = None,
+                 memory_gbs: pulumi.Input[Optional[Union[_builtins.int, _builtins.str]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  password: pulumi.Input[Optional[_builtins.str]] = None,
                  paused: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -43,11 +43,11 @@ class ServiceArgs:
 
         :param pulumi.Input[_builtins.str] adopt_id: Id of an existing service (its name, type and region) to take over instead of creating one; its fixed properties must match the program. While it is set, the stack never deletes the resource: destroy, a replacement or removing it from the program leave it in the cloud (as `retainOnDelete` does). Removing it hands the resource to the stack (an update that sends nothing).
         :param pulumi.Input[_builtins.bool] connection_pooler: Connection pooler on or off.
-        :param pulumi.Input[Union[_builtins.float, _builtins.str]] cpu_millis: CPU in millicores, paired with `memoryGbs`: shared/shared, 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128. A change resizes the service. Default: `500`.
+        :param pulumi.Input[Union[_builtins.int, _builtins.str]] cpu_millis: CPU in millicores, paired with `memoryGbs`: shared/shared, 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128. A change resizes the service. Default: `500`.
         :param pulumi.Input['Environment'] environment: `DEV` or `PROD`.
         :param pulumi.Input['ForkFromArgs'] fork_from: Make the service by forking another: `strategy` is `LAST_SNAPSHOT`, `NOW` or `PITR` (needs `targetTime`, RFC 3339).
         :param pulumi.Input['HaReplicasArgs'] ha_replicas: High-availability replicas: `replicaCount` 0 to 2, `syncReplicaCount` 0 to `replicaCount`. Default: `{"replicaCount":0,"syncReplicaCount":0}`.
-        :param pulumi.Input[Union[_builtins.float, _builtins.str]] memory_gbs: Memory in GB, paired with `cpuMillis`. Default: `2`.
+        :param pulumi.Input[Union[_builtins.int, _builtins.str]] memory_gbs: Memory in GB, paired with `cpuMillis`. Default: `2`.
         :param pulumi.Input[_builtins.str] name: Name, 1 to 128 characters. Unset: the resource's name in the program plus a random suffix (`db-1a2b3c4`), kept from then on (a replacement gets a new one); with `adoptId`, the adopted one's.
         :param pulumi.Input[_builtins.str] password: Password, 8 to 128 characters (secret). Unset: the service keeps the initial password the API generated, exposed as the `password` output.
         :param pulumi.Input[_builtins.bool] paused: Paused (stopped) or running.
@@ -123,14 +123,14 @@ class ServiceArgs:
 
     @_builtins.property
     @pulumi.getter(name="cpuMillis")
-    def cpu_millis(self) -> pulumi.Input[Optional[Union[_builtins.float, _builtins.str]]]:
+    def cpu_millis(self) -> pulumi.Input[Optional[Union[_builtins.int, _builtins.str]]]:
         """
         CPU in millicores, paired with `memoryGbs`: shared/shared, 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128. A change resizes the service. Default: `500`.
         """
         return pulumi.get(self, "cpu_millis")
 
     @cpu_millis.setter
-    def cpu_millis(self, value: pulumi.Input[Optional[Union[_builtins.float, _builtins.str]]]):
+    def cpu_millis(self, value: pulumi.Input[Optional[Union[_builtins.int, _builtins.str]]]):
         pulumi.set(self, "cpu_millis", value)
 
     @_builtins.property
@@ -171,14 +171,14 @@ class ServiceArgs:
 
     @_builtins.property
     @pulumi.getter(name="memoryGbs")
-    def memory_gbs(self) -> pulumi.Input[Optional[Union[_builtins.float, _builtins.str]]]:
+    def memory_gbs(self) -> pulumi.Input[Optional[Union[_builtins.int, _builtins.str]]]:
         """
         Memory in GB, paired with `cpuMillis`. Default: `2`.
         """
         return pulumi.get(self, "memory_gbs")
 
     @memory_gbs.setter
-    def memory_gbs(self, value: pulumi.Input[Optional[Union[_builtins.float, _builtins.str]]]):
+    def memory_gbs(self, value: pulumi.Input[Optional[Union[_builtins.int, _builtins.str]]]):
         pulumi.set(self, "memory_gbs", value)
 
     @_builtins.property
@@ -323,11 +323,11 @@ class Service(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  connection_pooler: pulumi.Input[Optional[_builtins.bool]] = None,
-                 cpu_millis: pulumi.Input[Optional[Union[_builtins.float, _builtins.str]]] = None,
+                 cpu_millis: pulumi.Input[Optional[Union[_builtins.int, _builtins.str]]] = None,
                  environment: pulumi.Input[Optional['Environment']] = None,
                  fork_from: pulumi.Input[Optional[Union['ForkFromArgs', 'ForkFromArgsDict', 'outputs.ForkFrom']]] = None,
                  ha_replicas: pulumi.Input[Optional[Union['HaReplicasArgs', 'HaReplicasArgsDict']]] = None,
-                 memory_gbs: pulumi.Input[Optional[Union[_builtins.float, _builtins.str]]] = None,
+                 memory_gbs: pulumi.Input[Optional[Union[_builtins.int, _builtins.str]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  password: pulumi.Input[Optional[_builtins.str]] = None,
                  paused: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -347,11 +347,11 @@ class Service(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt_id: Id of an existing service (its name, type and region) to take over instead of creating one; its fixed properties must match the program. While it is set, the stack never deletes the resource: destroy, a replacement or removing it from the program leave it in the cloud (as `retainOnDelete` does). Removing it hands the resource to the stack (an update that sends nothing).
         :param pulumi.Input[_builtins.bool] connection_pooler: Connection pooler on or off.
-        :param pulumi.Input[Union[_builtins.float, _builtins.str]] cpu_millis: CPU in millicores, paired with `memoryGbs`: shared/shared, 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128. A change resizes the service. Default: `500`.
+        :param pulumi.Input[Union[_builtins.int, _builtins.str]] cpu_millis: CPU in millicores, paired with `memoryGbs`: shared/shared, 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128. A change resizes the service. Default: `500`.
         :param pulumi.Input['Environment'] environment: `DEV` or `PROD`.
         :param pulumi.Input[Union['ForkFromArgs', 'ForkFromArgsDict', 'outputs.ForkFrom']] fork_from: Make the service by forking another: `strategy` is `LAST_SNAPSHOT`, `NOW` or `PITR` (needs `targetTime`, RFC 3339).
         :param pulumi.Input[Union['HaReplicasArgs', 'HaReplicasArgsDict']] ha_replicas: High-availability replicas: `replicaCount` 0 to 2, `syncReplicaCount` 0 to `replicaCount`. Default: `{"replicaCount":0,"syncReplicaCount":0}`.
-        :param pulumi.Input[Union[_builtins.float, _builtins.str]] memory_gbs: Memory in GB, paired with `cpuMillis`. Default: `2`.
+        :param pulumi.Input[Union[_builtins.int, _builtins.str]] memory_gbs: Memory in GB, paired with `cpuMillis`. Default: `2`.
         :param pulumi.Input[_builtins.str] name: Name, 1 to 128 characters. Unset: the resource's name in the program plus a random suffix (`db-1a2b3c4`), kept from then on (a replacement gets a new one); with `adoptId`, the adopted one's.
         :param pulumi.Input[_builtins.str] password: Password, 8 to 128 characters (secret). Unset: the service keeps the initial password the API generated, exposed as the `password` output.
         :param pulumi.Input[_builtins.bool] paused: Paused (stopped) or running.
@@ -390,11 +390,11 @@ class Service(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  connection_pooler: pulumi.Input[Optional[_builtins.bool]] = None,
-                 cpu_millis: pulumi.Input[Optional[Union[_builtins.float, _builtins.str]]] = None,
+                 cpu_millis: pulumi.Input[Optional[Union[_builtins.int, _builtins.str]]] = None,
                  environment: pulumi.Input[Optional['Environment']] = None,
                  fork_from: pulumi.Input[Optional[Union['ForkFromArgs', 'ForkFromArgsDict', 'outputs.ForkFrom']]] = None,
                  ha_replicas: pulumi.Input[Optional[Union['HaReplicasArgs', 'HaReplicasArgsDict']]] = None,
-                 memory_gbs: pulumi.Input[Optional[Union[_builtins.float, _builtins.str]]] = None,
+                 memory_gbs: pulumi.Input[Optional[Union[_builtins.int, _builtins.str]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  password: pulumi.Input[Optional[_builtins.str]] = None,
                  paused: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -528,7 +528,7 @@ class Service(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="cpuMillis")
-    def cpu_millis(self) -> pulumi.Output[Union[_builtins.float, _builtins.str]]:
+    def cpu_millis(self) -> pulumi.Output[Union[_builtins.int, _builtins.str]]:
         """
         CPU in millicores or `"shared"`.
         """
@@ -584,7 +584,7 @@ class Service(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="memoryGbs")
-    def memory_gbs(self) -> pulumi.Output[Union[_builtins.float, _builtins.str]]:
+    def memory_gbs(self) -> pulumi.Output[Union[_builtins.int, _builtins.str]]:
         """
         Memory in GB or `"shared"`.
         """
@@ -632,7 +632,7 @@ class Service(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="poolerPort")
-    def pooler_port(self) -> pulumi.Output[Optional[_builtins.float]]:
+    def pooler_port(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
         Pooler port, while the pooler is on.
         """
@@ -640,7 +640,7 @@ class Service(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def port(self) -> pulumi.Output[_builtins.float]:
+    def port(self) -> pulumi.Output[_builtins.int]:
         """
         Connection port.
         """

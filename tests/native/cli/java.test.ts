@@ -70,6 +70,8 @@ async function installedJavaSdk(): Promise<void> {
       const state = await stack.exported();
       expect(state.resources.find((r) => r.type === "clouddb:index:Service")?.outputs?.vpcId).toBe(outs.vpcId);
       expect(typeof outs.host).toBe("string");
+      // The port an integer (the SDK's `Integer`; a `Double` printed "5432.0").
+      expect(outs.address).toMatch(/^[a-z0-9.-]+:\d+$/);
       // The API key is a secret: never in the state in plain text.
       expect(state.text).not.toContain(emu.pat);
 

@@ -3,7 +3,7 @@
  * example programs (`examples/native-<language>`) each declare an explicit provider `prov`, a
  * VPC `net`, a service `orders-db` (with `replaceOnChanges: ["cpuMillis"]`, inside a component
  * `orders` where the language has components) with a read replica set `orders-reads`, an
- * adopted service `legacy` (config `adoptId`), and export `vpcId`, `host`, `password` (secret),
+ * adopted service `legacy` (config `adoptId`), and export `vpcId`, `host`, `address` (`host:port`), `password` (secret),
  * `legacyId` and `serviceCount` (from `getServices`; YAML, which has no length, the list as
  * `serviceList`).
  */
@@ -49,6 +49,8 @@ export async function wholeLife(stack: CliStack, emu: RunningEmulator, opts: Lif
     expect(typeof outs.password).toBe("string");
     expect(String(outs.password).length).toBeGreaterThanOrEqual(8);
     expect(outs.legacyId).toBe(legacy.service_id);
+    // `host:port`, the port an integer in every SDK (a Python or Java float printed "5432.0").
+    expect(outs.address).toMatch(/^[a-z0-9.-]+:\d+$/);
     // `serviceCount`, or (YAML has no length) the list itself.
     const count = outs.serviceCount ?? (outs.serviceList as unknown[] | undefined)?.length;
     expect(count).toBe(opts.countAfterCluster ? 2 : 1);

@@ -1,6 +1,7 @@
 package clouddb.example;
 
 import com.pulumi.Pulumi;
+import com.pulumi.core.Output;
 import io.github.clouddb.pulumi.clouddb.Provider;
 import io.github.clouddb.pulumi.clouddb.ProviderArgs;
 import io.github.clouddb.pulumi.clouddb.Service;
@@ -32,12 +33,13 @@ public final class App {
                 .build(), opts);
             var db = new Service("orders-db", ServiceArgs.builder()
                 .vpcId(net.vpcId())
-                .cpuMillis(500.0)
-                .memoryGbs(2.0)
+                .cpuMillis(500)
+                .memoryGbs(2)
                 .build(), opts);
             ctx.export("vpcId", net.vpcId());
             ctx.export("serviceId", db.serviceId());
             ctx.export("host", db.host());
+            ctx.export("address", Output.format("%s:%s", db.host(), db.port()));
             ctx.export("password", db.password()); // a secret
         });
     }

@@ -12,7 +12,7 @@ import io.github.clouddb.pulumi.clouddb.ReadReplicaSetArgs;
 import io.github.clouddb.pulumi.clouddb.Utilities;
 import io.github.clouddb.pulumi.clouddb.inputs.ReadReplicaSetState;
 import java.lang.Boolean;
-import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.List;
 import java.util.Optional;
@@ -58,14 +58,14 @@ public class ReadReplicaSet extends com.pulumi.resources.CustomResource {
      * CPU of each node in millicores.
      * 
      */
-    @Export(name="cpuMillis", refs={Double.class}, tree="[0]")
-    private Output<Double> cpuMillis;
+    @Export(name="cpuMillis", refs={Integer.class}, tree="[0]")
+    private Output<Integer> cpuMillis;
 
     /**
      * @return CPU of each node in millicores.
      * 
      */
-    public Output<Double> cpuMillis() {
+    public Output<Integer> cpuMillis() {
         return this.cpuMillis;
     }
     /**
@@ -100,14 +100,14 @@ public class ReadReplicaSet extends com.pulumi.resources.CustomResource {
      * Memory of each node in GB.
      * 
      */
-    @Export(name="memoryGbs", refs={Double.class}, tree="[0]")
-    private Output<Double> memoryGbs;
+    @Export(name="memoryGbs", refs={Integer.class}, tree="[0]")
+    private Output<Integer> memoryGbs;
 
     /**
      * @return Memory of each node in GB.
      * 
      */
-    public Output<Double> memoryGbs() {
+    public Output<Integer> memoryGbs() {
         return this.memoryGbs;
     }
     /**
@@ -128,14 +128,14 @@ public class ReadReplicaSet extends com.pulumi.resources.CustomResource {
      * Number of nodes.
      * 
      */
-    @Export(name="nodes", refs={Double.class}, tree="[0]")
-    private Output<Double> nodes;
+    @Export(name="nodes", refs={Integer.class}, tree="[0]")
+    private Output<Integer> nodes;
 
     /**
      * @return Number of nodes.
      * 
      */
-    public Output<Double> nodes() {
+    public Output<Integer> nodes() {
         return this.nodes;
     }
     /**
@@ -184,28 +184,28 @@ public class ReadReplicaSet extends com.pulumi.resources.CustomResource {
      * Pooler port, while the pooler is on.
      * 
      */
-    @Export(name="poolerPort", refs={Double.class}, tree="[0]")
-    private Output</* @Nullable */ Double> poolerPort;
+    @Export(name="poolerPort", refs={Integer.class}, tree="[0]")
+    private Output</* @Nullable */ Integer> poolerPort;
 
     /**
      * @return Pooler port, while the pooler is on.
      * 
      */
-    public Output<Optional<Double>> poolerPort() {
+    public Output<Optional<Integer>> poolerPort() {
         return Codegen.optional(this.poolerPort);
     }
     /**
      * Connection port.
      * 
      */
-    @Export(name="port", refs={Double.class}, tree="[0]")
-    private Output<Double> port;
+    @Export(name="port", refs={Integer.class}, tree="[0]")
+    private Output<Integer> port;
 
     /**
      * @return Connection port.
      * 
      */
-    public Output<Double> port() {
+    public Output<Integer> port() {
         return this.port;
     }
     /**

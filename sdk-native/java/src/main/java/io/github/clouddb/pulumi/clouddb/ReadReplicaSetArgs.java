@@ -11,7 +11,6 @@ import io.github.clouddb.pulumi.clouddb.enums.Environment;
 import io.github.clouddb.pulumi.clouddb.inputs.ProviderSettingsArgs;
 import io.github.clouddb.pulumi.clouddb.inputs.TimeoutsArgs;
 import java.lang.Boolean;
-import java.lang.Double;
 import java.lang.Integer;
 import java.lang.String;
 import java.util.Objects;
@@ -58,13 +57,13 @@ public final class ReadReplicaSetArgs extends com.pulumi.resources.ResourceArgs 
      * 
      */
     @Import(name="cpuMillis", required=true)
-    private Output<Double> cpuMillis;
+    private Output<Integer> cpuMillis;
 
     /**
      * @return CPU of each node in millicores, paired with `memoryGbs`: 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128. A change resizes the set.
      * 
      */
-    public Output<Double> cpuMillis() {
+    public Output<Integer> cpuMillis() {
         return this.cpuMillis;
     }
 
@@ -88,13 +87,13 @@ public final class ReadReplicaSetArgs extends com.pulumi.resources.ResourceArgs 
      * 
      */
     @Import(name="memoryGbs", required=true)
-    private Output<Double> memoryGbs;
+    private Output<Integer> memoryGbs;
 
     /**
      * @return Memory of each node in GB, paired with `cpuMillis`.
      * 
      */
-    public Output<Double> memoryGbs() {
+    public Output<Integer> memoryGbs() {
         return this.memoryGbs;
     }
 
@@ -286,7 +285,7 @@ public final class ReadReplicaSetArgs extends com.pulumi.resources.ResourceArgs 
          * @return builder
          * 
          */
-        public Builder cpuMillis(Output<Double> cpuMillis) {
+        public Builder cpuMillis(Output<Integer> cpuMillis) {
             $.cpuMillis = cpuMillis;
             return this;
         }
@@ -297,7 +296,7 @@ public final class ReadReplicaSetArgs extends com.pulumi.resources.ResourceArgs 
          * @return builder
          * 
          */
-        public Builder cpuMillis(Double cpuMillis) {
+        public Builder cpuMillis(Integer cpuMillis) {
             return cpuMillis(Output.of(cpuMillis));
         }
 
@@ -328,7 +327,7 @@ public final class ReadReplicaSetArgs extends com.pulumi.resources.ResourceArgs 
          * @return builder
          * 
          */
-        public Builder memoryGbs(Output<Double> memoryGbs) {
+        public Builder memoryGbs(Output<Integer> memoryGbs) {
             $.memoryGbs = memoryGbs;
             return this;
         }
@@ -339,7 +338,7 @@ public final class ReadReplicaSetArgs extends com.pulumi.resources.ResourceArgs 
          * @return builder
          * 
          */
-        public Builder memoryGbs(Double memoryGbs) {
+        public Builder memoryGbs(Integer memoryGbs) {
             return memoryGbs(Output.of(memoryGbs));
         }
 

@@ -17,7 +17,7 @@ import io.github.clouddb.pulumi.clouddb.outputs.ServiceForkedFrom;
 import io.github.clouddb.pulumi.clouddb.outputs.ServiceHaReplicas;
 import io.github.clouddb.pulumi.clouddb.outputs.ServiceResource;
 import java.lang.Boolean;
-import java.lang.Double;
+import java.lang.Integer;
 import java.lang.Object;
 import java.lang.String;
 import java.util.List;
@@ -65,14 +65,14 @@ public class Service extends com.pulumi.resources.CustomResource {
      * CPU in millicores or `&#34;shared&#34;`.
      * 
      */
-    @Export(name="cpuMillis", refs={Either.class,Double.class,String.class}, tree="[0,1,2]")
-    private Output<Either<Double,String>> cpuMillis;
+    @Export(name="cpuMillis", refs={Either.class,Integer.class,String.class}, tree="[0,1,2]")
+    private Output<Either<Integer,String>> cpuMillis;
 
     /**
      * @return CPU in millicores or `&#34;shared&#34;`.
      * 
      */
-    public Output<Either<Double,String>> cpuMillis() {
+    public Output<Either<Integer,String>> cpuMillis() {
         return this.cpuMillis;
     }
     /**
@@ -163,14 +163,14 @@ public class Service extends com.pulumi.resources.CustomResource {
      * Memory in GB or `&#34;shared&#34;`.
      * 
      */
-    @Export(name="memoryGbs", refs={Either.class,Double.class,String.class}, tree="[0,1,2]")
-    private Output<Either<Double,String>> memoryGbs;
+    @Export(name="memoryGbs", refs={Either.class,Integer.class,String.class}, tree="[0,1,2]")
+    private Output<Either<Integer,String>> memoryGbs;
 
     /**
      * @return Memory in GB or `&#34;shared&#34;`.
      * 
      */
-    public Output<Either<Double,String>> memoryGbs() {
+    public Output<Either<Integer,String>> memoryGbs() {
         return this.memoryGbs;
     }
     /**
@@ -247,28 +247,28 @@ public class Service extends com.pulumi.resources.CustomResource {
      * Pooler port, while the pooler is on.
      * 
      */
-    @Export(name="poolerPort", refs={Double.class}, tree="[0]")
-    private Output</* @Nullable */ Double> poolerPort;
+    @Export(name="poolerPort", refs={Integer.class}, tree="[0]")
+    private Output</* @Nullable */ Integer> poolerPort;
 
     /**
      * @return Pooler port, while the pooler is on.
      * 
      */
-    public Output<Optional<Double>> poolerPort() {
+    public Output<Optional<Integer>> poolerPort() {
         return Codegen.optional(this.poolerPort);
     }
     /**
      * Connection port.
      * 
      */
-    @Export(name="port", refs={Double.class}, tree="[0]")
-    private Output<Double> port;
+    @Export(name="port", refs={Integer.class}, tree="[0]")
+    private Output<Integer> port;
 
     /**
      * @return Connection port.
      * 
      */
-    public Output<Double> port() {
+    public Output<Integer> port() {
         return this.port;
     }
     /**

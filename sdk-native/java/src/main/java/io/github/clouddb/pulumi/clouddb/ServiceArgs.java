@@ -15,7 +15,7 @@ import io.github.clouddb.pulumi.clouddb.inputs.HaReplicasArgs;
 import io.github.clouddb.pulumi.clouddb.inputs.ProviderSettingsArgs;
 import io.github.clouddb.pulumi.clouddb.inputs.TimeoutsArgs;
 import java.lang.Boolean;
-import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.Objects;
 import java.util.Optional;
@@ -61,13 +61,13 @@ public final class ServiceArgs extends com.pulumi.resources.ResourceArgs {
      * 
      */
     @Import(name="cpuMillis")
-    private @Nullable Output<Either<Double,String>> cpuMillis;
+    private @Nullable Output<Either<Integer,String>> cpuMillis;
 
     /**
      * @return CPU in millicores, paired with `memoryGbs`: shared/shared, 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128. A change resizes the service. Default: `500`.
      * 
      */
-    public Optional<Output<Either<Double,String>>> cpuMillis() {
+    public Optional<Output<Either<Integer,String>>> cpuMillis() {
         return Optional.ofNullable(this.cpuMillis);
     }
 
@@ -121,13 +121,13 @@ public final class ServiceArgs extends com.pulumi.resources.ResourceArgs {
      * 
      */
     @Import(name="memoryGbs")
-    private @Nullable Output<Either<Double,String>> memoryGbs;
+    private @Nullable Output<Either<Integer,String>> memoryGbs;
 
     /**
      * @return Memory in GB, paired with `cpuMillis`. Default: `2`.
      * 
      */
-    public Optional<Output<Either<Double,String>>> memoryGbs() {
+    public Optional<Output<Either<Integer,String>>> memoryGbs() {
         return Optional.ofNullable(this.memoryGbs);
     }
 
@@ -353,7 +353,7 @@ public final class ServiceArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder cpuMillis(@Nullable Output<Either<Double,String>> cpuMillis) {
+        public Builder cpuMillis(@Nullable Output<Either<Integer,String>> cpuMillis) {
             $.cpuMillis = cpuMillis;
             return this;
         }
@@ -364,7 +364,7 @@ public final class ServiceArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder cpuMillis(Either<Double,String> cpuMillis) {
+        public Builder cpuMillis(Either<Integer,String> cpuMillis) {
             return cpuMillis(Output.of(cpuMillis));
         }
 
@@ -374,7 +374,7 @@ public final class ServiceArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder cpuMillis(Double cpuMillis) {
+        public Builder cpuMillis(Integer cpuMillis) {
             return cpuMillis(Either.ofLeft(cpuMillis));
         }
 
@@ -457,7 +457,7 @@ public final class ServiceArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder memoryGbs(@Nullable Output<Either<Double,String>> memoryGbs) {
+        public Builder memoryGbs(@Nullable Output<Either<Integer,String>> memoryGbs) {
             $.memoryGbs = memoryGbs;
             return this;
         }
@@ -468,7 +468,7 @@ public final class ServiceArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder memoryGbs(Either<Double,String> memoryGbs) {
+        public Builder memoryGbs(Either<Integer,String> memoryGbs) {
             return memoryGbs(Output.of(memoryGbs));
         }
 
@@ -478,7 +478,7 @@ public final class ServiceArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder memoryGbs(Double memoryGbs) {
+        public Builder memoryGbs(Integer memoryGbs) {
             return memoryGbs(Either.ofLeft(memoryGbs));
         }
 

@@ -10,7 +10,7 @@ import io.github.clouddb.pulumi.clouddb.outputs.ServiceForkedFrom;
 import io.github.clouddb.pulumi.clouddb.outputs.ServiceHaReplicas;
 import io.github.clouddb.pulumi.clouddb.outputs.ServiceResource;
 import java.lang.Boolean;
-import java.lang.Double;
+import java.lang.Integer;
 import java.lang.Object;
 import java.lang.String;
 import java.util.List;
@@ -30,7 +30,7 @@ public final class GetServiceResult {
      * @return CPU in millicores or `&#34;shared&#34;`.
      * 
      */
-    private Either<Double,String> cpuMillis;
+    private Either<Integer,String> cpuMillis;
     /**
      * @return Creation time (RFC 3339, the API&#39;s clock).
      * 
@@ -60,7 +60,7 @@ public final class GetServiceResult {
      * @return Memory in GB or `&#34;shared&#34;`.
      * 
      */
-    private Either<Double,String> memoryGbs;
+    private Either<Integer,String> memoryGbs;
     /**
      * @return The name.
      * 
@@ -80,12 +80,12 @@ public final class GetServiceResult {
      * @return Pooler port, while the pooler is on.
      * 
      */
-    private @Nullable Double poolerPort;
+    private @Nullable Integer poolerPort;
     /**
      * @return Connection port.
      * 
      */
-    private Double port;
+    private Integer port;
     /**
      * @return The project.
      * 
@@ -139,7 +139,7 @@ public final class GetServiceResult {
      * @return CPU in millicores or `&#34;shared&#34;`.
      * 
      */
-    public Either<Double,String> cpuMillis() {
+    public Either<Integer,String> cpuMillis() {
         return this.cpuMillis;
     }
     /**
@@ -181,7 +181,7 @@ public final class GetServiceResult {
      * @return Memory in GB or `&#34;shared&#34;`.
      * 
      */
-    public Either<Double,String> memoryGbs() {
+    public Either<Integer,String> memoryGbs() {
         return this.memoryGbs;
     }
     /**
@@ -209,14 +209,14 @@ public final class GetServiceResult {
      * @return Pooler port, while the pooler is on.
      * 
      */
-    public Optional<Double> poolerPort() {
+    public Optional<Integer> poolerPort() {
         return Optional.ofNullable(this.poolerPort);
     }
     /**
      * @return Connection port.
      * 
      */
-    public Double port() {
+    public Integer port() {
         return this.port;
     }
     /**
@@ -286,18 +286,18 @@ public final class GetServiceResult {
     @CustomType.Builder
     public static final class Builder {
         private Boolean connectionPooler;
-        private Either<Double,String> cpuMillis;
+        private Either<Integer,String> cpuMillis;
         private String created;
         private String environment;
         private @Nullable ServiceForkedFrom forkedFrom;
         private ServiceHaReplicas haReplicas;
         private String host;
-        private Either<Double,String> memoryGbs;
+        private Either<Integer,String> memoryGbs;
         private String name;
         private Boolean paused;
         private @Nullable String poolerHost;
-        private @Nullable Double poolerPort;
-        private Double port;
+        private @Nullable Integer poolerPort;
+        private Integer port;
         private String projectId;
         private String regionCode;
         private List<ServiceResource> resources;
@@ -341,7 +341,7 @@ public final class GetServiceResult {
             return this;
         }
         @CustomType.Setter
-        public Builder cpuMillis(Either<Double,String> cpuMillis) {
+        public Builder cpuMillis(Either<Integer,String> cpuMillis) {
             if (cpuMillis == null) {
               throw new MissingRequiredPropertyException("GetServiceResult", "cpuMillis");
             }
@@ -387,7 +387,7 @@ public final class GetServiceResult {
             return this;
         }
         @CustomType.Setter
-        public Builder memoryGbs(Either<Double,String> memoryGbs) {
+        public Builder memoryGbs(Either<Integer,String> memoryGbs) {
             if (memoryGbs == null) {
               throw new MissingRequiredPropertyException("GetServiceResult", "memoryGbs");
             }
@@ -417,13 +417,13 @@ public final class GetServiceResult {
             return this;
         }
         @CustomType.Setter
-        public Builder poolerPort(@Nullable Double poolerPort) {
+        public Builder poolerPort(@Nullable Integer poolerPort) {
 
             this.poolerPort = poolerPort;
             return this;
         }
         @CustomType.Setter
-        public Builder port(Double port) {
+        public Builder port(Integer port) {
             if (port == null) {
               throw new MissingRequiredPropertyException("GetServiceResult", "port");
             }

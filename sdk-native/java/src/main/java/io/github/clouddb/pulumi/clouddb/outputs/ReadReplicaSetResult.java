@@ -6,7 +6,7 @@ package io.github.clouddb.pulumi.clouddb.outputs;
 import com.pulumi.core.annotations.CustomType;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import java.lang.Boolean;
-import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.Objects;
 import java.util.Optional;
@@ -23,7 +23,7 @@ public final class ReadReplicaSetResult {
      * @return CPU of each node in millicores.
      * 
      */
-    private Double cpuMillis;
+    private Integer cpuMillis;
     /**
      * @return `DEV` or `PROD`.
      * 
@@ -38,7 +38,7 @@ public final class ReadReplicaSetResult {
      * @return Memory of each node in GB.
      * 
      */
-    private Double memoryGbs;
+    private Integer memoryGbs;
     /**
      * @return The set&#39;s name.
      * 
@@ -48,7 +48,7 @@ public final class ReadReplicaSetResult {
      * @return Number of nodes.
      * 
      */
-    private Double nodes;
+    private Integer nodes;
     /**
      * @return Pooler host, while the pooler is on.
      * 
@@ -58,12 +58,12 @@ public final class ReadReplicaSetResult {
      * @return Pooler port, while the pooler is on.
      * 
      */
-    private @Nullable Double poolerPort;
+    private @Nullable Integer poolerPort;
     /**
      * @return Connection port.
      * 
      */
-    private Double port;
+    private Integer port;
     /**
      * @return The project.
      * 
@@ -97,7 +97,7 @@ public final class ReadReplicaSetResult {
      * @return CPU of each node in millicores.
      * 
      */
-    public Double cpuMillis() {
+    public Integer cpuMillis() {
         return this.cpuMillis;
     }
     /**
@@ -118,7 +118,7 @@ public final class ReadReplicaSetResult {
      * @return Memory of each node in GB.
      * 
      */
-    public Double memoryGbs() {
+    public Integer memoryGbs() {
         return this.memoryGbs;
     }
     /**
@@ -132,7 +132,7 @@ public final class ReadReplicaSetResult {
      * @return Number of nodes.
      * 
      */
-    public Double nodes() {
+    public Integer nodes() {
         return this.nodes;
     }
     /**
@@ -146,14 +146,14 @@ public final class ReadReplicaSetResult {
      * @return Pooler port, while the pooler is on.
      * 
      */
-    public Optional<Double> poolerPort() {
+    public Optional<Integer> poolerPort() {
         return Optional.ofNullable(this.poolerPort);
     }
     /**
      * @return Connection port.
      * 
      */
-    public Double port() {
+    public Integer port() {
         return this.port;
     }
     /**
@@ -195,15 +195,15 @@ public final class ReadReplicaSetResult {
     @CustomType.Builder
     public static final class Builder {
         private Boolean connectionPooler;
-        private Double cpuMillis;
+        private Integer cpuMillis;
         private String environment;
         private String host;
-        private Double memoryGbs;
+        private Integer memoryGbs;
         private String name;
-        private Double nodes;
+        private Integer nodes;
         private @Nullable String poolerHost;
-        private @Nullable Double poolerPort;
-        private Double port;
+        private @Nullable Integer poolerPort;
+        private Integer port;
         private String projectId;
         private String replicaSetId;
         private String serviceId;
@@ -236,7 +236,7 @@ public final class ReadReplicaSetResult {
             return this;
         }
         @CustomType.Setter
-        public Builder cpuMillis(Double cpuMillis) {
+        public Builder cpuMillis(Integer cpuMillis) {
             if (cpuMillis == null) {
               throw new MissingRequiredPropertyException("ReadReplicaSetResult", "cpuMillis");
             }
@@ -260,7 +260,7 @@ public final class ReadReplicaSetResult {
             return this;
         }
         @CustomType.Setter
-        public Builder memoryGbs(Double memoryGbs) {
+        public Builder memoryGbs(Integer memoryGbs) {
             if (memoryGbs == null) {
               throw new MissingRequiredPropertyException("ReadReplicaSetResult", "memoryGbs");
             }
@@ -276,7 +276,7 @@ public final class ReadReplicaSetResult {
             return this;
         }
         @CustomType.Setter
-        public Builder nodes(Double nodes) {
+        public Builder nodes(Integer nodes) {
             if (nodes == null) {
               throw new MissingRequiredPropertyException("ReadReplicaSetResult", "nodes");
             }
@@ -290,13 +290,13 @@ public final class ReadReplicaSetResult {
             return this;
         }
         @CustomType.Setter
-        public Builder poolerPort(@Nullable Double poolerPort) {
+        public Builder poolerPort(@Nullable Integer poolerPort) {
 
             this.poolerPort = poolerPort;
             return this;
         }
         @CustomType.Setter
-        public Builder port(Double port) {
+        public Builder port(Integer port) {
             if (port == null) {
               throw new MissingRequiredPropertyException("ReadReplicaSetResult", "port");
             }

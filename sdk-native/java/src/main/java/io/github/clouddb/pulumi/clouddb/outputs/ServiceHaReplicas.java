@@ -5,19 +5,19 @@ package io.github.clouddb.pulumi.clouddb.outputs;
 
 import com.pulumi.core.annotations.CustomType;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
-import java.lang.Double;
+import java.lang.Integer;
 import java.util.Objects;
 
 @CustomType
 public final class ServiceHaReplicas {
-    private Double replicaCount;
-    private Double syncReplicaCount;
+    private Integer replicaCount;
+    private Integer syncReplicaCount;
 
     private ServiceHaReplicas() {}
-    public Double replicaCount() {
+    public Integer replicaCount() {
         return this.replicaCount;
     }
-    public Double syncReplicaCount() {
+    public Integer syncReplicaCount() {
         return this.syncReplicaCount;
     }
 
@@ -30,8 +30,8 @@ public final class ServiceHaReplicas {
     }
     @CustomType.Builder
     public static final class Builder {
-        private Double replicaCount;
-        private Double syncReplicaCount;
+        private Integer replicaCount;
+        private Integer syncReplicaCount;
         public Builder() {}
         public Builder(ServiceHaReplicas defaults) {
     	      Objects.requireNonNull(defaults);
@@ -40,7 +40,7 @@ public final class ServiceHaReplicas {
         }
 
         @CustomType.Setter
-        public Builder replicaCount(Double replicaCount) {
+        public Builder replicaCount(Integer replicaCount) {
             if (replicaCount == null) {
               throw new MissingRequiredPropertyException("ServiceHaReplicas", "replicaCount");
             }
@@ -48,7 +48,7 @@ public final class ServiceHaReplicas {
             return this;
         }
         @CustomType.Setter
-        public Builder syncReplicaCount(Double syncReplicaCount) {
+        public Builder syncReplicaCount(Integer syncReplicaCount) {
             if (syncReplicaCount == null) {
               throw new MissingRequiredPropertyException("ServiceHaReplicas", "syncReplicaCount");
             }

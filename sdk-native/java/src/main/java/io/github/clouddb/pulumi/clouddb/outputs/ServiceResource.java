@@ -6,25 +6,25 @@ package io.github.clouddb.pulumi.clouddb.outputs;
 import com.pulumi.core.Either;
 import com.pulumi.core.annotations.CustomType;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
-import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.Objects;
 
 @CustomType
 public final class ServiceResource {
-    private Either<Double,String> cpuMillis;
+    private Either<Integer,String> cpuMillis;
     private String id;
-    private Either<Double,String> memoryGbs;
+    private Either<Integer,String> memoryGbs;
     private String volumeType;
 
     private ServiceResource() {}
-    public Either<Double,String> cpuMillis() {
+    public Either<Integer,String> cpuMillis() {
         return this.cpuMillis;
     }
     public String id() {
         return this.id;
     }
-    public Either<Double,String> memoryGbs() {
+    public Either<Integer,String> memoryGbs() {
         return this.memoryGbs;
     }
     public String volumeType() {
@@ -40,9 +40,9 @@ public final class ServiceResource {
     }
     @CustomType.Builder
     public static final class Builder {
-        private Either<Double,String> cpuMillis;
+        private Either<Integer,String> cpuMillis;
         private String id;
-        private Either<Double,String> memoryGbs;
+        private Either<Integer,String> memoryGbs;
         private String volumeType;
         public Builder() {}
         public Builder(ServiceResource defaults) {
@@ -54,7 +54,7 @@ public final class ServiceResource {
         }
 
         @CustomType.Setter
-        public Builder cpuMillis(Either<Double,String> cpuMillis) {
+        public Builder cpuMillis(Either<Integer,String> cpuMillis) {
             if (cpuMillis == null) {
               throw new MissingRequiredPropertyException("ServiceResource", "cpuMillis");
             }
@@ -70,7 +70,7 @@ public final class ServiceResource {
             return this;
         }
         @CustomType.Setter
-        public Builder memoryGbs(Either<Double,String> memoryGbs) {
+        public Builder memoryGbs(Either<Integer,String> memoryGbs) {
             if (memoryGbs == null) {
               throw new MissingRequiredPropertyException("ServiceResource", "memoryGbs");
             }

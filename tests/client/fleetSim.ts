@@ -11,7 +11,8 @@
  * converge (keySchedule.ts `refused`, `growRate`), and of a lone stack that meets a few 429s.
  */
 import { answered, claimSlots, limitsOwn, measuringSlowStart, refused, sent, unused } from "../../provider/client/shaping/keySchedule";
-import { activeMembers, type KeySchedule, newSchedule, PACER } from "../../provider/client/shaping/schedule";
+import { activeMembers, type KeySchedule, newSchedule } from "../../provider/client/shaping/schedule";
+import { retryAfterWaitMs } from "../../provider/client/shaping/backoff";
 
 /** A seeded source of numbers in [0, 1) (mulberry32). */
 export function seeded(seed: number): () => number {
@@ -173,7 +174,7 @@ export function simulateFleet(
             refused(f.s, now, r.retryAfter, true, r.leftAt, undefined, random);
             f.lastHoldEnd = f.s.pausedUntil;
           }
-          f.retries.push({ id: r.id, attempt: r.attempt + 1, at: now + (r.retryAfter ?? 0) * 1_000 + PACER.retryAfterMarginMs });
+          f.retries.push({ id: r.id, attempt: r.attempt + 1, at: now + retryAfterWaitMs(r.retryAfter ?? 0, random) });
         }
       }
       for (const r of f.retries.filter((x) => x.at <= now)) f.queue.push({ id: r.id, attempt: r.attempt });

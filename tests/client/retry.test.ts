@@ -155,6 +155,16 @@ describe("retry policy", () => {
     const e429 = new RateLimitError({ status: 429, code: "RATE_LIMITED", apiMessage: "x", operation: "o", retryAfterSeconds: 2 });
     expect(retryDelayMs(e429, 1, () => 0)).toBeGreaterThanOrEqual(2_000);
   });
+
+  it("waits out a Retry-After, its margin, and a random part of up to a fifth of it (1 s at most), so as not to come back in step", () => {
+    const e429 = (s: number) =>
+      new RateLimitError({ status: 429, code: "RATE_LIMITED", apiMessage: "x", operation: "o", retryAfterSeconds: s });
+    expect(retryDelayMs(e429(5), 8, () => 0)).toBe(5_025);
+    expect(retryDelayMs(e429(5), 8, () => 0.5)).toBe(5_525);
+    expect(retryDelayMs(e429(30), 8, () => 0.5)).toBe(30_525);
+    expect(retryDelayMs(e429(1), 8, () => 0.5)).toBe(5_000 / 2 + 0.5 * 2_500);
+    expect(retryDelayMs(e429(1), 1, () => 0.5)).toBe(1_125);
+  });
 });
 
 describe("429s without Retry-After", () => {

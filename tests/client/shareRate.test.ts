@@ -6,6 +6,7 @@
 import { growRate, refused } from "../../provider/client/shaping/keySchedule";
 import { type KeySchedule, newSchedule, PACER } from "../../provider/client/shaping/schedule";
 import { readSchedule } from "../../provider/client/shaping/scheduleReading";
+import { backoff } from "../../provider/client/shaping/backoff";
 import { type SimArrival, simulateFleet } from "./fleetSim";
 
 const T0 = 1_000_000;
@@ -127,15 +128,32 @@ describe("a share of a key others use on machines of their own", () => {
       expect(run.limited).toBe(12);
       const sends = run.sends[0];
       expect(sends).toHaveLength(30);
-      // Waiting out each Retry-After (12 s and their margins) and 18 round trips is the least: within 2 x that,
-      // each gap the pacer chose at most the Retry-After (1 s), its margin, and one turn at a share's rate of 1 a second.
       // Waiting out each Retry-After (12 of 1 s and its margin) and a turn of 1.5 s for each of the 18 requests at most
       // (59 to 67 s before: the first 429 made it a share of the least rate, and each retry cut that again)...
-      const retryAfters = 12 * (1_000 + PACER.retryAfterMarginMs);
+      const retryAfters = 12 * (1_000 + PACER.retryAfterMarginMs + 1_000 * backoff.retryAfterSpread);
       expect(run.doneMs[0]).toBeLessThan(retryAfters + 18 * 1_500);
       // ...and no gap the pacer chose longer than a Retry-After, its margin and a turn at the least rate (2 s).
       const gaps = sends.slice(1).map((t, i) => t - sends[i]);
-      expect(Math.max(...gaps)).toBeLessThan(1_000 + PACER.retryAfterMarginMs + 1_000 / PACER.minRate);
+      expect(Math.max(...gaps)).toBeLessThan(1_000 + PACER.retryAfterMarginMs + 1_000 * backoff.retryAfterSpread + 1_000 / PACER.minRate);
+    }
+  });
+
+  it("a request a gateway refuses at one moment of each of its periods of 5 s (Retry-After: 5) is not refused again in step with it", () => {
+    // The gateway refuses what arrives within 500 ms after the moment it refused the first request, in every period.
+    // Waiting exactly the Retry-After and its margin, the request came back at that moment period after period (in
+    // the model's sprinkled gateway, one flow was refused ten periods in a row: 3.75 x the earliest); each wait now
+    // varies by up to a fifth of it.
+    for (const seed of [1, 2, 3, 4, 5]) {
+      let moment: number | undefined;
+      const gateway = (r: SimArrival): number | undefined => {
+        moment ??= r.at % 5_000;
+        const since = (r.at - moment + 5_000) % 5_000;
+        return since < 500 ? 5 : undefined;
+      };
+      const run = simulateFleet(1, 1, { fault: gateway, concurrency: 1, seed });
+      expect(run.doneMs.every(Number.isFinite)).toBe(true);
+      // 7 or 8 times before, for each seed.
+      expect(run.faulted).toBeLessThanOrEqual(3);
     }
   });
 });

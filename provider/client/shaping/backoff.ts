@@ -14,7 +14,26 @@ export const backoff = {
   maxMs: 5_000,
   /** Added on top of `Retry-After`, so the retry is never early even with coarse clocks. */
   retryAfterMarginMs: 25,
+  /**
+   * Up to this share of a `Retry-After` is added to it at random (at most
+   * {@link backoff}.retryAfterSpreadMaxMs): a request waiting exactly what a gateway asks comes
+   * back at the same moment of the gateway's next period, and one that refuses the first requests
+   * after a moment in each period refused it ten periods in a row (tests/client/fleetSim.ts).
+   */
+  retryAfterSpread: 0.2,
+  /** The most added to a `Retry-After` at random, ms. */
+  retryAfterSpreadMaxMs: 1_000,
 };
+
+/**
+ * How long a request waits after an answer that asked for `seconds` (`Retry-After`): never less,
+ * plus {@link backoff}.retryAfterMarginMs, plus a random part of up to a fifth of it (1 s at most),
+ * so that it does not come back in step with whatever refused it. `random()` in [0, 1).
+ */
+export function retryAfterWaitMs(seconds: number, random: () => number = Math.random): number {
+  const ms = seconds * 1_000;
+  return ms + backoff.retryAfterMarginMs + random() * Math.min(backoff.retryAfterSpreadMaxMs, ms * backoff.retryAfterSpread);
+}
 
 /** Between half and all of `base * 2^(attempt-1)`, at most {@link backoff}.maxMs: exponential, with jitter. */
 function jittered(base: number, attempt: number, random: () => number): number {
@@ -25,7 +44,7 @@ function jittered(base: number, attempt: number, random: () => number): number {
 /**
  * Delay before retry number `attempt` (1 = first retry) after `err`: exponential with
  * jitter (between half and all of `base * 2^(attempt-1)`, capped), and for a 429 or a 503
- * never less than its `Retry-After` plus a small margin; a 429 without `Retry-After` backs off
+ * never less than its `Retry-After` plus a small margin and a random part ({@link retryAfterWaitMs}); a 429 without `Retry-After` backs off
  * from {@link backoff}.bareRefusalBaseMs. Never throws.
  */
 export function retryDelayMs(err: unknown, attempt: number, random: () => number = Math.random): number {
@@ -33,5 +52,5 @@ export function retryDelayMs(err: unknown, attempt: number, random: () => number
   const retryAfterSeconds = limited || ServerError.isInstance(err) ? err.retryAfterSeconds : undefined;
   if (limited && retryAfterSeconds === undefined) return jittered(backoff.bareRefusalBaseMs, attempt, random);
   const jitteredMs = jittered(backoff.baseMs, attempt, random);
-  return retryAfterSeconds === undefined ? jitteredMs : Math.max(retryAfterSeconds * 1_000 + backoff.retryAfterMarginMs, jitteredMs);
+  return retryAfterSeconds === undefined ? jitteredMs : Math.max(retryAfterWaitMs(retryAfterSeconds, random), jitteredMs);
 }

@@ -26,7 +26,7 @@ import { inputsReadBack, secretInputs, secretOutputs, type ResourceSchema } from
 import type { RegisteredResource } from "../resources/registration";
 import { detailedDiff, type NativeDiff } from "./detailedDiff";
 import { WiredInitError } from "./errors";
-import { forEngine } from "./failures";
+import { forEngine, type Failure } from "./failures";
 import type { Bag } from "./protos";
 import { ownerOf } from "./urns";
 import { toWire, type Wired } from "./wire";
@@ -37,11 +37,7 @@ export interface Out {
   readonly secrets: Iterable<string>;
 }
 
-/** A check failure: the property at fault (`""`: the resource as a whole) and why. */
-export interface Failure {
-  readonly property: string;
-  readonly reason: string;
-}
+export type { Failure } from "./failures";
 
 /**
  * Keys of the framework's own inputs that are no output, and the names of the inputs given

@@ -55,10 +55,17 @@ import { tellUser } from "./userLog";
  * What state records beside the resource's own outputs, in one place: the `timeouts` and
  * `settings` the program wrote, whether it adopts the resource, and which inputs it gave
  * (refreshedInputs.ts). `from` are the inputs (a create, an update, a partial failure, a
- * preview) or, for a read, the recorded outputs (`adopted`: what they record).
+ * preview: {@link besideInputs}) or, for a read, the recorded outputs, with what they record
+ * (`adopted` undefined where state of 0.1.0 records nothing: no output then, so that the next
+ * `up` records it).
  */
-function besideOutputs(from: Props, adopted: boolean = adopts(from), given: unknown = givenInputs(from)): Props {
+function besideOutputs(from: Props, adopted: boolean | undefined, given: unknown): Props {
   return { timeouts: from.timeouts, settings: from.settings, [ADOPTED_KEY]: adopted, [GIVEN_INPUTS_KEY]: given };
+}
+
+/** {@link besideOutputs} of a create, an update, a partial failure or a preview: from the inputs. */
+function besideInputs(news: Props): Props {
+  return besideOutputs(news, adopts(news), givenInputs(news));
 }
 
 /**
@@ -148,7 +155,7 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
   const withInputs = (error: unknown, news: Props): unknown => {
     if (ResourceInitError.isInstance(error)) {
       const inputs = Object.fromEntries(Object.entries(news).filter(([k]) => !secretKeys.includes(k)));
-      error.properties = withoutUndefined({ ...inputs, ...error.properties, ...besideOutputs(news) });
+      error.properties = withoutUndefined({ ...inputs, ...error.properties, ...besideInputs(news) });
     }
     return error;
   };
@@ -167,7 +174,7 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
     }
     const projectId = news.projectId ?? settingsFor(sharedOf(news).settings).projectId;
     if (projectId !== undefined) outs.projectId = containsUnknown(projectId) ? UNKNOWN : projectId;
-    return { ...outs, ...besideOutputs(news) };
+    return { ...outs, ...besideInputs(news) };
   };
 
   const provider: CoreProvider = {
@@ -225,7 +232,7 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
           operations().create(parsed, c),
         );
         if (adopts(news)) rememberAdopted(schema.kind, id);
-        return { id, outs: withoutUndefined({ ...outs, ...besideOutputs(news) }) };
+        return { id, outs: withoutUndefined({ ...outs, ...besideInputs(news) }) };
       } catch (e) {
         throw scrub(withInputs(e, news), ctx, userOperation("create", schema.kind, owner), timeouts, news);
       } finally {
@@ -283,7 +290,7 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
         const [given, kept] = [sharedOf(news), sharedOf(olds)];
         const opCtx = operationContext(ctx, given.projectId ?? kept.projectId, timeouts, "update");
         const outs = await bounded(opCtx, (c) => operations().update(id, recordedOf(olds), parsed, c, changed));
-        return { outs: withoutUndefined({ ...recorded(outs), ...besideOutputs(news) }) };
+        return { outs: withoutUndefined({ ...recorded(outs), ...besideInputs(news) }) };
       } catch (e) {
         if (ResourceInitError.isInstance(e)) e.properties = recorded(e.properties);
         throw scrub(withInputs(e, news), ctx, doing, timeouts, olds, news);

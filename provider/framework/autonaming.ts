@@ -1,6 +1,6 @@
 /**
  * Autonaming, as Pulumi's providers do it: when the program sets no `name`, `check` fills
- * one in from the resource's logical name (the last segment of the SDK's `__owner` input,
+ * one in from the resource's logical name (the last segment of the owner the core is told,
  * `<project>/<stack>/<type>/<name>`) and a random suffix of 7 hex digits, `db-1a2b3c4`.
  *
  * - The name is kept: a `check` that gets old inputs holding one returns it again.
@@ -23,7 +23,7 @@
  */
 import { randomBytes } from "crypto";
 import { LIMITS } from "../../contract/values";
-import { AUTONAMED_KEY, OWNER_KEY } from "./internalInputs";
+import { AUTONAMED_KEY } from "./internalInputs";
 import { entryFile, journalDir, readEntry } from "./journalStore";
 import type { Props, WithInputs } from "./schema";
 import { endpointSpellings, providerContext } from "./settings";
@@ -35,7 +35,7 @@ export { AUTONAMED_KEY } from "./internalInputs";
 export const AUTONAME_DOC =
   "Unset: the resource's name in the program plus a random suffix (`db-1a2b3c4`), kept from then on (a replacement gets a new one); with `adoptId`, the adopted one's.";
 
-/** The logical name in an `__owner` (`<project>/<stack>/<type>/<name>`); `fallback` without one. */
+/** The logical name in an owner (`<project>/<stack>/<type>/<name>`); `fallback` without one. */
 export function logicalNameOf(owner: unknown, fallback: string): string {
   if (typeof owner !== "string" || owner === "") return fallback;
   const parts = owner.split("/");
@@ -64,9 +64,10 @@ function interruptedName(kind: string, projectId: string | undefined, owner: str
  * The checked inputs with the resource's name, as the module comment says: `news` as they
  * are when the program sets a name (or `adoptId`, or the resource has no `name` input, or
  * exists without one), else with `name` filled in and {@link AUTONAMED_KEY} set. `olds` are
- * the old inputs (`{}` on a create or a replacement).
+ * the old inputs (`{}` on a create or a replacement); `owner` who asks (`<project>/<stack>/<type>/<name>`,
+ * the core's request; `""` when unknown).
  */
-export function withName(schema: WithInputs & { readonly kind: string }, olds: Props, news: Props): Props {
+export function withName(schema: WithInputs & { readonly kind: string }, olds: Props, news: Props, owner: string): Props {
   if (!("name" in schema.inputs) || (news.name !== undefined && news.name !== null)) return withoutMark(news);
   if (news.adoptId !== undefined && news.adoptId !== null) return withoutMark(news);
   if (typeof olds.name === "string") {
@@ -74,16 +75,13 @@ export function withName(schema: WithInputs & { readonly kind: string }, olds: P
   }
   // A resource that exists without a name input (adopted, then `adoptId` removed) keeps the name it has.
   if (Object.keys(olds).length > 0) return withoutMark(news);
-  const owner = news[OWNER_KEY];
   const projectId =
     typeof news.projectId === "string"
       ? containsUnknown(news.projectId)
         ? undefined
         : news.projectId
       : providerContext().settings.projectId;
-  const name =
-    interruptedName(schema.kind, projectId, typeof owner === "string" ? owner : "") ??
-    newAutoname(logicalNameOf(owner, schema.kind.toLowerCase()));
+  const name = interruptedName(schema.kind, projectId, owner) ?? newAutoname(logicalNameOf(owner, schema.kind.toLowerCase()));
   return { ...news, name, [AUTONAMED_KEY]: true };
 }
 

@@ -1,16 +1,99 @@
 /**
- * What the provider of one resource type offers its hosts (the dynamic-provider host and the
- * native plugin): Pulumi's dynamic provider, with a `diff` that says what changed in detail.
+ * The core of one resource type, free of either protocol: its own requests and results,
+ * which both hosts translate to and from (the dynamic-provider host, framework/resourceProvider.ts;
+ * the native plugin, native/resources.ts). What the engine tells a host about a call (who
+ * asks, whether it is a preview, the engine's timeout) is a field of the request, never an
+ * input added and stripped again; the result says what changed in detail, whether or not the
+ * host's protocol can carry it.
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { Segment } from "./replaceOnChanges";
 import type { Props } from "./schema";
 
+/** Who asks: what a create, an update or a check is told of the resource besides its inputs. */
+export interface Asking {
+  /**
+   * `<project>/<stack>/<type>/<name>` of the resource (the native host reads it from the URN;
+   * the dynamic host from the SDK's `__owner` input, the only way its protocol carries it);
+   * `""` when the program's SDK did not say. A create interrupted in one stack is never taken
+   * over by another (framework/journal.ts); a name made up is made from its last segment.
+   */
+  readonly owner: string;
+}
+
+/** The engine's bound on one call: Pulumi's `customTimeouts`, in seconds (0 or absent: none). */
+export interface EngineBound {
+  /** The call waits no longer than this, nor than the resource's own `timeouts` allow. */
+  readonly engineTimeoutSeconds?: number;
+}
+
+/** Checks inputs (`check`). */
+export interface CheckRequest extends Asking {
+  /** The old inputs (`{}` on a create or a replacement). */
+  readonly olds: Props;
+  /** The inputs the program gives. */
+  readonly news: Props;
+  /** The inputs the program gave as secrets, when the host knows: never quoted, named only in the reason (framework/check.ts). */
+  readonly secretInputs?: ReadonlySet<string>;
+}
+
+/** Compares recorded outputs with new inputs (`diff`). */
+export interface DiffRequest {
+  readonly id: string;
+  /** The recorded outputs. */
+  readonly olds: Props;
+  /** The new inputs. */
+  readonly news: Props;
+  /**
+   * The recorded state is still the dynamic providers' (the native plugin diffs it during a
+   * move), so the old half of a replacement is deleted by them, not here.
+   */
+  readonly movingToNative?: boolean;
+}
+
+/** Creates a resource (`create`), or in a preview says what it will have. */
+export interface CreateRequest extends Asking, EngineBound {
+  /** The checked inputs. */
+  readonly news: Props;
+  /** A preview: nothing is sent; the result holds what is known of the outputs, the rest unknown. */
+  readonly preview: boolean;
+}
+
+/** Reads the live resource (`read`: a refresh, or a lookup by id). */
+export interface ReadRequest {
+  readonly id: string;
+  /** The recorded outputs (`{}` for a lookup). */
+  readonly props: Props;
+  /** The old inputs, from a host whose protocol has them (framework/refreshedInputs.ts). */
+  readonly oldInputs?: Props;
+}
+
+/** Updates a resource (`update`), or in a preview says what it will have. */
+export interface UpdateRequest extends Asking, EngineBound {
+  readonly id: string;
+  /** The recorded outputs. */
+  readonly olds: Props;
+  /** The checked new inputs. */
+  readonly news: Props;
+  /** A preview: nothing is sent; the result holds the recorded outputs with what the inputs set. */
+  readonly preview: boolean;
+}
+
+/** Deletes a resource (`delete`). */
+export interface DeleteRequest extends EngineBound {
+  readonly id: string;
+  /** The recorded outputs. */
+  readonly props: Props;
+  /** The inputs as state recorded them, from a host whose protocol has them (state of 0.1.0 records adoption there alone). */
+  readonly oldInputs?: Props;
+}
+
 /**
- * What `diff` finds: Pulumi's dynamic result (`changes`, `replaces`), and for a host whose
- * protocol carries more (the native plugin, provider/native) the properties that differ and
- * the deepest paths at which each differs, as the engine matches `replaceOnChanges` against
- * them. The dynamic-provider host passes on only `changes` and `replaces`.
+ * What `diff` finds: Pulumi's dynamic result (`changes`, `replaces`), the properties that
+ * differ and the deepest paths at which each differs, as the engine matches `replaceOnChanges`
+ * against them. A host passes on what its protocol carries: the native plugin all of it, the
+ * dynamic-provider host `changes` and `replaces` (Pulumi's dynamic `DiffResult` has no
+ * detailed diff).
  */
 export interface DiffDetail extends dynamic.DiffResult {
   /** The diffed properties whose desired value differs from the recorded one (or is not known yet). */
@@ -21,19 +104,43 @@ export interface DiffDetail extends dynamic.DiffResult {
   readonly desired: Props;
 }
 
+/** What `check` returns: the inputs (with a name made up where the program set none) and one failure per bad property. */
+export interface CheckOutcome {
+  readonly inputs: Props;
+  readonly failures: dynamic.CheckFailure[];
+}
+
+/** What `create` returns: the id (`""` in a preview) and every output. */
+export interface CreateOutcome {
+  readonly id: string;
+  readonly outs: Props;
+}
+
+/** What `read` returns: the id (`""`: gone), the outputs, and the inputs when something drifted. */
+export interface ReadOutcome {
+  readonly id: string;
+  readonly props?: Props;
+  readonly inputs?: Props;
+}
+
+/** What `update` returns: every output. */
+export interface UpdateOutcome {
+  readonly outs: Props;
+}
+
 /**
- * The provider of one resource type: Pulumi's dynamic provider, whose `diff` says what
- * changed ({@link DiffDetail}), whose `check` may be told which inputs the program gave as
- * secrets (a host that knows, the native plugin: their values are never quoted, and their
- * failures name them only in the reason, framework/check.ts), and whose `read` takes the old
- * inputs from a host that has them (the native plugin; framework/refreshedInputs.ts).
+ * The core of one resource type. Each call's failure contract is Pulumi's: a `create` that
+ * throws without an id made nothing; one that throws a `ResourceInitError` made the resource,
+ * which stays in state with the error's properties as its outputs; a `delete` that throws
+ * leaves it in state.
  */
-export type CoreProvider = Required<Pick<dynamic.ResourceProvider, "configure" | "create" | "update" | "delete">> & {
-  check(olds: Props, news: Props, secretInputs?: ReadonlySet<string>): Promise<dynamic.CheckResult>;
-  /**
-   * `movingToNative`: the recorded state is still the dynamic providers' (the native plugin
-   * diffs it during a move), so the old half of a replacement is deleted by them, not here.
-   */
-  diff(id: string, olds: Props, news: Props, movingToNative?: boolean): Promise<DiffDetail>;
-  read(id: string, props: Props, oldInputs?: Props): Promise<dynamic.ReadResult>;
-};
+export interface CoreProvider {
+  /** Stores the stack configuration for every resource in this process. */
+  configure(config: dynamic.ConfigureRequest["config"]): Promise<void>;
+  check(req: CheckRequest): Promise<CheckOutcome>;
+  diff(req: DiffRequest): Promise<DiffDetail>;
+  create(req: CreateRequest): Promise<CreateOutcome>;
+  read(req: ReadRequest): Promise<ReadOutcome>;
+  update(req: UpdateRequest): Promise<UpdateOutcome>;
+  delete(req: DeleteRequest): Promise<void>;
+}

@@ -11,7 +11,7 @@ import { CONFIG_KEYS, configure, readSettings, type ConfigSource } from "../fram
 import type { NativeDiff } from "./detailedDiff";
 import { containsUnknown } from "../framework/unknowns";
 import type { Bag } from "./protos";
-import type { Failure } from "./resources";
+import type { Failure } from "./failures";
 
 /** The configuration keys by name (`apiUrl`), each with its namespaced key (`clouddb:apiUrl`). */
 const KEYS: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(CONFIG_KEYS).map(([name, s]) => [name, s.key]));

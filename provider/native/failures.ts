@@ -12,8 +12,13 @@
 import { shownUrl } from "../client/config";
 import { redact } from "../client/redact";
 import { topProperty } from "../framework/check";
-import type { Failure } from "./resources";
 import { secretTexts, type Wired } from "./wire";
+
+/** A check failure: the property at fault (`""`: the resource as a whole) and why. */
+export interface Failure {
+  readonly property: string;
+  readonly reason: string;
+}
 
 /** The text that stands for a secret value in a reason, as `check` writes it. */
 const SECRET_SHOWN = "[secret]";

@@ -1,14 +1,13 @@
 /**
- * Each resource type served natively under `clouddb:index:<Kind>`, by the very provider the
- * dynamic path runs (framework/resourceProvider.ts `defineResourceProvider`, as `coreProvider`, of the same
- * definition): every rule, operation and message is that one's. What this adapter adds is
- * what the native protocol carries and the dynamic one cannot:
+ * Each resource type served natively under `clouddb:index:<Kind>`: the gRPC-shaped calls
+ * (server.ts, provider.ts) translated to and from the core's requests (framework/core.ts,
+ * the very core the dynamic providers serve), and nothing more. Every rule, operation,
+ * message and preview is the core's; what the engine tells the plugin about a call is a
+ * field of the request: the owner (from the URN), the preview flag, the engine's timeout.
+ * What this translator adds is what the native protocol carries and the dynamic one cannot:
  *
- * - the owner of a create from the URN (the TypeScript SDK sends it as `__owner`);
- * - the changed keys and a detailed diff, so that the engine applies `replaceOnChanges` and
- *   shows what changes;
- * - previews of a create or an update (what is known, the rest unknown);
- * - the engine's timeouts, bounded by the resource's own `timeouts` input;
+ * - the changed keys and a detailed diff (detailedDiff.ts), so that the engine applies
+ *   `replaceOnChanges` and shows what changes;
  * - secrets: every secret output and input is marked secret in what it returns, partial
  *   failures included;
  * - Read with an id alone (`pulumi import`), which records the inputs read back.
@@ -18,21 +17,17 @@
  */
 import { checkInputs } from "../framework/check";
 import { CloudStateError, ProviderErrorCode, ResourceInitError, scrubbed, unimportable } from "../framework/errors";
-import { ADOPTED_KEY, adopts, rememberAdoptedInState } from "../framework/adoption";
-import { AUTONAMED_KEY, INTERNAL_KEYS, OWNER_KEY, PROVIDER_KEY } from "../framework/internalInputs";
+import { ADOPTED_KEY } from "../framework/adoption";
+import { AUTONAMED_KEY, INTERNAL_KEYS, PROVIDER_KEY } from "../framework/internalInputs";
 import { GIVEN_INPUTS_KEY } from "../framework/refreshedInputs";
 import type { CoreProvider } from "../framework/coreProvider";
-import { coreProvider } from "../framework/resourceProvider";
+import { coreProvider } from "../framework/core";
 import { inputsReadBack, secretInputs, secretOutputs, type ResourceSchema } from "../framework/schema";
-import { settingsFor } from "../framework/settings";
-import { sharedOf } from "../framework/operationContext";
-import { containsUnknown, UNKNOWN } from "../framework/unknowns";
 import type { RegisteredResource } from "../resources/registration";
 import { detailedDiff, type NativeDiff } from "./detailedDiff";
 import { WiredInitError } from "./errors";
-import { forEngine } from "./failures";
+import { forEngine, type Failure } from "./failures";
 import type { Bag } from "./protos";
-import { boundedTimeouts, type TimedOperation } from "./timeouts";
 import { ownerOf } from "./urns";
 import { toWire, type Wired } from "./wire";
 
@@ -42,11 +37,7 @@ export interface Out {
   readonly secrets: Iterable<string>;
 }
 
-/** A check failure: the property at fault (`""`: the resource as a whole) and why. */
-export interface Failure {
-  readonly property: string;
-  readonly reason: string;
-}
+export type { Failure } from "./failures";
 
 /**
  * Keys of the framework's own inputs that are no output, and the names of the inputs given
@@ -102,15 +93,19 @@ export class NativeResource {
   }
 
   /**
-   * Checks the inputs: the framework's `check`, the owner given from the URN (for a name it
-   * makes up) and not kept. An input the program gave as a secret is one to `check` (its
+   * Checks the inputs: the core's `check`, told the owner from the URN (for a name it
+   * makes up). An input the program gave as a secret is one to `check` (its
    * value never quoted), and no failure hands the engine a property whose value it would print
    * holding a secret (failures.ts).
    */
   async check(urn: string, olds: Wired, news: Wired): Promise<{ inputs: Out; failures: Failure[] }> {
-    const given = { ...inputsOnly(news.props), [OWNER_KEY]: ownerOf(urn, this.kind) };
-    const r = await this.core.check(inputsOnly(olds.props), given, news.secrets);
-    const inputs = inputsOnly(r.inputs === undefined ? news.props : bag(r.inputs));
+    const r = await this.core.check({
+      olds: inputsOnly(olds.props),
+      news: inputsOnly(news.props),
+      owner: ownerOf(urn, this.kind),
+      secretInputs: news.secrets,
+    });
+    const inputs = inputsOnly(r.inputs);
     return { inputs: { props: inputs, secrets: this.secrets(news.secrets) }, failures: forEngine(r.failures ?? [], news, this.secretKeys) };
   }
 
@@ -121,17 +116,21 @@ export class NativeResource {
    */
   async diff(id: string, olds: Wired, news: Wired): Promise<NativeDiff> {
     const recorded = outputsOnly(olds.props);
-    return detailedDiff(await this.core.diff(id, recorded, inputsOnly(news.props), PROVIDER_KEY in olds.props), recorded);
+    const movingToNative = PROVIDER_KEY in olds.props;
+    return detailedDiff(await this.core.diff({ id, olds: recorded, news: inputsOnly(news.props), movingToNative }), recorded);
   }
 
   /** Creates the resource (or, in a preview, says what it will have). */
   async create(urn: string, news: Wired, preview: boolean, timeout: number): Promise<{ id: string; outs: Out }> {
     const secrets = this.secrets(news.secrets);
-    if (preview) return { id: "", outs: { props: this.previewOutputs({}, news.props), secrets } };
-    const given = news.props.timeouts;
     try {
-      const r = await this.core.create(this.asked(urn, news.props, "create", timeout));
-      return { id: r.id, outs: { props: { ...outputsOnly(bag(r.outs)), timeouts: given }, secrets } };
+      const r = await this.core.create({
+        news: inputsOnly(news.props),
+        owner: ownerOf(urn, this.kind),
+        preview,
+        engineTimeoutSeconds: timeout,
+      });
+      return { id: r.id, outs: { props: outputsOnly(r.outs), secrets } };
     } catch (e) {
       throw this.wired(e, news, secrets);
     }
@@ -145,7 +144,7 @@ export class NativeResource {
    */
   async read(id: string, props: Wired, inputs: Wired): Promise<{ id: string; outs?: Out; inputs?: Out }> {
     const importing = Object.keys(props.props).length === 0 && Object.keys(inputs.props).length === 0;
-    const r = await this.core.read(id, outputsOnly(props.props), importing ? undefined : inputsOnly(inputs.props));
+    const r = await this.core.read({ id, props: outputsOnly(props.props), oldInputs: importing ? undefined : inputsOnly(inputs.props) });
     if (!r.id) return { id: "" };
     const outs = outputsOnly(bag(r.props));
     if (importing) outs[ADOPTED_KEY] = false;
@@ -163,10 +162,17 @@ export class NativeResource {
   /** Updates the resource (or, in a preview, says what it will have). */
   async update(urn: string, id: string, olds: Wired, news: Wired, preview: boolean, timeout: number): Promise<{ outs: Out }> {
     const secrets = this.secrets(news.secrets);
-    if (preview) return { outs: { props: this.previewOutputs(olds.props, news.props), secrets } };
     try {
-      const r = await this.core.update(id, outputsOnly(olds.props), this.asked(urn, news.props, "update", timeout));
-      return { outs: { props: { ...outputsOnly(bag(r.outs)), timeouts: news.props.timeouts }, secrets } };
+      const owner = ownerOf(urn, this.kind);
+      const r = await this.core.update({
+        id,
+        olds: outputsOnly(olds.props),
+        news: inputsOnly(news.props),
+        owner,
+        preview,
+        engineTimeoutSeconds: timeout,
+      });
+      return { outs: { props: outputsOnly(r.outs), secrets } };
     } catch (e) {
       throw this.wired(e, news, secrets);
     }
@@ -178,41 +184,12 @@ export class NativeResource {
    * engine sends: state of 0.1.0 records adoption there alone).
    */
   async delete(id: string, props: Wired, timeout: number, oldInputs?: Wired): Promise<void> {
-    rememberAdoptedInState(this.kind, oldInputs?.props.adoptId);
-    const recorded = outputsOnly(props.props);
-    await this.core.delete(id, { ...recorded, timeouts: boundedTimeouts(recorded.timeouts, "delete", timeout) });
-  }
-
-  /** The inputs a create or an update runs with: the owner from the URN, the timeouts bounded by the engine's. */
-  private asked(urn: string, news: Bag, operation: TimedOperation, timeout: number): Bag {
-    return {
-      ...inputsOnly(news),
-      [OWNER_KEY]: ownerOf(urn, this.kind),
-      timeouts: boundedTimeouts(news.timeouts, operation, timeout),
-    };
+    await this.core.delete({ id, props: outputsOnly(props.props), oldInputs: oldInputs?.props, engineTimeoutSeconds: timeout });
   }
 
   /**
-   * What a preview says the outputs will be: the recorded ones (none for a create), with
-   * each output the program sets as an input of the same name taken from it (unknown where
-   * it is not known yet), the rest of a create unknown.
-   */
-  private previewOutputs(recorded: Bag, news: Bag): Bag {
-    const creating = Object.keys(recorded).length === 0;
-    const outs: Bag = outputsOnly(recorded);
-    for (const key of Object.keys(this.schema.outputs)) {
-      const value = news[key];
-      if (value !== undefined && value !== null) outs[key] = containsUnknown(value) ? UNKNOWN : value;
-      else if (creating) outs[key] = UNKNOWN;
-    }
-    const projectId = news.projectId ?? settingsFor(sharedOf(news).settings).projectId;
-    if (projectId !== undefined) outs.projectId = containsUnknown(projectId) ? UNKNOWN : projectId;
-    return { ...outs, timeouts: news.timeouts, settings: news.settings, [ADOPTED_KEY]: adopts(news) };
-  }
-
-  /**
-   * A partial failure for the wire: the framework's properties, with the timeouts as the
-   * program wrote them (not the engine's bound), without the framework's inputs, and every
+   * A partial failure for the wire: the core's properties (the timeouts as the program wrote
+   * them, not the engine's bound), without the framework's inputs, and every
    * secret wrapped (a create that timed out knows the password). Any other error scrubbed of
    * every input that arrived secret (the framework scrubs those its schema declares secret).
    */
@@ -222,7 +199,6 @@ export class NativeResource {
         e,
         [...news.secrets].flatMap((k) => textsIn(news.props[k])),
       );
-    const properties = { ...outputsOnly(e.properties), timeouts: news.props.timeouts };
-    return new WiredInitError(e.id, toWire(properties, secrets), toWire(inputsOnly(news.props), secrets), e.message);
+    return new WiredInitError(e.id, toWire(outputsOnly(e.properties), secrets), toWire(inputsOnly(news.props), secrets), e.message);
   }
 }

@@ -9,7 +9,7 @@ import { absentIfNotFound, createOnce, forgetInterrupted, listedOf, type Recover
 import { intentOf } from "../../framework/createIntent";
 import type { ResourceOperations } from "../../framework/resourceProvider";
 import { outputsFrom, type InputsOf, type OutputsOf } from "../../framework/schema";
-import type { ProviderContext } from "../../framework/settings";
+import type { OperationContext } from "../../framework/operationContext";
 import { keepingRecorded } from "../../framework/unreadable";
 import { PEERING_FIELDS, vpcPeeringSchema } from "./definition";
 
@@ -47,14 +47,15 @@ function asked(news: VpcPeeringInputs): Partial<VpcPeeringOutputs> {
  * ResourceInitError that keeps the peering in state with what is known of it.
  */
 async function untilActive(
-  ctx: ProviderContext,
+  ctx: OperationContext,
   peeringId: string,
   news: VpcPeeringInputs,
   projectId: string,
   operation: "create" | "update",
   recorded: Partial<VpcPeeringOutputs> = {},
 ) {
-  const limit = ctx.timeoutMs(news.timeouts, operation);
+  // The operation's own bound: the resource's `timeouts`, within the engine's (framework/core.ts).
+  const limit = ctx.limitMs;
   const baseline = { ...asked(news), ...recorded };
   const as = operation === "create" ? "sent" : "recorded";
   try {

@@ -35,21 +35,38 @@ export interface LogSink {
   log(severity: Severity, message: string, urn?: string, ephemeral?: boolean): Promise<void>;
 }
 
-/** The engine's log, over gRPC. A message the engine does not take goes to standard error. */
+/**
+ * The engine's log, over gRPC. A message the engine does not take goes to standard error. Its
+ * gRPC client is made at the first message, not before: a start that logs nothing never loads
+ * gRPC's client side (in the release's bundle, a part of its own: scripts/plugin/grpc-server-only.js).
+ */
 export class EngineLog implements LogSink {
-  private readonly client: enginegrpc.EngineClient;
+  private connection: enginegrpc.EngineClient | undefined;
 
   /** @param address the engine's `host:port`, the plugin's first argument */
-  constructor(address: string) {
-    this.client = new enginegrpc.EngineClient(address, grpc.credentials.createInsecure());
+  constructor(private readonly address: string) {}
+
+  private get client(): enginegrpc.EngineClient {
+    this.connection ??= new enginegrpc.EngineClient(this.address, grpc.credentials.createInsecure());
+    return this.connection;
   }
 
   /** @inheritdoc */
   log(severity: Severity, message: string, urn = "", ephemeral = false): Promise<void> {
     const req = new enginepb.LogRequest();
     req.setSeverity(SEVERITY[severity]).setMessage(message).setUrn(urn).setEphemeral(ephemeral);
+    let client: enginegrpc.EngineClient;
+    try {
+      client = this.client;
+    } catch (e) {
+      // gRPC's client cannot be loaded (a part of the release's bundle missing): the message is kept, on standard error.
+      process.stderr.write(
+        `pulumi-resource-clouddb: cannot reach the engine's log: ${e instanceof Error ? e.message : String(e)}\n${message}\n`,
+      );
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
-      this.client.log(req, (err) => {
+      client.log(req, (err) => {
         if (err) process.stderr.write(`${message}\n`);
         resolve();
       });
@@ -58,7 +75,7 @@ export class EngineLog implements LogSink {
 
   /** Closes the connection. */
   close(): void {
-    this.client.close();
+    this.connection?.close();
   }
 }
 

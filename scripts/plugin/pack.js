@@ -10,7 +10,7 @@
  *   `pulumi-resource-clouddb.js` (provider/native/loader.ts: checks the Node.js, runs the
  *   bundle from V8's code cache), the bundled plugin `pulumi-resource-clouddb.bundle.js` (the
  *   compiled plugin and every module it loads, by esbuild, a dev dependency for this), its
- *   parts `pulumi-resource-clouddb.<module>.js` (zod and undici: scripts the loader runs when
+ *   parts `pulumi-resource-clouddb.<module>.js` (zod, undici, gRPC's client side: scripts the loader runs when
  *   the plugin first uses them, {@link PARTS}), the LICENSE. The launcher runs the loader on the machine's Node.js and, where there is none
  *   (or the loader finds it older than 20.18.1), the single-file build below, which it
  *   downloads once from the same release, checked against the SHA-256 written into it.
@@ -32,6 +32,8 @@ const { TARGETS, nodeBinary } = require("./node-binaries");
 const { commandLine, say, tarball } = require("./run");
 const { packStandalone } = require("./standalone");
 const { sha256File } = require("../release/sums");
+const { eagerFactories } = require("./eager-factories");
+const { grpcServerOnly, grpcClientSource, GRPC_CLIENT } = require("./grpc-server-only");
 
 const root = path.resolve(__dirname, "..", "..");
 /** @typedef {import("./node-binaries").Target} Target */
@@ -240,7 +242,7 @@ async function bundle(outfile, opts = {}) {
         // `main()` called from here: a SEA's main script is no `require.main` to test against.
         ...bundleOptions(`${registry}require("./dist/provider/native/main.js").main();`, outfile, [
           noSdkRuntime,
-          ...(opts.parts ? [partsStandIns] : []),
+          ...(opts.parts ? [partsStandIns, grpcServerOnly] : []),
           ...lean,
         ]),
         metafile: true,
@@ -267,17 +269,20 @@ async function bundle(outfile, opts = {}) {
       ...lean,
     ]),
   );
-  parts[PROVIDER] = { file: providerFile, sha256: sha256File(path.join(dir, providerFile)) };
-  // The bundle again, handing the provider's part the modules they share (the same modules: only its first lines differ).
+  // gRPC's client side (grpc-server-only.js); then the bundle again, handing the parts the modules they share (only its first lines differ).
+  await esbuild.build(bundleOptions(grpcClientSource(), path.join(dir, partFile(GRPC_CLIENT)), [sharedModules(shared, used), ...lean]));
   const entries = [...used].map(([key, abs]) => `${JSON.stringify(key)}: () => require(${JSON.stringify(abs)})`);
   await main(
     `const shared = { ${entries.join(", ")} }; globalThis[Symbol.for(${JSON.stringify(SHARED_HOOK)})] = (key) => shared[key]();\n`,
   );
-  for (const name of PARTS) {
+  for (const name of PARTS)
+    await esbuild.build(bundleOptions(`module.exports = require(${JSON.stringify(name)});`, path.join(dir, partFile(name)), lean));
+  // Each script's module wrappers compiled with it, not parsed twice (scripts/plugin/eager-factories.js); then their sums.
+  eagerFactories(outfile);
+  for (const name of [PROVIDER, GRPC_CLIENT, ...PARTS]) {
     const file = partFile(name);
-    const out = path.join(dir, file);
-    await esbuild.build(bundleOptions(`module.exports = require(${JSON.stringify(name)});`, out, lean));
-    parts[name] = { file, sha256: sha256File(out) };
+    eagerFactories(path.join(dir, file));
+    parts[name] = { file, sha256: sha256File(path.join(dir, file)) };
   }
   return parts;
 }

@@ -1,17 +1,19 @@
 /**
  * The bundle's parts on the Node.js route (scripts/plugin/pack.js `PARTS`, provider/native/loader.ts):
- * the provider (our modules it alone needs), zod and undici are scripts of their own beside the
- * bundle, which the loader runs when the plugin first uses them. A start and a Check never run undici's (the API client is loaded at
+ * the provider (our modules it alone needs), zod, undici and gRPC's client side
+ * (scripts/plugin/grpc-server-only.js) are scripts of their own beside the bundle, which the loader runs when the plugin first uses them. A start and a Check never run undici's (the API client is loaded at
  * the first request to the API), and the first Create after them, against the emulator over
  * real HTTP, runs it and works; its code cache is written once that Create is answered. A part
  * that cannot be loaded is the error of each request that needs it, naming its file, and
- * leaves the requests that do not need it answered.
+ * leaves the requests that do not need it answered. gRPC's client side runs at the first message
+ * to the engine's log, which reaches the engine; a start, a Configure and a Check never run it.
  */
 import { createHash } from "crypto";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
+import { ClouddbClient } from "../../provider/client";
 import type { BundlePart, LoaderBuild } from "../../provider/native/loader";
 import { NativePlugin, RpcError, urnOf } from "../native/support";
 
@@ -74,8 +76,8 @@ afterAll(async () => {
 });
 
 describe("the bundle's parts on the Node.js route", () => {
-  it("are the provider, zod and undici, scripts of their own beside the bundle, which holds neither package", () => {
-    expect(Object.keys(parts).sort()).toEqual(["provider", "undici", "zod"]);
+  it("are the provider, zod, undici and gRPC's client side, scripts of their own beside the bundle, which holds none of them", () => {
+    expect(Object.keys(parts).sort()).toEqual(["grpc-client", "provider", "undici", "zod"]);
     const main = fs.readFileSync(path.join(built, BUNDLE), "utf8");
     const undici = fs.readFileSync(path.join(built, parts.undici.file), "utf8");
     // undici's HTTP parser and zod's error class are in their parts, not in the bundle.
@@ -83,7 +85,70 @@ describe("the bundle's parts on the Node.js route", () => {
     expect(main).not.toContain("llhttp");
     expect(fs.readFileSync(path.join(built, parts.zod.file), "utf8")).toContain("ZodError");
     expect(main).not.toContain("ZodError");
+    // gRPC's retries and load balancers (its client side) are in their part; its server in the bundle.
+    const client = fs.readFileSync(path.join(built, parts["grpc-client"].file), "utf8");
+    for (const clientSide of ["grpc-previous-rpc-attempts", "pick_first"]) {
+      expect(client).toContain(clientSide);
+      expect(main).not.toContain(clientSide);
+    }
+    expect(main).toContain("node_modules/@grpc/grpc-js/build/src/server.js");
+    // The part takes gRPC's server modules (one instance: one registry of resolvers) from the bundle.
+    expect(client).toContain('.sharedModule")]("node_modules/@grpc/grpc-js/build/src/server.js")');
   });
+
+  it("serve a start, a Configure and a Check without gRPC's client side, and load it at the first message to the engine's log, which reaches the engine", async () => {
+    const dir = pluginDir();
+    const cache = path.join(dir, "code-cache");
+    try {
+      fs.renameSync(path.join(dir, parts["grpc-client"].file), path.join(dir, "aside.js"));
+      const plugin = await started(dir);
+      try {
+        const urn = urnOf("Service", "told");
+        expect((await plugin.check(urnOf("Service", "plain"), { name: "plain" })).failures).toEqual([]);
+        // Its file back: the adoption's message to the engine's log (at its Check) is the first use of gRPC's client.
+        fs.renameSync(path.join(dir, "aside.js"), path.join(dir, parts["grpc-client"].file));
+        const api = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId });
+        const legacy = await api.perform("createService", { body: { name: "told", cpu_millis: "500", memory_gbs: "2" } });
+        const { inputs, failures } = await plugin.check(urn, { adoptId: legacy.service_id });
+        expect(failures).toEqual([]);
+        const made = await plugin.create(urn, inputs);
+        expect(made.outs.__adopted).toBe(true);
+        expect(plugin.logged.filter((l) => l.urn === urn).map((l) => l.message)).toEqual(
+          expect.arrayContaining([expect.stringMatching(new RegExp(`adopts Service ${legacy.service_id} \\(adoptId\\)`))]),
+        );
+        expect(plugin.stderr).not.toMatch(/adopts Service/);
+        expect(await written(cache, 5)).toContain(cacheOf(parts["grpc-client"].sha256));
+      } finally {
+        await plugin.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
+
+  it("make gRPC's client side, when its part cannot be loaded, an error naming its file on standard error, the message kept there and the Create answered", async () => {
+    const dir = pluginDir();
+    try {
+      fs.rmSync(path.join(dir, parts["grpc-client"].file));
+      const plugin = await started(dir);
+      try {
+        const urn = urnOf("Service", "untold");
+        const api = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId });
+        const legacy = await api.perform("createService", { body: { name: "untold", cpu_millis: "500", memory_gbs: "2" } });
+        const { inputs } = await plugin.check(urn, { adoptId: legacy.service_id });
+        const made = await plugin.create(urn, inputs);
+        expect(made.outs.__adopted).toBe(true);
+        expect(plugin.stderr).toContain(
+          `cannot reach the engine's log: pulumi-resource-clouddb: cannot load ${parts["grpc-client"].file} (the module grpc-client), a part of the plugin's bundle beside it`,
+        );
+        expect(plugin.stderr).toMatch(new RegExp(`adopts Service ${legacy.service_id} \\(adoptId\\)`));
+      } finally {
+        await plugin.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
 
   it("hold one copy of each module of our own: the provider's part takes those it shares with the bundle (the secrets redact knows) from it", () => {
     const main = fs.readFileSync(path.join(built, BUNDLE), "utf8");

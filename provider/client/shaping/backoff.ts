@@ -3,6 +3,7 @@
  * exponential backoff with jitter, and never less than what the API asked (`Retry-After`).
  */
 import { RateLimitError, ServerError } from "../errors";
+import { PACER } from "./schedule";
 
 /** Tunables of the backoff (exposed for tests). */
 export const backoff = {
@@ -12,8 +13,6 @@ export const backoff = {
   bareRefusalBaseMs: 500,
   /** Longest backoff step in ms. */
   maxMs: 5_000,
-  /** Added on top of `Retry-After`, so the retry is never early even with coarse clocks. */
-  retryAfterMarginMs: 25,
   /**
    * Up to this share of a `Retry-After` is added to it at random (at most
    * {@link backoff}.retryAfterSpreadMaxMs): a request waiting exactly what a gateway asks comes
@@ -27,12 +26,12 @@ export const backoff = {
 
 /**
  * How long a request waits after an answer that asked for `seconds` (`Retry-After`): never less,
- * plus {@link backoff}.retryAfterMarginMs, plus a random part of up to a fifth of it (1 s at most),
+ * plus the margin the key's pauses add too ({@link PACER}.retryAfterMarginMs), plus a random part of up to a fifth of it (1 s at most),
  * so that it does not come back in step with whatever refused it. `random()` in [0, 1).
  */
 export function retryAfterWaitMs(seconds: number, random: () => number = Math.random): number {
   const ms = seconds * 1_000;
-  return ms + backoff.retryAfterMarginMs + random() * Math.min(backoff.retryAfterSpreadMaxMs, ms * backoff.retryAfterSpread);
+  return ms + PACER.retryAfterMarginMs + random() * Math.min(backoff.retryAfterSpreadMaxMs, ms * backoff.retryAfterSpread);
 }
 
 /** Between half and all of `base * 2^(attempt-1)`, at most {@link backoff}.maxMs: exponential, with jitter. */

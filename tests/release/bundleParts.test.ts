@@ -54,6 +54,29 @@ async function started(dir: string): Promise<NativePlugin> {
   return plugin;
 }
 
+/** Runs `run` in a plugin folder of its own ({@link pluginDir}), removed after. */
+async function inPluginDir(run: (dir: string) => Promise<void>): Promise<void> {
+  const dir = pluginDir();
+  try {
+    await run(dir);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Runs `run` on the plugin started from a folder of its own, which `prepare` alters first; ends the plugin and removes the folder after. */
+async function withPlugin(prepare: (dir: string) => void, run: (plugin: NativePlugin, dir: string) => Promise<void>): Promise<void> {
+  await inPluginDir(async (dir) => {
+    prepare(dir);
+    const plugin = await started(dir);
+    try {
+      await run(plugin, dir);
+    } finally {
+      await plugin.close();
+    }
+  });
+}
+
 beforeAll(async () => {
   built = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-parts-build-"));
   parts = await bundle(path.join(built, BUNDLE), { parts: true });
@@ -97,12 +120,10 @@ describe("the bundle's parts on the Node.js route", () => {
   });
 
   it("serve a start, a Configure and a Check without gRPC's client side, and load it at the first message to the engine's log, which reaches the engine", async () => {
-    const dir = pluginDir();
-    const cache = path.join(dir, "code-cache");
-    try {
-      fs.renameSync(path.join(dir, parts["grpc-client"].file), path.join(dir, "aside.js"));
-      const plugin = await started(dir);
-      try {
+    await withPlugin(
+      (dir) => fs.renameSync(path.join(dir, parts["grpc-client"].file), path.join(dir, "aside.js")),
+      async (plugin, dir) => {
+        const cache = path.join(dir, "code-cache");
         const urn = urnOf("Service", "told");
         expect((await plugin.check(urnOf("Service", "plain"), { name: "plain" })).failures).toEqual([]);
         // Its file back: the adoption's message to the engine's log (at its Check) is the first use of gRPC's client.
@@ -118,20 +139,14 @@ describe("the bundle's parts on the Node.js route", () => {
         );
         expect(plugin.stderr).not.toMatch(/adopts Service/);
         expect(await written(cache, 5)).toContain(cacheOf(parts["grpc-client"].sha256));
-      } finally {
-        await plugin.close();
-      }
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+      },
+    );
   }, 180_000);
 
   it("make gRPC's client side, when its part cannot be loaded, an error naming its file on standard error, the message kept there and the Create answered", async () => {
-    const dir = pluginDir();
-    try {
-      fs.rmSync(path.join(dir, parts["grpc-client"].file));
-      const plugin = await started(dir);
-      try {
+    await withPlugin(
+      (dir) => fs.rmSync(path.join(dir, parts["grpc-client"].file)),
+      async (plugin) => {
         const urn = urnOf("Service", "untold");
         const api = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId });
         const legacy = await api.perform("createService", { body: { name: "untold", cpu_millis: "500", memory_gbs: "2" } });
@@ -142,12 +157,8 @@ describe("the bundle's parts on the Node.js route", () => {
           `cannot reach the engine's log: pulumi-resource-clouddb: cannot load ${parts["grpc-client"].file} (the module grpc-client), a part of the plugin's bundle beside it`,
         );
         expect(plugin.stderr).toMatch(new RegExp(`adopts Service ${legacy.service_id} \\(adoptId\\)`));
-      } finally {
-        await plugin.close();
-      }
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+      },
+    );
   }, 180_000);
 
   it("hold one copy of each module of our own: the provider's part takes those it shares with the bundle (the secrets redact knows) from it", () => {
@@ -160,11 +171,10 @@ describe("the bundle's parts on the Node.js route", () => {
   });
 
   it("run undici's at the first Create after a Check that never used it, which works, and keep its code cache once that Create is answered", async () => {
-    const dir = pluginDir();
-    const cache = path.join(dir, "code-cache");
-    try {
-      const plugin = await started(dir);
-      try {
+    await withPlugin(
+      () => undefined,
+      async (plugin, dir) => {
+        const cache = path.join(dir, "code-cache");
         const urn = urnOf("Service", "parts");
         const { inputs, failures } = await plugin.check(urn, { name: "parts" });
         expect(failures).toEqual([]);
@@ -179,20 +189,14 @@ describe("the bundle's parts on the Node.js route", () => {
         expect(made.id).toMatch(/\S/);
         expect(made.outs.name).toBe("parts");
         expect(await written(cache, 4)).toContain(cacheOf(parts.undici.sha256));
-      } finally {
-        await plugin.close();
-      }
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+      },
+    );
   }, 180_000);
 
   it("make a part that cannot be loaded the error of each request that needs it, naming its file, and answer the others", async () => {
-    const dir = pluginDir();
-    try {
-      fs.rmSync(path.join(dir, parts.undici.file));
-      const plugin = await started(dir);
-      try {
+    await withPlugin(
+      (dir) => fs.rmSync(path.join(dir, parts.undici.file)),
+      async (plugin) => {
         const urn = urnOf("Service", "no-undici");
         const { inputs, failures } = await plugin.check(urn, { name: "no-undici" });
         expect(failures).toEqual([]);
@@ -208,17 +212,12 @@ describe("the bundle's parts on the Node.js route", () => {
           expect((e as Error).message).not.toContain(emu.pat);
         }
         expect(plugin.stderr).not.toContain(emu.pat);
-      } finally {
-        await plugin.close();
-      }
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+      },
+    );
   }, 180_000);
 
   it("end the start as a failed one, naming the part, when the provider's cannot be loaded", async () => {
-    const dir = pluginDir();
-    try {
+    await inPluginDir(async (dir) => {
       fs.writeFileSync(path.join(dir, parts.zod.file), "this is not JavaScript (");
       const plugin = await NativePlugin.start({}, { entry: path.join(dir, "pulumi-resource-clouddb.js") });
       const failed = await plugin.configure({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId }).then(
@@ -228,8 +227,6 @@ describe("the bundle's parts on the Node.js route", () => {
       await plugin.close();
       expect(failed).toBeInstanceOf(Error);
       expect(plugin.stderr).toContain(`cannot load ${parts.zod.file} (the module zod), a part of the plugin's bundle beside it`);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    });
   }, 180_000);
 });

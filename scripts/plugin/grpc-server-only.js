@@ -16,6 +16,7 @@
  */
 "use strict";
 const path = require("path");
+const { proxyStandIn } = require("./standIn");
 
 /** The part holding gRPC's whole index: the client side, loaded at the first use of an export the server does not need. */
 const GRPC_CLIENT = "grpc-client";
@@ -124,15 +125,7 @@ const grpcServerOnly = {
       contents: `"use strict";
 const load = ${LOAD};
 const real = () => load().modules[${JSON.stringify(args.path)}];
-module.exports = new Proxy({}, {
-  get: (_, key) => real()[key],
-  has: (_, key) => key in real(),
-  ownKeys: () => Reflect.ownKeys(real()),
-  getOwnPropertyDescriptor: (_, key) => {
-    const d = Reflect.getOwnPropertyDescriptor(real(), key);
-    return d && { ...d, configurable: true };
-  },
-});`,
+${proxyStandIn("real()")}`,
       loader: "js",
     }));
   },

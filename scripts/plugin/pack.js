@@ -27,6 +27,7 @@
 const fs = require("fs");
 const os = require("os");
 const path = require("path");
+const { proxyStandIn } = require("./standIn");
 const { buildLauncher } = require("./launcher");
 const { TARGETS, nodeBinary } = require("./node-binaries");
 const { commandLine, say, tarball } = require("./run");
@@ -173,15 +174,7 @@ const load = () => {
   if (typeof hook !== "function") throw new Error(${JSON.stringify(`${args.path} is a part of the plugin's bundle, which its loader alone runs`)});
   return hook(${JSON.stringify(args.path)});
 };
-module.exports = new Proxy({}, {
-  get: (_, key) => load()[key],
-  has: (_, key) => key in load(),
-  ownKeys: () => Reflect.ownKeys(load()),
-  getOwnPropertyDescriptor: (_, key) => {
-    const d = Reflect.getOwnPropertyDescriptor(load(), key);
-    return d && { ...d, configurable: true };
-  },
-});`,
+${proxyStandIn("load()")}`,
       loader: "js",
     }));
   },

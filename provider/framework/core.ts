@@ -219,8 +219,9 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
       const { desired, changes, replaces, changed } = compare(olds, news, ctx);
       const byOption = replacedByOption(news[REPLACE_ON_CHANGES_KEY], changed, olds, desired);
       const replaced = [...new Set([...(replaces ?? []), ...byOption])];
-      // A replacement whose old half's delete would stop (state of 0.1.0, nothing to say who made it) stops here, before anything is created.
+      // State whose own `settings` a native program cannot say stops here when they are not the provider's.
       if (settingsServed) assertRecordedSettingsServed(schema.kind, id, olds, ctx.settings);
+      // A replacement whose old half's delete would stop (state of 0.1.0, nothing to say who made it) stops here, before anything is created.
       if (replaced.length > 0) assertReplaceable(schema.kind, id, olds, ctx.settings.ownership, movingToNative);
       // Setting or removing adoptId (or state that does not record it yet) is an update that records it, sending nothing.
       const adoption = recordedAdoption(olds) !== adopts(news);

@@ -9,6 +9,9 @@
  *   (pkg/resource/deploy/target.go `GetPackageConfig` for the package `clouddb`);
  * - the resource's type is the native one (`clouddb:index:<Kind>`), which the schema's
  *   aliases make the same resource as the SDK's dynamic type (`pulumi-nodejs:dynamic/clouddb:<Kind>`);
+ * - the SDK's `timeouts` input (Pulumi's `customTimeouts`, which the dynamic SDK turns into it)
+ *   is the engine's timeout of a Create or Update, in seconds, as a native program's
+ *   `customTimeouts` is; the native plugin takes no such input;
  * - what the plugin says to the engine's Log is printed as the dynamic host prints the same
  *   message (`clouddb: ...`, `warning: clouddb: ...`), so a suite reads both alike.
  *
@@ -19,6 +22,7 @@
 import type { ProviderService } from "../provider/native/server";
 import { decodeInitFailure } from "./pluginHost";
 import { ProviderError, ProviderHost, type ProviderHostOptions, type RequestMethod } from "./providerHost";
+import { parseDuration } from "../provider/framework/durations";
 import { fromStruct, provpb, toStruct } from "./protos";
 
 /** The native type of a URN of the SDK's dynamic type: `...::pulumi-nodejs:dynamic/clouddb:Vpc::net` → `...::clouddb:index:Vpc::net`. */
@@ -84,6 +88,8 @@ const sink = {
 /** A {@link ProviderHost} serving the native plugin's service in this process. */
 export class NativeHost extends ProviderHost {
   private service?: ProviderService;
+  /** Each resource's `timeouts` input from its Check, by URN: the engine's timeouts of its Create or Update. */
+  private readonly customTimeouts = new Map<string, unknown>();
 
   constructor(private readonly opts: ProviderHostOptions) {
     super();
@@ -131,7 +137,10 @@ export class NativeHost extends ProviderHost {
     const service = this.service;
     if (!service) return Promise.reject(new ProviderError(`native host is not running (${method})`, 14));
     shared.active = this;
-    const request = method === "configure" ? nativeConfigure(req as InstanceType<typeof provpb.ConfigureRequest>) : nativeTyped(req);
+    const request =
+      method === "configure"
+        ? nativeConfigure(req as InstanceType<typeof provpb.ConfigureRequest>)
+        : withEngineTimeout(method, nativeTyped(req), this.customTimeouts);
     const handler = (service as unknown as Record<string, Handler>)[method];
     return new Promise<Res>((resolve, reject) =>
       handler({ request }, (e, res) => {
@@ -152,6 +161,33 @@ function nativeConfigure(req: InstanceType<typeof provpb.ConfigureRequest>): Ins
       .map(([k, v]) => [k.slice("clouddb:".length), v]),
   );
   return new provpb.ConfigureRequest().setArgs(toStruct(own)).setAcceptsecrets(true).setAcceptresources(true);
+}
+
+/** The property bag of each request that carries the program's inputs, by method. */
+const INPUTS: Partial<Record<RequestMethod, { get: string; set: string }>> = {
+  check: { get: "getNews", set: "setNews" },
+  diff: { get: "getNews", set: "setNews" },
+  create: { get: "getProperties", set: "setProperties" },
+  update: { get: "getNews", set: "setNews" },
+};
+
+/**
+ * A request whose inputs may hold the SDK's `timeouts`, as the engine sends a native provider
+ * the program's `customTimeouts`: without the input, a Create's or Update's `timeout` its
+ * seconds. `given` holds each resource's, by URN, from its Check (whose inputs the Create or
+ * Update then gets, without them), as the engine holds a registration's options.
+ */
+function withEngineTimeout<Req>(method: RequestMethod, req: Req, given: Map<string, unknown>): Req {
+  const bag = INPUTS[method];
+  if (bag === undefined) return req;
+  const r = req as unknown as Record<string, (arg?: unknown) => unknown>;
+  const urn = r.getUrn() as string;
+  const { timeouts, ...inputs } = fromStruct(r[bag.get]() as Parameters<typeof fromStruct>[0]);
+  if (timeouts !== undefined) r[bag.set](toStruct(inputs));
+  if (method === "check") given.set(urn, timeouts);
+  const seconds = (given.get(urn) as Record<string, number | string | undefined> | undefined)?.[method];
+  if ((method === "create" || method === "update") && seconds !== undefined) r.setTimeout(parseDuration(seconds) / 1000);
+  return req;
 }
 
 /** A resource request of the SDK's dynamic type, for the native one. */

@@ -32,7 +32,8 @@ export class DatabaseCluster extends pulumi.ComponentResource {
     const db = new clouddb.Service(
       `${name}-db`,
       { vpcId: args.vpcId, cpuMillis: args.cpuMillis, memoryGbs, connectionPooler: true },
-      { parent: this, replaceOnChanges: ["cpuMillis"] },
+      // customTimeouts: how long its create, update and delete may wait (the provider's clouddb:createTimeout etc. otherwise).
+      { parent: this, replaceOnChanges: ["cpuMillis"], customTimeouts: { create: "30m", update: "30m", delete: "20m" } },
     );
     const reads = new clouddb.ReadReplicaSet(
       `${name}-reads`,

@@ -76,7 +76,11 @@ export function closest(name: string, known: readonly string[]): string {
  * program, in plain text even when it is a secret.
  */
 export function checkInputs(
-  schema: WithInputs & { readonly kind: string; readonly cross?: readonly CrossRule[] },
+  schema: WithInputs & {
+    readonly kind: string;
+    readonly cross?: readonly CrossRule[];
+    readonly replacedNatively?: Readonly<Record<string, string>>;
+  },
   news: Record<string, unknown>,
   secretInputs: ReadonlySet<string> = new Set(),
 ): CheckFailure[] {
@@ -89,9 +93,13 @@ export function checkInputs(
   for (const property of Object.keys(news)) {
     if (INTERNAL_KEYS.has(property) || property in specs || news[property] === undefined) continue;
     bad.add(property);
+    const instead = schema.replacedNatively?.[property];
     failures.push({
       property,
-      reason: `${property} is not an input of clouddb.${schema.kind}; did you mean ${closest(property, known)}? (inputs: ${known.join(", ")})`,
+      reason:
+        instead === undefined
+          ? `${property} is not an input of clouddb.${schema.kind}; did you mean ${closest(property, known)}? (inputs: ${known.join(", ")})`
+          : `${property} is not an input of clouddb.${schema.kind} served by the native provider: use ${instead}`,
     });
   }
   for (const [property, spec] of Object.entries(specs)) {

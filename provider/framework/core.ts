@@ -15,6 +15,11 @@
  * - Beside the resource's own outputs, state records the `timeouts` and `settings` the program
  *   wrote (`delete` and `read` receive only the outputs), whether it adopts the resource, and
  *   which inputs it gave ({@link besideOutputs}).
+ * - A schema without those inputs (the native plugin's, framework/schema.ts `nativeSchema`)
+ *   waits as long as the engine allows (`customTimeouts`), else the configured defaults,
+ *   whatever `timeouts` older state records; `settings` older state records are still where
+ *   `read` and `delete` find the resource, and `diff` stops when the provider's differ
+ *   (framework/recordedSettings.ts).
  */
 import { saveCompileCache } from "./compileCache";
 import "./lazyZodLocales";
@@ -39,6 +44,7 @@ import {
   rememberAdoptedInState,
 } from "./adoption";
 import { recordedUnlessChanged } from "./changes";
+import { assertRecordedSettingsServed } from "./recordedSettings";
 import { GIVEN_INPUTS_KEY, givenInputs, refreshedInputs } from "./refreshedInputs";
 import { REPLACE_ON_CHANGES_KEY } from "./internalInputs";
 import { operationContext, recordedReader, sharedOf, type OperationContext, type TimedOperation } from "./operationContext";
@@ -87,9 +93,9 @@ function timingOf(ctx: ProviderContext, doing: string, timeouts: TimeoutsInput |
   }
 }
 
-/** The `timeouts` an `operation` runs with: the resource's (`props`), its `operation` bounded by the engine's `engineSeconds`. */
-function effectiveTimeouts(props: Props, operation: TimedOperation, engineSeconds: number | undefined): TimeoutsInput | undefined {
-  return sharedOf({ timeouts: boundedTimeouts(props.timeouts, operation, engineSeconds ?? 0) }).timeouts;
+/** The `timeouts` an `operation` runs with: the resource's (`own`), its `operation` bounded by the engine's `engineSeconds`. */
+function effectiveTimeouts(own: unknown, operation: TimedOperation, engineSeconds: number | undefined): TimeoutsInput | undefined {
+  return sharedOf({ timeouts: boundedTimeouts(own, operation, engineSeconds ?? 0) }).timeouts;
 }
 
 /** The core of one resource type, from its definition: see the module comment. */
@@ -105,6 +111,10 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
     return loadedOperations;
   };
   const keys = diffedProperties(schema);
+  /** The resource's own `timeouts` in `props`: none where the schema takes none (the engine's `customTimeouts` alone then). */
+  const ownTimeouts = (props: Props): unknown => ("timeouts" in schema.inputs ? props.timeouts : undefined);
+  /** Whether state's `settings` must be the provider's: the schema takes none, so a program cannot say them. */
+  const settingsServed = !("settings" in schema.inputs);
   const recordedOf = recordedReader(schema);
   const diffedKeys = keys.map((k) => k.property);
   /**
@@ -209,6 +219,8 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
       const { desired, changes, replaces, changed } = compare(olds, news, ctx);
       const byOption = replacedByOption(news[REPLACE_ON_CHANGES_KEY], changed, olds, desired);
       const replaced = [...new Set([...(replaces ?? []), ...byOption])];
+      // State whose own `settings` a native program cannot say stops here when they are not the provider's.
+      if (settingsServed) assertRecordedSettingsServed(schema.kind, id, olds, ctx.settings);
       // A replacement whose old half's delete would stop (state of 0.1.0, nothing to say who made it) stops here, before anything is created.
       if (replaced.length > 0) assertReplaceable(schema.kind, id, olds, ctx.settings.ownership, movingToNative);
       // Setting or removing adoptId (or state that does not record it yet) is an update that records it, sending nothing.
@@ -225,7 +237,7 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
     async create({ news, owner, preview, engineTimeoutSeconds }) {
       if (preview) return { id: "", outs: previewOutputs({}, news) };
       const ctx = providerContext(owner, news[AUTONAMED_KEY] === true, sharedOf(news).settings);
-      const timeouts = effectiveTimeouts(news, "create", engineTimeoutSeconds);
+      const timeouts = effectiveTimeouts(ownTimeouts(news), "create", engineTimeoutSeconds);
       try {
         const parsed = checkedInputs(schema, news, true);
         const { id, outs } = await bounded(operationContext(ctx, sharedOf(news).projectId, timeouts, "create"), (c) =>
@@ -243,7 +255,7 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
     async read({ id, props, oldInputs }) {
       const recorded = props ?? {};
       const ctx = providerContext("", false, sharedOf(recorded).settings);
-      const timeouts = sharedOf(recorded).timeouts;
+      const timeouts = sharedOf({ timeouts: ownTimeouts(recorded) }).timeouts;
       try {
         const found = await bounded(operationContext(ctx, sharedOf(recorded).projectId, timeouts, "update"), (c) =>
           operations().read(id, recordedOf(recorded), c),
@@ -276,7 +288,7 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
       if (preview) return { outs: previewOutputs(olds, news) };
       const ctx = providerContext("", false, sharedOf(news).settings);
       const doing = userOperation("update", schema.kind, owner, id);
-      const timeouts = effectiveTimeouts(news, "update", engineTimeoutSeconds);
+      const timeouts = effectiveTimeouts(ownTimeouts(news), "update", engineTimeoutSeconds);
       let parsed: InputsOf<I>;
       try {
         parsed = checkedInputs(schema, news, false);
@@ -303,7 +315,7 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
       // State of 0.1.0 records adoption in the inputs alone: one whose recorded inputs adopt it stays in the cloud.
       if (oldInputs) rememberAdoptedInState(schema.kind, oldInputs.adoptId);
       const ctx = providerContext("", false, sharedOf(props).settings);
-      const timeouts = effectiveTimeouts(props, "delete", engineTimeoutSeconds);
+      const timeouts = effectiveTimeouts(ownTimeouts(props), "delete", engineTimeoutSeconds);
       const doing = userOperation("delete", schema.kind, undefined, id);
       let decision;
       try {

@@ -32,6 +32,8 @@ export const ProviderErrorCode = {
   Unreadable: "CLOUDDB_UNREADABLE",
   /** A create or update got inputs that Check does not pass (a caller that skipped Check): nothing is sent. */
   InputsNotChecked: "CLOUDDB_INPUTS_NOT_CHECKED",
+  /** State records a resource's own `settings` that the native provider serving it does not have: nothing is planned. */
+  SettingsNotServed: "CLOUDDB_SETTINGS_NOT_SERVED",
 } as const;
 
 /**
@@ -183,6 +185,25 @@ export class OwnershipUnknownError extends ClouddbError {
   /** True for an OwnershipUnknownError from any copy of this package. */
   static override isInstance(value: unknown): value is OwnershipUnknownError {
     return isKind(value, OwnershipUnknownError.kind);
+  }
+}
+
+/**
+ * A resource whose state records its own `settings` (the dynamic providers' or plugin 0.2.0's
+ * per-resource API, key or project) is served by a native provider whose settings differ:
+ * it would be managed in another API or project, so `diff` stops before anything is planned.
+ */
+export class SettingsNotServedError extends ClouddbError {
+  static override readonly kind: string = "SettingsNotServedError";
+
+  /** @param message which recorded settings differ from the provider's, and the explicit provider to give instead */
+  constructor(message: string) {
+    super(message, ProviderErrorCode.SettingsNotServed);
+  }
+
+  /** True for a SettingsNotServedError from any copy of this package. */
+  static override isInstance(value: unknown): value is SettingsNotServedError {
+    return isKind(value, SettingsNotServedError.kind);
   }
 }
 

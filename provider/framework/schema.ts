@@ -49,6 +49,12 @@ export interface InputSpec<S extends z.ZodType = z.ZodType> extends PropertyDocs
    * source's size), else the default.
    */
   readonly unsetKeeps?: (news: Props) => boolean;
+  /**
+   * Set on an input only the dynamic providers take, because the Pulumi engine does the same
+   * natively: what a native program uses instead (e.g. "the `customTimeouts` resource
+   * option"). The native plugin's schema and resources leave the input out ({@link nativeSchema}).
+   */
+  readonly nativeInstead?: string;
 }
 
 /** One output property: how it reads from `Src`, what the provider knows of the live resource. */
@@ -67,6 +73,7 @@ export interface InputOptions<C extends Change = Change> extends PropertyDocs {
   readonly secret?: boolean;
   readonly default?: unknown;
   readonly unsetKeeps?: (news: Props) => boolean;
+  readonly nativeInstead?: string;
 }
 
 /** A required input. */
@@ -156,6 +163,30 @@ export interface ResourceSchema<I extends InputSpecs = InputSpecs, O extends Out
   readonly cross?: readonly CrossRule[];
   /** Types the SDK declares by name for this resource's arguments and outputs (named in `sdkType`s). */
   readonly namedTypes?: Readonly<Record<string, NamedType>>;
+  /**
+   * The inputs this schema leaves out because the engine does the same natively, each with
+   * what a program uses instead (set by {@link nativeSchema}): `check` names it for a program
+   * that still gives one.
+   */
+  readonly replacedNatively?: Readonly<Record<string, string>>;
+}
+
+/**
+ * The schema as the native plugin serves it: without the inputs only the dynamic providers
+ * take (their spec's `nativeInstead`: `timeouts`, `settings`), which are then neither
+ * checked, diffed nor recorded, and listed in `replacedNatively` with what to use instead.
+ */
+export function nativeSchema<I extends InputSpecs, O extends OutputSpecs>(schema: ResourceSchema<I, O>): ResourceSchema<InputSpecs, O> {
+  const entries = Object.entries(schema.inputs);
+  const native = (spec: InputSpec): boolean => spec.nativeInstead === undefined;
+  return {
+    ...schema,
+    inputs: Object.fromEntries(entries.filter(([, spec]) => native(spec))),
+    lookup: schema.lookup.filter((key) => native(schema.inputs[key])),
+    replacedNatively: Object.fromEntries(
+      entries.flatMap(([key, spec]) => (spec.nativeInstead === undefined ? [] : [[key, spec.nativeInstead]])),
+    ),
+  };
 }
 
 /** The outputs of a resource, each read from `source` by its spec's `from`. */

@@ -12,6 +12,11 @@
  *   failures included;
  * - Read with an id alone (`pulumi import`), which records the inputs read back.
  *
+ * The inputs only the dynamic providers take (`timeouts`, `settings`) are not served: the core
+ * gets the native schema (framework/schema.ts `nativeSchema`), and the engine's
+ * `customTimeouts` and explicit provider instances do the same. State that records them (the
+ * dynamic providers', plugin 0.2.0's) plans no change for their absence (framework/core.ts).
+ *
  * State written by the dynamic providers (a migration, through the schema's aliases) carries
  * `__provider` and `__owner`: they are dropped from what is returned, and read as nothing.
  */
@@ -22,7 +27,7 @@ import { AUTONAMED_KEY, INTERNAL_KEYS, PROVIDER_KEY } from "../framework/interna
 import { GIVEN_INPUTS_KEY } from "../framework/refreshedInputs";
 import type { CoreProvider } from "../framework/coreProvider";
 import { coreProvider } from "../framework/core";
-import { inputsReadBack, secretInputs, secretOutputs, type ResourceSchema } from "../framework/schema";
+import { inputsReadBack, nativeSchema, secretInputs, secretOutputs, type ResourceSchema } from "../framework/schema";
 import type { RegisteredResource } from "../resources/registration";
 import { detailedDiff, type NativeDiff } from "./detailedDiff";
 import { WiredInitError } from "./errors";
@@ -80,11 +85,14 @@ export class NativeResource {
 
   /** @param registered the type, as the registry lists it */
   constructor(registered: RegisteredResource) {
-    this.schema = registered.definition.schema as ResourceSchema;
+    const { definition } = registered;
+    const full = definition.schema as ResourceSchema;
+    this.schema = nativeSchema(full);
     this.kind = this.schema.kind;
     this.token = `clouddb:index:${this.kind}`;
-    this.core = coreProvider(registered.definition);
-    this.secretKeys = new Set([...secretOutputs(this.schema), ...secretInputs(this.schema)]);
+    this.core = coreProvider({ ...definition, schema: this.schema });
+    // The full schema's: `settings` that older state records stays secret.
+    this.secretKeys = new Set([...secretOutputs(full), ...secretInputs(full)]);
   }
 
   /** The keys to mark secret: the schema's secret inputs and outputs, and whatever arrived secret. */

@@ -20,23 +20,30 @@ const projectIdInput = optionalInput(v.projectId, {
   doc: "Project; defaults to `clouddb:projectId`.",
 });
 
-/** `timeouts`: how long operations may wait (the SDK turns Pulumi's `customTimeouts`, which never reach a dynamic provider, into it). */
+/**
+ * `timeouts`: how long operations may wait (the SDK turns Pulumi's `customTimeouts`, which never
+ * reach a dynamic provider, into it). Not the native plugin's: the engine sends it `customTimeouts`.
+ */
 const timeoutsInput = optionalInput(v.timeouts, {
   change: "in-place",
   doc: "How long operations may wait. A change records the new timeouts and sends nothing.",
   sdkType: "Timeouts",
+  nativeInstead: "the `customTimeouts` resource option (its create, update and delete durations reach the provider with each operation)",
 });
 
 /**
  * `settings`: the API the resource is in, in place of the stack's configuration: how one
  * program manages several projects or API keys. Secret as a whole (it holds the key); kept
- * among the outputs, because `read` and `delete` receive only those.
+ * among the outputs, because `read` and `delete` receive only those. Not the native plugin's:
+ * an explicit provider instance does the same there.
  */
 const settingsInput = optionalInput(v.providerSettings, {
   change: "in-place",
   secret: true,
   doc: "The API this resource is in, in place of the stack's `clouddb:apiUrl`, `clouddb:apiKey` and `clouddb:projectId` (secret). A change records the new settings and sends nothing.",
   sdkType: "ProviderSettings",
+  nativeInstead:
+    "an explicit provider with those settings (`new clouddb.Provider(name, { apiUrl, apiKey, projectId })`, given as the `provider` resource option)",
 });
 
 /** `adoptId`: an existing resource to take over at create, instead of making one. */

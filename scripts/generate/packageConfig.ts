@@ -36,15 +36,15 @@ const VARIABLES: Readonly<Record<string, VariableDoc>> = {
   apiKey: { doc: "API key: a personal access token or OAuth token. Never written to state, logs or error messages.", secret: true },
   projectId: { doc: "Project of every resource that sets no `projectId`." },
   createTimeout: {
-    doc: `How long a create may wait, for resources whose \`timeouts\` set no \`create\`: ${DURATION}.`,
+    doc: `How long a create may wait, for resources whose \`customTimeouts\` option (or, with the dynamic providers, \`timeouts\` input) sets no \`create\`: ${DURATION}.`,
     duration: (s) => s.timeouts.createMs,
   },
   updateTimeout: {
-    doc: `How long an update may wait, for resources whose \`timeouts\` set no \`update\`: ${DURATION}.`,
+    doc: `How long an update may wait, for resources whose \`customTimeouts\` option (or, with the dynamic providers, \`timeouts\` input) sets no \`update\`: ${DURATION}.`,
     duration: (s) => s.timeouts.updateMs,
   },
   deleteTimeout: {
-    doc: `How long a delete may wait, for resources whose \`timeouts\` set no \`delete\`: ${DURATION}.`,
+    doc: `How long a delete may wait, for resources whose \`customTimeouts\` option (or, with the dynamic providers, \`timeouts\` input) sets no \`delete\`: ${DURATION}.`,
     duration: (s) => s.timeouts.deleteMs,
   },
   pollInterval: {
@@ -74,7 +74,7 @@ const VARIABLES: Readonly<Record<string, VariableDoc>> = {
     doc:
       `How long the API's lists may take to show what a create made, from when the provider stopped waiting for the create's answer: ${DURATION}, or \`0\`. ` +
       "After an answer lost on the way, a list read that long after the request ended that shows nothing the create made proves it made nothing, " +
-      "and the create is sent again (in the same `up` when its `timeouts.create` allows the wait, else in the next). Raise it for an API or gateway slower than that. " +
+      "and the create is sent again (in the same `up` when its create timeout allows the wait, else in the next). Raise it for an API or gateway slower than that. " +
       `Unset: \`CLOUDDB_LIST_LAG_MS\` (milliseconds), else ${durationText(DEFAULT_LIST_LAG_MS)}.`,
     duration: (s) => s.listLagMs,
   },

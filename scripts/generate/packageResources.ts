@@ -2,10 +2,11 @@
  * The resources of the package schema (`schema.json`), one per definition: its inputs
  * (`inputProperties`, `requiredInputs`), its outputs (`properties`, `required`) and what
  * its lookup takes (`stateInputs`), each property with its type, documentation, secrecy,
- * whether a change replaces, and its default.
+ * whether a change replaces, and its default. The inputs are the native plugin's
+ * (`nativeSchema`): none that only the dynamic providers take (`timeouts`, `settings`).
  */
-import type { InputSpec, OutputSpec } from "../../provider/framework/schema";
-import { specsOf, type RegisteredResource } from "../../provider/resources/registration";
+import { nativeSchema, type InputSpec, type OutputSpec, type ResourceSchema } from "../../provider/framework/schema";
+import type { RegisteredResource } from "../../provider/resources/registration";
 import { namesAtResource, type PackageTypes } from "./packageTypes";
 import type { PropertySpec, ResourceSpec } from "./pulumiSchemaSpec";
 import { jsonSchemaOf } from "./typeText";
@@ -49,9 +50,9 @@ export function mayBeAbsent(spec: OutputSpec): boolean {
 
 /** The resource spec of one definition; its object and enum types are declared in `types`. */
 export function resourceSpec(r: RegisteredResource, types: PackageTypes): ResourceSpec {
-  const schema = r.definition.schema;
+  const schema = nativeSchema(r.definition.schema as ResourceSchema);
   const kind = schema.kind;
-  const { inputs, outputs } = specsOf(r);
+  const { inputs, outputs } = schema;
   const inputProperties = Object.fromEntries(Object.entries(inputs).map(([key, spec]) => [key, inputProperty(kind, key, spec, types)]));
   const lookup = Object.fromEntries(
     schema.lookup.map((key) => {

@@ -18,6 +18,7 @@ import { functionSpecs } from "./packageFunctions";
 import { NATIVE_PACKAGES, PACKAGE_SUMMARY, packageInfo } from "./packageInfo";
 import { resourceSpec } from "./packageResources";
 import { PackageTypes } from "./packageTypes";
+import { usedTypes } from "./usedTypes";
 import type { PackageSpec, ResourceSpec } from "./pulumiSchemaSpec";
 
 /** The package schema of `resources`, with the package described by `root`'s package.json. */
@@ -33,7 +34,7 @@ export function packageSchema(root: string, resources: readonly RegisteredResour
   const keys = Object.keys(config.variables)
     .map((k) => `\`${config.namespace}:${k}\``)
     .join(", ");
-  return {
+  const schema: PackageSpec = {
     name: config.namespace,
     displayName: "CloudDB",
     version: info.version,
@@ -69,6 +70,8 @@ export function packageSchema(root: string, resources: readonly RegisteredResour
       java: NATIVE_PACKAGES.java,
     },
   };
+  // Only the types it uses: a named type only the dynamic providers' inputs take is not the native schema's.
+  return { ...schema, types: usedTypes(schema.types, { ...schema, types: undefined }) };
 }
 
 /** The text of `schema.json` (before Prettier lays it out). */

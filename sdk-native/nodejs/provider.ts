@@ -65,15 +65,15 @@ export interface ProviderArgs {
      */
     apiUrl?: pulumi.Input<string | undefined>;
     /**
-     * How long a create may wait, for resources whose `timeouts` set no `create`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
+     * How long a create may wait, for resources whose `customTimeouts` option (or, with the dynamic providers, `timeouts` input) sets no `create`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
      */
     createTimeout?: pulumi.Input<string | undefined>;
     /**
-     * How long a delete may wait, for resources whose `timeouts` set no `delete`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
+     * How long a delete may wait, for resources whose `customTimeouts` option (or, with the dynamic providers, `timeouts` input) sets no `delete`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
      */
     deleteTimeout?: pulumi.Input<string | undefined>;
     /**
-     * How long the API's lists may take to show what a create made, from when the provider stopped waiting for the create's answer: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`, or `0`. After an answer lost on the way, a list read that long after the request ended that shows nothing the create made proves it made nothing, and the create is sent again (in the same `up` when its `timeouts.create` allows the wait, else in the next). Raise it for an API or gateway slower than that. Unset: `CLOUDDB_LIST_LAG_MS` (milliseconds), else 30s.
+     * How long the API's lists may take to show what a create made, from when the provider stopped waiting for the create's answer: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`, or `0`. After an answer lost on the way, a list read that long after the request ended that shows nothing the create made proves it made nothing, and the create is sent again (in the same `up` when its create timeout allows the wait, else in the next). Raise it for an API or gateway slower than that. Unset: `CLOUDDB_LIST_LAG_MS` (milliseconds), else 30s.
      */
     listLag?: pulumi.Input<string | undefined>;
     /**
@@ -101,7 +101,7 @@ export interface ProviderArgs {
      */
     requestTimeout?: pulumi.Input<string | undefined>;
     /**
-     * How long an update may wait, for resources whose `timeouts` set no `update`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
+     * How long an update may wait, for resources whose `customTimeouts` option (or, with the dynamic providers, `timeouts` input) sets no `update`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
      */
     updateTimeout?: pulumi.Input<string | undefined>;
 }

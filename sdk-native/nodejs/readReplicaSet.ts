@@ -178,8 +178,6 @@ export class ReadReplicaSet extends pulumi.CustomResource {
             resourceInputs["password"] = args?.password ? pulumi.secret(args.password) : undefined;
             resourceInputs["projectId"] = args?.projectId;
             resourceInputs["serviceId"] = args?.serviceId;
-            resourceInputs["settings"] = args?.settings ? pulumi.secret(args.settings) : undefined;
-            resourceInputs["timeouts"] = args?.timeouts;
             resourceInputs["connectionString"] = undefined /*out*/;
             resourceInputs["host"] = undefined /*out*/;
             resourceInputs["poolerConnectionString"] = undefined /*out*/;
@@ -256,12 +254,4 @@ export interface ReadReplicaSetArgs {
      * The service whose replicas these are.
      */
     serviceId: pulumi.Input<string>;
-    /**
-     * The API this resource is in, in place of the stack's `clouddb:apiUrl`, `clouddb:apiKey` and `clouddb:projectId` (secret). A change records the new settings and sends nothing.
-     */
-    settings?: pulumi.Input<inputs.ProviderSettingsArgs | undefined>;
-    /**
-     * How long operations may wait. A change records the new timeouts and sends nothing.
-     */
-    timeouts?: pulumi.Input<inputs.TimeoutsArgs | undefined>;
 }

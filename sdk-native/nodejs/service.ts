@@ -210,8 +210,6 @@ export class Service extends pulumi.CustomResource {
             resourceInputs["projectId"] = args?.projectId;
             resourceInputs["regionCode"] = args?.regionCode;
             resourceInputs["serviceType"] = args?.serviceType;
-            resourceInputs["settings"] = args?.settings ? pulumi.secret(args.settings) : undefined;
-            resourceInputs["timeouts"] = args?.timeouts;
             resourceInputs["vpcId"] = args?.vpcId;
             resourceInputs["connectionString"] = undefined /*out*/;
             resourceInputs["created"] = undefined /*out*/;
@@ -301,14 +299,6 @@ export interface ServiceArgs {
      * `TIMESERIES`, `RELATIONAL` or `VECTOR`. A fork has its source's. Default: `"TIMESERIES"`.
      */
     serviceType?: pulumi.Input<enums.ServiceType | undefined>;
-    /**
-     * The API this resource is in, in place of the stack's `clouddb:apiUrl`, `clouddb:apiKey` and `clouddb:projectId` (secret). A change records the new settings and sends nothing.
-     */
-    settings?: pulumi.Input<inputs.ProviderSettingsArgs | undefined>;
-    /**
-     * How long operations may wait. A change records the new timeouts and sends nothing.
-     */
-    timeouts?: pulumi.Input<inputs.TimeoutsArgs | undefined>;
     /**
      * VPC to attach the service to (same project and region); a change detaches it from the old one first.
      */

@@ -107,8 +107,6 @@ export class Vpc extends pulumi.CustomResource {
             resourceInputs["name"] = args?.name;
             resourceInputs["projectId"] = args?.projectId;
             resourceInputs["regionCode"] = args?.regionCode;
-            resourceInputs["settings"] = args?.settings ? pulumi.secret(args.settings) : undefined;
-            resourceInputs["timeouts"] = args?.timeouts;
             resourceInputs["vpcId"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
@@ -152,12 +150,4 @@ export interface VpcArgs {
      * Region, e.g. `us-east-1`.
      */
     regionCode: pulumi.Input<enums.RegionCode>;
-    /**
-     * The API this resource is in, in place of the stack's `clouddb:apiUrl`, `clouddb:apiKey` and `clouddb:projectId` (secret). A change records the new settings and sends nothing.
-     */
-    settings?: pulumi.Input<inputs.ProviderSettingsArgs | undefined>;
-    /**
-     * How long operations may wait. A change records the new timeouts and sends nothing.
-     */
-    timeouts?: pulumi.Input<inputs.TimeoutsArgs | undefined>;
 }

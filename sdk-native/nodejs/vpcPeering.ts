@@ -133,8 +133,6 @@ export class VpcPeering extends pulumi.CustomResource {
             resourceInputs["peerRegionCode"] = args?.peerRegionCode;
             resourceInputs["peerVpcId"] = args?.peerVpcId;
             resourceInputs["projectId"] = args?.projectId;
-            resourceInputs["settings"] = args?.settings ? pulumi.secret(args.settings) : undefined;
-            resourceInputs["timeouts"] = args?.timeouts;
             resourceInputs["vpcId"] = args?.vpcId;
             resourceInputs["errorMessage"] = undefined /*out*/;
             resourceInputs["peeringId"] = undefined /*out*/;
@@ -186,14 +184,6 @@ export interface VpcPeeringArgs {
      * Project; defaults to `clouddb:projectId`.
      */
     projectId?: pulumi.Input<string | undefined>;
-    /**
-     * The API this resource is in, in place of the stack's `clouddb:apiUrl`, `clouddb:apiKey` and `clouddb:projectId` (secret). A change records the new settings and sends nothing.
-     */
-    settings?: pulumi.Input<inputs.ProviderSettingsArgs | undefined>;
-    /**
-     * How long operations may wait. A change records the new timeouts and sends nothing.
-     */
-    timeouts?: pulumi.Input<inputs.TimeoutsArgs | undefined>;
     /**
      * Our VPC.
      */

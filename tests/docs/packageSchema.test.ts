@@ -12,9 +12,8 @@ import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import * as fs from "fs";
 import * as path from "path";
-import { diffedProperties, secretInputs, secretOutputs } from "../../provider/framework/schema";
+import { diffedProperties, nativeSchema, secretInputs, secretOutputs } from "../../provider/framework/schema";
 import { RESOURCES } from "../../provider/resources/registry";
-import { specsOf } from "../../provider/resources/registration";
 import { typeSpecOfText } from "../../scripts/generate/typeTextSpec";
 
 const root = path.resolve(__dirname, "..", "..");
@@ -95,9 +94,9 @@ describe("schema.json", () => {
     expect(bindingErrors(schema)).toEqual([]);
   });
 
-  it("has every resource type, with the inputs, outputs, secrets and replacements of its definition", () => {
+  it("has every resource type, with the inputs, outputs, secrets and replacements of its definition as the native plugin serves it", () => {
     const expected = RESOURCES.map((r) => {
-      const { inputs, outputs } = specsOf(r);
+      const { inputs, outputs } = nativeSchema(r.definition.schema);
       return {
         token: `clouddb:index:${r.definition.schema.kind}`,
         inputs: Object.keys(inputs),
@@ -129,18 +128,32 @@ describe("schema.json", () => {
     expect(schema.config.variables.apiKey.secret).toBe(true);
   });
 
+  it("has none of the inputs only the dynamic providers take: the engine's customTimeouts and explicit providers do the same", () => {
+    const dynamicOnly = ["timeouts", "settings"];
+    const named = Object.entries<any>(schema.resources).flatMap(([token, r]) =>
+      [...Object.keys(r.inputProperties), ...Object.keys(r.properties), ...Object.keys(r.stateInputs.properties)]
+        .filter((k) => dynamicOnly.includes(k))
+        .map((k) => `${token}.${k}`),
+    );
+    expect(named).toEqual([]);
+    expect(Object.keys(schema.types)).not.toEqual(expect.arrayContaining(["clouddb:index:Timeouts"]));
+    expect(Object.keys(schema.types)).not.toEqual(expect.arrayContaining(["clouddb:index:ProviderSettings"]));
+    // The dynamic providers keep both.
+    for (const r of RESOURCES) expect(Object.keys(r.definition.schema.inputs)).toEqual(expect.arrayContaining(dynamicOnly));
+  });
+
   describe("a broken copy fails", () => {
     const viaMetaschema: Array<[string, (doc: any) => void]> = [
       ["a property of a type Pulumi does not have", (d) => (d.resources["clouddb:index:Vpc"].inputProperties.name.type = "text")],
       ["an object as a default", (d) => (d.resources["clouddb:index:Service"].inputProperties.haReplicas.default = { replicaCount: 0 })],
-      ["a type token without its module", (d) => (d.types["clouddb:Timeouts"] = d.types["clouddb:index:Timeouts"])],
+      ["a type token without its module", (d) => (d.types["clouddb:HaReplicas"] = d.types["clouddb:index:HaReplicas"])],
       ["`secret` that is not a boolean", (d) => (d.config.variables.apiKey.secret = "yes")],
-      ["a union of one type", (d) => (d.types["clouddb:index:Timeouts"].properties.create.oneOf = [{ type: "number" }])],
+      ["a union of one type", (d) => (d.types["clouddb:index:HaReplicas"].properties.replicaCount.oneOf = [{ type: "number" }])],
       ["an enum without values", (d) => delete d.types["clouddb:index:Environment"].enum],
       ["a package without a name", (d) => delete d.name],
       [
         "a $ref that is no URI reference",
-        (d) => (d.resources["clouddb:index:Vpc"].inputProperties.timeouts.$ref = "#/types/clouddb:index:Time outs"),
+        (d) => (d.resources["clouddb:index:Vpc"].inputProperties.regionCode.$ref = "#/types/clouddb:index:Region Code"),
       ],
     ];
     it.each(viaMetaschema)("the metaschema: %s", (_what, change) => {

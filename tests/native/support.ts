@@ -329,9 +329,9 @@ export class NativePlugin {
     return fromStruct(res.getProperties());
   }
 
-  /** Delete; `oldInputs`: the resource's inputs as state recorded them, which the engine sends too. */
-  async delete(urn: string, id: string, props: JsonObject, oldInputs?: JsonObject): Promise<void> {
-    const req = new provpb.DeleteRequest().setUrn(urn).setId(id).setProperties(toStruct(props));
+  /** Delete; `oldInputs`: the resource's inputs as state recorded them, which the engine sends too; `timeout`: the engine's, in seconds. */
+  async delete(urn: string, id: string, props: JsonObject, oldInputs?: JsonObject, timeout = 0): Promise<void> {
+    const req = new provpb.DeleteRequest().setUrn(urn).setId(id).setProperties(toStruct(props)).setTimeout(timeout);
     if (oldInputs) req.setOldInputs(toStruct(oldInputs));
     await this.call("delete", req);
   }

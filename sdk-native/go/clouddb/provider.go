@@ -82,11 +82,11 @@ type providerArgs struct {
 	ApiKey *string `pulumi:"apiKey"`
 	// Base URL of the API, ending in `/public/api/v1`.
 	ApiUrl *string `pulumi:"apiUrl"`
-	// How long a create may wait, for resources whose `timeouts` set no `create`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
+	// How long a create may wait, for resources whose `customTimeouts` option (or, with the dynamic providers, `timeouts` input) sets no `create`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
 	CreateTimeout *string `pulumi:"createTimeout"`
-	// How long a delete may wait, for resources whose `timeouts` set no `delete`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
+	// How long a delete may wait, for resources whose `customTimeouts` option (or, with the dynamic providers, `timeouts` input) sets no `delete`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
 	DeleteTimeout *string `pulumi:"deleteTimeout"`
-	// How long the API's lists may take to show what a create made, from when the provider stopped waiting for the create's answer: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`, or `0`. After an answer lost on the way, a list read that long after the request ended that shows nothing the create made proves it made nothing, and the create is sent again (in the same `up` when its `timeouts.create` allows the wait, else in the next). Raise it for an API or gateway slower than that. Unset: `CLOUDDB_LIST_LAG_MS` (milliseconds), else 30s.
+	// How long the API's lists may take to show what a create made, from when the provider stopped waiting for the create's answer: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`, or `0`. After an answer lost on the way, a list read that long after the request ended that shows nothing the create made proves it made nothing, and the create is sent again (in the same `up` when its create timeout allows the wait, else in the next). Raise it for an API or gateway slower than that. Unset: `CLOUDDB_LIST_LAG_MS` (milliseconds), else 30s.
 	ListLag *string `pulumi:"listLag"`
 	// Who made each resource whose state does not say (state written by pulumi-clouddb 0.1.0), for its delete: an object of resource types, each an object of ids, each `"made"` (the stack made it: it is deleted) or `"adopted"` (it stays in the cloud and leaves the stack). Set one with `pulumi config set --path clouddb:ownership.<Kind>.<id> made`; a delete that needs it prints the command. `CLOUDDB_OWNERSHIP` (the same object as JSON) is read as well.
 	Ownership map[string]map[string]string `pulumi:"ownership"`
@@ -100,7 +100,7 @@ type providerArgs struct {
 	ReadCache *string `pulumi:"readCache"`
 	// How long one request may take, from its first byte sent to its last received: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`. Unset: 30s.
 	RequestTimeout *string `pulumi:"requestTimeout"`
-	// How long an update may wait, for resources whose `timeouts` set no `update`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
+	// How long an update may wait, for resources whose `customTimeouts` option (or, with the dynamic providers, `timeouts` input) sets no `update`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
 	UpdateTimeout *string `pulumi:"updateTimeout"`
 }
 
@@ -110,11 +110,11 @@ type ProviderArgs struct {
 	ApiKey pulumi.StringPtrInput
 	// Base URL of the API, ending in `/public/api/v1`.
 	ApiUrl pulumi.StringPtrInput
-	// How long a create may wait, for resources whose `timeouts` set no `create`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
+	// How long a create may wait, for resources whose `customTimeouts` option (or, with the dynamic providers, `timeouts` input) sets no `create`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
 	CreateTimeout pulumi.StringPtrInput
-	// How long a delete may wait, for resources whose `timeouts` set no `delete`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
+	// How long a delete may wait, for resources whose `customTimeouts` option (or, with the dynamic providers, `timeouts` input) sets no `delete`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
 	DeleteTimeout pulumi.StringPtrInput
-	// How long the API's lists may take to show what a create made, from when the provider stopped waiting for the create's answer: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`, or `0`. After an answer lost on the way, a list read that long after the request ended that shows nothing the create made proves it made nothing, and the create is sent again (in the same `up` when its `timeouts.create` allows the wait, else in the next). Raise it for an API or gateway slower than that. Unset: `CLOUDDB_LIST_LAG_MS` (milliseconds), else 30s.
+	// How long the API's lists may take to show what a create made, from when the provider stopped waiting for the create's answer: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`, or `0`. After an answer lost on the way, a list read that long after the request ended that shows nothing the create made proves it made nothing, and the create is sent again (in the same `up` when its create timeout allows the wait, else in the next). Raise it for an API or gateway slower than that. Unset: `CLOUDDB_LIST_LAG_MS` (milliseconds), else 30s.
 	ListLag pulumi.StringPtrInput
 	// Who made each resource whose state does not say (state written by pulumi-clouddb 0.1.0), for its delete: an object of resource types, each an object of ids, each `"made"` (the stack made it: it is deleted) or `"adopted"` (it stays in the cloud and leaves the stack). Set one with `pulumi config set --path clouddb:ownership.<Kind>.<id> made`; a delete that needs it prints the command. `CLOUDDB_OWNERSHIP` (the same object as JSON) is read as well.
 	Ownership pulumi.StringMapMapInput
@@ -128,7 +128,7 @@ type ProviderArgs struct {
 	ReadCache pulumi.StringPtrInput
 	// How long one request may take, from its first byte sent to its last received: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`. Unset: 30s.
 	RequestTimeout pulumi.StringPtrInput
-	// How long an update may wait, for resources whose `timeouts` set no `update`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
+	// How long an update may wait, for resources whose `customTimeouts` option (or, with the dynamic providers, `timeouts` input) sets no `update`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
 	UpdateTimeout pulumi.StringPtrInput
 }
 

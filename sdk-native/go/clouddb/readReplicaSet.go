@@ -85,9 +85,6 @@ func NewReadReplicaSet(ctx *pulumi.Context,
 	if args.Password != nil {
 		args.Password = pulumi.ToSecret(args.Password).(pulumi.StringPtrInput)
 	}
-	if args.Settings != nil {
-		args.Settings = pulumi.ToSecret(args.Settings).(ProviderSettingsPtrInput)
-	}
 	secrets := pulumi.AdditionalSecretOutputs([]string{
 		"connectionString",
 		"password",
@@ -161,10 +158,6 @@ type readReplicaSetArgs struct {
 	ProjectId *string `pulumi:"projectId"`
 	// The service whose replicas these are.
 	ServiceId string `pulumi:"serviceId"`
-	// The API this resource is in, in place of the stack's `clouddb:apiUrl`, `clouddb:apiKey` and `clouddb:projectId` (secret). A change records the new settings and sends nothing.
-	Settings *ProviderSettings `pulumi:"settings"`
-	// How long operations may wait. A change records the new timeouts and sends nothing.
-	Timeouts *Timeouts `pulumi:"timeouts"`
 }
 
 // The set of arguments for constructing a ReadReplicaSet resource.
@@ -189,10 +182,6 @@ type ReadReplicaSetArgs struct {
 	ProjectId pulumi.StringPtrInput
 	// The service whose replicas these are.
 	ServiceId pulumi.StringInput
-	// The API this resource is in, in place of the stack's `clouddb:apiUrl`, `clouddb:apiKey` and `clouddb:projectId` (secret). A change records the new settings and sends nothing.
-	Settings ProviderSettingsPtrInput
-	// How long operations may wait. A change records the new timeouts and sends nothing.
-	Timeouts TimeoutsPtrInput
 }
 
 func (ReadReplicaSetArgs) ElementType() reflect.Type {

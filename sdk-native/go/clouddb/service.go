@@ -97,9 +97,6 @@ func NewService(ctx *pulumi.Context,
 	if args.Password != nil {
 		args.Password = pulumi.ToSecret(args.Password).(pulumi.StringPtrInput)
 	}
-	if args.Settings != nil {
-		args.Settings = pulumi.ToSecret(args.Settings).(ProviderSettingsPtrInput)
-	}
 	secrets := pulumi.AdditionalSecretOutputs([]string{
 		"connectionString",
 		"password",
@@ -175,10 +172,6 @@ type serviceArgs struct {
 	RegionCode *RegionCode `pulumi:"regionCode"`
 	// `TIMESERIES`, `RELATIONAL` or `VECTOR`. A fork has its source's. Default: `"TIMESERIES"`.
 	ServiceType *ServiceType `pulumi:"serviceType"`
-	// The API this resource is in, in place of the stack's `clouddb:apiUrl`, `clouddb:apiKey` and `clouddb:projectId` (secret). A change records the new settings and sends nothing.
-	Settings *ProviderSettings `pulumi:"settings"`
-	// How long operations may wait. A change records the new timeouts and sends nothing.
-	Timeouts *Timeouts `pulumi:"timeouts"`
 	// VPC to attach the service to (same project and region); a change detaches it from the old one first.
 	VpcId *string `pulumi:"vpcId"`
 }
@@ -211,10 +204,6 @@ type ServiceArgs struct {
 	RegionCode RegionCodePtrInput
 	// `TIMESERIES`, `RELATIONAL` or `VECTOR`. A fork has its source's. Default: `"TIMESERIES"`.
 	ServiceType ServiceTypePtrInput
-	// The API this resource is in, in place of the stack's `clouddb:apiUrl`, `clouddb:apiKey` and `clouddb:projectId` (secret). A change records the new settings and sends nothing.
-	Settings ProviderSettingsPtrInput
-	// How long operations may wait. A change records the new timeouts and sends nothing.
-	Timeouts TimeoutsPtrInput
 	// VPC to attach the service to (same project and region); a change detaches it from the old one first.
 	VpcId pulumi.StringPtrInput
 }

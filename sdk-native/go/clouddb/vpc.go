@@ -49,9 +49,6 @@ func NewVpc(ctx *pulumi.Context,
 		},
 	})
 	opts = append(opts, aliases)
-	if args.Settings != nil {
-		args.Settings = pulumi.ToSecret(args.Settings).(ProviderSettingsPtrInput)
-	}
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource Vpc
 	err := ctx.RegisterResource("clouddb:index:Vpc", name, args, &resource, opts...)
@@ -105,10 +102,6 @@ type vpcArgs struct {
 	ProjectId *string `pulumi:"projectId"`
 	// Region, e.g. `us-east-1`.
 	RegionCode RegionCode `pulumi:"regionCode"`
-	// The API this resource is in, in place of the stack's `clouddb:apiUrl`, `clouddb:apiKey` and `clouddb:projectId` (secret). A change records the new settings and sends nothing.
-	Settings *ProviderSettings `pulumi:"settings"`
-	// How long operations may wait. A change records the new timeouts and sends nothing.
-	Timeouts *Timeouts `pulumi:"timeouts"`
 }
 
 // The set of arguments for constructing a Vpc resource.
@@ -123,10 +116,6 @@ type VpcArgs struct {
 	ProjectId pulumi.StringPtrInput
 	// Region, e.g. `us-east-1`.
 	RegionCode RegionCodeInput
-	// The API this resource is in, in place of the stack's `clouddb:apiUrl`, `clouddb:apiKey` and `clouddb:projectId` (secret). A change records the new settings and sends nothing.
-	Settings ProviderSettingsPtrInput
-	// How long operations may wait. A change records the new timeouts and sends nothing.
-	Timeouts TimeoutsPtrInput
 }
 
 func (VpcArgs) ElementType() reflect.Type {

@@ -63,9 +63,6 @@ func NewVpcPeering(ctx *pulumi.Context,
 		},
 	})
 	opts = append(opts, aliases)
-	if args.Settings != nil {
-		args.Settings = pulumi.ToSecret(args.Settings).(ProviderSettingsPtrInput)
-	}
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource VpcPeering
 	err := ctx.RegisterResource("clouddb:index:VpcPeering", name, args, &resource, opts...)
@@ -123,10 +120,6 @@ type vpcPeeringArgs struct {
 	PeerVpcId string `pulumi:"peerVpcId"`
 	// Project; defaults to `clouddb:projectId`.
 	ProjectId *string `pulumi:"projectId"`
-	// The API this resource is in, in place of the stack's `clouddb:apiUrl`, `clouddb:apiKey` and `clouddb:projectId` (secret). A change records the new settings and sends nothing.
-	Settings *ProviderSettings `pulumi:"settings"`
-	// How long operations may wait. A change records the new timeouts and sends nothing.
-	Timeouts *Timeouts `pulumi:"timeouts"`
 	// Our VPC.
 	VpcId string `pulumi:"vpcId"`
 }
@@ -143,10 +136,6 @@ type VpcPeeringArgs struct {
 	PeerVpcId pulumi.StringInput
 	// Project; defaults to `clouddb:projectId`.
 	ProjectId pulumi.StringPtrInput
-	// The API this resource is in, in place of the stack's `clouddb:apiUrl`, `clouddb:apiKey` and `clouddb:projectId` (secret). A change records the new settings and sends nothing.
-	Settings ProviderSettingsPtrInput
-	// How long operations may wait. A change records the new timeouts and sends nothing.
-	Timeouts TimeoutsPtrInput
 	// Our VPC.
 	VpcId pulumi.StringInput
 }

@@ -50,39 +50,3 @@ export function haReplicasArgsProvideDefaults(val: HaReplicasArgs): HaReplicasAr
     };
 }
 
-/**
- * The API a resource is in, in place of the stack's configuration: its base URL, API key and default project. Give resources of several projects or API keys each their own (as a Registry package's explicit `Provider` instances do); unset fields are the stack's.
- */
-export interface ProviderSettingsArgs {
-    /**
-     * An API key (a personal access token or OAuth token); default `clouddb:apiKey`. Kept secret.
-     */
-    apiKey?: pulumi.Input<string | undefined>;
-    /**
-     * The API's base URL, ending in `/public/api/v1`; default `clouddb:apiUrl`.
-     */
-    apiUrl?: pulumi.Input<string | undefined>;
-    /**
-     * The project of the resources that set no `projectId`; default `clouddb:projectId`.
-     */
-    projectId?: pulumi.Input<string | undefined>;
-}
-
-/**
- * How long a resource's operations may wait. Each is a number of seconds or a string such as `"90s"`, `"30m"`, `"1h30m"`. Unset ones default to the stack configuration (`clouddb:createTimeout`, `clouddb:updateTimeout`, `clouddb:deleteTimeout`), which defaults to 30 minutes. Pulumi's `customTimeouts` option, which never reaches a dynamic provider, is turned into this input.
- */
-export interface TimeoutsArgs {
-    /**
-     * How long `create` waits for the resource to be ready.
-     */
-    create?: pulumi.Input<number | string | undefined>;
-    /**
-     * How long `delete` waits for the resource to be gone.
-     */
-    delete?: pulumi.Input<number | string | undefined>;
-    /**
-     * How long `update` waits after each change.
-     */
-    update?: pulumi.Input<number | string | undefined>;
-}
-

@@ -36,16 +36,16 @@ class ProviderArgs:
 
         :param pulumi.Input[_builtins.str] api_key: API key: a personal access token or OAuth token. Never written to state, logs or error messages.
         :param pulumi.Input[_builtins.str] api_url: Base URL of the API, ending in `/public/api/v1`.
-        :param pulumi.Input[_builtins.str] create_timeout: How long a create may wait, for resources whose `timeouts` set no `create`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
-        :param pulumi.Input[_builtins.str] delete_timeout: How long a delete may wait, for resources whose `timeouts` set no `delete`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
-        :param pulumi.Input[_builtins.str] list_lag: How long the API's lists may take to show what a create made, from when the provider stopped waiting for the create's answer: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`, or `0`. After an answer lost on the way, a list read that long after the request ended that shows nothing the create made proves it made nothing, and the create is sent again (in the same `up` when its `timeouts.create` allows the wait, else in the next). Raise it for an API or gateway slower than that. Unset: `CLOUDDB_LIST_LAG_MS` (milliseconds), else 30s.
+        :param pulumi.Input[_builtins.str] create_timeout: How long a create may wait, for resources whose `customTimeouts` option (or, with the dynamic providers, `timeouts` input) sets no `create`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
+        :param pulumi.Input[_builtins.str] delete_timeout: How long a delete may wait, for resources whose `customTimeouts` option (or, with the dynamic providers, `timeouts` input) sets no `delete`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
+        :param pulumi.Input[_builtins.str] list_lag: How long the API's lists may take to show what a create made, from when the provider stopped waiting for the create's answer: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`, or `0`. After an answer lost on the way, a list read that long after the request ended that shows nothing the create made proves it made nothing, and the create is sent again (in the same `up` when its create timeout allows the wait, else in the next). Raise it for an API or gateway slower than that. Unset: `CLOUDDB_LIST_LAG_MS` (milliseconds), else 30s.
         :param pulumi.Input[Mapping[str, pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]] ownership: Who made each resource whose state does not say (state written by pulumi-clouddb 0.1.0), for its delete: an object of resource types, each an object of ids, each `"made"` (the stack made it: it is deleted) or `"adopted"` (it stays in the cloud and leaves the stack). Set one with `pulumi config set --path clouddb:ownership.<Kind>.<id> made`; a delete that needs it prints the command. `CLOUDDB_OWNERSHIP` (the same object as JSON) is read as well.
         :param pulumi.Input[_builtins.str] poll_interval: First wait between status polls: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`. Unset: `CLOUDDB_POLL_INITIAL_MS` (milliseconds), else 250ms.
         :param pulumi.Input[_builtins.str] poll_max_interval: Longest wait between status polls: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`. Unset: `CLOUDDB_POLL_MAX_MS` (milliseconds), else 10s.
         :param pulumi.Input[_builtins.str] project_id: Project of every resource that sets no `projectId`.
         :param pulumi.Input[_builtins.str] read_cache: How old a shared list answer may be when a refresh reads many resources: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`; `0`, `0s` or `off` turn sharing off.
         :param pulumi.Input[_builtins.str] request_timeout: How long one request may take, from its first byte sent to its last received: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`. Unset: 30s.
-        :param pulumi.Input[_builtins.str] update_timeout: How long an update may wait, for resources whose `timeouts` set no `update`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
+        :param pulumi.Input[_builtins.str] update_timeout: How long an update may wait, for resources whose `customTimeouts` option (or, with the dynamic providers, `timeouts` input) sets no `update`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
         """
         if api_key is None:
             api_key = _utilities.get_env('CLOUDDB_API_KEY')
@@ -120,7 +120,7 @@ class ProviderArgs:
     @pulumi.getter(name="createTimeout")
     def create_timeout(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        How long a create may wait, for resources whose `timeouts` set no `create`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
+        How long a create may wait, for resources whose `customTimeouts` option (or, with the dynamic providers, `timeouts` input) sets no `create`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
         """
         return pulumi.get(self, "create_timeout")
 
@@ -132,7 +132,7 @@ class ProviderArgs:
     @pulumi.getter(name="deleteTimeout")
     def delete_timeout(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        How long a delete may wait, for resources whose `timeouts` set no `delete`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
+        How long a delete may wait, for resources whose `customTimeouts` option (or, with the dynamic providers, `timeouts` input) sets no `delete`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
         """
         return pulumi.get(self, "delete_timeout")
 
@@ -144,7 +144,7 @@ class ProviderArgs:
     @pulumi.getter(name="listLag")
     def list_lag(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        How long the API's lists may take to show what a create made, from when the provider stopped waiting for the create's answer: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`, or `0`. After an answer lost on the way, a list read that long after the request ended that shows nothing the create made proves it made nothing, and the create is sent again (in the same `up` when its `timeouts.create` allows the wait, else in the next). Raise it for an API or gateway slower than that. Unset: `CLOUDDB_LIST_LAG_MS` (milliseconds), else 30s.
+        How long the API's lists may take to show what a create made, from when the provider stopped waiting for the create's answer: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`, or `0`. After an answer lost on the way, a list read that long after the request ended that shows nothing the create made proves it made nothing, and the create is sent again (in the same `up` when its create timeout allows the wait, else in the next). Raise it for an API or gateway slower than that. Unset: `CLOUDDB_LIST_LAG_MS` (milliseconds), else 30s.
         """
         return pulumi.get(self, "list_lag")
 
@@ -228,7 +228,7 @@ class ProviderArgs:
     @pulumi.getter(name="updateTimeout")
     def update_timeout(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        How long an update may wait, for resources whose `timeouts` set no `update`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
+        How long an update may wait, for resources whose `customTimeouts` option (or, with the dynamic providers, `timeouts` input) sets no `update`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
         """
         return pulumi.get(self, "update_timeout")
 
@@ -263,16 +263,16 @@ class Provider(pulumi.ProviderResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] api_key: API key: a personal access token or OAuth token. Never written to state, logs or error messages.
         :param pulumi.Input[_builtins.str] api_url: Base URL of the API, ending in `/public/api/v1`.
-        :param pulumi.Input[_builtins.str] create_timeout: How long a create may wait, for resources whose `timeouts` set no `create`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
-        :param pulumi.Input[_builtins.str] delete_timeout: How long a delete may wait, for resources whose `timeouts` set no `delete`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
-        :param pulumi.Input[_builtins.str] list_lag: How long the API's lists may take to show what a create made, from when the provider stopped waiting for the create's answer: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`, or `0`. After an answer lost on the way, a list read that long after the request ended that shows nothing the create made proves it made nothing, and the create is sent again (in the same `up` when its `timeouts.create` allows the wait, else in the next). Raise it for an API or gateway slower than that. Unset: `CLOUDDB_LIST_LAG_MS` (milliseconds), else 30s.
+        :param pulumi.Input[_builtins.str] create_timeout: How long a create may wait, for resources whose `customTimeouts` option (or, with the dynamic providers, `timeouts` input) sets no `create`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
+        :param pulumi.Input[_builtins.str] delete_timeout: How long a delete may wait, for resources whose `customTimeouts` option (or, with the dynamic providers, `timeouts` input) sets no `delete`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
+        :param pulumi.Input[_builtins.str] list_lag: How long the API's lists may take to show what a create made, from when the provider stopped waiting for the create's answer: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`, or `0`. After an answer lost on the way, a list read that long after the request ended that shows nothing the create made proves it made nothing, and the create is sent again (in the same `up` when its create timeout allows the wait, else in the next). Raise it for an API or gateway slower than that. Unset: `CLOUDDB_LIST_LAG_MS` (milliseconds), else 30s.
         :param pulumi.Input[Mapping[str, pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]] ownership: Who made each resource whose state does not say (state written by pulumi-clouddb 0.1.0), for its delete: an object of resource types, each an object of ids, each `"made"` (the stack made it: it is deleted) or `"adopted"` (it stays in the cloud and leaves the stack). Set one with `pulumi config set --path clouddb:ownership.<Kind>.<id> made`; a delete that needs it prints the command. `CLOUDDB_OWNERSHIP` (the same object as JSON) is read as well.
         :param pulumi.Input[_builtins.str] poll_interval: First wait between status polls: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`. Unset: `CLOUDDB_POLL_INITIAL_MS` (milliseconds), else 250ms.
         :param pulumi.Input[_builtins.str] poll_max_interval: Longest wait between status polls: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`. Unset: `CLOUDDB_POLL_MAX_MS` (milliseconds), else 10s.
         :param pulumi.Input[_builtins.str] project_id: Project of every resource that sets no `projectId`.
         :param pulumi.Input[_builtins.str] read_cache: How old a shared list answer may be when a refresh reads many resources: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`; `0`, `0s` or `off` turn sharing off.
         :param pulumi.Input[_builtins.str] request_timeout: How long one request may take, from its first byte sent to its last received: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`. Unset: 30s.
-        :param pulumi.Input[_builtins.str] update_timeout: How long an update may wait, for resources whose `timeouts` set no `update`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
+        :param pulumi.Input[_builtins.str] update_timeout: How long an update may wait, for resources whose `customTimeouts` option (or, with the dynamic providers, `timeouts` input) sets no `update`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
         """
         ...
     @overload

@@ -14,7 +14,6 @@ else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
 from ._enums import *
-from ._inputs import *
 
 __all__ = ['ReadReplicaSetArgs', 'ReadReplicaSet']
 
@@ -30,9 +29,7 @@ class ReadReplicaSetArgs:
                  environment: pulumi.Input[Optional['Environment']] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  password: pulumi.Input[Optional[_builtins.str]] = None,
-                 project_id: pulumi.Input[Optional[_builtins.str]] = None,
-                 settings: pulumi.Input[Optional['ProviderSettingsArgs']] = None,
-                 timeouts: pulumi.Input[Optional['TimeoutsArgs']] = None):
+                 project_id: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a ReadReplicaSet resource.
 
@@ -46,8 +43,6 @@ class ReadReplicaSetArgs:
         :param pulumi.Input[_builtins.str] name: Name, 1 to 128 characters. Unset: the resource's name in the program plus a random suffix (`db-1a2b3c4`), kept from then on (a replacement gets a new one); with `adoptId`, the adopted one's.
         :param pulumi.Input[_builtins.str] password: The service's password (pass `service.password`), for `connectionString`: a set has no credentials of its own. Sends nothing to the API.
         :param pulumi.Input[_builtins.str] project_id: Project; defaults to `clouddb:projectId`.
-        :param pulumi.Input['ProviderSettingsArgs'] settings: The API this resource is in, in place of the stack's `clouddb:apiUrl`, `clouddb:apiKey` and `clouddb:projectId` (secret). A change records the new settings and sends nothing.
-        :param pulumi.Input['TimeoutsArgs'] timeouts: How long operations may wait. A change records the new timeouts and sends nothing.
         """
         pulumi.set(__self__, "cpu_millis", cpu_millis)
         pulumi.set(__self__, "memory_gbs", memory_gbs)
@@ -67,10 +62,6 @@ class ReadReplicaSetArgs:
             pulumi.set(__self__, "password", password)
         if project_id is not None:
             pulumi.set(__self__, "project_id", project_id)
-        if settings is not None:
-            pulumi.set(__self__, "settings", settings)
-        if timeouts is not None:
-            pulumi.set(__self__, "timeouts", timeouts)
 
     @_builtins.property
     @pulumi.getter(name="cpuMillis")
@@ -192,30 +183,6 @@ class ReadReplicaSetArgs:
     def project_id(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "project_id", value)
 
-    @_builtins.property
-    @pulumi.getter
-    def settings(self) -> pulumi.Input[Optional['ProviderSettingsArgs']]:
-        """
-        The API this resource is in, in place of the stack's `clouddb:apiUrl`, `clouddb:apiKey` and `clouddb:projectId` (secret). A change records the new settings and sends nothing.
-        """
-        return pulumi.get(self, "settings")
-
-    @settings.setter
-    def settings(self, value: pulumi.Input[Optional['ProviderSettingsArgs']]):
-        pulumi.set(self, "settings", value)
-
-    @_builtins.property
-    @pulumi.getter
-    def timeouts(self) -> pulumi.Input[Optional['TimeoutsArgs']]:
-        """
-        How long operations may wait. A change records the new timeouts and sends nothing.
-        """
-        return pulumi.get(self, "timeouts")
-
-    @timeouts.setter
-    def timeouts(self, value: pulumi.Input[Optional['TimeoutsArgs']]):
-        pulumi.set(self, "timeouts", value)
-
 
 @pulumi.input_type
 class _ReadReplicaSetState:
@@ -274,8 +241,6 @@ class ReadReplicaSet(pulumi.CustomResource):
                  password: pulumi.Input[Optional[_builtins.str]] = None,
                  project_id: pulumi.Input[Optional[_builtins.str]] = None,
                  service_id: pulumi.Input[Optional[_builtins.str]] = None,
-                 settings: pulumi.Input[Optional[Union['ProviderSettingsArgs', 'ProviderSettingsArgsDict']]] = None,
-                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  __props__=None):
         """
         Read replicas of a service, at an endpoint of their own; they use the service's role and password.
@@ -294,8 +259,6 @@ class ReadReplicaSet(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] password: The service's password (pass `service.password`), for `connectionString`: a set has no credentials of its own. Sends nothing to the API.
         :param pulumi.Input[_builtins.str] project_id: Project; defaults to `clouddb:projectId`.
         :param pulumi.Input[_builtins.str] service_id: The service whose replicas these are.
-        :param pulumi.Input[Union['ProviderSettingsArgs', 'ProviderSettingsArgsDict']] settings: The API this resource is in, in place of the stack's `clouddb:apiUrl`, `clouddb:apiKey` and `clouddb:projectId` (secret). A change records the new settings and sends nothing.
-        :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: How long operations may wait. A change records the new timeouts and sends nothing.
         """
         ...
     @overload
@@ -333,8 +296,6 @@ class ReadReplicaSet(pulumi.CustomResource):
                  password: pulumi.Input[Optional[_builtins.str]] = None,
                  project_id: pulumi.Input[Optional[_builtins.str]] = None,
                  service_id: pulumi.Input[Optional[_builtins.str]] = None,
-                 settings: pulumi.Input[Optional[Union['ProviderSettingsArgs', 'ProviderSettingsArgsDict']]] = None,
-                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -364,8 +325,6 @@ class ReadReplicaSet(pulumi.CustomResource):
             if service_id is None and not opts.urn:
                 raise TypeError("Missing required property 'service_id'")
             __props__.__dict__["service_id"] = service_id
-            __props__.__dict__["settings"] = None if settings is None else pulumi.Output.secret(settings)
-            __props__.__dict__["timeouts"] = timeouts
             __props__.__dict__["connection_string"] = None
             __props__.__dict__["host"] = None
             __props__.__dict__["pooler_connection_string"] = None

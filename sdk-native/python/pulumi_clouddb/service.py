@@ -35,8 +35,6 @@ class ServiceArgs:
                  project_id: pulumi.Input[Optional[_builtins.str]] = None,
                  region_code: pulumi.Input[Optional['RegionCode']] = None,
                  service_type: pulumi.Input[Optional['ServiceType']] = None,
-                 settings: pulumi.Input[Optional['ProviderSettingsArgs']] = None,
-                 timeouts: pulumi.Input[Optional['TimeoutsArgs']] = None,
                  vpc_id: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a Service resource.
@@ -54,8 +52,6 @@ class ServiceArgs:
         :param pulumi.Input[_builtins.str] project_id: Project; defaults to `clouddb:projectId`.
         :param pulumi.Input['RegionCode'] region_code: Region. A fork has its source's. Default: `"us-east-1"`.
         :param pulumi.Input['ServiceType'] service_type: `TIMESERIES`, `RELATIONAL` or `VECTOR`. A fork has its source's. Default: `"TIMESERIES"`.
-        :param pulumi.Input['ProviderSettingsArgs'] settings: The API this resource is in, in place of the stack's `clouddb:apiUrl`, `clouddb:apiKey` and `clouddb:projectId` (secret). A change records the new settings and sends nothing.
-        :param pulumi.Input['TimeoutsArgs'] timeouts: How long operations may wait. A change records the new timeouts and sends nothing.
         :param pulumi.Input[_builtins.str] vpc_id: VPC to attach the service to (same project and region); a change detaches it from the old one first.
         """
         if adopt_id is not None:
@@ -90,10 +86,6 @@ class ServiceArgs:
             pulumi.set(__self__, "region_code", region_code)
         if service_type is not None:
             pulumi.set(__self__, "service_type", service_type)
-        if settings is not None:
-            pulumi.set(__self__, "settings", settings)
-        if timeouts is not None:
-            pulumi.set(__self__, "timeouts", timeouts)
         if vpc_id is not None:
             pulumi.set(__self__, "vpc_id", vpc_id)
 
@@ -254,30 +246,6 @@ class ServiceArgs:
         pulumi.set(self, "service_type", value)
 
     @_builtins.property
-    @pulumi.getter
-    def settings(self) -> pulumi.Input[Optional['ProviderSettingsArgs']]:
-        """
-        The API this resource is in, in place of the stack's `clouddb:apiUrl`, `clouddb:apiKey` and `clouddb:projectId` (secret). A change records the new settings and sends nothing.
-        """
-        return pulumi.get(self, "settings")
-
-    @settings.setter
-    def settings(self, value: pulumi.Input[Optional['ProviderSettingsArgs']]):
-        pulumi.set(self, "settings", value)
-
-    @_builtins.property
-    @pulumi.getter
-    def timeouts(self) -> pulumi.Input[Optional['TimeoutsArgs']]:
-        """
-        How long operations may wait. A change records the new timeouts and sends nothing.
-        """
-        return pulumi.get(self, "timeouts")
-
-    @timeouts.setter
-    def timeouts(self, value: pulumi.Input[Optional['TimeoutsArgs']]):
-        pulumi.set(self, "timeouts", value)
-
-    @_builtins.property
     @pulumi.getter(name="vpcId")
     def vpc_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -334,8 +302,6 @@ class Service(pulumi.CustomResource):
                  project_id: pulumi.Input[Optional[_builtins.str]] = None,
                  region_code: pulumi.Input[Optional['RegionCode']] = None,
                  service_type: pulumi.Input[Optional['ServiceType']] = None,
-                 settings: pulumi.Input[Optional[Union['ProviderSettingsArgs', 'ProviderSettingsArgsDict']]] = None,
-                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  vpc_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
@@ -358,8 +324,6 @@ class Service(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] project_id: Project; defaults to `clouddb:projectId`.
         :param pulumi.Input['RegionCode'] region_code: Region. A fork has its source's. Default: `"us-east-1"`.
         :param pulumi.Input['ServiceType'] service_type: `TIMESERIES`, `RELATIONAL` or `VECTOR`. A fork has its source's. Default: `"TIMESERIES"`.
-        :param pulumi.Input[Union['ProviderSettingsArgs', 'ProviderSettingsArgsDict']] settings: The API this resource is in, in place of the stack's `clouddb:apiUrl`, `clouddb:apiKey` and `clouddb:projectId` (secret). A change records the new settings and sends nothing.
-        :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: How long operations may wait. A change records the new timeouts and sends nothing.
         :param pulumi.Input[_builtins.str] vpc_id: VPC to attach the service to (same project and region); a change detaches it from the old one first.
         """
         ...
@@ -401,8 +365,6 @@ class Service(pulumi.CustomResource):
                  project_id: pulumi.Input[Optional[_builtins.str]] = None,
                  region_code: pulumi.Input[Optional['RegionCode']] = None,
                  service_type: pulumi.Input[Optional['ServiceType']] = None,
-                 settings: pulumi.Input[Optional[Union['ProviderSettingsArgs', 'ProviderSettingsArgsDict']]] = None,
-                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  vpc_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -432,8 +394,6 @@ class Service(pulumi.CustomResource):
             __props__.__dict__["project_id"] = project_id
             __props__.__dict__["region_code"] = region_code
             __props__.__dict__["service_type"] = service_type
-            __props__.__dict__["settings"] = None if settings is None else pulumi.Output.secret(settings)
-            __props__.__dict__["timeouts"] = timeouts
             __props__.__dict__["vpc_id"] = vpc_id
             __props__.__dict__["connection_string"] = None
             __props__.__dict__["created"] = None

@@ -14,7 +14,6 @@ else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
 from ._enums import *
-from ._inputs import *
 
 __all__ = ['VpcArgs', 'Vpc']
 
@@ -25,9 +24,7 @@ class VpcArgs:
                  region_code: pulumi.Input['RegionCode'],
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
-                 project_id: pulumi.Input[Optional[_builtins.str]] = None,
-                 settings: pulumi.Input[Optional['ProviderSettingsArgs']] = None,
-                 timeouts: pulumi.Input[Optional['TimeoutsArgs']] = None):
+                 project_id: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a Vpc resource.
 
@@ -36,8 +33,6 @@ class VpcArgs:
         :param pulumi.Input[_builtins.str] adopt_id: Id of an existing VPC (its `cidr` and `regionCode`) to take over instead of creating one; its fixed properties must match the program. While it is set, the stack never deletes the resource: destroy, a replacement or removing it from the program leave it in the cloud (as `retainOnDelete` does). Removing it hands the resource to the stack (an update that sends nothing).
         :param pulumi.Input[_builtins.str] name: Name of the VPC, 1 to 128 characters. A change renames it. Unset: the resource's name in the program plus a random suffix (`db-1a2b3c4`), kept from then on (a replacement gets a new one); with `adoptId`, the adopted one's.
         :param pulumi.Input[_builtins.str] project_id: Project; defaults to `clouddb:projectId`.
-        :param pulumi.Input['ProviderSettingsArgs'] settings: The API this resource is in, in place of the stack's `clouddb:apiUrl`, `clouddb:apiKey` and `clouddb:projectId` (secret). A change records the new settings and sends nothing.
-        :param pulumi.Input['TimeoutsArgs'] timeouts: How long operations may wait. A change records the new timeouts and sends nothing.
         """
         pulumi.set(__self__, "cidr", cidr)
         pulumi.set(__self__, "region_code", region_code)
@@ -47,10 +42,6 @@ class VpcArgs:
             pulumi.set(__self__, "name", name)
         if project_id is not None:
             pulumi.set(__self__, "project_id", project_id)
-        if settings is not None:
-            pulumi.set(__self__, "settings", settings)
-        if timeouts is not None:
-            pulumi.set(__self__, "timeouts", timeouts)
 
     @_builtins.property
     @pulumi.getter
@@ -112,30 +103,6 @@ class VpcArgs:
     def project_id(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "project_id", value)
 
-    @_builtins.property
-    @pulumi.getter
-    def settings(self) -> pulumi.Input[Optional['ProviderSettingsArgs']]:
-        """
-        The API this resource is in, in place of the stack's `clouddb:apiUrl`, `clouddb:apiKey` and `clouddb:projectId` (secret). A change records the new settings and sends nothing.
-        """
-        return pulumi.get(self, "settings")
-
-    @settings.setter
-    def settings(self, value: pulumi.Input[Optional['ProviderSettingsArgs']]):
-        pulumi.set(self, "settings", value)
-
-    @_builtins.property
-    @pulumi.getter
-    def timeouts(self) -> pulumi.Input[Optional['TimeoutsArgs']]:
-        """
-        How long operations may wait. A change records the new timeouts and sends nothing.
-        """
-        return pulumi.get(self, "timeouts")
-
-    @timeouts.setter
-    def timeouts(self, value: pulumi.Input[Optional['TimeoutsArgs']]):
-        pulumi.set(self, "timeouts", value)
-
 
 @pulumi.input_type
 class _VpcState:
@@ -173,8 +140,6 @@ class Vpc(pulumi.CustomResource):
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  project_id: pulumi.Input[Optional[_builtins.str]] = None,
                  region_code: pulumi.Input[Optional['RegionCode']] = None,
-                 settings: pulumi.Input[Optional[Union['ProviderSettingsArgs', 'ProviderSettingsArgsDict']]] = None,
-                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  __props__=None):
         """
         A private network (VPC) of a project.
@@ -188,8 +153,6 @@ class Vpc(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] name: Name of the VPC, 1 to 128 characters. A change renames it. Unset: the resource's name in the program plus a random suffix (`db-1a2b3c4`), kept from then on (a replacement gets a new one); with `adoptId`, the adopted one's.
         :param pulumi.Input[_builtins.str] project_id: Project; defaults to `clouddb:projectId`.
         :param pulumi.Input['RegionCode'] region_code: Region, e.g. `us-east-1`.
-        :param pulumi.Input[Union['ProviderSettingsArgs', 'ProviderSettingsArgsDict']] settings: The API this resource is in, in place of the stack's `clouddb:apiUrl`, `clouddb:apiKey` and `clouddb:projectId` (secret). A change records the new settings and sends nothing.
-        :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: How long operations may wait. A change records the new timeouts and sends nothing.
         """
         ...
     @overload
@@ -222,8 +185,6 @@ class Vpc(pulumi.CustomResource):
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  project_id: pulumi.Input[Optional[_builtins.str]] = None,
                  region_code: pulumi.Input[Optional['RegionCode']] = None,
-                 settings: pulumi.Input[Optional[Union['ProviderSettingsArgs', 'ProviderSettingsArgsDict']]] = None,
-                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -242,8 +203,6 @@ class Vpc(pulumi.CustomResource):
             if region_code is None and not opts.urn:
                 raise TypeError("Missing required property 'region_code'")
             __props__.__dict__["region_code"] = region_code
-            __props__.__dict__["settings"] = None if settings is None else pulumi.Output.secret(settings)
-            __props__.__dict__["timeouts"] = timeouts
             __props__.__dict__["vpc_id"] = None
         alias_opts = pulumi.ResourceOptions(aliases=[pulumi.Alias(type_="pulumi-nodejs:dynamic/clouddb:Vpc")])
         opts = pulumi.ResourceOptions.merge(opts, alias_opts)

@@ -14,7 +14,6 @@ else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
 from ._enums import *
-from ._inputs import *
 
 __all__ = ['VpcPeeringArgs', 'VpcPeering']
 
@@ -26,9 +25,7 @@ class VpcPeeringArgs:
                  peer_vpc_id: pulumi.Input[_builtins.str],
                  vpc_id: pulumi.Input[_builtins.str],
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
-                 project_id: pulumi.Input[Optional[_builtins.str]] = None,
-                 settings: pulumi.Input[Optional['ProviderSettingsArgs']] = None,
-                 timeouts: pulumi.Input[Optional['TimeoutsArgs']] = None):
+                 project_id: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a VpcPeering resource.
 
@@ -38,8 +35,6 @@ class VpcPeeringArgs:
         :param pulumi.Input[_builtins.str] vpc_id: Our VPC.
         :param pulumi.Input[_builtins.str] adopt_id: Id of an existing peering under `vpcId` (its peer account, region and VPC) to take over instead of creating one; its fixed properties must match the program. While it is set, the stack never deletes the resource: destroy, a replacement or removing it from the program leave it in the cloud (as `retainOnDelete` does). Removing it hands the resource to the stack (an update that sends nothing).
         :param pulumi.Input[_builtins.str] project_id: Project; defaults to `clouddb:projectId`.
-        :param pulumi.Input['ProviderSettingsArgs'] settings: The API this resource is in, in place of the stack's `clouddb:apiUrl`, `clouddb:apiKey` and `clouddb:projectId` (secret). A change records the new settings and sends nothing.
-        :param pulumi.Input['TimeoutsArgs'] timeouts: How long operations may wait. A change records the new timeouts and sends nothing.
         """
         pulumi.set(__self__, "peer_account_id", peer_account_id)
         pulumi.set(__self__, "peer_region_code", peer_region_code)
@@ -49,10 +44,6 @@ class VpcPeeringArgs:
             pulumi.set(__self__, "adopt_id", adopt_id)
         if project_id is not None:
             pulumi.set(__self__, "project_id", project_id)
-        if settings is not None:
-            pulumi.set(__self__, "settings", settings)
-        if timeouts is not None:
-            pulumi.set(__self__, "timeouts", timeouts)
 
     @_builtins.property
     @pulumi.getter(name="peerAccountId")
@@ -126,30 +117,6 @@ class VpcPeeringArgs:
     def project_id(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "project_id", value)
 
-    @_builtins.property
-    @pulumi.getter
-    def settings(self) -> pulumi.Input[Optional['ProviderSettingsArgs']]:
-        """
-        The API this resource is in, in place of the stack's `clouddb:apiUrl`, `clouddb:apiKey` and `clouddb:projectId` (secret). A change records the new settings and sends nothing.
-        """
-        return pulumi.get(self, "settings")
-
-    @settings.setter
-    def settings(self, value: pulumi.Input[Optional['ProviderSettingsArgs']]):
-        pulumi.set(self, "settings", value)
-
-    @_builtins.property
-    @pulumi.getter
-    def timeouts(self) -> pulumi.Input[Optional['TimeoutsArgs']]:
-        """
-        How long operations may wait. A change records the new timeouts and sends nothing.
-        """
-        return pulumi.get(self, "timeouts")
-
-    @timeouts.setter
-    def timeouts(self, value: pulumi.Input[Optional['TimeoutsArgs']]):
-        pulumi.set(self, "timeouts", value)
-
 
 @pulumi.input_type
 class _VpcPeeringState:
@@ -203,8 +170,6 @@ class VpcPeering(pulumi.CustomResource):
                  peer_region_code: pulumi.Input[Optional['RegionCode']] = None,
                  peer_vpc_id: pulumi.Input[Optional[_builtins.str]] = None,
                  project_id: pulumi.Input[Optional[_builtins.str]] = None,
-                 settings: pulumi.Input[Optional[Union['ProviderSettingsArgs', 'ProviderSettingsArgsDict']]] = None,
-                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  vpc_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
@@ -219,8 +184,6 @@ class VpcPeering(pulumi.CustomResource):
         :param pulumi.Input['RegionCode'] peer_region_code: The peer VPC's region.
         :param pulumi.Input[_builtins.str] peer_vpc_id: The peer VPC's id in its account.
         :param pulumi.Input[_builtins.str] project_id: Project; defaults to `clouddb:projectId`.
-        :param pulumi.Input[Union['ProviderSettingsArgs', 'ProviderSettingsArgsDict']] settings: The API this resource is in, in place of the stack's `clouddb:apiUrl`, `clouddb:apiKey` and `clouddb:projectId` (secret). A change records the new settings and sends nothing.
-        :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: How long operations may wait. A change records the new timeouts and sends nothing.
         :param pulumi.Input[_builtins.str] vpc_id: Our VPC.
         """
         ...
@@ -254,8 +217,6 @@ class VpcPeering(pulumi.CustomResource):
                  peer_region_code: pulumi.Input[Optional['RegionCode']] = None,
                  peer_vpc_id: pulumi.Input[Optional[_builtins.str]] = None,
                  project_id: pulumi.Input[Optional[_builtins.str]] = None,
-                 settings: pulumi.Input[Optional[Union['ProviderSettingsArgs', 'ProviderSettingsArgsDict']]] = None,
-                 timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  vpc_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -277,8 +238,6 @@ class VpcPeering(pulumi.CustomResource):
                 raise TypeError("Missing required property 'peer_vpc_id'")
             __props__.__dict__["peer_vpc_id"] = peer_vpc_id
             __props__.__dict__["project_id"] = project_id
-            __props__.__dict__["settings"] = None if settings is None else pulumi.Output.secret(settings)
-            __props__.__dict__["timeouts"] = timeouts
             if vpc_id is None and not opts.urn:
                 raise TypeError("Missing required property 'vpc_id'")
             __props__.__dict__["vpc_id"] = vpc_id

@@ -37,7 +37,7 @@ func GetApiUrl(ctx *pulumi.Context) string {
 	return value
 }
 
-// How long a create may wait, for resources whose `timeouts` set no `create`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
+// How long a create may wait, for resources whose `customTimeouts` option (or, with the dynamic providers, `timeouts` input) sets no `create`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
 func GetCreateTimeout(ctx *pulumi.Context) string {
 	v, err := config.Try(ctx, "clouddb:createTimeout")
 	if err == nil {
@@ -48,7 +48,7 @@ func GetCreateTimeout(ctx *pulumi.Context) string {
 	return value
 }
 
-// How long a delete may wait, for resources whose `timeouts` set no `delete`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
+// How long a delete may wait, for resources whose `customTimeouts` option (or, with the dynamic providers, `timeouts` input) sets no `delete`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
 func GetDeleteTimeout(ctx *pulumi.Context) string {
 	v, err := config.Try(ctx, "clouddb:deleteTimeout")
 	if err == nil {
@@ -59,7 +59,7 @@ func GetDeleteTimeout(ctx *pulumi.Context) string {
 	return value
 }
 
-// How long the API's lists may take to show what a create made, from when the provider stopped waiting for the create's answer: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`, or `0`. After an answer lost on the way, a list read that long after the request ended that shows nothing the create made proves it made nothing, and the create is sent again (in the same `up` when its `timeouts.create` allows the wait, else in the next). Raise it for an API or gateway slower than that. Unset: `CLOUDDB_LIST_LAG_MS` (milliseconds), else 30s.
+// How long the API's lists may take to show what a create made, from when the provider stopped waiting for the create's answer: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`, or `0`. After an answer lost on the way, a list read that long after the request ended that shows nothing the create made proves it made nothing, and the create is sent again (in the same `up` when its create timeout allows the wait, else in the next). Raise it for an API or gateway slower than that. Unset: `CLOUDDB_LIST_LAG_MS` (milliseconds), else 30s.
 func GetListLag(ctx *pulumi.Context) string {
 	v, err := config.Try(ctx, "clouddb:listLag")
 	if err == nil {
@@ -132,7 +132,7 @@ func GetRequestTimeout(ctx *pulumi.Context) string {
 	return config.Get(ctx, "clouddb:requestTimeout")
 }
 
-// How long an update may wait, for resources whose `timeouts` set no `update`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
+// How long an update may wait, for resources whose `customTimeouts` option (or, with the dynamic providers, `timeouts` input) sets no `update`: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`.
 func GetUpdateTimeout(ctx *pulumi.Context) string {
 	v, err := config.Try(ctx, "clouddb:updateTimeout")
 	if err == nil {

@@ -27,21 +27,21 @@ public final class Config {
         return Codegen.stringProp("apiUrl").config(config).env("CLOUDDB_API_URL").get();
     }
 /**
- * How long a create may wait, for resources whose `timeouts` set no `create`: seconds (`600`) or a duration such as `&#34;90s&#34;`, `&#34;30m&#34;`, `&#34;1h30m&#34;`.
+ * How long a create may wait, for resources whose `customTimeouts` option (or, with the dynamic providers, `timeouts` input) sets no `create`: seconds (`600`) or a duration such as `&#34;90s&#34;`, `&#34;30m&#34;`, `&#34;1h30m&#34;`.
  * 
  */
     public Optional<String> createTimeout() {
         return Codegen.stringProp("createTimeout").config(config).def("30m").get();
     }
 /**
- * How long a delete may wait, for resources whose `timeouts` set no `delete`: seconds (`600`) or a duration such as `&#34;90s&#34;`, `&#34;30m&#34;`, `&#34;1h30m&#34;`.
+ * How long a delete may wait, for resources whose `customTimeouts` option (or, with the dynamic providers, `timeouts` input) sets no `delete`: seconds (`600`) or a duration such as `&#34;90s&#34;`, `&#34;30m&#34;`, `&#34;1h30m&#34;`.
  * 
  */
     public Optional<String> deleteTimeout() {
         return Codegen.stringProp("deleteTimeout").config(config).def("30m").get();
     }
 /**
- * How long the API&#39;s lists may take to show what a create made, from when the provider stopped waiting for the create&#39;s answer: seconds (`600`) or a duration such as `&#34;90s&#34;`, `&#34;30m&#34;`, `&#34;1h30m&#34;`, or `0`. After an answer lost on the way, a list read that long after the request ended that shows nothing the create made proves it made nothing, and the create is sent again (in the same `up` when its `timeouts.create` allows the wait, else in the next). Raise it for an API or gateway slower than that. Unset: `CLOUDDB_LIST_LAG_MS` (milliseconds), else 30s.
+ * How long the API&#39;s lists may take to show what a create made, from when the provider stopped waiting for the create&#39;s answer: seconds (`600`) or a duration such as `&#34;90s&#34;`, `&#34;30m&#34;`, `&#34;1h30m&#34;`, or `0`. After an answer lost on the way, a list read that long after the request ended that shows nothing the create made proves it made nothing, and the create is sent again (in the same `up` when its create timeout allows the wait, else in the next). Raise it for an API or gateway slower than that. Unset: `CLOUDDB_LIST_LAG_MS` (milliseconds), else 30s.
  * 
  */
     public Optional<String> listLag() {
@@ -90,7 +90,7 @@ public final class Config {
         return Codegen.stringProp("requestTimeout").config(config).get();
     }
 /**
- * How long an update may wait, for resources whose `timeouts` set no `update`: seconds (`600`) or a duration such as `&#34;90s&#34;`, `&#34;30m&#34;`, `&#34;1h30m&#34;`.
+ * How long an update may wait, for resources whose `customTimeouts` option (or, with the dynamic providers, `timeouts` input) sets no `update`: seconds (`600`) or a duration such as `&#34;90s&#34;`, `&#34;30m&#34;`, `&#34;1h30m&#34;`.
  * 
  */
     public Optional<String> updateTimeout() {

@@ -48,14 +48,14 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * How long a create may wait, for resources whose `timeouts` set no `create`: seconds (`600`) or a duration such as `&#34;90s&#34;`, `&#34;30m&#34;`, `&#34;1h30m&#34;`.
+     * How long a create may wait, for resources whose `customTimeouts` option (or, with the dynamic providers, `timeouts` input) sets no `create`: seconds (`600`) or a duration such as `&#34;90s&#34;`, `&#34;30m&#34;`, `&#34;1h30m&#34;`.
      * 
      */
     @Import(name="createTimeout")
     private @Nullable Output<String> createTimeout;
 
     /**
-     * @return How long a create may wait, for resources whose `timeouts` set no `create`: seconds (`600`) or a duration such as `&#34;90s&#34;`, `&#34;30m&#34;`, `&#34;1h30m&#34;`.
+     * @return How long a create may wait, for resources whose `customTimeouts` option (or, with the dynamic providers, `timeouts` input) sets no `create`: seconds (`600`) or a duration such as `&#34;90s&#34;`, `&#34;30m&#34;`, `&#34;1h30m&#34;`.
      * 
      */
     public Optional<Output<String>> createTimeout() {
@@ -63,14 +63,14 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * How long a delete may wait, for resources whose `timeouts` set no `delete`: seconds (`600`) or a duration such as `&#34;90s&#34;`, `&#34;30m&#34;`, `&#34;1h30m&#34;`.
+     * How long a delete may wait, for resources whose `customTimeouts` option (or, with the dynamic providers, `timeouts` input) sets no `delete`: seconds (`600`) or a duration such as `&#34;90s&#34;`, `&#34;30m&#34;`, `&#34;1h30m&#34;`.
      * 
      */
     @Import(name="deleteTimeout")
     private @Nullable Output<String> deleteTimeout;
 
     /**
-     * @return How long a delete may wait, for resources whose `timeouts` set no `delete`: seconds (`600`) or a duration such as `&#34;90s&#34;`, `&#34;30m&#34;`, `&#34;1h30m&#34;`.
+     * @return How long a delete may wait, for resources whose `customTimeouts` option (or, with the dynamic providers, `timeouts` input) sets no `delete`: seconds (`600`) or a duration such as `&#34;90s&#34;`, `&#34;30m&#34;`, `&#34;1h30m&#34;`.
      * 
      */
     public Optional<Output<String>> deleteTimeout() {
@@ -78,14 +78,14 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * How long the API&#39;s lists may take to show what a create made, from when the provider stopped waiting for the create&#39;s answer: seconds (`600`) or a duration such as `&#34;90s&#34;`, `&#34;30m&#34;`, `&#34;1h30m&#34;`, or `0`. After an answer lost on the way, a list read that long after the request ended that shows nothing the create made proves it made nothing, and the create is sent again (in the same `up` when its `timeouts.create` allows the wait, else in the next). Raise it for an API or gateway slower than that. Unset: `CLOUDDB_LIST_LAG_MS` (milliseconds), else 30s.
+     * How long the API&#39;s lists may take to show what a create made, from when the provider stopped waiting for the create&#39;s answer: seconds (`600`) or a duration such as `&#34;90s&#34;`, `&#34;30m&#34;`, `&#34;1h30m&#34;`, or `0`. After an answer lost on the way, a list read that long after the request ended that shows nothing the create made proves it made nothing, and the create is sent again (in the same `up` when its create timeout allows the wait, else in the next). Raise it for an API or gateway slower than that. Unset: `CLOUDDB_LIST_LAG_MS` (milliseconds), else 30s.
      * 
      */
     @Import(name="listLag")
     private @Nullable Output<String> listLag;
 
     /**
-     * @return How long the API&#39;s lists may take to show what a create made, from when the provider stopped waiting for the create&#39;s answer: seconds (`600`) or a duration such as `&#34;90s&#34;`, `&#34;30m&#34;`, `&#34;1h30m&#34;`, or `0`. After an answer lost on the way, a list read that long after the request ended that shows nothing the create made proves it made nothing, and the create is sent again (in the same `up` when its `timeouts.create` allows the wait, else in the next). Raise it for an API or gateway slower than that. Unset: `CLOUDDB_LIST_LAG_MS` (milliseconds), else 30s.
+     * @return How long the API&#39;s lists may take to show what a create made, from when the provider stopped waiting for the create&#39;s answer: seconds (`600`) or a duration such as `&#34;90s&#34;`, `&#34;30m&#34;`, `&#34;1h30m&#34;`, or `0`. After an answer lost on the way, a list read that long after the request ended that shows nothing the create made proves it made nothing, and the create is sent again (in the same `up` when its create timeout allows the wait, else in the next). Raise it for an API or gateway slower than that. Unset: `CLOUDDB_LIST_LAG_MS` (milliseconds), else 30s.
      * 
      */
     public Optional<Output<String>> listLag() {
@@ -183,14 +183,14 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * How long an update may wait, for resources whose `timeouts` set no `update`: seconds (`600`) or a duration such as `&#34;90s&#34;`, `&#34;30m&#34;`, `&#34;1h30m&#34;`.
+     * How long an update may wait, for resources whose `customTimeouts` option (or, with the dynamic providers, `timeouts` input) sets no `update`: seconds (`600`) or a duration such as `&#34;90s&#34;`, `&#34;30m&#34;`, `&#34;1h30m&#34;`.
      * 
      */
     @Import(name="updateTimeout")
     private @Nullable Output<String> updateTimeout;
 
     /**
-     * @return How long an update may wait, for resources whose `timeouts` set no `update`: seconds (`600`) or a duration such as `&#34;90s&#34;`, `&#34;30m&#34;`, `&#34;1h30m&#34;`.
+     * @return How long an update may wait, for resources whose `customTimeouts` option (or, with the dynamic providers, `timeouts` input) sets no `update`: seconds (`600`) or a duration such as `&#34;90s&#34;`, `&#34;30m&#34;`, `&#34;1h30m&#34;`.
      * 
      */
     public Optional<Output<String>> updateTimeout() {
@@ -275,7 +275,7 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param createTimeout How long a create may wait, for resources whose `timeouts` set no `create`: seconds (`600`) or a duration such as `&#34;90s&#34;`, `&#34;30m&#34;`, `&#34;1h30m&#34;`.
+         * @param createTimeout How long a create may wait, for resources whose `customTimeouts` option (or, with the dynamic providers, `timeouts` input) sets no `create`: seconds (`600`) or a duration such as `&#34;90s&#34;`, `&#34;30m&#34;`, `&#34;1h30m&#34;`.
          * 
          * @return builder
          * 
@@ -286,7 +286,7 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param createTimeout How long a create may wait, for resources whose `timeouts` set no `create`: seconds (`600`) or a duration such as `&#34;90s&#34;`, `&#34;30m&#34;`, `&#34;1h30m&#34;`.
+         * @param createTimeout How long a create may wait, for resources whose `customTimeouts` option (or, with the dynamic providers, `timeouts` input) sets no `create`: seconds (`600`) or a duration such as `&#34;90s&#34;`, `&#34;30m&#34;`, `&#34;1h30m&#34;`.
          * 
          * @return builder
          * 
@@ -296,7 +296,7 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param deleteTimeout How long a delete may wait, for resources whose `timeouts` set no `delete`: seconds (`600`) or a duration such as `&#34;90s&#34;`, `&#34;30m&#34;`, `&#34;1h30m&#34;`.
+         * @param deleteTimeout How long a delete may wait, for resources whose `customTimeouts` option (or, with the dynamic providers, `timeouts` input) sets no `delete`: seconds (`600`) or a duration such as `&#34;90s&#34;`, `&#34;30m&#34;`, `&#34;1h30m&#34;`.
          * 
          * @return builder
          * 
@@ -307,7 +307,7 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param deleteTimeout How long a delete may wait, for resources whose `timeouts` set no `delete`: seconds (`600`) or a duration such as `&#34;90s&#34;`, `&#34;30m&#34;`, `&#34;1h30m&#34;`.
+         * @param deleteTimeout How long a delete may wait, for resources whose `customTimeouts` option (or, with the dynamic providers, `timeouts` input) sets no `delete`: seconds (`600`) or a duration such as `&#34;90s&#34;`, `&#34;30m&#34;`, `&#34;1h30m&#34;`.
          * 
          * @return builder
          * 
@@ -317,7 +317,7 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param listLag How long the API&#39;s lists may take to show what a create made, from when the provider stopped waiting for the create&#39;s answer: seconds (`600`) or a duration such as `&#34;90s&#34;`, `&#34;30m&#34;`, `&#34;1h30m&#34;`, or `0`. After an answer lost on the way, a list read that long after the request ended that shows nothing the create made proves it made nothing, and the create is sent again (in the same `up` when its `timeouts.create` allows the wait, else in the next). Raise it for an API or gateway slower than that. Unset: `CLOUDDB_LIST_LAG_MS` (milliseconds), else 30s.
+         * @param listLag How long the API&#39;s lists may take to show what a create made, from when the provider stopped waiting for the create&#39;s answer: seconds (`600`) or a duration such as `&#34;90s&#34;`, `&#34;30m&#34;`, `&#34;1h30m&#34;`, or `0`. After an answer lost on the way, a list read that long after the request ended that shows nothing the create made proves it made nothing, and the create is sent again (in the same `up` when its create timeout allows the wait, else in the next). Raise it for an API or gateway slower than that. Unset: `CLOUDDB_LIST_LAG_MS` (milliseconds), else 30s.
          * 
          * @return builder
          * 
@@ -328,7 +328,7 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param listLag How long the API&#39;s lists may take to show what a create made, from when the provider stopped waiting for the create&#39;s answer: seconds (`600`) or a duration such as `&#34;90s&#34;`, `&#34;30m&#34;`, `&#34;1h30m&#34;`, or `0`. After an answer lost on the way, a list read that long after the request ended that shows nothing the create made proves it made nothing, and the create is sent again (in the same `up` when its `timeouts.create` allows the wait, else in the next). Raise it for an API or gateway slower than that. Unset: `CLOUDDB_LIST_LAG_MS` (milliseconds), else 30s.
+         * @param listLag How long the API&#39;s lists may take to show what a create made, from when the provider stopped waiting for the create&#39;s answer: seconds (`600`) or a duration such as `&#34;90s&#34;`, `&#34;30m&#34;`, `&#34;1h30m&#34;`, or `0`. After an answer lost on the way, a list read that long after the request ended that shows nothing the create made proves it made nothing, and the create is sent again (in the same `up` when its create timeout allows the wait, else in the next). Raise it for an API or gateway slower than that. Unset: `CLOUDDB_LIST_LAG_MS` (milliseconds), else 30s.
          * 
          * @return builder
          * 
@@ -464,7 +464,7 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param updateTimeout How long an update may wait, for resources whose `timeouts` set no `update`: seconds (`600`) or a duration such as `&#34;90s&#34;`, `&#34;30m&#34;`, `&#34;1h30m&#34;`.
+         * @param updateTimeout How long an update may wait, for resources whose `customTimeouts` option (or, with the dynamic providers, `timeouts` input) sets no `update`: seconds (`600`) or a duration such as `&#34;90s&#34;`, `&#34;30m&#34;`, `&#34;1h30m&#34;`.
          * 
          * @return builder
          * 
@@ -475,7 +475,7 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param updateTimeout How long an update may wait, for resources whose `timeouts` set no `update`: seconds (`600`) or a duration such as `&#34;90s&#34;`, `&#34;30m&#34;`, `&#34;1h30m&#34;`.
+         * @param updateTimeout How long an update may wait, for resources whose `customTimeouts` option (or, with the dynamic providers, `timeouts` input) sets no `update`: seconds (`600`) or a duration such as `&#34;90s&#34;`, `&#34;30m&#34;`, `&#34;1h30m&#34;`.
          * 
          * @return builder
          * 

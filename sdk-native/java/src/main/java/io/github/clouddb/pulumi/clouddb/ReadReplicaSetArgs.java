@@ -8,8 +8,6 @@ import com.pulumi.core.annotations.Import;
 import com.pulumi.core.internal.Codegen;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import io.github.clouddb.pulumi.clouddb.enums.Environment;
-import io.github.clouddb.pulumi.clouddb.inputs.ProviderSettingsArgs;
-import io.github.clouddb.pulumi.clouddb.inputs.TimeoutsArgs;
 import java.lang.Boolean;
 import java.lang.Integer;
 import java.lang.String;
@@ -172,36 +170,6 @@ public final class ReadReplicaSetArgs extends com.pulumi.resources.ResourceArgs 
         return this.serviceId;
     }
 
-    /**
-     * The API this resource is in, in place of the stack&#39;s `clouddb:apiUrl`, `clouddb:apiKey` and `clouddb:projectId` (secret). A change records the new settings and sends nothing.
-     * 
-     */
-    @Import(name="settings")
-    private @Nullable Output<ProviderSettingsArgs> settings;
-
-    /**
-     * @return The API this resource is in, in place of the stack&#39;s `clouddb:apiUrl`, `clouddb:apiKey` and `clouddb:projectId` (secret). A change records the new settings and sends nothing.
-     * 
-     */
-    public Optional<Output<ProviderSettingsArgs>> settings() {
-        return Optional.ofNullable(this.settings);
-    }
-
-    /**
-     * How long operations may wait. A change records the new timeouts and sends nothing.
-     * 
-     */
-    @Import(name="timeouts")
-    private @Nullable Output<TimeoutsArgs> timeouts;
-
-    /**
-     * @return How long operations may wait. A change records the new timeouts and sends nothing.
-     * 
-     */
-    public Optional<Output<TimeoutsArgs>> timeouts() {
-        return Optional.ofNullable(this.timeouts);
-    }
-
     private ReadReplicaSetArgs() {}
 
     private ReadReplicaSetArgs(ReadReplicaSetArgs $) {
@@ -215,8 +183,6 @@ public final class ReadReplicaSetArgs extends com.pulumi.resources.ResourceArgs 
         this.password = $.password;
         this.projectId = $.projectId;
         this.serviceId = $.serviceId;
-        this.settings = $.settings;
-        this.timeouts = $.timeouts;
     }
 
     public static Builder builder() {
@@ -445,48 +411,6 @@ public final class ReadReplicaSetArgs extends com.pulumi.resources.ResourceArgs 
          */
         public Builder serviceId(String serviceId) {
             return serviceId(Output.of(serviceId));
-        }
-
-        /**
-         * @param settings The API this resource is in, in place of the stack&#39;s `clouddb:apiUrl`, `clouddb:apiKey` and `clouddb:projectId` (secret). A change records the new settings and sends nothing.
-         * 
-         * @return builder
-         * 
-         */
-        public Builder settings(@Nullable Output<ProviderSettingsArgs> settings) {
-            $.settings = settings;
-            return this;
-        }
-
-        /**
-         * @param settings The API this resource is in, in place of the stack&#39;s `clouddb:apiUrl`, `clouddb:apiKey` and `clouddb:projectId` (secret). A change records the new settings and sends nothing.
-         * 
-         * @return builder
-         * 
-         */
-        public Builder settings(ProviderSettingsArgs settings) {
-            return settings(Output.of(settings));
-        }
-
-        /**
-         * @param timeouts How long operations may wait. A change records the new timeouts and sends nothing.
-         * 
-         * @return builder
-         * 
-         */
-        public Builder timeouts(@Nullable Output<TimeoutsArgs> timeouts) {
-            $.timeouts = timeouts;
-            return this;
-        }
-
-        /**
-         * @param timeouts How long operations may wait. A change records the new timeouts and sends nothing.
-         * 
-         * @return builder
-         * 
-         */
-        public Builder timeouts(TimeoutsArgs timeouts) {
-            return timeouts(Output.of(timeouts));
         }
 
         public ReadReplicaSetArgs build() {

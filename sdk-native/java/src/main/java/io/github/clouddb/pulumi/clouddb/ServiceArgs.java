@@ -12,8 +12,6 @@ import io.github.clouddb.pulumi.clouddb.enums.RegionCode;
 import io.github.clouddb.pulumi.clouddb.enums.ServiceType;
 import io.github.clouddb.pulumi.clouddb.inputs.ForkFromArgs;
 import io.github.clouddb.pulumi.clouddb.inputs.HaReplicasArgs;
-import io.github.clouddb.pulumi.clouddb.inputs.ProviderSettingsArgs;
-import io.github.clouddb.pulumi.clouddb.inputs.TimeoutsArgs;
 import java.lang.Boolean;
 import java.lang.Integer;
 import java.lang.String;
@@ -222,36 +220,6 @@ public final class ServiceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * The API this resource is in, in place of the stack&#39;s `clouddb:apiUrl`, `clouddb:apiKey` and `clouddb:projectId` (secret). A change records the new settings and sends nothing.
-     * 
-     */
-    @Import(name="settings")
-    private @Nullable Output<ProviderSettingsArgs> settings;
-
-    /**
-     * @return The API this resource is in, in place of the stack&#39;s `clouddb:apiUrl`, `clouddb:apiKey` and `clouddb:projectId` (secret). A change records the new settings and sends nothing.
-     * 
-     */
-    public Optional<Output<ProviderSettingsArgs>> settings() {
-        return Optional.ofNullable(this.settings);
-    }
-
-    /**
-     * How long operations may wait. A change records the new timeouts and sends nothing.
-     * 
-     */
-    @Import(name="timeouts")
-    private @Nullable Output<TimeoutsArgs> timeouts;
-
-    /**
-     * @return How long operations may wait. A change records the new timeouts and sends nothing.
-     * 
-     */
-    public Optional<Output<TimeoutsArgs>> timeouts() {
-        return Optional.ofNullable(this.timeouts);
-    }
-
-    /**
      * VPC to attach the service to (same project and region); a change detaches it from the old one first.
      * 
      */
@@ -282,8 +250,6 @@ public final class ServiceArgs extends com.pulumi.resources.ResourceArgs {
         this.projectId = $.projectId;
         this.regionCode = $.regionCode;
         this.serviceType = $.serviceType;
-        this.settings = $.settings;
-        this.timeouts = $.timeouts;
         this.vpcId = $.vpcId;
     }
 
@@ -616,48 +582,6 @@ public final class ServiceArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder serviceType(ServiceType serviceType) {
             return serviceType(Output.of(serviceType));
-        }
-
-        /**
-         * @param settings The API this resource is in, in place of the stack&#39;s `clouddb:apiUrl`, `clouddb:apiKey` and `clouddb:projectId` (secret). A change records the new settings and sends nothing.
-         * 
-         * @return builder
-         * 
-         */
-        public Builder settings(@Nullable Output<ProviderSettingsArgs> settings) {
-            $.settings = settings;
-            return this;
-        }
-
-        /**
-         * @param settings The API this resource is in, in place of the stack&#39;s `clouddb:apiUrl`, `clouddb:apiKey` and `clouddb:projectId` (secret). A change records the new settings and sends nothing.
-         * 
-         * @return builder
-         * 
-         */
-        public Builder settings(ProviderSettingsArgs settings) {
-            return settings(Output.of(settings));
-        }
-
-        /**
-         * @param timeouts How long operations may wait. A change records the new timeouts and sends nothing.
-         * 
-         * @return builder
-         * 
-         */
-        public Builder timeouts(@Nullable Output<TimeoutsArgs> timeouts) {
-            $.timeouts = timeouts;
-            return this;
-        }
-
-        /**
-         * @param timeouts How long operations may wait. A change records the new timeouts and sends nothing.
-         * 
-         * @return builder
-         * 
-         */
-        public Builder timeouts(TimeoutsArgs timeouts) {
-            return timeouts(Output.of(timeouts));
         }
 
         /**

@@ -7,8 +7,6 @@ import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import io.github.clouddb.pulumi.clouddb.enums.RegionCode;
-import io.github.clouddb.pulumi.clouddb.inputs.ProviderSettingsArgs;
-import io.github.clouddb.pulumi.clouddb.inputs.TimeoutsArgs;
 import java.lang.String;
 import java.util.Objects;
 import java.util.Optional;
@@ -94,36 +92,6 @@ public final class VpcArgs extends com.pulumi.resources.ResourceArgs {
         return this.regionCode;
     }
 
-    /**
-     * The API this resource is in, in place of the stack&#39;s `clouddb:apiUrl`, `clouddb:apiKey` and `clouddb:projectId` (secret). A change records the new settings and sends nothing.
-     * 
-     */
-    @Import(name="settings")
-    private @Nullable Output<ProviderSettingsArgs> settings;
-
-    /**
-     * @return The API this resource is in, in place of the stack&#39;s `clouddb:apiUrl`, `clouddb:apiKey` and `clouddb:projectId` (secret). A change records the new settings and sends nothing.
-     * 
-     */
-    public Optional<Output<ProviderSettingsArgs>> settings() {
-        return Optional.ofNullable(this.settings);
-    }
-
-    /**
-     * How long operations may wait. A change records the new timeouts and sends nothing.
-     * 
-     */
-    @Import(name="timeouts")
-    private @Nullable Output<TimeoutsArgs> timeouts;
-
-    /**
-     * @return How long operations may wait. A change records the new timeouts and sends nothing.
-     * 
-     */
-    public Optional<Output<TimeoutsArgs>> timeouts() {
-        return Optional.ofNullable(this.timeouts);
-    }
-
     private VpcArgs() {}
 
     private VpcArgs(VpcArgs $) {
@@ -132,8 +100,6 @@ public final class VpcArgs extends com.pulumi.resources.ResourceArgs {
         this.name = $.name;
         this.projectId = $.projectId;
         this.regionCode = $.regionCode;
-        this.settings = $.settings;
-        this.timeouts = $.timeouts;
     }
 
     public static Builder builder() {
@@ -257,48 +223,6 @@ public final class VpcArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder regionCode(RegionCode regionCode) {
             return regionCode(Output.of(regionCode));
-        }
-
-        /**
-         * @param settings The API this resource is in, in place of the stack&#39;s `clouddb:apiUrl`, `clouddb:apiKey` and `clouddb:projectId` (secret). A change records the new settings and sends nothing.
-         * 
-         * @return builder
-         * 
-         */
-        public Builder settings(@Nullable Output<ProviderSettingsArgs> settings) {
-            $.settings = settings;
-            return this;
-        }
-
-        /**
-         * @param settings The API this resource is in, in place of the stack&#39;s `clouddb:apiUrl`, `clouddb:apiKey` and `clouddb:projectId` (secret). A change records the new settings and sends nothing.
-         * 
-         * @return builder
-         * 
-         */
-        public Builder settings(ProviderSettingsArgs settings) {
-            return settings(Output.of(settings));
-        }
-
-        /**
-         * @param timeouts How long operations may wait. A change records the new timeouts and sends nothing.
-         * 
-         * @return builder
-         * 
-         */
-        public Builder timeouts(@Nullable Output<TimeoutsArgs> timeouts) {
-            $.timeouts = timeouts;
-            return this;
-        }
-
-        /**
-         * @param timeouts How long operations may wait. A change records the new timeouts and sends nothing.
-         * 
-         * @return builder
-         * 
-         */
-        public Builder timeouts(TimeoutsArgs timeouts) {
-            return timeouts(Output.of(timeouts));
         }
 
         public VpcArgs build() {

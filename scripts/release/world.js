@@ -64,6 +64,17 @@ function machineEnv() {
 }
 
 /**
+ * The PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES that sends the engine (and the plugin's launcher,
+ * which honours it as the engine does) from `pluginDownloadURL` to the releases of
+ * `repositoryUrl` at GitHub's layout (`<repositoryUrl>/releases/download/v<version>/<asset>`).
+ * @param {string} pluginDownloadURL the schema's
+ * @param {string} repositoryUrl e.g. `http://127.0.0.1:<port>/clouddb/pulumi-clouddb`
+ */
+function downloadOverride(pluginDownloadURL, repositoryUrl) {
+  return `^${pluginDownloadURL.replace(/[.]/g, "\\.")}=${repositoryUrl}/releases/download/v\${VERSION}`;
+}
+
+/**
  * A fresh HOME for one path, and the environment its commands run in.
  * @param {{
  *   base: string, name: string, clone: string[], pulumiBin: string,
@@ -79,7 +90,6 @@ function userHome(o) {
   for (const f of fs.readdirSync(o.pulumiBin)) linkOrCopy(path.join(o.pulumiBin, f), path.join(pulumiBin, f));
   const nodeDirs = o.node === "24" ? [o.node24Dir] : [];
   const goEnv = JSON.parse(spawnSync("go", ["env", "-json", "GOPROXY", "GOMODCACHE", "GOCACHE"], { encoding: "utf8" }).stdout || "{}");
-  const override = `^${o.pluginDownloadURL.replace(/[.]/g, "\\.")}=${o.assetsUrl}/releases/download/v\${VERSION}`;
   /** @type {NodeJS.ProcessEnv} */
   const env = {
     ...machineEnv(),
@@ -91,7 +101,7 @@ function userHome(o) {
     NO_COLOR: "1",
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_CONFIG_PASSPHRASE: "first-day",
-    PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: override,
+    PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: downloadOverride(o.pluginDownloadURL, o.assetsUrl),
     npm_config_registry: o.npmRegistry,
     npm_config_cache: path.join(o.caches, "npm"),
     npm_config_prefer_online: "true",
@@ -125,4 +135,4 @@ function checkNoClone(env, dirs, clone) {
   if (grep.status !== 1) throw new Error(`grep failed: ${grep.stderr}`);
 }
 
-module.exports = { userHome, checkNoClone, linkOrCopy };
+module.exports = { userHome, checkNoClone, linkOrCopy, downloadOverride };

@@ -16,8 +16,10 @@
  *
  * It assumes the machines' clocks run at the same speed and agree within tens of ms (NTP): an
  * offset moves a flow's turns by that much, which their draw and the frame's margin absorb, and
- * the flows' turns never drift against each other. Pure: the clock and the randomness are
- * arguments.
+ * the flows' turns never drift against each other. The fleet model runs these rules
+ * (tests/client/fleetSim.ts `turnGrid`, through keySchedule.ts `claimSlots`); the pacer does not
+ * ask for them: in the model they did not lower a fleet's 429s (CONTRIBUTING.md, "Fleets across
+ * machines"). Pure: the clock and the randomness are arguments.
  */
 
 /** Tunables of the grid (exported for tests and the README). */

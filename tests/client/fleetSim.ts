@@ -13,6 +13,7 @@
 import { answered, claimSlots, limitsOwn, measuringSlowStart, refused, sent, unused } from "../../provider/client/shaping/keySchedule";
 import { activeMembers, type KeySchedule, newSchedule } from "../../provider/client/shaping/schedule";
 import { retryAfterWaitMs } from "../../provider/client/shaping/backoff";
+import { claimTurns, type GridTurns, refusedOnTurn } from "./turnGrid";
 
 /** A seeded source of numbers in [0, 1) (mulberry32). */
 export function seeded(seed: number): () => number {
@@ -73,7 +74,7 @@ export interface SimOptions {
   oneMachine?: boolean;
   /** Each machine's clock is off the API's by up to this much either way, ms (uniform, seeded; NTP keeps them within tens of ms). @default 20 */
   clockOffsetMs?: number;
-  /** Each flow, once a share, sends on turns on the common clock's grid (turnGrid.ts), kept while accepted and drawn again after a 429. */
+  /** Each flow, once a share, sends on turns on the common clock's grid (the model's rule, turnGrid.ts), kept while accepted and drawn again after a 429. */
   turnGrid?: boolean;
 }
 
@@ -124,6 +125,7 @@ export function simulateFleet(
   const random = seeded(seed);
   const t0 = 1_000_000;
   const machine = newSchedule(t0);
+  const grid: GridTurns = new WeakMap();
   const machineOffset = (random() * 2 - 1) * clockOffsetMs;
   const flows: Flow[] = Array.from({ length: k }, () => ({
     s: oneMachine ? machine : newSchedule(t0),
@@ -187,6 +189,8 @@ export function simulateFleet(
         } else {
           // The limit's own holds the key; one that stands alone holds its own request only (pacer.ts `settle`).
           if (limitsOwn(f.s, r.retryAfter)) {
+            // The turn it met drawn again first (before the hold's jitter draws), as when the schedule kept the turns.
+            if (turnGrid) refusedOnTurn(grid, f.s, Math.min(local, r.leftAt + f.offset), random);
             refused(f.s, local, r.retryAfter, true, r.leftAt + f.offset, undefined, random);
             f.lastHoldEnd = f.s.pausedUntil - f.offset;
           }
@@ -207,7 +211,7 @@ export function simulateFleet(
         sent(f.s, f.used);
         answered(f.s, local, f.answers);
         [f.unusedSlots, f.used, f.answers] = [[], [], []];
-        f.slots = claimSlots(f.s, local, `flow-${i}`, n, true, turnGrid ? { random } : undefined);
+        f.slots = turnGrid ? claimTurns(grid, f.s, local, `flow-${i}`, n, random) : claimSlots(f.s, local, `flow-${i}`, n, true);
         f.claimedAt = local;
       }
       while (f.queue.length > 0 && f.slots.length > 0 && f.slots[0] <= local && f.slots[0] >= f.s.pausedUntil) {

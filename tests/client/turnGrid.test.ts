@@ -1,13 +1,11 @@
 /**
- * A share's turns on the common clock's grid (provider/client/shaping/turnGrid.ts), and the
- * schedule's slots on them when asked for (keySchedule.ts `claimSlots` with `grid`), as the fleet
- * model (fleetSim.ts) runs them.
+ * The fleet model's turns on the common clock's grid (turnGrid.ts), and a share's slots moved onto
+ * them (`claimTurns`, `refusedOnTurn`), as the model (fleetSim.ts `turnGrid`) runs them.
  */
 import { claimSlots, refused } from "../../provider/client/shaping/keySchedule";
 import { newSchedule } from "../../provider/client/shaping/schedule";
-import { readSchedule } from "../../provider/client/shaping/scheduleReading";
-import { cycleMs, GRID, redrawn, turnsFor, turnTimes } from "../../provider/client/shaping/turnGrid";
 import { seeded } from "./fleetSim";
+import { claimTurns, cycleMs, GRID, type GridTurns, redrawn, refusedOnTurn, turnsFor, turnTimes } from "./turnGrid";
 
 const T0 = 1_000_000;
 /** The cycle of a limit whose window is a second. */
@@ -44,7 +42,7 @@ describe("turns on the common clock's grid", () => {
   });
 });
 
-describe("a share's slots on the grid (claimSlots with grid)", () => {
+describe("a share's slots on the grid (claimTurns)", () => {
   /** A share of the key at `rate` a second. */
   function share(rate: number) {
     const s = newSchedule(T0);
@@ -52,36 +50,45 @@ describe("a share's slots on the grid (claimSlots with grid)", () => {
     return s;
   }
 
-  it("falls on the share's turns, cycle after cycle, where the rate alone spaces them evenly from now", () => {
+  it("fall on the share's turns, cycle after cycle, where the rate alone spaces them evenly from now", () => {
     const random = seeded(3);
+    const grid: GridTurns = new WeakMap();
     const s = share(0.5);
-    const slots = claimSlots(s, T0, "a", 3, true, { random });
-    const phases = slots.map((t) => t % CYCLE);
-    expect(new Set(phases.map((p) => s.turns!.at.includes(p))).has(false)).toBe(false);
+    const slots = claimTurns(grid, s, T0, "a", 3, random);
+    const turns = grid.get(s)!;
+    expect(slots.map((t) => turns.at.includes(t % CYCLE))).toEqual([true, true, true]);
+    expect(s.slots.slice(-3)).toEqual(slots);
     // The next claim goes on from the last slot's turn.
-    const next = claimSlots(s, T0 + 10, "a", 1, true, { random })[0];
-    expect(next).toBe(turnTimes(s.turns!, slots[2] + 1, 1)[0]);
+    const next = claimTurns(grid, s, T0 + 10, "a", 1, random)[0];
+    expect(next).toBe(turnTimes(turns, slots[2] + 1, 1)[0]);
     const even = claimSlots(share(0.5), T0, "a", 3, true);
     expect(even).toEqual([T0, T0 + 2_000, T0 + 4_000]);
   });
 
-  it("keeps every turn but the one a 429 met, which is drawn again", () => {
+  it("keep every turn but the one a 429 met, which is drawn again", () => {
+    const grid: GridTurns = new WeakMap();
     const s = share(1);
-    const slots = claimSlots(s, T0, "a", 4, true, { random: seeded(5) });
-    const before = [...s.turns!.at];
+    const slots = claimTurns(grid, s, T0, "a", 4, seeded(5));
+    const before = [...grid.get(s)!.at];
     const met = slots[1] % CYCLE;
+    refusedOnTurn(grid, s, slots[1], () => 0.999);
     refused(s, slots[1] + 40, 1, true, slots[1], undefined, () => 0.999);
-    expect(s.turns!.at).toHaveLength(before.length);
-    expect(s.turns!.at).not.toContain(met);
-    expect(s.turns!.at.slice(0, -1)).toEqual(before.filter((a) => a !== met));
+    const after = grid.get(s)!.at;
+    expect(after).toHaveLength(before.length);
+    expect(after).not.toContain(met);
+    expect(after.slice(0, -1)).toEqual(before.filter((a) => a !== met));
   });
 
-  it("are kept in the schedule's file, and what is not a turn is dropped when read back", () => {
-    const s = share(0.5);
-    claimSlots(s, T0, "a", 1, true, { random: seeded(2) });
-    const back = readSchedule(JSON.parse(JSON.stringify(s)), T0);
-    expect(back?.turns).toEqual(s.turns);
-    const torn = readSchedule({ ...JSON.parse(JSON.stringify(s)), turns: { cycleMs: CYCLE, at: [5, -1, "x", CYCLE + 1] } }, T0);
-    expect(torn?.turns).toEqual({ cycleMs: CYCLE, at: [5] });
+  it("are none while the rate alone paces the schedule (a share in its slow start, or not a share): the rate's slots, no turns held", () => {
+    const starting = () => Object.assign(newSchedule(T0), { share: true });
+    const paced = () => Object.assign(newSchedule(T0), { slowStart: false, limit: 1, rate: 1, last429At: T0 - 10_000 });
+    for (const [s, same] of [
+      [starting(), starting()],
+      [paced(), paced()],
+    ]) {
+      const grid: GridTurns = new WeakMap();
+      expect(claimTurns(grid, s, T0, "a", 2, seeded(1))).toEqual(claimSlots(same, T0, "a", 2, true));
+      expect(grid.has(s)).toBe(false);
+    }
   });
 });

@@ -34,7 +34,6 @@ import { acceptedBefore, firstRefused, judgedLimit, RECURRING_MS, unpausedMs } f
 import type { LimitFields } from "./limitFields";
 import { activeMembers, type KeySchedule, PACER, RECENT, refusalPauseMs } from "./schedule";
 import { holdJitterMs, pacedAsShare, shareCutRate, shareGrown } from "./shareRate";
-import { cycleMs, redrawn, turnsFor, turnTimes } from "./turnGrid";
 
 /** A slow start whose schedule was left this long starts again from {@link PACER.initialRate}. */
 const IDLE_RESTART_MS = 2_000;
@@ -69,18 +68,8 @@ export function growRate(s: KeySchedule, now: number): void {
  * queued: none when it sits out for fairness (fairTurns.ts; it claims again once the slots
  * given so far have passed, `s.next`). A next slot further ahead than the active clients'
  * claims can reach (a clock that jumped, claims of clients that are gone) is not waited for.
- * With `grid`, a share's slots are its turns on the common clock's grid (turnGrid.ts, drawn with
- * `grid.random`) instead: the fleet model (tests/client/fleetSim.ts) measures them; the pacer does
- * not ask for them (they did not meet issue 43's targets, CONTRIBUTING.md).
  */
-export function claimSlots(
-  s: KeySchedule,
-  now: number,
-  member: string,
-  n: number,
-  forWrites = false,
-  grid?: { random: () => number },
-): number[] {
+export function claimSlots(s: KeySchedule, now: number, member: string, n: number, forWrites = false): number[] {
   if (forWrites) s.writesAt = now;
   // A slow start left idle starts again from the beginning: what was wanted then says nothing of now.
   if (s.slowStart && now - s.updatedAt > IDLE_RESTART_MS) s.rate = PACER.initialRate;
@@ -90,35 +79,20 @@ export function claimSlots(
   const gap = 1_000 / s.rate;
   const reach = now + (activeMembers(s, now) + n) * gap * 4 + 1_000;
   const next = s.next > reach ? now : s.next;
-  const from = Math.max(now, next, s.pausedUntil);
-  const onGrid = grid === undefined ? undefined : gridSlots(s, from, n, grid.random);
-  const start = onGrid?.[0] ?? from;
+  const start = Math.max(now, next, s.pausedUntil);
   if (start > now) s.wanted = true;
   if (forWrites && sitsOut(s, now, member, gap)) {
     s.updatedAt = now;
     return [];
   }
   if (forWrites) countTurns(s, now, member, n);
-  const slots = onGrid ?? Array.from({ length: n }, (_, i) => start + i * gap);
-  s.next = onGrid === undefined ? start + n * gap : onGrid[n - 1] + 1;
+  const slots = Array.from({ length: n }, (_, i) => start + i * gap);
+  s.next = start + n * gap;
   forgetBefore(s.slots, now - 7_000);
   s.slots.push(...slots);
   if (s.slots.length > RECENT) s.slots.splice(0, s.slots.length - RECENT);
   s.updatedAt = now;
   return slots;
-}
-
-/**
- * A share's next `n` slots on the common clock's grid (turnGrid.ts), from `from`: its turns, as
- * many as its rate asks (drawn with `random`); undefined when its rate alone paces it (not a share).
- */
-function gridSlots(s: KeySchedule, from: number, n: number, random: () => number): number[] | undefined {
-  if (!pacedAsShare(s) || s.slowStart) {
-    delete s.turns;
-    return undefined;
-  }
-  s.turns = turnsFor(s.turns, s.rate, cycleMs(limitWindow(s)), random);
-  return turnTimes(s.turns, from, n);
 }
 
 /** How long after a congestion's first 429 its measure of the limit is taken again: its requests have all been told of by then. */
@@ -260,8 +234,6 @@ export function refused(
     s.next = now;
   }
   s.slowStart = false;
-  // A share's turn met the others': drawn again (turnGrid.ts).
-  if (s.turns !== undefined) s.turns = redrawn(s.turns, sentAt, random);
   s.refusedSince = true;
   s.grownAt = now;
   s.wanted = false;

@@ -3,7 +3,6 @@
  * its tunables, and what reads it. The rules that change it are keySchedule.ts's; fairTurns.ts
  * and limitMeasure.ts read it too, so it stands apart from all three (no import runs back).
  */
-import type { Turns } from "./turnGrid";
 
 /** Tunables of the pacing (the lone client's and the shared schedule's; exported for tests and the README). */
 export const PACER = {
@@ -155,8 +154,6 @@ export interface KeySchedule {
   retryAfters?: number[];
   /** Until the slow start's limit is measured: when each request the API accepted left, and when its answer came (epoch ms; {@link answered}). */
   answers?: [number, number][];
-  /** A share's turns on the common clock's grid (turnGrid.ts): each kept while accepted, drawn again after a 429 on it. */
-  turns?: Turns;
   /** The last claim of turns for writes (epoch ms): while writes wait, lists are read for the machine seldom (sharedLists.ts). */
   writesAt?: number;
   /** Each client's turns for writes, and its last claim of them (epoch ms), by member (fairTurns.ts). */

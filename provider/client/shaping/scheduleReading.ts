@@ -37,9 +37,6 @@ export function readSchedule(value: unknown, now: number): KeySchedule | undefin
     refusedSince: r.refusedSince === true,
     ...(num(r.cutAt) ? { cutAt: r.cutAt } : {}),
     ...(num(r.writesAt) ? { writesAt: r.writesAt } : {}),
-    ...(r.turns !== null && typeof r.turns === "object" && num(r.turns.cycleMs) && r.turns.cycleMs > 0 && Array.isArray(r.turns.at)
-      ? { turns: { cycleMs: r.turns.cycleMs, at: r.turns.at.filter((a) => num(a) && a >= 0 && a < r.turns!.cycleMs).slice(0, RECENT) } }
-      : {}),
     ...(r.remeasure !== null && typeof r.remeasure === "object" && num(r.remeasure.at) && num(r.remeasure.ref)
       ? {
           remeasure: {

@@ -13,6 +13,7 @@
 import { answered, claimSlots, limitsOwn, measuringSlowStart, refused, sent, unused } from "../../provider/client/shaping/keySchedule";
 import { activeMembers, type KeySchedule, newSchedule } from "../../provider/client/shaping/schedule";
 import { retryAfterWaitMs } from "../../provider/client/shaping/backoff";
+import { claimTurns, type GridTurns, refusedOnTurn } from "./turnGrid";
 
 /** A seeded source of numbers in [0, 1) (mulberry32). */
 export function seeded(seed: number): () => number {
@@ -39,6 +40,8 @@ export interface SimFleet {
   /** Answers that were 429 (the limit's and the faults'), and those accepted. */
   limited: number;
   accepted: number;
+  /** When each 429 came, ms from the start. */
+  limitedMs: number[];
   /** Of {@link SimFleet.limited}, the 429s of `fault`. */
   faulted: number;
   /** Each flow's last accepted answer, ms from the start. */
@@ -69,6 +72,10 @@ export interface SimOptions {
   seed?: number;
   /** All flows on one machine: one schedule for all (sharedSchedule.ts), each a member of it. */
   oneMachine?: boolean;
+  /** Each machine's clock is off the API's by up to this much either way, ms (uniform, seeded; NTP keeps them within tens of ms). @default 20 */
+  clockOffsetMs?: number;
+  /** Each flow, once a share, sends on turns on the common clock's grid (the model's rule, turnGrid.ts), kept while accepted and drawn again after a 429. */
+  turnGrid?: boolean;
 }
 
 interface Pending {
@@ -78,6 +85,8 @@ interface Pending {
 
 interface Flow {
   s: KeySchedule;
+  /** The flow's machine's clock less the API's, ms. */
+  offset: number;
   left: number;
   nextId: number;
   queue: Pending[];
@@ -109,13 +118,18 @@ export function simulateFleet(
     lateMs = 20,
     seed = 1,
     oneMachine = false,
+    clockOffsetMs = 20,
+    turnGrid = false,
   }: SimOptions = {},
 ): SimFleet {
   const random = seeded(seed);
   const t0 = 1_000_000;
   const machine = newSchedule(t0);
+  const grid: GridTurns = new WeakMap();
+  const machineOffset = (random() * 2 - 1) * clockOffsetMs;
   const flows: Flow[] = Array.from({ length: k }, () => ({
     s: oneMachine ? machine : newSchedule(t0),
+    offset: Math.round(oneMachine ? machineOffset : (random() * 2 - 1) * clockOffsetMs),
     left: requests,
     nextId: Math.min(requests, concurrency),
     queue: Array.from({ length: Math.min(requests, concurrency) }, (_, id) => ({ id, attempt: 0 })),
@@ -131,6 +145,7 @@ export function simulateFleet(
   const admitted: number[] = [];
   const out: SimFleet = {
     limited: 0,
+    limitedMs: [],
     accepted: 0,
     faulted: 0,
     doneMs: [],
@@ -140,6 +155,8 @@ export function simulateFleet(
   };
   for (let now = t0; now < t0 + capMs && flows.some((f) => f.doneAt === undefined); now++) {
     for (const [i, f] of flows.entries()) {
+      // The flow's machine's clock: what its schedule is told, and the times of its slots.
+      const local = now + f.offset;
       // The API: each request as it arrives (a gateway's 429 first, then the limit).
       for (const r of f.inFlight) {
         if (r.status !== undefined || r.arriveAt > now) continue;
@@ -149,6 +166,7 @@ export function simulateFleet(
           r.status = 429;
           r.retryAfter = faulted ?? retryAfter;
           out.limited++;
+          out.limitedMs.push(now - t0);
           if (faulted !== undefined) out.faulted++;
           out.afterHoldMs.push(now - f.lastHoldEnd);
         } else {
@@ -165,14 +183,16 @@ export function simulateFleet(
         f.inFlight.splice(f.inFlight.indexOf(r), 1);
         if (r.status === 200) {
           f.left--;
-          if (measuringSlowStart(f.s)) f.answers.push([r.leftAt, now]);
+          if (measuringSlowStart(f.s)) f.answers.push([r.leftAt + f.offset, local]);
           if (f.left === 0) f.doneAt = now;
           if (f.nextId < requests) f.queue.push({ id: f.nextId++, attempt: 0 });
         } else {
           // The limit's own holds the key; one that stands alone holds its own request only (pacer.ts `settle`).
           if (limitsOwn(f.s, r.retryAfter)) {
-            refused(f.s, now, r.retryAfter, true, r.leftAt, undefined, random);
-            f.lastHoldEnd = f.s.pausedUntil;
+            // The turn it met drawn again first (before the hold's jitter draws), as when the schedule kept the turns.
+            if (turnGrid) refusedOnTurn(grid, f.s, Math.min(local, r.leftAt + f.offset), random);
+            refused(f.s, local, r.retryAfter, true, r.leftAt + f.offset, undefined, random);
+            f.lastHoldEnd = f.s.pausedUntil - f.offset;
           }
           f.retries.push({ id: r.id, attempt: r.attempt + 1, at: now + retryAfterWaitMs(r.retryAfter ?? 0, random) });
         }
@@ -185,21 +205,21 @@ export function simulateFleet(
       while (f.slots.length > 0 && f.slots[0] < f.s.pausedUntil) f.unusedSlots.push(f.slots.shift()!);
       if (f.s.last429At > f.claimedAt) f.unusedSlots.push(...f.slots.splice(0));
       if (f.slots.length === 0) {
-        const share = f.s.slowStart ? 1 : Math.floor((f.s.rate * 50) / 1_000 / Math.max(1, activeMembers(f.s, now)));
+        const share = f.s.slowStart ? 1 : Math.floor((f.s.rate * 50) / 1_000 / Math.max(1, activeMembers(f.s, local)));
         const n = Math.max(1, Math.min(queued, share));
         unused(f.s, f.unusedSlots);
         sent(f.s, f.used);
-        answered(f.s, now, f.answers);
+        answered(f.s, local, f.answers);
         [f.unusedSlots, f.used, f.answers] = [[], [], []];
-        f.slots = claimSlots(f.s, now, `flow-${i}`, n, true);
-        f.claimedAt = now;
+        f.slots = turnGrid ? claimTurns(grid, f.s, local, `flow-${i}`, n, random) : claimSlots(f.s, local, `flow-${i}`, n, true);
+        f.claimedAt = local;
       }
-      while (f.queue.length > 0 && f.slots.length > 0 && f.slots[0] <= now && f.slots[0] >= f.s.pausedUntil) {
+      while (f.queue.length > 0 && f.slots.length > 0 && f.slots[0] <= local && f.slots[0] >= f.s.pausedUntil) {
         const slot = f.slots.shift()!;
         const req = f.queue.shift()!;
         const leftAt = now + Math.floor(random() * lateMs);
         const rtt = latencyMs[0] + random() * (latencyMs[1] - latencyMs[0]);
-        f.used.push([slot, leftAt]);
+        f.used.push([slot, leftAt + f.offset]);
         out.sends[i].push(leftAt - t0);
         f.inFlight.push({ ...req, leftAt, arriveAt: leftAt + Math.round(rtt / 2), answerAt: leftAt + Math.round(rtt) });
       }

@@ -3,7 +3,9 @@
  * flat from 100 to 1,000 services). Each case runs in a fresh Node.js process, as a plugin
  * starts (a young generation of 1 MB, V8's own limits), that keeps a few MB and allocates
  * hundreds of MB more that live just long enough to reach the old generation, as a plugin
- * serving many creates does; it reports the most V8 held of each generation.
+ * serving many creates does; it reports the most V8 held of each generation at its looks,
+ * and what a full collection leaves at the loop's end while the loop's objects are still
+ * held (the live heap the upkeep's rule is measured from).
  */
 import { execFileSync } from "child_process";
 import * as path from "path";
@@ -14,7 +16,7 @@ interface Held {
   young: number;
   /** The old generation's most in use, bytes. */
   old: number;
-  /** The old generation in use after a last full collection: what was live. */
+  /** The old generation in use after a full collection at the loop's end, while its objects (the kept ones and the last 50,000 made) were still held: what was live while it ran. */
   live: number;
   collections: number;
   /** What the collections the upkeep started took, and the loop's time, ms. */
@@ -43,10 +45,10 @@ for (let i = 0; i < 3000000; i++) {
   }
 }
 const elapsedMs = performance.now() - started;
-ring.fill(undefined);
+// With the ring still held (it is read below): what the loop kept live.
 v8.setFlagsFromString("--expose-gc");
 vm.runInNewContext("gc")();
-process.stdout.write(JSON.stringify({ young, old, live: space("old_space", "space_used_size"), collections: upkeep?.collections ?? 0, collectingMs: upkeep?.collectingMs ?? 0, longestMs: upkeep?.longestMs ?? 0, elapsedMs, kept: kept.length }));
+process.stdout.write(JSON.stringify({ young, old, live: space("old_space", "space_used_size"), ring: ring.length, collections: upkeep?.collections ?? 0, collectingMs: upkeep?.collectingMs ?? 0, longestMs: upkeep?.longestMs ?? 0, elapsedMs, kept: kept.length }));
 `;
 
 /**
@@ -63,13 +65,25 @@ function run(env: Record<string, string> = {}): Held {
   return JSON.parse(out) as Held;
 }
 
+/**
+ * The most the old generation may hold at a look under the upkeep's rule: what a full collection leaves (the loop's live
+ * objects, the last 50,000 made included: the upkeep measures growth from what its last collection left, and they were
+ * live then too), grown by a quarter of it, at least {@link MIN_OLD_GROWTH}; plus 1 MB for what one collection in the loop
+ * keeps that the one at its end does not (the few objects the look itself made). Measured from what the process kept once
+ * the loop let its objects go (7 MB less), the bound failed whenever the loop ran long in V8's unoptimized code, whose
+ * objects reach the old generation sooner: always with `--no-opt`, and now and then on a loaded machine, where the
+ * optimizing compiler (another thread) finishes late.
+ */
+function allowedOld(held: Held): number {
+  return held.live + Math.max(MIN_OLD_GROWTH, held.live / 4) + 1024 * 1024;
+}
+
 describe("the plugin's heap upkeep", () => {
   it("stops the young generation growing at its bound and collects the old one once it grew by a quarter (at least 4 MB) since the last collection", () => {
     // Collections as often as the growth asks (the share of time they may take is the next case's).
     const held = run({ SHARE: "1" });
     expect(held.young).toBeLessThanOrEqual(YOUNG_GENERATION_BOUND + 1024 * 1024);
-    // At most the allowed growth over what the run kept (a last collection's worth), plus what 10,000 allocations promote.
-    expect(held.old).toBeLessThan(held.live + Math.max(MIN_OLD_GROWTH, held.live / 4) + 4 * 1024 * 1024);
+    expect(held.old).toBeLessThanOrEqual(allowedOld(held));
     expect(held.collections).toBeGreaterThan(0);
   });
 
@@ -84,6 +98,6 @@ describe("the plugin's heap upkeep", () => {
     const held = run({ CLOUDDB_HEAP_UPKEEP: "off" });
     expect(held.collections).toBe(0);
     expect(held.young).toBeGreaterThan(YOUNG_GENERATION_BOUND + 1024 * 1024);
-    expect(held.old).toBeGreaterThan(held.live + Math.max(MIN_OLD_GROWTH, held.live / 4) + 4 * 1024 * 1024);
+    expect(held.old).toBeGreaterThan(allowedOld(held));
   });
 });

@@ -161,9 +161,8 @@ describe("documentation text takes the contract's bounds", () => {
       const { sdkFiles } = require("../../scripts/generate/sdkFiles") as typeof import("../../scripts/generate/sdkFiles");
       const resources = foundResources(root);
       // The native schema names the operations' default as its configuration's; the dynamic SDK in its `timeouts` type's doc.
-      operationDefaults = ["createTimeout", "updateTimeout", "deleteTimeout"].map(
-        (k) => packageSchema(root, resources).config.variables[k].default,
-      );
+      const variables = packageSchema(root, resources).config?.variables ?? {};
+      operationDefaults = ["createTimeout", "updateTimeout", "deleteTimeout"].map((k) => variables[k]?.default);
       texts = [...generatedDocs().schema.map(([, text]) => text), ...Object.values(sdkFiles(resources))];
     });
     expect(operationDefaults).toEqual(["45m", "45m", "45m"]);

@@ -330,7 +330,7 @@ export class Creates {
     const why =
       stopped === "closed"
         ? "the client was stopped (closed, or the operation cancelled) while it waited for that"
-        : `waiting for that would pass the time this create may wait (until ${at(plan.waitLimit)}; a resource's \`timeouts.create\`)`;
+        : `waiting for that would pass the time this create may wait (until ${at(plan.waitLimit)}; a resource's \`timeouts.create\`, or its \`customTimeouts.create\` on the native plugin)`;
     throw new AmbiguousCreateError({
       ...ambiguous,
       candidateIds: [],

@@ -20,7 +20,7 @@ import { pause as pauseFor } from "./cancellation";
 import { sameIntent, type CreateIntent } from "./createIntent";
 import { CloudStateError, InputConflictError, ProviderErrorCode } from "./errors";
 import type { JournalEntry } from "./journalStore";
-import { describeMs } from "./timeouts";
+import { describeMs, longerTimeoutAdvice, timeoutNamed } from "./timeouts";
 import { tellUser } from "./userLog";
 
 /** What a list read showed, and when its request was sent (epoch ms, this machine's clock; undefined when not known). */
@@ -124,9 +124,9 @@ function nothingListed(intent: CreateIntent, file: string, what: string, bound: 
       ? "That does not prove it made none (a list may lag behind the API, and a request held on the way may still be carried out)"
       : `That does not prove it made none yet: a list shows what a create made within ${describeMs(intent.listLagMs)} ` +
         `(clouddb:listLag) of when its request ended, so only a list read from ${at(bound)} on (this machine's clock) that shows ` +
-        `none proves it, and this create may wait only until ${at(scopeDeadline() ?? Date.now())} (timeouts.create). Run \`pulumi up\` ` +
-        `again after ${at(bound)} (it then looks, and creates one if none is listed), or give the resource a longer ` +
-        `timeouts.create (or set clouddb:createTimeout) to wait for that in one run`;
+        `none proves it, and this create may wait only until ${at(scopeDeadline() ?? Date.now())} (${timeoutNamed("create")}). Run \`pulumi up\` ` +
+        `again after ${at(bound)} (it then looks, and creates one if none is listed), or ${longerTimeoutAdvice("create")} ` +
+        `to wait for that in one run`;
   return new CloudStateError(
     `${what}, and no ${intent.noun} it may have made is listed now. ${when}, so the provider does not create another on a guess. ` +
       `If a ${intent.noun} it made appears, the next \`pulumi up\` takes it over; take one over yourself with adoptId on the resource; ` +

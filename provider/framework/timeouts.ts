@@ -17,6 +17,23 @@ export interface TimeoutsInput {
   readonly delete?: number | string;
 }
 
+/**
+ * What bounds `operation` for a user, in a message's words, whichever host serves the resource:
+ * the dynamic providers' `timeouts` input, or Pulumi's `customTimeouts` option on the native
+ * plugin (whose resources take no `timeouts`).
+ */
+export function timeoutNamed(operation: keyof TimeoutsInput): string {
+  return `\`timeouts.${operation}\` (\`customTimeouts.${operation}\` on the native plugin)`;
+}
+
+/**
+ * What to do when `operation` ran out of time, in a message's words: a longer bound on the
+ * resource ({@link timeoutNamed}), or on every resource through the stack's configuration.
+ */
+export function longerTimeoutAdvice(operation: keyof TimeoutsInput): string {
+  return `give the resource a longer ${timeoutNamed(operation)}, or every resource with \`pulumi config set clouddb:${operation}Timeout 1h\``;
+}
+
 /** A duration in milliseconds, in words: `90s`, `30m`, `1h5m`. */
 export function describeMs(ms: number): string {
   if (ms < 1000) return `${ms}ms`;

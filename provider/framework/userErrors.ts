@@ -8,7 +8,7 @@
  */
 import { AuthenticationError, CancelledError, NetworkError, NotFoundError, PermissionError, RateLimitError } from "../client/errors";
 import { CONFIG_KEYS } from "./settings";
-import { describeMs } from "./timeouts";
+import { describeMs, longerTimeoutAdvice } from "./timeouts";
 
 const VERBS = { create: "creating", read: "reading", update: "updating", delete: "deleting" } as const;
 
@@ -69,10 +69,11 @@ function rateLimited(error: RateLimitError, doing: string, timing: OperationTimi
       : error.limitPerSecond === undefined
         ? ""
         : ` The API limits this key to${limit.replace(/^ \(about/, " about").replace(/\)$/, "")}.`;
+  const advice = longerTimeoutAdvice(timing?.timeout ?? "create");
   const longer =
     timing === undefined
-      ? "Give the resource longer `timeouts`"
-      : `Give the resource longer \`timeouts\` (\`${timing.timeout}\`), or every resource with \`pulumi config set clouddb:${timing.timeout}Timeout 1h\``;
+      ? "Give the resource longer timeouts (`timeouts`, or `customTimeouts` on the native plugin)"
+      : advice.charAt(0).toUpperCase() + advice.slice(1);
   return (
     `The API's rate limit held ${doing} back${ran}: ${error.apiMessage.replace(/[.\s]+$/, "")} (${error.status} ${error.code}).${shared} ` +
     `${longer}, or run fewer stacks at once with this API key.`

@@ -44,7 +44,7 @@ describe("a create against a rate limit others hold", () => {
     expect(message).toMatch(/The API's rate limit held creating Service "db" back until its timeouts ran out \(create: 3s\)/);
     expect(message).toMatch(/429 RATE_LIMITED/);
     expect(message).toMatch(
-      /Give the resource longer `timeouts` \(`create`\), or every resource with `pulumi config set clouddb:createTimeout 1h`/,
+      /Give the resource a longer `timeouts.create` \(`customTimeouts.create` on the native plugin\), or every resource with `pulumi config set clouddb:createTimeout 1h`/,
     );
     expect(message).toMatch(/or run fewer stacks at once with this API key/);
     await cloud.controls.rateLimit(0);

@@ -99,6 +99,10 @@ describe("creates whose POST a gateway answered 503 before the API acted", () =>
     expect(message).toContain('service named "short-wait"');
     const after = /Run `pulumi up` again after (\S+) \(/.exec(message);
     expect(after).not.toBeNull();
+    // The way to wait longer, on either host: the dynamic providers' timeouts, the native plugin's customTimeouts.
+    expect(message).toContain(
+      "give the resource a longer `timeouts.create` (`customTimeouts.create` on the native plugin), or every resource with `pulumi config set clouddb:createTimeout 1h`",
+    );
     expect(await services()).toEqual([]);
     // As the message says: run it again after that time.
     await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(after![1]) - Date.now() + 50)));

@@ -149,14 +149,23 @@ describe("documentation text takes the contract's bounds", () => {
 
   it("takes the provider's own defaults the documentation names (an operation's timeout, a request's) from where they are set", () => {
     let texts: string[] = [];
+    let operationDefaults: unknown[] = [];
     jest.isolateModules(() => {
       const durations = require("../../provider/framework/durations") as Record<string, unknown>;
       const config = require("../../provider/client/config") as Record<string, unknown>;
 
       durations.DEFAULT_OPERATION_TIMEOUT_MS = 45 * 60_000;
       config.DEFAULT_REQUEST_TIMEOUT_MS = 12_000;
-      texts = generatedDocs().schema.map(([, text]) => text);
+      const { foundResources } = require("../../scripts/generate/providerFiles") as typeof import("../../scripts/generate/providerFiles");
+      const { packageSchema } = require("../../scripts/generate/packageSchema") as typeof import("../../scripts/generate/packageSchema");
+      const { sdkFiles } = require("../../scripts/generate/sdkFiles") as typeof import("../../scripts/generate/sdkFiles");
+      const resources = foundResources(root);
+      // The native schema names the operations' default as its configuration's; the dynamic SDK in its `timeouts` type's doc.
+      const variables = packageSchema(root, resources).config?.variables ?? {};
+      operationDefaults = ["createTimeout", "updateTimeout", "deleteTimeout"].map((k) => variables[k]?.default);
+      texts = [...generatedDocs().schema.map(([, text]) => text), ...Object.values(sdkFiles(resources))];
     });
+    expect(operationDefaults).toEqual(["45m", "45m", "45m"]);
     expect(texts.join("\n")).toContain("which defaults to 45 minutes.");
     expect(texts.join("\n")).toContain(
       'to its last received: seconds (`600`) or a duration such as `"90s"`, `"30m"`, `"1h30m"`. Unset: 12s.',

@@ -14,7 +14,7 @@ import { converge, type Convergence, type ConvergeContext } from "../../framewor
 import type { OperationContext } from "../../framework/operationContext";
 import { desiredOf, outputsFrom, type DesiredOf, type OutputsOf } from "../../framework/schema";
 import type { ProviderContext } from "../../framework/settings";
-import { describeMs } from "../../framework/timeouts";
+import { describeMs, longerTimeoutAdvice } from "../../framework/timeouts";
 import { keepingRecorded } from "../../framework/unreadable";
 import { VPC_ACTIONS, VPC_FIELDS, vpcSchema } from "./definition";
 
@@ -150,7 +150,7 @@ export const vpcOperations: ResourceOperations<typeof vpcSchema.inputs, typeof v
       if (!ConflictError.isInstance(e)) throw e;
       const attached = await attachmentsOf(ctx, id, projectId);
       throw new CloudStateError(
-        `VPC ${id} (${String(recorded.name)}) could not be deleted within ${describeMs(limit)}: still attached: ${attached}. Detach or delete those first, or raise timeouts.delete.`,
+        `VPC ${id} (${String(recorded.name)}) could not be deleted within ${describeMs(limit)}: still attached: ${attached}. Detach or delete those first, or ${longerTimeoutAdvice("delete")}.`,
         ProviderErrorCode.InUse,
       );
     }

@@ -280,14 +280,14 @@ async function main(): Promise<void> {
     /** A folder of its own for a launcher row (its code cache is kept there), and its `before` for a first start. */
     const folder = (name: string) => unpack(now.plugin, work, name);
     const uncached = (dir: string) => () => fs.rmSync(path.join(dir, "code-cache"), { recursive: true, force: true });
-    const [node24Later, node24First, node22Later, node22First, machineLater, machineFirst] = [
-      "n24-later",
-      "n24-first",
-      "n22-later",
-      "n22-first",
-      "machine-later",
-      "machine-first",
-    ].map(folder);
+    /** The launcher's two rows on one Node.js (`on`), each in folders of its own named from `key`: a later start, and a first start. */
+    const onNodeRows = (on: string, key: string, env: NodeJS.ProcessEnv): Variant[] => {
+      const [later, first] = [folder(`${key}-later`), folder(`${key}-first`)];
+      return [
+        native(`launcher on ${on}, a later start (code cache kept)`, exe(later), env, onNode(later)),
+        native(`launcher on ${on}, first start (no code cache yet)`, exe(first), env, onNode(launcher), uncached(first)),
+      ];
+    };
     const node24 = onPath(path.dirname(node.file));
     const node22Env = onPath(path.dirname(node22.file));
 
@@ -377,30 +377,9 @@ async function main(): Promise<void> {
         group: "start",
         sizes: () => ({ download: size(noop.tarball), disk: size(noop.binary), note: "binary" }),
       },
-      native(`launcher on Node.js ${node.version}, a later start (code cache kept)`, exe(node24Later), node24, onNode(node24Later)),
-      native(
-        `launcher on Node.js ${node.version}, first start (no code cache yet)`,
-        exe(node24First),
-        node24,
-        onNode(launcher),
-        uncached(node24First),
-      ),
-      native(`launcher on Node.js ${node22.version}, a later start (code cache kept)`, exe(node22Later), node22Env, onNode(node22Later)),
-      native(
-        `launcher on Node.js ${node22.version}, first start (no code cache yet)`,
-        exe(node22First),
-        node22Env,
-        onNode(launcher),
-        uncached(node22First),
-      ),
-      native(`launcher on this machine's Node.js ${machineNode}, a later start`, exe(machineLater), base, onNode(machineLater)),
-      native(
-        `launcher on this machine's Node.js ${machineNode}, first start`,
-        exe(machineFirst),
-        base,
-        onNode(launcher),
-        uncached(machineFirst),
-      ),
+      ...onNodeRows(`Node.js ${node.version}`, "n24", node24),
+      ...onNodeRows(`Node.js ${node22.version}`, "n22", node22Env),
+      ...onNodeRows(`this machine's Node.js ${machineNode}`, "machine", base),
       native("launcher without Node.js: the single-file build (trimmed)", exe(withStandalone), { ...base, PATH: noNode }, () => ({
         download: size(now.plugin) + size(now.standalone),
         disk: bytesOf(withStandalone),

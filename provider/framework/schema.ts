@@ -9,7 +9,7 @@
  */
 import { z } from "zod";
 import type { CrossRule } from "./check";
-import type { Wire } from "./wire";
+import type { Wire } from "./requestBodies";
 
 /** How a change to an input applies. */
 export type Change =
@@ -58,7 +58,7 @@ export interface InputSpec<S extends z.ZodType = z.ZodType> extends PropertyDocs
   readonly nativeInstead?: string;
   /**
    * The request bodies the API takes the input in (a create, a fork, an update action), by
-   * operation, each with its field there or how it is written (framework/wire.ts): the one
+   * operation, each with its field there or how it is written (framework/requestBodies.ts): the one
    * place an input meets its wire name.
    */
   readonly wire?: Wire<z.output<S>>;

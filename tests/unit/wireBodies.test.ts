@@ -1,5 +1,5 @@
 /**
- * The request bodies are the definitions' (framework/wire.ts): each kind's create (and a
+ * The request bodies are the definitions' (framework/requestBodies.ts): each kind's create (and a
  * service's fork and update actions) sends, field by field, what its inputs' `wire` says,
  * and nothing an operation typed by hand. In process: each kind's core against the emulator
  * started in this process, with the client's `perform` watched for what it sends.
@@ -14,7 +14,7 @@ import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ClouddbClient } from "../../provider/client";
 import { coreProvider } from "../../provider/framework/core";
 import { optionalInput, type InputSpec, type InputSpecs } from "../../provider/framework/schema";
-import { wiredOperations, type BodyOperation } from "../../provider/framework/wire";
+import { wiredOperations, type BodyOperation } from "../../provider/framework/requestBodies";
 import { RESOURCES } from "../../provider/resources/registry";
 import { serviceSchema } from "../../provider/resources/service/definition";
 import { vpcDefinition, vpcSchema } from "../../provider/resources/vpc/definition";
@@ -24,10 +24,17 @@ let journal: string;
 const cores = new Map(RESOURCES.map((r) => [r.definition.schema.kind, coreProvider(r.definition)]));
 const sent: Array<{ op: Operation; body: unknown }> = [];
 
+/** The owner of a resource of `kind` named `name`: each create its own journal entry. */
+const ownerOf = (kind: string, name: unknown) => `wire/test/clouddb:index:${kind}/${String(name)}`;
+
 /** Creates a resource of `kind` through its core; returns its id and outputs. */
 async function create(kind: string, news: Record<string, unknown>) {
-  return cores.get(kind)!.create({ news: { projectId: emu.projectId, ...news }, owner: "", preview: false });
+  const owner = ownerOf(kind, news.name);
+  return cores.get(kind)!.create({ news: { projectId: emu.projectId, ...news }, owner, preview: false });
 }
+
+// Several creates against the emulator each: seconds on a loaded machine.
+jest.setTimeout(60_000);
 
 /** The body of the one request of `op` sent since the test began, as it goes on the wire (JSON). */
 function bodyOf(op: Operation): unknown {
@@ -119,7 +126,7 @@ describe("the request bodies", () => {
       haReplicas: { replicaCount: 1 },
       environment: "PROD",
     };
-    await core.update({ id: db.id, olds, news, owner: "", preview: false });
+    await core.update({ id: db.id, olds, news, owner: ownerOf("Service", "acts"), preview: false });
     expect(bodyOf("resizeService")).toEqual({ cpu_millis: "1000", memory_gbs: "4" });
     expect(bodyOf("setServiceHA")).toEqual({ replica_count: 1, sync_replica_count: 0 });
     expect(bodyOf("setServiceEnvironment")).toEqual({ environment: "PROD" });

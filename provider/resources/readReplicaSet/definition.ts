@@ -20,7 +20,7 @@ import { connectionFields, connectionOutputs } from "../connectionString";
 import { AUTONAME_DOC } from "../../framework/autonaming";
 import { ENVIRONMENTS_TEXT, NAME_LENGTH_TEXT, REPLICA_SET_NODES_TEXT } from "../../../contract/describe";
 import * as v from "../values";
-import { bodyOf } from "../../framework/wire";
+import { bodyOf } from "../../framework/requestBodies";
 
 /** What a ReadReplicaSet's outputs read from: the live set, its service and project, and the service's password when the program gave it. */
 export interface ReadReplicaSetSource extends InProject {

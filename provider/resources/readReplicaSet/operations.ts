@@ -17,7 +17,7 @@ import { desiredOf, outputsFrom, type InputsOf, type OutputsOf } from "../../fra
 import type { ProviderContext } from "../../framework/settings";
 import { notRunning } from "../service/live";
 import { keepingRecorded } from "../../framework/unreadable";
-import { bodyOf } from "../../framework/wire";
+import { bodyOf } from "../../framework/requestBodies";
 import { REPLICA_SET_ACTIONS, REPLICA_SET_FIELDS, readReplicaSetSchema, type ReadySetStatus, type WantedReplicaSet } from "./definition";
 
 type ReadReplicaSetOutputs = OutputsOf<typeof readReplicaSetSchema.outputs>;

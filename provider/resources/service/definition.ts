@@ -37,7 +37,7 @@ import {
 import { LIMITS } from "../../../contract/values";
 import * as v from "../values";
 import { AT_ONCE } from "../../framework/convergence";
-import { bodyOf } from "../../framework/wire";
+import { bodyOf } from "../../framework/requestBodies";
 import type { ServiceAction } from "./convergence";
 import { serviceCrossRules } from "./crossRules";
 import { unreadableOutputs } from "../../framework/unreadable";

@@ -20,7 +20,7 @@ import { converge, failedAfter } from "../../framework/convergence";
 import { serviceConvergence, type ConvergeProgress } from "./convergence";
 import { serviceOutputs, serviceSchema, type ServiceInputs, type ServiceOutputs } from "./definition";
 import { keepingRecorded } from "../../framework/unreadable";
-import { bodyOf } from "../../framework/wire";
+import { bodyOf } from "../../framework/requestBodies";
 import { notRunning, SERVICE_FIELDS } from "./live";
 
 /**

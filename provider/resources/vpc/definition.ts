@@ -13,7 +13,7 @@ import { AUTONAME_DOC } from "../../framework/autonaming";
 import { CIDR_PREFIX_TEXT, NAME_LENGTH_TEXT } from "../../../contract/describe";
 import { readableCidr, readableName, readableRegion } from "../../../contract/readable";
 import type { ShownField } from "../../framework/unreadable";
-import { bodyOf } from "../../framework/wire";
+import { bodyOf } from "../../framework/requestBodies";
 
 /** What a Vpc's outputs read from: the live VPC and its project. */
 export interface VpcSource extends InProject {

@@ -16,7 +16,7 @@ import { desiredOf, outputsFrom, type DesiredOf, type OutputsOf } from "../../fr
 import type { ProviderContext } from "../../framework/settings";
 import { describeMs, longerTimeoutAdvice } from "../../framework/timeouts";
 import { keepingRecorded } from "../../framework/unreadable";
-import { bodyOf } from "../../framework/wire";
+import { bodyOf } from "../../framework/requestBodies";
 import { VPC_ACTIONS, VPC_FIELDS, vpcSchema } from "./definition";
 
 type VpcOutputs = OutputsOf<typeof vpcSchema.outputs>;

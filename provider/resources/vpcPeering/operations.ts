@@ -11,7 +11,7 @@ import type { ResourceOperations } from "../../framework/resourceProvider";
 import { desiredOf, outputsFrom, type InputsOf, type OutputsOf } from "../../framework/schema";
 import type { OperationContext } from "../../framework/operationContext";
 import { keepingRecorded } from "../../framework/unreadable";
-import { bodyOf } from "../../framework/wire";
+import { bodyOf } from "../../framework/requestBodies";
 import { PEERING_FIELDS, vpcPeeringSchema } from "./definition";
 
 type VpcPeeringInputs = InputsOf<typeof vpcPeeringSchema.inputs>;

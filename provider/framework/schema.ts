@@ -9,6 +9,7 @@
  */
 import { z } from "zod";
 import type { CrossRule } from "./check";
+import type { Wire } from "./requestBodies";
 
 /** How a change to an input applies. */
 export type Change =
@@ -55,6 +56,12 @@ export interface InputSpec<S extends z.ZodType = z.ZodType> extends PropertyDocs
    * option"). The native plugin's schema and resources leave the input out ({@link nativeSchema}).
    */
   readonly nativeInstead?: string;
+  /**
+   * The request bodies the API takes the input in (a create, a fork, an update action), by
+   * operation, each with its field there or how it is written (framework/requestBodies.ts): the one
+   * place an input meets its wire name.
+   */
+  readonly wire?: Wire<z.output<S>>;
 }
 
 /** One output property: how it reads from `Src`, what the provider knows of the live resource. */
@@ -67,19 +74,20 @@ export interface OutputSpec<S extends z.ZodType = z.ZodType, Src = never> extend
   readonly from: (source: Src) => z.output<S>;
 }
 
-/** Options of {@link input} and {@link optionalInput}. */
-export interface InputOptions<C extends Change = Change> extends PropertyDocs {
+/** Options of {@link input} and {@link optionalInput}; `S` is the input's schema (its value type types `wire`). */
+export interface InputOptions<C extends Change = Change, S extends z.ZodType = z.ZodType> extends PropertyDocs {
   readonly change: C;
   readonly secret?: boolean;
   readonly default?: unknown;
   readonly unsetKeeps?: (news: Props) => boolean;
   readonly nativeInstead?: string;
+  readonly wire?: Wire<z.output<S>>;
 }
 
 /** A required input. */
 export function input<S extends z.ZodType, C extends Change>(
   schema: S,
-  options: InputOptions<C>,
+  options: InputOptions<C, S>,
 ): InputSpec<S> & { readonly change: C; readonly required: true } {
   return { schema, secret: options.secret ?? false, ...options, required: true };
 }
@@ -87,16 +95,16 @@ export function input<S extends z.ZodType, C extends Change>(
 /** An optional input with a default: its desired value is never absent. */
 export function optionalInput<S extends z.ZodType, C extends Change>(
   schema: S,
-  options: InputOptions<C> & { readonly default: z.output<S> },
+  options: InputOptions<C, S> & { readonly default: z.output<S> },
 ): InputSpec<z.ZodOptional<S>> & { readonly change: C; readonly default: z.output<S> };
 /** An optional input. */
 export function optionalInput<S extends z.ZodType, C extends Change>(
   schema: S,
-  options: InputOptions<C>,
+  options: InputOptions<C, S>,
 ): InputSpec<z.ZodOptional<S>> & { readonly change: C };
 export function optionalInput<S extends z.ZodType, C extends Change>(
   schema: S,
-  options: InputOptions<C>,
+  options: InputOptions<C, S>,
 ): InputSpec<z.ZodOptional<S>> & { readonly change: C } {
   return { schema: schema.optional(), secret: options.secret ?? false, ...options, required: false };
 }

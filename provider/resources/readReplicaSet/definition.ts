@@ -20,6 +20,7 @@ import { connectionFields, connectionOutputs } from "../connectionString";
 import { AUTONAME_DOC } from "../../framework/autonaming";
 import { ENVIRONMENTS_TEXT, NAME_LENGTH_TEXT, REPLICA_SET_NODES_TEXT } from "../../../contract/describe";
 import * as v from "../values";
+import { bodyOf } from "../../framework/requestBodies";
 
 /** What a ReadReplicaSet's outputs read from: the live set, its service and project, and the service's password when the program gave it. */
 export interface ReadReplicaSetSource extends InProject {
@@ -46,23 +47,32 @@ export const readReplicaSetSchema = resourceSchema({
     'new clouddb.ReadReplicaSet("reporting", { serviceId: db.serviceId, name: "reporting", nodes: 2, cpuMillis: 1000, memoryGbs: 4 });',
   inputs: {
     serviceId: input(v.serviceId, { change: "replace", doc: "The service whose replicas these are." }),
-    name: optionalInput(rules.name, { change: "replace", unsetKeeps: () => true, doc: `Name, ${NAME_LENGTH_TEXT}. ${AUTONAME_DOC}` }),
+    name: optionalInput(rules.name, {
+      change: "replace",
+      unsetKeeps: () => true,
+      doc: `Name, ${NAME_LENGTH_TEXT}. ${AUTONAME_DOC}`,
+      wire: { createReplicaSet: "name" },
+    }),
     nodes: input(rules.replicaSetNodes, {
       change: "in-place",
       doc: `Number of nodes, ${REPLICA_SET_NODES_TEXT}. A change resizes the set.`,
+      wire: { createReplicaSet: "nodes", resizeReplicaSet: "nodes" },
     }),
     cpuMillis: input(v.cpuMillis(false), {
       change: "in-place",
       doc: `CPU of each node in millicores, paired with \`memoryGbs\`: ${describeSizes(DEDICATED_SIZES)}. A change resizes the set.`,
+      wire: { createReplicaSet: "cpu_millis", resizeReplicaSet: "cpu_millis" },
     }),
     memoryGbs: input(v.memoryGbs(false), {
       change: "in-place",
       doc: "Memory of each node in GB, paired with `cpuMillis`.",
+      wire: { createReplicaSet: "memory_gbs", resizeReplicaSet: "memory_gbs" },
     }),
     environment: optionalInput(rules.environment, {
       change: "in-place",
       doc: `${ENVIRONMENTS_TEXT}. Unset: left as the API sets it.`,
       unsetKeeps: () => true,
+      wire: { setReplicaSetEnvironment: "environment" },
     }),
     connectionPooler: optionalInput(v.flag, { change: "in-place", doc: "Connection pooler on or off.", default: false }),
     password: optionalInput(rules.password, {
@@ -165,7 +175,7 @@ export const REPLICA_SET_ACTIONS: readonly ReplicaSetAction[] = [
       ctx.api.perform("resizeReplicaSet", {
         service: want.serviceId,
         replicaSet: id,
-        body: { cpu_millis: want.cpuMillis, memory_gbs: want.memoryGbs, nodes: want.nodes },
+        body: bodyOf(readReplicaSetSchema, "resizeReplicaSet", want),
         projectId: ctx.projectId,
       }),
     then: REPLICA_SET_STATUS.active,
@@ -177,7 +187,7 @@ export const REPLICA_SET_ACTIONS: readonly ReplicaSetAction[] = [
       ctx.api.perform("setReplicaSetEnvironment", {
         service: want.serviceId,
         replicaSet: id,
-        body: { environment: want.environment! },
+        body: bodyOf(readReplicaSetSchema, "setReplicaSetEnvironment", want),
         projectId: ctx.projectId,
       }),
     then: AT_ONCE,

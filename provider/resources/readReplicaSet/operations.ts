@@ -17,6 +17,7 @@ import { desiredOf, outputsFrom, type InputsOf, type OutputsOf } from "../../fra
 import type { ProviderContext } from "../../framework/settings";
 import { notRunning } from "../service/live";
 import { keepingRecorded } from "../../framework/unreadable";
+import { bodyOf } from "../../framework/requestBodies";
 import { REPLICA_SET_ACTIONS, REPLICA_SET_FIELDS, readReplicaSetSchema, type ReadySetStatus, type WantedReplicaSet } from "./definition";
 
 type ReadReplicaSetOutputs = OutputsOf<typeof readReplicaSetSchema.outputs>;
@@ -142,7 +143,7 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
           () =>
             api.perform("createReplicaSet", {
               service: news.serviceId,
-              body: { name, nodes: news.nodes, cpu_millis: news.cpuMillis, memory_gbs: news.memoryGbs },
+              body: bodyOf(readReplicaSetSchema, "createReplicaSet", desiredOf(readReplicaSetSchema, news, {})),
               // A name the program did not set is the set's own: a lost answer is recovered by it (framework/autonaming.ts).
               projectId,
               uniqueName: ctx.autonamed,

@@ -37,6 +37,7 @@ import {
 import { LIMITS } from "../../../contract/values";
 import * as v from "../values";
 import { AT_ONCE } from "../../framework/convergence";
+import { bodyOf } from "../../framework/requestBodies";
 import type { ServiceAction } from "./convergence";
 import { serviceCrossRules } from "./crossRules";
 import { unreadableOutputs } from "../../framework/unreadable";
@@ -63,6 +64,10 @@ const connection = connectionOutputs<ServiceSource>({
 /** A fork keeps its source's type, region and size unless the inputs set them. */
 const forked = (news: Props): boolean => news.forkFrom !== undefined;
 
+/** A size as the API's service requests write it: text (`"1000"`, `"shared"`). */
+const cpuText = (cpu: number | "shared") => ({ cpu_millis: String(cpu) });
+const memoryText = (memory: number | "shared") => ({ memory_gbs: String(memory) });
+
 /** Inputs and outputs of a Service. */
 export const serviceSchema = resourceSchema({
   kind: "Service",
@@ -70,12 +75,18 @@ export const serviceSchema = resourceSchema({
   example:
     'const db = new clouddb.Service("db", { name: "orders", cpuMillis: 1000, memoryGbs: 4 }, { protect: true });\nexport const password = db.password; // secret',
   inputs: {
-    name: optionalInput(rules.name, { change: "replace", unsetKeeps: () => true, doc: `Name, ${NAME_LENGTH_TEXT}. ${AUTONAME_DOC}` }),
+    name: optionalInput(rules.name, {
+      change: "replace",
+      unsetKeeps: () => true,
+      doc: `Name, ${NAME_LENGTH_TEXT}. ${AUTONAME_DOC}`,
+      wire: { createService: "name", forkService: "name" },
+    }),
     serviceType: optionalInput(rules.serviceType, {
       change: "replace",
       doc: `${SERVICE_TYPES_TEXT}. A fork has its source's.`,
       default: SERVICE_DEFAULTS.serviceType,
       unsetKeeps: forked,
+      wire: { createService: "service_type" },
     }),
     regionCode: optionalInput(rules.region, {
       change: "replace",
@@ -83,11 +94,14 @@ export const serviceSchema = resourceSchema({
       default: SERVICE_DEFAULTS.regionCode,
       unsetKeeps: forked,
       sdkType: "string",
+      wire: { createService: "region_code" },
     }),
     forkFrom: optionalInput(forkFrom, {
       change: "replace",
       doc: `Make the service by forking another: \`strategy\` is ${FORK_STRATEGIES_TEXT} (needs \`targetTime\`, RFC 3339).`,
       sdkType: "ForkFromArgs",
+      // The source is the fork's path (operations.ts); its strategy and time are the body's.
+      wire: { forkService: (f) => ({ fork_strategy: f.strategy, target_time: f.targetTime }) },
     }),
     cpuMillis: optionalInput(v.cpuMillis(true), {
       change: "in-place",
@@ -95,6 +109,7 @@ export const serviceSchema = resourceSchema({
       default: SERVICE_DEFAULTS.cpuMillis,
       unsetKeeps: forked,
       sdkType: "Size",
+      wire: { createService: cpuText, forkService: cpuText, resizeService: cpuText },
     }),
     memoryGbs: optionalInput(v.memoryGbs(true), {
       change: "in-place",
@@ -102,28 +117,38 @@ export const serviceSchema = resourceSchema({
       default: SERVICE_DEFAULTS.memoryGbs,
       unsetKeeps: forked,
       sdkType: "Size",
+      wire: { createService: memoryText, forkService: memoryText, resizeService: memoryText },
     }),
     haReplicas: optionalInput(haReplicas, {
       change: "in-place",
       doc: `High-availability replicas: \`replicaCount\` ${HA_REPLICA_COUNT_TEXT}, \`syncReplicaCount\` ${LIMITS.haReplicaCountMin} to \`replicaCount\`.`,
       default: { replicaCount: SERVICE_DEFAULTS.replicaCount, syncReplicaCount: SERVICE_DEFAULTS.syncReplicaCount },
       sdkType: "HaReplicasArgs",
+      // A create cannot ask for synchronous replicas (contract/defaults.ts).
+      wire: {
+        createService: (ha) => ({ replica_count: ha.replicaCount }),
+        setServiceHA: (ha) => ({ replica_count: ha.replicaCount, sync_replica_count: ha.syncReplicaCount }),
+      },
     }),
     environment: optionalInput(rules.environment, {
       change: "in-place",
       doc: `${ENVIRONMENTS_TEXT}.`,
       default: SERVICE_DEFAULTS.environment,
+      wire: { createService: "environment_tag", forkService: "environment_tag", setServiceEnvironment: "environment" },
     }),
     connectionPooler: optionalInput(v.flag, { change: "in-place", doc: "Connection pooler on or off.", default: false }),
     vpcId: optionalInput(rules.numericId, {
       change: "in-place",
       doc: "VPC to attach the service to (same project and region); a change detaches it from the old one first.",
+      // A detach names the VPC the service is attached to, read from the live service (SERVICE_ACTIONS).
+      wire: { attachServiceToVpc: "vpc_id" },
     }),
     password: optionalInput(rules.password, {
       change: "in-place",
       secret: true,
       unsetKeeps: () => true,
       doc: `Password, ${PASSWORD_LENGTH_TEXT} (secret). Unset: the service keeps the initial password the API generated, exposed as the \`password\` output.`,
+      wire: { updateServicePassword: "password" },
     }),
     paused: optionalInput(v.flag, { change: "in-place", doc: "Paused (stopped) or running.", default: false }),
   },
@@ -236,11 +261,7 @@ export const SERVICE_ACTIONS: readonly ServiceAction[] = [
     name: "resize",
     needed: differs("cpuMillis", "memoryGbs"),
     send: (ctx, id, want) =>
-      ctx.api.perform("resizeService", {
-        service: id,
-        body: { cpu_millis: String(want.cpuMillis), memory_gbs: String(want.memoryGbs) },
-        projectId: ctx.projectId,
-      }),
+      ctx.api.perform("resizeService", { service: id, body: bodyOf(serviceSchema, "resizeService", want), projectId: ctx.projectId }),
     then: SERVICE_STATUS.READY,
     needsRunning: true,
   },
@@ -248,11 +269,7 @@ export const SERVICE_ACTIONS: readonly ServiceAction[] = [
     name: "setHA",
     needed: differs("haReplicas"),
     send: (ctx, id, want) =>
-      ctx.api.perform("setServiceHA", {
-        service: id,
-        body: { replica_count: want.haReplicas.replicaCount, sync_replica_count: want.haReplicas.syncReplicaCount },
-        projectId: ctx.projectId,
-      }),
+      ctx.api.perform("setServiceHA", { service: id, body: bodyOf(serviceSchema, "setServiceHA", want), projectId: ctx.projectId }),
     then: SERVICE_STATUS.READY,
     needsRunning: true,
   },
@@ -260,7 +277,11 @@ export const SERVICE_ACTIONS: readonly ServiceAction[] = [
     name: "setEnvironment",
     needed: differs("environment"),
     send: (ctx, id, want) =>
-      ctx.api.perform("setServiceEnvironment", { service: id, body: { environment: want.environment }, projectId: ctx.projectId }),
+      ctx.api.perform("setServiceEnvironment", {
+        service: id,
+        body: bodyOf(serviceSchema, "setServiceEnvironment", want),
+        projectId: ctx.projectId,
+      }),
     then: AT_ONCE,
     needsRunning: true,
   },
@@ -285,7 +306,11 @@ export const SERVICE_ACTIONS: readonly ServiceAction[] = [
     name: "attachToVpc",
     needed: (live, want) => vpcReadable(live) && want.vpcId !== null && attachedVpc(live) !== want.vpcId,
     send: (ctx, id, want) =>
-      ctx.api.perform("attachServiceToVpc", { service: id, body: { vpc_id: want.vpcId! }, projectId: ctx.projectId }),
+      ctx.api.perform("attachServiceToVpc", {
+        service: id,
+        body: bodyOf(serviceSchema, "attachServiceToVpc", want),
+        projectId: ctx.projectId,
+      }),
     then: SERVICE_STATUS.READY,
     needsRunning: true,
   },
@@ -293,7 +318,11 @@ export const SERVICE_ACTIONS: readonly ServiceAction[] = [
     name: "updatePassword",
     needed: (_live, want, ctx) => want.password !== null && want.password !== ctx.recordedPassword,
     send: (ctx, id, want) =>
-      ctx.api.perform("updateServicePassword", { service: id, body: { password: want.password! }, projectId: ctx.projectId }),
+      ctx.api.perform("updateServicePassword", {
+        service: id,
+        body: bodyOf(serviceSchema, "updateServicePassword", want),
+        projectId: ctx.projectId,
+      }),
     then: AT_ONCE,
     needsRunning: true,
   },

@@ -3,15 +3,7 @@
  * converge it, read, update through the action table (`convergence.ts`), delete.
  */
 import { randomBytes } from "crypto";
-import {
-  fitsService,
-  hasStatusClass,
-  readableName,
-  readableRegion,
-  readableServiceType,
-  SERVICE_DEFAULTS,
-  type BodyOf,
-} from "../../../contract";
+import { fitsService, hasStatusClass, readableName, readableRegion, readableServiceType, SERVICE_DEFAULTS } from "../../../contract";
 import type { CreateWatch, Service } from "../../client";
 import { ConflictError, NotFoundError, WaitError } from "../../client/errors";
 import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
@@ -28,6 +20,7 @@ import { converge, failedAfter } from "../../framework/convergence";
 import { serviceConvergence, type ConvergeProgress } from "./convergence";
 import { serviceOutputs, serviceSchema, type ServiceInputs, type ServiceOutputs } from "./definition";
 import { keepingRecorded } from "../../framework/unreadable";
+import { bodyOf } from "../../framework/requestBodies";
 import { notRunning, SERVICE_FIELDS } from "./live";
 
 /**
@@ -111,7 +104,7 @@ async function start(ctx: ProviderContext, news: ServiceInputs, projectId: strin
   }
   const name = nameOf(news);
   if (news.forkFrom !== undefined) {
-    const { serviceId, strategy, targetTime } = news.forkFrom;
+    const { serviceId } = news.forkFrom;
     const source = await api.perform("getService", { service: serviceId, ...opts });
     for (const [property, want, got, readable] of [
       ["serviceType", news.serviceType, source.service_type, readableServiceType(source.service_type)],
@@ -131,34 +124,16 @@ async function start(ctx: ProviderContext, news: ServiceInputs, projectId: strin
         deadline,
         ctx.settings.poll,
         () =>
-          api.perform("forkService", {
-            service: serviceId,
-            body: {
-              fork_strategy: strategy,
-              target_time: targetTime,
-              name,
-              cpu_millis: news.cpuMillis === undefined ? undefined : String(news.cpuMillis),
-              memory_gbs: news.memoryGbs === undefined ? undefined : String(news.memoryGbs),
-              environment_tag: news.environment,
-            },
-            ...createOpts,
-            watch,
-          }),
+          // Only what the program gave: the fork has its source's type, region and size, and the API's environment, for the rest.
+          api.perform("forkService", { service: serviceId, body: bodyOf(serviceSchema, "forkService", news), ...createOpts, watch }),
         notRunning("forking it"),
       ),
     );
   }
+  // The desired values: what the program left out is sent as the API's default would be.
   const desired = desiredOf(serviceSchema, news, {});
-  const req = {
-    name,
-    service_type: news.serviceType ?? SERVICE_DEFAULTS.serviceType,
-    region_code: news.regionCode ?? SERVICE_DEFAULTS.regionCode,
-    cpu_millis: String(desired.cpuMillis),
-    memory_gbs: String(desired.memoryGbs),
-    replica_count: desired.haReplicas.replicaCount,
-    environment_tag: desired.environment,
-  } satisfies BodyOf<"createService">;
-  const identity = { name: req.name, serviceType: req.service_type, regionCode: req.region_code };
+  const req = bodyOf(serviceSchema, "createService", desired);
+  const identity = { name, serviceType: desired.serviceType, regionCode: desired.regionCode };
   const like = (s: Service) => fitsService({ forkOf: undefined, service_type: req.service_type, region_code: req.region_code }, s);
   return createServiceOnce(ctx, projectId, identity, like, (watch) => api.perform("createService", { body: req, ...createOpts, watch }));
 }

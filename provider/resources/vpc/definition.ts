@@ -13,6 +13,7 @@ import { AUTONAME_DOC } from "../../framework/autonaming";
 import { CIDR_PREFIX_TEXT, NAME_LENGTH_TEXT } from "../../../contract/describe";
 import { readableCidr, readableName, readableRegion } from "../../../contract/readable";
 import type { ShownField } from "../../framework/unreadable";
+import { bodyOf } from "../../framework/requestBodies";
 
 /** What a Vpc's outputs read from: the live VPC and its project. */
 export interface VpcSource extends InProject {
@@ -31,9 +32,19 @@ export const vpcSchema = resourceSchema({
       change: "in-place",
       unsetKeeps: () => true,
       doc: `Name of the VPC, ${NAME_LENGTH_TEXT}. A change renames it. ${AUTONAME_DOC}`,
+      wire: { createVpc: "name", renameVpc: "name" },
     }),
-    cidr: input(rules.cidr, { change: "replace", doc: `IPv4 network, ${CIDR_PREFIX_TEXT}, host bits zero (\`10.0.0.0/16\`).` }),
-    regionCode: input(rules.region, { change: "replace", doc: "Region, e.g. `us-east-1`.", sdkType: "string" }),
+    cidr: input(rules.cidr, {
+      change: "replace",
+      doc: `IPv4 network, ${CIDR_PREFIX_TEXT}, host bits zero (\`10.0.0.0/16\`).`,
+      wire: { createVpc: "cidr" },
+    }),
+    regionCode: input(rules.region, {
+      change: "replace",
+      doc: "Region, e.g. `us-east-1`.",
+      sdkType: "string",
+      wire: { createVpc: "region_code" },
+    }),
   },
   adopt: { id: rules.numericId, what: "VPC (its `cidr` and `regionCode`)" },
   outputs: {
@@ -63,7 +74,8 @@ export const VPC_ACTIONS: readonly Action<Vpc, DesiredOf<typeof vpcSchema.inputs
     name: "rename",
     // No name (adopted without one): the VPC keeps its own. A name the answer does not show readably is not another name.
     needed: (live, want) => readableName(live.name) && want.name !== null && live.name !== want.name,
-    send: (ctx, id, want) => ctx.api.perform("renameVpc", { vpc: id, body: { name: want.name! }, projectId: ctx.projectId }),
+    send: (ctx, id, want) =>
+      ctx.api.perform("renameVpc", { vpc: id, body: bodyOf(vpcSchema, "renameVpc", want), projectId: ctx.projectId }),
     then: AT_ONCE,
   },
 ];

@@ -1,5 +1,5 @@
 /** What a Vpc does against the API: create (or adopt), read, rename, delete. */
-import { fitsVpc, readableCidr, readableRegion, type BodyOf } from "../../../contract";
+import { fitsVpc, readableCidr, readableRegion } from "../../../contract";
 import type { Vpc } from "../../client";
 import { ConflictError, NotFoundError } from "../../client/errors";
 import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
@@ -16,6 +16,7 @@ import { desiredOf, outputsFrom, type DesiredOf, type OutputsOf } from "../../fr
 import type { ProviderContext } from "../../framework/settings";
 import { describeMs, longerTimeoutAdvice } from "../../framework/timeouts";
 import { keepingRecorded } from "../../framework/unreadable";
+import { bodyOf } from "../../framework/requestBodies";
 import { VPC_ACTIONS, VPC_FIELDS, vpcSchema } from "./definition";
 
 type VpcOutputs = OutputsOf<typeof vpcSchema.outputs>;
@@ -105,7 +106,7 @@ export const vpcOperations: ResourceOperations<typeof vpcSchema.inputs, typeof v
       return { id: live.id, outs: { ...(await convergedOutputs(ctx, live, want, asked(want), "sent")) } };
     }
     const api = ctx.client();
-    const req = { name: nameOf(news), cidr: news.cidr, region_code: news.regionCode } satisfies BodyOf<"createVpc">;
+    const req = bodyOf(vpcSchema, "createVpc", desiredOf(vpcSchema, news, {}));
     const recovery: Recovery<Vpc> = {
       get: (id) => absentIfNotFound(api.perform("getVpc", { vpc: id, projectId })),
       list: async () => listedOf(await api.perform("listVpcs", { projectId })),
@@ -116,7 +117,7 @@ export const vpcOperations: ResourceOperations<typeof vpcSchema.inputs, typeof v
       // A VPC can be renamed: one without its name may still be what an interrupted create made.
       renamable: true,
     };
-    const intent = intentOf(ctx, { kind: "Vpc", noun: "VPC" }, projectId, req, req.name);
+    const intent = intentOf(ctx, { kind: "Vpc", noun: "VPC" }, projectId, req, nameOf(news));
     // A name the program did not set is the VPC's own: a lost answer is recovered by it (framework/autonaming.ts).
     const created = await createOnce(intent, recovery, (watch) =>
       api.perform("createVpc", { body: req, projectId, uniqueName: ctx.autonamed, watch }),

@@ -29,9 +29,14 @@ export const vpcPeeringSchema = resourceSchema({
     'new clouddb.VpcPeering("peer", { vpcId: net.vpcId, peerAccountId: "123456789012", peerRegionCode: "us-east-1", peerVpcId: "vpc-0abc" });',
   inputs: {
     vpcId: input(rules.numericId, { change: "replace", doc: "Our VPC." }),
-    peerAccountId: input(rules.peerId, { change: "replace", doc: "The peer's cloud account." }),
-    peerRegionCode: input(rules.region, { change: "replace", doc: "The peer VPC's region.", sdkType: "string" }),
-    peerVpcId: input(rules.peerId, { change: "replace", doc: "The peer VPC's id in its account." }),
+    peerAccountId: input(rules.peerId, { change: "replace", doc: "The peer's cloud account.", wire: { createPeering: "peer_account_id" } }),
+    peerRegionCode: input(rules.region, {
+      change: "replace",
+      doc: "The peer VPC's region.",
+      sdkType: "string",
+      wire: { createPeering: "peer_region_code" },
+    }),
+    peerVpcId: input(rules.peerId, { change: "replace", doc: "The peer VPC's id in its account.", wire: { createPeering: "peer_vpc_id" } }),
   },
   adopt: { id: rules.numericId, what: "peering under `vpcId` (its peer account, region and VPC)" },
   outputs: {

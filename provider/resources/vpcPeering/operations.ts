@@ -1,5 +1,5 @@
 /** What a VpcPeering does against the API: create (or adopt) and wait for `active`, read, delete. */
-import { fitsPeering, hasStatusClass, readablePeerId, readableRegion, statusesIn, type BodyOf } from "../../../contract";
+import { fitsPeering, hasStatusClass, readablePeerId, readableRegion, statusesIn } from "../../../contract";
 import type { Peering } from "../../client";
 import { NotFoundError, WaitError } from "../../client/errors";
 import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
@@ -8,9 +8,10 @@ import { parentIdOf } from "../../framework/parents";
 import { absentIfNotFound, createOnce, forgetInterrupted, listedOf, type Recovery } from "../../framework/journal";
 import { intentOf } from "../../framework/createIntent";
 import type { ResourceOperations } from "../../framework/resourceProvider";
-import { outputsFrom, type InputsOf, type OutputsOf } from "../../framework/schema";
+import { desiredOf, outputsFrom, type InputsOf, type OutputsOf } from "../../framework/schema";
 import type { OperationContext } from "../../framework/operationContext";
 import { keepingRecorded } from "../../framework/unreadable";
+import { bodyOf } from "../../framework/requestBodies";
 import { PEERING_FIELDS, vpcPeeringSchema } from "./definition";
 
 type VpcPeeringInputs = InputsOf<typeof vpcPeeringSchema.inputs>;
@@ -103,11 +104,8 @@ export const vpcPeeringOperations: ResourceOperations<typeof vpcPeeringSchema.in
       forgetInterrupted(ctx, "VpcPeering", projectId);
     } else {
       const api = ctx.client();
-      const req = {
-        peer_account_id: news.peerAccountId,
-        peer_region_code: news.peerRegionCode,
-        peer_vpc_id: news.peerVpcId,
-      } satisfies BodyOf<"createPeering">;
+      // Our VPC is the request's path, not its body.
+      const req = bodyOf(vpcPeeringSchema, "createPeering", desiredOf(vpcPeeringSchema, news, {}));
       // A peering has no name: what proves it is this create's is its absence from the VPC's list just before (createRecovery.ts, journal.ts).
       const recovery: Recovery<Peering> = {
         get: (id) => absentIfNotFound(api.perform("getPeering", { vpc: news.vpcId, peering: id, projectId })),

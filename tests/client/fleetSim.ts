@@ -9,8 +9,22 @@
  * refused request after its `Retry-After` (retry.ts). Pure: the clock is a counter of
  * milliseconds, the randomness seeded. Used by the tests of the rules that make such a fleet
  * converge (keySchedule.ts `refused`, `growRate`), and of a lone stack that meets a few 429s.
+ * With `fields`, every answer carries the API's `RateLimit` fields as the emulator sends them,
+ * read by the client's rules (keySchedule.ts `declared`, `observed`) or by a rule tried in the
+ * model (`fieldsRule`: fieldsShare.ts; figures: fieldsFigures.ts).
  */
-import { answered, claimSlots, limitsOwn, measuringSlowStart, refused, sent, unused } from "../../provider/client/shaping/keySchedule";
+import {
+  answered,
+  claimSlots,
+  declared,
+  limitsOwn,
+  measuringSlowStart,
+  observed,
+  refused,
+  sent,
+  unused,
+} from "../../provider/client/shaping/keySchedule";
+import type { LimitFields } from "../../provider/client/shaping/limitFields";
 import { activeMembers, type KeySchedule, newSchedule } from "../../provider/client/shaping/schedule";
 import { retryAfterWaitMs } from "../../provider/client/shaping/backoff";
 import { claimTurns, type GridTurns, refusedOnTurn } from "./turnGrid";
@@ -76,7 +90,27 @@ export interface SimOptions {
   clockOffsetMs?: number;
   /** Each flow, once a share, sends on turns on the common clock's grid (the model's rule, turnGrid.ts), kept while accepted and drawn again after a 429. */
   turnGrid?: boolean;
+  /** With {@link SimOptions.turnGrid}: turns in this many cells a cycle (cells of the cycle over it), not at any moment. */
+  gridCells?: number;
+  /** Every answer carries the API's `RateLimit` fields (the emulator's: the limit, what is left of the sliding second after the request, reset 1 s), read as the pacer reads them. */
+  fields?: boolean;
+  /** A rule of the model's own for what the fields say (tried beside the client's), given each flow's view; undefined: the client's rules (pacer.ts `settle`). */
+  fieldsRule?: FieldsRule;
 }
+
+/** What a flow knows when an answer with fields comes: its schedule, the answer, its clock, its own accepted answers (local ms, oldest first), and the model's randomness. A rule keeps what it needs between answers by schedule. */
+export interface FieldsView {
+  s: KeySchedule;
+  fields: LimitFields;
+  status: number;
+  now: number;
+  sentAt: number;
+  accepted: number[];
+  random: () => number;
+}
+
+/** A rule tried in the model for the fields: called on every answer (after the 429's own rules ran on a 429); it may change the schedule. */
+export type FieldsRule = (view: FieldsView) => void;
 
 interface Pending {
   id: number;
@@ -96,7 +130,16 @@ interface Flow {
   used: [number, number][];
   answers: [number, number][];
   retries: (Pending & { at: number })[];
-  inFlight: (Pending & { leftAt: number; arriveAt: number; answerAt: number; status?: number; retryAfter?: number })[];
+  inFlight: (Pending & {
+    leftAt: number;
+    arriveAt: number;
+    answerAt: number;
+    status?: number;
+    retryAfter?: number;
+    fields?: LimitFields;
+  })[];
+  /** Its accepted answers, local ms, oldest first (the pacer's `accepted`). */
+  accepted: number[];
   lastHoldEnd: number;
   doneAt?: number;
 }
@@ -120,9 +163,14 @@ export function simulateFleet(
     oneMachine = false,
     clockOffsetMs = 20,
     turnGrid = false,
+    gridCells,
+    fields = false,
+    fieldsRule,
   }: SimOptions = {},
 ): SimFleet {
   const random = seeded(seed);
+  // Grid turns drawn in cells: a draw of [0, 1) rounded down to a cell.
+  const turnRandom = gridCells === undefined ? random : () => Math.floor(random() * gridCells) / gridCells;
   const t0 = 1_000_000;
   const machine = newSchedule(t0);
   const grid: GridTurns = new WeakMap();
@@ -141,6 +189,7 @@ export function simulateFleet(
     retries: [],
     inFlight: [],
     lastHoldEnd: -Infinity,
+    accepted: [],
   }));
   const admitted: number[] = [];
   const out: SimFleet = {
@@ -177,24 +226,40 @@ export function simulateFleet(
           while (out.perSecond[i].length <= second) out.perSecond[i].push(0);
           out.perSecond[i][second]++;
         }
+        if (fields) r.fields = { perSecond: limit, windowSeconds: 1, remaining: Math.max(0, limit - admitted.length), resetSeconds: 1 };
       }
       // The answers that came back.
       for (const r of f.inFlight.filter((x) => x.answerAt <= now)) {
         f.inFlight.splice(f.inFlight.indexOf(r), 1);
+        while (f.accepted.length > 0 && f.accepted[0] < local - 6_000) f.accepted.shift();
+        if (r.fields !== undefined && fieldsRule === undefined) declaredBy(f.s, local, r.fields, f.accepted);
         if (r.status === 200) {
+          f.accepted.push(local);
+          if (r.fields !== undefined && fieldsRule === undefined) observedBy(f.s, local, r.fields, f.accepted);
           f.left--;
           if (measuringSlowStart(f.s)) f.answers.push([r.leftAt + f.offset, local]);
           if (f.left === 0) f.doneAt = now;
           if (f.nextId < requests) f.queue.push({ id: f.nextId++, attempt: 0 });
         } else {
           // The limit's own holds the key; one that stands alone holds its own request only (pacer.ts `settle`).
-          if (limitsOwn(f.s, r.retryAfter)) {
+          if (limitsOwn(f.s, r.retryAfter, r.fields)) {
             // The turn it met drawn again first (before the hold's jitter draws), as when the schedule kept the turns.
-            if (turnGrid) refusedOnTurn(grid, f.s, Math.min(local, r.leftAt + f.offset), random);
+            if (turnGrid) refusedOnTurn(grid, f.s, Math.min(local, r.leftAt + f.offset), turnRandom);
             refused(f.s, local, r.retryAfter, true, r.leftAt + f.offset, undefined, random);
             f.lastHoldEnd = f.s.pausedUntil - f.offset;
           }
           f.retries.push({ id: r.id, attempt: r.attempt + 1, at: now + retryAfterWaitMs(r.retryAfter ?? 0, random) });
+        }
+        if (r.fields !== undefined && fieldsRule !== undefined) {
+          fieldsRule({
+            s: f.s,
+            fields: r.fields,
+            status: r.status!,
+            now: local,
+            sentAt: r.leftAt + f.offset,
+            accepted: f.accepted,
+            random,
+          });
         }
       }
       for (const r of f.retries.filter((x) => x.at <= now)) f.queue.push({ id: r.id, attempt: r.attempt });
@@ -211,7 +276,7 @@ export function simulateFleet(
         sent(f.s, f.used);
         answered(f.s, local, f.answers);
         [f.unusedSlots, f.used, f.answers] = [[], [], []];
-        f.slots = turnGrid ? claimTurns(grid, f.s, local, `flow-${i}`, n, random) : claimSlots(f.s, local, `flow-${i}`, n, true);
+        f.slots = turnGrid ? claimTurns(grid, f.s, local, `flow-${i}`, n, turnRandom) : claimSlots(f.s, local, `flow-${i}`, n, true);
         f.claimedAt = local;
       }
       while (f.queue.length > 0 && f.slots.length > 0 && f.slots[0] <= local && f.slots[0] >= f.s.pausedUntil) {
@@ -227,6 +292,27 @@ export function simulateFleet(
   }
   out.doneMs = flows.map((f) => (f.doneAt ?? Infinity) - t0);
   return out;
+}
+
+/** Accepted answers of `accepted` (local ms) within the `windowMs` before `now`. */
+function countIn(accepted: readonly number[], now: number, windowMs: number): number {
+  return accepted.filter((t) => t >= now - windowMs && t <= now).length;
+}
+
+/** pacer.ts `settle`'s reading of an announced limit (`RateLimit-Policy`), as the client runs it: others on the key when more is used than this machine sent. */
+function declaredBy(s: KeySchedule, now: number, fields: LimitFields, accepted: readonly number[]): void {
+  const perSecond = fields.perSecond;
+  if (perSecond === undefined || perSecond <= 0 || (s.declared === true && s.limit === perSecond)) return;
+  const windowMs = (fields.windowSeconds ?? 1) * 1_000;
+  const used = fields.remaining === undefined ? 0 : (perSecond * windowMs) / 1_000 - fields.remaining;
+  const sentIn = Math.max(countIn(accepted, now, windowMs), s.slots.filter((t) => t >= now - windowMs && t <= now).length);
+  declared(s, now, perSecond, used - sentIn > 1);
+}
+
+/** pacer.ts `observe`: an accepted answer's `RateLimit` fields, given this flow's accepted answers in the window. */
+function observedBy(s: KeySchedule, now: number, fields: LimitFields, accepted: readonly number[]): void {
+  if (fields.remaining === undefined) return;
+  observed(s, now, fields, countIn(accepted, now, (fields.windowSeconds ?? 1) * 1_000));
 }
 
 /**

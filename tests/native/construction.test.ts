@@ -6,7 +6,9 @@
  * (the SDK's overlay, tools/sdk-overlays/nodejs), and that changes nothing a program sees:
  * the resource's source position is the program's line, an error the constructor throws
  * carries the trace of the program's call, transformations run with the program's stack
- * trace limit, and `PULUMI_DEBUG_PROMISE_LEAKS` still gets every promise's trace.
+ * trace limit, and `PULUMI_DEBUG_PROMISE_LEAKS` still gets every promise's trace. An input
+ * the program leaves unset costs its registration nothing (no Output the SDK made of it),
+ * and one it gives still gets its type's defaults.
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -53,6 +55,8 @@ function tracesTaken(construct: () => void): number {
 
 describe("constructing a resource of the generated TypeScript SDK", () => {
   const positions = new Map<string, { uri: string; line: number }>();
+  /** The inputs the engine was sent for each resource, by name. */
+  const sent = new Map<string, Record<string, unknown>>();
   let sdk: Record<string, Construct>;
   const made: pulumi.CustomResource[] = [];
   const register = MockMonitor.prototype.registerResource;
@@ -62,6 +66,7 @@ describe("constructing a resource of the generated TypeScript SDK", () => {
     MockMonitor.prototype.registerResource = function (this: MockMonitor, req: any, callback: any) {
       const p = req.getSourceposition();
       if (p) positions.set(req.getName() as string, { uri: p.getUri() as string, line: p.getLine() as number });
+      sent.set(req.getName() as string, req.getObject().toJavaScript() as Record<string, unknown>);
       return register.call(this, req, callback);
     };
     await pulumi.runtime.setMocks(
@@ -92,6 +97,36 @@ describe("constructing a resource of the generated TypeScript SDK", () => {
       expect(Error.stackTraceLimit).toBeGreaterThan(0);
     }
     expect(construct("Vpc", "instance")).toBeInstanceOf(sdk.Vpc);
+  });
+
+  it("registers a Service with no haReplicas given at the cost of a resource with plain inputs", async () => {
+    // From construction until the engine answered: Pulumi's call-site capture and the
+    // traces of its own registration steps, the same for a Vpc (no input made an Output).
+    await Promise.all(made.map((r) => new Promise((resolve) => r.urn.apply(resolve))));
+    const registered = async (kind: string, name: string): Promise<number> => {
+      let resource: pulumi.CustomResource | undefined;
+      const format = Error.prepareStackTrace;
+      let taken = 0;
+      Error.prepareStackTrace = (error, frames) => {
+        if (frames.length > 0) taken++;
+        return format ? format(error, frames) : String(error);
+      };
+      try {
+        resource = construct(kind, name);
+        await new Promise((resolve) => resource!.urn.apply(resolve));
+      } finally {
+        Error.prepareStackTrace = format;
+      }
+      return taken;
+    };
+    expect(await registered("Service", "plain-service")).toBe(await registered("Vpc", "plain-vpc"));
+    expect(sent.get("plain-service")).not.toHaveProperty("haReplicas");
+  });
+
+  it("fills in the defaults of haReplicas when the program gives it", async () => {
+    made.push(new sdk.Service("replicated", { ...ARGS.Service, haReplicas: { replicaCount: 1 } }));
+    await new Promise((resolve) => made.at(-1)!.urn.apply(resolve));
+    expect(sent.get("replicated")?.haReplicas).toEqual({ replicaCount: 1, syncReplicaCount: 0 });
   });
 
   it("tells the engine the program's line as the resource's source position", async () => {

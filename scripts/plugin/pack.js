@@ -267,7 +267,10 @@ async function bundle(outfile, opts = {}) {
   );
   // gRPC's client side (grpc-server-only.js); then the bundle again, handing the parts the modules they share (only its first lines differ).
   await esbuild.build(bundleOptions(grpcClientSource(), path.join(dir, partFile(GRPC_CLIENT)), [sharedModules(shared, used), ...lean]));
-  const entries = [...used].map(([key, abs]) => `${JSON.stringify(key)}: () => require(${JSON.stringify(abs)})`);
+  // Sorted: esbuild resolves in parallel, so the order `used` was filled in varies from build to build (and with it the bundle's bytes).
+  const entries = [...used]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([key, abs]) => `${JSON.stringify(key)}: () => require(${JSON.stringify(abs)})`);
   await main(
     `const shared = { ${entries.join(", ")} }; globalThis[Symbol.for(${JSON.stringify(SHARED_HOOK)})] = (key) => shared[key]();\n`,
   );
@@ -325,7 +328,9 @@ function pluginFacts() {
  */
 async function shippedCodeCaches(work, exe) {
   if (process.platform !== "linux" || process.arch !== "x64") {
-    say(`linux-amd64: no code caches shipped (they are made by running the plugin, which needs a linux-amd64 machine; this is ${process.platform}-${process.arch})`);
+    say(
+      `linux-amd64: no code caches shipped (they are made by running the plugin, which needs a linux-amd64 machine; this is ${process.platform}-${process.arch})`,
+    );
     return [];
   }
   const nodes = SHIPPED_NODE_MAJORS.map((major) => nodeBinary(TARGETS["linux-amd64"].pkg, major, TARGETS["linux-amd64"].bin));

@@ -56,7 +56,9 @@ async function configureAndCheck(port) {
    */
   const call = (method, req) =>
     new Promise((resolve, reject) =>
-      /** @type {any} */ (client)[method](req, (/** @type {Error | null} */ e, /** @type {unknown} */ res) => (e ? reject(e) : resolve(res))),
+      /** @type {any} */ (client)[method](req, (/** @type {Error | null} */ e, /** @type {unknown} */ res) =>
+        e ? reject(e) : resolve(res),
+      ),
     );
   try {
     const api = { apiUrl: "http://127.0.0.1:9/public/api/v1", apiKey: "warm-up", projectId: "warmup0001" };
@@ -86,7 +88,11 @@ async function warmOnce(exe, node) {
   // Its standard input a pipe (`cat`'s), as the engine's is: Node.js gives a child a socket, which the plugin does not watch.
   const child = spawn("/bin/sh", ["-c", 'cat | exec "$0"', path.resolve(exe)], {
     cwd: home,
-    env: { PATH: `${path.dirname(node)}${path.delimiter}/usr/bin${path.delimiter}/bin`, HOME: home, XDG_CACHE_HOME: path.join(home, "cache") },
+    env: {
+      PATH: `${path.dirname(node)}${path.delimiter}/usr/bin${path.delimiter}/bin`,
+      HOME: home,
+      XDG_CACHE_HOME: path.join(home, "cache"),
+    },
     stdio: ["pipe", "pipe", "pipe"],
     detached: true,
   });

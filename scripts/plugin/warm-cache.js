@@ -78,8 +78,10 @@ async function configureAndCheck(port) {
  * Starts the launcher `exe` (in the staged plugin folder) with `node` on PATH, as the engine
  * starts the plugin, has it answer a Configure and a Check, and ends it as the engine does; the
  * loader has then written its code caches of that Node.js into `code-cache/` beside it. Its
- * environment is a minimal one, PATH holding that Node.js (and the system's tools): no NODE_OPTIONS of the
- * packager's (a V8 flag there could make a cache users' V8 refuses) and no CLOUDDB_* setting.
+ * environment is a minimal one, PATH holding that Node.js (and the system's tools): no
+ * NODE_OPTIONS of the packager's (a V8 flag there could make a cache users' V8 refuses) and no
+ * CLOUDDB_* setting. A plugin that has not ended {@link WARM_TIMEOUT_MS} after its start is
+ * killed, and the warm-up fails.
  * @param {string} exe
  * @param {string} node the Node.js binary
  */
@@ -120,7 +122,10 @@ async function warmOnce(exe, node) {
     // The engine's pipe closed (`cat` ends): the plugin exits, the loader writing its caches as it does.
     child.stdin.end();
     const end = await exited;
-    if (end !== 0) throw new Error(`the plugin ended with ${end} after the warm-up's calls: ${err}`);
+    if (end !== 0)
+      throw new Error(
+        `the plugin ended with ${end} after the warm-up's calls (killed if still running after ${WARM_TIMEOUT_MS} ms): ${err}`,
+      );
   } finally {
     clearTimeout(timer);
     kill();

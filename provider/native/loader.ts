@@ -29,6 +29,8 @@
  * source's length) and V8 version, in `code-cache/` beside the bundle (the plugin's folder,
  * which the engine made the user's), else in `CLOUDDB_PLUGIN_CACHE_DIR` (the launcher sets it
  * to the user's cache folder of this version); never in a folder other users may write to.
+ * The linux-amd64 tarball ships in `code-cache/` those its packing made on npm's Node.js 24
+ * and 22 (scripts/plugin/warm-cache.js), so a first start there compiles from one too.
  * A cache V8 refuses (another Node.js, other flags) is replaced; one that cannot be read or
  * written only costs speed. It is written through a temporary file and a rename, so two
  * plugins starting at once never read half a file.
@@ -89,7 +91,16 @@ export function cacheDirs(dir: string, env: NodeJS.ProcessEnv = process.env): st
   return dirs;
 }
 
-/** The code cache's file name, on this V8, for the script of SHA-256 `sha256` (the bundle's by default). */
+/**
+ * The code cache's file name, on this V8, for the script of SHA-256 `sha256` (the bundle's by
+ * default). It holds `process.versions.v8` whole, Node's `-node.N` suffix included: V8 checks
+ * a cache against its own version (the numbers before the suffix), its flags and the source's
+ * length, not against the patches Node.js puts on it, which the suffix counts; a cache made by
+ * another build of the same V8 is therefore never offered to it (Node's own compile cache is
+ * kept per Node.js version likewise). The release ships caches made on npm's newest Node.js 24
+ * and 22 (scripts/plugin/warm-cache.js): a start on any other finds none by this name and
+ * writes its own.
+ */
 export function cacheName(build: LoaderBuild, sha256: string = build.bundleSha256): string {
   const v8 = process.versions.v8.replace(/[^0-9A-Za-z.-]/g, "_");
   return `${sha256.slice(0, 16)}-v8-${v8}-${process.arch}.bin`;

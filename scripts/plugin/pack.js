@@ -11,7 +11,9 @@
  *   bundle from V8's code cache), the bundled plugin `pulumi-resource-clouddb.bundle.js` (the
  *   compiled plugin and every module it loads, by esbuild, a dev dependency for this), its
  *   parts `pulumi-resource-clouddb.<module>.js` (zod, undici, gRPC's client side: scripts the loader runs when
- *   the plugin first uses them, {@link PARTS}), the LICENSE. The launcher runs the loader on the machine's Node.js and, where there is none
+ *   the plugin first uses them, {@link PARTS}), the LICENSE; for `linux-amd64`, `code-cache/`:
+ *   the loader's V8 code caches on npm's Node.js 24 and 22, made by running the plugin once on
+ *   each (scripts/plugin/warm-cache.js), which a first start on that Node.js compiles from. The launcher runs the loader on the machine's Node.js and, where there is none
  *   (or the loader finds it older than 20.18.1), the single-file build below, which it
  *   downloads once from the same release, checked against the SHA-256 written into it.
  * - `pulumi-resource-clouddb-standalone-v<version>-<target>.tar.gz`: the single-file build, a
@@ -35,6 +37,7 @@ const { packStandalone } = require("./standalone");
 const { sha256File } = require("../release/sums");
 const { eagerFactories } = require("./eager-factories");
 const { grpcServerOnly, grpcClientSource, GRPC_CLIENT } = require("./grpc-server-only");
+const { warmCodeCaches, CODE_CACHE, SHIPPED_NODE_MAJORS } = require("./warm-cache");
 
 const root = path.resolve(__dirname, "..", "..");
 /** @typedef {import("./node-binaries").Target} Target */
@@ -264,7 +267,10 @@ async function bundle(outfile, opts = {}) {
   );
   // gRPC's client side (grpc-server-only.js); then the bundle again, handing the parts the modules they share (only its first lines differ).
   await esbuild.build(bundleOptions(grpcClientSource(), path.join(dir, partFile(GRPC_CLIENT)), [sharedModules(shared, used), ...lean]));
-  const entries = [...used].map(([key, abs]) => `${JSON.stringify(key)}: () => require(${JSON.stringify(abs)})`);
+  // Sorted: esbuild resolves in parallel, so the order `used` was filled in varies from build to build (and with it the bundle's bytes).
+  const entries = [...used]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([key, abs]) => `${JSON.stringify(key)}: () => require(${JSON.stringify(abs)})`);
   await main(
     `const shared = { ${entries.join(", ")} }; globalThis[Symbol.for(${JSON.stringify(SHARED_HOOK)})] = (key) => shared[key]();\n`,
   );
@@ -312,6 +318,27 @@ function pluginFacts() {
 }
 
 /**
+ * The code caches the linux-amd64 tarball ships (scripts/plugin/warm-cache.js): the staged
+ * folder `work`'s launcher `exe` warmed on each Node.js of {@link SHIPPED_NODE_MAJORS}, from
+ * npm; the entries to add to the tarball. Only where the packing machine runs that target
+ * (the launcher and Node.js must run here); elsewhere none, and it says so.
+ * @param {string} work
+ * @param {string} exe
+ * @returns {Promise<string[]>}
+ */
+async function shippedCodeCaches(work, exe) {
+  if (process.platform !== "linux" || process.arch !== "x64") {
+    say(
+      `linux-amd64: no code caches shipped (they are made by running the plugin, which needs a linux-amd64 machine; this is ${process.platform}-${process.arch})`,
+    );
+    return [];
+  }
+  const nodes = SHIPPED_NODE_MAJORS.map((major) => nodeBinary(TARGETS["linux-amd64"].pkg, major, TARGETS["linux-amd64"].bin));
+  say(`linux-amd64: warming the code caches on Node.js ${nodes.map((n) => n.version).join(" and ")}...`);
+  return warmCodeCaches(work, exe, nodes);
+}
+
+/**
  * One target's tarballs.
  * @typedef {{ target: Target, plugin: string, standalone: string | undefined }} PluginAssets
  */
@@ -346,10 +373,12 @@ async function packPluginAssets(opts = {}) {
       await bundleLoader(path.join(work, "pulumi-resource-clouddb.js"), { ...loaderBuild, launcher: exe });
       const standalone = packStandalone(target, script, out, facts.version, opts.strip ?? true);
       buildLauncher(target, path.join(work, exe), { ...facts, standaloneSha256: standalone && sha256File(standalone) });
+      const caches = target === "linux-amd64" ? await shippedCodeCaches(work, exe) : [];
       const plugin = path.join(out, `pulumi-resource-clouddb-v${facts.version}-${target}.tar.gz`);
-      tarball(plugin, work, [exe, "pulumi-resource-clouddb.js", BUNDLE, ...Object.values(parts).map((p) => p.file), "LICENSE"]);
+      tarball(plugin, work, [exe, "pulumi-resource-clouddb.js", BUNDLE, ...Object.values(parts).map((p) => p.file), "LICENSE", ...caches]);
       fs.rmSync(path.join(work, exe));
-      say(`${target}: ${plugin} (the launcher, the loader, the bundle and its parts)`);
+      fs.rmSync(path.join(work, CODE_CACHE), { recursive: true, force: true });
+      say(`${target}: ${plugin} (the launcher, the loader, the bundle and its parts${caches.length > 0 ? ", code caches" : ""})`);
       assets.push({ target, plugin, standalone });
     }
     return assets;

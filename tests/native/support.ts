@@ -150,13 +150,15 @@ export class NativePlugin {
   /**
    * Starts the fake engine and the plugin (env: added to this process's, without CLOUDDB_*),
    * on `opts.node` (this process's Node.js unless given), from `opts.entry` (the compiled entry
-   * point unless given; or the release's loader). With `opts.enginePipe`, the plugin's
+   * point unless given; or the release's loader); with `opts.launcher`, the release's launcher
+   * instead, started as the engine starts it (it runs the loader beside it on the `node` on
+   * PATH, or its single-file build). With `opts.enginePipe`, the plugin's
    * standard input is a pipe whose other end another process holds, as the engine holds it
    * (see {@link NativePlugin.killEngine}); else `/dev/null`.
    */
   static async start(
     env: Record<string, string> = {},
-    opts: { node?: string; entry?: string; enginePipe?: boolean } = {},
+    opts: { node?: string; entry?: string; launcher?: string; enginePipe?: boolean } = {},
   ): Promise<NativePlugin> {
     const logged: Logged[] = [];
     const engine = new grpc.Server();
@@ -176,11 +178,13 @@ export class NativePlugin {
     const clean = Object.fromEntries(
       Object.entries(process.env).filter(([k]) => !k.startsWith("CLOUDDB_API") && k !== "CLOUDDB_PROJECT_ID"),
     );
-    const main = [
-      opts.node ?? process.execPath,
-      opts.entry ?? path.join(REPO_ROOT, "dist", "provider", "native", "main.js"),
-      `127.0.0.1:${enginePort}`,
-    ];
+    const main = opts.launcher
+      ? [opts.launcher, `127.0.0.1:${enginePort}`]
+      : [
+          opts.node ?? process.execPath,
+          opts.entry ?? path.join(REPO_ROOT, "dist", "provider", "native", "main.js"),
+          `127.0.0.1:${enginePort}`,
+        ];
     // The engine's pipe: `sleep` holds its writing end, as the CLI does; the plugin is the pipeline's last command.
     const child = opts.enginePipe
       ? spawn("sh", ["-c", 'sleep 100000 | exec "$@"', "sh", ...main], { env: { ...clean, ...env }, stdio: ["ignore", "pipe", "pipe"] })

@@ -118,7 +118,9 @@ describeWithCli("a resource whose state records another API's settings, under th
       expect(text).not.toContain(home.pat);
     }
     expect(await writes()).toEqual([]);
-    expect((await native.exported()).resources.filter((r) => r.type.startsWith("clouddb:index:"))).toEqual([]);
+    // `home` may have moved to the native type meanwhile (its step needs nothing of `away`'s); `away` has not.
+    const awayNow = (await native.exported()).resources.filter((r) => r.urn.endsWith("::away"));
+    expect(awayNow.map((r) => r.type)).toEqual(["pulumi-nodejs:dynamic/clouddb:Vpc"]);
 
     // The message's way out, as written: an explicit provider with those settings.
     fs.writeFileSync(path.join(native.dir, "index.ts"), NATIVE_WITH_PROVIDER);

@@ -37,20 +37,32 @@ function callerLine(): number {
   return Number(/:(\d+):\d+\)?$/.exec(new Error().stack!.split("\n")[2])![1]);
 }
 
-/** How many stack traces with frames were formatted while `construct` ran (Pulumi's call-site capture is one). */
-function tracesTaken(construct: () => void): number {
+/** Counts the stack traces with frames formatted from now on, until `stop`, which returns their number. */
+function countTraces(): { stop(): number } {
   const format = Error.prepareStackTrace;
   let taken = 0;
   Error.prepareStackTrace = (error, frames) => {
     if (frames.length > 0) taken++;
     return format ? format(error, frames) : String(error);
   };
+  return {
+    stop() {
+      Error.prepareStackTrace = format;
+      return taken;
+    },
+  };
+}
+
+/** How many stack traces with frames were formatted while `construct` ran (Pulumi's call-site capture is one). */
+function tracesTaken(construct: () => void): number {
+  const counting = countTraces();
   try {
     construct();
-  } finally {
-    Error.prepareStackTrace = format;
+  } catch (error) {
+    counting.stop();
+    throw error;
   }
-  return taken;
+  return counting.stop();
 }
 
 describe("constructing a resource of the generated TypeScript SDK", () => {
@@ -104,20 +116,15 @@ describe("constructing a resource of the generated TypeScript SDK", () => {
     // traces of its own registration steps, the same for a Vpc (no input made an Output).
     await Promise.all(made.map((r) => new Promise((resolve) => r.urn.apply(resolve))));
     const registered = async (kind: string, name: string): Promise<number> => {
-      let resource: pulumi.CustomResource | undefined;
-      const format = Error.prepareStackTrace;
-      let taken = 0;
-      Error.prepareStackTrace = (error, frames) => {
-        if (frames.length > 0) taken++;
-        return format ? format(error, frames) : String(error);
-      };
+      const counting = countTraces();
       try {
-        resource = construct(kind, name);
-        await new Promise((resolve) => resource!.urn.apply(resolve));
-      } finally {
-        Error.prepareStackTrace = format;
+        const resource = construct(kind, name);
+        await new Promise((resolve) => resource.urn.apply(resolve));
+      } catch (error) {
+        counting.stop();
+        throw error;
       }
-      return taken;
+      return counting.stop();
     };
     expect(await registered("Service", "plain-service")).toBe(await registered("Vpc", "plain-vpc"));
     expect(sent.get("plain-service")).not.toHaveProperty("haReplicas");

@@ -14,6 +14,7 @@ import * as os from "os";
 import * as path from "path";
 import type { BundlePart, LoaderBuild } from "../../provider/native/loader";
 import { NativePlugin, urnOf } from "../native/support";
+import { cacheFiles, written } from "./cacheFiles";
 
 const { bundle, bundleLoader, BUNDLE } = require("../../scripts/plugin/pack") as {
   bundle: (outfile: string, opts: { parts: true }) => Promise<Record<string, BundlePart>>;
@@ -35,25 +36,6 @@ function pluginDir(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-code-cache-"));
   for (const f of fs.readdirSync(built)) fs.copyFileSync(path.join(built, f), path.join(dir, f));
   return dir;
-}
-
-/** The files under `dir` (none if it is missing), with a digest of each. */
-function cacheFiles(dir: string): Record<string, string> {
-  if (!fs.existsSync(dir)) return {};
-  return Object.fromEntries(
-    fs.readdirSync(dir).map((f) => [
-      f,
-      createHash("sha256")
-        .update(fs.readFileSync(path.join(dir, f)))
-        .digest("hex"),
-    ]),
-  );
-}
-
-/** Waits up to 10 s for `dir` to hold `count` cache files (the bundle's, the provider's and zod's parts', by default); its files. */
-async function written(dir: string, count = 3): Promise<Record<string, string>> {
-  for (let i = 0; i < 100 && Object.keys(cacheFiles(dir)).length < count; i++) await new Promise((r) => setTimeout(r, 100));
-  return cacheFiles(dir);
 }
 
 /** Starts the plugin from the loader in `dir`, configures it and checks a Service, as the engine's first calls do. */

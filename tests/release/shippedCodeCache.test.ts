@@ -14,6 +14,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { NativePlugin, urnOf } from "../native/support";
+import { cacheFiles, written } from "./cacheFiles";
 
 const { packPluginAssets, nodeBinary, BUNDLE } = require("../../scripts/plugin/pack") as {
   packPluginAssets: (opts: { out: string }) => Promise<{ plugin: string }[]>;
@@ -54,16 +55,7 @@ function unpacked(): string {
 
 /** The files in `dir`'s `code-cache/` (none if it is missing), with a digest of each. */
 function caches(dir: string): Record<string, string> {
-  const cache = path.join(dir, "code-cache");
-  if (!fs.existsSync(cache)) return {};
-  return Object.fromEntries(
-    fs.readdirSync(cache).map((f) => [
-      f,
-      createHash("sha256")
-        .update(fs.readFileSync(path.join(cache, f)))
-        .digest("hex"),
-    ]),
-  );
+  return cacheFiles(path.join(dir, "code-cache"));
 }
 
 /** The caches a Configure and a Check leave on V8 `v8`: the bundle's, the provider's part's and zod's part's. */
@@ -90,7 +82,7 @@ async function firstCalls(dir: string, node: string, count = 0): Promise<void> {
     expect(checked.failures).toEqual([]);
     expect(checked.inputs.name).toBe("orders");
     await new Promise((r) => setTimeout(r, 500));
-    for (let i = 0; i < 100 && Object.keys(caches(dir)).length < count; i++) await new Promise((r) => setTimeout(r, 100));
+    await written(path.join(dir, "code-cache"), count);
   } finally {
     await plugin.close();
   }

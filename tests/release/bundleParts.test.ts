@@ -16,6 +16,7 @@ import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ClouddbClient } from "../../provider/client";
 import type { BundlePart, LoaderBuild } from "../../provider/native/loader";
 import { NativePlugin, RpcError, urnOf } from "../native/support";
+import { cacheNames, written } from "./cacheFiles";
 
 const { bundle, bundleLoader, BUNDLE } = require("../../scripts/plugin/pack") as {
   bundle: (outfile: string, opts: { parts: true }) => Promise<Record<string, BundlePart>>;
@@ -30,15 +31,6 @@ let emu: RunningEmulator;
 /** The code cache file name of the script of SHA-256 `sha256` on this V8 (provider/native/loader.ts `cacheName`). */
 const cacheOf = (sha256: string): string =>
   `${sha256.slice(0, 16)}-v8-${process.versions.v8.replace(/[^0-9A-Za-z.-]/g, "_")}-${process.arch}.bin`;
-
-/** The cache files in `dir` (none if it is missing). */
-const cacheFiles = (dir: string): string[] => (fs.existsSync(dir) ? fs.readdirSync(dir).sort() : []);
-
-/** Waits up to 10 s for `dir` to hold `count` cache files; their names. */
-async function written(dir: string, count: number): Promise<string[]> {
-  for (let i = 0; i < 100 && cacheFiles(dir).length < count; i++) await new Promise((r) => setTimeout(r, 100));
-  return cacheFiles(dir);
-}
 
 /** A plugin folder as the engine unpacks the tarball: the loader, the bundle and its parts. */
 function pluginDir(): string {
@@ -138,7 +130,7 @@ describe("the bundle's parts on the Node.js route", () => {
           expect.arrayContaining([expect.stringMatching(new RegExp(`adopts Service ${legacy.service_id} \\(adoptId\\)`))]),
         );
         expect(plugin.stderr).not.toMatch(/adopts Service/);
-        expect(await written(cache, 5)).toContain(cacheOf(parts["grpc-client"].sha256));
+        expect(Object.keys(await written(cache, 5))).toContain(cacheOf(parts["grpc-client"].sha256));
       },
     );
   }, 180_000);
@@ -182,13 +174,13 @@ describe("the bundle's parts on the Node.js route", () => {
         const bundleSha256 = createHash("sha256")
           .update(fs.readFileSync(path.join(dir, BUNDLE)))
           .digest("hex");
-        expect(await written(cache, 3)).toEqual([bundleSha256, parts.provider.sha256, parts.zod.sha256].map(cacheOf).sort());
+        expect(Object.keys(await written(cache, 3))).toEqual([bundleSha256, parts.provider.sha256, parts.zod.sha256].map(cacheOf).sort());
         await new Promise((r) => setTimeout(r, 300));
-        expect(cacheFiles(cache)).not.toContain(cacheOf(parts.undici.sha256));
+        expect(cacheNames(cache)).not.toContain(cacheOf(parts.undici.sha256));
         const made = await plugin.create(urn, inputs);
         expect(made.id).toMatch(/\S/);
         expect(made.outs.name).toBe("parts");
-        expect(await written(cache, 4)).toContain(cacheOf(parts.undici.sha256));
+        expect(Object.keys(await written(cache, 4))).toContain(cacheOf(parts.undici.sha256));
       },
     );
   }, 180_000);

@@ -7,11 +7,20 @@ import { createHash } from "crypto";
 import * as fs from "fs";
 import * as path from "path";
 
-/** The files in `dir` (none if it is missing), with a digest of each. */
+/** The names of the caches in `dir`, sorted (none if it is missing): the loader's temporary files (`.<name>.<pid>.tmp`, renamed once whole) left out. */
+export function cacheNames(dir: string): string[] {
+  return fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir)
+        .filter((f) => !f.startsWith("."))
+        .sort()
+    : [];
+}
+
+/** The caches in `dir` (see {@link cacheNames}), with a digest of each. */
 export function cacheFiles(dir: string): Record<string, string> {
-  if (!fs.existsSync(dir)) return {};
   return Object.fromEntries(
-    fs.readdirSync(dir).map((f) => [
+    cacheNames(dir).map((f) => [
       f,
       createHash("sha256")
         .update(fs.readFileSync(path.join(dir, f)))
@@ -20,8 +29,8 @@ export function cacheFiles(dir: string): Record<string, string> {
   );
 }
 
-/** Waits up to 10 s for `dir` to hold `count` files (the bundle's, the provider's and zod's parts' caches, by default); its files. */
+/** Waits up to 10 s for `dir` to hold `count` whole caches (the bundle's, the provider's and zod's parts', by default); them. */
 export async function written(dir: string, count = 3): Promise<Record<string, string>> {
-  for (let i = 0; i < 100 && Object.keys(cacheFiles(dir)).length < count; i++) await new Promise((r) => setTimeout(r, 100));
+  for (let i = 0; i < 100 && cacheNames(dir).length < count; i++) await new Promise((r) => setTimeout(r, 100));
   return cacheFiles(dir);
 }

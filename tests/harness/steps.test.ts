@@ -278,8 +278,17 @@ describe("replacement", () => {
   it("R6: when the re-create fails after the delete, the old one stays pending replacement and is not deleted twice", async () => {
     const { stack, cloudFile, log } = world();
     expectNoErrors(await stack.up(() => new Thing("x", { cloudFile, size: 1, replaceKey: "one", dbr: true })));
-    await stack.up(() => new Thing("x", { cloudFile, size: 1, replaceKey: "two", dbr: true, failPlain: true }));
-    expect(stack.resources().map((x) => `${x.id}:${x.pendingReplacement ?? false}`)).toEqual(["id-1:true"]);
+    const failed = await stack.up(() => new Thing("x", { cloudFile, size: 1, replaceKey: "two", dbr: true, failPlain: true }));
+    // What the engine and the cloud saw go with the state, so that a failure tells which step went otherwise.
+    expect({
+      errors: failed.errors.map((e) => e.message),
+      calls: log().filter((l) => /^(create|delete)/.test(l)),
+      state: stack.resources().map((x) => `${x.id}:${x.pendingReplacement ?? false}`),
+    }).toEqual({
+      errors: [expect.stringContaining("cannot create x")],
+      calls: ["create-start:x:id-1", "create:x:id-1", "delete-start:x:id-1", "delete:x:id-1", "create-start:x:id-2"],
+      state: ["id-1:true"],
+    });
     expectNoErrors(await stack.up(() => new Thing("x", { cloudFile, size: 1, replaceKey: "two", dbr: true })));
     expect(log().filter((l) => l.startsWith("delete:x:id-1"))).toHaveLength(1);
     expect(stack.resources().map((x) => x.id)).toEqual(["id-3"]);

@@ -96,6 +96,24 @@ export interface SimOptions {
   fields?: boolean;
   /** A rule of the model's own for what the fields say (tried beside the client's), given each flow's view; undefined: the client's rules (pacer.ts `settle`). */
   fieldsRule?: FieldsRule;
+  /** Each flow paced by a rule of the model's own instead of the client's schedule (e.g. slotCycle.ts), made once a flow. */
+  pacer?: () => FlowPacer;
+}
+
+/** An answer as a flow's own pacer ({@link SimOptions.pacer}) hears it: its machine's clock now and when the request left, the status, and the fields when on. */
+export interface PacerAnswer {
+  now: number;
+  sentAt: number;
+  status: number;
+  fields?: LimitFields;
+}
+
+/** A flow's pacing by a rule of the model's own: asked every millisecond while requests wait whether one leaves now (on its machine's clock), told each answer. */
+export interface FlowPacer {
+  /** Whether a request leaves at `now` (one a call at most); the pacer counts it sent when it says yes. */
+  due(now: number): boolean;
+  /** An answer came back. */
+  answered(a: PacerAnswer): void;
 }
 
 /** What a flow knows when an answer with fields comes: its schedule, the answer, its clock, its own accepted answers (local ms, oldest first), and the model's randomness. A rule keeps what it needs between answers by schedule. */
@@ -119,6 +137,8 @@ interface Pending {
 
 interface Flow {
   s: KeySchedule;
+  /** Its pacer of the model's own, when {@link SimOptions.pacer}: the schedule is then not used. */
+  own?: FlowPacer;
   /** The flow's machine's clock less the API's, ms. */
   offset: number;
   left: number;
@@ -166,6 +186,7 @@ export function simulateFleet(
     gridCells,
     fields = false,
     fieldsRule,
+    pacer,
   }: SimOptions = {},
 ): SimFleet {
   const random = seeded(seed);
@@ -177,6 +198,7 @@ export function simulateFleet(
   const machineOffset = (random() * 2 - 1) * clockOffsetMs;
   const flows: Flow[] = Array.from({ length: k }, () => ({
     s: oneMachine ? machine : newSchedule(t0),
+    own: pacer?.(),
     offset: Math.round(oneMachine ? machineOffset : (random() * 2 - 1) * clockOffsetMs),
     left: requests,
     nextId: Math.min(requests, concurrency),
@@ -201,6 +223,15 @@ export function simulateFleet(
     afterHoldMs: [],
     perSecond: flows.map(() => []),
     sends: flows.map(() => []),
+  };
+  /** The flow's next queued request leaves (up to `lateMs` after `now`); returns when. */
+  const send = (f: Flow, i: number, now: number): number => {
+    const req = f.queue.shift()!;
+    const leftAt = now + Math.floor(random() * lateMs);
+    const rtt = latencyMs[0] + random() * (latencyMs[1] - latencyMs[0]);
+    out.sends[i].push(leftAt - t0);
+    f.inFlight.push({ ...req, leftAt, arriveAt: leftAt + Math.round(rtt / 2), answerAt: leftAt + Math.round(rtt) });
+    return leftAt;
   };
   for (let now = t0; now < t0 + capMs && flows.some((f) => f.doneAt === undefined); now++) {
     for (const [i, f] of flows.entries()) {
@@ -231,6 +262,14 @@ export function simulateFleet(
       // The answers that came back.
       for (const r of f.inFlight.filter((x) => x.answerAt <= now)) {
         f.inFlight.splice(f.inFlight.indexOf(r), 1);
+        if (f.own !== undefined) {
+          f.own.answered({ now: local, sentAt: r.leftAt + f.offset, status: r.status!, fields: r.fields });
+          if (r.status === 200) {
+            if (--f.left === 0) f.doneAt = now;
+            if (f.nextId < requests) f.queue.push({ id: f.nextId++, attempt: 0 });
+          } else f.retries.push({ id: r.id, attempt: r.attempt + 1, at: now + retryAfterWaitMs(r.retryAfter ?? 0, random) });
+          continue;
+        }
         while (f.accepted.length > 0 && f.accepted[0] < local - 6_000) f.accepted.shift();
         if (r.fields !== undefined && fieldsRule === undefined) declaredBy(f.s, local, r.fields, f.accepted);
         if (r.status === 200) {
@@ -267,6 +306,10 @@ export function simulateFleet(
       // The pacer: turns claimed, requests sent on them.
       const queued = f.queue.length;
       if (queued === 0) continue;
+      if (f.own !== undefined) {
+        if (f.own.due(local)) send(f, i, now);
+        continue;
+      }
       while (f.slots.length > 0 && f.slots[0] < f.s.pausedUntil) f.unusedSlots.push(f.slots.shift()!);
       if (f.s.last429At > f.claimedAt) f.unusedSlots.push(...f.slots.splice(0));
       if (f.slots.length === 0) {
@@ -280,13 +323,8 @@ export function simulateFleet(
         f.claimedAt = local;
       }
       while (f.queue.length > 0 && f.slots.length > 0 && f.slots[0] <= local && f.slots[0] >= f.s.pausedUntil) {
-        const slot = f.slots.shift()!;
-        const req = f.queue.shift()!;
-        const leftAt = now + Math.floor(random() * lateMs);
-        const rtt = latencyMs[0] + random() * (latencyMs[1] - latencyMs[0]);
-        f.used.push([slot, leftAt + f.offset]);
-        out.sends[i].push(leftAt - t0);
-        f.inFlight.push({ ...req, leftAt, arriveAt: leftAt + Math.round(rtt / 2), answerAt: leftAt + Math.round(rtt) });
+        const leftAt = send(f, i, now);
+        f.used.push([f.slots.shift()!, leftAt + f.offset]);
       }
     }
   }

@@ -13,7 +13,9 @@
  * compile cache's figures (bench/compileCache.ts). The fleets (bench/fleet.ts) also set the
  * code this work started from beside this tree (`BENCH_FLEET_BEFORE`, default b004f5a, the
  * pacing of one machine's shared schedule before fleets across machines; `none` leaves it out),
- * and print their own table at the end; `BENCH_ONLY=fleet` measures the fleets alone.
+ * and print their own table at the end; `BENCH_ONLY=fleet` measures the fleets alone. The
+ * plugin's CPU per create, read and delete (bench/opCpu.ts) is set beside `BENCH_OPCPU_MAIN`'s
+ * (default `main`); `BENCH_ONLY=opcpu` measures it alone.
  */
 import { execFileSync } from "child_process";
 import { REPO_ROOT } from "../harness";

@@ -40,7 +40,10 @@ function cpuMsOf(plugin: NativePlugin): number {
 /** N creates, reads and deletes through `tree`'s compiled native plugin. */
 async function nativeRun(tree: Tree, n: number, emu: EmulatorProcess): Promise<PerOp> {
   const journal = fs.mkdtempSync(path.join(os.tmpdir(), "bench-opcpu-"));
-  const plugin = await NativePlugin.start({ CLOUDDB_JOURNAL_DIR: journal }, { entry: path.join(tree.root, "dist", "provider", "native", "main.js") });
+  const plugin = await NativePlugin.start(
+    { CLOUDDB_JOURNAL_DIR: journal },
+    { entry: path.join(tree.root, "dist", "provider", "native", "main.js") },
+  );
   try {
     await plugin.configure({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId });
     const checked: { urn: string; inputs: JsonObject }[] = [];
@@ -80,7 +83,8 @@ async function dynamicCommands(tree: Tree, n: number, emu: EmulatorProcess, cpu:
   const sdk = tree.sdk();
   const perOp = async (op: () => Promise<{ errors: unknown[] }>): Promise<number> => {
     const cost = await measure(stack, emu, cpu, op);
-    if (cost.errors > 0 || cost.pluginCpuMs === undefined) throw new Error(`${tree.label}: ${cost.errors} error(s), plugin CPU ${String(cost.pluginCpuMs)}`);
+    if (cost.errors > 0 || cost.pluginCpuMs === undefined)
+      throw new Error(`${tree.label}: ${cost.errors} error(s), plugin CPU ${String(cost.pluginCpuMs)}`);
     return cost.pluginCpuMs;
   };
   try {

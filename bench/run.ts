@@ -13,7 +13,9 @@
  * compile cache's figures (bench/compileCache.ts). The fleets (bench/fleet.ts) also set the
  * code this work started from beside this tree (`BENCH_FLEET_BEFORE`, default b004f5a, the
  * pacing of one machine's shared schedule before fleets across machines; `none` leaves it out),
- * and print their own table at the end; `BENCH_ONLY=fleet` measures the fleets alone.
+ * and print their own table at the end; `BENCH_ONLY=fleet` measures the fleets alone. The
+ * plugin's CPU per create, read and delete (bench/opCpu.ts) is set beside `BENCH_OPCPU_MAIN`'s
+ * (default `main`); `BENCH_ONLY=opcpu` measures it alone.
  */
 import { execFileSync } from "child_process";
 import { REPO_ROOT } from "../harness";
@@ -26,11 +28,15 @@ import { footprint } from "./footprint";
 import { journal } from "./journal";
 import { leanStart } from "./leanStart";
 import { micro } from "./micro";
+import { opCpu } from "./opCpu";
 import { rateLimited } from "./rateLimited";
 import { Report } from "./report";
 import { schedule } from "./schedule";
 import { sizes as sizesOf } from "./sizes";
 import { baseTree, removeTree, thisTree, type Tree } from "./trees";
+
+/** The tree whose plugin CPU per operation this tree's is set beside (bench/opCpu.ts). */
+const opCpuRef = process.env.BENCH_OPCPU_MAIN ?? "main";
 
 const say = (what: string, since: number) => process.stderr.write(`bench: ${what} (${((Date.now() - since) / 1000).toFixed(0)} s in)\n`);
 
@@ -41,7 +47,9 @@ async function run(): Promise<void> {
   const sizes = sizesOf();
   const baseRef = process.env.BENCH_BASE ?? "0b128e4";
   const only = process.env.BENCH_ONLY;
-  if (only !== undefined && only !== "fleet") throw new Error(`BENCH_ONLY=${only}: the only part that runs alone is "fleet"`);
+  if (only !== undefined && only !== "fleet" && only !== "opcpu")
+    throw new Error(`BENCH_ONLY=${only}: the parts that run alone are "fleet" and "opcpu"`);
+  if (only === "opcpu") return opCpuAlone(report, started);
   const beforeRef = only === "fleet" ? "none" : (process.env.BENCH_BEFORE ?? "1d11c8a");
   const fleetBeforeRef = process.env.BENCH_FLEET_BEFORE ?? "b004f5a";
   const commit = execFileSync("git", ["-C", REPO_ROOT, "describe", "--always", "--dirty"]).toString().trim();
@@ -52,11 +60,12 @@ async function run(): Promise<void> {
   const built = (ref: string): Promise<Tree | undefined> =>
     ref === "none" ? Promise.resolve(undefined) : baseTree(ref).then((t) => (trees.push(t), t));
   try {
-    const [baseline, before, fleetBefore] = (await Promise.all([built(baseRef), built(beforeRef), built(fleetBeforeRef)])) as [
-      Tree,
-      Tree | undefined,
-      Tree | undefined,
-    ];
+    const [baseline, before, fleetBefore, opCpuTree] = (await Promise.all([
+      built(baseRef),
+      built(beforeRef),
+      built(fleetBeforeRef),
+      built(only === "fleet" ? "none" : opCpuRef),
+    ])) as [Tree, Tree | undefined, Tree | undefined, Tree];
     if (only !== "fleet") {
       say("the serialized provider; the poll schedule, computed", t0);
       footprint(report, thisTree);
@@ -76,6 +85,8 @@ async function run(): Promise<void> {
       await rateLimited(report, thisTree, baseline, sizes);
       say("one create in a project of L services", t0);
       await bigProject(report, { current: thisTree, baseline, ...(before ? { before } : {}) }, sizes);
+      say(`the plugin's CPU per create, read and delete, beside ${opCpuRef}`, t0);
+      await opCpu(report, thisTree, opCpuTree);
     }
     say(`fleets of ${sizes.fleets.join(", ")} stacks, on one machine and on as many`, t0);
     fleetTableText = await fleet(report, { current: thisTree, baseline, ...(fleetBefore ? { before: fleetBefore } : {}) }, sizes, (what) =>
@@ -108,6 +119,18 @@ async function run(): Promise<void> {
     process.stdout.write(`${missed.length} target(s) not met\n`);
     process.exitCode = 1;
   }
+}
+
+/** `BENCH_ONLY=opcpu`: the plugin's CPU per operation alone, beside `BENCH_OPCPU_MAIN`'s. */
+async function opCpuAlone(report: Report, started: Date): Promise<void> {
+  const other = await baseTree(opCpuRef);
+  try {
+    await opCpu(report, thisTree, other);
+  } finally {
+    await removeTree(other);
+  }
+  process.stdout.write(`\n${report.table("", opCpuRef)}\n`);
+  process.stdout.write(`\nwritten to ${report.write(started, { only: "opcpu", other: opCpuRef })}\n`);
 }
 
 // The plugin and emulator child processes are unref'd (so a forgotten close never keeps a

@@ -61,17 +61,38 @@ async function privateDir(dir: string): Promise<boolean> {
   }
 }
 
+/** The name of the new file that {@link writeWhole} writes before renaming it over `file`. */
+function tmpBeside(file: string): string {
+  return `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+}
+
 /**
  * Writes `text` to `file` whole (a new file, this user's alone, renamed over it), so that a
  * reader never sees a torn one; the new file is removed when that fails. @throws when it does
  */
 export async function writeWhole(file: string, text: string): Promise<void> {
-  const tmp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  const tmp = tmpBeside(file);
   try {
     await fs.promises.writeFile(tmp, text, { mode: 0o600 });
     await fs.promises.rename(tmp, file);
   } catch (e) {
     await fs.promises.rm(tmp, { force: true }).catch(() => undefined);
+    throw e;
+  }
+}
+
+/** {@link writeWhole}, synchronously: for a change made under the schedule's lock. @throws when it fails */
+function writeWholeSync(file: string, text: string): void {
+  const tmp = tmpBeside(file);
+  try {
+    fs.writeFileSync(tmp, text, { mode: 0o600 });
+    fs.renameSync(tmp, file);
+  } catch (e) {
+    try {
+      fs.rmSync(tmp, { force: true });
+    } catch {
+      // the error that counts is the write's
+    }
     throw e;
   }
 }
@@ -134,10 +155,15 @@ export class SharedSchedule {
     return (await this.ready()) ? this.load(this.now()) : undefined;
   }
 
-  /** The schedule its file holds, read at `now`, or undefined when it holds none that can be used. Never rejects. */
-  private async load(now: number): Promise<KeySchedule | undefined> {
+  /**
+   * The schedule its file holds, read at `now`, or undefined when it holds none that can be used.
+   * Never throws. Synchronous, as every step of a change under the lock: the file is a few
+   * hundred bytes in a local directory, and one read or write through the thread pool costs the
+   * process more than the system call itself (each client's request makes a change).
+   */
+  private load(now: number): KeySchedule | undefined {
     try {
-      const schedule = readSchedule(JSON.parse(await fs.promises.readFile(this.file, "utf8")), now);
+      const schedule = readSchedule(JSON.parse(fs.readFileSync(this.file, "utf8")), now);
       if (schedule !== undefined) forgetGone(schedule, now, processEnded, this.member);
       return schedule;
     } catch {
@@ -155,16 +181,17 @@ export class SharedSchedule {
     if (!(await this.ready())) return undefined;
     const ino = await this.acquire();
     if (ino === undefined) return undefined;
+    // From the lock taken to its release nothing waits: the lock is held for the system calls alone.
     try {
       const now = this.now();
-      const schedule = (await this.load(now)) ?? newSchedule(now);
+      const schedule = this.load(now) ?? newSchedule(now);
       const result = change(schedule, now);
-      await writeWhole(this.file, JSON.stringify(schedule));
+      writeWholeSync(this.file, JSON.stringify(schedule));
       return { result, schedule };
     } catch {
       return undefined;
     } finally {
-      await this.release(ino);
+      this.release(ino);
     }
   }
 
@@ -172,18 +199,9 @@ export class SharedSchedule {
   private async acquire(): Promise<number | undefined> {
     const until = Date.now() + LOCK_WAIT_MS;
     for (;;) {
-      try {
-        const handle = await fs.promises.open(this.lock, "wx", 0o600);
-        try {
-          await handle.writeFile(String(process.pid));
-          return (await handle.stat()).ino;
-        } finally {
-          await handle.close();
-        }
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== "EEXIST") return undefined;
-      }
-      await this.breakIfStale();
+      const ino = this.tryLock();
+      if (ino !== "held") return ino;
+      this.breakIfStale();
       if (Date.now() > until) {
         this.lockBusy = true;
         return undefined;
@@ -193,25 +211,43 @@ export class SharedSchedule {
     }
   }
 
-  /** Breaks a lock whose process is gone, or that is older than any change takes. */
-  private async breakIfStale(): Promise<void> {
+  /** One try at the lock: the inode of the lock file made, `held` when another client holds it, undefined when it cannot be made. */
+  private tryLock(): number | "held" | undefined {
+    let fd: number;
     try {
-      const st = await fs.promises.stat(this.lock);
-      const pid = Number(await fs.promises.readFile(this.lock, "utf8"));
+      fd = fs.openSync(this.lock, "wx", 0o600);
+    } catch (e) {
+      return (e as NodeJS.ErrnoException).code === "EEXIST" ? "held" : undefined;
+    }
+    try {
+      fs.writeSync(fd, String(process.pid));
+      return fs.fstatSync(fd).ino;
+    } catch {
+      return undefined;
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  /** Breaks a lock whose process is gone, or that is older than any change takes. */
+  private breakIfStale(): void {
+    try {
+      const st = fs.statSync(this.lock);
+      const pid = Number(fs.readFileSync(this.lock, "utf8"));
       const stale = Date.now() - st.ctimeMs > LOCK_STALE_MS || (Number.isInteger(pid) && pid > 0 && !running(pid));
       if (!stale) return;
       const moved = `${this.lock}.${process.pid}.${randomBytes(4).toString("hex")}.stale`;
-      await fs.promises.rename(this.lock, moved);
-      await fs.promises.rm(moved, { force: true });
+      fs.renameSync(this.lock, moved);
+      fs.rmSync(moved, { force: true });
     } catch {
       // gone meanwhile, or being written: try again
     }
   }
 
   /** Removes the lock, when it is still the one this client made (`ino`). */
-  private async release(ino: number): Promise<void> {
+  private release(ino: number): void {
     try {
-      if ((await fs.promises.stat(this.lock)).ino === ino) await fs.promises.rm(this.lock, { force: true });
+      if (fs.statSync(this.lock).ino === ino) fs.rmSync(this.lock, { force: true });
     } catch {
       // broken by another client meanwhile
     }

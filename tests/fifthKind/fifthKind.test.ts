@@ -21,7 +21,7 @@ import { expectNoErrors, REPO_ROOT } from "../../harness";
 import { ops, stackConfig, startCloud, writes, type Cloud } from "../../harness/cloud";
 import { NotFoundError } from "../../provider/client/errors";
 import { dynamicTypeOf, PROVIDER_KEY } from "../../provider/framework/internalInputs";
-import type { ConfigSource } from "../../provider/framework/settings";
+import { programConfig } from "../../sdk/lookupCalls";
 import { resourceTypeOf } from "../../scripts/generate/sdkFiles";
 import { resourceProps } from "../../sdk/construct";
 import { NativePlugin, urnOf } from "../native/support";
@@ -46,12 +46,6 @@ function compiledBesideBuild(source: string): string {
   fs.writeFileSync(tmp, outputText);
   fs.renameSync(tmp, file);
   return file;
-}
-
-/** The program's stack configuration (`clouddb:*`), where a program's lookups read their settings (as sdk/functions.ts reads it). */
-function programConfig(): ConfigSource {
-  const config = new pulumi.Config("clouddb");
-  return { get: (key) => config.get(key.replace(/^clouddb:/, "")) };
 }
 
 /** The Lan's class as a program declares it: the SDK's properties and options for it, its provider the compiled definition's. */

@@ -127,7 +127,7 @@ describe("a fifth kind from one definition file", () => {
     expect(await gone(id)).toBe(true);
   });
 
-  it("is served by the native plugin's server, in process over gRPC: check, diff, create, read, update, delete, its lookup", async () => {
+  it("is served by the native plugin's server, in process over gRPC: check, diff, create, read, update, delete, its lookups", async () => {
     const plugin = await NativePlugin.inProcess({ resources: [LAN], lookups: LAN_LOOKUPS });
     try {
       const config = Object.fromEntries(Object.entries(stackConfig(cloud.emulator)).map(([k, v]) => [k.replace(/^clouddb:/, ""), v]));
@@ -172,6 +172,10 @@ describe("a fifth kind from one definition file", () => {
       expect(found.result).toEqual({ lanId: created.id, projectId: cloud.emulator.projectId, name: "nat-b", ...NETWORK });
       const missing = await plugin.invoke("clouddb:index:getLan", {});
       expect(missing.failures.map((f) => f.property)).toEqual(["lanId"]);
+      // its list, the table's other entry from the same declaration
+      const listed = await plugin.invoke("clouddb:index:getLans", {});
+      expect(listed.failures).toEqual([]);
+      expect(listed.result).toEqual({ lans: expect.arrayContaining([found.result]) as unknown });
 
       // delete
       await plugin.delete(urn, created.id, updated);

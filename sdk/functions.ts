@@ -10,7 +10,7 @@
  * declares of its lookups).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { programConfig, table, type FunctionOptions } from "./lookupCalls";
+import { runLookup, type FunctionOptions } from "./lookupCalls";
 import type { AuthInfoResult } from "./outputs";
 
 export type { AuthInfoResult } from "./outputs";
@@ -19,7 +19,7 @@ export * from "./kindFunctions";
 
 /** Who the configured credential is (`GET /auth/info`). */
 export function getAuthInfo(opts?: FunctionOptions): Promise<AuthInfoResult> {
-  return table().getAuthInfo.run({}, opts, programConfig());
+  return runLookup("getAuthInfo", {}, opts) as Promise<AuthInfoResult>;
 }
 
 /** {@link getAuthInfo} as an Output. */

@@ -4,7 +4,6 @@
  * API client and the definitions when a lookup first runs, with the program's configuration.
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { ConfigSource } from "../provider/framework/settings";
 import type * as lookups from "../provider/lookups";
 
 /** Overrides of the configuration for one call. */
@@ -17,14 +16,17 @@ export interface FunctionOptions {
   projectId?: string;
 }
 
-/** The lookups' table (provider/lookups), loaded on first use. */
-export function table(): typeof lookups.LOOKUPS {
+/**
+ * The lookups' table (provider/lookups), loaded on first use. Not exported: the SDK's declarations
+ * name none of the provider's types (no client or zod types in a program's type graph).
+ */
+function table(): typeof lookups.LOOKUPS {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return (require("../provider/lookups") as typeof lookups).LOOKUPS;
 }
 
-/** The program's stack configuration (`clouddb:*`), where a program's lookups read their settings. */
-export function programConfig(): ConfigSource {
+/** The program's stack configuration (`clouddb:*`), where a program's lookups read their settings: a ConfigSource (provider/framework/settings.ts). */
+export function programConfig(): { get(key: string): string | undefined } {
   const config = new pulumi.Config("clouddb");
   return { get: (key) => config.get(key.replace(/^clouddb:/, "")) };
 }

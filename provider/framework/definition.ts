@@ -3,6 +3,7 @@
  * operations it runs against the API (typed on both sides). The core (framework/core.ts)
  * serves it to both hosts.
  */
+import type { KindLookups } from "./kindLookups";
 import type { OperationContext, Recorded } from "./operationContext";
 import type { InputsOf, InputSpecs, OutputSpecs, OutputsOf, Props, ResourceSchema } from "./schema";
 
@@ -50,6 +51,8 @@ export interface ResourceDefinition<I extends InputSpecs, O extends OutputSpecs>
   readonly readable?: Readonly<Record<string, (value: unknown) => boolean>>;
   /** Values that must never appear in an error message, besides the API key and secret inputs. */
   secretsOf?(props: Props): unknown[];
+  /** Its lookup functions, and how `clouddb-import` lists it (framework/kindLookups.ts); none without. */
+  readonly lookups?: KindLookups<unknown>;
   /** Loads the operations (and with them the API client). */
   operations(): ResourceOperations<I, O>;
 }

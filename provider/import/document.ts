@@ -1,24 +1,22 @@
 /**
- * A `pulumi import --file` document for what exists in a project: every VPC, peering,
- * service and read replica set (or those a filter keeps), each with `inputs` and `outputs`
+ * A `pulumi import --file` document for what exists in a project: every resource of each kind
+ * that declares its lookups (framework/kindLookups.ts; VPCs, peerings, services and read
+ * replica sets), or those a filter keeps, each with `inputs` and `outputs`
  * (Pulumi CLI 3.254 and later take both and then skip the provider's Read, which dynamic
  * providers cannot serve: pulumi/pulumi#3550, #23984). The inputs are what a program
  * declaring the resource as it is would give, so that after the import an `up` of that
  * program shows no change; the outputs are what the provider's read returns. Both carry
  * the SDK's serialized provider (`__provider`), as Pulumi stores it.
  */
-import { hasStatusClass } from "../../contract/statuses";
 import type { ClouddbClient } from "../client";
 import { ADOPTED_KEY } from "../framework/adoption";
 import { checkInputs } from "../framework/check";
 import { GIVEN_INPUTS_KEY, givenInputs } from "../framework/refreshedInputs";
 import { unimportable } from "../framework/errors";
-import { inputsReadBack, outputsFrom } from "../framework/schema";
-import { readReplicaSetSchema } from "../resources/readReplicaSet/definition";
+import type { KindLookups, LookupScope } from "../framework/kindLookups";
+import { inputsReadBack } from "../framework/schema";
+import { specsOf, type RegisteredResource } from "../resources/registration";
 import { RESOURCES } from "../resources/registry";
-import { serviceOutputs } from "../resources/service/definition";
-import { vpcSchema } from "../resources/vpc/definition";
-import { vpcPeeringSchema } from "../resources/vpcPeering/definition";
 import { providerText } from "../framework/trampoline";
 
 /** One resource of the document (`importSpec` of pkg/cmd/pulumi/operations/import.go). */
@@ -69,9 +67,33 @@ function defined(value: Record<string, unknown>): Record<string, unknown> {
   return JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
 }
 
+/** A kind the document lists: its registration and declared lookups. */
+interface Listed {
+  readonly r: RegisteredResource;
+  readonly lookups: KindLookups<unknown>;
+}
+
+/** The input of `r` that names its parent (`vpcId` of a peering: its schema's `lookup` besides `projectId`), if any. */
+const parentInput = (r: RegisteredResource): string | undefined => r.definition.schema.lookup.find((key: string) => key !== "projectId");
+
+/** True when an input of `r` refers to the kind `other` (names its id output): `other` is to be imported first. */
+const refersTo = (r: RegisteredResource, other: RegisteredResource): boolean =>
+  r !== other && Object.hasOwn(specsOf(r).inputs, other.definition.schema.idOutput);
+
+/** The kinds with no parent, each after those its inputs refer to (a VPC before a service, which names one by `vpcId`). */
+function roots(listed: readonly Listed[]): Listed[] {
+  const left = listed.filter((k) => parentInput(k.r) === undefined);
+  const ordered: Listed[] = [];
+  while (left.length > 0) {
+    const next = left.findIndex((k) => !left.some((other) => refersTo(k.r, other.r)));
+    ordered.push(...left.splice(next === -1 ? 0 : next, 1));
+  }
+  return ordered;
+}
+
 /**
- * Reads the project and builds the document: VPCs, their peerings, services, their
- * replica sets, in that order (dependencies first). A resource the API does not show as a
+ * Reads the project and builds the document: each kind's resources and, after each, those
+ * under it (VPCs, their peerings, services, their replica sets: dependencies first). A resource the API does not show as a
  * program could declare it (an input read back that `check` refuses: a value its answer does
  * not show readably, contract/readable.ts) is left out, and `leftOut` is told why.
  */
@@ -104,25 +126,18 @@ export async function importDocument(
       outputs: { ...read, [GIVEN_INPUTS_KEY]: givenInputs(inputs) },
     });
   };
-  const opts = { projectId };
-  for (const vpc of (await api.perform("listVpcs", opts)).items) {
-    if (keep("Vpc", vpc.id)) add("Vpc", vpc.id, vpc.name ?? vpc.id, { ...outputsFrom(vpcSchema, { live: vpc, projectId }) });
-    for (const p of (await api.perform("listPeerings", { vpc: vpc.id, ...opts })).items) {
-      if (keep("VpcPeering", p.id))
-        add("VpcPeering", p.id, `${vpc.name ?? vpc.id}-peering-${p.id}`, {
-          ...outputsFrom(vpcPeeringSchema, { live: p, vpcId: vpc.id, projectId }),
-        });
+  const listed = RESOURCES.flatMap((r): Listed[] => (r.definition.lookups ? [{ r, lookups: r.definition.lookups }] : []));
+  const under = (parent: Listed) => listed.filter((k) => parentInput(k.r) === parent.r.definition.schema.idOutput);
+  const list = async (k: Listed, scope: LookupScope, parent: string | undefined): Promise<void> => {
+    const kind = k.r.definition.schema.kind;
+    for (const live of await k.lookups.all.read(api, scope)) {
+      if (k.lookups.imported?.importable?.(live) === false) continue;
+      const id = k.lookups.idOf(live);
+      const name = k.lookups.imported?.name(live, parent) ?? k.lookups.named(live);
+      if (keep(kind, id)) add(kind, id, name, { ...k.lookups.outputs(live, scope) });
+      for (const child of under(k)) await list(child, { ...scope, [k.r.definition.schema.idOutput]: id }, name);
     }
-  }
-  for (const s of (await api.perform("listServices", opts)).items) {
-    if (hasStatusClass("service", s.status, "ending", "gone")) continue;
-    if (keep("Service", s.service_id)) add("Service", s.service_id, s.name ?? s.service_id, { ...serviceOutputs(s) });
-    for (const rs of s.read_replica_sets ?? []) {
-      if (keep("ReadReplicaSet", rs.id))
-        add("ReadReplicaSet", rs.id, `${s.name ?? s.service_id}-${rs.name ?? rs.id}`, {
-          ...outputsFrom(readReplicaSetSchema, { live: rs, serviceId: s.service_id, projectId }),
-        });
-    }
-  }
+  };
+  for (const k of roots(listed)) await list(k, { projectId }, undefined);
   return { resources };
 }

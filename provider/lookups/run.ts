@@ -4,16 +4,12 @@
  * configuration it is given (a program's stack configuration for the TypeScript SDK, the
  * provider's for the native plugin), overridden by the call's options.
  */
-import { ClouddbClient, type Vpc } from "../client";
+import { ClouddbClient } from "../client";
+import type { KindLookups, LookupScope } from "../framework/kindLookups";
 import { configurationError } from "../framework/settingProblems";
 import { providerContext, readSettings, type ConfigSource } from "../framework/settings";
-import { lookupResult, outputsFrom } from "../framework/schema";
+import { lookupResult, type OutputSpecs, type Props, type ResourceSchema } from "../framework/schema";
 import { keepingRecorded } from "../framework/unreadable";
-import { REPLICA_SET_FIELDS, readReplicaSetSchema } from "../resources/readReplicaSet/definition";
-import { serviceOutputs, serviceSchema } from "../resources/service/definition";
-import { SERVICE_FIELDS } from "../resources/service/live";
-import { VPC_FIELDS, vpcSchema } from "../resources/vpc/definition";
-import { PEERING_FIELDS, vpcPeeringSchema } from "../resources/vpcPeering/definition";
 import { authInfoResult, type AuthInfoLookup } from "./authInfo";
 
 /** Overrides of the configuration for one call (the SDK's `FunctionOptions`). */
@@ -60,15 +56,22 @@ export function scoped(args: { projectId?: string }, opts: LookupOptions | undef
   return { ...opts, projectId: args.projectId ?? opts?.projectId };
 }
 
-// A lookup has nothing recorded to keep: a field the answer does not show readably (contract/readable.ts)
-// is shown as the API gave it, and the program is told (keepingRecorded warns).
+/** The schema a kind's lookups read by: its kind, outputs, id output and the inputs its lookups take. */
+type LookedUpSchema = Pick<ResourceSchema, "kind" | "outputs" | "idOutput" | "lookup"> & { readonly outputs: OutputSpecs };
 
-function service(s: Parameters<typeof serviceOutputs>[0]): LookupOutputs {
-  return lookupResult(serviceSchema, keepingRecorded(`service ${s.service_id}`, s, serviceOutputs(s), {}, SERVICE_FIELDS));
+/** Where a lookup with `args` looks: the project, and the other arguments its kind's lookups take (a parent's id). */
+function scopeOf(schema: LookedUpSchema, args: Props, projectId: string): LookupScope {
+  const parents = schema.lookup.filter((key) => key !== "projectId").map((key): [string, string] => [key, String(args[key])]);
+  return { ...Object.fromEntries(parents), projectId };
 }
 
-function vpc(live: Vpc, projectId: string): LookupOutputs {
-  return lookupResult(vpcSchema, keepingRecorded(`VPC ${live.id}`, live, outputsFrom(vpcSchema, { live, projectId }), {}, VPC_FIELDS));
+/**
+ * The lookup outputs of `live`. A lookup has nothing recorded to keep: a field the answer does
+ * not show readably (contract/readable.ts) is shown as the API gave it, and the program is told
+ * (keepingRecorded warns).
+ */
+function shown(schema: LookedUpSchema, declared: KindLookups<unknown>, live: unknown, scope: LookupScope): LookupOutputs {
+  return lookupResult(schema, keepingRecorded(declared.named(live), live, declared.outputs(live, scope), {}, declared.fields));
 }
 
 /** Who the configured credential is. */
@@ -76,82 +79,32 @@ export function getAuthInfo(_args: object, opts: LookupOptions | undefined, conf
   return withClient(opts, config, async (api) => authInfoResult(await api.perform("getAuthInfo")));
 }
 
-/** One service of the project, by its id. */
-export function getService(
-  args: { serviceId: string; projectId?: string },
+/** One resource of a kind, by the id its id output names in `args` (`getVpc`): its declared `one` lookup. */
+export function lookUpOne(
+  schema: LookedUpSchema,
+  declared: KindLookups<unknown>,
+  args: Props,
   opts: LookupOptions | undefined,
   config: ConfigSource,
 ): Promise<LookupOutputs> {
-  return withClient(scoped(args, opts), config, async (api, project) =>
-    service(await api.perform("getService", { service: args.serviceId, projectId: project() })),
-  );
+  const one = declared.one;
+  if (!one) throw new Error(`${schema.kind} declares no lookup by id`);
+  return withClient(scoped(args, opts), config, async (api, project) => {
+    const scope = scopeOf(schema, args, project());
+    return shown(schema, declared, await one.read(api, String(args[schema.idOutput]), scope), scope);
+  });
 }
 
-/** Every service of the project. */
-export function getServices(args: { projectId?: string }, opts: LookupOptions | undefined, config: ConfigSource): Promise<LookupOutputs[]> {
-  return withClient(scoped(args, opts), config, async (api, project) =>
-    (await api.perform("listServices", { projectId: project() })).items.map(service),
-  );
-}
-
-/** One VPC of the project, by its id. */
-export function getVpc(
-  args: { vpcId: string; projectId?: string },
-  opts: LookupOptions | undefined,
-  config: ConfigSource,
-): Promise<LookupOutputs> {
-  return withClient(scoped(args, opts), config, async (api, project) =>
-    vpc(await api.perform("getVpc", { vpc: args.vpcId, projectId: project() }), project()),
-  );
-}
-
-/** Every VPC of the project. */
-export function getVpcs(args: { projectId?: string }, opts: LookupOptions | undefined, config: ConfigSource): Promise<LookupOutputs[]> {
-  return withClient(scoped(args, opts), config, async (api, project) =>
-    (await api.perform("listVpcs", { projectId: project() })).items.map((live) => vpc(live, project())),
-  );
-}
-
-/** The peerings of a VPC. */
-export function getVpcPeerings(
-  args: { vpcId: string; projectId?: string },
+/** Every resource of a kind in the scope `args` give (`getVpcs`, `getVpcPeerings`): its declared `all` lookup. */
+export function lookUpAll(
+  schema: LookedUpSchema,
+  declared: KindLookups<unknown>,
+  args: Props,
   opts: LookupOptions | undefined,
   config: ConfigSource,
 ): Promise<LookupOutputs[]> {
-  return withClient(scoped(args, opts), config, async (api, project) =>
-    (await api.perform("listPeerings", { vpc: args.vpcId, projectId: project() })).items.map((live) =>
-      lookupResult(
-        vpcPeeringSchema,
-        keepingRecorded(
-          `VPC peering ${live.id}`,
-          live,
-          outputsFrom(vpcPeeringSchema, { live, vpcId: args.vpcId, projectId: project() }),
-          {},
-          PEERING_FIELDS,
-        ),
-      ),
-    ),
-  );
-}
-
-/** The read replica sets of a service. */
-export function getReadReplicaSets(
-  args: { serviceId: string; projectId?: string },
-  opts: LookupOptions | undefined,
-  config: ConfigSource,
-): Promise<LookupOutputs[]> {
-  return withClient(scoped(args, opts), config, async (api, project) =>
-    (await api.perform("listReplicaSets", { service: args.serviceId, projectId: project() })).items.map((live) =>
-      lookupResult(
-        readReplicaSetSchema,
-        keepingRecorded(
-          `read replica set ${live.id}`,
-          live,
-          outputsFrom(readReplicaSetSchema, { live, serviceId: args.serviceId, projectId: project() }),
-          {},
-          REPLICA_SET_FIELDS,
-        ),
-      ),
-    ),
-  );
+  return withClient(scoped(args, opts), config, async (api, project) => {
+    const scope = scopeOf(schema, args, project());
+    return (await declared.all.read(api, scope)).map((live) => shown(schema, declared, live, scope));
+  });
 }

@@ -74,6 +74,9 @@ export type CommonInputs<A extends z.ZodType> = {
   readonly settings: typeof settingsInput;
 };
 
+/** The names of the inputs {@link resourceSchema} adds to every kind's own. */
+export const COMMON_INPUT_NAMES: readonly (keyof CommonInputs<z.ZodType>)[] = ["projectId", "adoptId", "timeouts", "settings"];
+
 /** The outputs {@link resourceSchema} adds. */
 export type CommonOutputs = { readonly projectId: typeof projectIdOutput };
 

@@ -18,6 +18,7 @@ import { authInfoResultSchema, LOOKUPS } from "../../provider/lookups";
 import { namedTypesOf, specsOf, type RegisteredResource } from "../../provider/resources/registration";
 import type { ResourceType } from "../../sdk/construct";
 import { header } from "./header";
+import { sdkKindFunctionsFile } from "./sdkFunctions";
 import { PACKAGE_SUMMARY } from "./packageInfo";
 import { interfaceBody, jsonSchemaOf, typeText } from "./typeText";
 
@@ -259,6 +260,7 @@ export function sdkFiles(resources: readonly RegisteredResource[]): Record<strin
     "sdk/types.ts": sdkTypesFile(namedTypes, shared),
     "sdk/index.ts": sdkIndexFile(resources, namedTypes),
     "sdk/outputs.ts": sdkOutputsFile(resources, namedTypes, shared),
+    "sdk/kindFunctions.ts": sdkKindFunctionsFile(resources),
   };
   for (const r of resources) files[`sdk/${r.module}.ts`] = sdkClassFile(r, namedTypes, shared);
   return files;

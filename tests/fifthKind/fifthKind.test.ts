@@ -21,7 +21,7 @@ import { expectNoErrors, REPO_ROOT } from "../../harness";
 import { ops, stackConfig, startCloud, writes, type Cloud } from "../../harness/cloud";
 import { NotFoundError } from "../../provider/client/errors";
 import { dynamicTypeOf, PROVIDER_KEY } from "../../provider/framework/internalInputs";
-import type { ConfigSource } from "../../provider/framework/settings";
+import { programConfig } from "../../sdk/lookupCalls";
 import { resourceTypeOf } from "../../scripts/generate/sdkFiles";
 import { resourceProps } from "../../sdk/construct";
 import { NativePlugin, urnOf } from "../native/support";
@@ -46,12 +46,6 @@ function compiledBesideBuild(source: string): string {
   fs.writeFileSync(tmp, outputText);
   fs.renameSync(tmp, file);
   return file;
-}
-
-/** The program's stack configuration (`clouddb:*`), where a program's lookups read their settings (as sdk/functions.ts reads it). */
-function programConfig(): ConfigSource {
-  const config = new pulumi.Config("clouddb");
-  return { get: (key) => config.get(key.replace(/^clouddb:/, "")) };
 }
 
 /** The Lan's class as a program declares it: the SDK's properties and options for it, its provider the compiled definition's. */
@@ -133,7 +127,7 @@ describe("a fifth kind from one definition file", () => {
     expect(await gone(id)).toBe(true);
   });
 
-  it("is served by the native plugin's server, in process over gRPC: check, diff, create, read, update, delete, its lookup", async () => {
+  it("is served by the native plugin's server, in process over gRPC: check, diff, create, read, update, delete, its lookups", async () => {
     const plugin = await NativePlugin.inProcess({ resources: [LAN], lookups: LAN_LOOKUPS });
     try {
       const config = Object.fromEntries(Object.entries(stackConfig(cloud.emulator)).map(([k, v]) => [k.replace(/^clouddb:/, ""), v]));
@@ -178,6 +172,10 @@ describe("a fifth kind from one definition file", () => {
       expect(found.result).toEqual({ lanId: created.id, projectId: cloud.emulator.projectId, name: "nat-b", ...NETWORK });
       const missing = await plugin.invoke("clouddb:index:getLan", {});
       expect(missing.failures.map((f) => f.property)).toEqual(["lanId"]);
+      // its list, the table's other entry from the same declaration
+      const listed = await plugin.invoke("clouddb:index:getLans", {});
+      expect(listed.failures).toEqual([]);
+      expect(listed.result).toEqual({ lans: expect.arrayContaining([found.result]) as unknown });
 
       // delete
       await plugin.delete(urn, created.id, updated);

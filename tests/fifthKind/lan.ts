@@ -1,6 +1,7 @@
 /**
  * A throwaway fifth resource kind, `Lan`, defined in this one file and in no file of the
- * product: its schema, its operations, its dynamic provider and its lookup (`getLan`). It is
+ * product: its schema, its operations, its dynamic provider and its lookup (`getLan`, declared
+ * in its definition, as a shipped kind's are: the lookups' table is built from it). It is
  * served by the VPC endpoints of the API (an existing path, so the emulator learns nothing):
  * a Lan is a private network, renamed in place, replaced on a new network or region.
  *
@@ -17,8 +18,9 @@ import { AUTONAME_DOC, nameOf } from "../../provider/framework/autonaming";
 import { intentOf } from "../../provider/framework/createIntent";
 import { absentIfNotFound, createOnce, listedOf } from "../../provider/framework/journal";
 import { defineResourceProvider, type ResourceDefinition, type ResourceOperations } from "../../provider/framework/resourceProvider";
-import { input, lookupResult, optionalInput, outputsFrom, outputsReadFrom } from "../../provider/framework/schema";
-import type { Lookup, LookupOutputs } from "../../provider/lookups";
+import { kindLookups } from "../../provider/framework/kindLookups";
+import { input, optionalInput, outputsFrom, outputsReadFrom } from "../../provider/framework/schema";
+import { lookupsOf, type Lookup } from "../../provider/lookups";
 import type { RegisteredResource } from "../../provider/resources/registration";
 import { resourceSchema, type InProject } from "../../provider/resources/common";
 
@@ -99,29 +101,32 @@ const lanOperations: ResourceOperations<typeof lanSchema.inputs, typeof lanSchem
 /** The Lan resource type. */
 export const lanDefinition: ResourceDefinition<typeof lanSchema.inputs, typeof lanSchema.outputs> = {
   schema: lanSchema,
+  lookups: kindLookups<Vpc>({
+    one: {
+      name: "getLan",
+      finds: "One network of the project",
+      read: (api, id, { projectId }) => api.perform("getVpc", { vpc: id, projectId }),
+    },
+    all: {
+      name: "getLans",
+      doc: "Every network of the project.",
+      list: "lans",
+      listDoc: "The networks.",
+      read: async (api, { projectId }) => (await api.perform("listVpcs", { projectId })).items,
+    },
+    named: (live) => `network ${live.id}`,
+    idOf: (live) => live.id,
+    outputs: (live, { projectId }) => outputsOf(live, projectId),
+    fields: [],
+  }),
   operations: () => lanOperations,
 };
 
 /** The Lan as the registry would list it. */
 export const LAN: RegisteredResource = { module: "lan", source: "tests/fifthKind/lan.ts", definition: lanDefinition };
 
-/** Its lookup, `getLan` (`clouddb:index:getLan`): one network of the project, by its id. */
-export const LAN_LOOKUPS: Readonly<Record<string, Lookup>> = {
-  getLan: {
-    doc: "One network of the project, by its id (fails when there is none).",
-    args: {
-      lanId: { doc: lanSchema.outputs.lanId.doc, required: true },
-      projectId: { doc: lanSchema.inputs.projectId.doc, required: false },
-    },
-    result: { kind: lanSchema.kind },
-    async run(args, opts, config): Promise<LookupOutputs> {
-      const { scoped, withClient } = require("../../provider/lookups/run") as typeof import("../../provider/lookups/run");
-      return withClient(scoped(args, opts), config, async (api, project) =>
-        lookupResult(lanSchema, outputsOf(await api.perform("getVpc", { vpc: String(args.lanId), projectId: project() }), project())),
-      );
-    },
-  } satisfies Lookup<{ lanId: string; projectId?: string }, LookupOutputs>,
-};
+/** Its lookups, `getLan` (`clouddb:index:getLan`: one network of the project, by its id) and `getLans`, as the table builds them. */
+export const LAN_LOOKUPS: Readonly<Record<string, Lookup>> = lookupsOf([LAN]);
 
 /** The dynamic provider behind the Lan: what its `__provider` text loads from this file compiled. */
 export const provider = defineResourceProvider(lanDefinition);

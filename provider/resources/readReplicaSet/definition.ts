@@ -12,7 +12,7 @@ import type { ReadReplicaSet } from "../../client";
 import type { ResourceDefinition } from "../../framework/resourceProvider";
 import { AT_ONCE, type Action, type ConvergeContext } from "../../framework/convergence";
 import { sameValue } from "../../framework/diff";
-import { input, optionalInput, outputsReadFrom, type DesiredOf } from "../../framework/schema";
+import { input, optionalInput, outputsFrom, outputsReadFrom, type DesiredOf } from "../../framework/schema";
 import { readableEnvironment, readableName, readableNodes, readableReplicaSetSize, readableStatus } from "../../../contract/readable";
 import { unreadableOutputs, type ShownField } from "../../framework/unreadable";
 import { resourceSchema, type InProject } from "../common";
@@ -21,6 +21,7 @@ import { AUTONAME_DOC } from "../../framework/autonaming";
 import { ENVIRONMENTS_TEXT, NAME_LENGTH_TEXT, REPLICA_SET_NODES_TEXT } from "../../../contract/describe";
 import * as v from "../values";
 import { bodyOf } from "../../framework/requestBodies";
+import { kindLookups } from "../../framework/kindLookups";
 
 /** What a ReadReplicaSet's outputs read from: the live set, its service and project, and the service's password when the program gave it. */
 export interface ReadReplicaSetSource extends InProject {
@@ -208,6 +209,20 @@ export const readReplicaSetDefinition: ResourceDefinition<typeof readReplicaSetS
   schema: readReplicaSetSchema,
   readable: { name: readableName },
   settled: (recorded) => hasStatusClass("replica set", recorded.status, "ready"),
+  lookups: kindLookups<ReadReplicaSet>({
+    all: {
+      name: "getReadReplicaSets",
+      doc: "The read replica sets of a service.",
+      list: "replicaSets",
+      listDoc: "The service's read replica sets.",
+      read: async (api, { serviceId, projectId }) => (await api.perform("listReplicaSets", { service: serviceId, projectId })).items,
+    },
+    named: (live) => `read replica set ${live.id}`,
+    idOf: (live) => live.id,
+    outputs: (live, { serviceId, projectId }) => outputsFrom(readReplicaSetSchema, { live, serviceId, projectId }),
+    fields: REPLICA_SET_FIELDS,
+    imported: { name: (live, service) => `${service}-${live.name ?? live.id}` },
+  }),
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   operations: () => (require("./operations") as typeof import("./operations")).readReplicaSetOperations,
 };

@@ -38,6 +38,7 @@ import { LIMITS } from "../../../contract/values";
 import * as v from "../values";
 import { AT_ONCE } from "../../framework/convergence";
 import { bodyOf } from "../../framework/requestBodies";
+import { kindLookups } from "../../framework/kindLookups";
 import type { ServiceAction } from "./convergence";
 import { serviceCrossRules } from "./crossRules";
 import { unreadableOutputs } from "../../framework/unreadable";
@@ -342,6 +343,29 @@ export const serviceDefinition: ResourceDefinition<typeof serviceSchema.inputs, 
   readable: { name: readableName, serviceType: readableServiceType, regionCode: readableRegion },
   // Ready or paused (dormant): a status that stays put. (Whether it is the one the program asks for is the diff of `paused`.)
   settled: (recorded) => hasStatusClass("service", recorded.status, "ready", "dormant"),
+  lookups: kindLookups<Service>({
+    one: {
+      name: "getService",
+      finds: "One service of the project",
+      read: (api, id, { projectId }) => api.perform("getService", { service: id, projectId }),
+    },
+    all: {
+      name: "getServices",
+      doc: "Every service of the project.",
+      list: "services",
+      listDoc: "The services.",
+      read: async (api, { projectId }) => (await api.perform("listServices", { projectId })).items,
+    },
+    named: (live) => `service ${live.service_id}`,
+    idOf: (live) => live.service_id,
+    outputs: (live) => serviceOutputs(live),
+    fields: SERVICE_FIELDS,
+    // One being deleted is not imported, nor its replica sets.
+    imported: {
+      name: (live) => live.name ?? live.service_id,
+      importable: (live) => !hasStatusClass("service", live.status, "ending", "gone"),
+    },
+  }),
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   operations: () => (require("./operations") as typeof import("./operations")).serviceOperations,
 };

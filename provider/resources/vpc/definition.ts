@@ -14,6 +14,8 @@ import { CIDR_PREFIX_TEXT, NAME_LENGTH_TEXT } from "../../../contract/describe";
 import { readableCidr, readableName, readableRegion } from "../../../contract/readable";
 import type { ShownField } from "../../framework/unreadable";
 import { bodyOf } from "../../framework/requestBodies";
+import { kindLookups } from "../../framework/kindLookups";
+import { outputsFrom } from "../../framework/schema";
 
 /** What a Vpc's outputs read from: the live VPC and its project. */
 export interface VpcSource extends InProject {
@@ -84,6 +86,25 @@ export const VPC_ACTIONS: readonly Action<Vpc, DesiredOf<typeof vpcSchema.inputs
 export const vpcDefinition: ResourceDefinition<typeof vpcSchema.inputs, typeof vpcSchema.outputs> = {
   schema: vpcSchema,
   readable: { cidr: readableCidr, regionCode: readableRegion },
+  lookups: kindLookups<Vpc>({
+    one: {
+      name: "getVpc",
+      finds: "One VPC of the project",
+      read: (api, id, { projectId }) => api.perform("getVpc", { vpc: id, projectId }),
+    },
+    all: {
+      name: "getVpcs",
+      doc: "Every VPC of the project.",
+      list: "vpcs",
+      listDoc: "The VPCs.",
+      read: async (api, { projectId }) => (await api.perform("listVpcs", { projectId })).items,
+    },
+    named: (live) => `VPC ${live.id}`,
+    idOf: (live) => live.id,
+    outputs: (live, { projectId }) => outputsFrom(vpcSchema, { live, projectId }),
+    fields: VPC_FIELDS,
+    imported: { name: (live) => live.name ?? live.id },
+  }),
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   operations: () => (require("./operations") as typeof import("./operations")).vpcOperations,
 };

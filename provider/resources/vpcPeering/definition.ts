@@ -8,7 +8,8 @@ import * as rules from "../../../contract/rules";
 import { hasStatusClass } from "../../../contract/statuses";
 import type { Peering } from "../../client";
 import type { ResourceDefinition } from "../../framework/resourceProvider";
-import { input, outputsReadFrom } from "../../framework/schema";
+import { kindLookups } from "../../framework/kindLookups";
+import { input, outputsFrom, outputsReadFrom } from "../../framework/schema";
 import { readablePeerId, readableRegion, readableStatus } from "../../../contract/readable";
 import { isText, oddly, type ShownField } from "../../framework/unreadable";
 import { resourceSchema, type InProject } from "../common";
@@ -73,6 +74,20 @@ export const vpcPeeringDefinition: ResourceDefinition<typeof vpcPeeringSchema.in
   schema: vpcPeeringSchema,
   readable: { peerAccountId: readablePeerId, peerRegionCode: readableRegion, peerVpcId: readablePeerId },
   settled: (recorded) => hasStatusClass("peering", recorded.status, "ready"),
+  lookups: kindLookups<Peering>({
+    all: {
+      name: "getVpcPeerings",
+      doc: "The peerings of a VPC.",
+      list: "peerings",
+      listDoc: "The VPC's peerings.",
+      read: async (api, { vpcId, projectId }) => (await api.perform("listPeerings", { vpc: vpcId, projectId })).items,
+    },
+    named: (live) => `VPC peering ${live.id}`,
+    idOf: (live) => live.id,
+    outputs: (live, { vpcId, projectId }) => outputsFrom(vpcPeeringSchema, { live, vpcId, projectId }),
+    fields: PEERING_FIELDS,
+    imported: { name: (live, vpc) => `${vpc}-peering-${live.id}` },
+  }),
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   operations: () => (require("./operations") as typeof import("./operations")).vpcPeeringOperations,
 };

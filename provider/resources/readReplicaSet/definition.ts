@@ -204,6 +204,11 @@ export const REPLICA_SET_ACTIONS: readonly ReplicaSetAction[] = [
   },
 ];
 
+/** How warnings and lookups name a read replica set they are about: `read replica set 3`. */
+export function replicaSetNamed(live: ReadReplicaSet): string {
+  return `read replica set ${live.id}`;
+}
+
 /** The ReadReplicaSet resource type. */
 export const readReplicaSetDefinition: ResourceDefinition<typeof readReplicaSetSchema.inputs, typeof readReplicaSetSchema.outputs> = {
   schema: readReplicaSetSchema,
@@ -217,7 +222,7 @@ export const readReplicaSetDefinition: ResourceDefinition<typeof readReplicaSetS
       listDoc: "The service's read replica sets.",
       read: async (api, { serviceId, projectId }) => (await api.perform("listReplicaSets", { service: serviceId, projectId })).items,
     },
-    named: (live) => `read replica set ${live.id}`,
+    named: replicaSetNamed,
     idOf: (live) => live.id,
     outputs: (live, { serviceId, projectId }) => outputsFrom(readReplicaSetSchema, { live, serviceId, projectId }),
     fields: REPLICA_SET_FIELDS,

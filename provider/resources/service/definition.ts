@@ -337,6 +337,11 @@ export const SERVICE_ACTIONS: readonly ServiceAction[] = [
   },
 ];
 
+/** How warnings and lookups name a Service they are about: `service 1a2b`. */
+export function serviceNamed(live: Service): string {
+  return `service ${live.service_id}`;
+}
+
 /** The Service resource type. */
 export const serviceDefinition: ResourceDefinition<typeof serviceSchema.inputs, typeof serviceSchema.outputs> = {
   schema: serviceSchema,
@@ -356,7 +361,7 @@ export const serviceDefinition: ResourceDefinition<typeof serviceSchema.inputs, 
       listDoc: "The services.",
       read: async (api, { projectId }) => (await api.perform("listServices", { projectId })).items,
     },
-    named: (live) => `service ${live.service_id}`,
+    named: serviceNamed,
     idOf: (live) => live.service_id,
     outputs: (live) => serviceOutputs(live),
     fields: SERVICE_FIELDS,

@@ -18,7 +18,7 @@ import { wantedNow } from "../../framework/changes";
 import { desiredOf } from "../../framework/schema";
 import { converge, failedAfter } from "../../framework/convergence";
 import { serviceConvergence, type ConvergeProgress } from "./convergence";
-import { serviceOutputs, serviceSchema, type ServiceInputs, type ServiceOutputs } from "./definition";
+import { serviceNamed, serviceOutputs, serviceSchema, type ServiceInputs, type ServiceOutputs } from "./definition";
 import { keepingRecorded } from "../../framework/unreadable";
 import { bodyOf } from "../../framework/requestBodies";
 import { notRunning, SERVICE_FIELDS } from "./live";
@@ -34,7 +34,7 @@ function readOutputs(
   baseline: Partial<ServiceOutputs>,
   as: "recorded" | "sent" = "recorded",
 ): ServiceOutputs {
-  return keepingRecorded(`service ${live.service_id}`, live, serviceOutputs(live, kept), baseline, SERVICE_FIELDS, as);
+  return keepingRecorded(serviceNamed(live), live, serviceOutputs(live, kept), baseline, SERVICE_FIELDS, as);
 }
 
 /** What a create asked for, as outputs: its desired values that are set. */

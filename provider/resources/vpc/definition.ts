@@ -82,6 +82,11 @@ export const VPC_ACTIONS: readonly Action<Vpc, DesiredOf<typeof vpcSchema.inputs
   },
 ];
 
+/** How warnings and lookups name a Vpc they are about: `VPC 12`. */
+export function vpcNamed(live: Vpc): string {
+  return `VPC ${live.id}`;
+}
+
 /** The Vpc resource type. */
 export const vpcDefinition: ResourceDefinition<typeof vpcSchema.inputs, typeof vpcSchema.outputs> = {
   schema: vpcSchema,
@@ -99,7 +104,7 @@ export const vpcDefinition: ResourceDefinition<typeof vpcSchema.inputs, typeof v
       listDoc: "The VPCs.",
       read: async (api, { projectId }) => (await api.perform("listVpcs", { projectId })).items,
     },
-    named: (live) => `VPC ${live.id}`,
+    named: vpcNamed,
     idOf: (live) => live.id,
     outputs: (live, { projectId }) => outputsFrom(vpcSchema, { live, projectId }),
     fields: VPC_FIELDS,

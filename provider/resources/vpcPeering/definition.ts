@@ -69,6 +69,11 @@ export const PEERING_FIELDS: readonly ShownField<Peering>[] = [
   { field: "error_message", outputs: ["errorMessage"], shows: (p) => !oddly(p, "error_message") },
 ];
 
+/** How warnings and lookups name a VPC peering they are about: `VPC peering 7`. */
+export function peeringNamed(live: Peering): string {
+  return `VPC peering ${live.id}`;
+}
+
 /** The VpcPeering resource type. */
 export const vpcPeeringDefinition: ResourceDefinition<typeof vpcPeeringSchema.inputs, typeof vpcPeeringSchema.outputs> = {
   schema: vpcPeeringSchema,
@@ -82,7 +87,7 @@ export const vpcPeeringDefinition: ResourceDefinition<typeof vpcPeeringSchema.in
       listDoc: "The VPC's peerings.",
       read: async (api, { vpcId, projectId }) => (await api.perform("listPeerings", { vpc: vpcId, projectId })).items,
     },
-    named: (live) => `VPC peering ${live.id}`,
+    named: peeringNamed,
     idOf: (live) => live.id,
     outputs: (live, { vpcId, projectId }) => outputsFrom(vpcPeeringSchema, { live, vpcId, projectId }),
     fields: PEERING_FIELDS,

@@ -25,6 +25,8 @@
  * - "first use", what a user meets right after the engine downloaded the plugin: for the no-op
  *   Go provider, the launcher on Node.js 24, 22 and this machine's, the launcher without
  *   Node.js (which then downloads the trimmed single file itself) and today's single file,
+ *   and the launcher on Node.js 22 from a tarball without its code caches (as on a Node.js
+ *   build the release ships none for: its first start compiles the bundle and writes its own),
  *   each start timed from an empty plugin cache (a fresh PULUMI_HOME): the real engine's
  *   `pulumi plugin install` (the CLI built by `npm run pulumi:build`) downloading the
  *   release's tarball from the rehearsal's asset server (scripts/release/standins.js, on
@@ -218,6 +220,21 @@ function unpack(tarball: string, work: string, name: string): string {
   return dir;
 }
 
+/**
+ * The engine's tarball `tarball` as a release for a Node.js build it ships no code cache for:
+ * the same files but `code-cache/`, packed again under the same name in folder `name` of
+ * `work`; returns the new tarball's path.
+ */
+function withoutCodeCaches(tarball: string, work: string, name: string): string {
+  const dir = unpack(tarball, work, name);
+  fs.rmSync(path.join(dir, "code-cache"), { recursive: true, force: true });
+  const out = path.join(work, `${name}-tarball`, path.basename(tarball));
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  const r = spawnSync("tar", ["-czf", out, "-C", dir, "."]);
+  if (r.status !== 0) throw new Error(`tar -czf ${out} failed`);
+  return out;
+}
+
 async function main(): Promise<void> {
   const starts = Number(process.env.BENCH_STARTS ?? 9);
   const tools = builtTools(REPO_ROOT, process.env);
@@ -322,6 +339,8 @@ async function main(): Promise<void> {
     };
     const engineTarball = path.basename(now.plugin);
     const launcherRelease = release("launcher", { [engineTarball]: now.plugin, [path.basename(now.standalone)]: now.standalone });
+    const uncachedTarball = withoutCodeCaches(now.plugin, work, "launcher-uncached");
+    const uncachedRelease = release("launcher-uncached", { [engineTarball]: uncachedTarball });
     const todayRelease = release("today", { [engineTarball]: todayTarball });
     fs.mkdirSync(path.join(assetsRoot, "noop"), { recursive: true });
     fs.copyFileSync(noop.tarball, path.join(assetsRoot, "noop", path.basename(noop.tarball)));
@@ -373,13 +392,13 @@ async function main(): Promise<void> {
       ...env,
       PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: downloadOverride(facts.pluginDownloadURL, `${server.url}/${repository}`),
     });
-    const firstUseOnNode = (name: string, env: NodeJS.ProcessEnv): Variant =>
+    const firstUseOnNode = (name: string, env: NodeJS.ProcessEnv, repository = launcherRelease, tarball = now.plugin): Variant =>
       firstUse(name, {
         plugin: "clouddb",
         version: facts.version,
         server: facts.pluginDownloadURL,
-        env: toRelease(env, launcherRelease),
-        download: size(now.plugin),
+        env: toRelease(env, repository),
+        download: size(tarball),
         note: launcherNote,
         configure: nativeConfigure,
         check: nativeCheck,
@@ -446,6 +465,12 @@ async function main(): Promise<void> {
       }),
       firstUseOnNode(`launcher on Node.js ${node.version}`, node24),
       firstUseOnNode(`launcher on Node.js ${node22.version}`, node22Env),
+      firstUseOnNode(
+        `launcher on Node.js ${node22.version}, as on a build the tarball has no code cache for (its caches removed)`,
+        node22Env,
+        uncachedRelease,
+        uncachedTarball,
+      ),
       firstUseOnNode(`launcher on this machine's Node.js ${machineNode}`, base),
       firstUse("launcher without Node.js: it downloads the single-file build (trimmed)", {
         plugin: "clouddb",

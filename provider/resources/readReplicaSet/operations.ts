@@ -18,14 +18,7 @@ import type { ProviderContext } from "../../framework/settings";
 import { notRunning } from "../service/live";
 import { keepingRecorded } from "../../framework/unreadable";
 import { bodyOf } from "../../framework/requestBodies";
-import {
-  REPLICA_SET_ACTIONS,
-  REPLICA_SET_FIELDS,
-  readReplicaSetSchema,
-  replicaSetNamed,
-  type ReadySetStatus,
-  type WantedReplicaSet,
-} from "./definition";
+import { REPLICA_SET_ACTIONS, readReplicaSetSchema, replicaSetNamed, type ReadySetStatus, type WantedReplicaSet } from "./definition";
 
 type ReadReplicaSetOutputs = OutputsOf<typeof readReplicaSetSchema.outputs>;
 
@@ -47,7 +40,7 @@ function readOutputs(
   as: "recorded" | "sent" = "recorded",
 ): ReadReplicaSetOutputs {
   const outs = replicaSetOutputs(live, serviceId, projectId, password);
-  return keepingRecorded(replicaSetNamed(live), live, outs, baseline, REPLICA_SET_FIELDS, as);
+  return keepingRecorded(replicaSetNamed(live), live, outs, baseline, readReplicaSetSchema, as);
 }
 
 /** What a create asked for, as outputs: its desired values that are set. */

@@ -7,7 +7,14 @@
  */
 import { z } from "zod";
 import { SERVICE_DEFAULTS } from "../../../contract/defaults";
-import { knownStatus, readableName, readableRegion, readableServiceType } from "../../../contract/readable";
+import {
+  knownStatus,
+  readableEnvironment,
+  readableName,
+  readableRegion,
+  readableServiceType,
+  readableStatus,
+} from "../../../contract/readable";
 import * as rules from "../../../contract/rules";
 import { describeSizes, SERVICE_SIZES } from "../../../contract/sizes";
 import { hasStatusClass, SERVICE_STATUS } from "../../../contract/statuses";
@@ -42,7 +49,7 @@ import { kindLookups } from "../../framework/kindLookups";
 import type { ServiceAction } from "./convergence";
 import { serviceCrossRules } from "./crossRules";
 import { unreadableOutputs } from "../../framework/unreadable";
-import { attachedVpc, isPaused, SERVICE_FIELDS, sizeOf, vpcReadable } from "./live";
+import { attachedVpc, forkedFromShown, haShown, isPaused, pauseShown, resourcesShown, sizeOf, vpcReadable } from "./live";
 import { forkFrom, haReplicas, serviceNamedTypes, size, type ForkFrom } from "./namedTypes";
 
 /** What a Service's outputs read from: the live service, and what the API cannot return again (the password, the `forkFrom` input). */
@@ -55,7 +62,7 @@ export interface ServiceSource extends InProject {
 const output = outputsReadFrom<ServiceSource>();
 
 /** The outputs a service shares with a replica set: its endpoints, password and connection strings. */
-const connection = connectionOutputs<ServiceSource>({
+const connection = connectionOutputs({
   password: "The password (secret): the one given, else the initial password from the create or fork answer.",
   connectionString:
     "`postgresql://tsdbadmin:<password>@<host>:<port>/tsdb?sslmode=require` (secret), kept current through password changes.",
@@ -156,31 +163,59 @@ export const serviceSchema = resourceSchema({
   adopt: { id: v.serviceId, what: "service (its name, type and region)" },
   outputs: {
     serviceId: output(z.string(), { doc: "The service's id.", from: (s) => s.live.service_id }),
-    name: output(z.string(), { doc: "The name.", from: (s) => s.live.name ?? "" }),
-    serviceType: output(z.string(), { doc: "The type.", from: (s) => s.live.service_type ?? "" }),
-    regionCode: output(z.string(), { doc: "The region.", from: (s) => s.live.region_code ?? "" }),
-    status: output(z.string(), { doc: "Status when last read (`READY`, `PAUSED`, ...).", from: (s) => s.live.status }),
+    name: output(z.string(), { doc: "The name.", field: "name", readable: readableName, from: (s) => s.live.name ?? "" }),
+    serviceType: output(z.string(), {
+      doc: "The type.",
+      field: "service_type",
+      readable: readableServiceType,
+      from: (s) => s.live.service_type ?? "",
+    }),
+    regionCode: output(z.string(), {
+      doc: "The region.",
+      field: "region_code",
+      readable: readableRegion,
+      from: (s) => s.live.region_code ?? "",
+    }),
+    status: output(z.string(), {
+      doc: "Status when last read (`READY`, `PAUSED`, ...).",
+      field: "status",
+      readable: (value) => readableStatus("service", value),
+      from: (s) => s.live.status,
+    }),
     created: output(z.string(), { doc: "Creation time (RFC 3339, the API's clock).", from: (s) => s.live.created }),
     host: connection.host,
     port: connection.port,
     poolerHost: connection.poolerHost,
     poolerPort: connection.poolerPort,
     connectionPooler: connection.connectionPooler,
-    vpcId: output(z.string().optional(), { doc: "The VPC the service is attached to, if any.", from: (s) => attachedVpc(s.live) }),
+    vpcId: output(z.string().optional(), {
+      doc: "The VPC the service is attached to, if any.",
+      field: "vpcEndpoint",
+      shows: vpcReadable,
+      from: (s) => attachedVpc(s.live),
+    }),
     vpcEndpoint: output(z.record(z.string(), z.unknown()).optional(), {
       doc: "The VPC endpoint `{ vpc_id, host, port }`, while attached.",
+      field: "vpcEndpoint",
+      shows: vpcReadable,
       from: ({ live: { vpcEndpoint: e } }) => (e !== null && typeof e === "object" ? (e as Record<string, unknown>) : undefined),
     }),
     cpuMillis: output(size, {
       doc: 'CPU in millicores or `"shared"`.',
+      field: "resources",
+      shows: resourcesShown,
       from: (s) => sizeOf(s.live.resources?.[0]?.spec?.cpu_millis),
     }),
     memoryGbs: output(size, {
       doc: 'Memory in GB or `"shared"`.',
+      field: "resources",
+      shows: resourcesShown,
       from: (s) => sizeOf(s.live.resources?.[0]?.spec?.memory_gbs),
     }),
     resources: output(z.array(z.object({ id: z.string(), cpuMillis: size, memoryGbs: size, volumeType: z.string() })), {
       doc: "Allocated resources.",
+      field: "resources",
+      shows: resourcesShown,
       sdkType: "Array<{ id: string; cpuMillis: Size; memoryGbs: Size; volumeType: string }>",
       from: (s) =>
         (s.live.resources ?? []).map((r) => ({
@@ -192,15 +227,26 @@ export const serviceSchema = resourceSchema({
     }),
     haReplicas: output(z.object({ replicaCount: z.number().int(), syncReplicaCount: z.number().int() }), {
       doc: "HA replicas.",
+      field: "ha_replicas",
+      shows: haShown,
       from: ({ live: { ha_replicas: ha } }) => ({ replicaCount: ha?.replica_count ?? 0, syncReplicaCount: ha?.sync_replica_count ?? 0 }),
     }),
     environment: output(z.string(), {
       doc: `${ENVIRONMENTS_TEXT}.`,
+      field: "metadata.environment",
+      readable: readableEnvironment,
       from: (s) => s.live.metadata?.environment ?? SERVICE_DEFAULTS.environment,
     }),
-    paused: output(z.boolean(), { doc: "Whether the service is paused.", from: (s) => isPaused(s.live) }),
+    paused: output(z.boolean(), {
+      doc: "Whether the service is paused.",
+      field: "status",
+      shows: pauseShown,
+      from: (s) => isPaused(s.live),
+    }),
     forkedFrom: output(z.object({ serviceId: z.string(), projectId: z.string(), isStandby: z.boolean() }).optional(), {
       doc: "Origin of a fork, as the API reports it.",
+      field: "forked_from",
+      shows: forkedFromShown,
       from: ({ live: { forked_from: f } }) =>
         f ? { serviceId: f.service_id ?? "", projectId: f.project_id ?? "", isStandby: f.is_standby ?? false } : undefined,
     }),
@@ -239,7 +285,7 @@ export function serviceOutputs(live: Service, kept: { password?: string; forkFro
 function differs(...properties: ReadonlyArray<keyof DesiredService & keyof ServiceOutputs>) {
   return (live: Service, want: DesiredService): boolean => {
     const outs = serviceOutputs(live);
-    const unreadable = unreadableOutputs(live, SERVICE_FIELDS);
+    const unreadable = unreadableOutputs(live, serviceSchema);
     return properties.some((p) => !unreadable.has(p) && !sameValue(outs[p], want[p]));
   };
 }
@@ -345,7 +391,6 @@ export function serviceNamed(live: Service): string {
 /** The Service resource type. */
 export const serviceDefinition: ResourceDefinition<typeof serviceSchema.inputs, typeof serviceSchema.outputs> = {
   schema: serviceSchema,
-  readable: { name: readableName, serviceType: readableServiceType, regionCode: readableRegion },
   // Ready or paused (dormant): a status that stays put. (Whether it is the one the program asks for is the diff of `paused`.)
   settled: (recorded) => hasStatusClass("service", recorded.status, "ready", "dormant"),
   lookups: kindLookups<Service>({
@@ -364,7 +409,6 @@ export const serviceDefinition: ResourceDefinition<typeof serviceSchema.inputs, 
     named: serviceNamed,
     idOf: (live) => live.service_id,
     outputs: (live) => serviceOutputs(live),
-    fields: SERVICE_FIELDS,
     // One being deleted is not imported, nor its replica sets.
     imported: {
       name: (live) => live.name ?? live.service_id,

@@ -21,7 +21,7 @@ import { serviceConvergence, type ConvergeProgress } from "./convergence";
 import { serviceNamed, serviceOutputs, serviceSchema, type ServiceInputs, type ServiceOutputs } from "./definition";
 import { keepingRecorded } from "../../framework/unreadable";
 import { bodyOf } from "../../framework/requestBodies";
-import { notRunning, SERVICE_FIELDS } from "./live";
+import { notRunning } from "./live";
 
 /**
  * The outputs of `live` (with what the API cannot return again, `kept`), each one of a field
@@ -34,7 +34,7 @@ function readOutputs(
   baseline: Partial<ServiceOutputs>,
   as: "recorded" | "sent" = "recorded",
 ): ServiceOutputs {
-  return keepingRecorded(serviceNamed(live), live, serviceOutputs(live, kept), baseline, SERVICE_FIELDS, as);
+  return keepingRecorded(serviceNamed(live), live, serviceOutputs(live, kept), baseline, serviceSchema, as);
 }
 
 /** What a create asked for, as outputs: its desired values that are set. */

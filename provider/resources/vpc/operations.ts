@@ -17,7 +17,7 @@ import type { ProviderContext } from "../../framework/settings";
 import { describeMs, longerTimeoutAdvice } from "../../framework/timeouts";
 import { keepingRecorded } from "../../framework/unreadable";
 import { bodyOf } from "../../framework/requestBodies";
-import { VPC_ACTIONS, VPC_FIELDS, vpcNamed, vpcSchema } from "./definition";
+import { VPC_ACTIONS, vpcNamed, vpcSchema } from "./definition";
 
 type VpcOutputs = OutputsOf<typeof vpcSchema.outputs>;
 
@@ -26,7 +26,7 @@ type VpcOutputs = OutputsOf<typeof vpcSchema.outputs>;
  * `baseline`: what state recorded, or for a create what it asked for (framework/unreadable.ts).
  */
 function vpcOutputs(live: Vpc, projectId: string, baseline: Partial<VpcOutputs> = {}, as: "recorded" | "sent" = "recorded"): VpcOutputs {
-  return keepingRecorded(vpcNamed(live), live, outputsFrom(vpcSchema, { live, projectId }), baseline, VPC_FIELDS, as);
+  return keepingRecorded(vpcNamed(live), live, outputsFrom(vpcSchema, { live, projectId }), baseline, vpcSchema, as);
 }
 
 /** The VPC's convergence: its action table; a VPC never moves on its own. */

@@ -12,7 +12,7 @@ import { desiredOf, outputsFrom, type InputsOf, type OutputsOf } from "../../fra
 import type { OperationContext } from "../../framework/operationContext";
 import { keepingRecorded } from "../../framework/unreadable";
 import { bodyOf } from "../../framework/requestBodies";
-import { PEERING_FIELDS, peeringNamed, vpcPeeringSchema } from "./definition";
+import { peeringNamed, vpcPeeringSchema } from "./definition";
 
 type VpcPeeringInputs = InputsOf<typeof vpcPeeringSchema.inputs>;
 type VpcPeeringOutputs = OutputsOf<typeof vpcPeeringSchema.outputs>;
@@ -28,7 +28,14 @@ function peeringOutputs(
   baseline: Partial<VpcPeeringOutputs>,
   as: "recorded" | "sent",
 ): VpcPeeringOutputs {
-  return keepingRecorded(peeringNamed(live), live, outputsFrom(vpcPeeringSchema, { live, vpcId, projectId }), baseline, PEERING_FIELDS, as);
+  return keepingRecorded(
+    peeringNamed(live),
+    live,
+    outputsFrom(vpcPeeringSchema, { live, vpcId, projectId }),
+    baseline,
+    vpcPeeringSchema,
+    as,
+  );
 }
 
 /** What a create asked for, as outputs. */

@@ -92,10 +92,10 @@ const derived = new WeakMap<object, readonly ShownField<never>[]>();
 /**
  * The fields `schema`'s outputs are read from, in the order of the outputs, each with the
  * outputs read from it by one rule (`resources` gives `cpuMillis`, `memoryGbs` and
- * `resources`; `status` read by two rules is two fields). Derived once per schema.
+ * `resources`; `status` read by two rules is two fields). Derived once per set of outputs.
  */
 export function shownFields<L>(schema: ReadFromFields<L>): readonly ShownField<L>[] {
-  const known = derived.get(schema) as readonly ShownField<L>[] | undefined;
+  const known = derived.get(schema.outputs) as readonly ShownField<L>[] | undefined;
   if (known !== undefined) return known;
   const groups: Array<ShownField<L> & { readonly rule: unknown; readonly outputs: string[] }> = [];
   for (const [output, { read }] of Object.entries(schema.outputs)) {
@@ -105,7 +105,7 @@ export function shownFields<L>(schema: ReadFromFields<L>): readonly ShownField<L
     else groups.push({ field: read.field, outputs: [output], shows: read.shows, rule: read.rule });
   }
   const fields = groups.map(({ field, outputs, shows }) => ({ field, outputs, shows }));
-  derived.set(schema, fields);
+  derived.set(schema.outputs, fields);
   return fields;
 }
 

@@ -30,8 +30,8 @@ describe("the fields outputs are read from", () => {
     "%s: every output that declares a field is checked under it, and no other",
     (_, schema) => {
       const outputs: OutputSpecs = schema.outputs;
-      const declared = Object.entries(outputs).flatMap(([key, spec]) => (spec.read === undefined ? [] : [[key, spec.read.field]]));
-      const derived = shownFields(schema).flatMap((f) => f.outputs.map((o) => [o, f.field]));
+      const declared = Object.entries(outputs).flatMap(([key, spec]) => (spec.read === undefined ? [] : [[key, spec.read.field] as const]));
+      const derived = shownFields(schema).flatMap((f) => f.outputs.map((o) => [o, f.field] as const));
       expect(declared.length).toBeGreaterThan(0);
       expect(new Map(derived)).toEqual(new Map(declared));
       expect(derived).toHaveLength(declared.length);

@@ -3,10 +3,11 @@
  * that: the field it reads (a wire name of the contract's answer, checked by `tsc`) and when
  * an answer shows that field readably (the contract's rule, contract/readable.ts). From the
  * outputs' declarations come the fields a read checks ({@link shownFields}: the warnings and
- * the recorded values kept, framework/unreadable.ts) and the rules `diff` applies to a
- * recorded value ({@link readableRules}); no kind lists its fields by hand. And the copy of
- * outputs Pulumi's hosts take ({@link withoutUndefined}).
+ * the recorded values kept, framework/unreadable.ts), the rules `diff` applies to a recorded
+ * value ({@link readableRules}) and what an adoption compares ({@link fixedProperties}); no kind
+ * lists its fields by hand. And the copy of outputs Pulumi's hosts take ({@link withoutUndefined}).
  */
+import type { FixedProperty } from "./adoption";
 import type { Change } from "./schema";
 
 /** The keys a type names, without those of an index signature (a loose object's `[k: string]: unknown`). */
@@ -109,21 +110,43 @@ export function shownFields<L>(schema: ReadFromFields<L>): readonly ShownField<L
   return fields;
 }
 
+/** What {@link readableRules} and {@link fixedProperties} read of a schema: which inputs replace, and what the outputs read. */
+export interface ReplacingReads {
+  readonly inputs: Readonly<Record<string, { readonly change: Change }>>;
+  readonly outputs: Readonly<
+    Record<string, { readonly read?: { readonly field: string; readonly readable?: (value: unknown) => boolean } }>
+  >;
+}
+
+/** Each property whose change replaces the resource and whose output records a field's value as it is (its declared `readable`): the field and the rule. */
+function replacingReads(schema: ReplacingReads): Array<readonly [property: string, field: string, readable: (value: unknown) => boolean]> {
+  return Object.entries(schema.outputs).flatMap(([key, { read }]) =>
+    read?.readable !== undefined && schema.inputs[key]?.change === "replace" ? [[key, read.field, read.readable] as const] : [],
+  );
+}
+
 /**
  * The rule of a readable value of each property whose change replaces the resource and whose
  * output records a field's value as it is (its declared `readable`): a recorded value the rule
  * refuses was recorded from an answer that did not show it readably, and is no reason to
  * replace (`diff` asks for an update, framework/core.ts).
  */
-export function readableRules(schema: {
-  readonly inputs: Readonly<Record<string, { readonly change: Change }>>;
-  readonly outputs: Readonly<Record<string, { readonly read?: { readonly readable?: (value: unknown) => boolean } }>>;
-}): Readonly<Record<string, (value: unknown) => boolean>> {
-  return Object.fromEntries(
-    Object.entries(schema.outputs).flatMap(([key, { read }]) =>
-      read?.readable !== undefined && schema.inputs[key]?.change === "replace" ? [[key, read.readable]] : [],
-    ),
-  );
+export function readableRules(schema: ReplacingReads): Readonly<Record<string, (value: unknown) => boolean>> {
+  return Object.fromEntries(replacingReads(schema).map(([property, , readable]) => [property, readable]));
+}
+
+/**
+ * What adopting `live` compares (framework/adoption.ts `assertAdoptable`): the same properties
+ * as {@link readableRules}, each with the value `wanted` asks for (one it does not ask for is
+ * not compared), the value `live` shows in its field, and whether the rule takes that value.
+ */
+export function fixedProperties(schema: ReplacingReads, wanted: Readonly<Record<string, unknown>>, live: unknown): FixedProperty[] {
+  return replacingReads(schema).flatMap(([property, field, readable]) => {
+    const found = valueAt(live, field);
+    return wanted[property] === undefined || wanted[property] === null
+      ? []
+      : [[property, wanted[property], found, readable(found)] as const];
+  });
 }
 
 /**

@@ -1,17 +1,20 @@
 /**
  * Each output declares the wire field it is read from, with the contract's rule of when an
  * answer shows it readably (framework/outputs.ts); what a read checks, what a warning names
- * and which recorded values `diff` judges are derived from those declarations alone, for the
+ * which recorded values `diff` judges and what an adoption compares are derived from those declarations alone, for the
  * shipped kinds and for a kind defined outside the product (tests/fifthKind/lan.ts).
  */
 import { z } from "zod";
+import { SERVICE_DEFAULTS } from "../../contract/defaults";
 import { readableRegion } from "../../contract/readable";
 import type { Vpc } from "../../provider/client";
-import { readableRules, shownFields } from "../../provider/framework/outputs";
-import { outputsFrom, outputsReadFrom, type OutputSpecs } from "../../provider/framework/schema";
+import { assertAdoptable } from "../../provider/framework/adoption";
+import { fixedProperties, readableRules, shownFields } from "../../provider/framework/outputs";
+import { desiredOf, outputsFrom, outputsReadFrom, type OutputSpecs } from "../../provider/framework/schema";
 import { keepingRecorded } from "../../provider/framework/unreadable";
 import { RESOURCES } from "../../provider/resources/registry";
 import { serviceOutputs, serviceSchema } from "../../provider/resources/service/definition";
+import { vpcSchema } from "../../provider/resources/vpc/definition";
 import { LAN, lanSchema } from "../fifthKind/lan";
 import { mutated, serviceKind } from "./liveKinds";
 
@@ -78,6 +81,22 @@ describe("the fields outputs are read from", () => {
       ReadReplicaSet: ["name"],
       Lan: ["cidr", "regionCode"],
     });
+  });
+
+  it("adopting compares each replacing input read from a field, by its rule; what the program does not ask for, not at all", () => {
+    const vpc: Vpc = { id: "41", name: "other", cidr: "10.40.0.0/16", region_code: " " };
+    const wanted = { name: "lan", cidr: "10.40.0.0/16", regionCode: "us-east-1" };
+    expect(() => assertAdoptable("VPC 41", fixedProperties(vpcSchema, wanted, vpc))).toThrow(
+      /^adoptId: the API's answer does not show VPC 41's regionCode in a shape the provider can read \(" "\)/,
+    );
+    expect(() => assertAdoptable("VPC 41", fixedProperties(vpcSchema, wanted, { ...vpc, region_code: "us-west-2" }))).toThrow(
+      /^adoptId: VPC 41 has regionCode "us-west-2" but the program asks for "us-east-1"/,
+    );
+    const service = serviceKind.parse(serviceKind.answer)!;
+    expect(fixedProperties(serviceSchema, desiredOf(serviceSchema, {}, {}), service)).toEqual([
+      ["serviceType", SERVICE_DEFAULTS.serviceType, service.service_type, true],
+      ["regionCode", SERVICE_DEFAULTS.regionCode, service.region_code, true],
+    ]);
   });
 
   it("a field is a wire name of the contract's answer, with a rule (checked by tsc)", () => {

@@ -1,5 +1,5 @@
 /** What a ReadReplicaSet does against the API: create (or adopt), resize, environment, pooler, delete. */
-import { fitsReplicaSet, hasStatusClass, readableName, statusesIn } from "../../../contract";
+import { fitsReplicaSet, hasStatusClass, statusesIn } from "../../../contract";
 import type { ReadReplicaSet } from "../../client";
 import { ConflictError, NotFoundError, ResourceFailedError, WaitError } from "../../client/errors";
 import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
@@ -16,6 +16,7 @@ import type { OperationContext } from "../../framework/operationContext";
 import { desiredOf, outputsFrom, type InputsOf, type OutputsOf } from "../../framework/schema";
 import type { ProviderContext } from "../../framework/settings";
 import { notRunning } from "../service/live";
+import { fixedProperties } from "../../framework/outputs";
 import { keepingRecorded } from "../../framework/unreadable";
 import { bodyOf } from "../../framework/requestBodies";
 import { REPLICA_SET_ACTIONS, readReplicaSetSchema, replicaSetNamed, type ReadySetStatus, type WantedReplicaSet } from "./definition";
@@ -110,8 +111,7 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
       const found = await findReplicaSet(ctx, news.serviceId, news.adoptId, projectId);
       if (!found) throw nothingToAdopt(`no read replica set ${news.adoptId} under service ${news.serviceId}`);
       made = found;
-      if (news.name !== undefined)
-        assertAdoptable(`read replica set ${made.id}`, [["name", news.name, made.name, readableName(made.name)]]);
+      assertAdoptable(`read replica set ${made.id}`, fixedProperties(readReplicaSetSchema, news, made));
       forgetInterrupted(ctx, "ReadReplicaSet", projectId);
     } else {
       const api = ctx.client();

@@ -3,7 +3,7 @@
  * converge it, read, update through the action table (`convergence.ts`), delete.
  */
 import { randomBytes } from "crypto";
-import { fitsService, hasStatusClass, readableName, readableRegion, readableServiceType, SERVICE_DEFAULTS } from "../../../contract";
+import { fitsService, hasStatusClass, readableRegion, readableServiceType, SERVICE_DEFAULTS } from "../../../contract";
 import type { CreateWatch, Service } from "../../client";
 import { ConflictError, NotFoundError, WaitError } from "../../client/errors";
 import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
@@ -19,6 +19,7 @@ import { desiredOf } from "../../framework/schema";
 import { converge, failedAfter } from "../../framework/convergence";
 import { serviceConvergence, type ConvergeProgress } from "./convergence";
 import { serviceNamed, serviceOutputs, serviceSchema, type ServiceInputs, type ServiceOutputs } from "./definition";
+import { fixedProperties } from "../../framework/outputs";
 import { keepingRecorded } from "../../framework/unreadable";
 import { bodyOf } from "../../framework/requestBodies";
 import { notRunning } from "./live";
@@ -94,11 +95,8 @@ async function start(ctx: ProviderContext, news: ServiceInputs, projectId: strin
     const live = await api.perform("getService", { service: news.adoptId, ...opts }).catch((e: unknown) => {
       throw NotFoundError.isInstance(e) ? nothingToAdopt(`no service ${news.adoptId} in project ${projectId}`) : e;
     });
-    assertAdoptable(`service ${live.service_id}`, [
-      ...(news.name === undefined ? [] : [["name", news.name, live.name, readableName(live.name)] as const]),
-      ["serviceType", news.serviceType ?? SERVICE_DEFAULTS.serviceType, live.service_type, readableServiceType(live.service_type)],
-      ["regionCode", news.regionCode ?? SERVICE_DEFAULTS.regionCode, live.region_code, readableRegion(live.region_code)],
-    ]);
+    // What the program asks for, defaults filled in; an unset name is none (the adopted service keeps its own).
+    assertAdoptable(`service ${live.service_id}`, fixedProperties(serviceSchema, desiredOf(serviceSchema, news, {}), live));
     forgetInterrupted(ctx, "Service", projectId);
     return { resource: live, takenOver: false, settled: () => undefined };
   }

@@ -29,7 +29,7 @@ import { AUTONAMED_KEY, withName } from "./autonaming";
 import { checkedInputs, checkInputs } from "./check";
 import { diffProperties, sameValue, unreadablyRecorded } from "./diff";
 import { ResourceInitError, scrubbed } from "./errors";
-import { withoutUndefined } from "./outputs";
+import { readableRules, withoutUndefined } from "./outputs";
 import type { CoreProvider } from "./coreProvider";
 import type { ResourceDefinition, ResourceOperations } from "./definition";
 import { desiredOf, diffedProperties, secretInputs, type InputsOf, type InputSpecs, type OutputSpecs, type Props } from "./schema";
@@ -111,6 +111,8 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
     return loadedOperations;
   };
   const keys = diffedProperties(schema);
+  /** The rule of a readable value of each replacing property read from the live resource, from its output's declaration. */
+  const readable = readableRules(schema);
   /** The resource's own `timeouts` in `props`: none where the schema takes none (the engine's `customTimeouts` alone then). */
   const ownTimeouts = (props: Props): unknown => ("timeouts" in schema.inputs ? props.timeouts : undefined);
   /** Whether state's `settings` must be the provider's: the schema takes none, so a program cannot say them. */
@@ -137,7 +139,7 @@ export function coreProvider<I extends InputSpecs, O extends OutputSpecs>(defini
       else if (!(property in olds) && (news[property] === undefined || news[property] === null)) desired[property] = undefined;
     }
     const found = diffProperties(olds, desired, keys);
-    const unread = unreadablyRecorded(olds, found.changed, definition.readable);
+    const unread = unreadablyRecorded(olds, found.changed, readable);
     const named = (ps: readonly string[]) => ps.filter((p) => !unread.includes(p));
     return { desired, changes: found.changes, replaces: named(found.replaces ?? []), changed: named(found.changed), unread };
   };

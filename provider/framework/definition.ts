@@ -42,13 +42,6 @@ export interface ResourceDefinition<I extends InputSpecs, O extends OutputSpecs>
    * unfinished create). Without it, every recorded resource counts as ready.
    */
   settled?(recorded: Props): boolean;
-  /**
-   * The rule of a readable value (contract/readable.ts) of each property whose change
-   * replaces the resource and whose value is read from the live resource: a recorded value
-   * the rule refuses was recorded from an answer that did not show it readably, and is no
-   * reason to replace (`diff` asks for an update, which records what the resource shows).
-   */
-  readonly readable?: Readonly<Record<string, (value: unknown) => boolean>>;
   /** Values that must never appear in an error message, besides the API key and secret inputs. */
   secretsOf?(props: Props): unknown[];
   /** Its lookup functions, and how `clouddb-import` lists it (framework/kindLookups.ts); none without. */

@@ -8,7 +8,6 @@
  * schema's `lookup` names (a parent's id, then `projectId`).
  */
 import type { ClouddbClient } from "../client";
-import type { ShownField } from "./unreadable";
 
 /** Where a kind is looked up: its project, and the ids of the parents its lookups take (`vpcId`), by name. */
 export type LookupScope = { readonly projectId: string } & Readonly<Record<string, string>>;
@@ -44,10 +43,8 @@ export interface KindLookups<L = never> {
   named(live: L): string;
   /** Its id. */
   idOf(live: L): string;
-  /** Its outputs, read from `live` in `scope` (the definition's outputs). */
+  /** Its outputs, read from `live` in `scope` (the definition's outputs, whose declared fields say what an answer must show readably). */
   outputs(live: L, scope: LookupScope): object;
-  /** The fields its outputs are read from, for the warning when an answer does not show one readably. */
-  readonly fields: readonly ShownField<L>[];
   /**
    * How `clouddb-import` treats it: the logical name it takes (`parent`, a parent's name when
    * the kind has one), and whether it is imported at all (a service being deleted is not, nor

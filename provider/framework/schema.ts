@@ -9,6 +9,7 @@
  */
 import { z } from "zod";
 import type { CrossRule } from "./check";
+import { readOf, type FieldRead, type LiveOf, type ReadOptions } from "./outputs";
 import type { Wire } from "./requestBodies";
 
 /** How a change to an input applies. */
@@ -72,6 +73,8 @@ export interface OutputSpec<S extends z.ZodType = z.ZodType, Src = never> extend
   readonly inLookups: boolean;
   /** The output's value, read from the live resource (and what the provider keeps of it). */
   readonly from: (source: Src) => z.output<S>;
+  /** The field of the live resource it is read from, and when an answer shows that readably (framework/outputs.ts); none for an output not read from one. */
+  readonly read?: FieldRead<LiveOf<Src>>;
 }
 
 /** Options of {@link input} and {@link optionalInput}; `S` is the input's schema (its value type types `wire`). */
@@ -109,24 +112,33 @@ export function optionalInput<S extends z.ZodType, C extends Change>(
   return { schema: schema.optional(), secret: options.secret ?? false, ...options, required: false };
 }
 
-/** Options of an output: its docs, whether it is secret or left out of lookups, and how it reads. */
-export interface OutputOptions<S extends z.ZodType, Src> extends PropertyDocs {
+/**
+ * Options of an output: its docs, whether it is secret or left out of lookups, how it reads,
+ * and the field of the live resource it reads with the rule of when an answer shows it
+ * (framework/outputs.ts `ReadOptions`: `field: "region_code", readable: readableRegion`).
+ */
+export type OutputOptions<S extends z.ZodType, Src> = PropertyDocs & {
   readonly secret?: boolean;
   readonly inLookups?: boolean;
   readonly from: (source: Src) => z.output<S>;
-}
+} & ReadOptions<LiveOf<Src>>;
 
 /**
  * The output builder of a resource whose outputs read from `Src`. Absent from the live
  * resource at times? Give an optional schema.
  */
 export function outputsReadFrom<Src>(): <S extends z.ZodType>(schema: S, options: OutputOptions<S, Src>) => OutputSpec<S, Src> {
-  return (schema, options) => ({
-    schema,
-    secret: options.secret ?? false,
-    inLookups: (options.inLookups ?? true) && !options.secret,
-    ...options,
-  });
+  return (schema, options) => {
+    const { field: _field, readable: _readable, shows: _shows, ...spec } = options;
+    const read = readOf<LiveOf<Src>>(options);
+    return {
+      schema,
+      secret: options.secret ?? false,
+      inLookups: (options.inLookups ?? true) && !options.secret,
+      ...spec,
+      ...(read === undefined ? {} : { read }),
+    };
+  };
 }
 
 /**

@@ -12,42 +12,20 @@
  * sent or replaced because of them (the actions compare only what was read; the diff never
  * replaces over a recorded value its rule refuses: resourceProvider.ts). Every kind declares,
  * for every output it reads from the live resource, the field it reads and when an answer
- * shows it readably (`<KIND>_FIELDS` beside its definition; tests/unit/unreadable.test.ts
- * checks every field of every kind).
+ * shows it readably: each output's `field` with its rule, in its definition (framework/outputs.ts
+ * derives the fields; tests/unit/unreadable.test.ts checks every field of every kind).
  */
+import { shownFields, type ReadFromFields } from "./outputs";
 import type { Props } from "./schema";
 import { warnUser } from "./userLog";
 
-/** The keys a type names, without those of an index signature (a loose object's `[k: string]: unknown`). */
-type NamedKeys<T> = keyof { [K in keyof T as string extends K ? never : number extends K ? never : K]: unknown } & string;
-
-/**
- * The wire names of a live resource's fields, as the contract's answer schema has them: `name`,
- * and one level into an object, `connection_pooler.endpoint`. A misspelled one does not compile.
- */
-export type FieldPath<L> = {
-  [K in NamedKeys<L>]:
-    | K
-    | (NonNullable<L[K]> extends readonly unknown[]
-        ? never
-        : NonNullable<L[K]> extends object
-          ? `${K}.${NamedKeys<NonNullable<L[K]>>}`
-          : never);
-}[NamedKeys<L>];
-
-/** A field of a live resource, the outputs read from it, and whether an answer shows it readably. */
-export interface ShownField<L> {
-  /** The field in the API's terms, for the warning (`resources`, `connection_pooler.endpoint`): a wire name of the contract's answer. */
-  readonly field: FieldPath<L>;
-  /** The outputs read from it. */
-  readonly outputs: readonly string[];
-  /** True when `live` shows it in a shape the client could read. */
-  readonly shows: (live: L) => boolean;
-}
-
-/** The outputs that `live` does not show readably, by the `fields` of its type. */
-export function unreadableOutputs<L>(live: L, fields: readonly ShownField<L>[]): Set<string> {
-  return new Set(fields.filter((f) => !f.shows(live)).flatMap((f) => f.outputs));
+/** The outputs that `live` does not show readably, by the fields `schema`'s outputs declare they read. */
+export function unreadableOutputs<L>(live: L, schema: ReadFromFields<L>): Set<string> {
+  return new Set(
+    shownFields(schema)
+      .filter((f) => !f.shows(live))
+      .flatMap((f) => f.outputs),
+  );
 }
 
 /**
@@ -87,11 +65,11 @@ export function keepingRecorded<L, O extends object>(
   live: L,
   outs: O,
   recorded: Partial<O>,
-  fields: readonly ShownField<L>[],
+  schema: ReadFromFields<L>,
   as: "recorded" | "sent" = "recorded",
 ): O {
   const was = recorded as Props;
-  const unshown = fields.filter((f) => !f.shows(live));
+  const unshown = shownFields(schema).filter((f) => !f.shows(live));
   if (unshown.length === 0) return outs;
   const result: Props = { ...(outs as Props) };
   const kept = new Set<string>();

@@ -9,6 +9,7 @@ import type { KindLookups, LookupScope } from "../framework/kindLookups";
 import { configurationError } from "../framework/settingProblems";
 import { providerContext, readSettings, type ConfigSource } from "../framework/settings";
 import { lookupResult, type OutputSpecs, type Props, type ResourceSchema } from "../framework/schema";
+import type { ReadFromFields } from "../framework/outputs";
 import { keepingRecorded } from "../framework/unreadable";
 import { authInfoResult, type AuthInfoLookup } from "./authInfo";
 
@@ -68,10 +69,14 @@ function scopeOf(schema: LookedUpSchema, args: Props, projectId: string): Lookup
 /**
  * The lookup outputs of `live`. A lookup has nothing recorded to keep: a field the answer does
  * not show readably (contract/readable.ts) is shown as the API gave it, and the program is told
- * (keepingRecorded warns).
+ * (keepingRecorded warns). The registry holds each kind's schema untyped, as it holds its lookups: its
+ * outputs read the live resource its lookups read.
  */
 function shown(schema: LookedUpSchema, declared: KindLookups<unknown>, live: unknown, scope: LookupScope): LookupOutputs {
-  return lookupResult(schema, keepingRecorded(declared.named(live), live, declared.outputs(live, scope), {}, declared.fields));
+  return lookupResult(
+    schema,
+    keepingRecorded(declared.named(live), live, declared.outputs(live, scope), {}, schema as ReadFromFields<unknown>),
+  );
 }
 
 /** Who the configured credential is. */

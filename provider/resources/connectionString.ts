@@ -7,7 +7,7 @@
 import { z } from "zod";
 import type { ConnectionPooler, Endpoint } from "../client";
 import { outputsReadFrom } from "../framework/schema";
-import { isNumber, isText, oddly, type ShownField } from "../framework/unreadable";
+import { isNumber, isText, oddly } from "../framework/unreadable";
 
 /** The admin role of every service. */
 export const ADMIN_ROLE = "tsdbadmin";
@@ -30,40 +30,6 @@ export interface ConnectionSource {
   readonly password?: string;
 }
 
-/**
- * The connection outputs of a service or a replica set: host, port, the pooler's, the
- * password and the connection strings, each read from the live resource.
- */
-export function connectionOutputs<Src extends ConnectionSource>(docs: {
-  readonly password: string;
-  readonly connectionString: string;
-  readonly poolerConnectionString: string;
-}) {
-  const output = outputsReadFrom<Src>();
-  const pooler = (s: Src) => s.live.connection_pooler?.endpoint;
-  return {
-    host: output(z.string(), { doc: "Connection host.", from: (s) => s.live.endpoint?.host ?? "" }),
-    port: output(z.number().int(), { doc: "Connection port.", from: (s) => s.live.endpoint?.port ?? 0 }),
-    poolerHost: output(z.string().optional(), { doc: "Pooler host, while the pooler is on.", from: (s) => pooler(s)?.host }),
-    poolerPort: output(z.number().int().optional(), { doc: "Pooler port, while the pooler is on.", from: (s) => pooler(s)?.port }),
-    connectionPooler: output(z.boolean(), {
-      doc: "Whether the pooler is on.",
-      from: (s) => s.live.connection_pooler !== undefined && s.live.connection_pooler !== null,
-    }),
-    password: output(z.string().optional(), { doc: docs.password, secret: true, from: (s) => s.password }),
-    connectionString: output(z.string().optional(), {
-      doc: docs.connectionString,
-      secret: true,
-      from: (s) => connectionString(s.live.endpoint, s.password),
-    }),
-    poolerConnectionString: output(z.string().optional(), {
-      doc: docs.poolerConnectionString,
-      secret: true,
-      from: (s) => connectionString(pooler(s), s.password),
-    }),
-  };
-}
-
 /** A live resource with connection fields (a service, a replica set), as the answer shows them. */
 type Connected = ConnectionSource["live"];
 
@@ -71,22 +37,61 @@ type Connected = ConnectionSource["live"];
 const readableEndpoint = (endpoint: Endpoint | undefined): boolean =>
   isText(endpoint?.host) && endpoint.host.trim() !== "" && isNumber(endpoint.port);
 
+/** The endpoint, which a resource past its creation always shows. */
+const endpointShown = (l: Connected): boolean => readableEndpoint(l.endpoint);
+
+/** The pooler: absent or `null` while it is off (a value), any other shape unreadable. */
+const poolerShown = (l: Connected): boolean => !oddly(l, "connection_pooler");
+
+/** The pooler's endpoint: unreadable while the pooler is on and does not show one. */
+const poolerEndpointShown = (l: Connected): boolean =>
+  poolerShown(l) && (l.connection_pooler == null || readableEndpoint(l.connection_pooler.endpoint));
+
 /**
- * The fields the connection outputs read (framework/unreadable.ts): the endpoint, which a
- * resource past its creation always shows; and the pooler, absent or `null` while it is off
- * (a value), any other shape unreadable, and its endpoint unreadable while it is on and does
- * not show one.
+ * The connection outputs of a service or a replica set: host, port, the pooler's, the
+ * password and the connection strings, each read from the live resource (the wire names are
+ * checked against the fields every connected kind has: a kind's type only adds to them).
  */
-export function connectionFields<L extends Connected>(): ShownField<L>[] {
-  const fields: ShownField<Connected>[] = [
-    { field: "endpoint", outputs: ["host", "port", "connectionString"], shows: (l) => readableEndpoint(l.endpoint) },
-    { field: "connection_pooler", outputs: ["connectionPooler"], shows: (l) => !oddly(l, "connection_pooler") },
-    {
-      field: "connection_pooler.endpoint",
-      outputs: ["poolerHost", "poolerPort", "poolerConnectionString"],
-      shows: (l) => !oddly(l, "connection_pooler") && (l.connection_pooler == null || readableEndpoint(l.connection_pooler.endpoint)),
-    },
-  ];
-  // The wire names are checked against the fields every connected kind has (a kind's type only adds to them).
-  return fields;
+export function connectionOutputs(docs: {
+  readonly password: string;
+  readonly connectionString: string;
+  readonly poolerConnectionString: string;
+}) {
+  const output = outputsReadFrom<ConnectionSource>();
+  const pooler = (s: ConnectionSource) => s.live.connection_pooler?.endpoint;
+  const endpoint = { field: "endpoint", shows: endpointShown } as const;
+  const poolerEndpoint = { field: "connection_pooler.endpoint", shows: poolerEndpointShown } as const;
+  return {
+    host: output(z.string(), { doc: "Connection host.", ...endpoint, from: (s) => s.live.endpoint?.host ?? "" }),
+    port: output(z.number().int(), { doc: "Connection port.", ...endpoint, from: (s) => s.live.endpoint?.port ?? 0 }),
+    poolerHost: output(z.string().optional(), {
+      doc: "Pooler host, while the pooler is on.",
+      ...poolerEndpoint,
+      from: (s) => pooler(s)?.host,
+    }),
+    poolerPort: output(z.number().int().optional(), {
+      doc: "Pooler port, while the pooler is on.",
+      ...poolerEndpoint,
+      from: (s) => pooler(s)?.port,
+    }),
+    connectionPooler: output(z.boolean(), {
+      doc: "Whether the pooler is on.",
+      field: "connection_pooler",
+      shows: poolerShown,
+      from: (s) => s.live.connection_pooler !== undefined && s.live.connection_pooler !== null,
+    }),
+    password: output(z.string().optional(), { doc: docs.password, secret: true, from: (s) => s.password }),
+    connectionString: output(z.string().optional(), {
+      doc: docs.connectionString,
+      secret: true,
+      ...endpoint,
+      from: (s) => connectionString(s.live.endpoint, s.password),
+    }),
+    poolerConnectionString: output(z.string().optional(), {
+      doc: docs.poolerConnectionString,
+      secret: true,
+      ...poolerEndpoint,
+      from: (s) => connectionString(pooler(s), s.password),
+    }),
+  };
 }

@@ -11,6 +11,7 @@
  */
 import { z } from "zod";
 import * as rules from "../../contract/rules";
+import { readableCidr, readableName, readableRegion } from "../../contract/readable";
 import { fitsVpc, type BodyOf } from "../../contract";
 import type { Vpc } from "../../provider/client";
 import { NotFoundError } from "../../provider/client/errors";
@@ -44,9 +45,14 @@ export const lanSchema = resourceSchema({
   adopt: { id: rules.numericId, what: "network" },
   outputs: {
     lanId: output(z.string(), { doc: "The network's id.", from: (s) => s.live.id }),
-    name: output(z.string(), { doc: "The network's name.", from: (s) => s.live.name ?? "" }),
-    cidr: output(z.string(), { doc: "The network's range.", from: (s) => s.live.cidr ?? "" }),
-    regionCode: output(z.string(), { doc: "The network's region.", from: (s) => s.live.region_code ?? "" }),
+    name: output(z.string(), { doc: "The network's name.", field: "name", readable: readableName, from: (s) => s.live.name ?? "" }),
+    cidr: output(z.string(), { doc: "The network's range.", field: "cidr", readable: readableCidr, from: (s) => s.live.cidr ?? "" }),
+    regionCode: output(z.string(), {
+      doc: "The network's region.",
+      field: "region_code",
+      readable: readableRegion,
+      from: (s) => s.live.region_code ?? "",
+    }),
   },
   idOutput: "lanId",
   lookup: ["projectId"],
@@ -117,7 +123,6 @@ export const lanDefinition: ResourceDefinition<typeof lanSchema.inputs, typeof l
     named: (live) => `network ${live.id}`,
     idOf: (live) => live.id,
     outputs: (live, { projectId }) => outputsOf(live, projectId),
-    fields: [],
   }),
   operations: () => lanOperations,
 };

@@ -1,6 +1,6 @@
 /**
  * Answers of each kind in full, and what the unreadable-value tests need of them: how each
- * parses, its outputs, its fields (`<KIND>_FIELDS`), which actions a live resource needs for a
+ * parses, its outputs, its schema (whose outputs declare the fields they read), which actions a live resource needs for a
  * program that did not change, and answers with a field given another value.
  */
 import { PeeringSchema } from "../../contract/api/peering";
@@ -9,13 +9,12 @@ import { ServiceSchema } from "../../contract/api/service";
 import { VpcSchema } from "../../contract/api/vpc";
 import type { Peering, ReadReplicaSet, Service, Vpc } from "../../provider/client";
 import { outputsFrom, type Props } from "../../provider/framework/schema";
-import type { ShownField } from "../../provider/framework/unreadable";
-import { REPLICA_SET_ACTIONS, REPLICA_SET_FIELDS, readReplicaSetSchema } from "../../provider/resources/readReplicaSet/definition";
+import type { ReadFromFields } from "../../provider/framework/outputs";
+import { REPLICA_SET_ACTIONS, readReplicaSetSchema } from "../../provider/resources/readReplicaSet/definition";
 import type { ConvergeContext } from "../../provider/resources/service/convergence";
-import { SERVICE_ACTIONS, serviceOutputs, type DesiredService } from "../../provider/resources/service/definition";
-import { SERVICE_FIELDS } from "../../provider/resources/service/live";
-import { VPC_ACTIONS, VPC_FIELDS, vpcSchema } from "../../provider/resources/vpc/definition";
-import { PEERING_FIELDS, vpcPeeringSchema } from "../../provider/resources/vpcPeering/definition";
+import { SERVICE_ACTIONS, serviceOutputs, serviceSchema, type DesiredService } from "../../provider/resources/service/definition";
+import { VPC_ACTIONS, vpcSchema } from "../../provider/resources/vpc/definition";
+import { vpcPeeringSchema } from "../../provider/resources/vpcPeering/definition";
 
 /** A field left out of an answer. */
 export const ABSENT = Symbol("absent");
@@ -56,7 +55,8 @@ export interface Kind<L> {
   readonly answer: Record<string, unknown>;
   readonly parse: (raw: unknown) => L | undefined;
   readonly outputs: (live: L) => Props;
-  readonly fields: readonly ShownField<L>[];
+  /** Its schema: the fields its outputs are read from, each with its rule. */
+  readonly schema: ReadFromFields<L>;
   /** The actions the live resource needs for a program that did not change (what was recorded). */
   readonly needed: (live: L, recorded: Props) => string[];
   /** Paths (joined by `.`) where `null` or absence is a value, not an odd shape. */
@@ -94,7 +94,7 @@ export const serviceKind: Kind<Service> = {
     return r.success ? r.data : undefined;
   },
   outputs: (live) => serviceOutputs(live, { password: "pw-000000" }),
-  fields: SERVICE_FIELDS,
+  schema: serviceSchema,
   needed: (live, recorded) => {
     const want = { ...recorded, vpcId: recorded.vpcId ?? null, forkFrom: null, password: "pw-000000", timeouts: null } as DesiredService;
     const ctx = { recordedPassword: "pw-000000" } as ConvergeContext;
@@ -123,7 +123,7 @@ export const replicaSetKind: Kind<ReadReplicaSet> = {
     return r.success ? r.data : undefined;
   },
   outputs: (live) => outputsFrom(readReplicaSetSchema, { live, serviceId: "abcdefghij", projectId: "proj000001" }),
-  fields: REPLICA_SET_FIELDS,
+  schema: readReplicaSetSchema,
   needed: (live, recorded) => {
     const want = { ...recorded, password: null, timeouts: null } as never;
     return REPLICA_SET_ACTIONS.filter((a) => a.needed(live, want, {} as never)).map((a) => a.name);
@@ -140,7 +140,7 @@ export const vpcKind: Kind<Vpc> = {
     return r.success ? r.data : undefined;
   },
   outputs: (live) => outputsFrom(vpcSchema, { live, projectId: "proj000001" }),
-  fields: VPC_FIELDS,
+  schema: vpcSchema,
   needed: (live, recorded) => VPC_ACTIONS.filter((a) => a.needed(live, recorded as never, {} as never)).map((a) => a.name),
   none: [],
   unread: [],
@@ -162,7 +162,7 @@ export const peeringKind: Kind<Peering> = {
     return r.success ? r.data : undefined;
   },
   outputs: (live) => outputsFrom(vpcPeeringSchema, { live, vpcId: "123", projectId: "proj000001" }),
-  fields: PEERING_FIELDS,
+  schema: vpcPeeringSchema,
   needed: () => [], // every input replaces: a peering has no action
   none: ["error_message"],
   unread: [],

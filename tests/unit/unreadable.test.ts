@@ -4,7 +4,7 @@
  * (`null`, absent, an array, an object, a string, a number, a boolean, a number written with
  * an exponent). Where the client still reads the answer (a field it relies on makes it
  * unreadable instead), the outputs are those recorded (framework/unreadable.ts, each kind's
- * `<KIND>_FIELDS`), and no action of the kind is needed for a program that did not change.
+ * the fields each output declares), and no action of the kind is needed for a program that did not change.
  * The exceptions are the fields whose absence is a value (a pooler that is off, a service
  * not attached to a VPC, not a fork, a peering that has not failed) and those no output reads.
  */
@@ -32,7 +32,7 @@ describe("a field the answer does not show readably", () => {
         const oddLive = kind.parse(mutated(kind.answer, path, odd));
         if (oddLive === undefined) continue; // a field the client relies on: the answer is unreadable, nothing is recorded
         const what = `${key} = ${odd === ABSENT ? "absent" : JSON.stringify(odd)}`;
-        const read = keepingRecorded(kind.name, oddLive, kind.outputs(oddLive), recorded, kind.fields);
+        const read = keepingRecorded(kind.name, oddLive, kind.outputs(oddLive), recorded, kind.schema);
         expect([what, read]).toEqual([what, recorded]);
         expect([what, kind.needed(oddLive, recorded)]).toEqual([what, []]);
         checked.push(what);

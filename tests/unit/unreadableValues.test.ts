@@ -28,6 +28,7 @@ import {
 } from "../../contract";
 import { diffProperties, unreadablyRecorded } from "../../provider/framework/diff";
 import { diffedProperties } from "../../provider/framework/schema";
+import { readableRules } from "../../provider/framework/outputs";
 import { keepingRecorded } from "../../provider/framework/unreadable";
 import { serviceDefinition } from "../../provider/resources/service/definition";
 import { vpcDefinition } from "../../provider/resources/vpc/definition";
@@ -132,7 +133,7 @@ describe("a value no rule takes, on every field that can drive a change", () => 
         }
         warnings = [];
         // Named by the value: the same warning is said once per process.
-        const read = keepingRecorded(`${kind.name} (${what})`, odd, kind.outputs(odd), recorded, kind.fields);
+        const read = keepingRecorded(`${kind.name} (${what})`, odd, kind.outputs(odd), recorded, kind.schema);
         expect([what, read]).toEqual([what, recorded]);
         expect([what, kind.needed(odd, recorded)]).toEqual([what, []]);
         const fieldShown = field === "vpcEndpoint.vpc_id" ? "vpcEndpoint" : field;
@@ -144,8 +145,8 @@ describe("a value no rule takes, on every field that can drive a change", () => 
   it("warns once per process for the same answer (an update reads a resource more than once)", () => {
     const odd = vpcKind.parse(mutated(vpcKind.answer, ["region_code"], "  "))!;
     const recorded = vpcKind.outputs(vpcKind.parse(vpcKind.answer)!);
-    keepingRecorded("VPC once-1", odd, vpcKind.outputs(odd), recorded, vpcKind.fields);
-    keepingRecorded("VPC once-1", odd, vpcKind.outputs(odd), recorded, vpcKind.fields);
+    keepingRecorded("VPC once-1", odd, vpcKind.outputs(odd), recorded, vpcKind.schema);
+    keepingRecorded("VPC once-1", odd, vpcKind.outputs(odd), recorded, vpcKind.schema);
     expect(warnings).toEqual([
       "warning: clouddb: VPC once-1: the API's answer does not show `region_code` in a shape the provider can read; keeping regionCode as recorded (nothing is changed because of it)",
     ]);
@@ -153,7 +154,7 @@ describe("a value no rule takes, on every field that can drive a change", () => 
 
   it("with nothing recorded (a lookup, an import), shows the value as the API gave it, and says so", () => {
     const odd = vpcKind.parse(mutated(vpcKind.answer, ["cidr"], ""))!;
-    const read = keepingRecorded("VPC lookup-1", odd, vpcKind.outputs(odd), {}, vpcKind.fields);
+    const read = keepingRecorded("VPC lookup-1", odd, vpcKind.outputs(odd), {}, vpcKind.schema);
     expect(read).toMatchObject({ cidr: "" });
     expect(warnings).toEqual([
       "warning: clouddb: VPC lookup-1: the API's answer does not show `cidr` in a shape the provider can read; cidr as the API gave it (nothing is recorded to keep)",
@@ -195,7 +196,7 @@ describe("a recorded value its rule refuses (state an earlier version wrote from
   ) => {
     const keys = diffedProperties(definition.schema);
     const found = diffProperties(recorded, desired, keys);
-    return { ...found, unread: unreadablyRecorded(recorded, found.changed, definition.readable) };
+    return { ...found, unread: unreadablyRecorded(recorded, found.changed, readableRules(definition.schema)) };
   };
 
   it("is no reason to replace: the change is an update, which records what the resource shows", () => {

@@ -14,14 +14,17 @@ import { AT_ONCE, type Action, type ConvergeContext } from "../../framework/conv
 import { sameValue } from "../../framework/diff";
 import { input, optionalInput, outputsFrom, outputsReadFrom, type DesiredOf } from "../../framework/schema";
 import { readableEnvironment, readableName, readableNodes, readableReplicaSetSize, readableStatus } from "../../../contract/readable";
-import { unreadableOutputs, type ShownField } from "../../framework/unreadable";
+import { unreadableOutputs } from "../../framework/unreadable";
 import { resourceSchema, type InProject } from "../common";
-import { connectionFields, connectionOutputs } from "../connectionString";
+import { connectionOutputs } from "../connectionString";
 import { AUTONAME_DOC } from "../../framework/autonaming";
 import { ENVIRONMENTS_TEXT, NAME_LENGTH_TEXT, REPLICA_SET_NODES_TEXT } from "../../../contract/describe";
 import * as v from "../values";
 import { bodyOf } from "../../framework/requestBodies";
 import { kindLookups } from "../../framework/kindLookups";
+
+/** True when the answer shows a set's size readably: a pair of amounts a plan has (one is read only with the other). */
+const sizeShown = (rs: ReadReplicaSet): boolean => readableReplicaSetSize(rs.cpu_millis, rs.memory_gbs);
 
 /** What a ReadReplicaSet's outputs read from: the live set, its service and project, and the service's password when the program gave it. */
 export interface ReadReplicaSetSource extends InProject {
@@ -33,7 +36,7 @@ export interface ReadReplicaSetSource extends InProject {
 const output = outputsReadFrom<ReadReplicaSetSource>();
 
 /** The outputs a replica set shares with its service: its endpoints, the password and connection strings. */
-const connection = connectionOutputs<ReadReplicaSetSource>({
+const connection = connectionOutputs({
   password: "The `password` input (secret).",
   connectionString:
     "`postgresql://tsdbadmin:<password>@<host>:<port>/tsdb?sslmode=require` at the set's endpoint (secret); without the password when none is given.",
@@ -87,14 +90,32 @@ export const readReplicaSetSchema = resourceSchema({
   outputs: {
     replicaSetId: output(z.string(), { doc: "The set's id.", from: (s) => s.live.id }),
     serviceId: output(z.string(), { doc: "The service.", from: (s) => s.serviceId }),
-    name: output(z.string(), { doc: "The set's name.", from: (s) => s.live.name ?? "" }),
-    nodes: output(z.number().int(), { doc: "Number of nodes.", from: (s) => s.live.nodes ?? 0 }),
-    cpuMillis: output(z.number().int(), { doc: "CPU of each node in millicores.", from: (s) => s.live.cpu_millis ?? 0 }),
-    memoryGbs: output(z.number().int(), { doc: "Memory of each node in GB.", from: (s) => s.live.memory_gbs ?? 0 }),
-    environment: output(z.string(), { doc: `${ENVIRONMENTS_TEXT}.`, from: (s) => s.live.metadata?.environment ?? "" }),
+    name: output(z.string(), { doc: "The set's name.", field: "name", readable: readableName, from: (s) => s.live.name ?? "" }),
+    nodes: output(z.number().int(), { doc: "Number of nodes.", field: "nodes", readable: readableNodes, from: (s) => s.live.nodes ?? 0 }),
+    // A pair (a resize sends both).
+    cpuMillis: output(z.number().int(), {
+      doc: "CPU of each node in millicores.",
+      field: "cpu_millis",
+      shows: sizeShown,
+      from: (s) => s.live.cpu_millis ?? 0,
+    }),
+    memoryGbs: output(z.number().int(), {
+      doc: "Memory of each node in GB.",
+      field: "memory_gbs",
+      shows: sizeShown,
+      from: (s) => s.live.memory_gbs ?? 0,
+    }),
+    environment: output(z.string(), {
+      doc: `${ENVIRONMENTS_TEXT}.`,
+      field: "metadata.environment",
+      readable: readableEnvironment,
+      from: (s) => s.live.metadata?.environment ?? "",
+    }),
     connectionPooler: connection.connectionPooler,
     status: output(z.string(), {
       doc: "`creating`, `active`, `resizing`, `error` or `deleting` when last read.",
+      field: "status",
+      readable: (value) => readableStatus("replica set", value),
       from: (s) => s.live.status ?? "",
     }),
     host: connection.host,
@@ -124,23 +145,6 @@ export const readReplicaSetSchema = resourceSchema({
   ],
 });
 
-/**
- * The fields of a set its outputs are read from, each with the contract's rule of a readable
- * value (contract/readable.ts; framework/unreadable.ts): an answer that does not show one
- * readably changes nothing. Its endpoint is there once it is created; its
- * pooler is absent or `null` while off.
- */
-export const REPLICA_SET_FIELDS: readonly ShownField<ReadReplicaSet>[] = [
-  { field: "name", outputs: ["name"], shows: (rs) => readableName(rs.name) },
-  { field: "nodes", outputs: ["nodes"], shows: (rs) => readableNodes(rs.nodes) },
-  // A pair: one amount is read only with the other (a resize sends both).
-  { field: "cpu_millis", outputs: ["cpuMillis"], shows: (rs) => readableReplicaSetSize(rs.cpu_millis, rs.memory_gbs) },
-  { field: "memory_gbs", outputs: ["memoryGbs"], shows: (rs) => readableReplicaSetSize(rs.cpu_millis, rs.memory_gbs) },
-  { field: "metadata.environment", outputs: ["environment"], shows: (rs) => readableEnvironment(rs.metadata?.environment) },
-  { field: "status", outputs: ["status"], shows: (rs) => readableStatus("replica set", rs.status) },
-  ...connectionFields<ReadReplicaSet>(),
-];
-
 /** What a replica set is to be (its desired values, or in an update the live ones of what did not change). */
 export type WantedReplicaSet = DesiredOf<typeof readReplicaSetSchema.inputs>;
 
@@ -152,7 +156,7 @@ export type ReadySetStatus = StatusIn<"replica set", "ready">;
 
 /** The size of a set as its answer shows it; a part it does not show readably is taken as wanted (nothing is sent because of it). */
 function sizeOf(rs: ReadReplicaSet, want: WantedReplicaSet): unknown[] {
-  const unreadable = unreadableOutputs(rs, REPLICA_SET_FIELDS);
+  const unreadable = unreadableOutputs(rs, readReplicaSetSchema);
   const shown = (output: string, live: unknown, wanted: unknown) => (unreadable.has(output) ? wanted : live);
   return [
     shown("nodes", rs.nodes, want.nodes),
@@ -165,7 +169,7 @@ function sizeOf(rs: ReadReplicaSet, want: WantedReplicaSet): unknown[] {
 const pooled = (rs: ReadReplicaSet): boolean => rs.connection_pooler !== undefined && rs.connection_pooler !== null;
 
 /** True when the answer shows `output`'s field readably: an action judged by it may be needed. */
-const readable = (rs: ReadReplicaSet, output: string): boolean => !unreadableOutputs(rs, REPLICA_SET_FIELDS).has(output);
+const readable = (rs: ReadReplicaSet, output: string): boolean => !unreadableOutputs(rs, readReplicaSetSchema).has(output);
 
 /** The API's actions on a replica set, in the order they run (framework/convergence.ts). */
 export const REPLICA_SET_ACTIONS: readonly ReplicaSetAction[] = [
@@ -212,7 +216,6 @@ export function replicaSetNamed(live: ReadReplicaSet): string {
 /** The ReadReplicaSet resource type. */
 export const readReplicaSetDefinition: ResourceDefinition<typeof readReplicaSetSchema.inputs, typeof readReplicaSetSchema.outputs> = {
   schema: readReplicaSetSchema,
-  readable: { name: readableName },
   settled: (recorded) => hasStatusClass("replica set", recorded.status, "ready"),
   lookups: kindLookups<ReadReplicaSet>({
     all: {
@@ -225,7 +228,6 @@ export const readReplicaSetDefinition: ResourceDefinition<typeof readReplicaSetS
     named: replicaSetNamed,
     idOf: (live) => live.id,
     outputs: (live, { serviceId, projectId }) => outputsFrom(readReplicaSetSchema, { live, serviceId, projectId }),
-    fields: REPLICA_SET_FIELDS,
     imported: { name: (live, service) => `${service}-${live.name ?? live.id}` },
   }),
   // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -1,5 +1,5 @@
 /** What a ReadReplicaSet does against the API: create (or adopt), resize, environment, pooler, delete. */
-import { fitsReplicaSet, hasStatusClass, readableName, statusesIn } from "../../../contract";
+import { fitsReplicaSet, hasStatusClass, statusesIn } from "../../../contract";
 import type { ReadReplicaSet } from "../../client";
 import { ConflictError, NotFoundError, ResourceFailedError, WaitError } from "../../client/errors";
 import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
@@ -16,16 +16,10 @@ import type { OperationContext } from "../../framework/operationContext";
 import { desiredOf, outputsFrom, type InputsOf, type OutputsOf } from "../../framework/schema";
 import type { ProviderContext } from "../../framework/settings";
 import { notRunning } from "../service/live";
+import { fixedProperties } from "../../framework/outputs";
 import { keepingRecorded } from "../../framework/unreadable";
 import { bodyOf } from "../../framework/requestBodies";
-import {
-  REPLICA_SET_ACTIONS,
-  REPLICA_SET_FIELDS,
-  readReplicaSetSchema,
-  replicaSetNamed,
-  type ReadySetStatus,
-  type WantedReplicaSet,
-} from "./definition";
+import { REPLICA_SET_ACTIONS, readReplicaSetSchema, replicaSetNamed, type ReadySetStatus, type WantedReplicaSet } from "./definition";
 
 type ReadReplicaSetOutputs = OutputsOf<typeof readReplicaSetSchema.outputs>;
 
@@ -47,7 +41,7 @@ function readOutputs(
   as: "recorded" | "sent" = "recorded",
 ): ReadReplicaSetOutputs {
   const outs = replicaSetOutputs(live, serviceId, projectId, password);
-  return keepingRecorded(replicaSetNamed(live), live, outs, baseline, REPLICA_SET_FIELDS, as);
+  return keepingRecorded(replicaSetNamed(live), live, outs, baseline, readReplicaSetSchema, as);
 }
 
 /** What a create asked for, as outputs: its desired values that are set. */
@@ -117,8 +111,7 @@ export const readReplicaSetOperations: ResourceOperations<typeof readReplicaSetS
       const found = await findReplicaSet(ctx, news.serviceId, news.adoptId, projectId);
       if (!found) throw nothingToAdopt(`no read replica set ${news.adoptId} under service ${news.serviceId}`);
       made = found;
-      if (news.name !== undefined)
-        assertAdoptable(`read replica set ${made.id}`, [["name", news.name, made.name, readableName(made.name)]]);
+      assertAdoptable(`read replica set ${made.id}`, fixedProperties(readReplicaSetSchema, news, made));
       forgetInterrupted(ctx, "ReadReplicaSet", projectId);
     } else {
       const api = ctx.client();

@@ -3,28 +3,18 @@
  * `regionCode`, `projectId` and `forkFrom` replace it (the API cannot rename a service);
  * everything else changes in place through the API's actions, in the table
  * {@link SERVICE_ACTIONS} (run by `convergence.ts`). Each output says how it reads from the
- * live service; the desired state is the inputs with their defaults (framework/schema.ts).
+ * live service (./outputs.ts); the desired state is the inputs with their defaults (framework/schema.ts).
  */
-import { z } from "zod";
 import { SERVICE_DEFAULTS } from "../../../contract/defaults";
-import { knownStatus, readableName, readableRegion, readableServiceType } from "../../../contract/readable";
+import { knownStatus } from "../../../contract/readable";
 import * as rules from "../../../contract/rules";
 import { describeSizes, SERVICE_SIZES } from "../../../contract/sizes";
 import { hasStatusClass, SERVICE_STATUS } from "../../../contract/statuses";
 import type { Service } from "../../client";
 import { sameValue } from "../../framework/diff";
 import type { ResourceDefinition } from "../../framework/resourceProvider";
-import {
-  optionalInput,
-  outputsFrom,
-  outputsReadFrom,
-  type DesiredOf,
-  type InputsOf,
-  type OutputsOf,
-  type Props,
-} from "../../framework/schema";
-import { resourceSchema, type InProject } from "../common";
-import { connectionOutputs } from "../connectionString";
+import { optionalInput, outputsFrom, type DesiredOf, type InputsOf, type OutputsOf, type Props } from "../../framework/schema";
+import { resourceSchema } from "../common";
 import { AUTONAME_DOC } from "../../framework/autonaming";
 import {
   ENVIRONMENTS_TEXT,
@@ -42,25 +32,9 @@ import { kindLookups } from "../../framework/kindLookups";
 import type { ServiceAction } from "./convergence";
 import { serviceCrossRules } from "./crossRules";
 import { unreadableOutputs } from "../../framework/unreadable";
-import { attachedVpc, isPaused, SERVICE_FIELDS, sizeOf, vpcReadable } from "./live";
-import { forkFrom, haReplicas, serviceNamedTypes, size, type ForkFrom } from "./namedTypes";
-
-/** What a Service's outputs read from: the live service, and what the API cannot return again (the password, the `forkFrom` input). */
-export interface ServiceSource extends InProject {
-  readonly live: Service;
-  readonly password?: string;
-  readonly forkFrom?: ForkFrom;
-}
-
-const output = outputsReadFrom<ServiceSource>();
-
-/** The outputs a service shares with a replica set: its endpoints, password and connection strings. */
-const connection = connectionOutputs<ServiceSource>({
-  password: "The password (secret): the one given, else the initial password from the create or fork answer.",
-  connectionString:
-    "`postgresql://tsdbadmin:<password>@<host>:<port>/tsdb?sslmode=require` (secret), kept current through password changes.",
-  poolerConnectionString: "The same through the connection pooler (secret), while the pooler is on.",
-});
+import { attachedVpc, isPaused, vpcReadable } from "./live";
+import { forkFrom, haReplicas, serviceNamedTypes, type ForkFrom } from "./namedTypes";
+import { serviceOutputSpecs } from "./outputs";
 
 /** A fork keeps its source's type, region and size unless the inputs set them. */
 const forked = (news: Props): boolean => news.forkFrom !== undefined;
@@ -154,65 +128,7 @@ export const serviceSchema = resourceSchema({
     paused: optionalInput(v.flag, { change: "in-place", doc: "Paused (stopped) or running.", default: false }),
   },
   adopt: { id: v.serviceId, what: "service (its name, type and region)" },
-  outputs: {
-    serviceId: output(z.string(), { doc: "The service's id.", from: (s) => s.live.service_id }),
-    name: output(z.string(), { doc: "The name.", from: (s) => s.live.name ?? "" }),
-    serviceType: output(z.string(), { doc: "The type.", from: (s) => s.live.service_type ?? "" }),
-    regionCode: output(z.string(), { doc: "The region.", from: (s) => s.live.region_code ?? "" }),
-    status: output(z.string(), { doc: "Status when last read (`READY`, `PAUSED`, ...).", from: (s) => s.live.status }),
-    created: output(z.string(), { doc: "Creation time (RFC 3339, the API's clock).", from: (s) => s.live.created }),
-    host: connection.host,
-    port: connection.port,
-    poolerHost: connection.poolerHost,
-    poolerPort: connection.poolerPort,
-    connectionPooler: connection.connectionPooler,
-    vpcId: output(z.string().optional(), { doc: "The VPC the service is attached to, if any.", from: (s) => attachedVpc(s.live) }),
-    vpcEndpoint: output(z.record(z.string(), z.unknown()).optional(), {
-      doc: "The VPC endpoint `{ vpc_id, host, port }`, while attached.",
-      from: ({ live: { vpcEndpoint: e } }) => (e !== null && typeof e === "object" ? (e as Record<string, unknown>) : undefined),
-    }),
-    cpuMillis: output(size, {
-      doc: 'CPU in millicores or `"shared"`.',
-      from: (s) => sizeOf(s.live.resources?.[0]?.spec?.cpu_millis),
-    }),
-    memoryGbs: output(size, {
-      doc: 'Memory in GB or `"shared"`.',
-      from: (s) => sizeOf(s.live.resources?.[0]?.spec?.memory_gbs),
-    }),
-    resources: output(z.array(z.object({ id: z.string(), cpuMillis: size, memoryGbs: size, volumeType: z.string() })), {
-      doc: "Allocated resources.",
-      sdkType: "Array<{ id: string; cpuMillis: Size; memoryGbs: Size; volumeType: string }>",
-      from: (s) =>
-        (s.live.resources ?? []).map((r) => ({
-          id: r.id ?? "",
-          cpuMillis: sizeOf(r.spec?.cpu_millis),
-          memoryGbs: sizeOf(r.spec?.memory_gbs),
-          volumeType: r.spec?.volume_type ?? "",
-        })),
-    }),
-    haReplicas: output(z.object({ replicaCount: z.number().int(), syncReplicaCount: z.number().int() }), {
-      doc: "HA replicas.",
-      from: ({ live: { ha_replicas: ha } }) => ({ replicaCount: ha?.replica_count ?? 0, syncReplicaCount: ha?.sync_replica_count ?? 0 }),
-    }),
-    environment: output(z.string(), {
-      doc: `${ENVIRONMENTS_TEXT}.`,
-      from: (s) => s.live.metadata?.environment ?? SERVICE_DEFAULTS.environment,
-    }),
-    paused: output(z.boolean(), { doc: "Whether the service is paused.", from: (s) => isPaused(s.live) }),
-    forkedFrom: output(z.object({ serviceId: z.string(), projectId: z.string(), isStandby: z.boolean() }).optional(), {
-      doc: "Origin of a fork, as the API reports it.",
-      from: ({ live: { forked_from: f } }) =>
-        f ? { serviceId: f.service_id ?? "", projectId: f.project_id ?? "", isStandby: f.is_standby ?? false } : undefined,
-    }),
-    forkFrom: output(forkFrom.optional(), {
-      doc: "The `forkFrom` input the service was made with.",
-      inLookups: false,
-      from: (s) => s.forkFrom,
-    }),
-    password: connection.password,
-    connectionString: connection.connectionString,
-    poolerConnectionString: connection.poolerConnectionString,
-  },
+  outputs: serviceOutputSpecs,
   idOutput: "serviceId",
   lookup: ["projectId"],
   cross: serviceCrossRules,
@@ -239,7 +155,7 @@ export function serviceOutputs(live: Service, kept: { password?: string; forkFro
 function differs(...properties: ReadonlyArray<keyof DesiredService & keyof ServiceOutputs>) {
   return (live: Service, want: DesiredService): boolean => {
     const outs = serviceOutputs(live);
-    const unreadable = unreadableOutputs(live, SERVICE_FIELDS);
+    const unreadable = unreadableOutputs(live, serviceSchema);
     return properties.some((p) => !unreadable.has(p) && !sameValue(outs[p], want[p]));
   };
 }
@@ -345,7 +261,6 @@ export function serviceNamed(live: Service): string {
 /** The Service resource type. */
 export const serviceDefinition: ResourceDefinition<typeof serviceSchema.inputs, typeof serviceSchema.outputs> = {
   schema: serviceSchema,
-  readable: { name: readableName, serviceType: readableServiceType, regionCode: readableRegion },
   // Ready or paused (dormant): a status that stays put. (Whether it is the one the program asks for is the diff of `paused`.)
   settled: (recorded) => hasStatusClass("service", recorded.status, "ready", "dormant"),
   lookups: kindLookups<Service>({
@@ -364,7 +279,6 @@ export const serviceDefinition: ResourceDefinition<typeof serviceSchema.inputs, 
     named: serviceNamed,
     idOf: (live) => live.service_id,
     outputs: (live) => serviceOutputs(live),
-    fields: SERVICE_FIELDS,
     // One being deleted is not imported, nor its replica sets.
     imported: {
       name: (live) => live.name ?? live.service_id,

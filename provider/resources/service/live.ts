@@ -2,21 +2,10 @@
  * How a live service (the API's shape) reads: its size, its VPC, whether it is paused, what
  * its answer must show to be read at all, and why it cannot be used now.
  */
-import {
-  knownStatus,
-  readableEnvironment,
-  readableHaCounts,
-  readableName,
-  readableRegion,
-  readableServiceSize,
-  readableServiceType,
-  readableStatus,
-  readableVpcId,
-} from "../../../contract/readable";
+import { knownStatus, readableHaCounts, readableServiceSize, readableVpcId } from "../../../contract/readable";
 import { hasStatusClass, SERVICE_STATUS } from "../../../contract/statuses";
 import type { Service } from "../../client";
-import { isNumber, isText, oddly, type ShownField } from "../../framework/unreadable";
-import { connectionFields } from "../connectionString";
+import { isNumber, isText, oddly } from "../../framework/unreadable";
 import type { Size } from "./namedTypes";
 
 /** True when a service's VPC endpoint reads: none (absent or `null`), or an object naming its VPC by a readable id (an attach or detach may be judged). */
@@ -27,48 +16,44 @@ export function vpcReadable(s: Service): boolean {
   return readableVpcId((e as { vpc_id?: unknown }).vpc_id);
 }
 
-/**
- * The fields of a service its outputs are read from (CONTRACT.md, "Service fields the server
- * fills in"; those it relies on, `service_id`, `project_id`, `created` and a status of another
- * type, make the answer unreadable instead), each with the contract's rule of a readable value
- * (contract/readable.ts): when one is not shown readably, those outputs keep what is recorded,
- * and no action is sent because of them (framework/unreadable.ts). The pooler, the VPC endpoint
- * and `forked_from` may be absent (none); any other shape of them is unreadable. A status of
- * the table's spelling is carried, known or not; whether the service is paused is read only
- * from one the table knows.
+/*
+ * What a service's answer must show for the outputs read from a field (CONTRACT.md, "Service
+ * fields the server fills in"; those it relies on, `service_id`, `project_id`, `created` and a
+ * status of another type, make the answer unreadable instead). The definition's outputs
+ * declare each field with its rule (contract/readable.ts): the simple ones the rule of the
+ * value; these, when the rule needs more. The pooler, the VPC endpoint and `forked_from` may
+ * be absent (none); any other shape of them is unreadable. A status of the table's spelling is
+ * carried, known or not; whether the service is paused is read only from one the table knows.
  */
-export const SERVICE_FIELDS: readonly ShownField<Service>[] = [
-  { field: "name", outputs: ["name"], shows: (s) => readableName(s.name) },
-  { field: "service_type", outputs: ["serviceType"], shows: (s) => readableServiceType(s.service_type) },
-  { field: "region_code", outputs: ["regionCode"], shows: (s) => readableRegion(s.region_code) },
-  { field: "status", outputs: ["status"], shows: (s) => readableStatus("service", s.status) },
-  { field: "status", outputs: ["paused"], shows: (s) => knownStatus("service", s.status) },
-  { field: "vpcEndpoint", outputs: ["vpcId", "vpcEndpoint"], shows: vpcReadable },
-  {
-    field: "forked_from",
-    outputs: ["forkedFrom"],
-    shows: (s) =>
-      !oddly(s, "forked_from") &&
-      (s.forked_from == null ||
-        (isText(s.forked_from.service_id) && isText(s.forked_from.project_id) && typeof s.forked_from.is_standby === "boolean")),
-  },
-  ...connectionFields<Service>(),
-  {
-    field: "resources",
-    outputs: ["cpuMillis", "memoryGbs", "resources"],
-    shows: (s) =>
-      s.resources !== undefined &&
-      s.resources.length > 0 &&
-      s.resources.every((r) => isText(r.id) && isNumber(r.spec?.cpu_millis) && isNumber(r.spec.memory_gbs) && isText(r.spec.volume_type)) &&
-      readableServiceSize(s.resources[0].spec?.cpu_millis, s.resources[0].spec?.memory_gbs),
-  },
-  {
-    field: "ha_replicas",
-    outputs: ["haReplicas"],
-    shows: (s) => readableHaCounts(s.ha_replicas?.replica_count, s.ha_replicas?.sync_replica_count),
-  },
-  { field: "metadata.environment", outputs: ["environment"], shows: (s) => readableEnvironment(s.metadata?.environment) },
-];
+
+/** True when the answer shows `forked_from` readably: none, or a source with its ids and standby flag. */
+export function forkedFromShown(s: Service): boolean {
+  return (
+    !oddly(s, "forked_from") &&
+    (s.forked_from == null ||
+      (isText(s.forked_from.service_id) && isText(s.forked_from.project_id) && typeof s.forked_from.is_standby === "boolean"))
+  );
+}
+
+/** True when the answer shows `resources` readably: each with its id and spec, the first a size of a plan. */
+export function resourcesShown(s: Service): boolean {
+  return (
+    s.resources !== undefined &&
+    s.resources.length > 0 &&
+    s.resources.every((r) => isText(r.id) && isNumber(r.spec?.cpu_millis) && isNumber(r.spec.memory_gbs) && isText(r.spec.volume_type)) &&
+    readableServiceSize(s.resources[0].spec?.cpu_millis, s.resources[0].spec?.memory_gbs)
+  );
+}
+
+/** True when the answer shows `ha_replicas` readably: counts the contract allows. */
+export function haShown(s: Service): boolean {
+  return readableHaCounts(s.ha_replicas?.replica_count, s.ha_replicas?.sync_replica_count);
+}
+
+/** True when the answer's `status` tells whether the service is paused: one the table knows. */
+export function pauseShown(s: Service): boolean {
+  return knownStatus("service", s.status);
+}
 
 /** The plan of a size as the API shows it: the shared plan reads as 0/0. */
 export function sizeOf(value: number | undefined): Size {

@@ -3,7 +3,7 @@
  * converge it, read, update through the action table (`convergence.ts`), delete.
  */
 import { randomBytes } from "crypto";
-import { fitsService, hasStatusClass, readableName, readableRegion, readableServiceType, SERVICE_DEFAULTS } from "../../../contract";
+import { fitsService, hasStatusClass, readableRegion, readableServiceType, SERVICE_DEFAULTS } from "../../../contract";
 import type { CreateWatch, Service } from "../../client";
 import { ConflictError, NotFoundError, WaitError } from "../../client/errors";
 import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
@@ -19,9 +19,10 @@ import { desiredOf } from "../../framework/schema";
 import { converge, failedAfter } from "../../framework/convergence";
 import { serviceConvergence, type ConvergeProgress } from "./convergence";
 import { serviceNamed, serviceOutputs, serviceSchema, type ServiceInputs, type ServiceOutputs } from "./definition";
+import { fixedProperties } from "../../framework/outputs";
 import { keepingRecorded } from "../../framework/unreadable";
 import { bodyOf } from "../../framework/requestBodies";
-import { notRunning, SERVICE_FIELDS } from "./live";
+import { notRunning } from "./live";
 
 /**
  * The outputs of `live` (with what the API cannot return again, `kept`), each one of a field
@@ -34,7 +35,7 @@ function readOutputs(
   baseline: Partial<ServiceOutputs>,
   as: "recorded" | "sent" = "recorded",
 ): ServiceOutputs {
-  return keepingRecorded(serviceNamed(live), live, serviceOutputs(live, kept), baseline, SERVICE_FIELDS, as);
+  return keepingRecorded(serviceNamed(live), live, serviceOutputs(live, kept), baseline, serviceSchema, as);
 }
 
 /** What a create asked for, as outputs: its desired values that are set. */
@@ -94,11 +95,8 @@ async function start(ctx: ProviderContext, news: ServiceInputs, projectId: strin
     const live = await api.perform("getService", { service: news.adoptId, ...opts }).catch((e: unknown) => {
       throw NotFoundError.isInstance(e) ? nothingToAdopt(`no service ${news.adoptId} in project ${projectId}`) : e;
     });
-    assertAdoptable(`service ${live.service_id}`, [
-      ...(news.name === undefined ? [] : [["name", news.name, live.name, readableName(live.name)] as const]),
-      ["serviceType", news.serviceType ?? SERVICE_DEFAULTS.serviceType, live.service_type, readableServiceType(live.service_type)],
-      ["regionCode", news.regionCode ?? SERVICE_DEFAULTS.regionCode, live.region_code, readableRegion(live.region_code)],
-    ]);
+    // What the program asks for, defaults filled in; an unset name is none (the adopted service keeps its own).
+    assertAdoptable(`service ${live.service_id}`, fixedProperties(serviceSchema, desiredOf(serviceSchema, news, {}), live));
     forgetInterrupted(ctx, "Service", projectId);
     return { resource: live, takenOver: false, settled: () => undefined };
   }

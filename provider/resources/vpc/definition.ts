@@ -12,7 +12,6 @@ import { resourceSchema, type InProject } from "../common";
 import { AUTONAME_DOC } from "../../framework/autonaming";
 import { CIDR_PREFIX_TEXT, NAME_LENGTH_TEXT } from "../../../contract/describe";
 import { readableCidr, readableName, readableRegion } from "../../../contract/readable";
-import type { ShownField } from "../../framework/unreadable";
 import { bodyOf } from "../../framework/requestBodies";
 import { kindLookups } from "../../framework/kindLookups";
 import { outputsFrom } from "../../framework/schema";
@@ -51,24 +50,18 @@ export const vpcSchema = resourceSchema({
   adopt: { id: rules.numericId, what: "VPC (its `cidr` and `regionCode`)" },
   outputs: {
     vpcId: output(z.string(), { doc: "The VPC's id.", from: (s) => s.live.id }),
-    name: output(z.string(), { doc: "The VPC's name.", from: (s) => s.live.name ?? "" }),
-    cidr: output(z.string(), { doc: "The VPC's network.", from: (s) => s.live.cidr ?? "" }),
-    regionCode: output(z.string(), { doc: "The VPC's region.", from: (s) => s.live.region_code ?? "" }),
+    name: output(z.string(), { doc: "The VPC's name.", field: "name", readable: readableName, from: (s) => s.live.name ?? "" }),
+    cidr: output(z.string(), { doc: "The VPC's network.", field: "cidr", readable: readableCidr, from: (s) => s.live.cidr ?? "" }),
+    regionCode: output(z.string(), {
+      doc: "The VPC's region.",
+      field: "region_code",
+      readable: readableRegion,
+      from: (s) => s.live.region_code ?? "",
+    }),
   },
   idOutput: "vpcId",
   lookup: ["projectId"],
 });
-
-/**
- * The fields of a VPC its outputs are read from, which the server always fills in, each with
- * the contract's rule of a readable value (contract/readable.ts; framework/unreadable.ts): an
- * answer that does not show one readably changes nothing.
- */
-export const VPC_FIELDS: readonly ShownField<Vpc>[] = [
-  { field: "name", outputs: ["name"], shows: (v) => readableName(v.name) },
-  { field: "cidr", outputs: ["cidr"], shows: (v) => readableCidr(v.cidr) },
-  { field: "region_code", outputs: ["regionCode"], shows: (v) => readableRegion(v.region_code) },
-];
 
 /** The API's actions on a VPC (framework/convergence.ts): a rename, applied before the API answers. */
 export const VPC_ACTIONS: readonly Action<Vpc, DesiredOf<typeof vpcSchema.inputs>, ConvergeContext>[] = [
@@ -90,7 +83,6 @@ export function vpcNamed(live: Vpc): string {
 /** The Vpc resource type. */
 export const vpcDefinition: ResourceDefinition<typeof vpcSchema.inputs, typeof vpcSchema.outputs> = {
   schema: vpcSchema,
-  readable: { cidr: readableCidr, regionCode: readableRegion },
   lookups: kindLookups<Vpc>({
     one: {
       name: "getVpc",
@@ -107,7 +99,6 @@ export const vpcDefinition: ResourceDefinition<typeof vpcSchema.inputs, typeof v
     named: vpcNamed,
     idOf: (live) => live.id,
     outputs: (live, { projectId }) => outputsFrom(vpcSchema, { live, projectId }),
-    fields: VPC_FIELDS,
     imported: { name: (live) => live.name ?? live.id },
   }),
   // eslint-disable-next-line @typescript-eslint/no-require-imports

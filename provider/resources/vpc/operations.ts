@@ -1,5 +1,5 @@
 /** What a Vpc does against the API: create (or adopt), read, rename, delete. */
-import { fitsVpc, readableCidr, readableRegion } from "../../../contract";
+import { fitsVpc } from "../../../contract";
 import type { Vpc } from "../../client";
 import { ConflictError, NotFoundError } from "../../client/errors";
 import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
@@ -15,9 +15,10 @@ import type { OperationContext } from "../../framework/operationContext";
 import { desiredOf, outputsFrom, type DesiredOf, type OutputsOf } from "../../framework/schema";
 import type { ProviderContext } from "../../framework/settings";
 import { describeMs, longerTimeoutAdvice } from "../../framework/timeouts";
+import { fixedProperties } from "../../framework/outputs";
 import { keepingRecorded } from "../../framework/unreadable";
 import { bodyOf } from "../../framework/requestBodies";
-import { VPC_ACTIONS, VPC_FIELDS, vpcNamed, vpcSchema } from "./definition";
+import { VPC_ACTIONS, vpcNamed, vpcSchema } from "./definition";
 
 type VpcOutputs = OutputsOf<typeof vpcSchema.outputs>;
 
@@ -26,7 +27,7 @@ type VpcOutputs = OutputsOf<typeof vpcSchema.outputs>;
  * `baseline`: what state recorded, or for a create what it asked for (framework/unreadable.ts).
  */
 function vpcOutputs(live: Vpc, projectId: string, baseline: Partial<VpcOutputs> = {}, as: "recorded" | "sent" = "recorded"): VpcOutputs {
-  return keepingRecorded(vpcNamed(live), live, outputsFrom(vpcSchema, { live, projectId }), baseline, VPC_FIELDS, as);
+  return keepingRecorded(vpcNamed(live), live, outputsFrom(vpcSchema, { live, projectId }), baseline, vpcSchema, as);
 }
 
 /** The VPC's convergence: its action table; a VPC never moves on its own. */
@@ -97,10 +98,7 @@ export const vpcOperations: ResourceOperations<typeof vpcSchema.inputs, typeof v
         .catch((e: unknown) => {
           throw NotFoundError.isInstance(e) ? nothingToAdopt(`no VPC ${news.adoptId} in project ${projectId}`) : e;
         });
-      assertAdoptable(`VPC ${live.id}`, [
-        ["cidr", news.cidr, live.cidr, readableCidr(live.cidr)],
-        ["regionCode", news.regionCode, live.region_code, readableRegion(live.region_code)],
-      ]);
+      assertAdoptable(`VPC ${live.id}`, fixedProperties(vpcSchema, news, live));
       forgetInterrupted(ctx, "Vpc", projectId);
       const want = desiredOf(vpcSchema, news, {});
       return { id: live.id, outs: { ...(await convergedOutputs(ctx, live, want, asked(want), "sent")) } };

@@ -11,7 +11,7 @@ import type { ResourceDefinition } from "../../framework/resourceProvider";
 import { kindLookups } from "../../framework/kindLookups";
 import { input, outputsFrom, outputsReadFrom } from "../../framework/schema";
 import { readablePeerId, readableRegion, readableStatus } from "../../../contract/readable";
-import { isText, oddly, type ShownField } from "../../framework/unreadable";
+import { isText, oddly } from "../../framework/unreadable";
 import { resourceSchema, type InProject } from "../common";
 
 /** What a VpcPeering's outputs read from: the live peering, its VPC and its project. */
@@ -43,31 +43,47 @@ export const vpcPeeringSchema = resourceSchema({
   outputs: {
     peeringId: output(z.string(), { doc: "The peering's id.", from: (s) => s.live.id }),
     vpcId: output(z.string(), { doc: "Our VPC.", from: (s) => s.vpcId }),
-    peerAccountId: output(z.string(), { doc: "The peer's cloud account.", from: (s) => s.live.peer_account_id ?? "" }),
-    peerRegionCode: output(z.string(), { doc: "The peer VPC's region.", from: (s) => s.live.peer_region_code ?? "" }),
-    peerVpcId: output(z.string(), { doc: "The peer VPC's id.", from: (s) => s.live.peer_vpc_id ?? "" }),
-    status: output(z.string(), { doc: "`pending`, `active` or `failed` when last read.", from: (s) => s.live.status ?? "" }),
-    provisionedId: output(z.string(), { doc: "The peering's id in the cloud's network.", from: (s) => s.live.provisioned_id ?? "" }),
-    errorMessage: output(z.string(), { doc: "Why the peering failed, when it did.", from: (s) => s.live.error_message ?? "" }),
+    peerAccountId: output(z.string(), {
+      doc: "The peer's cloud account.",
+      field: "peer_account_id",
+      readable: readablePeerId,
+      from: (s) => s.live.peer_account_id ?? "",
+    }),
+    peerRegionCode: output(z.string(), {
+      doc: "The peer VPC's region.",
+      field: "peer_region_code",
+      readable: readableRegion,
+      from: (s) => s.live.peer_region_code ?? "",
+    }),
+    peerVpcId: output(z.string(), {
+      doc: "The peer VPC's id.",
+      field: "peer_vpc_id",
+      readable: readablePeerId,
+      from: (s) => s.live.peer_vpc_id ?? "",
+    }),
+    status: output(z.string(), {
+      doc: "`pending`, `active` or `failed` when last read.",
+      field: "status",
+      readable: (value) => readableStatus("peering", value),
+      from: (s) => s.live.status ?? "",
+    }),
+    provisionedId: output(z.string(), {
+      doc: "The peering's id in the cloud's network.",
+      field: "provisioned_id",
+      readable: isText,
+      from: (s) => s.live.provisioned_id ?? "",
+    }),
+    // Absent or `null` while the peering has not failed (a value: none).
+    errorMessage: output(z.string(), {
+      doc: "Why the peering failed, when it did.",
+      field: "error_message",
+      shows: (p) => !oddly(p, "error_message"),
+      from: (s) => s.live.error_message ?? "",
+    }),
   },
   idOutput: "peeringId",
   lookup: ["vpcId", "projectId"],
 });
-
-/**
- * The fields of a peering its outputs are read from, each with the contract's rule of a
- * readable value (contract/readable.ts; framework/unreadable.ts): an answer that does not show
- * one readably changes nothing. `error_message` is absent or `null` while the peering has not
- * failed (a value: none); every other field is always there.
- */
-export const PEERING_FIELDS: readonly ShownField<Peering>[] = [
-  { field: "peer_account_id", outputs: ["peerAccountId"], shows: (p) => readablePeerId(p.peer_account_id) },
-  { field: "peer_region_code", outputs: ["peerRegionCode"], shows: (p) => readableRegion(p.peer_region_code) },
-  { field: "peer_vpc_id", outputs: ["peerVpcId"], shows: (p) => readablePeerId(p.peer_vpc_id) },
-  { field: "status", outputs: ["status"], shows: (p) => readableStatus("peering", p.status) },
-  { field: "provisioned_id", outputs: ["provisionedId"], shows: (p) => isText(p.provisioned_id) },
-  { field: "error_message", outputs: ["errorMessage"], shows: (p) => !oddly(p, "error_message") },
-];
 
 /** How warnings and lookups name a VPC peering they are about: `VPC peering 7`. */
 export function peeringNamed(live: Peering): string {
@@ -77,7 +93,6 @@ export function peeringNamed(live: Peering): string {
 /** The VpcPeering resource type. */
 export const vpcPeeringDefinition: ResourceDefinition<typeof vpcPeeringSchema.inputs, typeof vpcPeeringSchema.outputs> = {
   schema: vpcPeeringSchema,
-  readable: { peerAccountId: readablePeerId, peerRegionCode: readableRegion, peerVpcId: readablePeerId },
   settled: (recorded) => hasStatusClass("peering", recorded.status, "ready"),
   lookups: kindLookups<Peering>({
     all: {
@@ -90,7 +105,6 @@ export const vpcPeeringDefinition: ResourceDefinition<typeof vpcPeeringSchema.in
     named: peeringNamed,
     idOf: (live) => live.id,
     outputs: (live, { vpcId, projectId }) => outputsFrom(vpcPeeringSchema, { live, vpcId, projectId }),
-    fields: PEERING_FIELDS,
     imported: { name: (live, vpc) => `${vpc}-peering-${live.id}` },
   }),
   // eslint-disable-next-line @typescript-eslint/no-require-imports

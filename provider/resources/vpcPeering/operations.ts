@@ -1,5 +1,5 @@
 /** What a VpcPeering does against the API: create (or adopt) and wait for `active`, read, delete. */
-import { fitsPeering, hasStatusClass, readablePeerId, readableRegion, statusesIn } from "../../../contract";
+import { fitsPeering, hasStatusClass, statusesIn } from "../../../contract";
 import type { Peering } from "../../client";
 import { NotFoundError, WaitError } from "../../client/errors";
 import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
@@ -10,9 +10,10 @@ import { intentOf } from "../../framework/createIntent";
 import type { ResourceOperations } from "../../framework/resourceProvider";
 import { desiredOf, outputsFrom, type InputsOf, type OutputsOf } from "../../framework/schema";
 import type { OperationContext } from "../../framework/operationContext";
+import { fixedProperties } from "../../framework/outputs";
 import { keepingRecorded } from "../../framework/unreadable";
 import { bodyOf } from "../../framework/requestBodies";
-import { PEERING_FIELDS, peeringNamed, vpcPeeringSchema } from "./definition";
+import { peeringNamed, vpcPeeringSchema } from "./definition";
 
 type VpcPeeringInputs = InputsOf<typeof vpcPeeringSchema.inputs>;
 type VpcPeeringOutputs = OutputsOf<typeof vpcPeeringSchema.outputs>;
@@ -28,7 +29,14 @@ function peeringOutputs(
   baseline: Partial<VpcPeeringOutputs>,
   as: "recorded" | "sent",
 ): VpcPeeringOutputs {
-  return keepingRecorded(peeringNamed(live), live, outputsFrom(vpcPeeringSchema, { live, vpcId, projectId }), baseline, PEERING_FIELDS, as);
+  return keepingRecorded(
+    peeringNamed(live),
+    live,
+    outputsFrom(vpcPeeringSchema, { live, vpcId, projectId }),
+    baseline,
+    vpcPeeringSchema,
+    as,
+  );
 }
 
 /** What a create asked for, as outputs. */
@@ -88,11 +96,7 @@ export const vpcPeeringOperations: ResourceOperations<typeof vpcPeeringSchema.in
             ? nothingToAdopt(`no peering ${news.adoptId} under VPC ${news.vpcId} in project ${projectId}`)
             : e;
         });
-      assertAdoptable(`peering ${live.id}`, [
-        ["peerAccountId", news.peerAccountId, live.peer_account_id, readablePeerId(live.peer_account_id)],
-        ["peerRegionCode", news.peerRegionCode, live.peer_region_code, readableRegion(live.peer_region_code)],
-        ["peerVpcId", news.peerVpcId, live.peer_vpc_id, readablePeerId(live.peer_vpc_id)],
-      ]);
+      assertAdoptable(`peering ${live.id}`, fixedProperties(vpcPeeringSchema, news, live));
       peeringId = live.id;
       forgetInterrupted(ctx, "VpcPeering", projectId);
     } else {

@@ -16,15 +16,10 @@
 import { InputConflictError, OwnershipUnknownError } from "./errors";
 import { answerFor, configCommand, envCommand, OWNERSHIP_CONFIG_KEY, OWNERSHIP_ENV, type OwnershipAnswers } from "./ownership";
 import { containsUnknown } from "./unknowns";
+import type { FixedProperty } from "./outputs";
 
 /** The output that records whether the program adopts the resource (`adoptId`): `true` or `false`; absent in state written before 0.2. */
 export const ADOPTED_KEY = "__adopted";
-
-/**
- * A property that cannot change in place: what the program asks for, what exists, and whether
- * the answer showed it readably (contract/readable.ts; true when not said).
- */
-export type FixedProperty = readonly [property: string, wanted: unknown, found: unknown, readable?: boolean];
 
 /**
  * Checks that an existing resource can be adopted: every property that cannot change in

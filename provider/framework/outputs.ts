@@ -7,8 +7,6 @@
  * value ({@link readableRules}) and what an adoption compares ({@link fixedProperties}); no kind
  * lists its fields by hand. And the copy of outputs Pulumi's hosts take ({@link withoutUndefined}).
  */
-import type { FixedProperty } from "./adoption";
-import type { Change } from "./schema";
 
 /** The keys a type names, without those of an index signature (a loose object's `[k: string]: unknown`). */
 type NamedKeys<T> = keyof { [K in keyof T as string extends K ? never : number extends K ? never : K]: unknown } & string;
@@ -112,11 +110,18 @@ export function shownFields<L>(schema: ReadFromFields<L>): readonly ShownField<L
 
 /** What {@link readableRules} and {@link fixedProperties} read of a schema: which inputs replace, and what the outputs read. */
 export interface ReplacingReads {
-  readonly inputs: Readonly<Record<string, { readonly change: Change }>>;
+  readonly inputs: Readonly<Record<string, { readonly change: string }>>;
   readonly outputs: Readonly<
     Record<string, { readonly read?: { readonly field: string; readonly readable?: (value: unknown) => boolean } }>
   >;
 }
+
+/**
+ * A property that cannot change in place (framework/adoption.ts `assertAdoptable`): what the
+ * program asks for, what exists, and whether the answer showed it readably
+ * (contract/readable.ts; true when not said).
+ */
+export type FixedProperty = readonly [property: string, wanted: unknown, found: unknown, readable?: boolean];
 
 /** Each property whose change replaces the resource and whose output records a field's value as it is (its declared `readable`): the field and the rule. */
 function replacingReads(schema: ReplacingReads): Array<readonly [property: string, field: string, readable: (value: unknown) => boolean]> {

@@ -87,7 +87,7 @@ describe("creates whose POST a gateway answered 503 before the API acted", () =>
     cloud.stack.setConfig("clouddb:listLag", "15s");
     await cloud.clearRequests();
     await cloud.controls.fault({ method: "POST", path: "/services$", status: 503, count: 1 });
-    const program = () => void new clouddb.Service("db", { name: "short-wait", timeouts: { create: "3s" } });
+    const program = () => void new clouddb.Service("db", { name: "short-wait", timeouts: { create: "5s" } });
     const first = await cloud.stack.up(program);
     expect(first.errors).toHaveLength(1);
     expect(first.errors[0].message).toContain('(service "short-wait", project');

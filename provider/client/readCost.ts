@@ -30,7 +30,8 @@ export const POLL_COST = {
    * Once the API limits the rate (other clients of the key write too), a list's length learned
    * longer ago than this many ms is taken as unknown again: other stacks' creates may have grown
    * the project since (a fleet's list, 20 services long when a stack read its look-alikes, is
-   * 200 long when its first wait polls).
+   * 200 long when its first wait polls); and so is one learned at any time while the client's
+   * own writes wait for their turns (pollHub.ts: its poll is sent after them).
    */
   limitedLengthFreshMs: 10_000,
 } as const;

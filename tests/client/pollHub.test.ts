@@ -204,4 +204,29 @@ describe("PollHub", () => {
       hub.close();
     }
   });
+  it("once the API limits the rate, takes a list's length as unknown while the client's writes wait for their turns: its poll is sent after them", async () => {
+    let writesQueued = true;
+    const hub = new PollHub(
+      new TransitionDurations(),
+      () => true,
+      undefined,
+      () => writesQueued,
+    );
+    const items = [{ service_id: "s1", status: "READY" } as Service, { service_id: "s2", status: "READY" } as Service];
+    const { reads, source, spec } = servicesWatched(() => items);
+    try {
+      // Learned just now, two services long, but writes are queued: the list would be read after them, longer; each wait reads its own.
+      hub.learnLength(source.key, 2);
+      await Promise.all([hub.watch(spec("s1")), hub.watch(spec("s2"))]);
+      expect(reads.sort()).toEqual(["s1", "s2"]);
+      // The writes sent: the same length, just learned, pays for one list.
+      writesQueued = false;
+      reads.length = 0;
+      hub.learnLength(source.key, 2);
+      await Promise.all([hub.watch(spec("s1")), hub.watch(spec("s2"))]);
+      expect(reads).toEqual(["list"]);
+    } finally {
+      hub.close();
+    }
+  });
 });

@@ -156,9 +156,35 @@ export function fleetCases(ks: readonly number[], env: NodeJS.ProcessEnv = proce
 }
 
 /**
- * Runs `cases` in each tree (taking turns going first); a tree whose processes share nothing
- * (`shareless`: the first version) runs each case once, on one machine. The raw runs by tree.
+ * The fleets {@link measureFleets} runs, in order: each case in each tree, the trees taking
+ * turns going first; a tree of `shareless` (the first version: its processes share nothing, so
+ * its figures are the same on K machines as on one) runs each K and mode once, on one machine,
+ * at the first case of them, whichever machines that case names. Pure.
  */
+export function fleetPlan<T>(
+  trees: readonly T[],
+  cases: readonly FleetCase[],
+  shareless: readonly T[] = [],
+): { tree: T; run: FleetCase }[] {
+  const plan: { tree: T; run: FleetCase }[] = [];
+  const ran = new Set<string>();
+  cases.forEach((c, turn) => {
+    for (let i = 0; i < trees.length; i++) {
+      const tree = trees[(turn + i) % trees.length];
+      if (!shareless.includes(tree)) {
+        plan.push({ tree, run: c });
+        continue;
+      }
+      const key = `${trees.indexOf(tree)} ${c.k} ${c.mode}`;
+      if (ran.has(key)) continue;
+      ran.add(key);
+      plan.push({ tree, run: { ...c, machines: 1 } });
+    }
+  });
+  return plan;
+}
+
+/** Runs the fleets {@link fleetPlan} plans for `trees`, `cases` and `shareless`. The raw runs by tree. */
 export async function measureFleets(
   trees: readonly Tree[],
   cases: readonly FleetCase[],
@@ -172,15 +198,9 @@ export async function measureFleets(
     const templates = new Map<Tree, ServiceTemplate>();
     for (const tree of trees) templates.set(tree, await serviceTemplate(tree, emu));
     await emu.control("POST", "/reset");
-    let turn = 0;
-    for (const c of cases) {
-      for (let i = 0; i < trees.length; i++) {
-        const tree = trees[(turn + i) % trees.length];
-        if (shareless.includes(tree) && c.machines !== 1) continue;
-        say(`${c.k} stack(s) on ${c.machines} machine(s), ${c.mode}: ${tree.label}`);
-        runs.get(tree)!.push(await runFleet(tree, templates.get(tree)!, c, emu, proxy));
-      }
-      turn++;
+    for (const { tree, run } of fleetPlan(trees, cases, shareless)) {
+      say(`${run.k} stack(s) on ${run.machines} machine(s), ${run.mode}: ${tree.label}`);
+      runs.get(tree)!.push(await runFleet(tree, templates.get(tree)!, run, emu, proxy));
     }
   } finally {
     await proxy.close();

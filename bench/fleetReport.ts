@@ -27,8 +27,8 @@ export const spread = (r: FleetRun): number =>
   r.stackWallsMs.length === 0 ? Infinity : Math.max(...r.stackWallsMs) / Math.max(1, Math.min(...r.stackWallsMs));
 /** Bytes of the answers per service. */
 export const perService = (r: FleetRun): number => r.bytes / (r.k * SERVICES);
-/** The slowest done stack's `up`, ms. */
-const slowest = (r: FleetRun): number => (r.stackWallsMs.length === 0 ? Infinity : Math.max(...r.stackWallsMs));
+/** The slowest done stack's `up`, ms (Infinity when none was done). */
+export const slowest = (r: FleetRun): number => (r.stackWallsMs.length === 0 ? Infinity : Math.max(...r.stackWallsMs));
 
 const pct = (x: number): string => `${(x * 100).toFixed(1)} %`;
 const x2 = (x: number): string => (Number.isFinite(x) ? x.toFixed(2) : "n/a");
@@ -44,8 +44,8 @@ const CELLS: { head: string; cell: (r: FleetRun) => string }[] = [
   { head: "failed ops", cell: (r) => String(r.errors.length) },
 ];
 
-/** The run of `list` for the fleet of `r` (the first version's on one machine: it shares nothing). */
-function peer(list: readonly FleetRun[] | undefined, r: FleetRun, shareless = false): FleetRun | undefined {
+/** The run of `list` for the fleet of `r` (`shareless`: the first version's, on one machine: it shares nothing, so it runs there only). */
+export function peer(list: readonly FleetRun[] | undefined, r: FleetRun, shareless = false): FleetRun | undefined {
   return list?.find((x) => x.k === r.k && x.mode === r.mode && x.machines === (shareless ? 1 : r.machines));
 }
 

@@ -3,7 +3,7 @@
  * one run through Pulumi's real dynamic-provider plugin (the harness, as the engine drives
  * it) against the emulator CLI in a child process, as curves (N creates and their refresh,
  * L services in the project, Q requests queued), for this tree beside a baseline commit it
- * checks out and builds itself (`BENCH_BASE`, default 0b128e4, the first version) and, for
+ * checks out and builds itself (`BENCH_BASE`, default the first version: trees.ts `FIRST_VERSION`) and, for
  * the figures the baseline has no counterpart of, the commit this work started from
  * (`BENCH_BEFORE`, default 1d11c8a; `none` skips it), and beside the anchors' schedules
  * computed for the same readiness time, each figure with its target: met, or not and why.
@@ -33,7 +33,7 @@ import { rateLimited } from "./rateLimited";
 import { Report } from "./report";
 import { schedule } from "./schedule";
 import { sizes as sizesOf } from "./sizes";
-import { baseTree, removeTree, thisTree, type Tree } from "./trees";
+import { baselineRef, baseTree, removeTree, thisTree, type Tree } from "./trees";
 
 /** The tree whose plugin CPU per operation this tree's is set beside (bench/opCpu.ts). */
 const opCpuRef = process.env.BENCH_OPCPU_MAIN ?? "main";
@@ -45,7 +45,7 @@ async function run(): Promise<void> {
   const t0 = started.getTime();
   const report = new Report();
   const sizes = sizesOf();
-  const baseRef = process.env.BENCH_BASE ?? "0b128e4";
+  const baseRef = baselineRef();
   const only = process.env.BENCH_ONLY;
   if (only !== undefined && only !== "fleet" && only !== "opcpu")
     throw new Error(`BENCH_ONLY=${only}: the parts that run alone are "fleet" and "opcpu"`);

@@ -52,6 +52,12 @@ export function treeIn(label: string, root: string): Tree {
   };
 }
 
+/** The first version (commit 0b128e4): the baseline every figure is set beside. */
+export const FIRST_VERSION = "0b128e4";
+
+/** The baseline a run sets this tree beside: `BENCH_BASE`, else {@link FIRST_VERSION}; `none` (where a caller allows it) leaves it out. */
+export const baselineRef = (env: NodeJS.ProcessEnv = process.env): string => env.BENCH_BASE ?? FIRST_VERSION;
+
 /** This repository (built by `npm run bench` before it runs). */
 export const thisTree: Tree = treeIn("this tree", REPO_ROOT);
 

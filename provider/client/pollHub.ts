@@ -79,11 +79,14 @@ export class PollHub {
    * @param limited - whether the API limits the client's rate now (its pacer met a 429).
    * @param machineWaits - the waits on a source of every client of the key on this machine
    *   (sharedLists.ts): while limited, what a list is worth when it is read once for them all.
+   * @param writesQueued - whether the client's writes wait for their turns now: while limited, a
+   *   poll decided then is sent after them, to a list that others' writes and these have grown.
    */
   constructor(
     private readonly durations: TransitionDurations,
     private readonly limited: () => boolean = () => false,
     private readonly machineWaits?: (key: string) => number,
+    private readonly writesQueued: () => boolean = () => false,
   ) {}
 
   /** Waits in progress (for tests and diagnostics). */
@@ -180,10 +183,15 @@ export class PollHub {
     this.listItems.set(key, { items, at: Date.now() });
   }
 
-  /** The length of the list of source `key` as far as it is known now (readCost.ts `POLL_COST.limitedLengthFreshMs`). */
+  /**
+   * The length of the list of source `key` as far as it is known for a poll decided now: once the
+   * API limits the rate, unknown when learned more than `POLL_COST.limitedLengthFreshMs` ago
+   * (readCost.ts), or while the client's writes wait for their turns (the poll's request waits
+   * behind them: a list of 30 services when it was decided was 180 long when it was sent).
+   */
   private knownLength(key: string, limited: boolean, now: number): number | undefined {
     const known = this.listItems.get(key);
-    if (known === undefined || (limited && now - known.at > POLL_COST.limitedLengthFreshMs)) return undefined;
+    if (known === undefined || (limited && (now - known.at > POLL_COST.limitedLengthFreshMs || this.writesQueued()))) return undefined;
     return known.items;
   }
 

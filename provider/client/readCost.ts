@@ -30,9 +30,13 @@ export const POLL_COST = {
    * Once the API limits the rate (other clients of the key write too), a list's length learned
    * longer ago than this many ms is taken as unknown again: other stacks' creates may have grown
    * the project since (a fleet's list, 20 services long when a stack read its look-alikes, is
-   * 200 long when its first wait polls).
+   * 200 long when its first wait polls); and so is one learned at any time while the client's
+   * own writes wait for their turns (pollHub.ts: its poll is sent after them). Two seconds: a
+   * fleet at a limit of 10 a second adds up to 20 services in them, which already doubles what
+   * ten waits' list costs; at 10 s, 20 stacks on 20 machines read five lists of 55 to 100
+   * services a run, a kilobyte a service, for polls their own reads served in 500 bytes each.
    */
-  limitedLengthFreshMs: 10_000,
+  limitedLengthFreshMs: 2_000,
 } as const;
 
 /**

@@ -127,7 +127,8 @@ export class ResourceWaits {
     private readonly lists?: SharedLists,
   ) {
     this.ops = ops;
-    this.hub = new PollHub(durations, () => pacer?.limited === true, lists === undefined ? undefined : (key) => lists.machineWaits(key));
+    const writing = (): boolean => (pacer?.queuedWrites ?? 0) > 0;
+    this.hub = new PollHub(durations, () => pacer?.limited === true, lists && ((key) => lists.machineWaits(key)), writing);
   }
 
   /** Ends every wait under way, and any started later, with a WaitCancelledError naming `why` (the client is stopping). */

@@ -164,6 +164,16 @@ export async function lookAlikes<T>(recovery: Recovery<T>, name: string | undefi
   return { ...all, items: all.items.filter((r) => recovery.fits(r) && (name === undefined || recovery.nameOf?.(r) === name)) };
 }
 
+/**
+ * Whether what a create made is proved by its name alone: a name of the resource's own
+ * (autonamed), of a kind the API cannot rename. A recovery of it ({@link interrupted}) takes
+ * over the resource of exactly that name, or sends the create again when none is listed at the
+ * bound, and never asks which look-alikes were there before it: none is read for its entry.
+ */
+export function provedByName(intent: Pick<CreateIntent, "autonamed" | "name">, recovery: Pick<Recovery<unknown>, "renamable">): boolean {
+  return intent.autonamed && intent.name !== undefined && recovery.renamable !== true;
+}
+
 /** `listed` with only the items `keep` keeps. */
 const keeping = <T>(listed: Listed<T>, keep: (item: T) => boolean): Listed<T> => ({ ...listed, items: listed.items.filter(keep) });
 
@@ -236,6 +246,7 @@ export async function interrupted<T>(
   const before = entry.before === undefined ? undefined : new Set(entry.before);
   const isNew = (r: T): boolean => before === undefined || !before.has(recovery.idOf(r));
   if (entry.autonamed === true && entry.name !== undefined) {
+    // Without a rename (provedByName), `isNew` is not asked here: the entry of such a create keeps no look-alikes.
     const name = entry.name;
     const found = await lookFor(intent, entry, file, unfinished, async () =>
       keeping(await lookAlikes(recovery, undefined), (r) => recovery.nameOf?.(r) === name || (recovery.renamable === true && isNew(r))),

@@ -51,7 +51,7 @@ import { scopeDeadline } from "../client/deadline";
 import { AmbiguousCreateError, NotFoundError } from "../client/errors";
 import { sameIntent, type CreateIntent } from "./createIntent";
 import { CloudStateError, ProviderErrorCode } from "./errors";
-import { describe, interrupted, lookAlikes, provenFrom, unreadable, type Recovery } from "./interruptedCreates";
+import { describe, interrupted, lookAlikes, provedByName, provenFrom, unreadable, type Recovery } from "./interruptedCreates";
 import { isMine, Journaled, ownedNow } from "./journaled";
 import { endpointSpellings } from "./settings";
 import { listedBefore } from "./lookAlikeList";
@@ -206,12 +206,15 @@ async function decide<T>(
     }
   }
   // The look-alikes there are before it is sent (name aside): what a later recovery can prove old. Unread, every look-alike may be new.
-  const before = await listedBefore(intent, recovery)
-    .then((listed) => lookAlikes(recovery, undefined, listed))
-    .then(
-      (all) => all.items.map((r) => recovery.idOf(r)),
-      () => undefined,
-    );
+  // A name of its own that the API cannot change proves what it made without them: nothing is read for it.
+  const before = provedByName(intent, recovery)
+    ? undefined
+    : await listedBefore(intent, recovery)
+        .then((listed) => lookAlikes(recovery, undefined, listed))
+        .then(
+          (all) => all.items.map((r) => recovery.idOf(r)),
+          () => undefined,
+        );
   const fresh: JournalEntry = { ...entry, ...(before === undefined ? {} : { before }) };
   const journal = new Journaled(file, fresh);
   // The intent is on disk before the create is sent.

@@ -100,6 +100,35 @@ describe("the look-alikes before a create", () => {
     }
   });
 
+  it("are not read for a service whose name is its own: that name proves what a lost create made", async () => {
+    const thisProcess = clientOf(emu);
+    const otherParty = clientOf(emu);
+    const own: CreateIntent = { ...intent("stack-c::db"), identity: { name: "db-1a2b3c4" }, name: "db-1a2b3c4", autonamed: true };
+    try {
+      // Another stack's service, fitting this create in every fixed field but the name.
+      const theirs = await otherParty.perform("createService", { body: { name: "db" } });
+      await control(emu, "DELETE", "/requests");
+      const lost = createOnce(own, recoveryOf(thisProcess), () => Promise.reject(new Error("socket hang up")));
+      await expect(lost).rejects.toThrow("socket hang up");
+      expect(await listReads(emu)).toBe(0);
+      const [entry] = journalEntries(process.env.CLOUDDB_JOURNAL_DIR!);
+      expect(JSON.parse(fs.readFileSync(path.join(process.env.CLOUDDB_JOURNAL_DIR!, entry), "utf8"))).not.toHaveProperty("before");
+      // What it made (its request was carried out after all) is taken over by its name, never the other stack's.
+      const made = await otherParty.perform("createService", { body: { name: "db-1a2b3c4" } });
+      let sent = false;
+      const again = await createOnce(own, recoveryOf(thisProcess), () => {
+        sent = true;
+        return Promise.reject(new Error("not to be sent"));
+      });
+      again.settled();
+      expect(sent).toBe(false);
+      expect(again).toMatchObject({ takenOver: true, resource: { service_id: made.service_id } });
+      expect(again.resource.service_id).not.toBe(theirs.service_id);
+    } finally {
+      await Promise.all([thisProcess.close(), otherParty.close()]);
+    }
+  });
+
   it("are read by the create itself with CLOUDDB_LOOKALIKE_LIST_MS=0, and a bad value is refused naming it", async () => {
     const pacingDir = path.join(dir, "pacing");
     const otherProcess = clientOf(emu, { pacingDir });

@@ -181,7 +181,7 @@ describe("PollHub", () => {
       hub.close();
     }
   });
-  it("once the API limits the rate, takes a list's length learned more than limitedLengthFreshMs ago as unknown: other stacks may have grown it", async () => {
+  it("once the API limits the rate, takes a list's length learned 3 s ago as unknown: a fleet's other stacks may have grown it by 30 services since", async () => {
     const hub = new PollHub(new TransitionDurations(), () => true);
     const items = [{ service_id: "s1", status: "READY" } as Service, { service_id: "s2", status: "READY" } as Service];
     const { reads, source, spec } = servicesWatched(() => items);
@@ -192,15 +192,40 @@ describe("PollHub", () => {
       await Promise.all([hub.watch(spec("s1")), hub.watch(spec("s2"))]);
       expect(reads).toEqual(["list"]);
       reads.length = 0;
-      // The same length, learned longer ago than that: the project may be 200 long by now; each wait reads its own.
+      // The same length, learned 3 s before the waits poll (more than POLL_COST.limitedLengthFreshMs): the project may be 30 longer by now; each wait reads its own.
       hub.learnLength(source.key, 2);
-      const later = realNow() + POLL_COST.limitedLengthFreshMs + 1_000;
+      const later = realNow() + 3_000;
       const offset = later - realNow();
       jest.spyOn(Date, "now").mockImplementation(() => realNow() + offset);
       await Promise.all([hub.watch(spec("s1")), hub.watch(spec("s2"))]);
       expect(reads.sort()).toEqual(["s1", "s2"]);
     } finally {
       jest.restoreAllMocks();
+      hub.close();
+    }
+  });
+  it("once the API limits the rate, takes a list's length as unknown while the client's writes wait for their turns: its poll is sent after them", async () => {
+    let writesQueued = true;
+    const hub = new PollHub(
+      new TransitionDurations(),
+      () => true,
+      undefined,
+      () => writesQueued,
+    );
+    const items = [{ service_id: "s1", status: "READY" } as Service, { service_id: "s2", status: "READY" } as Service];
+    const { reads, source, spec } = servicesWatched(() => items);
+    try {
+      // Learned just now, two services long, but writes are queued: the list would be read after them, longer; each wait reads its own.
+      hub.learnLength(source.key, 2);
+      await Promise.all([hub.watch(spec("s1")), hub.watch(spec("s2"))]);
+      expect(reads.sort()).toEqual(["s1", "s2"]);
+      // The writes sent: the same length, just learned, pays for one list.
+      writesQueued = false;
+      reads.length = 0;
+      hub.learnLength(source.key, 2);
+      await Promise.all([hub.watch(spec("s1")), hub.watch(spec("s2"))]);
+      expect(reads).toEqual(["list"]);
+    } finally {
       hub.close();
     }
   });

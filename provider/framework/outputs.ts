@@ -62,6 +62,42 @@ function valueAt(live: unknown, field: string): unknown {
     .reduce<unknown>((node, key) => (node !== null && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined), live);
 }
 
+/**
+ * The read options of an output that records a field of the live resource `L` as it is, made
+ * by {@link recordedFields}: the field, the contract's rule of its value, and `from` reading it.
+ */
+export interface RecordedField<L> {
+  /** The options of an output that records field `field` as it is, `orElse` where the answer has none. */
+  <P extends NamedKeys<L>>(
+    field: P,
+    readable: (value: unknown) => boolean,
+    orElse: NonNullable<L[P]>,
+  ): {
+    readonly field: P;
+    readonly readable: (value: unknown) => boolean;
+    readonly from: (source: { readonly live: L }) => NonNullable<L[P]>;
+  };
+  /** The same for a field the contract's answer always has (its type says so: `tsc` refuses one that may be absent where the output may not). */
+  <P extends NamedKeys<L>>(
+    field: P,
+    readable: (value: unknown) => boolean,
+  ): { readonly field: P; readonly readable: (value: unknown) => boolean; readonly from: (source: { readonly live: L }) => L[P] };
+}
+
+/**
+ * The maker of the read options of outputs that record a top-level field of the live resource
+ * `L` as it is, so that its wire name is written once: `const recorded = recordedFields<Vpc>()`,
+ * then `output(z.string(), { doc, ...recorded("region_code", readableRegion, "") })`. The field
+ * is checked against the contract's answer type, and its value's type against the output's.
+ */
+export function recordedFields<L>(): RecordedField<L> {
+  return (<P extends NamedKeys<L>>(field: P, readable: (value: unknown) => boolean, ...orElse: [] | [NonNullable<L[P]>]) => ({
+    field,
+    readable,
+    from: (source: { readonly live: L }) => (orElse.length === 0 ? source.live[field] : (source.live[field] ?? orElse[0])),
+  })) as RecordedField<L>;
+}
+
 /** What an output spec holds of its declared {@link ReadOptions}: undefined for an output not read from a field. */
 export function readOf<L>(options: ReadOptions<L>): FieldRead<L> | undefined {
   const { field, readable, shows } = options;

@@ -20,6 +20,7 @@ import { intentOf } from "../../provider/framework/createIntent";
 import { absentIfNotFound, createOnce, listedOf } from "../../provider/framework/journal";
 import { defineResourceProvider, type ResourceDefinition, type ResourceOperations } from "../../provider/framework/resourceProvider";
 import { kindLookups } from "../../provider/framework/kindLookups";
+import { recordedFields } from "../../provider/framework/outputs";
 import { input, optionalInput, outputsFrom, outputsReadFrom } from "../../provider/framework/schema";
 import { lookupsOf, type Lookup } from "../../provider/lookups";
 import type { RegisteredResource } from "../../provider/resources/registration";
@@ -31,6 +32,7 @@ interface LanSource extends InProject {
 }
 
 const output = outputsReadFrom<LanSource>();
+const recorded = recordedFields<Vpc>();
 
 /** Inputs and outputs of a Lan. */
 export const lanSchema = resourceSchema({
@@ -45,14 +47,9 @@ export const lanSchema = resourceSchema({
   adopt: { id: rules.numericId, what: "network" },
   outputs: {
     lanId: output(z.string(), { doc: "The network's id.", from: (s) => s.live.id }),
-    name: output(z.string(), { doc: "The network's name.", field: "name", readable: readableName, from: (s) => s.live.name ?? "" }),
-    cidr: output(z.string(), { doc: "The network's range.", field: "cidr", readable: readableCidr, from: (s) => s.live.cidr ?? "" }),
-    regionCode: output(z.string(), {
-      doc: "The network's region.",
-      field: "region_code",
-      readable: readableRegion,
-      from: (s) => s.live.region_code ?? "",
-    }),
+    name: output(z.string(), { doc: "The network's name.", ...recorded("name", readableName, "") }),
+    cidr: output(z.string(), { doc: "The network's range.", ...recorded("cidr", readableCidr, "") }),
+    regionCode: output(z.string(), { doc: "The network's region.", ...recorded("region_code", readableRegion, "") }),
   },
   idOutput: "lanId",
   lookup: ["projectId"],

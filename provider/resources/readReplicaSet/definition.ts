@@ -22,6 +22,7 @@ import { ENVIRONMENTS_TEXT, NAME_LENGTH_TEXT, REPLICA_SET_NODES_TEXT } from "../
 import * as v from "../values";
 import { bodyOf } from "../../framework/requestBodies";
 import { kindLookups } from "../../framework/kindLookups";
+import { recordedFields } from "../../framework/outputs";
 
 /** True when the answer shows a set's size readably: a pair of amounts a plan has (one is read only with the other). */
 const sizeShown = (rs: ReadReplicaSet): boolean => readableReplicaSetSize(rs.cpu_millis, rs.memory_gbs);
@@ -34,6 +35,7 @@ export interface ReadReplicaSetSource extends InProject {
 }
 
 const output = outputsReadFrom<ReadReplicaSetSource>();
+const recorded = recordedFields<ReadReplicaSet>();
 
 /** The outputs a replica set shares with its service: its endpoints, the password and connection strings. */
 const connection = connectionOutputs({
@@ -90,8 +92,8 @@ export const readReplicaSetSchema = resourceSchema({
   outputs: {
     replicaSetId: output(z.string(), { doc: "The set's id.", from: (s) => s.live.id }),
     serviceId: output(z.string(), { doc: "The service.", from: (s) => s.serviceId }),
-    name: output(z.string(), { doc: "The set's name.", field: "name", readable: readableName, from: (s) => s.live.name ?? "" }),
-    nodes: output(z.number().int(), { doc: "Number of nodes.", field: "nodes", readable: readableNodes, from: (s) => s.live.nodes ?? 0 }),
+    name: output(z.string(), { doc: "The set's name.", ...recorded("name", readableName, "") }),
+    nodes: output(z.number().int(), { doc: "Number of nodes.", ...recorded("nodes", readableNodes, 0) }),
     // A pair (a resize sends both).
     cpuMillis: output(z.number().int(), {
       doc: "CPU of each node in millicores.",
@@ -114,9 +116,7 @@ export const readReplicaSetSchema = resourceSchema({
     connectionPooler: connection.connectionPooler,
     status: output(z.string(), {
       doc: "`creating`, `active`, `resizing`, `error` or `deleting` when last read.",
-      field: "status",
-      readable: (value) => readableStatus("replica set", value),
-      from: (s) => s.live.status ?? "",
+      ...recorded("status", (value) => readableStatus("replica set", value), ""),
     }),
     host: connection.host,
     port: connection.port,

@@ -10,6 +10,7 @@ import { ENVIRONMENTS_TEXT } from "../../../contract/describe";
 import { readableEnvironment, readableName, readableRegion, readableServiceType, readableStatus } from "../../../contract/readable";
 import type { Service } from "../../client";
 import { outputsReadFrom } from "../../framework/schema";
+import { recordedFields } from "../../framework/outputs";
 import type { InProject } from "../common";
 import { connectionOutputs } from "../connectionString";
 import { attachedVpc, forkedFromShown, haShown, isPaused, pauseShown, resourcesShown, sizeOf, vpcReadable } from "./live";
@@ -23,6 +24,7 @@ export interface ServiceSource extends InProject {
 }
 
 const output = outputsReadFrom<ServiceSource>();
+const recorded = recordedFields<Service>();
 
 /** The outputs a service shares with a replica set: its endpoints, password and connection strings. */
 const connection = connectionOutputs({
@@ -35,24 +37,12 @@ const connection = connectionOutputs({
 /** The outputs of a Service (`resourceSchema` adds `projectId`). */
 export const serviceOutputSpecs = {
   serviceId: output(z.string(), { doc: "The service's id.", from: (s) => s.live.service_id }),
-  name: output(z.string(), { doc: "The name.", field: "name", readable: readableName, from: (s) => s.live.name ?? "" }),
-  serviceType: output(z.string(), {
-    doc: "The type.",
-    field: "service_type",
-    readable: readableServiceType,
-    from: (s) => s.live.service_type ?? "",
-  }),
-  regionCode: output(z.string(), {
-    doc: "The region.",
-    field: "region_code",
-    readable: readableRegion,
-    from: (s) => s.live.region_code ?? "",
-  }),
+  name: output(z.string(), { doc: "The name.", ...recorded("name", readableName, "") }),
+  serviceType: output(z.string(), { doc: "The type.", ...recorded("service_type", readableServiceType, "") }),
+  regionCode: output(z.string(), { doc: "The region.", ...recorded("region_code", readableRegion, "") }),
   status: output(z.string(), {
     doc: "Status when last read (`READY`, `PAUSED`, ...).",
-    field: "status",
-    readable: (value) => readableStatus("service", value),
-    from: (s) => s.live.status,
+    ...recorded("status", (value) => readableStatus("service", value)),
   }),
   created: output(z.string(), { doc: "Creation time (RFC 3339, the API's clock).", from: (s) => s.live.created }),
   host: connection.host,

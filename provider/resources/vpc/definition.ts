@@ -14,6 +14,7 @@ import { CIDR_PREFIX_TEXT, NAME_LENGTH_TEXT } from "../../../contract/describe";
 import { readableCidr, readableName, readableRegion } from "../../../contract/readable";
 import { bodyOf } from "../../framework/requestBodies";
 import { kindLookups } from "../../framework/kindLookups";
+import { recordedFields } from "../../framework/outputs";
 import { outputsFrom } from "../../framework/schema";
 
 /** What a Vpc's outputs read from: the live VPC and its project. */
@@ -22,6 +23,7 @@ export interface VpcSource extends InProject {
 }
 
 const output = outputsReadFrom<VpcSource>();
+const recorded = recordedFields<Vpc>();
 
 /** Inputs and outputs of a Vpc. */
 export const vpcSchema = resourceSchema({
@@ -50,14 +52,9 @@ export const vpcSchema = resourceSchema({
   adopt: { id: rules.numericId, what: "VPC (its `cidr` and `regionCode`)" },
   outputs: {
     vpcId: output(z.string(), { doc: "The VPC's id.", from: (s) => s.live.id }),
-    name: output(z.string(), { doc: "The VPC's name.", field: "name", readable: readableName, from: (s) => s.live.name ?? "" }),
-    cidr: output(z.string(), { doc: "The VPC's network.", field: "cidr", readable: readableCidr, from: (s) => s.live.cidr ?? "" }),
-    regionCode: output(z.string(), {
-      doc: "The VPC's region.",
-      field: "region_code",
-      readable: readableRegion,
-      from: (s) => s.live.region_code ?? "",
-    }),
+    name: output(z.string(), { doc: "The VPC's name.", ...recorded("name", readableName, "") }),
+    cidr: output(z.string(), { doc: "The VPC's network.", ...recorded("cidr", readableCidr, "") }),
+    regionCode: output(z.string(), { doc: "The VPC's region.", ...recorded("region_code", readableRegion, "") }),
   },
   idOutput: "vpcId",
   lookup: ["projectId"],

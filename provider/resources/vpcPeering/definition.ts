@@ -9,6 +9,7 @@ import { hasStatusClass } from "../../../contract/statuses";
 import type { Peering } from "../../client";
 import type { ResourceDefinition } from "../../framework/resourceProvider";
 import { kindLookups } from "../../framework/kindLookups";
+import { recordedFields } from "../../framework/outputs";
 import { input, outputsFrom, outputsReadFrom } from "../../framework/schema";
 import { readablePeerId, readableRegion, readableStatus } from "../../../contract/readable";
 import { isText, oddly } from "../../framework/unreadable";
@@ -21,6 +22,7 @@ export interface VpcPeeringSource extends InProject {
 }
 
 const output = outputsReadFrom<VpcPeeringSource>();
+const recorded = recordedFields<Peering>();
 
 /** Inputs and outputs of a VpcPeering. */
 export const vpcPeeringSchema = resourceSchema({
@@ -43,36 +45,14 @@ export const vpcPeeringSchema = resourceSchema({
   outputs: {
     peeringId: output(z.string(), { doc: "The peering's id.", from: (s) => s.live.id }),
     vpcId: output(z.string(), { doc: "Our VPC.", from: (s) => s.vpcId }),
-    peerAccountId: output(z.string(), {
-      doc: "The peer's cloud account.",
-      field: "peer_account_id",
-      readable: readablePeerId,
-      from: (s) => s.live.peer_account_id ?? "",
-    }),
-    peerRegionCode: output(z.string(), {
-      doc: "The peer VPC's region.",
-      field: "peer_region_code",
-      readable: readableRegion,
-      from: (s) => s.live.peer_region_code ?? "",
-    }),
-    peerVpcId: output(z.string(), {
-      doc: "The peer VPC's id.",
-      field: "peer_vpc_id",
-      readable: readablePeerId,
-      from: (s) => s.live.peer_vpc_id ?? "",
-    }),
+    peerAccountId: output(z.string(), { doc: "The peer's cloud account.", ...recorded("peer_account_id", readablePeerId, "") }),
+    peerRegionCode: output(z.string(), { doc: "The peer VPC's region.", ...recorded("peer_region_code", readableRegion, "") }),
+    peerVpcId: output(z.string(), { doc: "The peer VPC's id.", ...recorded("peer_vpc_id", readablePeerId, "") }),
     status: output(z.string(), {
       doc: "`pending`, `active` or `failed` when last read.",
-      field: "status",
-      readable: (value) => readableStatus("peering", value),
-      from: (s) => s.live.status ?? "",
+      ...recorded("status", (value) => readableStatus("peering", value), ""),
     }),
-    provisionedId: output(z.string(), {
-      doc: "The peering's id in the cloud's network.",
-      field: "provisioned_id",
-      readable: isText,
-      from: (s) => s.live.provisioned_id ?? "",
-    }),
+    provisionedId: output(z.string(), { doc: "The peering's id in the cloud's network.", ...recorded("provisioned_id", isText, "") }),
     // Absent or `null` while the peering has not failed (a value: none).
     errorMessage: output(z.string(), {
       doc: "Why the peering failed, when it did.",

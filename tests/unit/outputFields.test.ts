@@ -9,7 +9,7 @@ import { SERVICE_DEFAULTS } from "../../contract/defaults";
 import { readableRegion } from "../../contract/readable";
 import type { Vpc } from "../../provider/client";
 import { assertAdoptable } from "../../provider/framework/adoption";
-import { fixedProperties, readableRules, shownFields } from "../../provider/framework/outputs";
+import { fixedProperties, readableRules, recordedFields, shownFields } from "../../provider/framework/outputs";
 import { desiredOf, outputsFrom, outputsReadFrom, type OutputSpecs } from "../../provider/framework/schema";
 import { keepingRecorded } from "../../provider/framework/unreadable";
 import { RESOURCES } from "../../provider/resources/registry";
@@ -112,5 +112,22 @@ describe("the fields outputs are read from", () => {
       from: (s) => s.live.region_code ?? "",
     });
     expect(spec.read?.field).toBe("region_code");
+  });
+
+  it("an output that records a field as it is names it once: its rule, and a from that reads it (checked by tsc)", () => {
+    const output = outputsReadFrom<{ readonly live: Vpc }>();
+    const recorded = recordedFields<Vpc>();
+    // @ts-expect-error -- no such field in the contract's VPC
+    recorded("regon_code", readableRegion, "");
+    // @ts-expect-error -- a VPC's region is text, not a number
+    output(z.string(), { doc: "Region.", ...recorded("region_code", readableRegion, 0) });
+    // @ts-expect-error -- the contract's VPC may have no region: an output of text needs what to give then
+    output(z.string(), { doc: "Region.", ...recorded("region_code", readableRegion) });
+    const spec = output(z.string(), { doc: "Region.", ...recorded("region_code", readableRegion, "") });
+    expect(spec.read).toMatchObject({ field: "region_code", readable: readableRegion });
+    expect(spec.from({ live: { id: "7", region_code: "eu-west-1" } })).toBe("eu-west-1");
+    expect(spec.from({ live: { id: "7" } })).toBe("");
+    const status = recordedFields<{ id: string; status: string }>()("status", (v) => typeof v === "string");
+    expect(status.from({ live: { id: "7", status: "READY" } })).toBe("READY");
   });
 });

@@ -170,8 +170,11 @@ export async function lookAlikes<T>(recovery: Recovery<T>, name: string | undefi
  * over the resource of exactly that name, or sends the create again when none is listed at the
  * bound, and never asks which look-alikes were there before it: none is read for its entry.
  */
-export function provedByName(intent: Pick<CreateIntent, "autonamed" | "name">, recovery: Pick<Recovery<unknown>, "renamable">): boolean {
-  return intent.autonamed && intent.name !== undefined && recovery.renamable !== true;
+export function provedByName(
+  intent: { readonly autonamed?: boolean; readonly name?: string },
+  recovery: Pick<Recovery<unknown>, "renamable">,
+): boolean {
+  return intent.autonamed === true && intent.name !== undefined && recovery.renamable !== true;
 }
 
 /** `listed` with only the items `keep` keeps. */
@@ -246,10 +249,11 @@ export async function interrupted<T>(
   const before = entry.before === undefined ? undefined : new Set(entry.before);
   const isNew = (r: T): boolean => before === undefined || !before.has(recovery.idOf(r));
   if (entry.autonamed === true && entry.name !== undefined) {
-    // Without a rename (provedByName), `isNew` is not asked here: the entry of such a create keeps no look-alikes.
+    // Proved by its name alone (provedByName), `isNew` is not asked: the entry of such a create keeps no look-alikes.
     const name = entry.name;
+    const byName = provedByName(entry, recovery);
     const found = await lookFor(intent, entry, file, unfinished, async () =>
-      keeping(await lookAlikes(recovery, undefined), (r) => recovery.nameOf?.(r) === name || (recovery.renamable === true && isNew(r))),
+      keeping(await lookAlikes(recovery, undefined), (r) => recovery.nameOf?.(r) === name || (!byName && isNew(r))),
     );
     // None is listed at the bound: it made none, and a create is sent.
     if (found.length === 0) return undefined;

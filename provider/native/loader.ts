@@ -28,7 +28,11 @@
  * The cache is a file per bundle (its SHA-256, written in at build time: V8 checks only the
  * source's length) and V8 version, in `code-cache/` beside the bundle (the plugin's folder,
  * which the engine made the user's), else in `CLOUDDB_PLUGIN_CACHE_DIR` (the launcher sets it
- * to the user's cache folder of this version); never in a folder other users may write to.
+ * to the user's cache folder of this version), else in this user's own folder under the
+ * system's temporary folder ({@link tempCacheRoot}: where the home is read-only, as in some
+ * containers); never in a folder other users may write to: the last is made private and used
+ * only while it is this user's alone (V8 checks a cache against the source's length only, so
+ * a cache another user could plant would run their code).
  * The linux-amd64 tarball ships in `code-cache/` those its packing made on npm's Node.js 24
  * and 22 (scripts/plugin/warm-cache.js), so a first start there compiles from one too.
  * A cache V8 refuses (another Node.js, other flags) is replaced; one that cannot be read or
@@ -39,6 +43,7 @@
  */
 import { spawn } from "child_process";
 import * as fs from "fs";
+import * as os from "os";
 import * as path from "path";
 import * as vm from "vm";
 import { CODE_CACHE_HOOK } from "../framework/codeCacheHook";
@@ -84,10 +89,47 @@ export function nodeAtLeast(version: string, min: string): boolean {
   return true;
 }
 
-/** The folders a code cache is read from and written to, first first: beside the bundle, then the launcher's cache folder. */
-export function cacheDirs(dir: string, env: NodeJS.ProcessEnv = process.env): string[] {
-  const dirs = [path.join(dir, "code-cache")];
-  if (env.CLOUDDB_PLUGIN_CACHE_DIR) dirs.push(path.join(env.CLOUDDB_PLUGIN_CACHE_DIR, "code-cache"));
+/**
+ * A folder a code cache is read from and written to. One with a `root` (a folder under the
+ * system's temporary folder, where every user may make folders) is used only while that root
+ * is this user's alone ({@link isPrivate}); the loader makes it so (0700) when it first writes
+ * there.
+ */
+export interface CacheDir {
+  /** The folder the cache files are in. */
+  readonly dir: string;
+  /** The folder that must be this user's alone before `dir` is read or written, if any. */
+  readonly root?: string;
+}
+
+/**
+ * This user's own folder under the system's temporary folder (`<tmp>/clouddb-plugin-<uid>`),
+ * the last place a code cache is kept; undefined where processes have no user id (Windows).
+ */
+export function tempCacheRoot(tmp: string = os.tmpdir()): string | undefined {
+  const uid = process.getuid?.();
+  return uid === undefined ? undefined : path.join(tmp, `clouddb-plugin-${uid}`);
+}
+
+/** Whether `root` is this user's alone: a folder (not a link) this user owns, that nobody else may write to. */
+export function isPrivate(root: string): boolean {
+  try {
+    const st = fs.lstatSync(root);
+    return st.isDirectory() && st.uid === process.getuid?.() && (st.mode & 0o022) === 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The folders a code cache is read from and written to, first first: beside the bundle, then
+ * the launcher's cache folder, then this user's own under the temporary folder `tmp`.
+ */
+export function cacheDirs(dir: string, env: NodeJS.ProcessEnv = process.env, tmp: string = os.tmpdir()): CacheDir[] {
+  const dirs: CacheDir[] = [{ dir: path.join(dir, "code-cache") }];
+  if (env.CLOUDDB_PLUGIN_CACHE_DIR) dirs.push({ dir: path.join(env.CLOUDDB_PLUGIN_CACHE_DIR, "code-cache") });
+  const root = tempCacheRoot(tmp);
+  if (root !== undefined) dirs.push({ dir: path.join(root, "code-cache"), root });
   return dirs;
 }
 
@@ -107,8 +149,9 @@ export function cacheName(build: LoaderBuild, sha256: string = build.bundleSha25
 }
 
 /** The first cache in `dirs` that can be read, with the folder it is in. */
-function readCache(dirs: readonly string[], name: string): { data: Buffer; dir: string } | undefined {
-  for (const dir of dirs) {
+function readCache(dirs: readonly CacheDir[], name: string): { data: Buffer; dir: string } | undefined {
+  for (const { dir, root } of dirs) {
+    if (root !== undefined && !isPrivate(root)) continue;
     try {
       return { data: fs.readFileSync(path.join(dir, name)), dir };
     } catch {
@@ -119,8 +162,16 @@ function readCache(dirs: readonly string[], name: string): { data: Buffer; dir: 
 }
 
 /** Writes `data` as `name` into the first of `dirs` that takes it (a temporary file, then a rename); false if none does. */
-export function writeCache(dirs: readonly string[], name: string, data: Buffer): boolean {
-  for (const dir of dirs) {
+export function writeCache(dirs: readonly CacheDir[], name: string, data: Buffer): boolean {
+  for (const { dir, root } of dirs) {
+    if (root !== undefined) {
+      try {
+        fs.mkdirSync(root, { mode: 0o700 });
+      } catch {
+        // there already (checked next), or none can be made
+      }
+      if (!isPrivate(root)) continue;
+    }
     const tmp = path.join(dir, `.${name}.${process.pid}.tmp`);
     try {
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -152,7 +203,7 @@ interface Compiled {
  * Compiles the CommonJS script at `file` (SHA-256 `sha256`) from its code cache in `dirs`, if V8
  * takes it, and runs it as a module of its own; notes it in `compiled`. Its module.
  */
-function runScript(file: string, sha256: string, build: LoaderBuild, dirs: readonly string[], compiled: Compiled[]): NodeJS.Module {
+function runScript(file: string, sha256: string, build: LoaderBuild, dirs: readonly CacheDir[], compiled: Compiled[]): NodeJS.Module {
   const cache = cacheName(build, sha256);
   const source = fs.readFileSync(file, "utf8");
   const cached = readCache(dirs, cache);

@@ -2,7 +2,9 @@
  * The release's plugin on the machine's Node.js: the loader (provider/native/loader.ts, bundled
  * by scripts/plugin/pack.js with the values of one build) runs the bundle, and keeps V8's code
  * cache of it once the first call about a resource is answered (not before: a Configure alone
- * writes nothing), in `code-cache/` of the plugin's folder, else in CLOUDDB_PLUGIN_CACHE_DIR.
+ * writes nothing), in `code-cache/` of the plugin's folder, else in CLOUDDB_PLUGIN_CACHE_DIR,
+ * else in this user's own folder under the temporary folder, never in one another user could
+ * write to.
  * A later process starts from that cache and leaves it as it is (V8 took it: a cache V8
  * refuses is replaced, as a damaged one here is). The bundle and the loader are the ones
  * `npm run plugin:pack` puts in the engine's tarball; the plugin runs on this Node.js (20 or
@@ -137,6 +139,54 @@ describe("the release's loader keeps V8's code cache of the plugin", () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
       fs.rmSync(elsewhere, { recursive: true, force: true });
+    }
+  }, 180_000);
+
+  /** A plugin folder whose `code-cache` cannot be made, and a CLOUDDB_PLUGIN_CACHE_DIR that cannot either (a read-only home): the environment of such a start, with TMPDIR a fresh folder. */
+  function nowhereWritable(): { dir: string; tmp: string; env: Record<string, string>; root: string } {
+    const dir = pluginDir();
+    fs.writeFileSync(path.join(dir, "code-cache"), "a file where the folder would be");
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-tmpdir-"));
+    const env = { CLOUDDB_PLUGIN_CACHE_DIR: path.join(dir, "code-cache", "home-cache"), TMPDIR: tmp };
+    return { dir, tmp, env, root: path.join(tmp, `clouddb-plugin-${process.getuid?.()}`) };
+  }
+
+  it("keeps it in this user's own folder under the temporary folder when neither the plugin's folder nor CLOUDDB_PLUGIN_CACHE_DIR can take it", async () => {
+    const { dir, tmp, env, root } = nowhereWritable();
+    try {
+      const first = await configureAndCheck(dir, env);
+      expect(Object.keys(await written(path.join(root, "code-cache")))).toHaveLength(3);
+      await first.close();
+      expect(fs.statSync(root).mode & 0o777).toBe(0o700);
+      const before = cacheFiles(path.join(root, "code-cache"));
+      const plugin = await configureAndCheck(dir, env);
+      await new Promise((r) => setTimeout(r, 500));
+      await plugin.close();
+      expect(cacheFiles(path.join(root, "code-cache"))).toEqual(before); // read, as V8 took it: not written again
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+  }, 180_000);
+
+  it.each([
+    ["other users may write to it", (root: string) => (fs.mkdirSync(root), fs.chmodSync(root, 0o777))],
+    ["it is a link", (root: string) => fs.symlinkSync(fs.mkdtempSync(`${root}-target-`), root)],
+  ])("never reads or writes a cache in that folder where %s, and the plugin starts all the same", async (_, make) => {
+    const { dir, tmp, env, root } = nowhereWritable();
+    try {
+      make(root);
+      // A cache planted where the plugin would look: it must not be read (V8 checks only the source's length).
+      fs.mkdirSync(path.join(root, "code-cache"), { recursive: true });
+      fs.writeFileSync(path.join(root, "code-cache", cacheOf(bundleSha256)), Buffer.alloc(4096, 7));
+      const planted = cacheFiles(path.join(root, "code-cache"));
+      const plugin = await configureAndCheck(dir, env);
+      await new Promise((r) => setTimeout(r, 1000));
+      await plugin.close();
+      expect(cacheFiles(path.join(root, "code-cache"))).toEqual(planted); // neither replaced (as a refused cache would be) nor joined by others
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(tmp, { recursive: true, force: true });
     }
   }, 180_000);
 });

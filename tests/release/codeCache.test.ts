@@ -172,21 +172,25 @@ describe("the release's loader keeps V8's code cache of the plugin", () => {
   it.each([
     ["other users may write to it", (root: string) => (fs.mkdirSync(root), fs.chmodSync(root, 0o777))],
     ["it is a link", (root: string) => fs.symlinkSync(fs.mkdtempSync(`${root}-target-`), root)],
-  ])("never reads or writes a cache in that folder where %s, and the plugin starts all the same", async (_, make) => {
-    const { dir, tmp, env, root } = nowhereWritable();
-    try {
-      make(root);
-      // A cache planted where the plugin would look: it must not be read (V8 checks only the source's length).
-      fs.mkdirSync(path.join(root, "code-cache"), { recursive: true });
-      fs.writeFileSync(path.join(root, "code-cache", cacheOf(bundleSha256)), Buffer.alloc(4096, 7));
-      const planted = cacheFiles(path.join(root, "code-cache"));
-      const plugin = await configureAndCheck(dir, env);
-      await new Promise((r) => setTimeout(r, 1000));
-      await plugin.close();
-      expect(cacheFiles(path.join(root, "code-cache"))).toEqual(planted); // neither replaced (as a refused cache would be) nor joined by others
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-      fs.rmSync(tmp, { recursive: true, force: true });
-    }
-  }, 180_000);
+  ])(
+    "never reads or writes a cache in that folder where %s, and the plugin starts all the same",
+    async (_, make) => {
+      const { dir, tmp, env, root } = nowhereWritable();
+      try {
+        make(root);
+        // A cache planted where the plugin would look: it must not be read (V8 checks only the source's length).
+        fs.mkdirSync(path.join(root, "code-cache"), { recursive: true });
+        fs.writeFileSync(path.join(root, "code-cache", cacheOf(bundleSha256)), Buffer.alloc(4096, 7));
+        const planted = cacheFiles(path.join(root, "code-cache"));
+        const plugin = await configureAndCheck(dir, env);
+        await new Promise((r) => setTimeout(r, 1000));
+        await plugin.close();
+        expect(cacheFiles(path.join(root, "code-cache"))).toEqual(planted); // neither replaced (as a refused cache would be) nor joined by others
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+        fs.rmSync(tmp, { recursive: true, force: true });
+      }
+    },
+    180_000,
+  );
 });

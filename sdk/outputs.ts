@@ -68,9 +68,9 @@ export interface ServiceOutputs extends ResourceOutputs {
   readonly vpcId?: string;
   /** The VPC endpoint `{ vpc_id, host, port }`, while attached. */
   readonly vpcEndpoint?: Record<string, unknown>;
-  /** CPU in millicores or `"shared"`. */
+  /** CPU in millicores, or `"shared"` for the shared plan (0 in the native plugin's SDKs). */
   readonly cpuMillis: Size;
-  /** Memory in GB or `"shared"`. */
+  /** Memory in GB, or `"shared"` for the shared plan (0 in the native plugin's SDKs). */
   readonly memoryGbs: Size;
   /** Allocated resources. */
   readonly resources: Array<{ id: string; cpuMillis: Size; memoryGbs: Size; volumeType: string }>;

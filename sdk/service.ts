@@ -27,7 +27,7 @@ export interface ServiceArgs extends ResourceArgs {
    */
   forkFrom?: pulumi.Input<ForkFromArgs>;
   /**
-   * CPU in millicores, paired with `memoryGbs`: shared/shared, 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128. A change resizes the service.
+   * CPU in millicores, paired with `memoryGbs`: shared/shared, 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128 (shared is 0 in the native plugin's SDKs). A change resizes the service.
    * A change applies in place. @default 500
    */
   cpuMillis?: pulumi.Input<Size>;

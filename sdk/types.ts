@@ -26,7 +26,7 @@ export interface ResourceOutputs {
   readonly projectId: string;
 }
 
-/** CPU (millicores) or memory (GB): a whole number, or `"shared"` for the shared plan. */
+/** CPU (millicores) or memory (GB): a whole number, or `"shared"` for the shared plan (0 in the native plugin's SDKs). */
 export type Size = number | "shared";
 
 /** How long a resource's operations may wait. Each is a number of seconds or a string such as `"90s"`, `"30m"`, `"1h30m"`. Unset ones default to the stack configuration (`clouddb:createTimeout`, `clouddb:updateTimeout`, `clouddb:deleteTimeout`), which defaults to 30 minutes. Pulumi's `customTimeouts` option, which never reaches a dynamic provider, is turned into this input. */

@@ -162,8 +162,26 @@ export type InputsOf<I extends InputSpecs> = z.infer<z.ZodObject<{ [K in keyof I
 /** The outputs a resource records. */
 export type OutputsOf<O extends OutputSpecs> = z.infer<z.ZodObject<{ [K in keyof O]: O[K]["schema"] }>>;
 
-/** A type the SDK declares by name: from a schema, or written out. */
-export type NamedType = { readonly doc: string } & ({ readonly schema: z.ZodType } | { readonly tsType: string });
+/**
+ * How the native plugin's SDKs carry a value the core holds in another form: as a
+ * primitive of the package schema, which every SDK types exactly (Go has no unions: a
+ * `number | "shared"` would be `interface{}` there). The native host turns each value where
+ * the type is used into this form on the way out and back on the way in
+ * (native/valueForms.ts); the dynamic providers and their SDK keep the core's form.
+ */
+export interface NativeForm {
+  /** The schema's type of the value in this form. */
+  readonly type: "integer";
+  /** The value as the native SDKs carry it, from the core's (a value of no other form passes as it is). */
+  readonly toNative: (value: unknown) => unknown;
+  /** The core's value, from the native SDKs' (a value of no other form passes as it is). */
+  readonly fromNative: (value: unknown) => unknown;
+}
+
+/** A type the SDK declares by name: from a schema, or written out; with its form in the native SDKs where that differs. */
+export type NamedType = { readonly doc: string; readonly native?: NativeForm } & (
+  { readonly schema: z.ZodType } | { readonly tsType: string }
+);
 
 /** The declarative half of a resource type. */
 export interface ResourceSchema<I extends InputSpecs = InputSpecs, O extends OutputSpecs = OutputSpecs> {

@@ -5,10 +5,13 @@
  * program's. This module only translates: a token to its entry, the engine's arguments to the
  * entry's (checked first), and its answer to an object (the package schema's functions return
  * objects): a lookup of one resource returns its outputs, a lookup of many holds them in the
- * list property its entry names.
+ * list property its entry names, each value in the native SDKs' form (valueForms.ts).
  */
 import type { ConfigSource } from "../framework/settings";
-import { LOOKUPS, type Lookup } from "../lookups";
+import { LOOKUPS, type Lookup, type LookupResultShape } from "../lookups";
+import { namedTypesOf } from "../resources/registration";
+import { RESOURCES } from "../resources/registry";
+import { resourceForms, SAME_FORMS, type BagForms } from "./valueForms";
 import type { Bag } from "./protos";
 
 /** The function a token names (`clouddb:index:getService`) among `functions` (every lookup unless given), or undefined. */
@@ -45,5 +48,14 @@ export async function runFunction(spec: Lookup, args: Bag, config: ConfigSource)
     Object.keys(spec.args).map((key) => [key, typeof args[key] === "string" && args[key] !== "" ? args[key] : undefined]),
   );
   const result = await spec.run(given, undefined, config);
-  return "list" in spec.result ? { [spec.result.list]: result } : { ...(result as Bag) };
+  const forms = resultForms(spec.result);
+  return "list" in spec.result
+    ? { [spec.result.list]: (result as Bag[]).map((item) => forms.toNative(item)) }
+    : forms.toNative({ ...(result as Bag) });
+}
+
+/** The native SDKs' form of a lookup's result: its kind's outputs' (a kind not registered, or a result of its own, has none). */
+function resultForms(result: LookupResultShape): BagForms {
+  const registered = "kind" in result ? RESOURCES.find((r) => r.definition.schema.kind === result.kind) : undefined;
+  return registered ? resourceForms(registered, namedTypesOf(RESOURCES)).outputs : SAME_FORMS;
 }

@@ -10,7 +10,9 @@
  *   `replaceOnChanges` and shows what changes;
  * - secrets: every secret output and input is marked secret in what it returns, partial
  *   failures included;
- * - Read with an id alone (`pulumi import`), which records the inputs read back.
+ * - Read with an id alone (`pulumi import`), which records the inputs read back;
+ * - values in the native SDKs' form (valueForms.ts: a service's size is an integer there, 0
+ *   for the shared plan): turned to the core's as they arrive, and back as they leave.
  *
  * The inputs only the dynamic providers take (`timeouts`, `settings`) are not served: the core
  * gets the native schema (framework/schema.ts `nativeSchema`), and the engine's
@@ -20,6 +22,7 @@
  * State written by the dynamic providers (a migration, through the schema's aliases) carries
  * `__provider` and `__owner`: they are dropped from what is returned, and read as nothing.
  */
+import { isDeepStrictEqual } from "util";
 import { checkInputs } from "../framework/check";
 import { CloudStateError, ProviderErrorCode, ResourceInitError, scrubbed, unimportable } from "../framework/errors";
 import { ADOPTED_KEY } from "../framework/adoption";
@@ -28,12 +31,13 @@ import { GIVEN_INPUTS_KEY } from "../framework/refreshedInputs";
 import type { CoreProvider } from "../framework/coreProvider";
 import { coreProvider } from "../framework/core";
 import { inputsReadBack, nativeSchema, secretInputs, secretOutputs, type ResourceSchema } from "../framework/schema";
-import type { RegisteredResource } from "../resources/registration";
+import { namedTypesOf, type RegisteredResource } from "../resources/registration";
 import { detailedDiff, type NativeDiff } from "./detailedDiff";
 import { WiredInitError } from "./errors";
 import { forEngine, type Failure } from "./failures";
 import type { Bag } from "./protos";
 import { ownerOf } from "./urns";
+import { resourceForms, type BagForms, type ResourceForms } from "./valueForms";
 import { toWire, type Wired } from "./wire";
 
 /** Values to send, and which of their keys are secret. */
@@ -73,6 +77,11 @@ function inputsOnly(props: Bag): Bag {
   return Object.fromEntries(Object.entries(props).filter(([k]) => k === AUTONAMED_KEY || !NOT_OUTPUTS.has(k)));
 }
 
+/** `wired` with its values in the core's form. */
+function inCoreForm(wired: Wired, forms: BagForms): Wired {
+  return { props: forms.fromNative(wired.props), secrets: wired.secrets };
+}
+
 /** One resource type, served natively. */
 export class NativeResource {
   /** The type token, `clouddb:index:<Kind>`. */
@@ -82,6 +91,7 @@ export class NativeResource {
   private readonly schema: ResourceSchema;
   private readonly core: CoreProvider;
   private readonly secretKeys: ReadonlySet<string>;
+  private readonly forms: ResourceForms;
 
   /** @param registered the type, as the registry lists it */
   constructor(registered: RegisteredResource) {
@@ -93,6 +103,7 @@ export class NativeResource {
     this.core = coreProvider({ ...definition, schema: this.schema });
     // The full schema's: `settings` that older state records stays secret.
     this.secretKeys = new Set([...secretOutputs(full), ...secretInputs(full)]);
+    this.forms = resourceForms(registered, namedTypesOf([registered]));
   }
 
   /** The keys to mark secret: the schema's secret inputs and outputs, and whatever arrived secret. */
@@ -106,14 +117,15 @@ export class NativeResource {
    * value never quoted), and no failure hands the engine a property whose value it would print
    * holding a secret (failures.ts).
    */
-  async check(urn: string, olds: Wired, news: Wired): Promise<{ inputs: Out; failures: Failure[] }> {
+  async check(urn: string, oldsWired: Wired, newsWired: Wired): Promise<{ inputs: Out; failures: Failure[] }> {
+    const [olds, news] = [inCoreForm(oldsWired, this.forms.inputs), inCoreForm(newsWired, this.forms.inputs)];
     const r = await this.core.check({
       olds: inputsOnly(olds.props),
       news: inputsOnly(news.props),
       owner: ownerOf(urn, this.kind),
       secretInputs: news.secrets,
     });
-    const inputs = inputsOnly(r.inputs);
+    const inputs = this.forms.inputs.toNative(inputsOnly(r.inputs));
     return { inputs: { props: inputs, secrets: this.secrets(news.secrets) }, failures: forEngine(r.failures ?? [], news, this.secretKeys) };
   }
 
@@ -123,13 +135,20 @@ export class NativeResource {
    * to this plugin: the old half of a replacement is then deleted by them, not here.
    */
   async diff(id: string, olds: Wired, news: Wired): Promise<NativeDiff> {
-    const recorded = outputsOnly(olds.props);
+    const written = outputsOnly(olds.props);
+    const recorded = this.forms.outputs.fromNative(written);
     const movingToNative = PROVIDER_KEY in olds.props;
-    return detailedDiff(await this.core.diff({ id, olds: recorded, news: inputsOnly(news.props), movingToNative }), recorded);
+    const desired = this.forms.inputs.fromNative(inputsOnly(news.props));
+    const d = detailedDiff(await this.core.diff({ id, olds: recorded, news: desired, movingToNative }), recorded);
+    // State that records a value in another form than the native SDKs' (0.2.0's `"shared"`) is
+    // an update that sends nothing and records it so: a program reads its outputs typed.
+    const inOtherForm = !isDeepStrictEqual(this.forms.outputs.toNative(recorded), written);
+    return inOtherForm ? { ...d, changes: true } : d;
   }
 
   /** Creates the resource (or, in a preview, says what it will have). */
-  async create(urn: string, news: Wired, preview: boolean, timeout: number): Promise<{ id: string; outs: Out }> {
+  async create(urn: string, newsWired: Wired, preview: boolean, timeout: number): Promise<{ id: string; outs: Out }> {
+    const news = inCoreForm(newsWired, this.forms.inputs);
     const secrets = this.secrets(news.secrets);
     try {
       const r = await this.core.create({
@@ -138,7 +157,7 @@ export class NativeResource {
         preview,
         engineTimeoutSeconds: timeout,
       });
-      return { id: r.id, outs: { props: outputsOnly(r.outs), secrets } };
+      return { id: r.id, outs: { props: this.forms.outputs.toNative(outputsOnly(r.outs)), secrets } };
     } catch (e) {
       throw this.wired(e, news, secrets);
     }
@@ -150,7 +169,8 @@ export class NativeResource {
    * answer whose inputs read back `check` refuses (a value it does not show readably) is
    * imported not at all, the error naming each.
    */
-  async read(id: string, props: Wired, inputs: Wired): Promise<{ id: string; outs?: Out; inputs?: Out }> {
+  async read(id: string, propsWired: Wired, inputsWired: Wired): Promise<{ id: string; outs?: Out; inputs?: Out }> {
+    const [props, inputs] = [inCoreForm(propsWired, this.forms.outputs), inCoreForm(inputsWired, this.forms.inputs)];
     const importing = Object.keys(props.props).length === 0 && Object.keys(inputs.props).length === 0;
     const r = await this.core.read({ id, props: outputsOnly(props.props), oldInputs: importing ? undefined : inputsOnly(inputs.props) });
     if (!r.id) return { id: "" };
@@ -162,13 +182,14 @@ export class NativeResource {
     if (refused !== undefined) throw new CloudStateError(refused, ProviderErrorCode.Unreadable);
     return {
       id: r.id,
-      outs: { props: outs, secrets: this.secrets(props.secrets) },
-      inputs: { props: ins, secrets: this.secrets(inputs.secrets) },
+      outs: { props: this.forms.outputs.toNative(outs), secrets: this.secrets(props.secrets) },
+      inputs: { props: this.forms.inputs.toNative(ins), secrets: this.secrets(inputs.secrets) },
     };
   }
 
   /** Updates the resource (or, in a preview, says what it will have). */
-  async update(urn: string, id: string, olds: Wired, news: Wired, preview: boolean, timeout: number): Promise<{ outs: Out }> {
+  async update(urn: string, id: string, oldsWired: Wired, newsWired: Wired, preview: boolean, timeout: number): Promise<{ outs: Out }> {
+    const [olds, news] = [inCoreForm(oldsWired, this.forms.outputs), inCoreForm(newsWired, this.forms.inputs)];
     const secrets = this.secrets(news.secrets);
     try {
       const owner = ownerOf(urn, this.kind);
@@ -180,7 +201,7 @@ export class NativeResource {
         preview,
         engineTimeoutSeconds: timeout,
       });
-      return { outs: { props: outputsOnly(r.outs), secrets } };
+      return { outs: { props: this.forms.outputs.toNative(outputsOnly(r.outs)), secrets } };
     } catch (e) {
       throw this.wired(e, news, secrets);
     }
@@ -192,7 +213,9 @@ export class NativeResource {
    * engine sends: state of 0.1.0 records adoption there alone).
    */
   async delete(id: string, props: Wired, timeout: number, oldInputs?: Wired): Promise<void> {
-    await this.core.delete({ id, props: outputsOnly(props.props), oldInputs: oldInputs?.props, engineTimeoutSeconds: timeout });
+    const recorded = this.forms.outputs.fromNative(outputsOnly(props.props));
+    const inputs = oldInputs && this.forms.inputs.fromNative(oldInputs.props);
+    await this.core.delete({ id, props: recorded, oldInputs: inputs, engineTimeoutSeconds: timeout });
   }
 
   /**
@@ -207,6 +230,12 @@ export class NativeResource {
         e,
         [...news.secrets].flatMap((k) => textsIn(news.props[k])),
       );
-    return new WiredInitError(e.id, toWire(outputsOnly(e.properties), secrets), toWire(inputsOnly(news.props), secrets), e.message);
+    const { outputs, inputs } = this.forms;
+    return new WiredInitError(
+      e.id,
+      toWire(outputs.toNative(outputsOnly(e.properties)), secrets),
+      toWire(inputs.toNative(inputsOnly(news.props)), secrets),
+      e.message,
+    );
   }
 }

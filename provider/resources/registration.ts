@@ -22,7 +22,11 @@ export interface RegisteredResource {
 
 /** The types the SDK declares by name that several resources' arguments and outputs use. */
 const SHARED_NAMED_TYPES: Readonly<Record<string, NamedType>> = {
-  Size: { doc: 'CPU (millicores) or memory (GB): a whole number, or `"shared"` for the shared plan.', schema: v.size },
+  Size: {
+    doc: 'CPU (millicores) or memory (GB): a whole number, or `"shared"` for the shared plan (0 in the native plugin\'s SDKs).',
+    schema: v.size,
+    native: v.sizeNatively,
+  },
   Timeouts: {
     doc:
       'How long a resource\'s operations may wait. Each is a number of seconds or a string such as `"90s"`, `"30m"`, `"1h30m"`. ' +

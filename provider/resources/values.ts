@@ -10,6 +10,7 @@ import { expecting, shortId, typeOf } from "../../contract/rules";
 import { DEDICATED_SIZES, SERVICE_SIZES, type SizePair } from "../../contract/sizes";
 import { apiKeyProblem, apiUrlProblem } from "../client/config";
 import { isTimeout, TIMEOUT_RANGE_TEXT } from "../framework/durations";
+import type { NativeForm } from "../framework/schema";
 
 /** A project id: 10 characters of `[a-z0-9]`. */
 export const projectId = shortId("a project id");
@@ -94,6 +95,17 @@ function amountOf(allowShared: boolean, pick: (p: SizePair) => number): z.ZodTyp
 
 /** What a CPU or memory allocation may be in a service's outputs: a whole number, or `"shared"`. */
 export const size = z.union([z.number().int(), z.literal("shared")]);
+
+/**
+ * A CPU or memory allocation in the native plugin's SDKs: an integer, 0 for the shared plan
+ * (as the API itself shows it), so Go, Java and Python type it exactly. A `"shared"` that
+ * still arrives (state of plugin 0.2.0, a YAML program written for it) is taken as it is.
+ */
+export const sizeNatively: NativeForm = {
+  type: "integer",
+  toNative: (value) => (value === "shared" ? 0 : value),
+  fromNative: (value) => (value === 0 ? "shared" : value),
+};
 
 /** A CPU allocation in millicores: a number, or `"shared"` where `allowShared` (typed so: a set's is a number). */
 export function cpuMillis(allowShared: true): z.ZodType<number | "shared", number | "shared">;

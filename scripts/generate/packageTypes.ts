@@ -86,6 +86,8 @@ export class PackageTypes {
    */
   typeSpec(js: JsonSchema, names: TypeNames, text?: string): TypeSpec {
     if (js.$ref !== undefined) throw new Error(`unexpected $ref ${js.$ref} in a definition's JSON Schema (${names.object})`);
+    // A value written as a named type with a form of its own in the native SDKs (a union in the core's) is that form.
+    if (js.tsType !== undefined && this.named[js.tsType]?.native !== undefined) return this.namedSpec(js.tsType) ?? ANY;
     if (js.const !== undefined) return this.primitive(js.const, names);
     if (js.enum) return this.enumType(js.enum, names);
     const members = js.anyOf ?? js.oneOf;
@@ -136,6 +138,8 @@ export class PackageTypes {
   private namedSpec(name: string): TypeSpec | undefined {
     const named = this.named[name];
     if (named === undefined) return undefined;
+    // The package schema is the native plugin's: a type with a form of its own there is that primitive.
+    if (named.native !== undefined) return { type: named.native.type };
     if ("tsType" in named) return typeSpecOfText(named.tsType, (n) => this.namedSpec(n));
     const own = typeNameOf(name);
     return this.typeSpec(jsonSchemaOf(named.schema, "input"), { object: own, enums: [own], description: named.doc });

@@ -38,9 +38,9 @@ export interface GetServiceResult {
      */
     readonly connectionPooler: boolean;
     /**
-     * CPU in millicores or `"shared"`.
+     * CPU in millicores, or `"shared"` for the shared plan (0 in the native plugin's SDKs).
      */
-    readonly cpuMillis: number | string;
+    readonly cpuMillis: number;
     /**
      * Creation time (RFC 3339, the API's clock).
      */
@@ -62,9 +62,9 @@ export interface GetServiceResult {
      */
     readonly host: string;
     /**
-     * Memory in GB or `"shared"`.
+     * Memory in GB, or `"shared"` for the shared plan (0 in the native plugin's SDKs).
      */
-    readonly memoryGbs: number | string;
+    readonly memoryGbs: number;
     /**
      * The name.
      */

@@ -65,9 +65,9 @@ export class Service extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly connectionString: pulumi.Output<string | undefined>;
     /**
-     * CPU in millicores or `"shared"`.
+     * CPU in millicores, or `"shared"` for the shared plan (0 in the native plugin's SDKs).
      */
-    declare public readonly cpuMillis: pulumi.Output<number | string>;
+    declare public readonly cpuMillis: pulumi.Output<number>;
     /**
      * Creation time (RFC 3339, the API's clock).
      */
@@ -93,9 +93,9 @@ export class Service extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly host: pulumi.Output<string>;
     /**
-     * Memory in GB or `"shared"`.
+     * Memory in GB, or `"shared"` for the shared plan (0 in the native plugin's SDKs).
      */
-    declare public readonly memoryGbs: pulumi.Output<number | string>;
+    declare public readonly memoryGbs: pulumi.Output<number>;
     /**
      * The name.
      */
@@ -256,9 +256,9 @@ export interface ServiceArgs {
      */
     connectionPooler?: pulumi.Input<boolean | undefined>;
     /**
-     * CPU in millicores, paired with `memoryGbs`: shared/shared, 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128. A change resizes the service. Default: `500`.
+     * CPU in millicores, paired with `memoryGbs`: shared/shared, 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128 (shared is 0 in the native plugin's SDKs). A change resizes the service. Default: `500`.
      */
-    cpuMillis?: pulumi.Input<number | string | undefined>;
+    cpuMillis?: pulumi.Input<number | undefined>;
     /**
      * `DEV` or `PROD`.
      */
@@ -274,7 +274,7 @@ export interface ServiceArgs {
     /**
      * Memory in GB, paired with `cpuMillis`. Default: `2`.
      */
-    memoryGbs?: pulumi.Input<number | string | undefined>;
+    memoryGbs?: pulumi.Input<number | undefined>;
     /**
      * Name, 1 to 128 characters. Unset: the resource's name in the program plus a random suffix (`db-1a2b3c4`), kept from then on (a replacement gets a new one); with `adoptId`, the adopted one's.
      */

@@ -80,7 +80,7 @@ export const serviceSchema = resourceSchema({
     }),
     cpuMillis: optionalInput(v.cpuMillis(true), {
       change: "in-place",
-      doc: `CPU in millicores, paired with \`memoryGbs\`: ${describeSizes(SERVICE_SIZES)}. A change resizes the service.`,
+      doc: `CPU in millicores, paired with \`memoryGbs\`: ${describeSizes(SERVICE_SIZES)} (shared is 0 in the native plugin's SDKs). A change resizes the service.`,
       default: SERVICE_DEFAULTS.cpuMillis,
       unsetKeeps: forked,
       sdkType: "Size",

@@ -63,13 +63,13 @@ export const serviceOutputSpecs = {
     from: ({ live: { vpcEndpoint: e } }) => (e !== null && typeof e === "object" ? (e as Record<string, unknown>) : undefined),
   }),
   cpuMillis: output(size, {
-    doc: 'CPU in millicores or `"shared"`.',
+    doc: 'CPU in millicores, or `"shared"` for the shared plan (0 in the native plugin\'s SDKs).',
     field: "resources",
     shows: resourcesShown,
     from: (s) => sizeOf(s.live.resources?.[0]?.spec?.cpu_millis),
   }),
   memoryGbs: output(size, {
-    doc: 'Memory in GB or `"shared"`.',
+    doc: 'Memory in GB, or `"shared"` for the shared plan (0 in the native plugin\'s SDKs).',
     field: "resources",
     shows: resourcesShown,
     from: (s) => sizeOf(s.live.resources?.[0]?.spec?.memory_gbs),

@@ -33,8 +33,8 @@ type LookupServiceArgs struct {
 type LookupServiceResult struct {
 	// Whether the pooler is on.
 	ConnectionPooler bool `pulumi:"connectionPooler"`
-	// CPU in millicores or `"shared"`.
-	CpuMillis interface{} `pulumi:"cpuMillis"`
+	// CPU in millicores, or `"shared"` for the shared plan (0 in the native plugin's SDKs).
+	CpuMillis int `pulumi:"cpuMillis"`
 	// Creation time (RFC 3339, the API's clock).
 	Created string `pulumi:"created"`
 	// `DEV` or `PROD`.
@@ -45,8 +45,8 @@ type LookupServiceResult struct {
 	HaReplicas ServiceHaReplicas `pulumi:"haReplicas"`
 	// Connection host.
 	Host string `pulumi:"host"`
-	// Memory in GB or `"shared"`.
-	MemoryGbs interface{} `pulumi:"memoryGbs"`
+	// Memory in GB, or `"shared"` for the shared plan (0 in the native plugin's SDKs).
+	MemoryGbs int `pulumi:"memoryGbs"`
 	// The name.
 	Name string `pulumi:"name"`
 	// Whether the service is paused.
@@ -111,9 +111,9 @@ func (o LookupServiceResultOutput) ConnectionPooler() pulumi.BoolOutput {
 	return o.ApplyT(func(v LookupServiceResult) bool { return v.ConnectionPooler }).(pulumi.BoolOutput)
 }
 
-// CPU in millicores or `"shared"`.
-func (o LookupServiceResultOutput) CpuMillis() pulumi.AnyOutput {
-	return o.ApplyT(func(v LookupServiceResult) interface{} { return v.CpuMillis }).(pulumi.AnyOutput)
+// CPU in millicores, or `"shared"` for the shared plan (0 in the native plugin's SDKs).
+func (o LookupServiceResultOutput) CpuMillis() pulumi.IntOutput {
+	return o.ApplyT(func(v LookupServiceResult) int { return v.CpuMillis }).(pulumi.IntOutput)
 }
 
 // Creation time (RFC 3339, the API's clock).
@@ -141,9 +141,9 @@ func (o LookupServiceResultOutput) Host() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupServiceResult) string { return v.Host }).(pulumi.StringOutput)
 }
 
-// Memory in GB or `"shared"`.
-func (o LookupServiceResultOutput) MemoryGbs() pulumi.AnyOutput {
-	return o.ApplyT(func(v LookupServiceResult) interface{} { return v.MemoryGbs }).(pulumi.AnyOutput)
+// Memory in GB, or `"shared"` for the shared plan (0 in the native plugin's SDKs).
+func (o LookupServiceResultOutput) MemoryGbs() pulumi.IntOutput {
+	return o.ApplyT(func(v LookupServiceResult) int { return v.MemoryGbs }).(pulumi.IntOutput)
 }
 
 // The name.

@@ -965,10 +965,10 @@ func (o ServiceHaReplicasOutput) SyncReplicaCount() pulumi.IntOutput {
 }
 
 type ServiceResource struct {
-	CpuMillis  interface{} `pulumi:"cpuMillis"`
-	Id         string      `pulumi:"id"`
-	MemoryGbs  interface{} `pulumi:"memoryGbs"`
-	VolumeType string      `pulumi:"volumeType"`
+	CpuMillis  int    `pulumi:"cpuMillis"`
+	Id         string `pulumi:"id"`
+	MemoryGbs  int    `pulumi:"memoryGbs"`
+	VolumeType string `pulumi:"volumeType"`
 }
 
 type ServiceResourceOutput struct{ *pulumi.OutputState }
@@ -985,16 +985,16 @@ func (o ServiceResourceOutput) ToServiceResourceOutputWithContext(ctx context.Co
 	return o
 }
 
-func (o ServiceResourceOutput) CpuMillis() pulumi.AnyOutput {
-	return o.ApplyT(func(v ServiceResource) interface{} { return v.CpuMillis }).(pulumi.AnyOutput)
+func (o ServiceResourceOutput) CpuMillis() pulumi.IntOutput {
+	return o.ApplyT(func(v ServiceResource) int { return v.CpuMillis }).(pulumi.IntOutput)
 }
 
 func (o ServiceResourceOutput) Id() pulumi.StringOutput {
 	return o.ApplyT(func(v ServiceResource) string { return v.Id }).(pulumi.StringOutput)
 }
 
-func (o ServiceResourceOutput) MemoryGbs() pulumi.AnyOutput {
-	return o.ApplyT(func(v ServiceResource) interface{} { return v.MemoryGbs }).(pulumi.AnyOutput)
+func (o ServiceResourceOutput) MemoryGbs() pulumi.IntOutput {
+	return o.ApplyT(func(v ServiceResource) int { return v.MemoryGbs }).(pulumi.IntOutput)
 }
 
 func (o ServiceResourceOutput) VolumeType() pulumi.StringOutput {
@@ -1025,8 +1025,8 @@ func (o ServiceResourceArrayOutput) Index(i pulumi.IntInput) ServiceResourceOutp
 type ServiceResult struct {
 	// Whether the pooler is on.
 	ConnectionPooler bool `pulumi:"connectionPooler"`
-	// CPU in millicores or `"shared"`.
-	CpuMillis interface{} `pulumi:"cpuMillis"`
+	// CPU in millicores, or `"shared"` for the shared plan (0 in the native plugin's SDKs).
+	CpuMillis int `pulumi:"cpuMillis"`
 	// Creation time (RFC 3339, the API's clock).
 	Created string `pulumi:"created"`
 	// `DEV` or `PROD`.
@@ -1037,8 +1037,8 @@ type ServiceResult struct {
 	HaReplicas ServiceHaReplicas `pulumi:"haReplicas"`
 	// Connection host.
 	Host string `pulumi:"host"`
-	// Memory in GB or `"shared"`.
-	MemoryGbs interface{} `pulumi:"memoryGbs"`
+	// Memory in GB, or `"shared"` for the shared plan (0 in the native plugin's SDKs).
+	MemoryGbs int `pulumi:"memoryGbs"`
 	// The name.
 	Name string `pulumi:"name"`
 	// Whether the service is paused.
@@ -1087,9 +1087,9 @@ func (o ServiceResultOutput) ConnectionPooler() pulumi.BoolOutput {
 	return o.ApplyT(func(v ServiceResult) bool { return v.ConnectionPooler }).(pulumi.BoolOutput)
 }
 
-// CPU in millicores or `"shared"`.
-func (o ServiceResultOutput) CpuMillis() pulumi.AnyOutput {
-	return o.ApplyT(func(v ServiceResult) interface{} { return v.CpuMillis }).(pulumi.AnyOutput)
+// CPU in millicores, or `"shared"` for the shared plan (0 in the native plugin's SDKs).
+func (o ServiceResultOutput) CpuMillis() pulumi.IntOutput {
+	return o.ApplyT(func(v ServiceResult) int { return v.CpuMillis }).(pulumi.IntOutput)
 }
 
 // Creation time (RFC 3339, the API's clock).
@@ -1117,9 +1117,9 @@ func (o ServiceResultOutput) Host() pulumi.StringOutput {
 	return o.ApplyT(func(v ServiceResult) string { return v.Host }).(pulumi.StringOutput)
 }
 
-// Memory in GB or `"shared"`.
-func (o ServiceResultOutput) MemoryGbs() pulumi.AnyOutput {
-	return o.ApplyT(func(v ServiceResult) interface{} { return v.MemoryGbs }).(pulumi.AnyOutput)
+// Memory in GB, or `"shared"` for the shared plan (0 in the native plugin's SDKs).
+func (o ServiceResultOutput) MemoryGbs() pulumi.IntOutput {
+	return o.ApplyT(func(v ServiceResult) int { return v.MemoryGbs }).(pulumi.IntOutput)
 }
 
 // The name.

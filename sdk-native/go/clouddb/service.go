@@ -21,8 +21,8 @@ type Service struct {
 	ConnectionPooler pulumi.BoolOutput `pulumi:"connectionPooler"`
 	// `postgresql://tsdbadmin:<password>@<host>:<port>/tsdb?sslmode=require` (secret), kept current through password changes.
 	ConnectionString pulumi.StringPtrOutput `pulumi:"connectionString"`
-	// CPU in millicores or `"shared"`.
-	CpuMillis pulumi.AnyOutput `pulumi:"cpuMillis"`
+	// CPU in millicores, or `"shared"` for the shared plan (0 in the native plugin's SDKs).
+	CpuMillis pulumi.IntOutput `pulumi:"cpuMillis"`
 	// Creation time (RFC 3339, the API's clock).
 	Created pulumi.StringOutput `pulumi:"created"`
 	// `DEV` or `PROD`.
@@ -35,8 +35,8 @@ type Service struct {
 	HaReplicas ServiceHaReplicasOutput `pulumi:"haReplicas"`
 	// Connection host.
 	Host pulumi.StringOutput `pulumi:"host"`
-	// Memory in GB or `"shared"`.
-	MemoryGbs pulumi.AnyOutput `pulumi:"memoryGbs"`
+	// Memory in GB, or `"shared"` for the shared plan (0 in the native plugin's SDKs).
+	MemoryGbs pulumi.IntOutput `pulumi:"memoryGbs"`
 	// The name.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// The password (secret): the one given, else the initial password from the create or fork answer.
@@ -150,8 +150,8 @@ type serviceArgs struct {
 	AdoptId *string `pulumi:"adoptId"`
 	// Connection pooler on or off.
 	ConnectionPooler *bool `pulumi:"connectionPooler"`
-	// CPU in millicores, paired with `memoryGbs`: shared/shared, 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128. A change resizes the service. Default: `500`.
-	CpuMillis interface{} `pulumi:"cpuMillis"`
+	// CPU in millicores, paired with `memoryGbs`: shared/shared, 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128 (shared is 0 in the native plugin's SDKs). A change resizes the service. Default: `500`.
+	CpuMillis *int `pulumi:"cpuMillis"`
 	// `DEV` or `PROD`.
 	Environment *Environment `pulumi:"environment"`
 	// Make the service by forking another: `strategy` is `LAST_SNAPSHOT`, `NOW` or `PITR` (needs `targetTime`, RFC 3339).
@@ -159,7 +159,7 @@ type serviceArgs struct {
 	// High-availability replicas: `replicaCount` 0 to 2, `syncReplicaCount` 0 to `replicaCount`. Default: `{"replicaCount":0,"syncReplicaCount":0}`.
 	HaReplicas *HaReplicas `pulumi:"haReplicas"`
 	// Memory in GB, paired with `cpuMillis`. Default: `2`.
-	MemoryGbs interface{} `pulumi:"memoryGbs"`
+	MemoryGbs *int `pulumi:"memoryGbs"`
 	// Name, 1 to 128 characters. Unset: the resource's name in the program plus a random suffix (`db-1a2b3c4`), kept from then on (a replacement gets a new one); with `adoptId`, the adopted one's.
 	Name *string `pulumi:"name"`
 	// Password, 8 to 128 characters (secret). Unset: the service keeps the initial password the API generated, exposed as the `password` output.
@@ -182,8 +182,8 @@ type ServiceArgs struct {
 	AdoptId pulumi.StringPtrInput
 	// Connection pooler on or off.
 	ConnectionPooler pulumi.BoolPtrInput
-	// CPU in millicores, paired with `memoryGbs`: shared/shared, 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128. A change resizes the service. Default: `500`.
-	CpuMillis pulumi.Input
+	// CPU in millicores, paired with `memoryGbs`: shared/shared, 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128 (shared is 0 in the native plugin's SDKs). A change resizes the service. Default: `500`.
+	CpuMillis pulumi.IntPtrInput
 	// `DEV` or `PROD`.
 	Environment EnvironmentPtrInput
 	// Make the service by forking another: `strategy` is `LAST_SNAPSHOT`, `NOW` or `PITR` (needs `targetTime`, RFC 3339).
@@ -191,7 +191,7 @@ type ServiceArgs struct {
 	// High-availability replicas: `replicaCount` 0 to 2, `syncReplicaCount` 0 to `replicaCount`. Default: `{"replicaCount":0,"syncReplicaCount":0}`.
 	HaReplicas HaReplicasPtrInput
 	// Memory in GB, paired with `cpuMillis`. Default: `2`.
-	MemoryGbs pulumi.Input
+	MemoryGbs pulumi.IntPtrInput
 	// Name, 1 to 128 characters. Unset: the resource's name in the program plus a random suffix (`db-1a2b3c4`), kept from then on (a replacement gets a new one); with `adoptId`, the adopted one's.
 	Name pulumi.StringPtrInput
 	// Password, 8 to 128 characters (secret). Unset: the service keeps the initial password the API generated, exposed as the `password` output.
@@ -305,9 +305,9 @@ func (o ServiceOutput) ConnectionString() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Service) pulumi.StringPtrOutput { return v.ConnectionString }).(pulumi.StringPtrOutput)
 }
 
-// CPU in millicores or `"shared"`.
-func (o ServiceOutput) CpuMillis() pulumi.AnyOutput {
-	return o.ApplyT(func(v *Service) pulumi.AnyOutput { return v.CpuMillis }).(pulumi.AnyOutput)
+// CPU in millicores, or `"shared"` for the shared plan (0 in the native plugin's SDKs).
+func (o ServiceOutput) CpuMillis() pulumi.IntOutput {
+	return o.ApplyT(func(v *Service) pulumi.IntOutput { return v.CpuMillis }).(pulumi.IntOutput)
 }
 
 // Creation time (RFC 3339, the API's clock).
@@ -340,9 +340,9 @@ func (o ServiceOutput) Host() pulumi.StringOutput {
 	return o.ApplyT(func(v *Service) pulumi.StringOutput { return v.Host }).(pulumi.StringOutput)
 }
 
-// Memory in GB or `"shared"`.
-func (o ServiceOutput) MemoryGbs() pulumi.AnyOutput {
-	return o.ApplyT(func(v *Service) pulumi.AnyOutput { return v.MemoryGbs }).(pulumi.AnyOutput)
+// Memory in GB, or `"shared"` for the shared plan (0 in the native plugin's SDKs).
+func (o ServiceOutput) MemoryGbs() pulumi.IntOutput {
+	return o.ApplyT(func(v *Service) pulumi.IntOutput { return v.MemoryGbs }).(pulumi.IntOutput)
 }
 
 // The name.

@@ -130,9 +130,9 @@ export interface ServiceHaReplicas {
 }
 
 export interface ServiceResource {
-    cpuMillis: number | string;
+    cpuMillis: number;
     id: string;
-    memoryGbs: number | string;
+    memoryGbs: number;
     volumeType: string;
 }
 
@@ -145,9 +145,9 @@ export interface ServiceResult {
      */
     connectionPooler: boolean;
     /**
-     * CPU in millicores or `"shared"`.
+     * CPU in millicores, or `"shared"` for the shared plan (0 in the native plugin's SDKs).
      */
-    cpuMillis: number | string;
+    cpuMillis: number;
     /**
      * Creation time (RFC 3339, the API's clock).
      */
@@ -169,9 +169,9 @@ export interface ServiceResult {
      */
     host: string;
     /**
-     * Memory in GB or `"shared"`.
+     * Memory in GB, or `"shared"` for the shared plan (0 in the native plugin's SDKs).
      */
-    memoryGbs: number | string;
+    memoryGbs: number;
     /**
      * The name.
      */

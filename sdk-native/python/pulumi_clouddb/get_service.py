@@ -31,8 +31,8 @@ class GetServiceResult:
         if connection_pooler and not isinstance(connection_pooler, bool):
             raise TypeError("Expected argument 'connection_pooler' to be a bool")
         pulumi.set(__self__, "connection_pooler", connection_pooler)
-        if cpu_millis and not isinstance(cpu_millis, dict):
-            raise TypeError("Expected argument 'cpu_millis' to be a dict")
+        if cpu_millis and not isinstance(cpu_millis, int):
+            raise TypeError("Expected argument 'cpu_millis' to be a int")
         pulumi.set(__self__, "cpu_millis", cpu_millis)
         if created and not isinstance(created, str):
             raise TypeError("Expected argument 'created' to be a str")
@@ -49,8 +49,8 @@ class GetServiceResult:
         if host and not isinstance(host, str):
             raise TypeError("Expected argument 'host' to be a str")
         pulumi.set(__self__, "host", host)
-        if memory_gbs and not isinstance(memory_gbs, dict):
-            raise TypeError("Expected argument 'memory_gbs' to be a dict")
+        if memory_gbs and not isinstance(memory_gbs, int):
+            raise TypeError("Expected argument 'memory_gbs' to be a int")
         pulumi.set(__self__, "memory_gbs", memory_gbs)
         if name and not isinstance(name, str):
             raise TypeError("Expected argument 'name' to be a str")
@@ -102,9 +102,9 @@ class GetServiceResult:
 
     @_builtins.property
     @pulumi.getter(name="cpuMillis")
-    def cpu_millis(self) -> Union[_builtins.int, _builtins.str]:
+    def cpu_millis(self) -> _builtins.int:
         """
-        CPU in millicores or `"shared"`.
+        CPU in millicores, or `"shared"` for the shared plan (0 in the native plugin's SDKs).
         """
         return pulumi.get(self, "cpu_millis")
 
@@ -150,9 +150,9 @@ class GetServiceResult:
 
     @_builtins.property
     @pulumi.getter(name="memoryGbs")
-    def memory_gbs(self) -> Union[_builtins.int, _builtins.str]:
+    def memory_gbs(self) -> _builtins.int:
         """
-        Memory in GB or `"shared"`.
+        Memory in GB, or `"shared"` for the shared plan (0 in the native plugin's SDKs).
         """
         return pulumi.get(self, "memory_gbs")
 

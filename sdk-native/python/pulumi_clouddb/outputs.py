@@ -489,9 +489,9 @@ class ServiceResource(dict):
         return super().get(key, default)
 
     def __init__(__self__, *,
-                 cpu_millis: Union[_builtins.int, _builtins.str],
+                 cpu_millis: _builtins.int,
                  id: _builtins.str,
-                 memory_gbs: Union[_builtins.int, _builtins.str],
+                 memory_gbs: _builtins.int,
                  volume_type: _builtins.str):
         pulumi.set(__self__, "cpu_millis", cpu_millis)
         pulumi.set(__self__, "id", id)
@@ -500,7 +500,7 @@ class ServiceResource(dict):
 
     @_builtins.property
     @pulumi.getter(name="cpuMillis")
-    def cpu_millis(self) -> Union[_builtins.int, _builtins.str]:
+    def cpu_millis(self) -> _builtins.int:
         return pulumi.get(self, "cpu_millis")
 
     @_builtins.property
@@ -510,7 +510,7 @@ class ServiceResource(dict):
 
     @_builtins.property
     @pulumi.getter(name="memoryGbs")
-    def memory_gbs(self) -> Union[_builtins.int, _builtins.str]:
+    def memory_gbs(self) -> _builtins.int:
         return pulumi.get(self, "memory_gbs")
 
     @_builtins.property
@@ -526,12 +526,12 @@ class ServiceResult(dict):
     """
     def __init__(__self__, *,
                  connection_pooler: _builtins.bool,
-                 cpu_millis: Union[_builtins.int, _builtins.str],
+                 cpu_millis: _builtins.int,
                  created: _builtins.str,
                  environment: _builtins.str,
                  ha_replicas: 'outputs.ServiceHaReplicas',
                  host: _builtins.str,
-                 memory_gbs: Union[_builtins.int, _builtins.str],
+                 memory_gbs: _builtins.int,
                  name: _builtins.str,
                  paused: _builtins.bool,
                  port: _builtins.int,
@@ -550,12 +550,12 @@ class ServiceResult(dict):
         A Service as the lookup functions return it: its outputs, without its secrets and the inputs it keeps.
 
         :param _builtins.bool connection_pooler: Whether the pooler is on.
-        :param Union[_builtins.int, _builtins.str] cpu_millis: CPU in millicores or `"shared"`.
+        :param _builtins.int cpu_millis: CPU in millicores, or `"shared"` for the shared plan (0 in the native plugin's SDKs).
         :param _builtins.str created: Creation time (RFC 3339, the API's clock).
         :param _builtins.str environment: `DEV` or `PROD`.
         :param 'ServiceHaReplicas' ha_replicas: HA replicas.
         :param _builtins.str host: Connection host.
-        :param Union[_builtins.int, _builtins.str] memory_gbs: Memory in GB or `"shared"`.
+        :param _builtins.int memory_gbs: Memory in GB, or `"shared"` for the shared plan (0 in the native plugin's SDKs).
         :param _builtins.str name: The name.
         :param _builtins.bool paused: Whether the service is paused.
         :param _builtins.int port: Connection port.
@@ -608,9 +608,9 @@ class ServiceResult(dict):
 
     @_builtins.property
     @pulumi.getter(name="cpuMillis")
-    def cpu_millis(self) -> Union[_builtins.int, _builtins.str]:
+    def cpu_millis(self) -> _builtins.int:
         """
-        CPU in millicores or `"shared"`.
+        CPU in millicores, or `"shared"` for the shared plan (0 in the native plugin's SDKs).
         """
         return pulumi.get(self, "cpu_millis")
 
@@ -648,9 +648,9 @@ class ServiceResult(dict):
 
     @_builtins.property
     @pulumi.getter(name="memoryGbs")
-    def memory_gbs(self) -> Union[_builtins.int, _builtins.str]:
+    def memory_gbs(self) -> _builtins.int:
         """
-        Memory in GB or `"shared"`.
+        Memory in GB, or `"shared"` for the shared plan (0 in the native plugin's SDKs).
         """
         return pulumi.get(self, "memory_gbs")
 

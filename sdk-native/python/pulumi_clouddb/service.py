@@ -24,11 +24,11 @@ class ServiceArgs:
     def __init__(__self__, *,
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  connection_pooler: pulumi.Input[Optional[_builtins.bool]] = None,
-                 cpu_millis: pulumi.Input[Optional[Union[_builtins.int, _builtins.str]]] = None,
+                 cpu_millis: pulumi.Input[Optional[_builtins.int]] = None,
                  environment: pulumi.Input[Optional['Environment']] = None,
                  fork_from: pulumi.Input[Optional['ForkFromArgs']] = None,
                  ha_replicas: pulumi.Input[Optional['HaReplicasArgs']] = None,
-                 memory_gbs: pulumi.Input[Optional[Union[_builtins.int, _builtins.str]]] = None,
+                 memory_gbs: pulumi.Input[Optional[_builtins.int]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  password: pulumi.Input[Optional[_builtins.str]] = None,
                  paused: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -41,11 +41,11 @@ class ServiceArgs:
 
         :param pulumi.Input[_builtins.str] adopt_id: Id of an existing service (its name, type and region) to take over instead of creating one; its fixed properties must match the program. While it is set, the stack never deletes the resource: destroy, a replacement or removing it from the program leave it in the cloud (as `retainOnDelete` does). Removing it hands the resource to the stack (an update that sends nothing).
         :param pulumi.Input[_builtins.bool] connection_pooler: Connection pooler on or off.
-        :param pulumi.Input[Union[_builtins.int, _builtins.str]] cpu_millis: CPU in millicores, paired with `memoryGbs`: shared/shared, 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128. A change resizes the service. Default: `500`.
+        :param pulumi.Input[_builtins.int] cpu_millis: CPU in millicores, paired with `memoryGbs`: shared/shared, 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128 (shared is 0 in the native plugin's SDKs). A change resizes the service. Default: `500`.
         :param pulumi.Input['Environment'] environment: `DEV` or `PROD`.
         :param pulumi.Input['ForkFromArgs'] fork_from: Make the service by forking another: `strategy` is `LAST_SNAPSHOT`, `NOW` or `PITR` (needs `targetTime`, RFC 3339).
         :param pulumi.Input['HaReplicasArgs'] ha_replicas: High-availability replicas: `replicaCount` 0 to 2, `syncReplicaCount` 0 to `replicaCount`. Default: `{"replicaCount":0,"syncReplicaCount":0}`.
-        :param pulumi.Input[Union[_builtins.int, _builtins.str]] memory_gbs: Memory in GB, paired with `cpuMillis`. Default: `2`.
+        :param pulumi.Input[_builtins.int] memory_gbs: Memory in GB, paired with `cpuMillis`. Default: `2`.
         :param pulumi.Input[_builtins.str] name: Name, 1 to 128 characters. Unset: the resource's name in the program plus a random suffix (`db-1a2b3c4`), kept from then on (a replacement gets a new one); with `adoptId`, the adopted one's.
         :param pulumi.Input[_builtins.str] password: Password, 8 to 128 characters (secret). Unset: the service keeps the initial password the API generated, exposed as the `password` output.
         :param pulumi.Input[_builtins.bool] paused: Paused (stopped) or running.
@@ -115,14 +115,14 @@ class ServiceArgs:
 
     @_builtins.property
     @pulumi.getter(name="cpuMillis")
-    def cpu_millis(self) -> pulumi.Input[Optional[Union[_builtins.int, _builtins.str]]]:
+    def cpu_millis(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        CPU in millicores, paired with `memoryGbs`: shared/shared, 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128. A change resizes the service. Default: `500`.
+        CPU in millicores, paired with `memoryGbs`: shared/shared, 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128 (shared is 0 in the native plugin's SDKs). A change resizes the service. Default: `500`.
         """
         return pulumi.get(self, "cpu_millis")
 
     @cpu_millis.setter
-    def cpu_millis(self, value: pulumi.Input[Optional[Union[_builtins.int, _builtins.str]]]):
+    def cpu_millis(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "cpu_millis", value)
 
     @_builtins.property
@@ -163,14 +163,14 @@ class ServiceArgs:
 
     @_builtins.property
     @pulumi.getter(name="memoryGbs")
-    def memory_gbs(self) -> pulumi.Input[Optional[Union[_builtins.int, _builtins.str]]]:
+    def memory_gbs(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
         Memory in GB, paired with `cpuMillis`. Default: `2`.
         """
         return pulumi.get(self, "memory_gbs")
 
     @memory_gbs.setter
-    def memory_gbs(self, value: pulumi.Input[Optional[Union[_builtins.int, _builtins.str]]]):
+    def memory_gbs(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "memory_gbs", value)
 
     @_builtins.property
@@ -291,11 +291,11 @@ class Service(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  connection_pooler: pulumi.Input[Optional[_builtins.bool]] = None,
-                 cpu_millis: pulumi.Input[Optional[Union[_builtins.int, _builtins.str]]] = None,
+                 cpu_millis: pulumi.Input[Optional[_builtins.int]] = None,
                  environment: pulumi.Input[Optional['Environment']] = None,
                  fork_from: pulumi.Input[Optional[Union['ForkFromArgs', 'ForkFromArgsDict', 'outputs.ForkFrom']]] = None,
                  ha_replicas: pulumi.Input[Optional[Union['HaReplicasArgs', 'HaReplicasArgsDict']]] = None,
-                 memory_gbs: pulumi.Input[Optional[Union[_builtins.int, _builtins.str]]] = None,
+                 memory_gbs: pulumi.Input[Optional[_builtins.int]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  password: pulumi.Input[Optional[_builtins.str]] = None,
                  paused: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -313,11 +313,11 @@ class Service(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt_id: Id of an existing service (its name, type and region) to take over instead of creating one; its fixed properties must match the program. While it is set, the stack never deletes the resource: destroy, a replacement or removing it from the program leave it in the cloud (as `retainOnDelete` does). Removing it hands the resource to the stack (an update that sends nothing).
         :param pulumi.Input[_builtins.bool] connection_pooler: Connection pooler on or off.
-        :param pulumi.Input[Union[_builtins.int, _builtins.str]] cpu_millis: CPU in millicores, paired with `memoryGbs`: shared/shared, 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128. A change resizes the service. Default: `500`.
+        :param pulumi.Input[_builtins.int] cpu_millis: CPU in millicores, paired with `memoryGbs`: shared/shared, 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128 (shared is 0 in the native plugin's SDKs). A change resizes the service. Default: `500`.
         :param pulumi.Input['Environment'] environment: `DEV` or `PROD`.
         :param pulumi.Input[Union['ForkFromArgs', 'ForkFromArgsDict', 'outputs.ForkFrom']] fork_from: Make the service by forking another: `strategy` is `LAST_SNAPSHOT`, `NOW` or `PITR` (needs `targetTime`, RFC 3339).
         :param pulumi.Input[Union['HaReplicasArgs', 'HaReplicasArgsDict']] ha_replicas: High-availability replicas: `replicaCount` 0 to 2, `syncReplicaCount` 0 to `replicaCount`. Default: `{"replicaCount":0,"syncReplicaCount":0}`.
-        :param pulumi.Input[Union[_builtins.int, _builtins.str]] memory_gbs: Memory in GB, paired with `cpuMillis`. Default: `2`.
+        :param pulumi.Input[_builtins.int] memory_gbs: Memory in GB, paired with `cpuMillis`. Default: `2`.
         :param pulumi.Input[_builtins.str] name: Name, 1 to 128 characters. Unset: the resource's name in the program plus a random suffix (`db-1a2b3c4`), kept from then on (a replacement gets a new one); with `adoptId`, the adopted one's.
         :param pulumi.Input[_builtins.str] password: Password, 8 to 128 characters (secret). Unset: the service keeps the initial password the API generated, exposed as the `password` output.
         :param pulumi.Input[_builtins.bool] paused: Paused (stopped) or running.
@@ -354,11 +354,11 @@ class Service(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  connection_pooler: pulumi.Input[Optional[_builtins.bool]] = None,
-                 cpu_millis: pulumi.Input[Optional[Union[_builtins.int, _builtins.str]]] = None,
+                 cpu_millis: pulumi.Input[Optional[_builtins.int]] = None,
                  environment: pulumi.Input[Optional['Environment']] = None,
                  fork_from: pulumi.Input[Optional[Union['ForkFromArgs', 'ForkFromArgsDict', 'outputs.ForkFrom']]] = None,
                  ha_replicas: pulumi.Input[Optional[Union['HaReplicasArgs', 'HaReplicasArgsDict']]] = None,
-                 memory_gbs: pulumi.Input[Optional[Union[_builtins.int, _builtins.str]]] = None,
+                 memory_gbs: pulumi.Input[Optional[_builtins.int]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  password: pulumi.Input[Optional[_builtins.str]] = None,
                  paused: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -488,9 +488,9 @@ class Service(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="cpuMillis")
-    def cpu_millis(self) -> pulumi.Output[Union[_builtins.int, _builtins.str]]:
+    def cpu_millis(self) -> pulumi.Output[_builtins.int]:
         """
-        CPU in millicores or `"shared"`.
+        CPU in millicores, or `"shared"` for the shared plan (0 in the native plugin's SDKs).
         """
         return pulumi.get(self, "cpu_millis")
 
@@ -544,9 +544,9 @@ class Service(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="memoryGbs")
-    def memory_gbs(self) -> pulumi.Output[Union[_builtins.int, _builtins.str]]:
+    def memory_gbs(self) -> pulumi.Output[_builtins.int]:
         """
-        Memory in GB or `"shared"`.
+        Memory in GB, or `"shared"` for the shared plan (0 in the native plugin's SDKs).
         """
         return pulumi.get(self, "memory_gbs")
 

@@ -4,7 +4,6 @@
 package io.github.clouddb.pulumi.clouddb;
 
 import com.pulumi.core.Alias;
-import com.pulumi.core.Either;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Export;
 import com.pulumi.core.annotations.ResourceType;
@@ -62,17 +61,17 @@ public class Service extends com.pulumi.resources.CustomResource {
         return Codegen.optional(this.connectionString);
     }
     /**
-     * CPU in millicores or `&#34;shared&#34;`.
+     * CPU in millicores, or `&#34;shared&#34;` for the shared plan (0 in the native plugin&#39;s SDKs).
      * 
      */
-    @Export(name="cpuMillis", refs={Either.class,Integer.class,String.class}, tree="[0,1,2]")
-    private Output<Either<Integer,String>> cpuMillis;
+    @Export(name="cpuMillis", refs={Integer.class}, tree="[0]")
+    private Output<Integer> cpuMillis;
 
     /**
-     * @return CPU in millicores or `&#34;shared&#34;`.
+     * @return CPU in millicores, or `&#34;shared&#34;` for the shared plan (0 in the native plugin&#39;s SDKs).
      * 
      */
-    public Output<Either<Integer,String>> cpuMillis() {
+    public Output<Integer> cpuMillis() {
         return this.cpuMillis;
     }
     /**
@@ -160,17 +159,17 @@ public class Service extends com.pulumi.resources.CustomResource {
         return this.host;
     }
     /**
-     * Memory in GB or `&#34;shared&#34;`.
+     * Memory in GB, or `&#34;shared&#34;` for the shared plan (0 in the native plugin&#39;s SDKs).
      * 
      */
-    @Export(name="memoryGbs", refs={Either.class,Integer.class,String.class}, tree="[0,1,2]")
-    private Output<Either<Integer,String>> memoryGbs;
+    @Export(name="memoryGbs", refs={Integer.class}, tree="[0]")
+    private Output<Integer> memoryGbs;
 
     /**
-     * @return Memory in GB or `&#34;shared&#34;`.
+     * @return Memory in GB, or `&#34;shared&#34;` for the shared plan (0 in the native plugin&#39;s SDKs).
      * 
      */
-    public Output<Either<Integer,String>> memoryGbs() {
+    public Output<Integer> memoryGbs() {
         return this.memoryGbs;
     }
     /**

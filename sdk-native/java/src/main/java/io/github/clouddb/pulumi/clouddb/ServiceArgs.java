@@ -3,7 +3,6 @@
 
 package io.github.clouddb.pulumi.clouddb;
 
-import com.pulumi.core.Either;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import com.pulumi.core.internal.Codegen;
@@ -55,17 +54,17 @@ public final class ServiceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * CPU in millicores, paired with `memoryGbs`: shared/shared, 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128. A change resizes the service. Default: `500`.
+     * CPU in millicores, paired with `memoryGbs`: shared/shared, 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128 (shared is 0 in the native plugin&#39;s SDKs). A change resizes the service. Default: `500`.
      * 
      */
     @Import(name="cpuMillis")
-    private @Nullable Output<Either<Integer,String>> cpuMillis;
+    private @Nullable Output<Integer> cpuMillis;
 
     /**
-     * @return CPU in millicores, paired with `memoryGbs`: shared/shared, 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128. A change resizes the service. Default: `500`.
+     * @return CPU in millicores, paired with `memoryGbs`: shared/shared, 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128 (shared is 0 in the native plugin&#39;s SDKs). A change resizes the service. Default: `500`.
      * 
      */
-    public Optional<Output<Either<Integer,String>>> cpuMillis() {
+    public Optional<Output<Integer>> cpuMillis() {
         return Optional.ofNullable(this.cpuMillis);
     }
 
@@ -119,13 +118,13 @@ public final class ServiceArgs extends com.pulumi.resources.ResourceArgs {
      * 
      */
     @Import(name="memoryGbs")
-    private @Nullable Output<Either<Integer,String>> memoryGbs;
+    private @Nullable Output<Integer> memoryGbs;
 
     /**
      * @return Memory in GB, paired with `cpuMillis`. Default: `2`.
      * 
      */
-    public Optional<Output<Either<Integer,String>>> memoryGbs() {
+    public Optional<Output<Integer>> memoryGbs() {
         return Optional.ofNullable(this.memoryGbs);
     }
 
@@ -314,44 +313,24 @@ public final class ServiceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param cpuMillis CPU in millicores, paired with `memoryGbs`: shared/shared, 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128. A change resizes the service. Default: `500`.
+         * @param cpuMillis CPU in millicores, paired with `memoryGbs`: shared/shared, 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128 (shared is 0 in the native plugin&#39;s SDKs). A change resizes the service. Default: `500`.
          * 
          * @return builder
          * 
          */
-        public Builder cpuMillis(@Nullable Output<Either<Integer,String>> cpuMillis) {
+        public Builder cpuMillis(@Nullable Output<Integer> cpuMillis) {
             $.cpuMillis = cpuMillis;
             return this;
         }
 
         /**
-         * @param cpuMillis CPU in millicores, paired with `memoryGbs`: shared/shared, 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128. A change resizes the service. Default: `500`.
-         * 
-         * @return builder
-         * 
-         */
-        public Builder cpuMillis(Either<Integer,String> cpuMillis) {
-            return cpuMillis(Output.of(cpuMillis));
-        }
-
-        /**
-         * @param cpuMillis CPU in millicores, paired with `memoryGbs`: shared/shared, 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128. A change resizes the service. Default: `500`.
+         * @param cpuMillis CPU in millicores, paired with `memoryGbs`: shared/shared, 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128 (shared is 0 in the native plugin&#39;s SDKs). A change resizes the service. Default: `500`.
          * 
          * @return builder
          * 
          */
         public Builder cpuMillis(Integer cpuMillis) {
-            return cpuMillis(Either.ofLeft(cpuMillis));
-        }
-
-        /**
-         * @param cpuMillis CPU in millicores, paired with `memoryGbs`: shared/shared, 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128. A change resizes the service. Default: `500`.
-         * 
-         * @return builder
-         * 
-         */
-        public Builder cpuMillis(String cpuMillis) {
-            return cpuMillis(Either.ofRight(cpuMillis));
+            return cpuMillis(Output.of(cpuMillis));
         }
 
         /**
@@ -423,7 +402,7 @@ public final class ServiceArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder memoryGbs(@Nullable Output<Either<Integer,String>> memoryGbs) {
+        public Builder memoryGbs(@Nullable Output<Integer> memoryGbs) {
             $.memoryGbs = memoryGbs;
             return this;
         }
@@ -434,28 +413,8 @@ public final class ServiceArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder memoryGbs(Either<Integer,String> memoryGbs) {
-            return memoryGbs(Output.of(memoryGbs));
-        }
-
-        /**
-         * @param memoryGbs Memory in GB, paired with `cpuMillis`. Default: `2`.
-         * 
-         * @return builder
-         * 
-         */
         public Builder memoryGbs(Integer memoryGbs) {
-            return memoryGbs(Either.ofLeft(memoryGbs));
-        }
-
-        /**
-         * @param memoryGbs Memory in GB, paired with `cpuMillis`. Default: `2`.
-         * 
-         * @return builder
-         * 
-         */
-        public Builder memoryGbs(String memoryGbs) {
-            return memoryGbs(Either.ofRight(memoryGbs));
+            return memoryGbs(Output.of(memoryGbs));
         }
 
         /**

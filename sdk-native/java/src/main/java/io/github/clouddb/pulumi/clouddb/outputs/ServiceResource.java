@@ -3,7 +3,6 @@
 
 package io.github.clouddb.pulumi.clouddb.outputs;
 
-import com.pulumi.core.Either;
 import com.pulumi.core.annotations.CustomType;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import java.lang.Integer;
@@ -12,19 +11,19 @@ import java.util.Objects;
 
 @CustomType
 public final class ServiceResource {
-    private Either<Integer,String> cpuMillis;
+    private Integer cpuMillis;
     private String id;
-    private Either<Integer,String> memoryGbs;
+    private Integer memoryGbs;
     private String volumeType;
 
     private ServiceResource() {}
-    public Either<Integer,String> cpuMillis() {
+    public Integer cpuMillis() {
         return this.cpuMillis;
     }
     public String id() {
         return this.id;
     }
-    public Either<Integer,String> memoryGbs() {
+    public Integer memoryGbs() {
         return this.memoryGbs;
     }
     public String volumeType() {
@@ -40,9 +39,9 @@ public final class ServiceResource {
     }
     @CustomType.Builder
     public static final class Builder {
-        private Either<Integer,String> cpuMillis;
+        private Integer cpuMillis;
         private String id;
-        private Either<Integer,String> memoryGbs;
+        private Integer memoryGbs;
         private String volumeType;
         public Builder() {}
         public Builder(ServiceResource defaults) {
@@ -54,7 +53,7 @@ public final class ServiceResource {
         }
 
         @CustomType.Setter
-        public Builder cpuMillis(Either<Integer,String> cpuMillis) {
+        public Builder cpuMillis(Integer cpuMillis) {
             if (cpuMillis == null) {
               throw new MissingRequiredPropertyException("ServiceResource", "cpuMillis");
             }
@@ -70,7 +69,7 @@ public final class ServiceResource {
             return this;
         }
         @CustomType.Setter
-        public Builder memoryGbs(Either<Integer,String> memoryGbs) {
+        public Builder memoryGbs(Integer memoryGbs) {
             if (memoryGbs == null) {
               throw new MissingRequiredPropertyException("ServiceResource", "memoryGbs");
             }

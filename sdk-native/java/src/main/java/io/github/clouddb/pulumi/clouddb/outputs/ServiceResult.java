@@ -3,7 +3,6 @@
 
 package io.github.clouddb.pulumi.clouddb.outputs;
 
-import com.pulumi.core.Either;
 import com.pulumi.core.annotations.CustomType;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import io.github.clouddb.pulumi.clouddb.outputs.ServiceForkedFrom;
@@ -27,10 +26,10 @@ public final class ServiceResult {
      */
     private Boolean connectionPooler;
     /**
-     * @return CPU in millicores or `&#34;shared&#34;`.
+     * @return CPU in millicores, or `&#34;shared&#34;` for the shared plan (0 in the native plugin&#39;s SDKs).
      * 
      */
-    private Either<Integer,String> cpuMillis;
+    private Integer cpuMillis;
     /**
      * @return Creation time (RFC 3339, the API&#39;s clock).
      * 
@@ -57,10 +56,10 @@ public final class ServiceResult {
      */
     private String host;
     /**
-     * @return Memory in GB or `&#34;shared&#34;`.
+     * @return Memory in GB, or `&#34;shared&#34;` for the shared plan (0 in the native plugin&#39;s SDKs).
      * 
      */
-    private Either<Integer,String> memoryGbs;
+    private Integer memoryGbs;
     /**
      * @return The name.
      * 
@@ -136,10 +135,10 @@ public final class ServiceResult {
         return this.connectionPooler;
     }
     /**
-     * @return CPU in millicores or `&#34;shared&#34;`.
+     * @return CPU in millicores, or `&#34;shared&#34;` for the shared plan (0 in the native plugin&#39;s SDKs).
      * 
      */
-    public Either<Integer,String> cpuMillis() {
+    public Integer cpuMillis() {
         return this.cpuMillis;
     }
     /**
@@ -178,10 +177,10 @@ public final class ServiceResult {
         return this.host;
     }
     /**
-     * @return Memory in GB or `&#34;shared&#34;`.
+     * @return Memory in GB, or `&#34;shared&#34;` for the shared plan (0 in the native plugin&#39;s SDKs).
      * 
      */
-    public Either<Integer,String> memoryGbs() {
+    public Integer memoryGbs() {
         return this.memoryGbs;
     }
     /**
@@ -286,13 +285,13 @@ public final class ServiceResult {
     @CustomType.Builder
     public static final class Builder {
         private Boolean connectionPooler;
-        private Either<Integer,String> cpuMillis;
+        private Integer cpuMillis;
         private String created;
         private String environment;
         private @Nullable ServiceForkedFrom forkedFrom;
         private ServiceHaReplicas haReplicas;
         private String host;
-        private Either<Integer,String> memoryGbs;
+        private Integer memoryGbs;
         private String name;
         private Boolean paused;
         private @Nullable String poolerHost;
@@ -341,7 +340,7 @@ public final class ServiceResult {
             return this;
         }
         @CustomType.Setter
-        public Builder cpuMillis(Either<Integer,String> cpuMillis) {
+        public Builder cpuMillis(Integer cpuMillis) {
             if (cpuMillis == null) {
               throw new MissingRequiredPropertyException("ServiceResult", "cpuMillis");
             }
@@ -387,7 +386,7 @@ public final class ServiceResult {
             return this;
         }
         @CustomType.Setter
-        public Builder memoryGbs(Either<Integer,String> memoryGbs) {
+        public Builder memoryGbs(Integer memoryGbs) {
             if (memoryGbs == null) {
               throw new MissingRequiredPropertyException("ServiceResult", "memoryGbs");
             }

@@ -6,7 +6,8 @@
  * the recorded values kept, framework/unreadable.ts), the rules `diff` applies to a recorded
  * value ({@link readableRules}), what an adoption compares ({@link fixedProperties}) and whether
  * an answer shows an output's field readably to the actions and checks that judge by it
- * ({@link showsReadably}); no kind lists its fields by hand, and none restates a field's rule. And the copy of outputs Pulumi's hosts take ({@link withoutUndefined}).
+ * ({@link showsReadably}); no kind lists its fields by hand, and none restates a field's rule.
+ * And the copy of outputs Pulumi's hosts take ({@link withoutUndefined}).
  */
 
 /** The keys a type names, without those of an index signature (a loose object's `[k: string]: unknown`). */

@@ -4,8 +4,10 @@
  * an answer shows that field readably (the contract's rule, contract/readable.ts). From the
  * outputs' declarations come the fields a read checks ({@link shownFields}: the warnings and
  * the recorded values kept, framework/unreadable.ts), the rules `diff` applies to a recorded
- * value ({@link readableRules}) and what an adoption compares ({@link fixedProperties}); no kind
- * lists its fields by hand. And the copy of outputs Pulumi's hosts take ({@link withoutUndefined}).
+ * value ({@link readableRules}), what an adoption compares ({@link fixedProperties}) and whether
+ * an answer shows an output's field readably to the actions and checks that judge by it
+ * ({@link showsReadably}); no kind lists its fields by hand, and none restates a field's rule.
+ * And the copy of outputs Pulumi's hosts take ({@link withoutUndefined}).
  */
 
 /** The keys a type names, without those of an index signature (a loose object's `[k: string]: unknown`). */
@@ -142,6 +144,21 @@ export function shownFields<L>(schema: ReadFromFields<L>): readonly ShownField<L
   const fields = groups.map(({ field, outputs, shows }) => ({ field, outputs, shows }));
   derived.set(schema.outputs, fields);
   return fields;
+}
+
+/**
+ * True when the answer `live` shows readably the field that `schema`'s output `output` is
+ * read from, by that output's declared read (its `readable` rule of the field's value, or its
+ * `shows`): an action or check that judges by a field asks the output that declares it, and
+ * restates no rule (`showsReadably(vpcSchema, live, "regionCode")`). True for an output not
+ * read from a field. A name that is not one of `schema`'s outputs does not compile.
+ */
+export function showsReadably<L, O extends ReadFromFields<L>["outputs"]>(
+  schema: { readonly outputs: O },
+  live: L,
+  output: keyof O & string,
+): boolean {
+  return schema.outputs[output]?.read?.shows(live) ?? true;
 }
 
 /** What {@link readableRules} and {@link fixedProperties} read of a schema: which inputs replace, and what the outputs read. */

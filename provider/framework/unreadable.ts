@@ -19,15 +19,6 @@ import { shownFields, type ReadFromFields } from "./outputs";
 import type { Props } from "./schema";
 import { warnUser } from "./userLog";
 
-/** The outputs that `live` does not show readably, by the fields `schema`'s outputs declare they read. */
-export function unreadableOutputs<L>(live: L, schema: ReadFromFields<L>): Set<string> {
-  return new Set(
-    shownFields(schema)
-      .filter((f) => !f.shows(live))
-      .flatMap((f) => f.outputs),
-  );
-}
-
 /**
  * True when the answer showed `key` in a shape the client could not read: the field was
  * there, but tolerant reading dropped its value (contract/api/reading.ts `tolerant` keeps the

@@ -9,7 +9,7 @@ import { SERVICE_DEFAULTS } from "../../contract/defaults";
 import { readableRegion } from "../../contract/readable";
 import type { Vpc } from "../../provider/client";
 import { assertAdoptable } from "../../provider/framework/adoption";
-import { fixedProperties, readableRules, recordedFields, shownFields } from "../../provider/framework/outputs";
+import { fixedProperties, readableRules, recordedFields, shownFields, showsReadably } from "../../provider/framework/outputs";
 import { desiredOf, outputsFrom, outputsReadFrom, type OutputSpecs } from "../../provider/framework/schema";
 import { keepingRecorded } from "../../provider/framework/unreadable";
 import { RESOURCES } from "../../provider/resources/registry";
@@ -97,6 +97,31 @@ describe("the fields outputs are read from", () => {
       ["serviceType", SERVICE_DEFAULTS.serviceType, service.service_type, true],
       ["regionCode", SERVICE_DEFAULTS.regionCode, service.region_code, true],
     ]);
+  });
+
+  it("an action or check asks an output whether the answer shows its field readably, by the output's declared rule alone", () => {
+    const vpc: Vpc = { id: "41", name: "lan", cidr: "10.40.0.0/16", region_code: "us-east-1" };
+    // A rule of the field's value (`recorded("region_code", readableRegion, "")`).
+    expect(showsReadably(vpcSchema, vpc, "regionCode")).toBe(true);
+    expect([" ", "TIMESERIES", 7].map((odd) => showsReadably(vpcSchema, { ...vpc, region_code: odd } as Vpc, "regionCode"))).toEqual([
+      false,
+      false,
+      false,
+    ]);
+    // Only that output's field: a blank name is not an unreadable region.
+    expect(showsReadably(vpcSchema, { ...vpc, name: " " }, "regionCode")).toBe(true);
+    expect(showsReadably(vpcSchema, { ...vpc, name: " " }, "name")).toBe(false);
+    // A rule that needs more than the value (`shows`): whether a service is paused is read only from a status the table knows.
+    const service = serviceKind.parse(serviceKind.answer)!;
+    expect(showsReadably(serviceSchema, service, "paused")).toBe(true);
+    expect(showsReadably(serviceSchema, { ...service, status: "HIBERNATING" }, "paused")).toBe(false);
+    expect(showsReadably(serviceSchema, { ...service, status: "HIBERNATING" }, "status")).toBe(true);
+    // An output not read from a field has nothing to show unreadably.
+    expect(showsReadably(vpcSchema, { ...vpc, region_code: " " }, "vpcId")).toBe(true);
+    // @ts-expect-error -- no such output of a VPC
+    showsReadably(vpcSchema, vpc, "regon");
+    // @ts-expect-error -- an output of another kind (a service's), not of a VPC
+    showsReadably(vpcSchema, vpc, "serviceType");
   });
 
   it("a field is a wire name of the contract's answer, with a rule (checked by tsc)", () => {

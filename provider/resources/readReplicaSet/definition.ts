@@ -14,7 +14,6 @@ import { AT_ONCE, type Action, type ConvergeContext } from "../../framework/conv
 import { sameValue } from "../../framework/diff";
 import { input, optionalInput, outputsFrom, outputsReadFrom, type DesiredOf } from "../../framework/schema";
 import { readableEnvironment, readableName, readableNodes, readableReplicaSetSize, readableStatus } from "../../../contract/readable";
-import { unreadableOutputs } from "../../framework/unreadable";
 import { resourceSchema, type InProject } from "../common";
 import { connectionOutputs } from "../connectionString";
 import { AUTONAME_DOC } from "../../framework/autonaming";
@@ -22,7 +21,7 @@ import { ENVIRONMENTS_TEXT, NAME_LENGTH_TEXT, REPLICA_SET_NODES_TEXT } from "../
 import * as v from "../values";
 import { bodyOf } from "../../framework/requestBodies";
 import { kindLookups } from "../../framework/kindLookups";
-import { recordedFields } from "../../framework/outputs";
+import { recordedFields, showsReadably } from "../../framework/outputs";
 
 /** True when the answer shows a set's size readably: a pair of amounts a plan has (one is read only with the other). */
 const sizeShown = (rs: ReadReplicaSet): boolean => readableReplicaSetSize(rs.cpu_millis, rs.memory_gbs);
@@ -156,8 +155,8 @@ export type ReadySetStatus = StatusIn<"replica set", "ready">;
 
 /** The size of a set as its answer shows it; a part it does not show readably is taken as wanted (nothing is sent because of it). */
 function sizeOf(rs: ReadReplicaSet, want: WantedReplicaSet): unknown[] {
-  const unreadable = unreadableOutputs(rs, readReplicaSetSchema);
-  const shown = (output: string, live: unknown, wanted: unknown) => (unreadable.has(output) ? wanted : live);
+  const shown = (output: "nodes" | "cpuMillis" | "memoryGbs", live: unknown, wanted: unknown) =>
+    showsReadably(readReplicaSetSchema, rs, output) ? live : wanted;
   return [
     shown("nodes", rs.nodes, want.nodes),
     shown("cpuMillis", rs.cpu_millis, want.cpuMillis),
@@ -167,9 +166,6 @@ function sizeOf(rs: ReadReplicaSet, want: WantedReplicaSet): unknown[] {
 
 /** Whether the set's pooler is on. */
 const pooled = (rs: ReadReplicaSet): boolean => rs.connection_pooler !== undefined && rs.connection_pooler !== null;
-
-/** True when the answer shows `output`'s field readably: an action judged by it may be needed. */
-const readable = (rs: ReadReplicaSet, output: string): boolean => !unreadableOutputs(rs, readReplicaSetSchema).has(output);
 
 /** The API's actions on a replica set, in the order they run (framework/convergence.ts). */
 export const REPLICA_SET_ACTIONS: readonly ReplicaSetAction[] = [
@@ -187,7 +183,10 @@ export const REPLICA_SET_ACTIONS: readonly ReplicaSetAction[] = [
   },
   {
     name: "setEnvironment",
-    needed: (live, want) => readable(live, "environment") && want.environment !== null && live.metadata?.environment !== want.environment,
+    needed: (live, want) =>
+      showsReadably(readReplicaSetSchema, live, "environment") &&
+      want.environment !== null &&
+      live.metadata?.environment !== want.environment,
     send: (ctx, id, want) =>
       ctx.api.perform("setReplicaSetEnvironment", {
         service: want.serviceId,
@@ -199,7 +198,7 @@ export const REPLICA_SET_ACTIONS: readonly ReplicaSetAction[] = [
   },
   {
     name: "pooler",
-    needed: (live, want) => readable(live, "connectionPooler") && want.connectionPooler !== pooled(live),
+    needed: (live, want) => showsReadably(readReplicaSetSchema, live, "connectionPooler") && want.connectionPooler !== pooled(live),
     send: (ctx, id, want) =>
       want.connectionPooler
         ? ctx.api.perform("enableReplicaSetPooler", { service: want.serviceId, replicaSet: id, projectId: ctx.projectId })

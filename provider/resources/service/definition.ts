@@ -6,7 +6,6 @@
  * live service (./outputs.ts); the desired state is the inputs with their defaults (framework/schema.ts).
  */
 import { SERVICE_DEFAULTS } from "../../../contract/defaults";
-import { knownStatus } from "../../../contract/readable";
 import * as rules from "../../../contract/rules";
 import { describeSizes, SERVICE_SIZES } from "../../../contract/sizes";
 import { hasStatusClass, SERVICE_STATUS } from "../../../contract/statuses";
@@ -31,8 +30,8 @@ import { bodyOf } from "../../framework/requestBodies";
 import { kindLookups } from "../../framework/kindLookups";
 import type { ServiceAction } from "./convergence";
 import { serviceCrossRules } from "./crossRules";
-import { unreadableOutputs } from "../../framework/unreadable";
-import { attachedVpc, isPaused, vpcReadable } from "./live";
+import { showsReadably } from "../../framework/outputs";
+import { attachedVpc, isPaused } from "./live";
 import { forkFrom, haReplicas, serviceNamedTypes, type ForkFrom } from "./namedTypes";
 import { serviceOutputSpecs } from "./outputs";
 
@@ -155,8 +154,7 @@ export function serviceOutputs(live: Service, kept: { password?: string; forkFro
 function differs(...properties: ReadonlyArray<keyof DesiredService & keyof ServiceOutputs>) {
   return (live: Service, want: DesiredService): boolean => {
     const outs = serviceOutputs(live);
-    const unreadable = unreadableOutputs(live, serviceSchema);
-    return properties.some((p) => !unreadable.has(p) && !sameValue(outs[p], want[p]));
+    return properties.some((p) => showsReadably(serviceSchema, live, p) && !sameValue(outs[p], want[p]));
   };
 }
 
@@ -213,7 +211,8 @@ export const SERVICE_ACTIONS: readonly ServiceAction[] = [
   {
     name: "detachFromVpc",
     // A VPC endpoint the answer does not show readably says nothing of the VPC: no attach or detach because of it.
-    needed: (live, want) => vpcReadable(live) && attachedVpc(live) !== undefined && attachedVpc(live) !== (want.vpcId ?? undefined),
+    needed: (live, want) =>
+      showsReadably(serviceSchema, live, "vpcId") && attachedVpc(live) !== undefined && attachedVpc(live) !== (want.vpcId ?? undefined),
     send: (ctx, id, _want, live) =>
       ctx.api.perform("detachServiceFromVpc", { service: id, body: { vpc_id: attachedVpc(live)! }, projectId: ctx.projectId }),
     then: SERVICE_STATUS.READY,
@@ -221,7 +220,7 @@ export const SERVICE_ACTIONS: readonly ServiceAction[] = [
   },
   {
     name: "attachToVpc",
-    needed: (live, want) => vpcReadable(live) && want.vpcId !== null && attachedVpc(live) !== want.vpcId,
+    needed: (live, want) => showsReadably(serviceSchema, live, "vpcId") && want.vpcId !== null && attachedVpc(live) !== want.vpcId,
     send: (ctx, id, want) =>
       ctx.api.perform("attachServiceToVpc", {
         service: id,
@@ -246,7 +245,7 @@ export const SERVICE_ACTIONS: readonly ServiceAction[] = [
   {
     name: "stop",
     // A status the table does not know says nothing of whether the service runs: no stop because of it.
-    needed: (live, want) => want.paused && knownStatus("service", live.status) && !isPaused(live),
+    needed: (live, want) => want.paused && showsReadably(serviceSchema, live, "paused") && !isPaused(live),
     send: (ctx, id) => ctx.api.perform("stopService", { service: id, projectId: ctx.projectId }),
     then: SERVICE_STATUS.PAUSED,
     needsRunning: false,

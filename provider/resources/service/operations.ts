@@ -3,7 +3,7 @@
  * converge it, read, update through the action table (`convergence.ts`), delete.
  */
 import { randomBytes } from "crypto";
-import { fitsService, hasStatusClass, readableRegion, readableServiceType, SERVICE_DEFAULTS } from "../../../contract";
+import { fitsService, hasStatusClass, SERVICE_DEFAULTS } from "../../../contract";
 import type { CreateWatch, Service } from "../../client";
 import { ConflictError, NotFoundError, WaitError } from "../../client/errors";
 import { assertAdoptable, nothingToAdopt } from "../../framework/adoption";
@@ -19,10 +19,11 @@ import { desiredOf } from "../../framework/schema";
 import { converge, failedAfter } from "../../framework/convergence";
 import { serviceConvergence, type ConvergeProgress } from "./convergence";
 import { serviceNamed, serviceOutputs, serviceSchema, type ServiceInputs, type ServiceOutputs } from "./definition";
-import { fixedProperties } from "../../framework/outputs";
+import { fixedProperties, showsReadably } from "../../framework/outputs";
 import { keepingRecorded } from "../../framework/unreadable";
 import { bodyOf } from "../../framework/requestBodies";
 import { notRunning } from "./live";
+import { vpcSchema } from "../vpc/definition";
 
 /**
  * The outputs of `live` (with what the API cannot return again, `kept`), each one of a field
@@ -105,8 +106,8 @@ async function start(ctx: ProviderContext, news: ServiceInputs, projectId: strin
     const { serviceId } = news.forkFrom;
     const source = await api.perform("getService", { service: serviceId, ...opts });
     for (const [property, want, got, readable] of [
-      ["serviceType", news.serviceType, source.service_type, readableServiceType(source.service_type)],
-      ["regionCode", news.regionCode, source.region_code, readableRegion(source.region_code)],
+      ["serviceType", news.serviceType, source.service_type, showsReadably(serviceSchema, source, "serviceType")],
+      ["regionCode", news.regionCode, source.region_code, showsReadably(serviceSchema, source, "regionCode")],
     ] as const) {
       // What the source does not show readably proves no conflict: the fork has the source's, whatever it is.
       if (want !== undefined && readable && want !== got) {
@@ -139,8 +140,8 @@ async function start(ctx: ProviderContext, news: ServiceInputs, projectId: strin
 /**
  * Checks a service's `vpcId` before anything is made: the VPC must exist in the service's
  * project and region (the API would refuse the attach only after the service exists). A
- * region the VPC's answer does not show readably (contract/readable.ts) proves nothing: the
- * API judges the attach then.
+ * region the VPC's answer does not show readably (by its `regionCode` output's rule) proves
+ * nothing: the API judges the attach then.
  *
  * @throws InputConflictError naming the VPC and what is wrong with it
  */
@@ -155,7 +156,7 @@ async function checkVpc(ctx: ProviderContext, vpcId: string, projectId: string, 
         `vpcId: there is no VPC ${vpcId} in project ${projectId}; a service attaches to a VPC of its own project and region`,
       );
     });
-  if (readableRegion(vpc.region_code) && vpc.region_code !== regionCode) {
+  if (showsReadably(vpcSchema, vpc, "regionCode") && vpc.region_code !== regionCode) {
     throw new InputConflictError(
       "vpcId",
       `vpcId: VPC ${vpcId} is in ${vpc.region_code}, but the service is in ${regionCode}; a service attaches to a VPC of its own region`,

@@ -14,7 +14,7 @@ import { CIDR_PREFIX_TEXT, NAME_LENGTH_TEXT } from "../../../contract/describe";
 import { readableCidr, readableName, readableRegion } from "../../../contract/readable";
 import { bodyOf } from "../../framework/requestBodies";
 import { kindLookups } from "../../framework/kindLookups";
-import { recordedFields } from "../../framework/outputs";
+import { recordedFields, showsReadably } from "../../framework/outputs";
 import { outputsFrom } from "../../framework/schema";
 
 /** What a Vpc's outputs read from: the live VPC and its project. */
@@ -65,7 +65,7 @@ export const VPC_ACTIONS: readonly Action<Vpc, DesiredOf<typeof vpcSchema.inputs
   {
     name: "rename",
     // No name (adopted without one): the VPC keeps its own. A name the answer does not show readably is not another name.
-    needed: (live, want) => readableName(live.name) && want.name !== null && live.name !== want.name,
+    needed: (live, want) => showsReadably(vpcSchema, live, "name") && want.name !== null && live.name !== want.name,
     send: (ctx, id, want) =>
       ctx.api.perform("renameVpc", { vpc: id, body: bodyOf(vpcSchema, "renameVpc", want), projectId: ctx.projectId }),
     then: AT_ONCE,

@@ -7,42 +7,26 @@
  * Create without Check, the same Create sent several times at once, and the functions.
  */
 import * as fs from "fs";
-import * as os from "os";
 import * as path from "path";
-import { startEmulator, type RunningEmulator } from "../../emulator";
-import { EmulatorControl } from "../../emulator/control-client";
+import type { RunningEmulator } from "../../emulator";
+import type { EmulatorControl } from "../../emulator/control-client";
 import { REPO_ROOT } from "../../harness";
-import { ClouddbClient } from "../../provider/client";
-import { isSecret, NativePlugin, secret, UNKNOWN, urnOf } from "./support";
+import type { ClouddbClient } from "../../provider/client";
+import { behaviourRig, isSecret, secret, UNKNOWN, urnOf, type BehaviourRig, type NativePlugin } from "./support";
 
 const KIND = { ADD: 0, ADD_REPLACE: 1, DELETE: 2, DELETE_REPLACE: 3, UPDATE: 4, UPDATE_REPLACE: 5 };
 
 describe("the native plugin's protocol", () => {
+  let rig: BehaviourRig;
   let emu: RunningEmulator;
   let plugin: NativePlugin;
   let api: ClouddbClient;
   let control: EmulatorControl;
-  let journal: string;
   beforeAll(async () => {
-    emu = await startEmulator({ port: 0, clockScale: 0.02 });
-    api = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId });
-    control = new EmulatorControl(emu.url, emu.pat);
-    journal = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-native-"));
-    plugin = await NativePlugin.forBehaviour({ CLOUDDB_JOURNAL_DIR: journal });
-    await plugin.configure({
-      apiUrl: emu.baseUrl,
-      apiKey: emu.pat,
-      projectId: emu.projectId,
-      pollInterval: "20ms",
-      pollMaxInterval: "200ms",
-    });
+    rig = await behaviourRig();
+    ({ emu, plugin, api, control } = rig);
   });
-  afterAll(async () => {
-    await plugin.close();
-    await api.close();
-    await emu.close();
-    fs.rmSync(journal, { recursive: true, force: true });
-  });
+  afterAll(() => rig.close());
 
   it("serves schema.json, at the package's version, each resource aliasing its dynamic type", async () => {
     const served = await plugin.schema();

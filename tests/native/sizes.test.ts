@@ -6,13 +6,11 @@
  * Diff, Update, Read (a refresh of state plugin 0.2.0 wrote with `"shared"`) and the lookups.
  */
 import * as fs from "fs";
-import * as os from "os";
 import * as path from "path";
-import { startEmulator, type RunningEmulator } from "../../emulator";
-import { EmulatorControl } from "../../emulator/control-client";
+import type { EmulatorControl } from "../../emulator/control-client";
 import { REPO_ROOT } from "../../harness";
-import { ClouddbClient } from "../../provider/client";
-import { NativePlugin, urnOf } from "./support";
+import type { ClouddbClient } from "../../provider/client";
+import { behaviourRig, type BehaviourRig, type NativePlugin, urnOf } from "./support";
 
 type Props = Record<string, unknown>;
 
@@ -20,32 +18,16 @@ type Props = Record<string, unknown>;
 const [DIFF_NONE, DIFF_SOME] = [1, 2];
 
 describe("a service's size in the native SDKs' form", () => {
-  let emu: RunningEmulator;
+  let rig: BehaviourRig;
   let plugin: NativePlugin;
   let api: ClouddbClient;
   let control: EmulatorControl;
-  let journal: string;
   const urn = urnOf("Service", "small");
   beforeAll(async () => {
-    emu = await startEmulator({ port: 0, clockScale: 0.02 });
-    api = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId });
-    control = new EmulatorControl(emu.url, emu.pat);
-    journal = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-native-sizes-"));
-    plugin = await NativePlugin.forBehaviour({ CLOUDDB_JOURNAL_DIR: journal });
-    await plugin.configure({
-      apiUrl: emu.baseUrl,
-      apiKey: emu.pat,
-      projectId: emu.projectId,
-      pollInterval: "20ms",
-      pollMaxInterval: "200ms",
-    });
+    rig = await behaviourRig();
+    ({ plugin, api, control } = rig);
   });
-  afterAll(async () => {
-    await plugin.close();
-    await api.close();
-    await emu.close();
-    fs.rmSync(journal, { recursive: true, force: true });
-  });
+  afterAll(() => rig.close());
 
   it("the package schema types every size an integer: no union is left for Go to make interface{}", () => {
     const schema = fs.readFileSync(path.join(REPO_ROOT, "schema.json"), "utf8");

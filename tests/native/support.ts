@@ -9,6 +9,7 @@ import * as path from "path";
 import type { Server as GrpcServer } from "@grpc/grpc-js";
 import type * as pb from "@pulumi/pulumi/proto/provider_pb";
 import * as fs from "fs";
+import * as os from "os";
 import { REPO_ROOT } from "../../harness";
 import { processesUnder } from "../../harness/cli/processes";
 import { alive } from "../../harness/processes";
@@ -388,4 +389,49 @@ export class NativePlugin {
     }
     await new Promise<void>((r) => this.engine.tryShutdown(() => r()));
   }
+}
+
+/** An emulator, a client of it, and the plugin's server in this process configured for it: what behaviour suites start with. */
+export interface BehaviourRig {
+  readonly emu: import("../../emulator").RunningEmulator;
+  readonly api: import("../../provider/client").ClouddbClient;
+  readonly control: import("../../emulator/control-client").EmulatorControl;
+  readonly plugin: NativePlugin;
+  /** Stops all of it and removes the journal. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a {@link BehaviourRig}: the emulator (transitions at 2 % of their time), the plugin
+ * ({@link NativePlugin.forBehaviour}, its journal in a folder of its own) configured with the
+ * emulator's URL, key and project, and polls of 20 to 200 ms.
+ */
+export async function behaviourRig(): Promise<BehaviourRig> {
+  const { startEmulator } = require("../../emulator") as typeof import("../../emulator");
+  const { EmulatorControl } = require("../../emulator/control-client") as typeof import("../../emulator/control-client");
+  const { ClouddbClient } = require("../../provider/client") as typeof import("../../provider/client");
+  const emu = await startEmulator({ port: 0, clockScale: 0.02 });
+  const api = new ClouddbClient({ apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId });
+  const control = new EmulatorControl(emu.url, emu.pat);
+  const journal = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-native-"));
+  const plugin = await NativePlugin.forBehaviour({ CLOUDDB_JOURNAL_DIR: journal });
+  await plugin.configure({
+    apiUrl: emu.baseUrl,
+    apiKey: emu.pat,
+    projectId: emu.projectId,
+    pollInterval: "20ms",
+    pollMaxInterval: "200ms",
+  });
+  return {
+    emu,
+    api,
+    control,
+    plugin,
+    close: async () => {
+      await plugin.close();
+      await api.close();
+      await emu.close();
+      fs.rmSync(journal, { recursive: true, force: true });
+    },
+  };
 }

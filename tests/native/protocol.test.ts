@@ -37,15 +37,7 @@ describe("the native plugin's protocol", () => {
   });
 
   it("announces preview support and secrets at Configure", async () => {
-    expect(
-      await plugin.configure({
-        apiUrl: emu.baseUrl,
-        apiKey: emu.pat,
-        projectId: emu.projectId,
-        pollInterval: "20ms",
-        pollMaxInterval: "200ms",
-      }),
-    ).toEqual({
+    expect(await plugin.configure(rig.config)).toEqual({
       supportsPreview: true,
       acceptSecrets: true,
     });

@@ -397,6 +397,8 @@ export interface BehaviourRig {
   readonly api: import("../../provider/client").ClouddbClient;
   readonly control: import("../../emulator/control-client").EmulatorControl;
   readonly plugin: NativePlugin;
+  /** The provider configuration the plugin was given. */
+  readonly config: JsonObject;
   /** Stops all of it and removes the journal. */
   close(): Promise<void>;
 }
@@ -415,18 +417,14 @@ export async function behaviourRig(): Promise<BehaviourRig> {
   const control = new EmulatorControl(emu.url, emu.pat);
   const journal = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-native-"));
   const plugin = await NativePlugin.forBehaviour({ CLOUDDB_JOURNAL_DIR: journal });
-  await plugin.configure({
-    apiUrl: emu.baseUrl,
-    apiKey: emu.pat,
-    projectId: emu.projectId,
-    pollInterval: "20ms",
-    pollMaxInterval: "200ms",
-  });
+  const config = { apiUrl: emu.baseUrl, apiKey: emu.pat, projectId: emu.projectId, pollInterval: "20ms", pollMaxInterval: "200ms" };
+  await plugin.configure(config);
   return {
     emu,
     api,
     control,
     plugin,
+    config,
     close: async () => {
       await plugin.close();
       await api.close();

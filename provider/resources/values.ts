@@ -99,7 +99,7 @@ export const size = z.union([z.number().int(), z.literal("shared")]);
 /**
  * A CPU or memory allocation in the native plugin's SDKs: an integer, 0 for the shared plan
  * (as the API itself shows it), so Go, Java and Python type it exactly. A `"shared"` that
- * still arrives (state of plugin 0.2.0, a YAML program written for it) is taken as it is.
+ * still arrives (state of plugin 0.2.0, a Python program written for it) is taken as it is.
  */
 export const sizeNatively: NativeForm = {
   type: "integer",

@@ -87,7 +87,7 @@ describe("a service's size in the native SDKs' form", () => {
         resources: (made.outs.resources as Props[]).map(older),
       };
       const oldInputs = older(checked.inputs);
-      // A program of 0.2.0 that still says "shared" (YAML takes it) is checked as before, and given 0 back.
+      // A program of 0.2.0 that still says "shared" (Python does not check the type) is checked as before, and given 0 back.
       const rechecked = await plugin.check(urn, oldInputs, oldInputs);
       expect(rechecked.failures).toEqual([]);
       expect(rechecked.inputs).toMatchObject({ cpuMillis: 0, memoryGbs: 0 });

@@ -9,7 +9,6 @@
  */
 import type { ConfigSource } from "../framework/settings";
 import { LOOKUPS, type Lookup, type LookupResultShape } from "../lookups";
-import { namedTypesOf } from "../resources/registration";
 import { RESOURCES } from "../resources/registry";
 import { resourceForms, SAME_FORMS, type BagForms } from "./valueForms";
 import type { Bag } from "./protos";
@@ -57,5 +56,5 @@ export async function runFunction(spec: Lookup, args: Bag, config: ConfigSource)
 /** The native SDKs' form of a lookup's result: its kind's outputs' (a kind not registered, or a result of its own, has none). */
 function resultForms(result: LookupResultShape): BagForms {
   const registered = "kind" in result ? RESOURCES.find((r) => r.definition.schema.kind === result.kind) : undefined;
-  return registered ? resourceForms(registered, namedTypesOf(RESOURCES)).outputs : SAME_FORMS;
+  return registered ? resourceForms(registered).outputs : SAME_FORMS;
 }

@@ -31,7 +31,7 @@ import { GIVEN_INPUTS_KEY } from "../framework/refreshedInputs";
 import type { CoreProvider } from "../framework/coreProvider";
 import { coreProvider } from "../framework/core";
 import { inputsReadBack, nativeSchema, secretInputs, secretOutputs, type ResourceSchema } from "../framework/schema";
-import { namedTypesOf, type RegisteredResource } from "../resources/registration";
+import type { RegisteredResource } from "../resources/registration";
 import { detailedDiff, type NativeDiff } from "./detailedDiff";
 import { WiredInitError } from "./errors";
 import { forEngine, type Failure } from "./failures";
@@ -103,7 +103,7 @@ export class NativeResource {
     this.core = coreProvider({ ...definition, schema: this.schema });
     // The full schema's: `settings` that older state records stays secret.
     this.secretKeys = new Set([...secretOutputs(full), ...secretInputs(full)]);
-    this.forms = resourceForms(registered, namedTypesOf([registered]));
+    this.forms = resourceForms(registered);
   }
 
   /** The keys to mark secret: the schema's secret inputs and outputs, and whatever arrived secret. */

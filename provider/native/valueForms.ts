@@ -9,7 +9,7 @@
  */
 import { z } from "zod";
 import type { InputSpecs, NamedType, NativeForm, OutputSpecs } from "../framework/schema";
-import type { RegisteredResource } from "../resources/registration";
+import { namedTypesOf, type RegisteredResource } from "../resources/registration";
 import type { Bag } from "./protos";
 
 /** Where a value of a native form sits: the value itself, each item of a list, or some fields of an object. */
@@ -94,8 +94,17 @@ export interface ResourceForms {
   readonly outputs: BagForms;
 }
 
-/** The forms of `registered`'s inputs and outputs, given the SDK's named types (`namedTypesOf`). */
-export function resourceForms(registered: RegisteredResource, named: NamedTypes): ResourceForms {
-  const { inputs, outputs } = registered.definition.schema as { inputs: InputSpecs; outputs: OutputSpecs };
-  return { inputs: bagForms(inputPlaces(inputs, named)), outputs: bagForms(outputPlaces(outputs, named)) };
+/** Each registered type's forms, derived once. */
+const derived = new WeakMap<RegisteredResource, ResourceForms>();
+
+/** The forms of `registered`'s inputs and outputs (derived from its definition and the SDK's named types once, then kept). */
+export function resourceForms(registered: RegisteredResource): ResourceForms {
+  let forms = derived.get(registered);
+  if (forms === undefined) {
+    const { inputs, outputs } = registered.definition.schema as { inputs: InputSpecs; outputs: OutputSpecs };
+    const named = namedTypesOf([registered]);
+    forms = { inputs: bagForms(inputPlaces(inputs, named)), outputs: bagForms(outputPlaces(outputs, named)) };
+    derived.set(registered, forms);
+  }
+  return forms;
 }

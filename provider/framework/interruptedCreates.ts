@@ -44,6 +44,11 @@ export interface Recovery<T> {
   nameOf?(resource: T): string | undefined;
   /** The resource's id. */
   idOf(resource: T): string;
+  /**
+   * What of a create's answer a read of the resource never gives again (a service's initial
+   * password): what a create the engine sends again in the same run resumes with. None by default.
+   */
+  firstOnly?(resource: T): Partial<T>;
   /** True when the API can rename the resource (VPCs): a look-alike without its name may still be what it made. */
   renamable?: boolean;
   /**

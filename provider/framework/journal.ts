@@ -84,13 +84,16 @@ const handedOver = new Map<string, HandedOver>();
 
 /**
  * What {@link handedOver} keeps of a create: what tells the same create sent again (its
- * identity and name) and the resource first answered; nothing else of its journal entry,
- * whose look-alikes (`before`, as many as the project has) would make a run of N creates
- * in a project of N resources hold N² ids.
+ * identity and name), the id it made and what only its answer carried ({@link Recovery}
+ * `firstOnly`: a service's initial password); nothing else of its journal entry, whose
+ * look-alikes (`before`, as many as the project has) would make a run of N creates in a
+ * project of N resources hold N² ids, nor of the answer, which a read gives again (kept
+ * whole, a stack of N services held N answers for the life of the process).
  */
 interface HandedOver {
   readonly entry: Pick<JournalEntry, "identity" | "autonamed" | "name">;
-  readonly resource: unknown;
+  readonly id: string;
+  readonly firstOnly: object;
 }
 
 /** The key of an intent among {@link handedOver}: the same resource (owner) of the same type, project and API. */
@@ -106,9 +109,8 @@ function intentKey(intent: CreateIntent): string {
 async function madeHere<T>(intent: CreateIntent, recovery: Recovery<T>): Promise<T | undefined> {
   const before = intent.owner === "" ? undefined : handedOver.get(intentKey(intent));
   if (before === undefined || !sameIntent(before.entry, intent) || before.entry.name !== intent.name) return undefined;
-  const first = before.resource as T;
-  const now = await recovery.get(recovery.idOf(first));
-  return now === undefined ? undefined : { ...first, ...now };
+  const now = await recovery.get(before.id);
+  return now === undefined ? undefined : { ...(before.firstOnly as Partial<T>), ...now };
 }
 
 /** What {@link createOnce} returns: the resource, whether it was taken over, and the hook to call once `create` returns. */
@@ -202,7 +204,7 @@ async function decide<T>(
           `taking it over instead of creating another${onTakeover}`,
       );
       await journal.made(recovery.idOf(resource));
-      return { taken: { resource, takenOver: true, settled: handOver(intent, journal, resource) } };
+      return { taken: { resource, takenOver: true, settled: handOver(intent, journal, recovery, resource) } };
     }
   }
   // The look-alikes there are before it is sent (name aside): what a later recovery can prove old. Unread, every look-alike may be new.
@@ -331,7 +333,7 @@ async function createOnceNow<T>(
     throw e;
   }
   await journal.made(recovery.idOf(resource));
-  return { resource, takenOver: false, settled: handOver(intent, journal, resource) };
+  return { resource, takenOver: false, settled: handOver(intent, journal, recovery, resource) };
 }
 
 /** What a create whose outcome is unknown adds to its error: the journal keeps its intent, and what the next `up` does with it. */
@@ -350,11 +352,12 @@ function kept(journal: Journaled, intent: CreateIntent, e: Error): string {
 }
 
 /** The `settled` hook of a create that made (or took over) `resource`: the engine has it now, and may send the same create again. */
-function handOver<T>(intent: CreateIntent, journal: Journaled, resource: T): () => void {
+function handOver<T>(intent: CreateIntent, journal: Journaled, recovery: Recovery<T>, resource: T): () => void {
   return () => {
     if (intent.owner !== "") {
       const { identity, autonamed, name } = journal.current;
-      handedOver.set(intentKey(intent), { entry: { identity, autonamed, name }, resource });
+      const firstOnly = recovery.firstOnly?.(resource) ?? {};
+      handedOver.set(intentKey(intent), { entry: { identity, autonamed, name }, id: recovery.idOf(resource), firstOnly });
     }
     journal.returned();
   };

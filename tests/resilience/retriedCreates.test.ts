@@ -22,6 +22,9 @@ describe("a create sent again by an onError hook", () => {
 
   it("resumes the service the first create made: one service, one POST, its initial password kept", async () => {
     await cloud.clearRequests();
+    // The create's answer carries a password the test knows: the only place it is ever shown.
+    const initial = "first-answer-Password-1";
+    await cloud.controls.rewrite({ method: "POST", path: "/services$", field: "initial_password", value: initial });
     const r = await cloud.stack.up(() => void new clouddb.Service("db", { timeouts: { create: "1500ms" } }), { errorHookRetries: 20 });
     expect(r.errors).toEqual([]);
     expect(r.diagnostics.map((d) => d.message)).toContain("retrying create due to on-error hook request (1/100)");
@@ -32,6 +35,7 @@ describe("a create sent again by an onError hook", () => {
     expect(writes(await cloud.requests()).map((w) => `${w.method} ${w.path}`)).toEqual([
       `POST /public/api/v1/projects/${cloud.emulator.projectId}/services`,
     ]);
+    expect(cloud.stack.resource("db").outputs.password).toBe(initial);
     // Engines 3.244 to 3.260 send the same Create again (the harness models them); 3.274 sends an Update
     // of the partially created service instead, which resumes it as the next `up` would.
     if (process.env.CLOUDDB_ENGINE !== "cli") {

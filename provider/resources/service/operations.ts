@@ -71,6 +71,7 @@ function recovery(ctx: ProviderContext, projectId: string, fits: (s: Service) =>
     fits,
     nameOf: (s) => s.name,
     idOf: (s) => s.service_id,
+    firstOnly: (s) => (s.initial_password === undefined ? {} : { initial_password: s.initial_password }),
   };
 }
 

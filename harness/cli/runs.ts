@@ -56,6 +56,14 @@ export function report(run: RunCapture, refresh = false): ReturnType<typeof repo
   const r = reportOf(run.events, refresh);
   // A command that failed before the engine ran (a locked stack, a bad flag) has no events: its output is the error.
   if (run.failed && r.errors.length === 0 && r.checkFailures.length === 0) r.errors.push({ message: run.output.trim() });
+  // The engine's last event is its cancel event (pkg/backend/display/display.go startEventLogger): a command that
+  // succeeded without it reached the harness in part, and a test reading it would judge a run it did not see whole.
+  if (!run.failed && !run.events.some((e) => e.cancelEvent !== undefined))
+    r.errors.push({
+      message:
+        `harness: the command succeeded but its engine events stop short of the engine's last one (${run.events.length} received): ` +
+        `what it reported is incomplete. It printed: ${run.output.trim()}`,
+    });
   if (run.output.trim() !== "") r.diagnostics.push({ severity: "info", message: `[cli output] ${run.output.trim()}` });
   return r;
 }

@@ -47,7 +47,8 @@ export class EngineLog implements LogSink {
   constructor(private readonly address: string) {}
 
   private get client(): enginegrpc.EngineClient {
-    this.connection ??= new enginegrpc.EngineClient(this.address, grpc.credentials.createInsecure());
+    // No channelz, as the plugin's server keeps none (server.ts `listen`): nothing reads its statistics.
+    this.connection ??= new enginegrpc.EngineClient(this.address, grpc.credentials.createInsecure(), { "grpc.enable_channelz": 0 });
     return this.connection;
   }
 

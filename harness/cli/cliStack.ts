@@ -97,7 +97,8 @@ export class CliStack {
         stop();
       }
       await this.refreshState();
-      const interrupted = options.engineDies?.aborted === true ? { interrupted: true } : {};
+      run.killed = options.engineDies?.aborted === true;
+      const interrupted = run.killed ? { interrupted: true } : {};
       return { ...report(run), outputs, secretOutputNames, ...interrupted };
     });
   }

@@ -40,6 +40,8 @@ export interface RunCapture {
   output: string;
   /** The command exited with an error. */
   failed?: boolean;
+  /** The harness killed the CLI during the run (an `engineDies` signal): its events end where it died. */
+  killed?: boolean;
 }
 
 /** A new {@link RunCapture}. */
@@ -56,13 +58,15 @@ export function report(run: RunCapture, refresh = false): ReturnType<typeof repo
   const r = reportOf(run.events, refresh);
   // A command that failed before the engine ran (a locked stack, a bad flag) has no events: its output is the error.
   if (run.failed && r.errors.length === 0 && r.checkFailures.length === 0) r.errors.push({ message: run.output.trim() });
-  // The engine's last event is its cancel event (pkg/backend/display/display.go startEventLogger): a command that
-  // succeeded without it reached the harness in part, and a test reading it would judge a run it did not see whole.
-  if (!run.failed && !run.events.some((e) => e.cancelEvent !== undefined))
+  // The engine's last event is its cancel event, sent however its operation ended (pkg/engine update.go, refresh.go,
+  // destroy.go, import.go defer it). A run the engine ran (a command that succeeded, or failed after events came) and
+  // the harness did not kill, without it, reached the harness in part: a test reading it would judge a run it did not see whole.
+  const ran = !run.failed || run.events.length > 0;
+  if (ran && run.killed !== true && !run.events.some((e) => e.cancelEvent !== undefined))
     r.errors.push({
       message:
-        `harness: the command succeeded but its engine events stop short of the engine's last one (${run.events.length} received): ` +
-        `what it reported is incomplete. It printed: ${run.output.trim()}`,
+        `harness: the engine's events stop short of its last one (${run.events.length} received, the command ` +
+        `${run.failed ? "failed" : "succeeded"}): what it reported is incomplete. It printed: ${run.output.trim()}`,
     });
   if (run.output.trim() !== "") r.diagnostics.push({ severity: "info", message: `[cli output] ${run.output.trim()}` });
   return r;

@@ -4,6 +4,7 @@
  * after a full garbage collection, before and after K operations, so that whatever keeps
  * something per operation shows, whichever map it is in.
  */
+import { randomBytes } from "crypto";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -75,5 +76,48 @@ describe("the creates a process handed to the engine", () => {
     expect(perCreate).toBeLessThan(4_000);
     // The journal's files went as each create returned.
     expect(fs.readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith(".json"))).toEqual([]);
+  });
+
+  it("are kept by id and what only the answer carried, not the answer: K creates of 20 KB answers keep far less than 20 KB each", async () => {
+    type Answer = Made & { detail: string; initial_password?: string };
+    const K = 200;
+    const create = async (i: number): Promise<void> => {
+      // An answer of 20 KB (a long field), its own bytes, with a first-only field of 24 characters.
+      const made: Answer = {
+        id: `big-${i}`,
+        name: `db-${i}`,
+        detail: randomBytes(10_000).toString("hex"),
+        initial_password: `pw-${i}`.padEnd(24, "x"),
+      };
+      const recovery: Recovery<Answer> = {
+        get: (id) => Promise.resolve(id === made.id ? { id: made.id, name: made.name, detail: made.detail } : undefined),
+        list: () => Promise.resolve({ items: [], sentAt: Date.now() }),
+        fits: () => true,
+        nameOf: (s) => s.name,
+        idOf: (s) => s.id,
+        firstOnly: (s) => ({ initial_password: s.initial_password }),
+      };
+      const intent = {
+        apiUrl: "https://api.example.com/public/api/v1",
+        projectId: "p1",
+        kind: "Service",
+        noun: "service",
+        owner: `urn:pulumi:test::memory::clouddb:index:Service::big-${i}`,
+        identity: { name: made.name },
+        name: made.name,
+        autonamed: false,
+        listLagMs: 0,
+        requestTimeoutMs: 1_000,
+      };
+      const created = await createOnce(intent, recovery, () => Promise.resolve(made));
+      created.settled();
+      // Sent again (an onError hook's retry): resumed from a read, with the first answer's password.
+      const again = await createOnce(intent, recovery, () => Promise.reject(new Error("sent twice")));
+      expect(again).toMatchObject({ takenOver: true, resource: { id: made.id, initial_password: made.initial_password } });
+    };
+    await create(-1);
+    const before = liveHeap();
+    for (let i = 0; i < K; i++) await create(i);
+    expect((liveHeap() - before) / K).toBeLessThan(4_000);
   });
 });

@@ -56,8 +56,9 @@ export function capture(): RunCapture {
  */
 export function report(run: RunCapture, refresh = false): ReturnType<typeof reportOf> {
   const r = reportOf(run.events, refresh);
+  const printed = run.output.trim();
   // A command that failed before the engine ran (a locked stack, a bad flag) has no events: its output is the error.
-  if (run.failed && r.errors.length === 0 && r.checkFailures.length === 0) r.errors.push({ message: run.output.trim() });
+  if (run.failed && r.errors.length === 0 && r.checkFailures.length === 0) r.errors.push({ message: printed });
   // The engine's last event is its cancel event, sent however its operation ended (pkg/engine update.go, refresh.go,
   // destroy.go, import.go defer it). A run the engine ran (a command that succeeded, or failed after events came) and
   // the harness did not kill, without it, reached the harness in part: a test reading it would judge a run it did not see whole.
@@ -66,8 +67,8 @@ export function report(run: RunCapture, refresh = false): ReturnType<typeof repo
     r.errors.push({
       message:
         `harness: the engine's events stop short of its last one (${run.events.length} received, the command ` +
-        `${run.failed ? "failed" : "succeeded"}): what it reported is incomplete. It printed: ${run.output.trim()}`,
+        `${run.failed ? "failed" : "succeeded"}): what it reported is incomplete. It printed: ${printed}`,
     });
-  if (run.output.trim() !== "") r.diagnostics.push({ severity: "info", message: `[cli output] ${run.output.trim()}` });
+  if (printed !== "") r.diagnostics.push({ severity: "info", message: `[cli output] ${printed}` });
   return r;
 }

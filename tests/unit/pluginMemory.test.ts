@@ -36,6 +36,30 @@ afterEach(() => {
 
 type Made = { id: string; name: string };
 
+/** The intent of a create of the service `resource` (its URN's name) named `name`, on one API and project. */
+function serviceIntent(resource: string, name: string) {
+  return {
+    apiUrl: "https://api.example.com/public/api/v1",
+    projectId: "p1",
+    kind: "Service",
+    noun: "service",
+    owner: `urn:pulumi:test::memory::clouddb:index:Service::${resource}`,
+    identity: { name },
+    name,
+    autonamed: false,
+    listLagMs: 0,
+    requestTimeoutMs: 1_000,
+  };
+}
+
+/** The live heap each of `k` calls of `create` (its indexes 0 to k - 1) left, bytes; `create(-1)` first, for the modules' own first-use allocations. */
+async function heapPerCreate(k: number, create: (i: number) => Promise<void>): Promise<number> {
+  await create(-1);
+  const before = liveHeap();
+  for (let i = 0; i < k; i++) await create(i);
+  return (liveHeap() - before) / k;
+}
+
 describe("the creates a process handed to the engine", () => {
   it("are kept without the look-alikes listed before each: K creates in a project of M services keep O(K), not O(K × M)", async () => {
     // A project of M services of another name: each create's journal entry lists them as there before it.
@@ -51,27 +75,13 @@ describe("the creates a process handed to the engine", () => {
         nameOf: (s) => s.name,
         idOf: (s) => s.id,
       };
-      const intent = {
-        apiUrl: "https://api.example.com/public/api/v1",
-        projectId: "p1",
-        kind: "Service",
-        noun: "service",
-        owner: `urn:pulumi:test::memory::clouddb:index:Service::db-${i}`,
-        identity: { name: made.name },
-        name: made.name,
-        autonamed: false,
-        listLagMs: 0,
-        requestTimeoutMs: 1_000,
-      };
+      const intent = serviceIntent(`db-${i}`, made.name);
       const created = await createOnce(intent, recovery, () => Promise.resolve(made));
       expect(created.resource).toBe(made);
       // Returned to the engine: the process keeps what tells the same create sent again.
       created.settled();
     };
-    await create(-1); // the modules' own first-use allocations
-    const before = liveHeap();
-    for (let i = 0; i < K; i++) await create(i);
-    const perCreate = (liveHeap() - before) / K;
+    const perCreate = await heapPerCreate(K, create);
     // Each entry's look-alikes alone are M pointers (16 KB): kept, they would be more than 16 KB per create.
     expect(perCreate).toBeLessThan(4_000);
     // The journal's files went as each create returned.
@@ -97,27 +107,13 @@ describe("the creates a process handed to the engine", () => {
         idOf: (s) => s.id,
         firstOnly: (s) => ({ initial_password: s.initial_password }),
       };
-      const intent = {
-        apiUrl: "https://api.example.com/public/api/v1",
-        projectId: "p1",
-        kind: "Service",
-        noun: "service",
-        owner: `urn:pulumi:test::memory::clouddb:index:Service::big-${i}`,
-        identity: { name: made.name },
-        name: made.name,
-        autonamed: false,
-        listLagMs: 0,
-        requestTimeoutMs: 1_000,
-      };
+      const intent = serviceIntent(`big-${i}`, made.name);
       const created = await createOnce(intent, recovery, () => Promise.resolve(made));
       created.settled();
       // Sent again (an onError hook's retry): resumed from a read, with the first answer's password.
       const again = await createOnce(intent, recovery, () => Promise.reject(new Error("sent twice")));
       expect(again).toMatchObject({ takenOver: true, resource: { id: made.id, initial_password: made.initial_password } });
     };
-    await create(-1);
-    const before = liveHeap();
-    for (let i = 0; i < K; i++) await create(i);
-    expect((liveHeap() - before) / K).toBeLessThan(4_000);
+    expect(await heapPerCreate(K, create)).toBeLessThan(4_000);
   });
 });

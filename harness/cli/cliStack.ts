@@ -29,6 +29,7 @@ import type {
 import { deploymentOf, pendingOf, readsOf, resourcesOf, stackOutputsOf, type Deployment } from "./deployment";
 import { capture, ownRejections, report, type RunCapture } from "./runs";
 import { pluginProcesses, CliProcesses } from "./processes";
+import { pinProgramStore } from "./programStore";
 import { cliTools, type CliTools } from "./tools";
 import { cliWorkspace } from "./workspace";
 
@@ -85,7 +86,7 @@ export class CliStack {
       let secretOutputNames: string[] = [];
       const stop = this.dieOn(options.engineDies);
       try {
-        const r = await ownRejections(() => this.stack.up({ ...this.runOptions(program, options, run), ...this.upFlags(options) }));
+        const r = await this.runProgram(program, options, run, (o) => this.stack.up(o));
         outputs = Object.fromEntries(Object.entries(r.outputs).map(([k, v]) => [k, v.value]));
         secretOutputNames = Object.entries(r.outputs)
           .filter(([, v]) => v.secret)
@@ -108,9 +109,7 @@ export class CliStack {
     return this.serial(async () => {
       await this.applyConfig();
       const run = capture();
-      await ownRejections(() => this.stack.preview({ ...this.runOptions(program, options, run), ...this.upFlags(options) })).catch(
-        () => void (run.failed = true),
-      );
+      await this.runProgram(program, options, run, (o) => this.stack.preview(o)).catch(() => void (run.failed = true));
       // The stack's outputs as the preview computed them (values not known yet are the unknown sentinel).
       const stackDone = run.events.filter((e) => e.resOutputsEvent?.metadata.type === "pulumi:pulumi:Stack").pop();
       return { ...report(run), outputs: { ...(stackDone?.resOutputsEvent?.metadata.new?.outputs ?? {}) } };
@@ -272,6 +271,29 @@ export class CliStack {
     await this.queue.catch(() => undefined);
     this.processes.killAll();
     fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  /**
+   * Runs the Automation API's `up` or `preview` of the inline program, with the program's
+   * runtime state the process's own until the command and the rejections it left are over
+   * (programStore.ts).
+   */
+  private async runProgram<T>(
+    program: Program,
+    options: UpOptions,
+    run: RunCapture,
+    command: (o: Auto.UpOptions) => Promise<T>,
+  ): Promise<T> {
+    let release = (): void => undefined;
+    const pinned: Program = () => {
+      release = pinProgramStore();
+      return program();
+    };
+    try {
+      return await ownRejections(() => command({ ...this.runOptions(pinned, options, run), ...this.upFlags(options) }));
+    } finally {
+      release();
+    }
   }
 
   /** What the Automation API's up and preview get: the program, the events, and the run's flags. */

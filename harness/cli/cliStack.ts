@@ -290,7 +290,7 @@ export class CliStack {
       return program();
     };
     try {
-      return await ownRejections(() => command({ ...this.runOptions(pinned, options, run), ...this.upFlags(options) }));
+      return await ownRejections(() => command({ ...this.runOptions(pinned, options, run), ...this.upFlags(options) }), run);
     } finally {
       release();
     }

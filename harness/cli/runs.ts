@@ -11,17 +11,21 @@ import { reportOf } from "./events";
 const realProcess = vm.runInThisContext("process") as NodeJS.Process;
 
 /**
- * Runs `op` (an inline program under the CLI) with the process's unhandled rejections its own:
- * a program whose registrations the engine stopped leaves the SDK's promises rejected
- * ("resource monitor shut down"), which a language host only logs as the program ends, and
- * which must not fail the test that ran it. They are looked for until two turns of the event
- * loop after `op` brought none.
+ * Runs `op` (an inline program under the CLI) with the process's unhandled rejections its own,
+ * kept in `run.rejections`: a program whose registrations the engine stopped leaves the SDK's
+ * promises rejected ("resource monitor shut down"), which a language host only logs as the
+ * program ends, and which must not fail the test that ran it. (The Automation API's own handler
+ * never sees them: jest gives each test file a copy of `process`.) They are looked for until
+ * two turns of the event loop after `op` brought none.
  */
-export async function ownRejections<T>(op: () => Promise<T>): Promise<T> {
+export async function ownRejections<T>(op: () => Promise<T>, run: RunCapture): Promise<T> {
   const saved = realProcess.listeners("unhandledRejection");
   realProcess.removeAllListeners("unhandledRejection");
   let seen = 0;
-  realProcess.on("unhandledRejection", () => void seen++);
+  realProcess.on("unhandledRejection", (reason: unknown) => {
+    seen++;
+    (run.rejections ??= []).push(reason instanceof Error ? reason.message : String(reason));
+  });
   try {
     return await op();
   } finally {
@@ -42,6 +46,8 @@ export interface RunCapture {
   failed?: boolean;
   /** The harness killed the CLI during the run (an `engineDies` signal): its events end where it died. */
   killed?: boolean;
+  /** The messages of the inline program's promises rejected with no handler during the run (see {@link ownRejections}). */
+  rejections?: string[];
 }
 
 /** A new {@link RunCapture}. */
@@ -68,6 +74,15 @@ export function report(run: RunCapture, refresh = false): ReturnType<typeof repo
       message:
         `harness: the engine's events stop short of its last one (${run.events.length} received, the command ` +
         `${run.failed ? "failed" : "succeeded"}): what it reported is incomplete. It printed: ${printed}`,
+    });
+  // Rejected promises of a program are a failure the engine did not see (a registration that never reached it, say):
+  // in a run that failed they follow the engine's stop; in one that succeeded, nothing explains them.
+  const rejections = run.rejections ?? [];
+  if (!run.failed && rejections.length > 0)
+    r.errors.push({
+      message:
+        `harness: the command succeeded, but ${rejections.length} of the program's promises were rejected with no ` +
+        `handler, which the engine never saw; the first: ${rejections[0]}`,
     });
   if (printed !== "") r.diagnostics.push({ severity: "info", message: `[cli output] ${printed}` });
   return r;

@@ -4,7 +4,9 @@
  * Automation API keeps a run's runtime state in an `AsyncLocalStorage` store, and a resource
  * constructed outside it must not be answered by the runtime itself, as in a unit test, while
  * the engine deletes what the program declared. The program below leaves the context on
- * purpose (`AsyncLocalStorage.exit`), as the real-CLI tier saw it happen under load.
+ * purpose (`AsyncLocalStorage.exit`), as the real-CLI tier saw it happen under load. And a
+ * run the engine saw succeed while the program's promises were rejected is reported as such
+ * (harness/cli/runs.ts), not passed.
  */
 import type { AsyncLocalStorage } from "async_hooks";
 import * as clouddb from "pulumi-clouddb";
@@ -46,5 +48,13 @@ describeWithCli("an inline program under the CLI", () => {
     expect(again.steps.filter((s) => s.op !== "same")).toEqual([]);
     expectNoErrors(await cloud.stack.destroy());
     expect((await cloud.api.perform("listVpcs")).items).toEqual([]);
+  });
+
+  it("that succeeded with a promise rejected and never handled is reported, not passed", async () => {
+    const r = await cloud.stack.up(() => void Promise.reject(new Error("a failure the engine never saw")));
+    expect(r.errors.map((e) => e.message)).toEqual([
+      "harness: the command succeeded, but 1 of the program's promises were rejected with no handler, which the engine " +
+        "never saw; the first: a failure the engine never saw",
+    ]);
   });
 });

@@ -29,7 +29,7 @@ import type {
 import { deploymentOf, pendingOf, readsOf, resourcesOf, stackOutputsOf, type Deployment } from "./deployment";
 import { capture, ownRejections, report, type RunCapture } from "./runs";
 import { pluginProcesses, CliProcesses } from "./processes";
-import { pinProgramStore } from "./programStore";
+import { runPinned } from "./programStore";
 import { cliTools, type CliTools } from "./tools";
 import { cliWorkspace } from "./workspace";
 
@@ -273,27 +273,10 @@ export class CliStack {
     fs.rmSync(this.dir, { recursive: true, force: true });
   }
 
-  /**
-   * Runs the Automation API's `up` or `preview` of the inline program, with the program's
-   * runtime state the process's own until the command and the rejections it left are over
-   * (programStore.ts).
-   */
-  private async runProgram<T>(
-    program: Program,
-    options: UpOptions,
-    run: RunCapture,
-    command: (o: Auto.UpOptions) => Promise<T>,
-  ): Promise<T> {
-    let release = (): void => undefined;
-    const pinned: Program = () => {
-      release = pinProgramStore();
-      return program();
-    };
-    try {
-      return await ownRejections(() => command({ ...this.runOptions(pinned, options, run), ...this.upFlags(options) }), run);
-    } finally {
-      release();
-    }
+  /** The Automation API's `up` or `preview` (`command`) of the program, its store pinned (programStore.ts) till the command ended. */
+  private runProgram<T>(program: Program, options: UpOptions, run: RunCapture, command: (o: Auto.UpOptions) => Promise<T>): Promise<T> {
+    const flags = this.upFlags(options);
+    return runPinned(program, (pinned) => ownRejections(() => command({ ...this.runOptions(pinned, options, run), ...flags }), run));
   }
 
   /** What the Automation API's up and preview get: the program, the events, and the run's flags. */

@@ -14,6 +14,7 @@
  * global store. The harness runs one inline program at a time in this process (processTurns.ts),
  * so it does the same: for the run's length, the global store is the run's own.
  */
+import type { Program } from "../stack";
 
 /** What this module reads of the runtime's state (@pulumi/pulumi runtime/state.ts declares both globals). */
 interface RuntimeGlobals {
@@ -38,4 +39,20 @@ export function pinProgramStore(): () => void {
   return () => {
     if (globals.globalStore === local) globals.globalStore = saved;
   };
+}
+
+/**
+ * Runs `command` (the Automation API's `up` or `preview`) of `program` with the program's store
+ * pinned ({@link pinProgramStore}) from the program's start until `command` ended.
+ */
+export async function runPinned<T>(program: Program, command: (pinned: Program) => Promise<T>): Promise<T> {
+  let release = (): void => undefined;
+  try {
+    return await command(() => {
+      release = pinProgramStore();
+      return program();
+    });
+  } finally {
+    release();
+  }
 }

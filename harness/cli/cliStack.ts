@@ -276,7 +276,7 @@ export class CliStack {
   /** The Automation API's `up` or `preview` (`command`) of the program, its store pinned (programStore.ts) till the command ended. */
   private runProgram<T>(program: Program, options: UpOptions, run: RunCapture, command: (o: Auto.UpOptions) => Promise<T>): Promise<T> {
     const flags = this.upFlags(options);
-    return runPinned(program, (pinned) => ownRejections(() => command({ ...this.runOptions(pinned, options, run), ...flags }), run));
+    return runPinned(program, run, (pinned) => ownRejections(() => command({ ...this.runOptions(pinned, options, run), ...flags }), run));
   }
 
   /** What the Automation API's up and preview get: the program, the events, and the run's flags. */

@@ -21,16 +21,15 @@ const realProcess = vm.runInThisContext("process") as NodeJS.Process;
 export async function ownRejections<T>(op: () => Promise<T>, run: RunCapture): Promise<T> {
   const saved = realProcess.listeners("unhandledRejection");
   realProcess.removeAllListeners("unhandledRejection");
-  let seen = 0;
+  const seen = (): number => run.rejections?.length ?? 0;
   realProcess.on("unhandledRejection", (reason: unknown) => {
-    seen++;
     (run.rejections ??= []).push(reason instanceof Error ? (reason.stack ?? reason.message) : String(reason));
   });
   try {
     return await op();
   } finally {
-    for (let before = -1; before !== seen;) {
-      before = seen;
+    for (let before = -1; before !== seen();) {
+      before = seen();
       for (let turn = 0; turn < 2; turn++) await new Promise<void>((r) => setImmediate(r));
     }
     realProcess.removeAllListeners("unhandledRejection");
@@ -48,6 +47,14 @@ export interface RunCapture {
   killed?: boolean;
   /** The inline program's promises rejected with no handler during the run, each its error's stack (see {@link ownRejections}). */
   rejections?: string[];
+  /** For an `up` or `preview`: whether the inline program was called (programStore.ts `runPinned`). */
+  programStarted?: boolean;
+}
+
+/** The run's rejected promises as the end of a sentence naming them ({@link RunCapture.rejections}), or nothing. */
+function rejections(run: RunCapture): string {
+  const stacks = run.rejections ?? [];
+  return stacks.length === 0 ? "." : `; rejected with no handler meanwhile:\n${stacks.join("\n")}`;
 }
 
 /** A new {@link RunCapture}. */
@@ -75,14 +82,21 @@ export function report(run: RunCapture, refresh = false): ReturnType<typeof repo
         `harness: the engine's events stop short of its last one (${run.events.length} received, the command ` +
         `${run.failed ? "failed" : "succeeded"}): what it reported is incomplete. It printed: ${printed}`,
     });
+  // A program the runtime never called (its registration of the stack failed first) declared nothing: the engine, told
+  // so, deleted what the stack held and said all went well. Never a success here (programStore.ts says when it happens).
+  if (!run.failed && run.programStarted === false)
+    r.errors.push({
+      message:
+        "harness: the command succeeded but the inline program never ran (the Pulumi runtime failed before it, so the " +
+        `engine took it for a program that declares nothing)${rejections(run)}`,
+    });
   // Rejected promises after a command that succeeded: a failure the engine never saw, or what an earlier run left
   // rejecting late (a call to its engine, gone since), which nothing here tells apart. Not an error of this run, then,
   // but said with the stack of each, so that a test failing beside it can be read.
-  const rejections = run.rejections ?? [];
-  if (!run.failed && rejections.length > 0)
+  if (!run.failed && run.programStarted !== false && (run.rejections ?? []).length > 0)
     console.warn(
-      `harness: the command succeeded while ${rejections.length} promise(s) of the program, or of an earlier run's, ` +
-        `were rejected with no handler; the engine never saw them:\n${rejections.join("\n")}`,
+      `harness: the command succeeded while ${run.rejections?.length} promise(s) of the program, or of an earlier run's, ` +
+        `were rejected with no handler; the engine never saw them:\n${run.rejections?.join("\n")}`,
     );
   if (printed !== "") r.diagnostics.push({ severity: "info", message: `[cli output] ${printed}` });
   return r;

@@ -16,9 +16,10 @@
  *   happens to listen on the same port then gets it, and the first call of the run fails at
  *   once: `14 UNAVAILABLE: No connection established. Last error: null`. That first call is
  *   the stack's registration (`setRootResource`), so the program never runs, and the engine,
- *   told of nothing, deletes everything the stack held. This is what made the real-CLI tier
- *   fail about one full run in two, each time in another test (found in a CI log, reproduced
- *   with grpc-js alone in tests/cli/programRuntime.test.ts). The harness gives each channel of
+ *   told of nothing, deletes everything the stack held. A CI log of the real-CLI tier shows
+ *   exactly this beside a failed test, and the tier's earlier failures (about one full run in
+ *   two, each in another test) had its shape; grpc-js alone reproduces it
+ *   (tests/cli/programRuntime.test.ts). The harness gives each channel of
  *   the runtime subchannels of its own, and closes a run's clients when its command ended.
  * - **Its store.** Code that runs where the run's async context was lost reads the process's
  *   global store, which no run set up: a resource registered there is answered by the runtime

@@ -17,7 +17,7 @@ import * as clouddb from "pulumi-clouddb";
 import { expectNoErrors } from "../../harness";
 import { describeWithCli } from "../../harness/cli/tools";
 import { startCloud, type Cloud } from "../../harness/cloud";
-import { isolateProgramChannels } from "../../harness/cli/programStore";
+import { isolateProgramChannels, OWN_SUBCHANNELS } from "../../harness/cli/programStore";
 
 /** A unary gRPC service of one method, for the connection cases below (bytes in, bytes out). */
 const ping = {
@@ -62,24 +62,34 @@ function runtimeClientOptions(): grpc.ChannelOptions & { interceptors: grpc.Inte
 
 describe("a gRPC client the Pulumi runtime makes for a run", () => {
   it("reaches an engine that listens on a port where an earlier run's engine died with calls under way", async () => {
+    // The runtime's options as @pulumi/pulumi gives them, and as the harness makes them.
+    const { [OWN_SUBCHANNELS]: _own, ...shipped } = runtimeClientOptions();
+    isolateProgramChannels();
+    const isolated = runtimeClientOptions();
+    const client = (port: number, options: grpc.ChannelOptions) =>
+      new PingClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), options);
     // The earlier run: its client (never closed, as the runtime leaves a run's) called an engine that then died, and
     // called again: its connection is failing, in back-off.
     const first = await pingServer(0);
-    const earlier = new PingClient(`127.0.0.1:${first.port}`, grpc.credentials.createInsecure());
-    expect(await call(earlier)).toBe("pong");
+    const earlier = client(first.port, shipped);
+    const earlierHere = client(first.port, isolated);
+    expect([await call(earlier), await call(earlierHere)]).toEqual(["pong", "pong"]);
     first.server.forceShutdown();
-    expect(await call(earlier)).toMatch(/^14 UNAVAILABLE/);
+    expect([await call(earlier), await call(earlierHere)]).toEqual([
+      expect.stringMatching(/^14 UNAVAILABLE/),
+      expect.stringMatching(/^14 UNAVAILABLE/),
+    ]);
     // A later engine gets the same port.
     const later = await pingServer(first.port);
-    const shared = new PingClient(`127.0.0.1:${first.port}`, grpc.credentials.createInsecure());
-    const own = (isolateProgramChannels(), new PingClient(`127.0.0.1:${first.port}`, grpc.credentials.createInsecure(), runtimeClientOptions()));
+    const shared = client(first.port, shipped);
+    const own = client(first.port, isolated);
     try {
-      // With the process's shared connections, the first call fails at once, as the stack's registration did in CI.
+      // With the options as shipped, the first call fails at once, as the stack's registration did in CI.
       expect(await call(shared)).toBe("14 UNAVAILABLE: No connection established. Last error: null. Resolution note: ");
       // With the options the harness gives the runtime, it is answered.
       expect(await call(own)).toBe("pong");
     } finally {
-      for (const c of [earlier, shared, own]) c.close();
+      for (const c of [earlier, earlierHere, shared, own]) c.close();
       later.server.forceShutdown();
     }
   });
@@ -133,14 +143,20 @@ describeWithCli("an inline program under the CLI", () => {
   });
 
   it("whose program the runtime never called, its registration of the stack refused, is an error, not an empty stack", async () => {
-    expectNoErrors(await cloud.stack.up(() => void new clouddb.Vpc("held", { name: "held", cidr: "10.3.0.0/16", regionCode: "us-east-1" })));
+    expectNoErrors(
+      await cloud.stack.up(() => void new clouddb.Vpc("held", { name: "held", cidr: "10.3.0.0/16", regionCode: "us-east-1" })),
+    );
     // The engine refuses the stack's registration as a connection left failing did (above): the program is never called.
     const refuse: grpc.Interceptor = (options, nextCall) =>
       options.method_definition.path === "/pulumirpc.Engine/SetRootResource"
         ? new grpc.InterceptingCall(nextCall(options), {
             start: (_metadata, listener) =>
               setImmediate(() =>
-                listener.onReceiveStatus({ code: grpc.status.UNAVAILABLE, details: "No connection established", metadata: new grpc.Metadata() }),
+                listener.onReceiveStatus({
+                  code: grpc.status.UNAVAILABLE,
+                  details: "No connection established",
+                  metadata: new grpc.Metadata(),
+                }),
               ),
             sendMessage: () => undefined,
             halfClose: () => undefined,
@@ -155,7 +171,9 @@ describeWithCli("an inline program under the CLI", () => {
       interceptors.splice(interceptors.indexOf(refuse), 1);
     }
     expect(r.errors.map((e) => e.message)).toEqual([
-      expect.stringMatching(/^harness: the command succeeded but the inline program never ran .*\nError: 14 UNAVAILABLE: No connection established/s),
+      expect.stringMatching(
+        /^harness: the command succeeded but the inline program never ran .*\nError: 14 UNAVAILABLE: No connection established/s,
+      ),
     ]);
     // What the engine did, told of nothing: the VPC the stack held is gone.
     expect(r.steps.filter((s) => s.op === "delete").map((s) => s.name)).toEqual(["held"]);

@@ -76,7 +76,7 @@ export class ClouddbClient {
     this.clock = clock;
     const dir = this.config.pacingDir;
     const shared = dir === undefined ? undefined : new SharedSchedule(dir, this.config.apiUrl, this.config.apiKey);
-    this.pacer = new Pacer(Date.now, shared);
+    this.pacer = new Pacer(Date.now, shared, this.config.fleet);
     this.transport = new HttpTransport(this.config, clock, this.pacer, this.stopping.signal);
     this.ops = new Operations(
       this.config,

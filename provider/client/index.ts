@@ -21,6 +21,7 @@ export type { ReplyOf, ReplyOfSpec } from "./operations";
 export type { ApiErrorClass } from "./apiErrors";
 export type { WaitErrorClass } from "./waitErrors";
 export type { ClouddbClientOptions, PollOptions } from "./config";
+export type { FleetOptions } from "./fleetConfig";
 export * from "./errors";
 export type { ListReading, RejectedItem } from "./listReading";
 export type { Operation, ParamsOf, BodyOf, RequestOf, PathParams } from "../../contract/api";

@@ -2,6 +2,7 @@ import type { ClouddbClient } from "../client/client";
 import { cancellationSignal } from "./cancellation";
 import { apiKeyProblem, apiUrlProblem, canonicalApiUrl, DEFAULT_LIST_LAG_MS, numberProblem } from "../client/config";
 import { settingTypeProblem, unset, type SettingKind } from "../client/configValues";
+import { FLEET_MACHINES_ENV, resolveFleet } from "../client/fleetConfig";
 import { DEFAULT_OPERATION_TIMEOUT_MS, parseDuration, TIMEOUT_RANGE_MS, TIMEOUT_RANGE_TEXT } from "./durations";
 import { NO_ANSWERS, OWNERSHIP_CONFIG_KEY, OWNERSHIP_ENV, parseOwnership, type Ownership, type OwnershipAnswers } from "./ownership";
 import { configurationError, invalid, notSet, type SettingName, type SettingProblem } from "./settingProblems";
@@ -234,6 +235,12 @@ export function readSettings(source: ConfigSource, env: NodeJS.ProcessEnv = proc
   const listCacheMs = durationOrZero(CONFIG_KEYS.readCache, /^(0|0s|off)$/) ?? DEFAULT_LIST_CACHE_MS;
   const ownershipConfig = answers(source.get(CONFIG_KEYS.ownership.key), false);
   const ownershipEnv = answers(env[OWNERSHIP_ENV], true);
+  // The fleet is the machine's (its variables), read by the client itself: told here before anything is sent.
+  try {
+    resolveFleet(undefined, env);
+  } catch (e) {
+    problems.push({ key: FLEET_MACHINES_ENV, message: (e as Error).message });
+  }
   return {
     ...endpoint(apiUrl),
     apiKey,

@@ -11,7 +11,7 @@ import * as os from "os";
 import * as path from "path";
 import type { RateLimitPolicy } from "../../emulator";
 import { EmulatorControl, type LoggedRequest } from "../../emulator/control-client";
-import { ClouddbClient } from "../../provider/client";
+import { ClouddbClient, type ClouddbClientOptions } from "../../provider/client";
 import type { Emu } from "./emulatorControl";
 
 /** A fleet to run. */
@@ -28,6 +28,8 @@ export interface FleetOptions {
   sprinkled?: boolean;
   /** How long a client waits for a service. @default 120 s */
   timeoutMs?: number;
+  /** Each client told the fleet it is part of (the client's `fleet`). @default none */
+  fleet?: ClouddbClientOptions["fleet"];
 }
 
 /** What a fleet's run gave. */
@@ -58,6 +60,7 @@ export async function runFleetOfClients(emu: Emu, opts: FleetOptions): Promise<F
         apiKey: emu.pat,
         projectId: emu.projectId,
         pacingDir: dirOf(i),
+        ...(opts.fleet === undefined ? {} : { fleet: opts.fleet }),
         retryDeadlineMs: opts.timeoutMs ?? 120_000,
         poll: { initialMs: 250, maxMs: 10_000 },
       }),

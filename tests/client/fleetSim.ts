@@ -24,6 +24,7 @@ import {
   sent,
   unused,
 } from "../../provider/client/shaping/keySchedule";
+import { fitFleet, type FleetOptions } from "../../provider/client/shaping/fleetSlots";
 import type { LimitFields } from "../../provider/client/shaping/limitFields";
 import { activeMembers, type KeySchedule, newSchedule } from "../../provider/client/shaping/schedule";
 import { retryAfterWaitMs } from "../../provider/client/shaping/backoff";
@@ -98,6 +99,8 @@ export interface SimOptions {
   fieldsRule?: FieldsRule;
   /** Each flow paced by a rule of the model's own instead of the client's schedule (e.g. slotCycle.ts), made once a flow. */
   pacer?: () => FlowPacer;
+  /** The fleet told its size (and the limit, when given), as the client is (`fleetMachines`, keySchedule.ts `fitFleet`): each machine's schedule on the fleet's grid. */
+  fleet?: FleetOptions;
 }
 
 /** An answer as a flow's own pacer ({@link SimOptions.pacer}) hears it: its machine's clock now and when the request left, the status, and the fields when on. */
@@ -187,6 +190,7 @@ export function simulateFleet(
     fields = false,
     fieldsRule,
     pacer,
+    fleet,
   }: SimOptions = {},
 ): SimFleet {
   const random = seeded(seed);
@@ -194,10 +198,15 @@ export function simulateFleet(
   const turnRandom = gridCells === undefined ? random : () => Math.floor(random() * gridCells) / gridCells;
   const t0 = 1_000_000;
   const machine = newSchedule(t0);
+  const schedule = (): KeySchedule => {
+    const s = oneMachine ? machine : newSchedule(t0);
+    fitFleet(s, t0, fleet, random);
+    return s;
+  };
   const grid: GridTurns = new WeakMap();
   const machineOffset = (random() * 2 - 1) * clockOffsetMs;
   const flows: Flow[] = Array.from({ length: k }, () => ({
-    s: oneMachine ? machine : newSchedule(t0),
+    s: schedule(),
     own: pacer?.(),
     offset: Math.round(oneMachine ? machineOffset : (random() * 2 - 1) * clockOffsetMs),
     left: requests,
@@ -271,7 +280,10 @@ export function simulateFleet(
           continue;
         }
         while (f.accepted.length > 0 && f.accepted[0] < local - 6_000) f.accepted.shift();
-        if (r.fields !== undefined && fieldsRule === undefined) declaredBy(f.s, local, r.fields, f.accepted);
+        if (r.fields !== undefined && fieldsRule === undefined) {
+          declaredBy(f.s, local, r.fields, f.accepted);
+          fitFleet(f.s, local, fleet, random);
+        }
         if (r.status === 200) {
           f.accepted.push(local);
           if (r.fields !== undefined && fieldsRule === undefined) observedBy(f.s, local, r.fields, f.accepted);

@@ -75,6 +75,11 @@ export class Times extends Fifo<number> {
     super.push(Math.max(time, this.at(this.size - 1) ?? time));
   }
 
+  /** Forgets the times before `time`. */
+  forgetBefore(time: number): void {
+    while ((this.peek() ?? Infinity) < time) this.shift();
+  }
+
   /** How many times fall after `from` and by `to` (none when `to` is before `from`). Logarithmic time. */
   countIn(from: number, to: number): number {
     return Math.max(0, this.countBy(to) - this.countBy(from));

@@ -25,11 +25,15 @@
  * the second measured may have reached the API within it (limitMeasure.ts). A congestion's
  * first 429 measures at once and again half a second later, when its requests have all been
  * told of. A new congestion voids every slot given before it (the clients give theirs back and
- * claim again): spaced at the rate before the cut, they would meet the limit again. Pure: the
- * clock is an argument.
+ * claim again): spaced at the rate before the cut, they would meet the limit again.
+ *
+ * A fleet told its size (fleetSlots.ts `fitFleet`) paces otherwise: the machine's turns
+ * are its slot's on the fleet's grid, one a cycle, its rate fixed by the grid; a 429 of the
+ * limit's own moves its slot and measures nothing. Pure: the clock is an argument.
  */
 
 import { countTurns, sitsOut } from "./fairTurns";
+import { gridTurns, moveSlot, turnFrom } from "./fleetSlots";
 import { acceptedBefore, firstRefused, judgedLimit, RECURRING_MS, unpausedMs } from "./limitMeasure";
 import type { LimitFields } from "./limitFields";
 import { activeMembers, type KeySchedule, PACER, RECENT, refusalPauseMs } from "./schedule";
@@ -46,6 +50,13 @@ function forgetBefore(list: number[], time: number): void {
  * the schedule's, at each claim, and a lone client's (pacer.ts), before each send.
  */
 export function growRate(s: KeySchedule, now: number): void {
+  if (s.fleet !== undefined) {
+    // On a fleet's grid the rate is the grid's.
+    s.grownAt = now;
+    s.wanted = false;
+    s.refusedSince = false;
+    return;
+  }
   if (now - s.grownAt < (s.slowStart ? PACER.slowStartStepMs : 1_000)) return;
   if (s.wanted && !s.refusedSince) {
     // A share of a key others use too, on machines of their own: additive increase (shareRate.ts).
@@ -86,8 +97,12 @@ export function claimSlots(s: KeySchedule, now: number, member: string, n: numbe
     return [];
   }
   if (forWrites) countTurns(s, now, member, n);
-  const slots = Array.from({ length: n }, (_, i) => start + i * gap);
-  s.next = start + n * gap;
+  const g = s.fleet;
+  const slots =
+    g === undefined
+      ? Array.from({ length: n }, (_, i) => start + i * gap)
+      : gridTurns(g, Math.max(turnFrom(g, now), next, s.pausedUntil), n);
+  s.next = g === undefined ? start + n * gap : slots[n - 1] + g.slotMs;
   forgetBefore(s.slots, now - 7_000);
   s.slots.push(...slots);
   if (s.slots.length > RECENT) s.slots.splice(0, s.slots.length - RECENT);
@@ -226,7 +241,9 @@ export function refused(
   // After a first refusal that proved nothing, the requests refused again at the end of its hold are of it still.
   const newCongestion = now - s.last429At >= 1_000 && !(s.unproven === true && sameCongestion(s, sentAt));
   // A congestion measured over a second of sending is the limit's beyond doubt: what it asks to wait is the limit's window.
-  const measured = newCongestion && measureCongestion(s, now, sentAt, counted);
+  // On a fleet's grid a 429 moves the machine's slot (the one it met), and measures nothing.
+  if (s.fleet !== undefined) moveSlot(s.fleet, sentAt, random);
+  const measured = newCongestion && s.fleet === undefined && measureCongestion(s, now, sentAt, counted);
   if (measured && retryAfterSeconds !== undefined) s.retryAfters = [...(s.retryAfters ?? []), retryAfterSeconds].slice(-RETRY_AFTERS_KEPT);
   if (newCongestion) {
     s.last429At = now;
@@ -238,7 +255,7 @@ export function refused(
   s.grownAt = now;
   s.wanted = false;
   if (pause) {
-    const until = now + refusalPauseMs(retryAfterSeconds) + holdJitterMs(s, random);
+    const until = now + refusalPauseMs(retryAfterSeconds) + (s.fleet === undefined ? holdJitterMs(s, random) : 0);
     if (until > s.pausedUntil) s.pauses = [...(s.pauses ?? []).filter(([, b]) => b >= now - PACER.shareWindowMs), [now, until]];
     s.pausedUntil = Math.max(s.pausedUntil, until);
     s.next = Math.max(s.next, s.pausedUntil);
@@ -359,6 +376,8 @@ export function declared(s: KeySchedule, now: number, perSecond: number, others 
  */
 export function observed(s: KeySchedule, now: number, fields: LimitFields, own: number): void {
   const { perSecond, remaining } = fields;
+  // On a fleet's grid the rate is the grid's.
+  if (s.fleet !== undefined) return;
   if (perSecond === undefined || remaining === undefined || perSecond <= 0) return;
   const windowMs = (fields.windowSeconds ?? 1) * 1_000;
   if (now - (s.cutAt ?? -Infinity) < windowMs || now - s.last429At < 1_000) return;

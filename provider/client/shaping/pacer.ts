@@ -18,6 +18,7 @@
  *   (fairTurns.ts), a `Retry-After` holding them all). Turns claimed before a 429 are given back;
  *   each claim tells when this client's requests left, which turns it did not use and, in the
  *   slow start, when its answers came. Where the file cannot be used, the client paces alone.
+ * - **A fleet told its size** (`fleet`): turns in the machine's own slot of the fleet's grid (fleetSlots.ts).
  * - **Stale polls**: a poll whose turn comes {@link PACER.pollStaleMs} after it was queued, writes or
  *   reads having gone ahead of it, is let go unsent: its wait polls again, choosing anew what to read.
  *
@@ -29,6 +30,7 @@ import { Fifo, Times } from "./fifo";
 import type { Held, Priority, Waiting } from "./pacerTypes";
 export type { Held, Priority } from "./pacerTypes";
 import { answered, claimSlots, declared, growRate, limitsOwn, measuringSlowStart, observed, refused, sent, unused } from "./keySchedule";
+import { fitFleet, type FleetOptions, lateOnGrid, loneSent, loneTurn } from "./fleetSlots";
 import { activeMembers, type KeySchedule, newSchedule, PACER } from "./schedule";
 import type { LimitSharing } from "../apiErrors";
 import type { LimitFields } from "./limitFields";
@@ -91,13 +93,16 @@ export class Pacer {
   /**
    * @param now - the clock, epoch ms. @default Date.now
    * @param shared - the schedule shared with the machine's other clients of the same API key; none: the client paces alone.
+   * @param fleet - how many machines share the key (and its limit, when told): turns on their grid (fleetSlots.ts); none: the rules of keySchedule.ts.
    */
   constructor(
     private readonly now: () => number = Date.now,
     shared?: SharedSchedule,
+    private readonly fleet?: FleetOptions,
   ) {
     this.state = newSchedule(now());
     this.shared = shared;
+    fitFleet(this.state, now(), fleet);
   }
 
   /** Requests per second the pacer lets through now (the machine's clients of the key together, while they share a schedule). */
@@ -179,7 +184,7 @@ export class Pacer {
    */
   settle(status: number | undefined, retryAfterSeconds?: number, pause = true, fields: LimitFields = {}, answerMs = 0): void {
     const now = this.now();
-    this.forgetAcceptedBefore(now - PACER.shareWindowMs - 1_000);
+    this.accepted.forgetBefore(now - PACER.shareWindowMs - 1_000);
     const perSecond = fields.perSecond;
     if (perSecond !== undefined && perSecond > 0 && !(this.state.declared === true && this.state.limit === perSecond)) {
       // Others: more used than this machine sent in the window (its clients' slots in the schedule, or this client's own).
@@ -190,7 +195,7 @@ export class Pacer {
         this.state.slots.filter((t) => t >= now - windowMs && t <= now).length,
       );
       const others = used - sent > 1;
-      this.change((s, at) => declared(s, at, perSecond, others));
+      this.change((s, at) => (declared(s, at, perSecond, others), fitFleet(s, at, this.fleet)));
     }
     if (status !== 429) {
       if (status !== undefined) this.accepted.push(now);
@@ -222,10 +227,6 @@ export class Pacer {
   private change(change: (s: KeySchedule, now: number) => void): void {
     change(this.state, this.now());
     this.share(change);
-  }
-
-  private forgetAcceptedBefore(time: number): void {
-    while ((this.accepted.peek() ?? Infinity) < time) this.accepted.shift();
   }
 
   /** Lets go, unsent, every queued request that may not wait until `until`: once per new pause (later ones are told at `acquire`). */
@@ -309,6 +310,7 @@ export class Pacer {
         unused(s, left);
         sent(s, used);
         answered(s, now, answers);
+        fitFleet(s, now, this.fleet);
         return claimSlots(s, now, shared.member, n, forWrites);
       })
       .then((done) => {
@@ -369,9 +371,10 @@ export class Pacer {
       if (this.dropStale(priority, now)) continue;
       const s = this.state;
       if (this.shared !== undefined) {
-        // Turns from the shared schedule; slots within a pause of this client's own are not used, nor
-        // slots claimed before a 429 since: spaced at the rate it cut, they would meet the limit again.
-        while (this.slots.length > 0 && this.slots[0] < s.pausedUntil) this.unusedSlots.push(this.slots.shift()!);
+        // Turns from the shared schedule; slots within a pause of this client's own are not used, nor a grid's come too late (fleetSlots.ts),
+        // nor slots claimed before a 429 since: spaced at the rate it cut, they would meet the limit again.
+        while (this.slots.length > 0 && (this.slots[0] < s.pausedUntil || lateOnGrid(s, now, this.slots[0])))
+          this.unusedSlots.push(this.slots.shift()!);
         if (s.last429At > this.claimedAt) this.unusedSlots.push(...this.slots.splice(0));
         const at = Math.max(this.slots[0] ?? Infinity, s.pausedUntil);
         if (this.slots.length === 0) return now < this.claimAfter ? this.wake(this.claimAfter, now) : this.claim();
@@ -385,12 +388,12 @@ export class Pacer {
         continue;
       }
       growRate(s, now);
-      const at = Math.max(s.pausedUntil, s.next);
+      const at = loneTurn(s, now);
       if (now < at) {
         s.wanted = true;
         return this.wake(at, now);
       }
-      s.next = Math.max(now - PACER.lateSlotsMs, s.next) + 1_000 / s.rate;
+      loneSent(s, now, at);
       this.release(priority, now);
     }
   }

@@ -110,6 +110,22 @@ export function refusalPauseMs(retryAfterSeconds: number | undefined): number {
   return retryAfterSeconds === undefined ? PACER.bareRefusalPauseMs : retryAfterSeconds * 1_000 + PACER.retryAfterMarginMs;
 }
 
+/** A machine's place on the grid of a fleet told its size (fleetSlots.ts), as its schedule keeps it. */
+export interface FleetGrid {
+  /** The machines it was made for. */
+  machines: number;
+  /** The limit it was made for, requests per second. */
+  perSecond: number;
+  /** A slot's length, ms. */
+  slotMs: number;
+  /** Slots a cycle. */
+  cycle: number;
+  /** The slot of the cycle this machine owns. */
+  owned: number;
+  /** Slots of the cycle a 429 met, by index, to the slot number until which they are not drawn. */
+  avoid: Record<string, number>;
+}
+
 /** The shared schedule of one key (what its file holds). */
 export interface KeySchedule {
   readonly v: 1;
@@ -164,6 +180,8 @@ export interface KeySchedule {
   waits?: Record<string, { at: number; on: Record<string, number> }>;
   /** Each list read for the machine (sharedLists.ts): when it was last sent, its length, who reads it now (until when), when its last service is due. */
   lists?: Record<string, { sentAt: number; items: number; by?: string; until?: number; dueAt?: number }>;
+  /** The machine's place on the grid of a fleet told its size (fleetSlots.ts): its turns are its slot's, its rate the grid's. */
+  fleet?: FleetGrid;
   /** The last change of this record (epoch ms). */
   updatedAt: number;
 }

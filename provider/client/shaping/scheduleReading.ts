@@ -3,6 +3,7 @@
  * recent schedule of this version, each field checked, and nothing else (a file torn by a
  * crash of another writer, of another version, a day old, counts as none).
  */
+import { readGrid } from "./fleetSlots";
 import { type KeySchedule, MEMBER_ACTIVE_MS, PACER, RECENT } from "./schedule";
 
 /** A schedule last changed longer ago than this is forgotten: its limit may have changed since. */
@@ -54,6 +55,7 @@ export function readSchedule(value: unknown, now: number): KeySchedule | undefin
     members: Object.fromEntries(Object.entries(members).filter(([, at]) => num(at) && now - at < MEMBER_ACTIVE_MS * 2)),
     ...readLists(r, now),
     ...readTurns(r),
+    ...withGrid(readGrid(r.fleet)),
     updatedAt: r.updatedAt,
   };
 }
@@ -89,4 +91,9 @@ function readTurns(r: Partial<KeySchedule>): Pick<KeySchedule, "writeTurns"> {
     (e): e is [string, { n: number; at: number }] => e[1] !== null && typeof e[1] === "object" && num(e[1].n) && num(e[1].at),
   );
   return { writeTurns: Object.fromEntries(turns.map(([m, t]) => [m, { n: t.n, at: t.at }])) };
+}
+
+/** The `fleet` of a parsed schedule when it read as a grid (fleetSlots.ts). */
+function withGrid(fleet: KeySchedule["fleet"]): Pick<KeySchedule, "fleet"> {
+  return fleet === undefined ? {} : { fleet };
 }

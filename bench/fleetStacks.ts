@@ -130,6 +130,11 @@ export class FleetStack {
   }
 }
 
+/** The variables of `names` this process has, passed on to each stack (a pacing log; a fleet told its size, fleetSlots.ts). */
+function passedOn(names: readonly string[]): Record<string, string> {
+  return Object.fromEntries(names.flatMap((n) => (process.env[n] ? [[n, process.env[n]!]] : [])));
+}
+
 /**
  * Starts `k` stacks of `tree`, a few at a time (the machine has 2 cores): with `machines` 1 all
  * share one journal directory (this user's, as on one machine), else each has its own under
@@ -152,7 +157,7 @@ export async function startFleet(
       const batch = Array.from({ length: Math.min(5, k - i) }, (_, j) =>
         FleetStack.start(tree, `tenant-${i + j}`, template, config, {
           CLOUDDB_JOURNAL_DIR: dirOf(i + j),
-          ...(process.env.CLOUDDB_PACING_LOG ? { CLOUDDB_PACING_LOG: process.env.CLOUDDB_PACING_LOG } : {}),
+          ...passedOn(["CLOUDDB_PACING_LOG", "CLOUDDB_FLEET_MACHINES", "CLOUDDB_KEY_RATE_LIMIT"]),
         }),
       );
       stacks.push(...(await Promise.all(batch)));

@@ -3,8 +3,11 @@
  * each worker is a Node process of its own running index.ts (the Automation API) for its
  * share of the tenants, with its own journal directory (`CLOUDDB_JOURNAL_DIR`, which holds the
  * provider's pacing files), all with the one API key. The workers share nothing but the key
- * and the stacks' state backend (as a fleet's runners share a Pulumi backend), so each learns
- * the key's limit from the API's answers alone (README, "Stacks on many machines, one API key").
+ * and the stacks' state backend (as a fleet's runners share a Pulumi backend). Each is told the
+ * fleet's size (`CLOUDDB_FLEET_MACHINES`: N, unless set already), so that, once the key's limit is
+ * known (`CLOUDDB_KEY_RATE_LIMIT`, or the API's `RateLimit-Policy`), each sends in a slot of its
+ * own; else each learns the key's limit from the API's answers alone (README, "Stacks on many
+ * machines, one API key").
  */
 import { fork } from "child_process";
 import * as fs from "fs";
@@ -83,7 +86,12 @@ function runWorker(k: number, tenants: string[], opts: WorkersOptions): Promise<
     let results: TenantResult[] | undefined;
     const child = fork(script, [opts.action, ...tenants, "--parallel", String(opts.parallel)], {
       execArgv,
-      env: { ...process.env, [WORKER_ENV]: String(k), CLOUDDB_JOURNAL_DIR: journalDir },
+      env: {
+        ...process.env,
+        [WORKER_ENV]: String(k),
+        CLOUDDB_JOURNAL_DIR: journalDir,
+        CLOUDDB_FLEET_MACHINES: process.env.CLOUDDB_FLEET_MACHINES || String(opts.workers),
+      },
       stdio: ["ignore", "pipe", "pipe", "ipc"],
     });
     if (child.stdout) eachLine(child.stdout, (line) => opts.onLine(k, line));

@@ -132,7 +132,7 @@ export class FleetStack {
 
 /** The variables of `names` this process has, passed on to each stack (a pacing log; a fleet told its size, fleetSlots.ts). */
 function passedOn(names: readonly string[]): Record<string, string> {
-  return Object.fromEntries(names.flatMap((n) => (process.env[n] ? [[n, process.env[n]!]] : [])));
+  return Object.fromEntries(names.flatMap((n) => (process.env[n] ? [[n, process.env[n]]] : [])));
 }
 
 /**

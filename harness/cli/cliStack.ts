@@ -29,7 +29,7 @@ import type {
 import { deploymentOf, pendingOf, readsOf, resourcesOf, stackOutputsOf, type Deployment } from "./deployment";
 import { capture, ownRejections, report, type RunCapture } from "./runs";
 import { pluginProcesses, CliProcesses } from "./processes";
-import { runPinned } from "./programStore";
+import { runProgramRuntime } from "./programRuntime";
 import { cliTools, type CliTools } from "./tools";
 import { cliWorkspace } from "./workspace";
 
@@ -273,10 +273,12 @@ export class CliStack {
     fs.rmSync(this.dir, { recursive: true, force: true });
   }
 
-  /** The Automation API's `up` or `preview` (`command`) of the program, its store pinned (programStore.ts) till the command ended. */
+  /** The Automation API's `up` or `preview` (`command`) of the program, its store pinned (programRuntime.ts) till the command ended. */
   private runProgram<T>(program: Program, options: UpOptions, run: RunCapture, command: (o: Auto.UpOptions) => Promise<T>): Promise<T> {
     const flags = this.upFlags(options);
-    return runPinned(program, run, (pinned) => ownRejections(() => command({ ...this.runOptions(pinned, options, run), ...flags }), run));
+    return runProgramRuntime(program, run, (pinned) =>
+      ownRejections(() => command({ ...this.runOptions(pinned, options, run), ...flags }), run),
+    );
   }
 
   /** What the Automation API's up and preview get: the program, the events, and the run's flags. */

@@ -47,14 +47,18 @@ export interface RunCapture {
   killed?: boolean;
   /** The inline program's promises rejected with no handler during the run, each its error's stack (see {@link ownRejections}). */
   rejections?: string[];
-  /** For an `up` or `preview`: whether the inline program was called (programStore.ts `runPinned`). */
+  /** For an `up` or `preview`: whether the inline program was called (programRuntime.ts `runProgramRuntime`). */
   programStarted?: boolean;
 }
 
-/** The run's rejected promises as the end of a sentence naming them ({@link RunCapture.rejections}), or nothing. */
+/** The run's rejected promises ({@link RunCapture.rejections}), each its stack, one after another; empty when none. */
+function rejectedStacks(run: RunCapture): string {
+  return (run.rejections ?? []).join("\n");
+}
+
+/** The run's rejected promises as the end of a sentence naming them, or nothing. */
 function rejections(run: RunCapture): string {
-  const stacks = run.rejections ?? [];
-  return stacks.length === 0 ? "." : `; rejected with no handler meanwhile:\n${stacks.join("\n")}`;
+  return (run.rejections ?? []).length === 0 ? "." : `; rejected with no handler meanwhile:\n${rejectedStacks(run)}`;
 }
 
 /** A new {@link RunCapture}. */
@@ -83,7 +87,7 @@ export function report(run: RunCapture, refresh = false): ReturnType<typeof repo
         `${run.failed ? "failed" : "succeeded"}): what it reported is incomplete. It printed: ${printed}`,
     });
   // A program the runtime never called (its registration of the stack failed first) declared nothing: the engine, told
-  // so, deleted what the stack held and said all went well. Never a success here (programStore.ts says when it happens).
+  // so, deleted what the stack held and said all went well. Never a success here (programRuntime.ts says when it happens).
   if (!run.failed && run.programStarted === false)
     r.errors.push({
       message:
@@ -96,7 +100,7 @@ export function report(run: RunCapture, refresh = false): ReturnType<typeof repo
   if (!run.failed && run.programStarted !== false && (run.rejections ?? []).length > 0)
     console.warn(
       `harness: the command succeeded while ${run.rejections?.length} promise(s) of the program, or of an earlier run's, ` +
-        `were rejected with no handler; the engine never saw them:\n${run.rejections?.join("\n")}`,
+        `were rejected with no handler; the engine never saw them:\n${rejectedStacks(run)}`,
     );
   if (printed !== "") r.diagnostics.push({ severity: "info", message: `[cli output] ${printed}` });
   return r;

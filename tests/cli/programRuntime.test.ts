@@ -1,6 +1,6 @@
 /**
  * The Pulumi runtime of an inline program the harness runs under the real CLI
- * (harness/cli/programStore.ts), as a program run by the CLI's own language host has it:
+ * (harness/cli/programRuntime.ts), as a program run by the CLI's own language host has it:
  * - no run inherits a connection an earlier run's dead engine left failing (the cause of the
  *   real-CLI tier's silent `up`s: the stack's registration failed at once, the program never
  *   ran, and the engine deleted what the stack held), and a run's clients are closed once its
@@ -17,7 +17,7 @@ import * as clouddb from "pulumi-clouddb";
 import { expectNoErrors } from "../../harness";
 import { describeWithCli } from "../../harness/cli/tools";
 import { startCloud, type Cloud } from "../../harness/cloud";
-import { isolateProgramChannels, OWN_SUBCHANNELS } from "../../harness/cli/programStore";
+import { isolateProgramChannels, OWN_SUBCHANNELS } from "../../harness/cli/programRuntime";
 
 /** A unary gRPC service of one method, for the connection cases below (bytes in, bytes out). */
 const ping = {
@@ -52,7 +52,7 @@ function call(client: grpc.Client): Promise<string> {
   );
 }
 
-/** The options object the Pulumi runtime gives each gRPC client it makes (not in its typings: programStore.ts). */
+/** The options object the Pulumi runtime gives each gRPC client it makes (not in its typings: programRuntime.ts). */
 function runtimeClientOptions(): grpc.ChannelOptions & { interceptors: grpc.Interceptor[] } {
   const options = (pulumi.runtime as unknown as { grpcClientOptions?: grpc.ChannelOptions & { interceptors: grpc.Interceptor[] } })
     .grpcClientOptions;

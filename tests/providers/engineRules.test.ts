@@ -186,7 +186,7 @@ describe("Resource.get", () => {
   ])("%s.get of an id that does not exist fails, naming the id", async (kind, lookup) => {
     const r = await cloud.stack.up(() => ({ id: lookup().id }));
     // Seen once under the real CLI in CI (Node 24): no error at all, the shape of a registration that never reached the engine
-    // (harness/cli/programStore.ts). What the run did, should it come back.
+    // (harness/cli/programRuntime.ts). What the run did, should it come back.
     if (r.errors.length === 0)
       throw new Error(
         `no error from ${kind}.get: ${JSON.stringify({ steps: r.steps, outputs: r.outputs, checkFailures: r.checkFailures, diagnostics: r.diagnostics }).slice(0, 8_000)}`,

@@ -83,14 +83,18 @@ function pinProgramStore(): () => void {
   };
 }
 
+/** Whether this process's runtime already gives its channels subchannels of their own ({@link isolateProgramChannels}). */
+let channelsIsolated = false;
+
 /**
  * Runs `command` (the Automation API's `up` or `preview`) of `program` with the program's
  * runtime looked after ({@link isolateProgramChannels}, {@link pinProgramStore}) from the
  * program's start until `command` ended, and records in `run.programStarted` whether the
  * program ran at all (the runtime registers the stack before it: see the module's note).
  */
-export async function runPinned<T>(program: Program, run: RunCapture, command: (pinned: Program) => Promise<T>): Promise<T> {
-  isolateProgramChannels();
+export async function runProgramRuntime<T>(program: Program, run: RunCapture, command: (pinned: Program) => Promise<T>): Promise<T> {
+  // Once a process (a module registry) is enough: the options object lives as long as the runtime module.
+  channelsIsolated ||= isolateProgramChannels();
   let release = (): void => undefined;
   run.programStarted = false;
   try {

@@ -23,6 +23,7 @@
 import { CancelledError, NotFoundError } from "./errors";
 import type { Source, WatchSpec } from "./pollSources";
 import { listPays, POLL_COST } from "./readCost";
+import type { RequestPrice } from "./shaping/pacerTypes";
 import { pollDelayMs, type PollScheduleOptions } from "./pollSchedule";
 import type { WatchedKind } from "../../contract";
 import { type TransitionDurations, transitionKey } from "./transitionDurations";
@@ -76,7 +77,7 @@ export class PollHub {
 
   /**
    * @param durations - where transitions' durations are recorded and looked up.
-   * @param limited - whether the API limits the client's rate now (its pacer met a 429).
+   * @param price - what a request costs the client now (its pacer's {@link RequestPrice}).
    * @param machineWaits - the waits on a source of every client of the key on this machine
    *   (sharedLists.ts): while limited, what a list is worth when it is read once for them all.
    * @param writesQueued - whether the client's writes wait for their turns now: while limited, a
@@ -84,7 +85,7 @@ export class PollHub {
    */
   constructor(
     private readonly durations: TransitionDurations,
-    private readonly limited: () => boolean = () => false,
+    private readonly price: () => RequestPrice = () => "free",
     private readonly machineWaits?: (key: string) => number,
     private readonly writesQueued: () => boolean = () => false,
   ) {}
@@ -206,9 +207,11 @@ export class PollHub {
       if (due > now) return this.armAt(state, due);
     }
     state.inFlight = true;
-    const limited = this.limited();
+    const price = this.price();
+    const limited = price !== "free";
     const waits = limited ? Math.max(state.waits.size, this.machineWaits?.(state.source.key) ?? 0) : state.waits.size;
-    if (listPays(waits, this.knownLength(state.source.key, limited, now), limited)) {
+    const length = price === "slot" ? this.listItems.get(state.source.key)?.items : this.knownLength(state.source.key, limited, now);
+    if (listPays(waits, length, price)) {
       await this.pollList(state);
     } else {
       const due = [...state.waits].filter((w) => w.nextDueAt <= now);

@@ -10,7 +10,14 @@
  * (the first version 1.6 KB) for no fewer refusals. Before any answer of the list was seen its
  * length is unknown: the list is read, once, when {@link POLL_COST.learnAt} waits share it, or
  * {@link POLL_COST.limitedLearnAt} once the API limits the rate.
+ *
+ * On the grid of a fleet told its size (fleetSlots.ts) a request is a slot of the machine's own,
+ * one a cycle (2.3 s for 20 machines at 10 requests a second): a list that serves two waits or
+ * more saves the stack a slot for each wait but one, each slot worth {@link POLL_COST.slotItems}
+ * items (20 stacks on 20 machines: 1.78 × the earliest with a read a wait, 1.33 × with lists;
+ * CONTRIBUTING.md, "A fleet told its size").
  */
+import type { RequestPrice } from "./shaping/pacerTypes";
 
 /** What a poll costs, in items of a list answer (exported for tests and the README). */
 export const POLL_COST = {
@@ -37,16 +44,25 @@ export const POLL_COST = {
    * services a run, a kilobyte a service, for polls their own reads served in 500 bytes each.
    */
   limitedLengthFreshMs: 2_000,
+  /** On a told fleet's grid (a request a slot of the machine's), the list is read once this many waits share it... */
+  slotListAt: 2,
+  /**
+   * ...and a slot saved is worth this many items of a list (about 400 KB of the emulator's
+   * services): a fleet's project of 200 services is read for two waits, one of 5,000 for six.
+   */
+  slotItems: 1_000,
 } as const;
 
 /**
  * Whether one request of a list of `listItems` items (undefined: not known yet) downloads no
  * more than `waits` requests of one item each, a request counting as
  * {@link POLL_COST.requestItems} items; while the length is unknown, whether enough waits share
- * the list to learn it (fewer when the API does not limit the rate: `limited` false). Pure;
- * never throws.
+ * the list to learn it (fewer when the API does not limit the rate: `price` `free`). On a told
+ * fleet's grid (`price` `slot`), whether {@link POLL_COST.slotListAt} waits share it and the
+ * slots it saves are worth its length, if known. Pure; never throws.
  */
-export function listPays(waits: number, listItems: number | undefined, limited = false): boolean {
-  if (listItems === undefined) return waits >= (limited ? POLL_COST.limitedLearnAt : POLL_COST.learnAt);
+export function listPays(waits: number, listItems: number | undefined, price: RequestPrice = "free"): boolean {
+  if (price === "slot") return waits >= POLL_COST.slotListAt && (waits - 1) * POLL_COST.slotItems >= (listItems ?? 0);
+  if (listItems === undefined) return waits >= (price === "limited" ? POLL_COST.limitedLearnAt : POLL_COST.learnAt);
   return waits * (POLL_COST.requestItems + 1) >= POLL_COST.requestItems + listItems;
 }

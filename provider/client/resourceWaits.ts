@@ -123,12 +123,12 @@ export class ResourceWaits {
   constructor(
     ops: Operations,
     durations: TransitionDurations,
-    private readonly pacer?: Pick<Pacer, "limited" | "queuedWrites">,
+    private readonly pacer?: Pick<Pacer, "price" | "queuedWrites">,
     private readonly lists?: SharedLists,
   ) {
     this.ops = ops;
     const writing = (): boolean => (pacer?.queuedWrites ?? 0) > 0;
-    this.hub = new PollHub(durations, () => pacer?.limited === true, lists && ((key) => lists.machineWaits(key)), writing);
+    this.hub = new PollHub(durations, () => pacer?.price ?? "free", lists && ((key) => lists.machineWaits(key)), writing);
   }
 
   /** Ends every wait under way, and any started later, with a WaitCancelledError naming `why` (the client is stopping). */
@@ -190,9 +190,9 @@ export class ResourceWaits {
    * after waiting longer than a read for the machine can take, its own request.
    */
   private async machineList(key: string, project: string, caller: string): Promise<Fetched<ListReading<Service>>> {
-    const lists = this.lists;
+    const { lists, pacer } = this;
     const plain = (): Promise<Fetched<ListReading<Service>>> => this.fetched("listServices", { project }, caller);
-    if (lists === undefined || this.pacer?.limited !== true) return plain();
+    if (lists === undefined || pacer === undefined || pacer.price === "free") return plain();
     let since = Date.now();
     let after = Math.max(this.usedShared.get(key) ?? 0, since - SHARED_ANSWER_MAX_AGE_MS);
     for (;;) {
@@ -207,9 +207,9 @@ export class ResourceWaits {
         }
       }
       // A client whose writes wait for their turns does not read for the machine (its read would wait behind them), nor gives up on it.
-      if (this.pacer.queuedWrites > 0) since = Date.now();
+      if (pacer.queuedWrites > 0) since = Date.now();
       else if (Date.now() - since > LIST_COST.writingGapMs + LIST_COST.holdMs) return plain();
-      const turn = this.pacer.queuedWrites > 0 ? Date.now() + 250 : await lists.take(key);
+      const turn = pacer.queuedWrites > 0 ? Date.now() + 250 : await lists.take(key);
       if (turn === undefined) return plain();
       if (turn === true) {
         let body: unknown = undefined;

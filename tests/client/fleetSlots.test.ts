@@ -111,7 +111,7 @@ describe("a fleet's grid", () => {
       expect(slots[2] - slots[1]).toBe(fleetCycle(20));
       // Each within the first quarter of its slot.
       for (const t of sentAt) expect(t - Math.floor(t / slotMs) * slotMs).toBeLessThanOrEqual(FLEET.lateShare * slotMs);
-      expect(pacer.limited).toBe(true);
+      expect(pacer.price).toBe("slot");
     });
   });
 });

@@ -151,14 +151,14 @@ describe("PollHub", () => {
   });
 
   it("once the API limits the rate, learns the list's length only when 20 waits share it, and reads it only where it downloads no more than the waits' own reads", async () => {
-    const hub = new PollHub(new TransitionDurations(), () => true);
+    const hub = new PollHub(new TransitionDurations(), () => "limited");
     let items: Service[] = [];
     const { reads, spec } = servicesWatched(() => items);
     const listOf = (n: number) => Array.from({ length: n }, (_, i) => ({ service_id: `s${i}`, status: "READY" }) as Service);
     try {
       // Its length unknown, the list is not read for two waits: it may be a project other stacks fill.
       items = listOf(POLL_COST.limitedLearnAt + 1);
-      expect(listPays(2, undefined, true)).toBe(false);
+      expect(listPays(2, undefined, "limited")).toBe(false);
       await Promise.all([hub.watch(spec("s0")), hub.watch(spec("s00"))]);
       expect(reads.sort()).toEqual(["s0", "s00"]);
       // Learnt once 20 waits share it (for them, a list of 21 items pays).
@@ -167,14 +167,14 @@ describe("PollHub", () => {
       expect(reads).toEqual(["list"]);
       reads.length = 0;
       // Known, the list is read as when the rate is not limited: by bytes. Two waits on 21 items read their own.
-      expect([listPays(2, 21, true), listPays(2, 21)]).toEqual([false, false]);
-      expect([listPays(2, 4, true), listPays(2, 4)]).toEqual([true, true]);
+      expect([listPays(2, 21, "limited"), listPays(2, 21)]).toEqual([false, false]);
+      expect([listPays(2, 4, "limited"), listPays(2, 4)]).toEqual([true, true]);
       await Promise.all([hub.watch(spec("s1")), hub.watch(spec("s2"))]);
       expect(reads.sort()).toEqual(["s1", "s2"]);
       // Two waits on a list of 5,000 (a project other stacks share): their own reads, not 5,000 services.
       items = listOf(5_000);
       reads.length = 0;
-      expect(listPays(2, 5_000, true)).toBe(false);
+      expect(listPays(2, 5_000, "limited")).toBe(false);
       await Promise.all([hub.watch(spec("s4")), hub.watch(spec("s5"))]);
       expect(reads.sort()).toEqual(["s4", "s5"]);
     } finally {
@@ -182,7 +182,7 @@ describe("PollHub", () => {
     }
   });
   it("once the API limits the rate, takes a list's length learned 3 s ago as unknown: a fleet's other stacks may have grown it by 30 services since", async () => {
-    const hub = new PollHub(new TransitionDurations(), () => true);
+    const hub = new PollHub(new TransitionDurations(), () => "limited");
     const items = [{ service_id: "s1", status: "READY" } as Service, { service_id: "s2", status: "READY" } as Service];
     const { reads, source, spec } = servicesWatched(() => items);
     const realNow = Date.now.bind(Date);
@@ -208,7 +208,7 @@ describe("PollHub", () => {
     let writesQueued = true;
     const hub = new PollHub(
       new TransitionDurations(),
-      () => true,
+      () => "limited",
       undefined,
       () => writesQueued,
     );
@@ -225,6 +225,34 @@ describe("PollHub", () => {
       hub.learnLength(source.key, 2);
       await Promise.all([hub.watch(spec("s1")), hub.watch(spec("s2"))]);
       expect(reads).toEqual(["list"]);
+    } finally {
+      hub.close();
+    }
+  });
+  it("on a told fleet's grid (a request a slot of the machine's), reads the list for two waits unless its length outweighs the slot saved, and a lone wait's own", async () => {
+    const hub = new PollHub(
+      new TransitionDurations(),
+      () => "slot",
+      undefined,
+      () => true,
+    );
+    // A project of 200 services (a fleet's), its length unknown and writes queued: a list read saves a slot.
+    let items = Array.from({ length: 200 }, (_, i) => ({ service_id: `s${i}`, status: "READY" }) as Service);
+    const { reads, source, spec } = servicesWatched(() => items);
+    try {
+      expect([listPays(2, 200, "slot"), listPays(2, undefined, "slot"), listPays(1, 1, "slot")]).toEqual([true, true, false]);
+      await Promise.all([hub.watch(spec("s1")), hub.watch(spec("s2"))]);
+      expect(reads).toEqual(["list"]);
+      reads.length = 0;
+      await hub.watch(spec("s3"));
+      expect(reads).toEqual(["s3"]);
+      // Known to be 5,000 long (learned long ago: its length only bounds a slot's worth): two waits read their own.
+      items = Array.from({ length: 5_000 }, (_, i) => ({ service_id: `s${i}`, status: "READY" }) as Service);
+      hub.learnLength(source.key, 5_000);
+      reads.length = 0;
+      expect([listPays(2, 5_000, "slot"), listPays(6, 5_000, "slot")]).toEqual([false, true]);
+      await Promise.all([hub.watch(spec("s4")), hub.watch(spec("s5"))]);
+      expect(reads.sort()).toEqual(["s4", "s5"]);
     } finally {
       hub.close();
     }

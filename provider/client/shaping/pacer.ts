@@ -27,8 +27,8 @@
  * where it counts the answers accepted in a window.
  */
 import { Fifo, Times } from "./fifo";
-import type { Held, Priority, Waiting } from "./pacerTypes";
-export type { Held, Priority } from "./pacerTypes";
+import type { Held, Priority, RequestPrice, Waiting } from "./pacerTypes";
+export type { Held, Priority, RequestPrice } from "./pacerTypes";
 import { answered, claimSlots, declared, growRate, limitsOwn, measuringSlowStart, observed, refused, sent, unused } from "./keySchedule";
 import { fitFleet, type FleetOptions, lateOnGrid, loneSent, loneTurn } from "./fleetSlots";
 import { activeMembers, type KeySchedule, newSchedule, PACER } from "./schedule";
@@ -110,9 +110,9 @@ export class Pacer {
     return this.state.rate;
   }
 
-  /** True once the API limited this key (a 429, or an announced limit): a request is worth more than the bytes it carries. */
-  get limited(): boolean {
-    return !this.state.slowStart;
+  /** What a request costs now ({@link RequestPrice}): a slot on a told fleet's grid; a turn once the API limited this key (a 429, or an announced limit); else its bytes. */
+  get price(): RequestPrice {
+    return this.state.fleet !== undefined ? "slot" : this.state.slowStart ? "free" : "limited";
   }
 
   /** Until when (epoch ms) every request is held after a 429; in the past when none is. */

@@ -32,3 +32,11 @@ export interface Held {
   /** The key's limit as known (requests per second), if it is. */
   limit: number | undefined;
 }
+
+/**
+ * What one request costs a client now, beyond its bytes: nothing (`free`: the API has not
+ * limited the key), a turn at a limit the key's other clients share (`limited`: a 429 met, or a
+ * limit announced), or a slot of the machine's own on the grid of a fleet told its size
+ * (`slot`: one request a cycle, seconds of the machine's time; fleetSlots.ts).
+ */
+export type RequestPrice = "free" | "limited" | "slot";

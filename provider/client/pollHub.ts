@@ -188,11 +188,13 @@ export class PollHub {
    * The length of the list of source `key` as far as it is known for a poll decided now: once the
    * API limits the rate, unknown when learned more than `POLL_COST.limitedLengthFreshMs` ago
    * (readCost.ts), or while the client's writes wait for their turns (the poll's request waits
-   * behind them: a list of 30 services when it was decided was 180 long when it was sent).
+   * behind them: a list of 30 services when it was decided was 180 long when it was sent). On a
+   * told fleet's grid, however learned: there it only bounds what a slot saved is worth.
    */
-  private knownLength(key: string, limited: boolean, now: number): number | undefined {
+  private knownLength(key: string, price: RequestPrice, now: number): number | undefined {
     const known = this.listItems.get(key);
-    if (known === undefined || (limited && (now - known.at > POLL_COST.limitedLengthFreshMs || this.writesQueued()))) return undefined;
+    if (known === undefined) return undefined;
+    if (price === "limited" && (now - known.at > POLL_COST.limitedLengthFreshMs || this.writesQueued())) return undefined;
     return known.items;
   }
 
@@ -208,10 +210,8 @@ export class PollHub {
     }
     state.inFlight = true;
     const price = this.price();
-    const limited = price !== "free";
-    const waits = limited ? Math.max(state.waits.size, this.machineWaits?.(state.source.key) ?? 0) : state.waits.size;
-    const length = price === "slot" ? this.listItems.get(state.source.key)?.items : this.knownLength(state.source.key, limited, now);
-    if (listPays(waits, length, price)) {
+    const waits = price === "free" ? state.waits.size : Math.max(state.waits.size, this.machineWaits?.(state.source.key) ?? 0);
+    if (listPays(waits, this.knownLength(state.source.key, price, now), price)) {
       await this.pollList(state);
     } else {
       const due = [...state.waits].filter((w) => w.nextDueAt <= now);

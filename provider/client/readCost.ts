@@ -12,10 +12,9 @@
  * {@link POLL_COST.limitedLearnAt} once the API limits the rate.
  *
  * On the grid of a fleet told its size (fleetSlots.ts) a request is a slot of the machine's own,
- * one a cycle (2.3 s for 20 machines at 10 requests a second): a list that serves two waits or
- * more saves the stack a slot for each wait but one, each slot worth {@link POLL_COST.slotItems}
- * items (20 stacks on 20 machines: 1.78 × the earliest with a read a wait, 1.33 × with lists;
- * CONTRIBUTING.md, "A fleet told its size").
+ * one a cycle (2.3 s for 20 machines at 10 requests a second): a list that serves `waits` saves
+ * the stack a slot for each wait but one, each slot worth {@link POLL_COST.slotItems} items
+ * (CONTRIBUTING.md, "On the grid, a list for two waits": the fleet's figures).
  */
 import type { RequestPrice } from "./shaping/pacerTypes";
 
@@ -44,11 +43,10 @@ export const POLL_COST = {
    * services a run, a kilobyte a service, for polls their own reads served in 500 bytes each.
    */
   limitedLengthFreshMs: 2_000,
-  /** On a told fleet's grid (a request a slot of the machine's), the list is read once this many waits share it... */
-  slotListAt: 2,
   /**
-   * ...and a slot saved is worth this many items of a list (about 400 KB of the emulator's
-   * services): a fleet's project of 200 services is read for two waits, one of 5,000 for six.
+   * On a told fleet's grid (a request a slot of the machine's), what a slot saved is worth, in
+   * items of a list (about 400 KB of the emulator's services): a fleet's project of 200 services
+   * is read for two waits, one of 5,000 for six.
    */
   slotItems: 1_000,
 } as const;
@@ -58,11 +56,12 @@ export const POLL_COST = {
  * more than `waits` requests of one item each, a request counting as
  * {@link POLL_COST.requestItems} items; while the length is unknown, whether enough waits share
  * the list to learn it (fewer when the API does not limit the rate: `price` `free`). On a told
- * fleet's grid (`price` `slot`), whether {@link POLL_COST.slotListAt} waits share it and the
- * slots it saves are worth its length, if known. Pure; never throws.
+ * fleet's grid (`price` `slot`), whether it saves a slot at least and the slots it saves are
+ * worth its length, if known. Pure; never throws.
  */
 export function listPays(waits: number, listItems: number | undefined, price: RequestPrice = "free"): boolean {
-  if (price === "slot") return waits >= POLL_COST.slotListAt && (waits - 1) * POLL_COST.slotItems >= (listItems ?? 0);
+  const slotsSaved = waits - 1;
+  if (price === "slot") return slotsSaved >= 1 && slotsSaved * POLL_COST.slotItems >= (listItems ?? 0);
   if (listItems === undefined) return waits >= (price === "limited" ? POLL_COST.limitedLearnAt : POLL_COST.learnAt);
   return waits * (POLL_COST.requestItems + 1) >= POLL_COST.requestItems + listItems;
 }

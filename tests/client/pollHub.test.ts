@@ -246,7 +246,7 @@ describe("PollHub", () => {
       reads.length = 0;
       await hub.watch(spec("s3"));
       expect(reads).toEqual(["s3"]);
-      // Known to be 5,000 long (learned long ago: its length only bounds a slot's worth): two waits read their own.
+      // Known to be 5,000 long, writes still queued (a limited client would take the length as unknown; on the grid it bounds a slot's worth): two waits read their own.
       items = Array.from({ length: 5_000 }, (_, i) => ({ service_id: `s${i}`, status: "READY" }) as Service);
       hub.learnLength(source.key, 5_000);
       reads.length = 0;

@@ -28,7 +28,7 @@
  */
 import { Fifo, Times } from "./fifo";
 import type { Held, Priority, RequestPrice, Waiting } from "./pacerTypes";
-export type { Held, Priority, RequestPrice } from "./pacerTypes";
+export type { Held, Priority } from "./pacerTypes";
 import { answered, claimSlots, declared, growRate, limitsOwn, measuringSlowStart, observed, refused, sent, unused } from "./keySchedule";
 import { fitFleet, type FleetOptions, lateOnGrid, loneSent, loneTurn } from "./fleetSlots";
 import { activeMembers, type KeySchedule, newSchedule, PACER } from "./schedule";

@@ -138,7 +138,9 @@ function passedOn(names: readonly string[]): Record<string, string> {
 /**
  * Starts `k` stacks of `tree`, a few at a time (the machine has 2 cores): with `machines` 1 all
  * share one journal directory (this user's, as on one machine), else each has its own under
- * `journal` (each process its own pacing files, as on machines of their own).
+ * `journal` (each process its own pacing files, as on machines of their own). With
+ * `BENCH_FLEET_NUMBERED=1` each of those machines is told its number in the fleet
+ * (`CLOUDDB_FLEET_MACHINE_INDEX`, with the `CLOUDDB_FLEET_MACHINES` this process passes on).
  */
 export async function startFleet(
   tree: Tree,
@@ -150,6 +152,7 @@ export async function startFleet(
   machines: number,
 ): Promise<FleetStack[]> {
   const config = { ...defaultConfig(emu), "clouddb:apiUrl": apiUrl };
+  const numbered = process.env.BENCH_FLEET_NUMBERED === "1";
   const stacks: FleetStack[] = [];
   const dirOf = (i: number): string => (machines === 1 ? journal : path.join(journal, `machine-${i % machines}`));
   try {
@@ -158,6 +161,7 @@ export async function startFleet(
         FleetStack.start(tree, `tenant-${i + j}`, template, config, {
           CLOUDDB_JOURNAL_DIR: dirOf(i + j),
           ...passedOn(["CLOUDDB_PACING_LOG", "CLOUDDB_FLEET_MACHINES", "CLOUDDB_KEY_RATE_LIMIT"]),
+          ...(numbered && machines > 1 ? { CLOUDDB_FLEET_MACHINE_INDEX: String((i + j) % machines) } : {}),
         }),
       );
       stacks.push(...(await Promise.all(batch)));

@@ -4,9 +4,10 @@
  * share of the tenants, with its own journal directory (`CLOUDDB_JOURNAL_DIR`, which holds the
  * provider's pacing files), all with the one API key. The workers share nothing but the key
  * and the stacks' state backend (as a fleet's runners share a Pulumi backend). Each is told the
- * fleet's size (`CLOUDDB_FLEET_MACHINES`: N, unless set already), so that, once the key's limit is
- * known (`CLOUDDB_KEY_RATE_LIMIT`, or the API's `RateLimit-Policy`), each sends in a slot of its
- * own; else each learns the key's limit from the API's answers alone (README, "Stacks on many
+ * fleet's size (`CLOUDDB_FLEET_MACHINES`: N) and its number in it (`CLOUDDB_FLEET_MACHINE_INDEX`:
+ * k − 1), unless the count is set already, so that, once the key's limit is known
+ * (`CLOUDDB_KEY_RATE_LIMIT`, or the API's `RateLimit-Policy`), each sends in the slot of its
+ * number; else each learns the key's limit from the API's answers alone (README, "Stacks on many
  * machines, one API key").
  */
 import { fork } from "child_process";
@@ -77,6 +78,17 @@ function workerArgs(): { script: string; execArgv: string[] } {
 }
 
 /** Starts worker `k` (1-based) and resolves when it has exited. Never rejects. */
+/**
+ * What worker `k` of `workers` is told of the fleet: the count set already (its fleet is wider
+ * than these workers: its number is not known here), else `workers`, and its number in them
+ * (0 to N − 1), the slot of the grid that is its own.
+ */
+function fleetOf(k: number, workers: number): Record<string, string> {
+  const set = process.env.CLOUDDB_FLEET_MACHINES;
+  if (set) return { CLOUDDB_FLEET_MACHINES: set };
+  return { CLOUDDB_FLEET_MACHINES: String(workers), CLOUDDB_FLEET_MACHINE_INDEX: String(k - 1) };
+}
+
 function runWorker(k: number, tenants: string[], opts: WorkersOptions): Promise<WorkerResult> {
   const journalDir = path.join(opts.root, `worker-${k}`, "journal");
   fs.mkdirSync(journalDir, { recursive: true, mode: 0o700 });
@@ -90,7 +102,7 @@ function runWorker(k: number, tenants: string[], opts: WorkersOptions): Promise<
         ...process.env,
         [WORKER_ENV]: String(k),
         CLOUDDB_JOURNAL_DIR: journalDir,
-        CLOUDDB_FLEET_MACHINES: process.env.CLOUDDB_FLEET_MACHINES || String(opts.workers),
+        ...fleetOf(k, opts.workers),
       },
       stdio: ["ignore", "pipe", "pipe", "ipc"],
     });

@@ -72,7 +72,9 @@ export interface ClouddbClientOptions {
    * the key at once, and the key's limit where the API does not announce it (`RateLimit-Policy`
    * wins). Told, the machine sends in a slot of its own on the fleet's grid of slots (one
    * request a slot, slots of the limit's second over its quota): near none of the 429s that
-   * machines finding their shares alone meet. Env: CLOUDDB_FLEET_MACHINES, CLOUDDB_KEY_RATE_LIMIT.
+   * machines finding their shares alone meet; told also its number in the fleet (`index`), the
+   * slot of that number, so that no two machines meet at all. Env: CLOUDDB_FLEET_MACHINES,
+   * CLOUDDB_KEY_RATE_LIMIT, CLOUDDB_FLEET_MACHINE_INDEX.
    * @default none: each machine finds its share from the API's answers
    */
   fleet?: FleetOptions;

@@ -3,8 +3,8 @@
  * real Pulumi CLI, as a fleet on N runners runs it: each worker a process of its own with its
  * own journal directory, all with the one key, against an emulator that limits the key to 10
  * requests a second (429s carrying `Retry-After`). Every tenant's stack makes its database,
- * once; each worker keeps its pacing files in its own journal directory, told the fleet's size
- * and the key's limit, on the fleet's grid; `destroy` (with the same workers) removes them all.
+ * once; each worker keeps its pacing files in its own journal directory, told the fleet's size,
+ * its number in it and the key's limit, on the fleet's grid in the slot of its number; `destroy` (with the same workers) removes them all.
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -51,17 +51,16 @@ describeWithCli("examples/automation-tenants as worker processes under the real 
       expect(up.stdout).toMatch(new RegExp(`^worker 2: 1 of 1 tenant\\(s\\) done in .*\\(journal ${esc(journalOf(2))}\\)$`, "m"));
       // Each worker's provider processes paced the key from their own journal directory, and none used the parent's.
       for (const k of [1, 2]) expect(filesUnder(path.join(journalOf(k), "pacing")).filter((f) => f.endsWith(".json"))).not.toEqual([]);
-      // Each was told the fleet (2 machines, 10 a second) and paced on its grid: its schedule holds its slot.
+      // Each was told the fleet (2 machines, 10 a second) and its number in it, and paced on its grid: its schedule holds the slot of its number.
       for (const k of [1, 2]) {
         const pacing = path.join(journalOf(k), "pacing");
+        type Grid = { machines: number; perSecond: number; owned: number; index?: number };
         const grids = fs
           .readdirSync(pacing)
           .filter((f) => f.endsWith(".json"))
-          .map(
-            (f) => (JSON.parse(fs.readFileSync(path.join(pacing, f), "utf8")) as { fleet?: { machines: number; perSecond: number } }).fleet,
-          )
+          .map((f) => (JSON.parse(fs.readFileSync(path.join(pacing, f), "utf8")) as { fleet?: Grid }).fleet)
           .filter((g) => g !== undefined);
-        expect(grids.map((g) => [g.machines, g.perSecond])).toEqual([[2, 10]]);
+        expect(grids.map((g) => [g.machines, g.perSecond, g.index, g.owned])).toEqual([[2, 10, k - 1, k - 1]]);
       }
       expect(filesUnder(parentJournal)).toEqual([]);
       // Every tenant's database, made once.

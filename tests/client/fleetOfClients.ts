@@ -30,6 +30,8 @@ export interface FleetOptions {
   timeoutMs?: number;
   /** Each client told the fleet it is part of (the client's `fleet`). @default none */
   fleet?: ClouddbClientOptions["fleet"];
+  /** Each client (a machine of its own) told its number in that fleet too: client `i` is `i` modulo its machines. @default false */
+  numbered?: boolean;
 }
 
 /** What a fleet's run gave. */
@@ -60,7 +62,7 @@ export async function runFleetOfClients(emu: Emu, opts: FleetOptions): Promise<F
         apiKey: emu.pat,
         projectId: emu.projectId,
         pacingDir: dirOf(i),
-        ...(opts.fleet === undefined ? {} : { fleet: opts.fleet }),
+        ...(opts.fleet === undefined ? {} : { fleet: opts.numbered === true ? { ...opts.fleet, index: i % opts.fleet.machines } : opts.fleet }),
         retryDeadlineMs: opts.timeoutMs ?? 120_000,
         poll: { initialMs: 250, maxMs: 10_000 },
       }),

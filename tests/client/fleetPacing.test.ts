@@ -7,6 +7,7 @@
  */
 import { setTimeout as sleep } from "timers/promises";
 import { EmulatorControl } from "../../emulator/control-client";
+import { FLEET } from "../../provider/client/shaping/fleetSlots";
 import { limitsOwn, observed } from "../../provider/client/shaping/keySchedule";
 import { Pacer } from "../../provider/client/shaping/pacer";
 import { newSchedule, PACER } from "../../provider/client/shaping/schedule";
@@ -146,6 +147,27 @@ describe("fleets of clients sharing one key, over HTTP", () => {
     expect(f.clientMs.every((ms) => ms !== undefined)).toBe(true);
     // The model gives 3 % (tests/client/fleetGridFigures.ts); untold, the same fleet meets 25 to 30 %.
     expect(f.refused / f.answers).toBeLessThan(0.1);
+  }, 240_000);
+
+  it("on 20 machines each told its number too, each keeps the slot of its number: no two requests arrive in one slot, no 429", async () => {
+    const f = await runFleetOfClients(emu, {
+      k: 20,
+      services: 10,
+      machines: "many",
+      limit: { requestsPerSecond: 10, retryAfter: true },
+      fleet: { machines: 20, limitPerSecond: 10 },
+      numbered: true,
+    });
+    expect(f.errors).toEqual([]);
+    expect(f.clientMs.every((ms) => ms !== undefined)).toBe(true);
+    // Slots of the limit's second over its quota and the guard (fleetSlots.ts), by when each request arrived.
+    const slotMs = (FLEET.guard * 1_000) / 10;
+    const perSlot = new Map<number, number>();
+    for (const slot of f.log.map((r) => Math.floor(Date.parse(r.at) / slotMs))) perSlot.set(slot, (perSlot.get(slot) ?? 0) + 1);
+    const met = [...perSlot.values()].filter((n) => n > 1).length;
+    // Drawn at random (told the machines only), 58 of 178 slots held two requests or more in a run (0 of 250 numbered).
+    expect(met).toBeLessThanOrEqual(2);
+    expect(f.refused).toBeLessThanOrEqual(1);
   }, 240_000);
 
   it("on one machine, with a gateway's sprinkled Retry-After: 5, every client done and no failed operation (all failed before)", async () => {

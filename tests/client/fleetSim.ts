@@ -101,6 +101,8 @@ export interface SimOptions {
   pacer?: () => FlowPacer;
   /** The fleet told its size (and the limit, when given), as the client is (`fleetMachines`, keySchedule.ts `fitFleet`): each machine's schedule on the fleet's grid. */
   fleet?: FleetOptions;
+  /** Each flow (a machine) is told its number in the fleet too (`fleet.index`: flow `i` of the machines told). */
+  numbered?: boolean;
 }
 
 /** An answer as a flow's own pacer ({@link SimOptions.pacer}) hears it: its machine's clock now and when the request left, the status, and the fields when on. */
@@ -140,6 +142,8 @@ interface Pending {
 
 interface Flow {
   s: KeySchedule;
+  /** What the flow's machine was told of its fleet. */
+  fleet?: FleetOptions;
   /** Its pacer of the model's own, when {@link SimOptions.pacer}: the schedule is then not used. */
   own?: FlowPacer;
   /** The flow's machine's clock less the API's, ms. */
@@ -191,6 +195,7 @@ export function simulateFleet(
     fieldsRule,
     pacer,
     fleet,
+    numbered = false,
   }: SimOptions = {},
 ): SimFleet {
   const random = seeded(seed);
@@ -198,15 +203,18 @@ export function simulateFleet(
   const turnRandom = gridCells === undefined ? random : () => Math.floor(random() * gridCells) / gridCells;
   const t0 = 1_000_000;
   const machine = newSchedule(t0);
-  const schedule = (): KeySchedule => {
+  const told = (i: number): FleetOptions | undefined =>
+    fleet === undefined || !numbered ? fleet : { ...fleet, index: i % fleet.machines };
+  const schedule = (i: number): KeySchedule => {
     const s = oneMachine ? machine : newSchedule(t0);
-    fitFleet(s, t0, fleet, random);
+    fitFleet(s, t0, told(i), random);
     return s;
   };
   const grid: GridTurns = new WeakMap();
   const machineOffset = (random() * 2 - 1) * clockOffsetMs;
-  const flows: Flow[] = Array.from({ length: k }, () => ({
-    s: schedule(),
+  const flows: Flow[] = Array.from({ length: k }, (_, i) => ({
+    s: schedule(i),
+    fleet: told(i),
     own: pacer?.(),
     offset: Math.round(oneMachine ? machineOffset : (random() * 2 - 1) * clockOffsetMs),
     left: requests,
@@ -282,7 +290,7 @@ export function simulateFleet(
         while (f.accepted.length > 0 && f.accepted[0] < local - 6_000) f.accepted.shift();
         if (r.fields !== undefined && fieldsRule === undefined) {
           declaredBy(f.s, local, r.fields, f.accepted);
-          fitFleet(f.s, local, fleet, random);
+          fitFleet(f.s, local, f.fleet, random);
         }
         if (r.status === 200) {
           f.accepted.push(local);

@@ -14,7 +14,9 @@
  * limit's own met in it moves it to a slot it has not seen refused lately: machines whose
  * first draws met find slots apart within a few cycles, and keep them (CONTRIBUTING.md,
  * "Fleets across machines": 5.4 % of 429s and 1.24 × the earliest for 20 machines in the
- * model, where rates alone stay near 28 %).
+ * model, where rates alone stay near 28 %). Machines told their numbers in the fleet as well
+ * (`index`) meet no other at all: each owns the slot of its number, for good, in a cycle of one
+ * slot a machine (CONTRIBUTING.md, "Machines told their numbers").
  *
  * The grid lives in the machine's schedule (keySchedule.ts; sharedSchedule.ts keeps it in the
  * file), so a machine's processes take turns in its one slot. Pure: the clock and the
@@ -42,6 +44,8 @@ export interface FleetOptions {
   readonly machines: number;
   /** The key's limit, requests per second; undefined: the limit the API announces, once it does. */
   readonly limitPerSecond?: number;
+  /** This machine's number in the fleet, 0 to `machines` − 1, where each knows its own (a CI matrix's job index, an indexed Job's): its slot; undefined: a slot drawn at random. */
+  readonly index?: number;
 }
 
 /** The slots a cycle for `machines` machines: one each and the spare ones, rounded up to {@link FLEET}`.ladder`. */
@@ -50,16 +54,22 @@ export function fleetCycle(machines: number): number {
   return Math.ceil((machines + spare) / FLEET.ladder) * FLEET.ladder;
 }
 
-/** A new place on the grid for `machines` machines sharing `perSecond` requests a second, its slot drawn at random. */
-export function newGrid(machines: number, perSecond: number, random: () => number): FleetGrid {
-  const cycle = fleetCycle(machines);
+/**
+ * A new place on the grid for `machines` machines sharing `perSecond` requests a second: the
+ * slot of the machine's number `index` in a cycle of one slot a machine (no two meet, so none
+ * is spare: the guard leaves what else uses the key its 5 %), or, when it was not told one, a
+ * slot drawn at random of a {@link fleetCycle}.
+ */
+export function newGrid(machines: number, perSecond: number, random: () => number, index?: number): FleetGrid {
+  const cycle = index === undefined ? fleetCycle(machines) : machines;
   return {
     machines,
     perSecond,
     slotMs: (FLEET.guard * 1_000) / perSecond,
     cycle,
-    owned: Math.min(cycle - 1, Math.floor(random() * cycle)),
+    owned: index ?? Math.min(cycle - 1, Math.floor(random() * cycle)),
     avoid: {},
+    ...(index === undefined ? {} : { index }),
   };
 }
 
@@ -84,9 +94,12 @@ export function turnFrom(g: FleetGrid, now: number): number {
  * A 429 of the limit's own met a request that left at `sentAt`: when it left in the slot the
  * machine owns, the machine moves to a slot of the cycle drawn at random among those no 429
  * met in the last {@link FLEET}`.avoidCycles` cycles (any other when none is left). A 429 of a
- * request that left in another slot (before the machine moved) changes nothing.
+ * request that left in another slot (before the machine moved) changes nothing, nor any 429
+ * of a machine told its number: its slot is its own by the fleet's numbering, every other is
+ * another machine's, and what met it came from outside the fleet (a client untold, a gateway).
  */
 export function moveSlot(g: FleetGrid, sentAt: number, random: () => number): void {
+  if (g.index !== undefined) return;
   const slot = Math.floor(sentAt / g.slotMs);
   if (((slot % g.cycle) + g.cycle) % g.cycle !== g.owned) return;
   g.avoid[String(g.owned)] = slot + FLEET.avoidCycles * g.cycle;
@@ -105,6 +118,7 @@ export function readGrid(value: unknown): FleetGrid | undefined {
   if (!num(g.machines) || !num(g.perSecond) || !num(g.slotMs) || !num(g.cycle) || !num(g.owned)) return undefined;
   if (g.slotMs <= 0 || g.cycle < 2 || g.owned < 0 || g.owned >= g.cycle || !Number.isInteger(g.owned)) return undefined;
   const avoid = g.avoid !== null && typeof g.avoid === "object" ? g.avoid : {};
+  const index = num(g.index) && Number.isInteger(g.index) && g.index >= 0 && g.index < g.machines ? g.index : undefined;
   return {
     machines: g.machines,
     perSecond: g.perSecond,
@@ -112,6 +126,7 @@ export function readGrid(value: unknown): FleetGrid | undefined {
     cycle: g.cycle,
     owned: g.owned,
     avoid: Object.fromEntries(Object.entries(avoid).filter(([, until]) => num(until))),
+    ...(index === undefined ? {} : { index }),
   };
 }
 
@@ -123,8 +138,8 @@ export function fleetLimit(options: FleetOptions, announced: number | undefined)
 /**
  * Puts the machine on the grid of a fleet told its size (fleetSlots.ts), or takes it off: with
  * `options` of 2 machines or more and a limit known (the API's announced one, else the one the
- * fleet was told), a grid made for them (a new one, its slot drawn with `random`, when the
- * machines or the limit changed), the rate the grid's and the slow start over; otherwise none,
+ * fleet was told), a grid made for them (a new one, its slot the machine's number or drawn
+ * with `random`, when the machines, the limit or the number changed), the rate the grid's and the slow start over; otherwise none,
  * and the rules above pace the key again. Every process of a machine is given the same options.
  */
 export function fitFleet(s: KeySchedule, now: number, options: FleetOptions | undefined, random: () => number = Math.random): void {
@@ -136,8 +151,8 @@ export function fitFleet(s: KeySchedule, now: number, options: FleetOptions | un
     s.updatedAt = now;
     return;
   }
-  if (s.fleet?.machines !== options.machines || s.fleet.perSecond !== perSecond) {
-    s.fleet = newGrid(options.machines, perSecond, random);
+  if (s.fleet?.machines !== options.machines || s.fleet.perSecond !== perSecond || s.fleet.index !== options.index) {
+    s.fleet = newGrid(options.machines, perSecond, random, options.index);
     s.next = now;
     s.updatedAt = now;
   }

@@ -124,6 +124,8 @@ export interface FleetGrid {
   owned: number;
   /** Slots of the cycle a 429 met, by index, to the slot number until which they are not drawn. */
   avoid: Record<string, number>;
+  /** The machine's number in the fleet it was made for, when it was told one: its slot, kept (fleetSlots.ts `newGrid`). */
+  index?: number;
 }
 
 /** The shared schedule of one key (what its file holds). */

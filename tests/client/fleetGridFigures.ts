@@ -42,5 +42,8 @@ for (const fields of [false, true]) {
 line("told 20, K=10 machines (over-told)", 10, 20, 20_000, () => ({ fleet: { machines: 20, limitPerSecond: 10 } }));
 line("told 10, K=20 machines (under-told)", 20, 20, 40_000, () => ({ fleet: { machines: 10, limitPerSecond: 10 } }));
 line("numbered 20, 10 running (0 to 9)", 10, 20, 20_000, () => ({ fleet: { machines: 20, limitPerSecond: 10 }, numbered: true }));
-line("numbered 10, K=20 (two fleets, 0 to 9 each)", 20, 20, 40_000, () => ({ fleet: { machines: 10, limitPerSecond: 10 }, numbered: true }));
+line("numbered 10, K=20 (two fleets, 0 to 9 each)", 20, 20, 40_000, () => ({
+  fleet: { machines: 10, limitPerSecond: 10 },
+  numbered: true,
+}));
 line("told 1, 1 flow of 100 (off)", 1, 100, 10_000, () => ({ fleet: { machines: 1, limitPerSecond: 10 } }));

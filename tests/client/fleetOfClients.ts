@@ -62,7 +62,9 @@ export async function runFleetOfClients(emu: Emu, opts: FleetOptions): Promise<F
         apiKey: emu.pat,
         projectId: emu.projectId,
         pacingDir: dirOf(i),
-        ...(opts.fleet === undefined ? {} : { fleet: opts.numbered === true ? { ...opts.fleet, index: i % opts.fleet.machines } : opts.fleet }),
+        ...(opts.fleet === undefined
+          ? {}
+          : { fleet: opts.numbered === true ? { ...opts.fleet, index: i % opts.fleet.machines } : opts.fleet }),
         retryDeadlineMs: opts.timeoutMs ?? 120_000,
         poll: { initialMs: 250, maxMs: 10_000 },
       }),

@@ -160,8 +160,14 @@ describe("the settings that tell a fleet", () => {
     });
     expect(resolveFleet(undefined, { CLOUDDB_FLEET_MACHINES: " 4 " })).toEqual({ machines: 4 });
     expect(resolveFleet({ machines: 3 }, { CLOUDDB_FLEET_MACHINES: "20" })).toEqual({ machines: 3 });
-    expect(resolveFleet(undefined, { CLOUDDB_FLEET_MACHINES: "20", CLOUDDB_FLEET_MACHINE_INDEX: " 0 " })).toEqual({ machines: 20, index: 0 });
-    expect(resolveFleet(undefined, { CLOUDDB_FLEET_MACHINES: "20", CLOUDDB_FLEET_MACHINE_INDEX: "19" })).toEqual({ machines: 20, index: 19 });
+    expect(resolveFleet(undefined, { CLOUDDB_FLEET_MACHINES: "20", CLOUDDB_FLEET_MACHINE_INDEX: " 0 " })).toEqual({
+      machines: 20,
+      index: 0,
+    });
+    expect(resolveFleet(undefined, { CLOUDDB_FLEET_MACHINES: "20", CLOUDDB_FLEET_MACHINE_INDEX: "19" })).toEqual({
+      machines: 20,
+      index: 19,
+    });
   });
 
   it("names the variable, its value and what is allowed", () => {

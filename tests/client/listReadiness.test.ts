@@ -1,7 +1,8 @@
 /**
  * Reads of the machine's list timed to when its last service is due (listReadiness.ts): the
  * estimate from the list's own `created` times, given only when it is tight, and the read of
- * the schedule's file moved to meet it, by less than the list's gap.
+ * the schedule's file moved to meet it, by less than the list's gap (or, when it is due within
+ * the gap after the last read, brought to it).
  */
 import { alignedRead, lastDueAfterMs, TIGHT_MS } from "../../provider/client/shaping/listReadiness";
 import { LIST_COST, SharedLists } from "../../provider/client/shaping/sharedLists";
@@ -40,10 +41,13 @@ describe("when a list's last service is due", () => {
     expect(lastDueAfterMs([{ status: "READY", created: "yesterday" }, null, 7])).toBeUndefined();
   });
 
-  it("moves a read later by less than its gap, so that one read meets it", () => {
+  it("moves a read later by less than its gap, so that one read meets it; or brings it to the due time within the gap after the last read", () => {
     expect(alignedRead(1_000, 3_000, 8_500)).toBe(2_500);
     expect(alignedRead(1_000, 3_000, 3_900)).toBe(3_900);
-    expect(alignedRead(1_000, 3_000, 900)).toBe(1_000);
+    // The last read at -2,000: its last service due at 900, within the gap after it.
+    expect(alignedRead(1_000, 3_000, 900)).toBe(900);
+    // Due before the last read: nothing is waited for.
+    expect(alignedRead(1_000, 3_000, -2_500)).toBe(1_000);
     expect(alignedRead(1_000, 3_000, undefined)).toBe(1_000);
   });
 });
@@ -66,5 +70,22 @@ describe("the machine's read of a list after the writes", () => {
     const later = sentAt + 2_600;
     await lists.done(key, { sentAt: later, body: midCreation().map((item) => ({ ...item, status: "READY" })) });
     expect(await lists.take(key)).toBe(due - gap);
+  });
+
+  it("comes when the last service is due within the gap after the read before, not at the gap's end", async () => {
+    const lists = new SharedLists(new SharedSchedule(pacingDir(), "https://api.example.com/v1", "k"), pacingDir());
+    const key = "services p";
+    expect(await lists.take(key)).toBe(true);
+    // A list of 500 (a gap of 7.5 s), read as its last services were created: the youngest on its way 1 s younger than the youngest READY one.
+    const tail = Array.from({ length: 500 }, (_, i) => service(i, i * 10, i < 400 ? "READY" : "QUEUED"));
+    const sentAt = Date.now();
+    await lists.done(key, { sentAt, body: tail });
+    expect(lastDueAfterMs(tail)).toBe(1_000);
+    expect(await lists.take(key)).toBe(sentAt + 1_000 + LIST_COST.dueMarginMs);
+    expect(sentAt + 1_000 + LIST_COST.dueMarginMs).toBeLessThan(sentAt + 500 * LIST_COST.msPerItem);
+    // The read then finds them READY: the next waits for the gap after it.
+    const then = sentAt + 1_050;
+    await lists.done(key, { sentAt: then, body: tail.map((item) => ({ ...item, status: "READY" })) });
+    expect(await lists.take(key)).toBe(then + 500 * LIST_COST.msPerItem);
   });
 });

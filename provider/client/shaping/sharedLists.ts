@@ -12,8 +12,9 @@
  *   has writes waiting for their turns (a read takes a turn from a write, and the answer of a long
  *   list holds the API a moment, so that the writes after it arrive bunched and meet the limit:
  *   writes go first on the machine as in each client); after the writes, a read is moved later
- *   by less than that gap so that one falls when the list's last service is due
- *   (listReadiness.ts); it leaves the answer in a file beside the schedule;
+ *   by less than that gap so that one falls when the list's last service is due, or brought to
+ *   that time when it comes within the gap (listReadiness.ts); it leaves the answer in a file
+ *   beside the schedule;
  * - the others take that answer from the file instead of asking the API, each wait as it would
  *   its own poll's (an answer to a request sent before a wait began is not shown to it).
  *

@@ -77,7 +77,6 @@ function workerArgs(): { script: string; execArgv: string[] } {
   return { script, execArgv: ext === ".ts" ? ["-r", require.resolve("ts-node/register/transpile-only")] : [] };
 }
 
-/** Starts worker `k` (1-based) and resolves when it has exited. Never rejects. */
 /**
  * What worker `k` of `workers` is told of the fleet: the count set already (its fleet is wider
  * than these workers: its number is not known here), else `workers`, and its number in them
@@ -89,6 +88,7 @@ function fleetOf(k: number, workers: number): Record<string, string> {
   return { CLOUDDB_FLEET_MACHINES: String(workers), CLOUDDB_FLEET_MACHINE_INDEX: String(k - 1) };
 }
 
+/** Starts worker `k` (1-based) and resolves when it has exited. Never rejects. */
 function runWorker(k: number, tenants: string[], opts: WorkersOptions): Promise<WorkerResult> {
   const journalDir = path.join(opts.root, `worker-${k}`, "journal");
   fs.mkdirSync(journalDir, { recursive: true, mode: 0o700 });

@@ -44,7 +44,7 @@ export interface FleetOptions {
   readonly machines: number;
   /** The key's limit, requests per second; undefined: the limit the API announces, once it does. */
   readonly limitPerSecond?: number;
-  /** This machine's number in the fleet, 0 to `machines` − 1, where each knows its own (a CI matrix's job index, an indexed Job's): its slot; undefined: a slot drawn at random. */
+  /** This machine's number in the fleet, 0 to `machines` − 1, where each knows its own (a CI matrix's job index, an Indexed Job's): its slot; undefined: a slot drawn at random. */
   readonly index?: number;
 }
 
@@ -139,8 +139,9 @@ export function fleetLimit(options: FleetOptions, announced: number | undefined)
  * Puts the machine on the grid of a fleet told its size (fleetSlots.ts), or takes it off: with
  * `options` of 2 machines or more and a limit known (the API's announced one, else the one the
  * fleet was told), a grid made for them (a new one, its slot the machine's number or drawn
- * with `random`, when the machines, the limit or the number changed), the rate the grid's and the slow start over; otherwise none,
- * and the rules above pace the key again. Every process of a machine is given the same options.
+ * with `random`, when the machines, the limit or the number changed), the rate the grid's and
+ * the slow start over; otherwise none, and the rules above pace the key again. Every process
+ * of a machine is given the same options.
  */
 export function fitFleet(s: KeySchedule, now: number, options: FleetOptions | undefined, random: () => number = Math.random): void {
   const perSecond =

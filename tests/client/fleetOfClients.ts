@@ -13,6 +13,7 @@ import type { RateLimitPolicy } from "../../emulator";
 import { EmulatorControl, type LoggedRequest } from "../../emulator/control-client";
 import { ClouddbClient, type ClouddbClientOptions } from "../../provider/client";
 import type { Emu } from "./emulatorControl";
+import { numberedAs } from "./fleetSim";
 
 /** A fleet to run. */
 export interface FleetOptions {
@@ -62,9 +63,7 @@ export async function runFleetOfClients(emu: Emu, opts: FleetOptions): Promise<F
         apiKey: emu.pat,
         projectId: emu.projectId,
         pacingDir: dirOf(i),
-        ...(opts.fleet === undefined
-          ? {}
-          : { fleet: opts.numbered === true ? { ...opts.fleet, index: i % opts.fleet.machines } : opts.fleet }),
+        ...(opts.fleet === undefined ? {} : { fleet: opts.numbered === true ? numberedAs(opts.fleet, i) : opts.fleet }),
         retryDeadlineMs: opts.timeoutMs ?? 120_000,
         poll: { initialMs: 250, maxMs: 10_000 },
       }),

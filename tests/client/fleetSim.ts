@@ -50,6 +50,11 @@ export interface SimArrival {
   attempt: number;
 }
 
+/** What machine `i` of a fleet told `fleet` is told when each knows its number too: `i` modulo the machines. */
+export function numberedAs(fleet: FleetOptions | undefined, i: number): FleetOptions | undefined {
+  return fleet === undefined ? undefined : { ...fleet, index: i % fleet.machines };
+}
+
 /** What a simulated fleet gave. */
 export interface SimFleet {
   /** Answers that were 429 (the limit's and the faults'), and those accepted. */
@@ -203,8 +208,7 @@ export function simulateFleet(
   const turnRandom = gridCells === undefined ? random : () => Math.floor(random() * gridCells) / gridCells;
   const t0 = 1_000_000;
   const machine = newSchedule(t0);
-  const told = (i: number): FleetOptions | undefined =>
-    fleet === undefined || !numbered ? fleet : { ...fleet, index: i % fleet.machines };
+  const told = (i: number): FleetOptions | undefined => (numbered ? numberedAs(fleet, i) : fleet);
   const schedule = (i: number): KeySchedule => {
     const s = oneMachine ? machine : newSchedule(t0);
     fitFleet(s, t0, told(i), random);

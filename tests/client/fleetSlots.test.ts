@@ -63,7 +63,9 @@ describe("a fleet's grid", () => {
     const s = newSchedule(now);
     fitFleet(s, now, { machines: 20, limitPerSecond: 10, index: 3 });
     expect(s.fleet).toMatchObject({ cycle: 20, owned: 3, index: 3 });
-    refused(s, now + 50, 1, true, Math.floor(now / s.fleet!.slotMs / 20) * 20 * s.fleet!.slotMs + 3 * s.fleet!.slotMs + 2);
+    // A 429 of the limit's own, met by a request that left in the machine's slot.
+    const turn = gridTurns(s.fleet!, now, 1)[0];
+    refused(s, turn + 50, 1, true, turn + 2);
     expect(s.fleet?.owned).toBe(3);
     expect(readSchedule(JSON.parse(JSON.stringify(s)), now)?.fleet).toEqual(s.fleet);
     fitFleet(s, now, { machines: 20, limitPerSecond: 10, index: 4 });

@@ -130,7 +130,7 @@ export class FleetStack {
   }
 }
 
-/** The variables of `names` this process has, passed on to each stack (a pacing log; a fleet told its size, fleetSlots.ts). */
+/** The variables of `names` this process has, passed on to each stack (a fleet told its size, fleetSlots.ts). */
 function passedOn(names: readonly string[]): Record<string, string> {
   return Object.fromEntries(names.flatMap((n) => (process.env[n] ? [[n, process.env[n]]] : [])));
 }
@@ -160,7 +160,7 @@ export async function startFleet(
       const batch = Array.from({ length: Math.min(5, k - i) }, (_, j) =>
         FleetStack.start(tree, `tenant-${i + j}`, template, config, {
           CLOUDDB_JOURNAL_DIR: dirOf(i + j),
-          ...passedOn(["CLOUDDB_PACING_LOG", "CLOUDDB_FLEET_MACHINES", "CLOUDDB_KEY_RATE_LIMIT"]),
+          ...passedOn(["CLOUDDB_FLEET_MACHINES", "CLOUDDB_KEY_RATE_LIMIT"]),
           ...(numbered && machines > 1 ? { CLOUDDB_FLEET_MACHINE_INDEX: String((i + j) % machines) } : {}),
         }),
       );

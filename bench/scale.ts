@@ -42,7 +42,8 @@ export const COMMANDS = ["up", "preview", "refresh", "destroy"] as const;
 /** One of {@link COMMANDS}. */
 export type Command = (typeof COMMANDS)[number];
 
-const ARGS: Record<Command, string[]> = {
+/** Each command's arguments, as the bench runs it. */
+export const ARGS: Record<Command, string[]> = {
   up: ["up", "--yes", "--skip-preview"],
   preview: ["preview"],
   refresh: ["refresh", "--yes", "--skip-preview"],
@@ -106,7 +107,7 @@ export function usage(pid: number): Usage | undefined {
 }
 
 /** Runs `args` on the stack, sampling the CLI's process tree; fails with the CLI's output unless it succeeds. */
-async function measured(stack: Awaited<ReturnType<typeof scaleStack>>, args: string[]): Promise<Figures> {
+export async function measured(stack: Awaited<ReturnType<typeof scaleStack>>, args: string[]): Promise<Figures> {
   const seen = new Map<number, { cpuMs: number; hwmMb: number; kind: "engine" | "plugin" | "program"; cmd: string }>();
   const sample = (): void => {
     const cli = stack.processes.current();

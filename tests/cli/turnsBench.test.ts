@@ -42,8 +42,9 @@ describeWithCli("the turns bench under the real CLI", () => {
       for (const f of r.figures) {
         expect(f.wallMs).toBeGreaterThan(0);
         expect(f.engineCpuMs).toBeGreaterThan(0);
-        // The plugin is found among the CLI's children (the no-op Go provider, the native plugin's launcher and Node.js).
-        expect(f.pluginPeakMb).toBeGreaterThan(0);
+        // The native plugin is found among the CLI's children (its launcher and Node.js, which live for hundreds of ms;
+        // the no-op Go provider of a refresh of 2 may come and go between two samples).
+        if (r.host === "native-yaml") expect(f.pluginPeakMb).toBeGreaterThan(0);
       }
     }
   });
@@ -51,12 +52,16 @@ describeWithCli("the turns bench under the real CLI", () => {
   it("tabulates each stack's medians, the ratio to its floor and after ÷ before", () => {
     const lines = turnsTable(runs).split("\n");
     expect(lines[0]).toBe("| stack | figure | median | ÷ its floor | after ÷ before |");
-    expect(lines.find((l) => l.startsWith("| floor-yaml | wall |"))).toMatch(/^\| floor-yaml \| wall \| [\d.]+ s \|  \|  \|$/);
+    expect(lines.find((l) => l.startsWith("| floor-yaml | wall |"))).toMatch(/^\| floor-yaml \| wall \| [\d.]+ s \| {2}\| {2}\|$/);
+    expect(lines.find((l) => l.startsWith("| native-yaml | wall |"))).toMatch(
+      /^\| native-yaml \| wall \| [\d.]+ s \| [\d.]+ × \| [\d.]+ × \|$/,
+    );
+    // The floor's plugin CPU at N = 2 may read 0 (less than a tick): no ratio to it then, rather than an infinite one.
     expect(lines.find((l) => l.startsWith("| native-yaml | plugin CPU |"))).toMatch(
-      /^\| native-yaml \| plugin CPU \| [\d.]+ s \| [\d.]+ × \| [\d.]+ × \|$/,
+      /^\| native-yaml \| plugin CPU \| [\d.]+ s \| ([\d.]+ ×)? \| [\d.]+ × \|$/,
     );
     expect(lines.find((l) => l.startsWith("| native-yaml before | wall |"))).toMatch(
-      /^\| native-yaml before \| wall \| [\d.]+ s \| [\d.]+ × \|  \|$/,
+      /^\| native-yaml before \| wall \| [\d.]+ s \| [\d.]+ × \| {2}\|$/,
     );
   });
 });

@@ -15,8 +15,18 @@
 import { ARGS, COMMANDS, measured, type Command, type Figures } from "./scale";
 import { median } from "./firstCall";
 import { ratio, secs } from "./report";
-import { floorOf, HOSTS, scaleStack, type Host } from "./scalePrograms";
-import { flagReader, hostsFlag, onNode24, runProgram, tableHead, withScaleEmulator, writeResults } from "./scaleRun";
+import { floorOf, scaleStack, type Host } from "./scalePrograms";
+import {
+  flagReader,
+  hostsWithFloors,
+  onNode24,
+  repeatsFlag,
+  runProgram,
+  sizesFlag,
+  tableHead,
+  withScaleEmulator,
+  writeResults,
+} from "./scaleRun";
 import { VERSION } from "../tests/native/cli/support";
 
 /** What the bench is asked to run. */
@@ -39,15 +49,11 @@ export interface TurnsRun {
 /** `--n 300 --command refresh --repeats 5 --hosts floor-yaml,native-yaml --plugin-before <tarball>`. */
 export function parseTurns(argv: string[]): TurnsOptions {
   const value = flagReader(argv);
-  const n = Number(value("--n") ?? 300);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`--n: ${String(n)} is not a positive whole number`);
+  const ns = sizesFlag(value, "300");
+  if (ns.length !== 1) throw new Error(`--n: ${ns.join(",")} is more than one size (this bench runs one)`);
   const command = (value("--command") ?? "refresh") as Command;
   if (!COMMANDS.includes(command)) throw new Error(`--command: ${command} is not one of ${COMMANDS.join(", ")}`);
-  const repeats = Number(value("--repeats") ?? 5);
-  if (!Number.isInteger(repeats) || repeats < 1) throw new Error(`--repeats: ${String(repeats)} is not a positive whole number`);
-  const hosts = hostsFlag(value, HOSTS);
-  for (const f of new Set(hosts.map(floorOf))) if (!hosts.includes(f)) hosts.unshift(f);
-  return { n, command, repeats, hosts: HOSTS.filter((h) => hosts.includes(h)), pluginBefore: value("--plugin-before") };
+  return { n: ns[0], command, repeats: repeatsFlag(value, 5), hosts: hostsWithFloors(value), pluginBefore: value("--plugin-before") };
 }
 
 /** The stacks' runs: `up` once each, then the command `repeats` times, the stacks taking turns. */
@@ -102,11 +108,10 @@ export function turnsTable(runs: TurnsRun[]): string {
             runs.find((r) => r.host === run.host && r.before),
             of,
           );
-      const cell = (x: number | undefined): string =>
-        x === undefined || x === 0 || run.host === floorOf(run.host) ? "" : `${ratio(v, x)} ×`;
-      lines.push(
-        `| ${run.host}${run.before ? " before" : ""} | ${label} | ${secs(v)} | ${cell(floor)} | ${before === undefined ? "" : `${ratio(v, before)} ×`} |`,
-      );
+      // No ratio to nothing (a floor's own row, a stack without a "before") or to 0 (a plugin's CPU under a tick).
+      const cell = (x: number | undefined): string => (x === undefined || x === 0 ? "" : `${ratio(v, x)} ×`);
+      const ofFloor = run.host === floorOf(run.host) ? undefined : floor;
+      lines.push(`| ${run.host}${run.before ? " before" : ""} | ${label} | ${secs(v)} | ${cell(ofFloor)} | ${cell(before)} |`);
     }
   return lines.join("\n");
 }

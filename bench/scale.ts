@@ -35,7 +35,17 @@ import type { EmulatorProcess } from "../harness/emulatorProcess";
 import { median } from "./firstCall";
 import { bytes, ratio, secs } from "./report";
 import { floorOf, HOSTS, scaleStack, type Host, type Prepared } from "./scalePrograms";
-import { flagReader, hostsFlag, onNode24, runProgram, sizesFlag, tableHead, withScaleEmulator, writeResults } from "./scaleRun";
+import {
+  flagReader,
+  hostsWithFloors,
+  onNode24,
+  repeatsFlag,
+  runProgram,
+  sizesFlag,
+  tableHead,
+  withScaleEmulator,
+  writeResults,
+} from "./scaleRun";
 
 /** The commands each stack runs, in order. */
 export const COMMANDS = ["up", "preview", "refresh", "destroy"] as const;
@@ -247,12 +257,7 @@ export function scaleTable(runs: ScaleRun[]): string {
 /** `--n 20,100 --repeats 1 --hosts floor,dynamic`. */
 export function parseArgs(argv: string[]): ScaleOptions {
   const value = flagReader(argv);
-  const ns = sizesFlag(value, "20,100,300");
-  const hosts = hostsFlag(value, HOSTS);
-  const repeats = Number(value("--repeats") ?? 1);
-  if (!Number.isInteger(repeats) || repeats < 1) throw new Error(`--repeats: ${String(repeats)} is not a positive whole number`);
-  for (const f of new Set(hosts.map(floorOf))) if (!hosts.includes(f)) hosts.unshift(f);
-  return { ns, hosts: HOSTS.filter((h) => hosts.includes(h)), repeats };
+  return { ns: sizesFlag(value, "20,100,300"), hosts: hostsWithFloors(value), repeats: repeatsFlag(value, 1) };
 }
 
 async function main(): Promise<void> {

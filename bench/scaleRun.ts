@@ -10,7 +10,7 @@ import * as os from "os";
 import * as path from "path";
 import { cliTools } from "../harness/cli/tools";
 import { startEmulatorProcess, type EmulatorProcess } from "../harness/emulatorProcess";
-import { prepare, type Host, type Prepared } from "./scalePrograms";
+import { floorOf, HOSTS, prepare, type Host, type Prepared } from "./scalePrograms";
 
 /** A reader of `--flag value` pairs from a command line. */
 export type FlagValue = (flag: string) => string | undefined;
@@ -35,6 +35,20 @@ export function hostsFlag<H extends string>(value: FlagValue, all: readonly H[])
   const hosts = (value("--hosts") ?? all.join(",")).split(",") as H[];
   for (const h of hosts) if (!all.includes(h)) throw new Error(`--hosts: "${h}" is not one of ${all.join(", ")}`);
   return hosts;
+}
+
+/** `--hosts a,b` of the scale programs, with each one's floor added, in {@link HOSTS}' order. */
+export function hostsWithFloors(value: FlagValue): Host[] {
+  const hosts = hostsFlag(value, HOSTS);
+  const floors = hosts.map(floorOf);
+  return HOSTS.filter((h) => hosts.includes(h) || floors.includes(h));
+}
+
+/** `--repeats 3`: a positive whole number, `fallback` when absent. */
+export function repeatsFlag(value: FlagValue, fallback: number): number {
+  const repeats = Number(value("--repeats") ?? fallback);
+  if (!Number.isInteger(repeats) || repeats < 1) throw new Error(`--repeats: ${String(repeats)} is not a positive whole number`);
+  return repeats;
 }
 
 /**

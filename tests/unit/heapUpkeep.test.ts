@@ -39,7 +39,7 @@ const started = performance.now();
 const upkeep = keepHeapFlat(process.env, Number(process.env.SHARE ?? "0.05"), Number(process.env.GRACE ?? "0"));
 const kept = Array.from({ length: 100000 }, (_, i) => ({ i, text: "kept " + i }));
 const ring = new Array(50000);
-let young = 0, old = 0, oldOnceCollected = 0, graceEndedAt = -1;
+let young = 0, old = 0, oldOnceCollected = 0, lastLookBeforeCollecting = -1;
 for (let i = 0; i < 3000000; i++) {
   ring[i % ring.length] = { values: [i, i + 1, i + 2], text: "made " + i };
   if (i % 10000 === 0) {
@@ -48,14 +48,14 @@ for (let i = 0; i < 3000000; i++) {
     young = Math.max(young, space("new_space", "space_size"));
     old = Math.max(old, space("old_space", "space_used_size"));
     if ((upkeep?.collections ?? 0) > 0) oldOnceCollected = Math.max(oldOnceCollected, space("old_space", "space_used_size"));
-    else graceEndedAt = performance.now() - started;
+    else lastLookBeforeCollecting = performance.now() - started;
   }
 }
 const elapsedMs = performance.now() - started;
 // With the ring still held (it is read below): what the loop kept live.
 v8.setFlagsFromString("--expose-gc");
 vm.runInNewContext("gc")();
-process.stdout.write(JSON.stringify({ young, old, oldOnceCollected, firstCollectionAfterMs: graceEndedAt, live: space("old_space", "space_used_size"), ring: ring.length, collections: upkeep?.collections ?? 0, collectingMs: upkeep?.collectingMs ?? 0, longestMs: upkeep?.longestMs ?? 0, elapsedMs, kept: kept.length }));
+process.stdout.write(JSON.stringify({ young, old, oldOnceCollected, firstCollectionAfterMs: lastLookBeforeCollecting, live: space("old_space", "space_used_size"), ring: ring.length, collections: upkeep?.collections ?? 0, collectingMs: upkeep?.collectingMs ?? 0, longestMs: upkeep?.longestMs ?? 0, elapsedMs, kept: kept.length }));
 `;
 
 /**
@@ -72,6 +72,9 @@ function run(env: Record<string, string> = {}): Held {
   return JSON.parse(out) as Held;
 }
 
+/** The longest the loop may run between two looks (10,000 iterations), ms: generous, for a loaded machine. */
+const CHECK_EVERY_LOOK_MS = 100;
+
 /**
  * The most the old generation may hold at a look under the upkeep's rule: what a full collection leaves (the loop's live
  * objects, the last 50,000 made included: the upkeep measures growth from what its last collection left, and they were
@@ -81,9 +84,6 @@ function run(env: Record<string, string> = {}): Held {
  * objects reach the old generation sooner: always with `--no-opt`, and now and then on a loaded machine, where the
  * optimizing compiler (another thread) finishes late.
  */
-/** The longest the loop may run between two looks (10,000 iterations), ms: generous, for a loaded machine. */
-const CHECK_EVERY_LOOK_MS = 100;
-
 function allowedOld(held: Held): number {
   return held.live + Math.max(MIN_OLD_GROWTH, held.live / 4) + 1024 * 1024;
 }

@@ -165,7 +165,7 @@ export async function withRetry<T>(call: RetryCall<T>): Promise<T> {
               : call.deadline;
           if (Date.now() + delay > deadline) throw failure;
           // A 429's Retry-After holds this request always (the pacer holds the others too when it is the
-          // limit's own: keySchedule.ts limitsOwn); after a bare one, the request backs off on its own.
+          // limit's own: ownRefusals.ts limitsOwn); after a bare one, the request backs off on its own.
           await sleep(delay, call.signal);
         },
       },

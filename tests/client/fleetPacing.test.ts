@@ -8,7 +8,8 @@
 import { setTimeout as sleep } from "timers/promises";
 import { EmulatorControl } from "../../emulator/control-client";
 import { newGrid } from "../../provider/client/shaping/fleetSlots";
-import { limitsOwn, observed } from "../../provider/client/shaping/keySchedule";
+import { observed } from "../../provider/client/shaping/keySchedule";
+import { limitsOwn } from "../../provider/client/shaping/ownRefusals";
 import { Pacer } from "../../provider/client/shaping/pacer";
 import { newSchedule, PACER } from "../../provider/client/shaping/schedule";
 import { clientOf, type Emu, startEmulator } from "./emulatorControl";

@@ -5,7 +5,7 @@
  * `Retry-After: 1`; and, optionally, 429s of a gateway's on top (`fault`: a `Retry-After` of its
  * own, limit or not). Each flow claims its turns as the pacer does (pacer.ts: its share of 50 ms at
  * the rate, slots claimed before a 429 given back), tells the schedule when its requests left,
- * tells it of a 429 only when it is the limit's own (keySchedule.ts `limitsOwn`), and retries a
+ * tells it of a 429 only when it is the limit's own (ownRefusals.ts `limitsOwn`), and retries a
  * refused request after its `Retry-After` (retry.ts). Pure: the clock is a counter of
  * milliseconds, the randomness seeded. Used by the tests of the rules that make such a fleet
  * converge (keySchedule.ts `refused`, `growRate`), and of a lone stack that meets a few 429s.
@@ -17,7 +17,6 @@ import {
   answered,
   claimSlots,
   declared,
-  limitsOwn,
   measuringSlowStart,
   observed,
   refused,
@@ -25,6 +24,7 @@ import {
   unused,
 } from "../../provider/client/shaping/keySchedule";
 import { fitFleet, type FleetOptions } from "../../provider/client/shaping/fleetSlots";
+import { limitsOwn } from "../../provider/client/shaping/ownRefusals";
 import type { LimitFields } from "../../provider/client/shaping/limitFields";
 import { activeMembers, type KeySchedule, newSchedule } from "../../provider/client/shaping/schedule";
 import { retryAfterWaitMs } from "../../provider/client/shaping/backoff";

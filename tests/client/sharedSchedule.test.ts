@@ -5,7 +5,7 @@
 import { spawn, spawnSync } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
-import { answered, claimSlots, LONG_ROUND_TRIP_MS, refused, sent, unused } from "../../provider/client/shaping/keySchedule";
+import { answered, claimSlots, growRate, LONG_ROUND_TRIP_MS, refused, sent, unused } from "../../provider/client/shaping/keySchedule";
 import { activeMembers, newSchedule, PACER } from "../../provider/client/shaping/schedule";
 import { readLimitFields } from "../../provider/client/shaping/limitFields";
 import { LIST_COST, SharedLists } from "../../provider/client/shaping/sharedLists";
@@ -136,6 +136,46 @@ describe("the key's schedule", () => {
     expect(s.answers).toBeUndefined();
   });
 
+  it("grows past a limit the slow start of several clients measured, until the next congestion measures it again; a lone client's measure caps it", () => {
+    const t0 = 10_000;
+    /** A slow start whose first congestion counts 7 accepted of the clients' (some told late: a lower bound), then 8 s of clients wanting more. */
+    const afterSlowStart = (clients: string[]): { s: ReturnType<typeof newSchedule>; rates: number[] } => {
+      const s = newSchedule(t0 - 2_000);
+      s.rate = 40;
+      for (let i = 0; i < 8; i++) claimSlots(s, t0 - 700 + i * 100, clients[i % clients.length], 1);
+      refused(s, t0 + 5, 1, true, t0, undefined, noJitter);
+      claimSlots(s, t0 + 600, clients[0], 1);
+      expect(s.limit).toBe(7);
+      const rates = [1, 2, 3, 4, 5, 6, 7, 8].map((k) => {
+        s.wanted = true;
+        growRate(s, t0 + 1_000 + k * 1_000);
+        return s.rate;
+      });
+      return { s, rates };
+    };
+    const lone = afterSlowStart(["a"]);
+    expect(Math.max(...lone.rates)).toBeLessThanOrEqual(7 * PACER.belowLimit);
+    const fleet = afterSlowStart(["a", "b", "c", "d"]);
+    // 10% a second, but in the step the 429 came in, up to twice the bound.
+    expect(fleet.rates[7]).toBeCloseTo(7 * PACER.afterLimit * PACER.growth ** 7);
+    for (let k = 9; k <= 20; k++) {
+      fleet.s.wanted = true;
+      growRate(fleet.s, t0 + 1_000 + k * 1_000);
+    }
+    expect(fleet.s.rate).toBeCloseTo(7 * PACER.lowerBoundReach);
+    // The next congestion (ten in its second before) measures the limit: the rate is capped under it again.
+    const { s } = fleet;
+    const at = t0 + 30_000;
+    for (let i = 0; i < 10; i++) claimSlots(s, at - 900 + i * 100, "b", 1);
+    refused(s, at + 5, 1, true, at, undefined, noJitter);
+    expect(s.limit).toBe(9);
+    for (let k = 1; k <= 5; k++) {
+      s.wanted = true;
+      growRate(s, at + 2_000 + k * 1_000);
+    }
+    expect(s.rate).toBeCloseTo(9 * PACER.belowLimit);
+  });
+
   it("does not count as accepted the slots a client left unused", () => {
     const t0 = 10_000;
     const s = newSchedule(t0);
@@ -175,6 +215,18 @@ describe("the key's schedule", () => {
 
 describe("the schedule's file", () => {
   const pacingDir = pacingDirPerTest();
+
+  it("keeps a limit taken as a floor across its clients' changes, as each reads it back", async () => {
+    const dir = pacingDir();
+    const [a, b] = [0, 1].map(() => new SharedSchedule(dir, "https://api.example.com/v1", "key"));
+    // Both clients claim, then one meets the slow start's first 429: with two clients, its measure is a floor.
+    await a.update((s, now) => claimSlots(s, now, a.member, 3));
+    await b.update((s, now) => claimSlots(s, now, b.member, 3));
+    // Met once the six slots have passed (the last 250 ms after the first): five of them accepted.
+    await a.update((s, now) => refused(s, now + 400, 1, true, now + 400, undefined, noJitter));
+    const read = await b.update((s) => ({ lowerBound: s.lowerBound, limit: s.limit }));
+    expect(read?.result).toEqual({ lowerBound: true, limit: 5 });
+  });
 
   it("is private, and holds neither the key nor the URL", async () => {
     const shared = new SharedSchedule(pacingDir(), "https://api.example.com/v1", "secret-key-123");

@@ -23,7 +23,8 @@
  * {@link claimTurns} moves the slots they give onto the turns. Pure: the clock and the randomness
  * are arguments.
  */
-import { claimSlots, limitWindow } from "../../provider/client/shaping/keySchedule";
+import { claimSlots } from "../../provider/client/shaping/keySchedule";
+import { limitWindow } from "../../provider/client/shaping/ownRefusals";
 import type { KeySchedule } from "../../provider/client/shaping/schedule";
 import { pacedAsShare } from "../../provider/client/shaping/shareRate";
 

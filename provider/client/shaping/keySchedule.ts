@@ -14,8 +14,10 @@
  * sets it to 90% of that; `RateLimit` with nothing left cuts it by 10% (another machine uses
  * the key too); while the clients want more than the rate, it grows 10% a second up to 93% of
  * the limit, and beyond, 5% a second, only after 30 s without a 429 and never past a declared
- * limit. Until the first of these (`slowStart`) it doubles every 250 ms in which clients wanted
- * more. A `Retry-After` holds every slot until it has passed.
+ * limit (a limit the slow start of several clients measured is a lower bound: the rate grows
+ * past it at 10% a second, to twice it, until the next congestion measures it). Until the first of these
+ * (`slowStart`) it doubles every 250 ms in which clients wanted more. A `Retry-After` holds every
+ * slot until it has passed.
  *
  * The measure of a limit counts each request when it left: a client tells the schedule, at its
  * next claim, when its requests left on their slots ({@link sent}) and which slots it did not
@@ -34,9 +36,10 @@
 
 import { countTurns, sitsOut } from "./fairTurns";
 import { gridTurns, moveSlot, turnFrom } from "./fleetSlots";
-import { acceptedBefore, firstRefused, judgedLimit, RECURRING_MS, unpausedMs } from "./limitMeasure";
-import type { LimitFields } from "./limitFields";
+import { acceptedBefore, firstRefused, judgedLimit, measuredLow, RECURRING_MS, unpausedMs } from "./limitMeasure";
 import { activeMembers, type KeySchedule, PACER, RECENT, refusalPauseMs } from "./schedule";
+import type { LimitFields } from "./limitFields";
+import { RETRY_AFTERS_KEPT } from "./ownRefusals";
 import { holdJitterMs, pacedAsShare, shareCutRate, shareGrown } from "./shareRate";
 
 /** A slow start whose schedule was left this long starts again from {@link PACER.initialRate}. */
@@ -66,6 +69,8 @@ export function growRate(s: KeySchedule, now: number): void {
     } else if (s.slowStart || s.limit === undefined) s.rate *= 2;
     else if (s.declared) s.rate = Math.max(s.rate, Math.min(s.rate * PACER.growth, PACER.belowLimit * s.limit));
     else if (now - s.last429At >= PACER.probeAfterMs) s.rate *= PACER.probe;
+    // A limit the slow start of several clients measured is a lower bound (limitMeasure.ts `measuredLow`): no cap until the next congestion.
+    else if (s.lowerBound === true) s.rate = Math.max(s.rate, Math.min(s.rate * PACER.growth, PACER.lowerBoundReach * s.limit));
     else s.rate = Math.max(s.rate, Math.min(s.rate * PACER.growth, PACER.belowLimit * s.limit));
   }
   s.grownAt = now;
@@ -175,33 +180,8 @@ export function answered(s: KeySchedule, now: number, answers: readonly (readonl
   s.answers = [...(s.answers ?? []), ...long].filter(([, at]) => at >= now - ANSWERS_KEPT_MS).slice(-RECENT);
 }
 
-/** The limit's own refusals kept, their `Retry-After`s telling what the limit asks for. */
-const RETRY_AFTERS_KEPT = 8;
-
 /**
- * The window of the key's limit as known, seconds: the announced one (`RateLimit-Policy`'s `w`),
- * else the shortest `Retry-After` its measured congestions carried, else a second.
- */
-export function limitWindow(s: KeySchedule, fields: LimitFields = {}): number {
-  return fields.windowSeconds ?? (s.retryAfters !== undefined && s.retryAfters.length > 0 ? Math.max(1, Math.min(...s.retryAfters)) : 1);
-}
-
-/**
- * Whether a 429 is the limit's own refusal, which holds the key (every request of the machine's
- * clients of it) and measures the limit, or stands alone, holding its own request only (retry.ts
- * waits out its `Retry-After`) and saying nothing of the rate: with the `RateLimit` fields, the
- * limit's own when they say nothing is left of the quota (`r=0`); without, when its `Retry-After`
- * is at most twice the limit's window ({@link limitWindow}: the limit asks to wait until its window
- * frees). A longer one (a gateway's, another client's penalty: 5 s where the limit asks for 1)
- * stands alone, and never holds a fleet. A bare 429 is the limit's.
- */
-export function limitsOwn(s: KeySchedule, retryAfterSeconds: number | undefined, fields: LimitFields = {}): boolean {
-  if (fields.remaining !== undefined) return fields.remaining === 0;
-  return retryAfterSeconds === undefined || retryAfterSeconds <= 2 * limitWindow(s, fields);
-}
-
-/**
- * A 429 of the limit's own ({@link limitsOwn}) met at `now`. The first of a congestion (none in
+ * A 429 of the limit's own (ownRefusals.ts `limitsOwn`) met at `now`. The first of a congestion (none in
  * the second before) measures the limit: with a second of sending before it (no hold then) that
  * held at least {@link PACER.fewToTell} accepted requests, the rate is cut to 90% of what the API
  * accepted in that second (the slots sent then, less the 429s), at most the current rate, and
@@ -303,6 +283,9 @@ function measureCongestion(
     }
     const limit = s.declared ? inSecond : judgedLimit(prior, inSecond);
     if (!s.declared) s.limit = limit;
+    // Until a congestion measures it again, a lower bound (a hold's, a share's measure it tells nothing of).
+    if (measuredLow(s, now)) s.lowerBound = true;
+    else delete s.lowerBound;
     s.share = false;
     s.rate = Math.max(PACER.minRate, Math.min(s.rate, limit * PACER.afterLimit));
     return true;

@@ -5,10 +5,9 @@
  * - **Order**: writes first, then reads, then waiters' polls; first come first served within each.
  * - **Pause**: a 429's `Retry-After` pauses every request of the client; a request never waits
  *   in a pause past its `waitUntil`: it is let go at once, unsent.
- * - **Rate**: requests leave at most `rate` per second, spaced evenly: from
- *   {@link PACER.initialRate}, doubling until the first 429 (slow start), then under the limit
- *   the 429s measure (keySchedule.ts says how, and why these shares). Each 429 costs every
- *   request its `Retry-After` (a bare 429, {@link PACER.bareRefusalPauseMs}).
+ * - **Rate**: at most `rate` a second, spaced evenly: from {@link PACER.initialRate}, doubling until the
+ *   first 429 (slow start), then under the limit the 429s measure (keySchedule.ts says how). The limit's
+ *   own 429 (ownRefusals.ts) costs every request its `Retry-After` ({@link PACER.bareRefusalPauseMs} bare).
  * - **One state**: the rate, the limit as known, the pause and the next send slot are a
  *   {@link KeySchedule} (keySchedule.ts), changed by its functions whether the client paces
  *   alone (a schedule of its own, in memory) or shares the machine's (its view of the file's).
@@ -29,7 +28,8 @@
 import { Fifo, Times } from "./fifo";
 import type { Held, Priority, RequestPrice, Waiting } from "./pacerTypes";
 export type { Held, Priority } from "./pacerTypes";
-import { answered, claimSlots, declared, growRate, limitsOwn, measuringSlowStart, observed, refused, sent, unused } from "./keySchedule";
+import { answered, claimSlots, declared, growRate, measuringSlowStart, observed, refused, sent, unused } from "./keySchedule";
+import { limitsOwn } from "./ownRefusals";
 import { fitFleet, type FleetOptions, lateOnGrid, loneSent, loneTurn } from "./fleetSlots";
 import { activeMembers, type KeySchedule, newSchedule, PACER } from "./schedule";
 import type { LimitSharing } from "../apiErrors";

@@ -26,6 +26,13 @@ export const PACER = {
   probe: 1.05,
   /** Time without a 429 after which the rate may probe above the measured limit. */
   probeAfterMs: 30_000,
+  /**
+   * How far a limit taken as a lower bound (limitMeasure.ts `measuredLow`: the slow start of
+   * several processes measured 6 to 7 of 10) lets the rate grow past it, at {@link PACER.growth}
+   * a second, before a congestion measures the limit again: a bound that was the limit costs one
+   * congestion, and clients that want more than they send do not raise the rate without end.
+   */
+  lowerBoundReach: 2,
   /** Added to every `Retry-After`, so that no request is early on a coarse clock. */
   retryAfterMarginMs: 25,
   /**
@@ -141,6 +148,8 @@ export interface KeySchedule {
   declared?: boolean;
   /** True when {@link KeySchedule.limit} was measured as a share (too few requests in a second to tell the key's limit: others use it too). */
   share?: boolean;
+  /** True when {@link KeySchedule.limit} is a lower bound (limitMeasure.ts `measuredLow`): the rate grows past it until the next congestion. */
+  lowerBound?: boolean;
   /** The next free send slot (epoch ms). */
   next: number;
   /** No slot before this (epoch ms): a `Retry-After`. */

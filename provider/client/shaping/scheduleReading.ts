@@ -30,6 +30,7 @@ export function readSchedule(value: unknown, now: number): KeySchedule | undefin
     ...(num(r.limit) && r.limit > 0 ? { limit: r.limit, declared: r.declared === true } : {}),
     ...(r.share === true ? { share: true } : {}),
     ...(r.unproven === true ? { unproven: true } : {}),
+    ...(r.lowerBound === true ? { lowerBound: true } : {}),
     next: r.next,
     pausedUntil: r.pausedUntil,
     last429At: r.last429At,

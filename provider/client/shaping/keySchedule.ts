@@ -69,7 +69,7 @@ export function growRate(s: KeySchedule, now: number): void {
     } else if (s.slowStart || s.limit === undefined) s.rate *= 2;
     else if (s.declared) s.rate = Math.max(s.rate, Math.min(s.rate * PACER.growth, PACER.belowLimit * s.limit));
     else if (now - s.last429At >= PACER.probeAfterMs) s.rate *= PACER.probe;
-    // A limit the slow start of several clients measured is a lower bound (limitMeasure.ts `measuredLow`): no cap until the next congestion.
+    // A limit the slow start of several clients measured is a lower bound (limitMeasure.ts `measuredLow`): grown past, to PACER.lowerBoundReach times it.
     else if (s.lowerBound === true) s.rate = Math.max(s.rate, Math.min(s.rate * PACER.growth, PACER.lowerBoundReach * s.limit));
     else s.rate = Math.max(s.rate, Math.min(s.rate * PACER.growth, PACER.belowLimit * s.limit));
   }

@@ -15,6 +15,10 @@ import * as plugingpb from "@pulumi/pulumi/proto/plugin_pb";
 import * as providergrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as providerpb from "@pulumi/pulumi/proto/provider_pb";
 import * as statuspb from "@pulumi/pulumi/proto/status_pb";
+import { bagStruct, useBagStructs } from "./bagStructs";
+
+// Every Struct the plugin reads or writes goes through bagStructs.ts: plain objects, no Value messages.
+useBagStructs();
 
 /** The modules above, for the plugin's other files: gRPC, the well-known types, Pulumi's messages and services. */
 export { anypb, emptypb, enginegrpc, enginepb, grpc, plugingpb, providergrpc, providerpb, statuspb, structpb };
@@ -22,9 +26,9 @@ export { anypb, emptypb, enginegrpc, enginepb, grpc, plugingpb, providergrpc, pr
 /** A property bag as the engine sends it: the JSON of a `google.protobuf.Struct`. */
 export type Bag = Record<string, unknown>;
 
-/** A Struct from a bag (every value JSON: `undefined` dropped before). */
+/** A Struct from a bag (every value JSON: `undefined` dropped before), written from the bag itself (bagStructs.ts). */
 export function toStruct(bag: Bag): structpb.Struct {
-  return structpb.Struct.fromJavaScript(bag as Record<string, structpb.JavaScriptValue>);
+  return bagStruct(bag);
 }
 
 /** A bag from a Struct, possibly absent. */

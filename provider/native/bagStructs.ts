@@ -32,82 +32,152 @@ export interface BagStruct extends structpb.Struct {
 // google.protobuf.Struct: fields = 1 (map<string, Value>: key = 1, value = 2).
 // google.protobuf.Value: null_value = 1, number_value = 2, string_value = 3, bool_value = 4,
 // struct_value = 5, list_value = 6. google.protobuf.ListValue: values = 1.
+// A tag is the field's number times 8 plus its wire type (0 varint, 1 64-bit, 2 length-delimited, 5 32-bit).
+/** The length-delimited wire type (google-protobuf's typings name `BinaryConstants`, which its module does not export). */
+const DELIMITED = 2;
+const TAG = { entryOrItem: 0x0a, entryValue: 0x12, null: 0x08, number: 0x11, string: 0x1a, bool: 0x20, struct: 0x2a, list: 0x32 };
 
-/** A Value's contents, from the reader (positioned in the Value message). */
-function readValue(reader: BinaryReader, key: string): PlainValue {
+/** A position in a message's bytes, read up to `end`. */
+interface Cursor {
+  readonly buf: Buffer;
+  pos: number;
+}
+
+/** A varint (tags, lengths, enums, booleans: none is above 2^53 here). */
+function varint(c: Cursor): number {
+  let value = 0;
+  let scale = 1;
+  let byte: number;
+  do {
+    byte = c.buf[c.pos++];
+    value += (byte & 0x7f) * scale;
+    scale *= 128;
+  } while (byte & 0x80);
+  return value;
+}
+
+/** Past a field of wire type `wireType` that is not read. */
+function skip(c: Cursor, wireType: number): void {
+  if (wireType === 0) varint(c);
+  else if (wireType === 1) c.pos += 8;
+  else if (wireType === 2) c.pos += varint(c);
+  else if (wireType === 5) c.pos += 4;
+  else throw new TypeError(`a Struct holds a field of wire type ${wireType}, which no Struct has`);
+}
+
+/** A length-delimited field's end (the cursor at its first byte). */
+function delimitedEnd(c: Cursor): number {
+  const length = varint(c);
+  return c.pos + length;
+}
+
+/** A string of `end - c.pos` bytes. */
+function utf8(c: Cursor, end: number): string {
+  const s = c.buf.toString("utf8", c.pos, end);
+  c.pos = end;
+  return s;
+}
+
+/** A Value message's contents up to `end`. */
+function readValue(c: Cursor, end: number, key: string): PlainValue {
   let value: PlainValue | undefined;
-  while (reader.nextField() && !reader.isEndGroup()) {
-    switch (reader.getFieldNumber()) {
-      case 1:
-        reader.readEnum();
-        value = null;
-        break;
-      case 2:
-        value = reader.readDouble();
-        break;
-      case 3:
-        value = reader.readString();
-        break;
-      case 4:
-        value = reader.readBool();
-        break;
-      case 5: {
-        const bag: PlainBag = {};
-        reader.readMessage(bag, readFields);
-        value = bag;
-        break;
-      }
-      case 6: {
-        const list: PlainValue[] = [];
-        reader.readMessage(list, (l: PlainValue[], r: BinaryReader) => readList(l, r, key));
-        value = list;
-        break;
-      }
-      default:
-        reader.skipField();
-    }
+  while (c.pos < end) {
+    const tag = varint(c);
+    if (tag === TAG.null) {
+      varint(c);
+      value = null;
+    } else if (tag === TAG.number) {
+      value = c.buf.readDoubleLE(c.pos);
+      c.pos += 8;
+    } else if (tag === TAG.string) value = utf8(c, delimitedEnd(c));
+    else if (tag === TAG.bool) value = varint(c) !== 0;
+    else if (tag === TAG.struct) value = readFields(c, delimitedEnd(c));
+    else if (tag === TAG.list) value = readList(c, delimitedEnd(c), key);
+    else skip(c, tag & 7);
   }
   if (value === undefined) throw new TypeError(`property ${JSON.stringify(key)}: a Value with no kind set`);
   return value;
 }
 
-/** A Value message's contents into `into.value`. */
-function readBoxed(into: { key: string; value?: PlainValue }, reader: BinaryReader): void {
-  into.value = readValue(reader, into.key);
+/** A map entry's key and value up to `end`, into `bag`. */
+function readEntry(c: Cursor, end: number, bag: PlainBag): void {
+  let key = "";
+  let valueAt: [number, number] | undefined;
+  while (c.pos < end) {
+    const tag = varint(c);
+    if (tag === TAG.entryOrItem) key = utf8(c, delimitedEnd(c));
+    else if (tag === TAG.entryValue) {
+      const valueEnd = delimitedEnd(c);
+      valueAt = [c.pos, valueEnd];
+      c.pos = valueEnd;
+    } else skip(c, tag & 7);
+  }
+  // A map entry without a value is the value's default: a Value with no kind, as google-protobuf reads it.
+  if (valueAt === undefined) throw new TypeError(`property ${JSON.stringify(key)}: a Value with no kind set`);
+  // The value is read once the key is known (the key comes first as every encoder writes it, but need not).
+  const after = c.pos;
+  c.pos = valueAt[0];
+  bag[key] = readValue(c, valueAt[1], key);
+  c.pos = after;
 }
 
-/** A Struct's fields into `bag`. */
-function readFields(bag: PlainBag, reader: BinaryReader): void {
+/** A Struct's fields up to `end`. */
+function readFields(c: Cursor, end: number): PlainBag {
+  const bag: PlainBag = {};
+  while (c.pos < end) {
+    const tag = varint(c);
+    if (tag === TAG.entryOrItem) {
+      const entryEnd = delimitedEnd(c);
+      readEntry(c, entryEnd, bag);
+      c.pos = entryEnd;
+    } else skip(c, tag & 7);
+  }
+  return bag;
+}
+
+/** A ListValue's values up to `end`. */
+function readList(c: Cursor, end: number, key: string): PlainValue[] {
+  const list: PlainValue[] = [];
+  while (c.pos < end) {
+    const tag = varint(c);
+    if (tag === TAG.entryOrItem) {
+      const itemEnd = delimitedEnd(c);
+      list.push(readValue(c, itemEnd, `${key}[${list.length}]`));
+      c.pos = itemEnd;
+    } else skip(c, tag & 7);
+  }
+  return list;
+}
+
+/** The bytes google-protobuf read a message from, as a Buffer (a view, not a copy), one per array. */
+const asBuffer = new WeakMap<Uint8Array, Buffer>();
+function bufferOf(bytes: Uint8Array): Buffer {
+  if (Buffer.isBuffer(bytes)) return bytes;
+  let b = asBuffer.get(bytes);
+  if (b === undefined) {
+    b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    asBuffer.set(bytes, b);
+  }
+  return b;
+}
+
+/**
+ * A Struct's fields from google-protobuf's reader (positioned in the Struct): its own loop finds
+ * each map entry and where it ends (`getFieldDecoder`), the entry is read from the bytes.
+ */
+function readStruct(reader: BinaryReader): PlainBag {
+  const bag: PlainBag = {};
   while (reader.nextField() && !reader.isEndGroup()) {
-    if (reader.getFieldNumber() !== 1) {
+    if (reader.getFieldNumber() !== 1 || (reader.getWireType() as number) !== DELIMITED) {
       reader.skipField();
       continue;
     }
-    const entry: { key: string; value?: PlainValue } = { key: "" };
-    reader.readMessage(entry, (e: typeof entry, r: BinaryReader) => {
-      while (r.nextField() && !r.isEndGroup()) {
-        if (r.getFieldNumber() === 1) e.key = r.readString();
-        else if (r.getFieldNumber() === 2) r.readMessage(e, readBoxed);
-        else r.skipField();
-      }
-    });
-    // A map entry without a value is the value's default: a Value with no kind, as google-protobuf reads it.
-    if (entry.value === undefined) throw new TypeError(`property ${JSON.stringify(entry.key)}: a Value with no kind set`);
-    bag[entry.key] = entry.value;
+    const entry = reader.getFieldDecoder();
+    const c: Cursor = { buf: bufferOf(entry.getBuffer()), pos: entry.getCursor() };
+    readEntry(c, entry.getEnd(), bag);
+    entry.free();
   }
-}
-
-/** A ListValue's values into `list`. */
-function readList(list: PlainValue[], reader: BinaryReader, key: string): void {
-  while (reader.nextField() && !reader.isEndGroup()) {
-    if (reader.getFieldNumber() !== 1) {
-      reader.skipField();
-      continue;
-    }
-    const item: { key: string; value?: PlainValue } = { key: `${key}[${list.length}]` };
-    reader.readMessage(item, readBoxed);
-    list.push(item.value as PlainValue);
-  }
+  return bag;
 }
 
 /** `value` as a Value message's contents. */
@@ -157,9 +227,7 @@ export function useBagStructs(): void {
   const toJavaScript = S.prototype.toJavaScript;
   const serialize = S.serializeBinaryToWriter.bind(S);
   S.deserializeBinaryFromReader = (message: BagStruct, reader: BinaryReader): BagStruct => {
-    const bag: PlainBag = {};
-    readFields(bag, reader);
-    message.bag = bag;
+    message.bag = readStruct(reader);
     return message;
   };
   S.serializeBinaryToWriter = (message: BagStruct, writer: BinaryWriter): void => {

@@ -3,7 +3,8 @@
  * stubs of Pulumi's protocol that `@pulumi/pulumi` ships (`proto/provider_grpc_pb`,
  * `engine_grpc_pb`), each required by its name so that the single-file build
  * (scripts/plugin/build.js) bundles them. `@grpc/grpc-js` and `google-protobuf` are
- * `@pulumi/pulumi`'s own dependencies, installed beside it.
+ * `@pulumi/pulumi`'s own dependencies, installed beside it. Loading this module puts the
+ * plugin's codec of property bags (bagStructs.ts) in the place of google-protobuf's Struct.
  */
 import * as grpc from "@grpc/grpc-js";
 import * as anypb from "google-protobuf/google/protobuf/any_pb";

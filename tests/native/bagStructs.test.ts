@@ -56,6 +56,10 @@ const BAGS: Record<string, Record<string, unknown>> = {
     lists: [[1, [null, {}]], { deep: [{ deeper: ["x"] }] }],
     "key with spaces and ünïcode": "v",
   },
+  "long and many (lengths of several bytes)": {
+    long: "é".repeat(70_000),
+    many: Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`k${i}`, i % 2 === 0 ? i : [`v${i}`]])),
+  },
 };
 
 describe("the plugin's Struct codec", () => {
@@ -102,6 +106,24 @@ describe("the plugin's Struct codec", () => {
       }
     }
     expect(got).toStrictEqual({ 1: "abcdefghij", 2: props, 3: inputs });
+  });
+
+  it("reads an entry whose value comes before its key, and skips fields no Struct has", () => {
+    const w = new BinaryWriter();
+    w.writeMessage(1, {}, (_: object, ww: BinaryWriter) => {
+      ww.writeMessage(2, {}, (__: object, v: BinaryWriter) => v.writeString(3, "value"));
+      ww.writeInt32(7, 42);
+      ww.writeString(1, "k");
+    });
+    w.writeString(9, "not a Struct's");
+    w.writeMessage(1, {}, (_: object, ww: BinaryWriter) => {
+      ww.writeString(1, "n");
+      ww.writeMessage(2, {}, (__: object, v: BinaryWriter) => {
+        v.writeFixed32(8, 1);
+        v.writeDouble(2, -0.25);
+      });
+    });
+    expect(structpb.Struct.deserializeBinary(w.getResultBuffer()).toJavaScript()).toStrictEqual({ k: "value", n: -0.25 });
   });
 
   it("names the property whose value no Struct holds", () => {

@@ -9,7 +9,9 @@
  * {@link useBagStructs} puts this codec in google-protobuf's place for every Struct of the
  * process: a Struct read from the wire carries its plain object ({@link BagStruct}), which
  * `toJavaScript()` returns; a Struct that carries one (decoded, or made by {@link bagStruct}) is
- * written from it. The messages around the Structs (Pulumi's requests and answers) stay
+ * written from it. A Struct is read from its bytes (strings by Buffer's UTF-8 decoder), google-protobuf's
+ * reader only finding each of its entries; it is written with google-protobuf's writer. The
+ * messages around the Structs (Pulumi's requests and answers) stay
  * `@pulumi/pulumi`'s generated code, which looks the Struct's codec up on each call. Values are
  * what google-protobuf's Struct gives and takes: `null`, numbers (doubles), strings, booleans,
  * objects and arrays of them; anything else is an error naming the key, as it is there.
@@ -29,12 +31,14 @@ export interface BagStruct extends structpb.Struct {
   bag?: PlainBag;
 }
 
-// google.protobuf.Struct: fields = 1 (map<string, Value>: key = 1, value = 2).
-// google.protobuf.Value: null_value = 1, number_value = 2, string_value = 3, bool_value = 4,
-// struct_value = 5, list_value = 6. google.protobuf.ListValue: values = 1.
-// A tag is the field's number times 8 plus its wire type (0 varint, 1 64-bit, 2 length-delimited, 5 32-bit).
 /** The length-delimited wire type (google-protobuf's typings name `BinaryConstants`, which its module does not export). */
 const DELIMITED = 2;
+/**
+ * The tags read: a field's number times 8 plus its wire type (0 varint, 1 64-bit, 2
+ * length-delimited, 5 32-bit), of google.protobuf.Struct (fields = 1: map<string, Value>, an
+ * entry's key = 1 and value = 2), Value (null_value = 1, number_value = 2, string_value = 3,
+ * bool_value = 4, struct_value = 5, list_value = 6) and ListValue (values = 1).
+ */
 const TAG = { entryOrItem: 0x0a, entryValue: 0x12, null: 0x08, number: 0x11, string: 0x1a, bool: 0x20, struct: 0x2a, list: 0x32 };
 
 /** A position in a message's bytes, read up to `end`. */
@@ -196,7 +200,9 @@ function writeValue(value: unknown, writer: BinaryWriter, key: string): void {
       if (value === null) writer.writeEnum(1, 0);
       else if (Array.isArray(value))
         writer.writeMessage(6, value, (list: unknown[], w: BinaryWriter) => {
-          list.forEach((v, i) => w.writeMessage(1, { v }, (box: { v: unknown }, ww: BinaryWriter) => writeValue(box.v, ww, `${key}[${i}]`)));
+          list.forEach((v, i) =>
+            w.writeMessage(1, { v }, (box: { v: unknown }, ww: BinaryWriter) => writeValue(box.v, ww, `${key}[${i}]`)),
+          );
         });
       else writer.writeMessage(5, value, writeFields);
       return;

@@ -76,7 +76,9 @@ describe("the plugin's Struct codec", () => {
 
   it("keeps a Struct made by fromJavaScript written as google-protobuf writes it", () => {
     const bag = BAGS["every kind, nested"];
-    expect(readByGoogle(structpb.Struct.fromJavaScript(bag as Record<string, structpb.JavaScriptValue>).serializeBinary())).toStrictEqual(bag);
+    expect(readByGoogle(structpb.Struct.fromJavaScript(bag as Record<string, structpb.JavaScriptValue>).serializeBinary())).toStrictEqual(
+      bag,
+    );
   });
 
   it("serves Pulumi's messages: a ReadRequest the engine sends, a ReadResponse the plugin answers", () => {

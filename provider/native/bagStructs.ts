@@ -39,7 +39,18 @@ const DELIMITED = 2;
  * entry's key = 1 and value = 2), Value (null_value = 1, number_value = 2, string_value = 3,
  * bool_value = 4, struct_value = 5, list_value = 6) and ListValue (values = 1).
  */
-const TAG = { entryOrItem: 0x0a, entryValue: 0x12, null: 0x08, number: 0x11, string: 0x1a, bool: 0x20, struct: 0x2a, list: 0x32 };
+const TAG = {
+  structEntry: 0x0a,
+  entryKey: 0x0a,
+  entryValue: 0x12,
+  listItem: 0x0a,
+  null: 0x08,
+  number: 0x11,
+  string: 0x1a,
+  bool: 0x20,
+  struct: 0x2a,
+  list: 0x32,
+};
 
 /** A position in a message's bytes, read up to `end`. */
 interface Cursor {
@@ -109,7 +120,7 @@ function readEntry(c: Cursor, end: number, bag: PlainBag): void {
   let valueAt: [number, number] | undefined;
   while (c.pos < end) {
     const tag = varint(c);
-    if (tag === TAG.entryOrItem) key = utf8(c, delimitedEnd(c));
+    if (tag === TAG.entryKey) key = utf8(c, delimitedEnd(c));
     else if (tag === TAG.entryValue) {
       const valueEnd = delimitedEnd(c);
       valueAt = [c.pos, valueEnd];
@@ -130,7 +141,7 @@ function readFields(c: Cursor, end: number): PlainBag {
   const bag: PlainBag = {};
   while (c.pos < end) {
     const tag = varint(c);
-    if (tag === TAG.entryOrItem) {
+    if (tag === TAG.structEntry) {
       const entryEnd = delimitedEnd(c);
       readEntry(c, entryEnd, bag);
       c.pos = entryEnd;
@@ -144,7 +155,7 @@ function readList(c: Cursor, end: number, key: string): PlainValue[] {
   const list: PlainValue[] = [];
   while (c.pos < end) {
     const tag = varint(c);
-    if (tag === TAG.entryOrItem) {
+    if (tag === TAG.listItem) {
       const itemEnd = delimitedEnd(c);
       list.push(readValue(c, itemEnd, `${key}[${list.length}]`));
       c.pos = itemEnd;
@@ -184,6 +195,31 @@ function readStruct(reader: BinaryReader): PlainBag {
   return bag;
 }
 
+/**
+ * A value to write and the key errors name. google-protobuf's writer takes a message's contents
+ * with a callback, and writes no message for a `null`: each value goes in one of these.
+ */
+interface Boxed {
+  readonly key: string;
+  readonly value: unknown;
+}
+
+/** A map entry's contents: its key, then its value. */
+function writeEntry(entry: Boxed, writer: BinaryWriter): void {
+  writer.writeString(1, entry.key);
+  writer.writeMessage(2, entry, writeBoxed);
+}
+
+/** A Value message's contents from a box. */
+function writeBoxed(box: Boxed, writer: BinaryWriter): void {
+  writeValue(box.value, writer, box.key);
+}
+
+/** A ListValue's contents: each item a Value. */
+function writeList(box: { readonly key: string; readonly value: unknown[] }, writer: BinaryWriter): void {
+  box.value.forEach((value, i) => writer.writeMessage(1, { key: `${box.key}[${i}]`, value }, writeBoxed));
+}
+
 /** `value` as a Value message's contents. */
 function writeValue(value: unknown, writer: BinaryWriter, key: string): void {
   switch (typeof value) {
@@ -198,12 +234,7 @@ function writeValue(value: unknown, writer: BinaryWriter, key: string): void {
       return;
     case "object":
       if (value === null) writer.writeEnum(1, 0);
-      else if (Array.isArray(value))
-        writer.writeMessage(6, value, (list: unknown[], w: BinaryWriter) => {
-          list.forEach((v, i) =>
-            w.writeMessage(1, { v }, (box: { v: unknown }, ww: BinaryWriter) => writeValue(box.v, ww, `${key}[${i}]`)),
-          );
-        });
+      else if (Array.isArray(value)) writer.writeMessage(6, { key, value }, writeList);
       else writer.writeMessage(5, value, writeFields);
       return;
     default:
@@ -211,14 +242,9 @@ function writeValue(value: unknown, writer: BinaryWriter, key: string): void {
   }
 }
 
-/** `bag`'s properties as a Struct's fields. (Each value goes boxed: google-protobuf's writer writes no message for a `null`.) */
+/** `bag`'s properties as a Struct's fields: an entry each. */
 function writeFields(bag: Record<string, unknown>, writer: BinaryWriter): void {
-  for (const key of Object.keys(bag)) {
-    writer.writeMessage(1, key, (k: string, w: BinaryWriter) => {
-      w.writeString(1, k);
-      w.writeMessage(2, { v: bag[k] }, (box: { v: unknown }, ww: BinaryWriter) => writeValue(box.v, ww, k));
-    });
-  }
+  for (const key of Object.keys(bag)) writer.writeMessage(1, { key, value: bag[key] }, writeEntry);
 }
 
 let installed = false;

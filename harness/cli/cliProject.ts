@@ -65,10 +65,13 @@ export class CliProject {
     for (const [k, v] of Object.entries(secrets)) await this.expect(["config", "set", "--secret", k], v);
   }
 
-  /** Runs `pulumi <args> --non-interactive` in the project; resolves with what it did. */
-  run(args: string[], input?: string): Promise<CommandResult> {
+  /**
+   * Runs `pulumi <args> --non-interactive` in the project, `env` added to the project's
+   * environment for this command alone; resolves with what it did.
+   */
+  run(args: string[], input?: string, env: Record<string, string> = {}): Promise<CommandResult> {
     return new Promise((resolve) => {
-      const child = spawn(this.tools.pulumi, [...args, "--non-interactive"], { cwd: this.dir, env: this.env });
+      const child = spawn(this.tools.pulumi, [...args, "--non-interactive"], { cwd: this.dir, env: { ...this.env, ...env } });
       this.running = child;
       let stdout = "";
       let stderr = "";
@@ -82,9 +85,9 @@ export class CliProject {
     });
   }
 
-  /** Runs `pulumi <args>` and rejects, with its output, unless it exits 0. */
-  async expect(args: string[], input?: string): Promise<CommandResult> {
-    const r = await this.run(args, input);
+  /** Runs `pulumi <args>` (`env` as {@link run} takes it) and rejects, with its output, unless it exits 0. */
+  async expect(args: string[], input?: string, env: Record<string, string> = {}): Promise<CommandResult> {
+    const r = await this.run(args, input, env);
     if (r.code !== 0) throw new Error(`pulumi ${args.join(" ")} exited ${String(r.code)}:\n${r.stdout}\n${r.stderr}`);
     return r;
   }

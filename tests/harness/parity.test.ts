@@ -1,8 +1,10 @@
 /**
- * Parity of the three ways the suites run a stack: the provider served in process
+ * Parity of the ways the suites run a stack: the provider served in process
  * (harness/inProcessHost.ts), the real dynamic-provider plugin process the harness starts
  * (harness/pluginHost.ts), and, under `npm run test:cli` (`CLOUDDB_ENGINE=cli`), the real
- * Pulumi CLI. A dozen scenarios users meet, each run on a fresh emulator per way; every
+ * Pulumi CLI, as it runs by default and with its diffs run in parallel
+ * (`PULUMI_PARALLEL_DIFF=true`, which README's "How it scales" offers large stacks: the engine
+ * then asks for each resource's Diff beside the others' instead of one after another). A dozen scenarios users meet, each run on a fresh emulator per way; every
  * command's steps, errors, check failures, warnings, stack outputs and write requests, and
  * the state at the end, must be the same, once what differs by nature is named alike (ids,
  * times, the emulator's address, generated passwords).
@@ -16,12 +18,22 @@ import { startCloud, writes, type Cloud, type CloudOptions } from "../../harness
 
 /**
  * The ways a scenario runs: the dynamic provider in process and as the plugin process, the
- * native plugin's service in process (harness/nativeHost.ts); the CLI only in the real-CLI
- * tier, where it is built and required.
+ * native plugin's service in process (harness/nativeHost.ts); the CLI, as it runs by default
+ * and with `PULUMI_PARALLEL_DIFF=true`, only in the real-CLI tier, where it is built and
+ * required.
  */
-type Way = ProviderHostKind | "cli";
+type Way = ProviderHostKind | "cli" | "cli, parallel diff";
 const WAYS: readonly Way[] =
-  process.env.CLOUDDB_ENGINE === "cli" ? ["in-process", "plugin", "native", "cli"] : ["in-process", "plugin", "native"];
+  process.env.CLOUDDB_ENGINE === "cli"
+    ? ["in-process", "plugin", "native", "cli", "cli, parallel diff"]
+    : ["in-process", "plugin", "native"];
+
+/** How `way` runs a stack: what serves the provider, what runs the commands, and with which environment. */
+function wayOptions(way: Way): CloudOptions {
+  if (way === "cli") return { engine: "cli" };
+  if (way === "cli, parallel diff") return { engine: "cli", env: { PULUMI_PARALLEL_DIFF: "true" } };
+  return { engine: "model", host: way };
+}
 
 /**
  * What the dynamic host alone records beside a resource's outputs, by nature: the serialized
@@ -193,26 +205,28 @@ const SCENARIOS: Scenario[] = [
   },
 ];
 
-describe("parity: in process, the plugin process, the native plugin" + (WAYS.includes("cli") ? " and the real CLI" : ""), () => {
-  for (const scenario of SCENARIOS) {
-    it(scenario.title, async () => {
-      const records: Record<string, { commands: CommandRecord[]; state: unknown }> = {};
-      for (const way of WAYS) records[way] = await record(way, scenario);
-      for (const way of WAYS.slice(1)) {
-        if (way === "native")
-          expect({ [way]: comparableWithNative(records[way]) }).toEqual({ [way]: comparableWithNative(records[WAYS[0]]) });
-        else expect({ [way]: records[way] }).toEqual({ [way]: records[WAYS[0]] });
-      }
-    });
-  }
-});
+describe(
+  "parity: in process, the plugin process, the native plugin" +
+    (WAYS.includes("cli") ? " and the real CLI, its diffs one after another and in parallel" : ""),
+  () => {
+    for (const scenario of SCENARIOS) {
+      it(scenario.title, async () => {
+        const records: Record<string, { commands: CommandRecord[]; state: unknown }> = {};
+        for (const way of WAYS) records[way] = await record(way, scenario);
+        for (const way of WAYS.slice(1)) {
+          if (way === "native")
+            expect({ [way]: comparableWithNative(records[way]) }).toEqual({ [way]: comparableWithNative(records[WAYS[0]]) });
+          else expect({ [way]: records[way] }).toEqual({ [way]: records[WAYS[0]] });
+        }
+      });
+    }
+  },
+);
 
 /** Runs `scenario` one way, on an emulator of its own, and returns what the comparison sees. */
 async function record(way: Way, scenario: Scenario): Promise<{ commands: CommandRecord[]; state: unknown }> {
-  const cloud = await startCloud({
-    ...scenario.cloud,
-    ...(way === "cli" ? { engine: "cli" } : { engine: "model", host: way }),
-  });
+  const ways = wayOptions(way);
+  const cloud = await startCloud({ ...scenario.cloud, ...ways, env: { ...scenario.cloud?.env, ...ways.env } });
   const commands: CommandRecord[] = [];
   const names = new Names(cloud);
   try {

@@ -17,6 +17,8 @@ import type { CliStack } from "./support";
 export interface LifeOptions {
   /** Whether `serviceCount` is looked up after the cluster exists (2 services then), or when the program starts (YAML: 1). */
   readonly countAfterCluster: boolean;
+  /** Runs after the first `up`, while every resource exists and nothing has changed since. */
+  readonly afterUp?: () => Promise<void>;
 }
 
 const writes = async (c: EmulatorControl): Promise<string[]> =>
@@ -62,6 +64,7 @@ export async function wholeLife(stack: CliStack, emu: RunningEmulator, opts: Lif
     const firstDb = byName("orders-db")!.id!;
     expect((await api.perform("getService", { service: firstDb })).status).toBe("READY");
     expect(await stack.plannedSteps()).toEqual([]);
+    await opts.afterUp?.();
 
     // replaceOnChanges: a new CPU replaces the service (and its replica set), rather than resizing it.
     await stack.pulumi("config", "set", "cpuMillis", "1000");

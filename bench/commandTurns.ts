@@ -142,13 +142,17 @@ export function turnsTable(runs: TurnsRun[]): string {
   ];
   const find = (host: Host, before: boolean, env: Record<string, string> | undefined): TurnsRun | undefined =>
     runs.find((r) => r.host === host && r.before === before && (r.env === undefined) === (env === undefined));
+  // A stack "with" variables is set against its host's plain stack; a plain stack against its "before"; a "before" against none.
+  const counterpartOf = (run: TurnsRun): TurnsRun | undefined => {
+    if (run.env !== undefined) return find(run.host, false, undefined);
+    return run.before ? undefined : find(run.host, true, undefined);
+  };
   const lines = ["| stack | figure | median | ÷ its floor | after ÷ before, with ÷ without |", "|---|---|---|---|---|"];
   for (const run of runs)
     for (const [label, of] of figures) {
       const v = med(run, of)!;
       const floor = run.host === floorOf(run.host) ? undefined : med(find(floorOf(run.host), false, run.env), of);
-      const counterpart =
-        run.env !== undefined ? find(run.host, false, undefined) : run.before ? undefined : find(run.host, true, undefined);
+      const counterpart = counterpartOf(run);
       // No ratio to nothing (a floor's own row, a stack without a counterpart) or to 0 (a plugin's CPU under a tick).
       const cell = (x: number | undefined): string => (x === undefined || x === 0 ? "" : `${ratio(v, x)} ×`);
       lines.push(`| ${stackLabel(run)} | ${label} | ${secs(v)} | ${cell(floor)} | ${cell(med(counterpart, of))} |`);

@@ -8,14 +8,10 @@
  * (`-v=4`) shows which way it diffed. (tests/harness/parity.test.ts runs its scenarios both ways
  * on the CLI too.)
  */
-import * as fs from "fs";
-import * as os from "os";
-import * as path from "path";
-import { startEmulator, type RunningEmulator } from "../../emulator";
-import { ClouddbClient } from "../../provider/client";
-import type { CliProject, CommandResult } from "../../harness/cli/cliProject";
+import type { CommandResult } from "../../harness/cli/cliProject";
+import { diffedOnStepWorkers, PARALLEL_DIFF, STEP_LOG_ARGS } from "../../harness/cli/parallelDiff";
 import { describeWithCli } from "../../harness/cli/tools";
-import { typescriptProject } from "./support/typescriptProject";
+import { useDeployedProject } from "./support/typescriptProject";
 
 const PROGRAM = `import * as pulumi from "@pulumi/pulumi";
 import * as clouddb from "pulumi-clouddb";
@@ -28,12 +24,6 @@ export const netId = net.vpcId;
 export const dbVpc = db.vpcId;
 `;
 
-/** The engine's setting under test. */
-const PARALLEL_DIFF = { PULUMI_PARALLEL_DIFF: "true" };
-
-/** The resources whose Diff a step worker ran, from the engine's log (`-v=4`): "applying step diff on <urn>". */
-const diffSteps = (r: CommandResult): string[] => [...r.stderr.matchAll(/applying step diff on \S+::(\w+) /g)].map((m) => m[1]).sort();
-
 /** The plan as printed: each resource's line (its operation, name and diff), and the summary. */
 const plan = (r: CommandResult): string[] =>
   r.stdout
@@ -42,33 +32,16 @@ const plan = (r: CommandResult): string[] =>
     .map((l) => l.replace(/\s+/g, " ").trim());
 
 describeWithCli("the engine's diffs in parallel (PULUMI_PARALLEL_DIFF=true)", (tools) => {
-  let emulator: RunningEmulator;
-  let api: ClouddbClient;
-  let work: string;
-  let project: CliProject;
-  beforeAll(async () => {
-    emulator = await startEmulator({ port: 0, clockScale: 0.02 });
-    api = new ClouddbClient({ apiUrl: emulator.baseUrl, apiKey: emulator.pat, projectId: emulator.projectId });
-    work = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-parallel-diff-"));
-    project = await typescriptProject(tools, work, "paralleldiff", PROGRAM, emulator);
-    await project.config({ cidr: "10.40.0.0/16", environment: "DEV" });
-    await project.expect(["up", "--yes", "--skip-preview"]);
-  });
-  afterAll(async () => {
-    await project?.expect(["destroy", "--yes", "--skip-preview"]).catch(() => undefined);
-    await project?.remove();
-    await api?.close();
-    await emulator?.close();
-    fs.rmSync(work, { recursive: true, force: true });
-  });
+  const deployed = useDeployedProject(tools, "paralleldiff", PROGRAM, { cidr: "10.40.0.0/16", environment: "DEV" });
 
   it("plans the same update, replacement and unchanged resource as the engine's diffs one after another, and up makes it", async () => {
+    const { api, project } = deployed();
     await project.config({ cidr: "10.41.0.0/16", environment: "PROD" });
-    const serial = await project.expect(["preview", "-v=4", "--logtostderr"]);
-    const parallel = await project.expect(["preview", "-v=4", "--logtostderr"], undefined, PARALLEL_DIFF);
+    const serial = await project.expect(["preview", ...STEP_LOG_ARGS]);
+    const parallel = await project.expect(["preview", ...STEP_LOG_ARGS], undefined, PARALLEL_DIFF);
     // Which way the engine diffed: on its step workers only with the setting (the dynamic host's default provider too).
-    expect(diffSteps(serial)).toEqual([]);
-    expect(diffSteps(parallel)).toEqual(["db", "default", "net", "other"]);
+    expect(diffedOnStepWorkers(serial.stderr)).toEqual([]);
+    expect(diffedOnStepWorkers(parallel.stderr)).toEqual(["db", "default", "net", "other"]);
     expect(plan(parallel)).toEqual(plan(serial));
     expect(plan(serial).join("\n")).toMatch(/~ pulumi-nodejs:dynamic\/clouddb:Service db update \[diff: ~environment,vpcId\]/);
     expect(plan(serial).join("\n")).toMatch(/\+- pulumi-nodejs:dynamic\/clouddb:Vpc net replace \[diff: ~cidr\]/);

@@ -7,14 +7,8 @@
  * enters the inputs, where `ignoreChanges` keeps it. A TypeScript project on disk, run by the
  * real CLI as a user runs it, against the emulator.
  */
-import * as fs from "fs";
-import * as os from "os";
-import * as path from "path";
-import { startEmulator, type RunningEmulator } from "../../emulator";
-import { ClouddbClient } from "../../provider/client";
-import type { CliProject } from "../../harness/cli/cliProject";
 import { describeWithCli } from "../../harness/cli/tools";
-import { typescriptProject } from "./support/typescriptProject";
+import { useDeployedProject } from "./support/typescriptProject";
 
 const PROGRAM = `import * as pulumi from "@pulumi/pulumi";
 import * as clouddb from "pulumi-clouddb";
@@ -29,26 +23,10 @@ export const id = db.serviceId;
 `;
 
 describeWithCli("pulumi refresh of a dynamic resource that drifted", (tools) => {
-  let emulator: RunningEmulator;
-  let api: ClouddbClient;
-  let work: string;
-  let project: CliProject;
-  beforeAll(async () => {
-    emulator = await startEmulator({ port: 0, clockScale: 0.02 });
-    api = new ClouddbClient({ apiUrl: emulator.baseUrl, apiKey: emulator.pat, projectId: emulator.projectId });
-    work = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-refresh-drift-"));
-    project = await typescriptProject(tools, work, "drifting", PROGRAM, emulator);
-    await project.expect(["up", "--yes", "--skip-preview"]);
-  });
-  afterAll(async () => {
-    await project?.expect(["destroy", "--yes", "--skip-preview"]).catch(() => undefined);
-    await project?.remove();
-    await api?.close();
-    await emulator?.close();
-    fs.rmSync(work, { recursive: true, force: true });
-  });
+  const deployed = useDeployedProject(tools, "drifting", PROGRAM);
 
   it("shows the drifted property alone (one the program never set as added), and keeps the password the program set secret", async () => {
+    const { api, project } = deployed();
     const id = (await api.perform("listServices")).items[0].service_id;
     await api.perform("setServiceEnvironment", { service: id, body: { environment: "PROD" } });
     const r = await project.expect(["refresh", "--yes", "--skip-preview"]);

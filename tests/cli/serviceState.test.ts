@@ -9,13 +9,8 @@
  * after the `up` find nothing to change. A TypeScript project on disk, run by the real CLI as
  * a user runs it, against the emulator.
  */
-import * as fs from "fs";
-import * as os from "os";
-import * as path from "path";
-import { startEmulator, type RunningEmulator } from "../../emulator";
-import type { CliProject } from "../../harness/cli/cliProject";
 import { describeWithCli } from "../../harness/cli/tools";
-import { typescriptProject } from "./support/typescriptProject";
+import { useDeployedProject } from "./support/typescriptProject";
 
 const PROGRAM = `import * as clouddb from "pulumi-clouddb";
 
@@ -40,25 +35,13 @@ interface Exported {
 }
 
 describeWithCli("what the checkpoint holds for a dynamic Service after pulumi up", (tools) => {
-  let emulator: RunningEmulator;
-  let work: string;
-  let project: CliProject;
+  const deployed = useDeployedProject(tools, "state", PROGRAM);
   let db: Exported;
   let sub: Exported;
   beforeAll(async () => {
-    emulator = await startEmulator({ port: 0, clockScale: 0.02 });
-    work = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-service-state-"));
-    project = await typescriptProject(tools, work, "state", PROGRAM, emulator);
-    await project.expect(["up", "--yes", "--skip-preview"]);
-    const state = JSON.parse(await project.exportState()) as { deployment: { resources: Exported[] } };
+    const state = JSON.parse(await deployed().project.exportState()) as { deployment: { resources: Exported[] } };
     db = state.deployment.resources.find((r) => r.urn.endsWith("::db"))!;
     sub = state.deployment.resources.find((r) => r.urn.endsWith("::sub"))!;
-  }, 300_000);
-  afterAll(async () => {
-    await project?.expect(["destroy", "--yes", "--skip-preview"]).catch(() => undefined);
-    await project?.remove();
-    await emulator?.close();
-    fs.rmSync(work, { recursive: true, force: true });
   });
 
   it("holds the serialized provider as one require, in the inputs and the outputs", () => {
@@ -101,6 +84,7 @@ describeWithCli("what the checkpoint holds for a dynamic Service after pulumi up
   });
 
   it("gives the program what it reads of the Service, and a refresh and a preview then change nothing", async () => {
+    const { project } = deployed();
     const out = await project.expect(["stack", "output", "--json", "--show-secrets"]);
     const o = JSON.parse(out.stdout) as Record<string, string | number>;
     expect(o.serviceId).toBe(db.id);

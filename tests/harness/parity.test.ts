@@ -14,6 +14,7 @@
  */
 import * as clouddb from "pulumi-clouddb";
 import { TestStack, type ProviderHostKind, type RefreshResult, type UpOptions, type UpResult } from "../../harness";
+import { PARALLEL_DIFF } from "../../harness/cli/parallelDiff";
 import { startCloud, writes, type Cloud, type CloudOptions } from "../../harness/cloud";
 
 /**
@@ -31,7 +32,7 @@ const WAYS: readonly Way[] =
 /** How `way` runs a stack: what serves the provider, what runs the commands, and with which environment. */
 function wayOptions(way: Way): CloudOptions {
   if (way === "cli") return { engine: "cli" };
-  if (way === "cli, parallel diff") return { engine: "cli", env: { PULUMI_PARALLEL_DIFF: "true" } };
+  if (way === "cli, parallel diff") return { engine: "cli", env: { ...PARALLEL_DIFF } };
   return { engine: "model", host: way };
 }
 

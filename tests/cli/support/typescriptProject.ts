@@ -4,8 +4,10 @@
  * quickstart example's `tsconfig.json` and, when given, the program as `index.ts`.
  */
 import * as fs from "fs";
+import * as os from "os";
 import * as path from "path";
-import type { RunningEmulator } from "../../../emulator";
+import { startEmulator, type RunningEmulator } from "../../../emulator";
+import { ClouddbClient } from "../../../provider/client";
 import { REPO_ROOT } from "../../../harness";
 import { CliProject } from "../../../harness/cli/cliProject";
 import type { CliTools } from "../../../harness/cli/tools";
@@ -36,4 +38,49 @@ export async function typescriptProject(
     { "clouddb:apiKey": emulator.pat },
   );
   return project;
+}
+
+/** What {@link useDeployedProject} gives a suite's tests: the emulator, a client on it, and the project. */
+export interface DeployedProject {
+  readonly emulator: RunningEmulator;
+  readonly api: ClouddbClient;
+  readonly project: CliProject;
+}
+
+/**
+ * Registers, in the suite it is called in, a `beforeAll` that deploys `program` as the project
+ * `name` ({@link typescriptProject} in a temp folder, `config` set, `pulumi up`) on an emulator
+ * of its own (transitions at 0.02 of their time), and an `afterAll` that destroys it and
+ * removes everything it made. Hooks the suite registers after it run after the `up`.
+ */
+export function useDeployedProject(
+  tools: CliTools,
+  name: string,
+  program: string,
+  config: Record<string, string> = {},
+): () => DeployedProject {
+  // Filled as each is made, so that whatever a failed beforeAll made is still closed.
+  const made: { -readonly [K in keyof DeployedProject]?: DeployedProject[K] } & { work?: string } = {};
+  beforeAll(async () => {
+    made.emulator = await startEmulator({ port: 0, clockScale: 0.02 });
+    made.api = new ClouddbClient({ apiUrl: made.emulator.baseUrl, apiKey: made.emulator.pat, projectId: made.emulator.projectId });
+    made.work = fs.mkdtempSync(path.join(os.tmpdir(), `clouddb-${name}-`));
+    made.project = await typescriptProject(tools, made.work, name, program, made.emulator);
+    await made.project.config(config);
+    await made.project.expect(["up", "--yes", "--skip-preview"]);
+  });
+  afterAll(async () => {
+    await made.project?.expect(["destroy", "--yes", "--skip-preview"]).catch(() => undefined);
+    await made.project?.remove();
+    await made.api?.close();
+    await made.emulator?.close();
+    if (made.work !== undefined) fs.rmSync(made.work, { recursive: true, force: true });
+  });
+  return () => {
+    const { emulator, api, project } = made;
+    if (emulator === undefined || api === undefined || project === undefined) {
+      throw new Error("useDeployedProject: the project is not deployed (the suite's beforeAll has not run, or failed)");
+    }
+    return { emulator, api, project };
+  };
 }

@@ -4,8 +4,9 @@
  * what a short command costs, before and after, in one run). Each host gets a stack of N
  * services (bench/scalePrograms.ts, against one emulator with instant transitions and no
  * rate limit) that runs `up` once; then the command runs `--repeats` times on each stack in
- * turn, measured as `npm run bench:scale` measures it (bench/scale.ts `measured`: wall, and
- * the engine's, the plugin's and the program's CPU). With `--plugin-before`, each native host
+ * turn (each `destroy` after the first on the stack made again by an `up`, not measured),
+ * measured as `npm run bench:scale` measures it (bench/scale.ts `measured`: wall, and the
+ * engine's, the plugin's and the program's CPU). With `--plugin-before`, each native host
  * gets a second stack, `<host> before`, with that plugin tarball installed instead (another
  * commit's, `npm run plugin:pack` there, or the one the scale bench cached under
  * `.tools/native-test-cache/plugin/`). With `--env`, every host, the floors too, gets a second
@@ -113,6 +114,8 @@ export async function runTurns(opts: TurnsOptions): Promise<TurnsRun[]> {
       }
       for (let r = 0; r < opts.repeats; r++)
         for (const { run, stack } of stacks) {
+          // A destroy leaves nothing to destroy: each one after the first destroys the stack made again, unmeasured.
+          if (opts.command === "destroy" && r > 0) await measured(stack, ARGS.up);
           const f = await measured(stack, ARGS[opts.command]);
           run.figures.push(f);
           process.stderr.write(

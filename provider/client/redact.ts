@@ -7,7 +7,7 @@
  * this package loaded into one process share it.
  */
 
-import { maskSpans, secretSpans } from "./secretForms";
+import { maskSpans, SecretIndex, secretSpans } from "./secretForms";
 
 const REGISTRY_KEY = Symbol.for("pulumi-clouddb.client.secrets");
 
@@ -25,6 +25,15 @@ function registry(): Set<string> {
     holder[REGISTRY_KEY] = set;
   }
   return set;
+}
+
+/** The registry's secrets, indexed for search: this copy's own, brought up to date with the registry (which only grows) before each scrub. */
+const registered = new SecretIndex();
+
+function registeredIndex(): SecretIndex {
+  const secrets = registry();
+  if (registered.size !== secrets.size) for (const s of secrets) registered.add(s);
+  return registered;
 }
 
 /**
@@ -47,15 +56,16 @@ export const UNSCRUBBED = "[message withheld: it could not be scrubbed of secret
  * percent-encoded as a URL or a form writes it, JSON-escaped, as HTML references, base64:
  * secretForms.ts), since what answered may echo it in the encoding of where it was sent.
  * No regular expression is built from a secret: a secret of any length and any characters
- * is found by plain search, in time linear in the text's length.
+ * is found by plain search, in time linear in the text's length, whatever the number of
+ * secrets registered.
  * The package's one scrubber: the client's errors and the providers use it. Never throws:
  * should scrubbing itself fail, the whole text is withheld ({@link UNSCRUBBED}).
  */
 export function redact(text: string, extra: ReadonlyArray<string | undefined> = []): string {
   try {
     const own = extra.filter((s): s is string => typeof s === "string" && s.length >= MIN_SECRET_LENGTH);
-    const secrets = [...new Set([...registry(), ...own])];
-    return maskSpans(text, secretSpans(text, secrets), REDACTED).replace(/(Bearer(?:\s|\+|%20)+)[^\s"',;&]+/gi, `$1${REDACTED}`);
+    const indexes = own.length === 0 ? [registeredIndex()] : [registeredIndex(), SecretIndex.of(own)];
+    return maskSpans(text, secretSpans(text, indexes), REDACTED).replace(/(Bearer(?:\s|\+|%20)+)[^\s"',;&]+/gi, `$1${REDACTED}`);
   } catch {
     return UNSCRUBBED;
   }

@@ -17,9 +17,10 @@
  * No regular expression is built from a secret (one of a large OAuth token overflowed the
  * engine's stack). The text is decoded instead, once per encoding and per pair of
  * encodings, each decoded view keeping where each of its characters came from; each view is
- * searched with plain `indexOf` for the secret and its base64 forms, and what is found is
- * mapped back to the text. Linear in the text's length for each view and secret: a scrub
- * of a megabyte of text makes at most {@link MAX_VIEWS} views, each one pass.
+ * searched for the secrets and their base64 forms in one pass ({@link SecretIndex}), and what
+ * is found is mapped back to the text. Linear in the text's length for each view, whatever
+ * the number of secrets: a scrub of a megabyte of text makes at most {@link MAX_VIEWS} views,
+ * each one pass.
  */
 
 /** Secrets shorter than this are not looked for in base64: their encoding is too short to tell from other text. */
@@ -240,53 +241,101 @@ function base64Forms(secret: string): string[] {
   return [...forms];
 }
 
-const formsCache = new Map<string, readonly string[]>();
-
-/** What to look for in each view: the secret as it is, and its base64 forms (longest first). Built once per secret. */
-function formsOf(secret: string): readonly string[] {
-  let forms = formsCache.get(secret);
-  if (forms === undefined) {
-    forms = [secret, ...(secret.length >= MIN_BASE64_LENGTH ? base64Forms(secret) : [])].sort((a, b) => b.length - a.length);
-    formsCache.set(secret, forms);
-  }
-  return forms;
+/** What to look for in each view: the secret as it is, and its base64 forms. */
+function formsOf(secret: string): string[] {
+  return [secret, ...(secret.length >= MIN_BASE64_LENGTH ? base64Forms(secret) : [])];
 }
+
+/** The key of the two code units of `text` at `at`, as {@link SecretIndex} files its forms. */
+const pairAt = (text: string, at: number): number => (text.charCodeAt(at) << 16) | text.charCodeAt(at + 1);
 
 /**
- * Each non-overlapping place `form` is in `text`, left to right: no whole `form` is left
- * outside them (one that overlaps a place found is cut by it).
+ * The forms of a set of secrets ({@link formsOf}), filed by their first two code units, so that
+ * one pass over a text finds them all: a text is searched in time linear in its length and in
+ * the places where a form's first two code units are, whatever the number of secrets (the
+ * providers register every password the engine sends them: a destroy of N services scrubbed
+ * each error once per secret before, N² in all). A secret added twice is filed once.
  */
-function* places(text: string, form: string): Generator<number> {
-  for (let at = text.indexOf(form); at >= 0; at = text.indexOf(form, at + form.length)) yield at;
-}
+export class SecretIndex {
+  private readonly byPair = new Map<number, string[]>();
+  /** Forms of one code unit: searched alone (no secret registered is that short, but any may be given). */
+  private readonly single = new Set<string>();
+  private readonly forms = new Set<string>();
+  private readonly secrets = new Set<string>();
 
-/** The spans of `text` where a form of one of `secrets` is, as `view` (decoded from `text` by `back`) shows them. */
-function searchView(viewText: string, back: (start: number, end: number) => Span, secrets: readonly string[], spans: Span[]): void {
-  for (const secret of secrets) {
+  /** An index of `secrets`. */
+  static of(secrets: Iterable<string>): SecretIndex {
+    const index = new SecretIndex();
+    for (const s of secrets) index.add(s);
+    return index;
+  }
+
+  /** How many secrets were added. */
+  get size(): number {
+    return this.secrets.size;
+  }
+
+  /** Files the forms of `secret`, once. */
+  add(secret: string): void {
+    if (this.secrets.has(secret)) return;
+    this.secrets.add(secret);
     for (const form of formsOf(secret)) {
-      if (form.length === 0) continue;
-      for (const at of places(viewText, form)) spans.push(back(at, at + form.length));
+      if (form.length === 0 || this.forms.has(form)) continue;
+      this.forms.add(form);
+      if (form.length === 1) {
+        this.single.add(form);
+        continue;
+      }
+      const key = pairAt(form, 0);
+      const filed = this.byPair.get(key);
+      if (filed === undefined) this.byPair.set(key, [form]);
+      else filed.push(form);
+    }
+  }
+
+  /**
+   * Calls `found` for each place in `text` where a form is: for each form, its
+   * non-overlapping places left to right, as a search from the end of each place found
+   * meets them (no whole form is left outside them: one that overlaps a place found is cut by it).
+   */
+  search(text: string, found: (start: number, end: number) => void): void {
+    if (this.forms.size === 0) return;
+    const freeFrom = new Map<string, number>();
+    const at1 = (form: string, at: number): void => {
+      if (at < (freeFrom.get(form) ?? 0) || !text.startsWith(form, at)) return;
+      freeFrom.set(form, at + form.length);
+      found(at, at + form.length);
+    };
+    for (let at = 0; at < text.length; at++) {
+      const filed = at + 1 < text.length ? this.byPair.get(pairAt(text, at)) : undefined;
+      if (filed !== undefined) for (const form of filed) at1(form, at);
+      if (this.single.size > 0 && this.single.has(text[at])) at1(text[at], at);
     }
   }
 }
 
+/** The spans of `text` where a form of a secret of `indexes` is, as `view` (decoded from `text` by `back`) shows them. */
+function searchView(viewText: string, back: (start: number, end: number) => Span, indexes: readonly SecretIndex[], spans: Span[]): void {
+  for (const index of indexes) index.search(viewText, (start, end) => spans.push(back(start, end)));
+}
+
 /**
- * Where in `text` each of `secrets` is, in every form the module comment lists: spans of
- * `text`, which may overlap. Never throws on any text or secret.
+ * Where in `text` each secret of `indexes` is, in every form the module comment lists: spans
+ * of `text`, which may overlap. Never throws on any text or secret.
  */
-export function secretSpans(text: string, secrets: readonly string[]): Span[] {
+export function secretSpans(text: string, indexes: readonly SecretIndex[]): Span[] {
   const spans: Span[] = [];
-  if (secrets.length === 0 || text.length === 0) return spans;
-  searchView(text, (start, end) => ({ start, end }), secrets, spans);
+  if (indexes.every((index) => index.size === 0) || text.length === 0) return spans;
+  searchView(text, (start, end) => ({ start, end }), indexes, spans);
   for (const first of DECODERS) {
     const once = first(text);
     if (once === undefined) continue;
     const onceBack = (start: number, end: number): Span => ({ start: once.from[start], end: once.to[end - 1] });
-    searchView(once.text, onceBack, secrets, spans);
+    searchView(once.text, onceBack, indexes, spans);
     for (const second of DECODERS) {
       const twice = second(once.text);
       if (twice === undefined) continue;
-      searchView(twice.text, (start, end) => onceBack(twice.from[start], twice.to[end - 1]), secrets, spans);
+      searchView(twice.text, (start, end) => onceBack(twice.from[start], twice.to[end - 1]), indexes, spans);
     }
   }
   return spans;

@@ -240,6 +240,37 @@ describe("the schedule's file", () => {
     expect(text).not.toContain("api.example.com");
   });
 
+  it("is written over in place, and read as none while a write is half done; an earlier version's file, renamed over whole, is read as it is", async () => {
+    const shared = new SharedSchedule(pacingDir(), "https://api.example.com/v1", "k");
+    const many = Array.from({ length: 200 }, (_, i) => Date.now() + i);
+    await shared.update((s) => void (s.slots = many));
+    const file = path.join(pacingDir(), `${shared.name}.json`);
+    const long = fs.readFileSync(file, "utf8");
+    const inode = fs.statSync(file).ino;
+    // A shorter schedule over a longer one: the same file, no end of the longer one left after it.
+    await shared.update((s) => void (s.slots = []));
+    const short = fs.readFileSync(file, "utf8");
+    expect(fs.statSync(file).ino).toBe(inode);
+    expect(short.length).toBe(long.length);
+    expect((await shared.read())?.slots).toEqual([]);
+    // A reader that comes while the short one is written over the long one sees the start of one and the end of the other.
+    const at = short.indexOf('"slots"') + 4;
+    for (const torn of [short.slice(0, at) + long.slice(at), long.slice(0, at) + short.slice(at)]) {
+      fs.writeFileSync(file, torn);
+      expect(await shared.read()).toBeUndefined();
+    }
+    // Torn so that it still parses: the marks tell.
+    const other = JSON.parse(long) as Record<string, unknown>;
+    fs.writeFileSync(file, JSON.stringify({ ...other, frameEnd: Number(other.frameEnd) + 1 }));
+    expect(await shared.read()).toBeUndefined();
+    // An earlier version's file (no marks, renamed over whole) reads as it is, and the next change frames it.
+    const { frame: _f, frameEnd: _e, ...unframed } = other;
+    fs.writeFileSync(file, JSON.stringify(unframed));
+    expect((await shared.read())?.slots).toHaveLength(200);
+    await shared.update((s) => void s.slots.splice(0, 100));
+    expect((await shared.read())?.slots).toHaveLength(100);
+  });
+
   it("no longer counts a client whose process ended as sharing the key, nor waits for the turns it was given; a running one's still count", async () => {
     const shared = new SharedSchedule(pacingDir(), "https://api.example.com/v1", "k");
     const ended = spawnSync(process.execPath, ["-e", "0"]).pid;

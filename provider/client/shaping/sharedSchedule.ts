@@ -174,9 +174,14 @@ export class SharedSchedule {
     return this.usable;
   }
 
-  /** The schedule as its file holds it now (no lock taken), or undefined when there is none to use. Never rejects. */
+  /**
+   * The schedule as its file holds it now (no lock taken), or undefined when there is none to
+   * use; read a second time when the first read found none (it may have come while a change
+   * was written: a few system calls). Never rejects.
+   */
   async read(): Promise<KeySchedule | undefined> {
-    return (await this.ready()) ? this.load(this.now()) : undefined;
+    if (!(await this.ready())) return undefined;
+    return this.load(this.now()) ?? this.load(this.now());
   }
 
   /**

@@ -301,15 +301,15 @@ export class SecretIndex {
   search(text: string, found: (start: number, end: number) => void): void {
     if (this.forms.size === 0) return;
     const freeFrom = new Map<string, number>();
-    const at1 = (form: string, at: number): void => {
+    const take = (form: string, at: number): void => {
       if (at < (freeFrom.get(form) ?? 0) || !text.startsWith(form, at)) return;
       freeFrom.set(form, at + form.length);
       found(at, at + form.length);
     };
     for (let at = 0; at < text.length; at++) {
       const filed = at + 1 < text.length ? this.byPair.get(pairAt(text, at)) : undefined;
-      if (filed !== undefined) for (const form of filed) at1(form, at);
-      if (this.single.size > 0 && this.single.has(text[at])) at1(text[at], at);
+      if (filed !== undefined) for (const form of filed) take(form, at);
+      if (this.single.size > 0 && this.single.has(text[at])) take(text[at], at);
     }
   }
 }

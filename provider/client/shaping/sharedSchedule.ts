@@ -8,8 +8,8 @@
  * under a lock (a file created exclusively beside it, naming its process), read whole, and
  * written over in place, framed by one mark first and last, so that a reader that takes no
  * lock tells a file being written from a whole one, and counts it as none: a new file renamed
- * over the old one would cost a file made and one removed at every request (on ext4, a third
- * of the plugin's time in a destroy of many services). A lock
+ * over the old one would cost a file made and one removed at every request (on ext4, a sixth
+ * to a quarter of the plugin's main thread in a destroy of 300 services). A lock
  * whose process is gone, or that is older than any change takes (a process stopped while it
  * held it), is broken; two changes made at once after that lose one of them, which costs a
  * slot at most. A file that cannot be read as a schedule (torn by a crash of another writer,
@@ -98,7 +98,7 @@ function framed(schedule: KeySchedule): string {
  * has none (an earlier version's, which renamed a new file over the old). A file read while it
  * was written over shows the start of one write and the end of another.
  */
-export function framedWhole(value: unknown): boolean {
+function framedWhole(value: unknown): boolean {
   if (value === null || typeof value !== "object") return false;
   const { frame, frameEnd } = value as { frame?: unknown; frameEnd?: unknown };
   return frame === frameEnd;

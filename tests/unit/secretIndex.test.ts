@@ -10,7 +10,8 @@ import { maskSpans, SecretIndex, secretSpans, type Span } from "../../provider/c
 function eachAlone(text: string, secrets: readonly string[]): Span[] {
   const spans: Span[] = [];
   for (const secret of secrets)
-    for (let at = text.indexOf(secret); at >= 0; at = text.indexOf(secret, at + secret.length)) spans.push({ start: at, end: at + secret.length });
+    for (let at = text.indexOf(secret); at >= 0; at = text.indexOf(secret, at + secret.length))
+      spans.push({ start: at, end: at + secret.length });
   return spans;
 }
 
@@ -43,7 +44,12 @@ describe("the scrubber's index of secrets", () => {
       const found: Span[] = [];
       index.search(text, (start, end) => found.push({ start, end }));
       // Spans found twice (two secrets alike) mask as once: compared as sets.
-      expect({ seed, text, secrets, found: [...new Set(sorted(found))] }).toEqual({ seed, text, secrets, found: [...new Set(sorted(eachAlone(text, secrets)))] });
+      expect({ seed, text, secrets, found: [...new Set(sorted(found))] }).toEqual({
+        seed,
+        text,
+        secrets,
+        found: [...new Set(sorted(eachAlone(text, secrets)))],
+      });
       expect(maskSpans(text, secretSpans(text, [index]), "*")).toBe(maskSpans(text, eachAlone(text, secrets), "*"));
     }
   });
@@ -58,7 +64,9 @@ describe("the scrubber's index of secrets", () => {
 
   it("with a thousand passwords registered, scrubs each one, in each form it comes back in, from a message that carries it, and nothing else", () => {
     const random = seeded(44);
-    const passwords = Array.from({ length: 1_000 }, () => word(random, "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789+/=&", 20));
+    const passwords = Array.from({ length: 1_000 }, () =>
+      word(random, "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789+/=&", 20),
+    );
     for (const p of passwords) registerSecret(p);
     for (const p of [passwords[0], passwords[499], passwords[999]]) {
       const b64 = Buffer.from(`admin:${p}`).toString("base64");

@@ -6,8 +6,9 @@
 // It serves one resource type, noop:index:Thing (see thing.go), whose Create makes an id and
 // echoes the inputs as outputs; no call leaves the process. To grow it (more types, a
 // larger state for a large-stack bench), add a type to the schema and to the table in
-// thing.go. Thing's outputs are shaped like a clouddb Service's (19, two secret): the floor
-// of `npm run bench:scale` (bench/scale.ts) compares like with like.
+// thing.go. Thing's outputs are shaped like a clouddb Service's as the native plugin records
+// them (19, two secret, the same nesting): the floor of `npm run bench:scale` (bench/scale.ts)
+// compares like with like.
 package main
 
 import (

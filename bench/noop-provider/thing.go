@@ -21,7 +21,7 @@ const schema = `{
   "version": "%s",
   "resources": {
     "noop:index:Thing": {
-      "description": "A thing that exists only in state, its outputs shaped like a clouddb Service's (19, two of them secret).",
+      "description": "A thing that exists only in state, its outputs shaped like a clouddb Service's as the native plugin records them (19, two of them secret).",
       "inputProperties": {
         "name": {"type": "string"},
         "regionCode": {"type": "string"},
@@ -30,7 +30,7 @@ const schema = `{
         "tags": {"type": "object", "additionalProperties": {"type": "string"}}
       },
       "properties": {
-        "thingId": {"type": "string"},
+        "serviceId": {"type": "string"},
         "projectId": {"type": "string"},
         "name": {"type": "string"},
         "serviceType": {"type": "string"},
@@ -43,14 +43,15 @@ const schema = `{
         "vpcId": {"type": "string"},
         "cpuMillis": {"type": "integer"},
         "memoryGbs": {"type": "integer"},
-        "haReplicas": {"type": "integer"},
+        "resources": {"type": "array", "items": {"type": "object", "additionalProperties": {"$ref": "pulumi.json#/Any"}}},
+        "haReplicas": {"type": "object", "additionalProperties": {"type": "integer"}},
         "environment": {"type": "string"},
         "paused": {"type": "boolean"},
         "tags": {"type": "object", "additionalProperties": {"type": "string"}},
         "password": {"type": "string", "secret": true},
         "connectionString": {"type": "string", "secret": true}
       },
-      "required": ["thingId", "created", "host", "port", "password", "connectionString"]
+      "required": ["serviceId", "created", "host", "port", "password", "connectionString"]
     }
   }
 }`
@@ -134,8 +135,11 @@ func (s *server) Cancel(context.Context, *emptypb.Empty) (*emptypb.Empty, error)
 }
 
 // outputs are the inputs, the id, the time of creation, and what a clouddb Service's state
-// holds besides (the same 19 outputs, password and connectionString secret), so that the floor's
-// state and the engine's work per resource compare like with like with ours.
+// holds besides, in the same shape (the same 19 outputs, password and connectionString secret;
+// haReplicas an object, resources a list of one object, no vpcId when there is none), so that
+// the floor's state and the engine's work per resource compare like with like with ours: the
+// engine's CPU follows the outputs' shape, not only their bytes (CONTRIBUTING.md, "A destroy's
+// engine CPU"). Not the provider's own records (__adopted, the dynamic host's __provider).
 func outputs(inputs *structpb.Struct, id, created string) *structpb.Struct {
 	fields := map[string]*structpb.Value{}
 	for k, v := range inputs.GetFields() {
@@ -153,10 +157,9 @@ func outputs(inputs *structpb.Struct, id, created string) *structpb.Struct {
 		"status":           structpb.NewStringValue("READY"),
 		"port":             structpb.NewNumberValue(5432),
 		"connectionPooler": structpb.NewBoolValue(false),
-		"vpcId":            structpb.NewNullValue(),
 		"cpuMillis":        structpb.NewNumberValue(500),
 		"memoryGbs":        structpb.NewNumberValue(2),
-		"haReplicas":       structpb.NewNumberValue(0),
+		"haReplicas":       object(map[string]*structpb.Value{"replicaCount": structpb.NewNumberValue(0), "syncReplicaCount": structpb.NewNumberValue(0)}),
 		"environment":      structpb.NewStringValue("DEV"),
 		"paused":           structpb.NewBoolValue(false),
 	}
@@ -165,12 +168,23 @@ func outputs(inputs *structpb.Struct, id, created string) *structpb.Struct {
 			fields[k] = v
 		}
 	}
-	fields["thingId"] = structpb.NewStringValue(id)
+	fields["serviceId"] = structpb.NewStringValue(id)
+	fields["resources"] = structpb.NewListValue(&structpb.ListValue{Values: []*structpb.Value{object(map[string]*structpb.Value{
+		"id":         structpb.NewStringValue(id + "-0"),
+		"cpuMillis":  fields["cpuMillis"],
+		"memoryGbs":  fields["memoryGbs"],
+		"volumeType": structpb.NewStringValue("gp3"),
+	})}})
 	fields["created"] = structpb.NewStringValue(created)
 	fields["host"] = structpb.NewStringValue(host)
 	fields["password"] = secret(password)
 	fields["connectionString"] = secret(fmt.Sprintf("postgres://tsdbadmin:%s@%s:5432/tsdb?sslmode=require", password, host))
 	return &structpb.Struct{Fields: fields}
+}
+
+// object is a Struct value of fields.
+func object(fields map[string]*structpb.Value) *structpb.Value {
+	return structpb.NewStructValue(&structpb.Struct{Fields: fields})
 }
 
 // secret is s as the engine's wire form of a secret value (the signature key of

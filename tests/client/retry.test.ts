@@ -1,5 +1,6 @@
 import { ClouddbClient, ConflictError, NetworkError, RateLimitError, ServerError } from "../../provider/client";
-import { retryDelayMs } from "../../provider/client/shaping/backoff";
+import { backoff, retryDelayMs } from "../../provider/client/shaping/backoff";
+import { MAX_ATTEMPTS, withRetry } from "../../provider/client/retry";
 import { type FakeAnswer, serviceBody, startFakeApi } from "./fakeApi";
 
 const KEY = "retry-key-1a2b3c4d";
@@ -164,6 +165,28 @@ describe("retry policy", () => {
     expect(retryDelayMs(e429(30), 8, () => 0.5)).toBe(30_525);
     expect(retryDelayMs(e429(1), 8, () => 0.5)).toBe(5_000 / 2 + 0.5 * 2_500);
     expect(retryDelayMs(e429(1), 1, () => 0.5)).toBe(1_125);
+  });
+});
+
+describe("the bound on attempts", () => {
+  const saved = { ...backoff };
+  afterEach(() => Object.assign(backoff, saved));
+
+  it(`makes ${MAX_ATTEMPTS} attempts of a call that keeps failing, however far its deadline, then raises the last failure`, async () => {
+    // No backoff, so that the bound and not a deadline ends it, in a second or two.
+    Object.assign(backoff, { baseMs: 0, maxMs: 0 });
+    let attempts = 0;
+    const failed = withRetry({
+      operation: "listVpcs",
+      kind: "read",
+      deadline: Date.now() + 600_000,
+      attempt: async () => {
+        attempts++;
+        throw new ServerError({ status: 503, code: "UNAVAILABLE", apiMessage: `busy ${attempts}`, operation: "listVpcs" });
+      },
+    });
+    await expect(failed).rejects.toThrow(`busy ${MAX_ATTEMPTS}`);
+    expect(attempts).toBe(MAX_ATTEMPTS);
   });
 });
 

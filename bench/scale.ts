@@ -77,6 +77,8 @@ export interface ScaleRun {
   commands: Record<Command, Figures>;
   /** The checkpoint file after `up`, bytes per resource. */
   statePerService: number;
+  /** The shape of a resource's outputs in that checkpoint, the provider's own records left out. */
+  outputShape: Shape;
 }
 
 const TICK_MS = 1000 / 100; // USER_HZ on Linux
@@ -158,11 +160,41 @@ export async function measured(stack: Awaited<ReturnType<typeof scaleStack>>, ar
 }
 
 /** The managed resources (not the stack, not a provider) in the checkpoint `file`. */
-function resourcesIn(file: string): number {
+function resourcesIn(file: string): { type: string; outputs?: Record<string, unknown> }[] {
   const doc = JSON.parse(fs.readFileSync(file, "utf8")) as {
-    checkpoint?: { latest?: { resources?: { type: string; custom?: boolean }[] } };
+    checkpoint?: { latest?: { resources?: { type: string; custom?: boolean; outputs?: Record<string, unknown> }[] } };
   };
-  return (doc.checkpoint?.latest?.resources ?? []).filter((r) => r.custom && !r.type.startsWith("pulumi:providers:")).length;
+  return (doc.checkpoint?.latest?.resources ?? []).filter((r) => r.custom && !r.type.startsWith("pulumi:providers:"));
+}
+
+/** A value's shape as a checkpoint records it: `"secret"`, a list of its first item's shape, an object of its keys' shapes, or its JSON type. */
+export type Shape = string | Shape[] | { [key: string]: Shape };
+
+/** The signature key of a secret in a checkpoint (the engine's `sig.Key`). */
+const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+
+/** The shape of `v` (see {@link Shape}). */
+function shapeOf(v: unknown): Shape {
+  if (Array.isArray(v)) return v.length === 0 ? [] : [shapeOf(v[0])];
+  if (v === null) return "null";
+  if (typeof v !== "object") return typeof v;
+  const o = v as Record<string, unknown>;
+  if (SECRET_SIG in o) return "secret";
+  return Object.fromEntries(
+    Object.keys(o)
+      .sort()
+      .map((k) => [k, shapeOf(o[k])]),
+  );
+}
+
+/**
+ * The shape of the outputs of the first managed resource in checkpoint `file`, without the
+ * provider's own records (keys that start with `__`): what a floor's resource must match for its
+ * engine costs to compare with ours (the engine's CPU follows the outputs' shape).
+ */
+function outputShape(file: string): Shape {
+  const outputs = resourcesIn(file)[0]?.outputs ?? {};
+  return shapeOf(Object.fromEntries(Object.entries(outputs).filter(([k]) => !k.startsWith("__"))));
 }
 
 /** One stack of `host` with `n` services: its four commands, measured. */
@@ -171,20 +203,22 @@ export async function scaleRun(host: Host, n: number, p: Prepared, emu: Emulator
   try {
     const commands = {} as Record<Command, Figures>;
     let statePerService = 0;
+    let shape: Shape = {};
     for (const c of COMMANDS) {
       commands[c] = await measured(stack, ARGS[c]);
       if (c === "up") {
         const file = stack.stateFile();
         if (file === undefined) throw new Error(`${host}: no checkpoint after up`);
-        const made = resourcesIn(file);
+        const made = resourcesIn(file).length;
         if (made !== n) throw new Error(`${host}: ${made} resources in state after up, not ${n}`);
         statePerService = fs.statSync(file).size / n;
+        shape = outputShape(file);
       }
     }
     process.stderr.write(
       `  ${host} N=${n}: ${COMMANDS.map((c) => `${c} ${secs(commands[c].wallMs)}`).join(", ")}; ${bytes(statePerService)}/service\n`,
     );
-    return { host, n, commands, statePerService };
+    return { host, n, commands, statePerService, outputShape: shape };
   } finally {
     await stack.remove();
   }

@@ -33,6 +33,13 @@ describeWithCli("the scale bench under the real CLI", () => {
     expect(dynamic.statePerService).toBeGreaterThan(floor.statePerService);
   });
 
+  it("compares like with like: the floor's Thing records a Service's outputs in the same shape (the engine's CPU follows it)", () => {
+    const dynamic = runs.find((r) => r.host === "dynamic")!;
+    const floor = runs.find((r) => r.host === "floor")!;
+    expect(dynamic.outputShape).toMatchObject({ haReplicas: { replicaCount: "number" }, password: "secret" });
+    expect(floor.outputShape).toEqual(dynamic.outputShape);
+  });
+
   it("tabulates each figure for N = 2 with the floor's value and the dynamic path's ratio to it", () => {
     const lines = scaleTable(runs).split("\n");
     expect(lines[0]).toBe("| N | figure | floor | dynamic ÷ floor |");

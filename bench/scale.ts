@@ -31,6 +31,7 @@
  */
 import * as fs from "fs";
 import { processesUnder } from "../harness/cli/processes";
+import { isSecretWrapper } from "../harness/secrets";
 import type { EmulatorProcess } from "../harness/emulatorProcess";
 import { median } from "./firstCall";
 import { bytes, ratio, secs } from "./report";
@@ -170,16 +171,14 @@ function resourcesIn(file: string): { type: string; outputs?: Record<string, unk
 /** A value's shape as a checkpoint records it: `"secret"`, a list of its first item's shape, an object of its keys' shapes, or its JSON type. */
 export type Shape = string | Shape[] | { [key: string]: Shape };
 
-/** The signature key of a secret in a checkpoint (the engine's `sig.Key`). */
-const SECRET_SIG = "4dabf18193072939515e22adb298388d";
-
 /** The shape of `v` (see {@link Shape}). */
 function shapeOf(v: unknown): Shape {
   if (Array.isArray(v)) return v.length === 0 ? [] : [shapeOf(v[0])];
   if (v === null) return "null";
   if (typeof v !== "object") return typeof v;
+  // A checkpoint's secret carries the wire's signature, with its ciphertext in place of the value.
+  if (isSecretWrapper(v)) return "secret";
   const o = v as Record<string, unknown>;
-  if (SECRET_SIG in o) return "secret";
   return Object.fromEntries(
     Object.keys(o)
       .sort()
@@ -188,12 +187,12 @@ function shapeOf(v: unknown): Shape {
 }
 
 /**
- * The shape of the outputs of the first managed resource in checkpoint `file`, without the
+ * The shape of the outputs of the first of a checkpoint's managed `resources`, without the
  * provider's own records (keys that start with `__`): what a floor's resource must match for its
  * engine costs to compare with ours (the engine's CPU follows the outputs' shape).
  */
-function outputShape(file: string): Shape {
-  const outputs = resourcesIn(file)[0]?.outputs ?? {};
+function outputShape(resources: ReturnType<typeof resourcesIn>): Shape {
+  const outputs = resources[0]?.outputs ?? {};
   return shapeOf(Object.fromEntries(Object.entries(outputs).filter(([k]) => !k.startsWith("__"))));
 }
 
@@ -209,10 +208,10 @@ export async function scaleRun(host: Host, n: number, p: Prepared, emu: Emulator
       if (c === "up") {
         const file = stack.stateFile();
         if (file === undefined) throw new Error(`${host}: no checkpoint after up`);
-        const made = resourcesIn(file).length;
-        if (made !== n) throw new Error(`${host}: ${made} resources in state after up, not ${n}`);
+        const resources = resourcesIn(file);
+        if (resources.length !== n) throw new Error(`${host}: ${resources.length} resources in state after up, not ${n}`);
         statePerService = fs.statSync(file).size / n;
-        shape = outputShape(file);
+        shape = outputShape(resources);
       }
     }
     process.stderr.write(

@@ -15,7 +15,7 @@
  * each against its floor (a stack with the variables against the floor's with them), the
  * "before" stacks against the others and the stacks with the variables against those without,
  * and writes the raw figures to
- * `bench/results/turns-<time>.json` (CONTRIBUTING.md, "Where a refresh's time goes").
+ * `bench/results/turns-<time>.json` (docs/performance/large-stacks.md, "Where a refresh's time goes").
  */
 import { ARGS, COMMANDS, measured, type Command, type Figures } from "./scale";
 import { median } from "./firstCall";

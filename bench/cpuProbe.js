@@ -7,7 +7,7 @@
  * profiler at once (every 200 µs, or `$CLOUDDB_CPU_PROFILE_US`) and writes the profile to
  * `$CLOUDDB_CPU_PROFILE_DIR/<script>.<pid>.cpuprofile` (Chrome DevTools and `speedscope` open it)
  * when the process exits or the engine ends it (SIGINT, SIGTERM, SIGHUP: it then exits). Nothing
- * of the product loads it; without that variable it does nothing (CONTRIBUTING.md, "Where a
+ * of the product loads it; without that variable it does nothing (docs/performance/large-stacks.md, "Where a
  * refresh's time goes").
  */
 "use strict";

@@ -10,7 +10,7 @@
  *   first version's slowest;
  * - every fleet: no failed operation, and bytes read per service no more than the first version's.
  *
- * And the same runs as one compact table (`fleetTable`), the one CONTRIBUTING shows, which
+ * And the same runs as one compact table (`fleetTable`), the one docs/performance/fleets.md shows, which
  * `npm run bench` prints after its table.
  */
 import { earliestMs, fleetCases, type FleetRun, measureFleets, SERVICES } from "./fleet";

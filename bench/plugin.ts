@@ -35,7 +35,7 @@
  *   the plugin it installed, started to its first Check answered. Their ratios are against the
  *   no-op Go provider's first use.
  *
- * Prints a Markdown table (CONTRIBUTING.md, "The native plugin: figures") and writes it with
+ * Prints a Markdown table (docs/performance/native-plugin.md, "The native plugin: figures") and writes it with
  * the raw figures to bench/results/plugin-<time>.json.
  */
 import { spawn, spawnSync } from "child_process";

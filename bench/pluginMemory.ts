@@ -21,7 +21,7 @@
  * `--parts` splits the plugin's resident set while held (bench/memoryParts.ts: glibc's arenas,
  * V8's heap, the rest), loading bench/memoryProbe.js into the Node.js processes.
  *
- * Prints a Markdown table (CONTRIBUTING.md, "The plugin's memory") and writes the figures,
+ * Prints a Markdown table (docs/performance/large-stacks.md, "The plugin's memory") and writes the figures,
  * with the resident set over time, to bench/results/plugin-memory-<time>.json.
  */
 import * as fs from "fs";

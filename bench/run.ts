@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: every figure of the Performance section (CONTRIBUTING.md), measured in
+ * `npm run bench`: every figure of docs/performance/benchmarks.md, measured in
  * one run through Pulumi's real dynamic-provider plugin (the harness, as the engine drives
  * it) against the emulator CLI in a child process, as curves (N creates and their refresh,
  * L services in the project, Q requests queued), for this tree beside a baseline commit it

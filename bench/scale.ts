@@ -26,7 +26,7 @@
  *
  * The programs run on Node.js 24 (the newest `@pulumi/pulumi`, which the native SDK is built
  * with, needs it): run on another Node.js, the bench starts itself again on Node.js 24.
- * Prints a Markdown table (ratios to the floor, the floor's own figures once; CONTRIBUTING.md,
+ * Prints a Markdown table (ratios to the floor, the floor's own figures once; docs/performance/large-stacks.md,
  * "Large stacks against the floor") and writes the raw figures to bench/results/scale-<time>.json.
  */
 import * as fs from "fs";

@@ -68,6 +68,6 @@ export function schedule(report: Report, baseline: Tree): void {
   });
   report.row(S, "T = 5 min, prior off by 2 ×: polls", String(off));
   report.row(S, "T = 5 min, first run (no prior): polls, mean detection delay", share(cold), {
-    target: "none: a first run has no prior (CONTRIBUTING.md, Performance)",
+    target: "none: a first run has no prior (docs/performance/benchmarks.md)",
   });
 }

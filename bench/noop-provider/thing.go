@@ -138,7 +138,7 @@ func (s *server) Cancel(context.Context, *emptypb.Empty) (*emptypb.Empty, error)
 // holds besides, in the same shape (the same 19 outputs, password and connectionString secret;
 // haReplicas an object, resources a list of one object, no vpcId when there is none), so that
 // the floor's state and the engine's work per resource compare like with like with ours: the
-// engine's CPU follows the outputs' shape, not only their bytes (CONTRIBUTING.md, "A destroy's
+// engine's CPU follows the outputs' shape, not only their bytes (docs/performance/large-stacks.md, "A destroy's
 // engine CPU"). Not the provider's own records (__adopted, the dynamic host's __provider).
 func outputs(inputs *structpb.Struct, id, created string) *structpb.Struct {
 	fields := map[string]*structpb.Value{}

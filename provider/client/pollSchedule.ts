@@ -1,6 +1,6 @@
 /**
  * When a waiter polls: a pure function of the time waited so far, so it can be checked
- * numerically (tests/client/pollSchedule.test.ts) and documented (CONTRIBUTING.md, "Performance").
+ * numerically (tests/client/pollSchedule.test.ts) and documented (docs/performance/benchmarks.md, "The other figures").
  *
  * Without knowing when the resource will be ready, the schedule keeps the detection delay
  * a bounded share of the time waited: the first poll after `initialMs`, then doubling up

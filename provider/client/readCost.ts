@@ -14,7 +14,7 @@
  * On the grid of a fleet told its size (fleetSlots.ts) a request is a slot of the machine's own,
  * one a cycle (2.3 s for 20 machines at 10 requests a second): a list that serves `waits` saves
  * the stack a slot for each wait but one, each slot worth {@link POLL_COST.slotItems} items
- * (CONTRIBUTING.md, "On the grid, a list for two waits": the fleet's figures).
+ * (docs/performance/fleets.md, "On the grid, a list for two waits": the fleet's figures).
  */
 import type { RequestPrice } from "./shaping/pacerTypes";
 

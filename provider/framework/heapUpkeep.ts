@@ -2,7 +2,7 @@
  * Keeps a provider plugin's memory flat over a large run (issue 44: at most 10 MB more at
  * 1,000 services than at 100). What a plugin keeps per operation is small (heap snapshots
  * after a full collection: 2.8 to 3.4 MB more live heap at 1,000 creates than at 100, a third
- * of it compiled code; CONTRIBUTING.md, "The plugin's memory"); its resident set grew by
+ * of it compiled code; docs/performance/large-stacks.md, "The plugin's memory"); its resident set grew by
  * 60 to 90 MB all the same, because V8 sizes its heap for speed, not for a process that
  * allocates fast and keeps little:
  * - the young generation doubles while most of what is allocated dies young (the
@@ -24,7 +24,7 @@
  * the old generation gains then is modules, not garbage; the two or three full collections
  * that gain set off cost a refresh of 300 services about a tenth of the native plugin's CPU,
  * for nothing. No limit is lowered: a
- * heap that needs more grows as before, so no stack is too large for it; the cost is the full collections it starts (CONTRIBUTING.md, "The
+ * heap that needs more grows as before, so no stack is too large for it; the cost is the full collections it starts (docs/performance/large-stacks.md, "The
  * plugin's memory": its figures).
  *
  * `CLOUDDB_HEAP_UPKEEP=off` in the environment leaves V8's sizing as it is.
@@ -51,7 +51,7 @@ export const MAX_SHARE = 0.05;
  * How long from its own start the upkeep starts no collection, ms; growth counts from
  * what is in use at its end. Longer would spare more of a short command's CPU and cost a long
  * one's memory: with 5 s, the native plugin's peak at 1,000 creates grew by 32 MB from 100
- * where it grew by 6 to 17 MB with 0 to 2 s (CONTRIBUTING.md, "The plugin's memory").
+ * where it grew by 6 to 17 MB with 0 to 2 s (docs/performance/large-stacks.md, "The plugin's memory").
  */
 export const GRACE_MS = 1_000;
 

@@ -4,7 +4,7 @@
  * message and copies them into a plain object on `toJavaScript()`, and `fromJavaScript()` builds
  * the same messages again to answer: in a profile of the native plugin serving a `pulumi
  * refresh` of 300 services, google-protobuf was 18 % of its CPU and the garbage collector, which
- * those short-lived messages feed, 11 % (CONTRIBUTING.md, "Where a refresh's time goes").
+ * those short-lived messages feed, 11 % (docs/performance/large-stacks.md, "Where a refresh's time goes").
  *
  * {@link useBagStructs} puts this codec in google-protobuf's place for every Struct of the
  * process: a Struct read from the wire carries its plain object ({@link BagStruct}), which

@@ -2,7 +2,7 @@
  * Self-organizing slots for the fleet model (fleetSim.ts `pacer`), as AIS transponders and slotted
  * reservation MACs keep theirs: flows that share nothing but the key and the wall clock send only
  * in slots of a cycle they own, keep a slot while its requests are accepted, and move out of one a
- * 429 met. A rule of the model only, tried for issue 43 item 2 (CONTRIBUTING.md, "Fleets across
+ * 429 met. A rule of the model only, tried for issue 43 item 2 (docs/performance/fleets.md, "Fleets across
  * machines": self-organizing slots); the client does not run it.
  *
  * Time is cut into slots of the limit's window over its quota, lengthened by a guard

@@ -3,7 +3,7 @@
  * others use on machines of their own (provider/client/shaping/shareRate.ts): flows that share
  * nothing but the key and the wall clock keep turns that do not meet, as the stations of
  * reservation ALOHA keep their slots. A rule of the model only: it did not lower a fleet's 429s
- * (CONTRIBUTING.md, "Fleets across machines"), so the client does not run it.
+ * (docs/performance/fleets.md, "Fleets across machines"), so the client does not run it.
  *
  * The wall clock is cut into cycles of a few frames ({@link GRID}), a frame being the limit's
  * window and a margin. A share holds as many turns a cycle as its rate asks (rounded, one at
@@ -14,7 +14,7 @@
  * turn is drawn more; when it is cut, the turns drawn last go first (those kept longest have
  * proven to meet no one). Paced by their rates alone, flows that send near a limit counted over
  * a sliding window meet it at random however evenly each spaces its own requests
- * (CONTRIBUTING.md, "Fleets across machines": a bound).
+ * (docs/performance/fleets.md, "Fleets across machines": a bound).
  *
  * It assumes the machines' clocks run at the same speed and agree within tens of ms (NTP): an
  * offset moves a flow's turns by that much, which their draw and the frame's margin absorb, and

@@ -1,6 +1,6 @@
 /**
  * Small modules: no TypeScript file of the product (contract/, provider/, sdk/, emulator/) or of
- * the harness is over 400 lines (CONTRIBUTING.md, Style). A file that grows past it is split by
+ * the harness is over 400 lines (CONTRIBUTING.md, "Layout"). A file that grows past it is split by
  * concern, not trimmed of its comments.
  */
 import * as fs from "fs";

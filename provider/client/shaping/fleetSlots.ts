@@ -12,11 +12,11 @@
  * every slot whose number since the epoch is `i` modulo the cycle). A machine owns one slot of
  * the cycle, drawn at random; it keeps it while its requests are accepted, and a 429 of the
  * limit's own met in it moves it to a slot it has not seen refused lately: machines whose
- * first draws met find slots apart within a few cycles, and keep them (CONTRIBUTING.md,
+ * first draws met find slots apart within a few cycles, and keep them (docs/performance/fleets.md,
  * "Fleets across machines": 5.4 % of 429s and 1.24 × the earliest for 20 machines in the
  * model, where rates alone stay near 28 %). Machines told their numbers in the fleet as well
  * (`index`) meet no other at all: each owns the slot of its number, for good, in a cycle of one
- * slot a machine (CONTRIBUTING.md, "Machines told their numbers").
+ * slot a machine (docs/performance/fleets.md, "Machines told their numbers").
  *
  * The grid lives in the machine's schedule (keySchedule.ts; sharedSchedule.ts keeps it in the
  * file), so a machine's processes take turns in its one slot. Pure: the clock and the

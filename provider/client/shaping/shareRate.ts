@@ -32,7 +32,7 @@
  * Without any coordination between them, flows that send together close to a limit counted over
  * any one second meet it often: 20 flows whose sum is 8 a second against 10 put 10 requests in a
  * second about a quarter of the time. These rules trade a few of those 429s for a little time
- * (CONTRIBUTING.md, "Fleets across machines"). Pure: the clock is an argument.
+ * (docs/performance/fleets.md, "Fleets across machines"). Pure: the clock is an argument.
  */
 import { type KeySchedule, PACER } from "./schedule";
 

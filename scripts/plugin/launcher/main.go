@@ -71,7 +71,7 @@ func main() {
 // NODE_OPTIONS (a later option wins, so a user's --max-semi-space-size still counts). V8
 // grows the young generation while a program allocates fast, and never shrinks it: a plugin
 // that made 1,000 services in one `up` kept 134 MB of it (34 MB after 100) for the rest of
-// its run; with 8 MB semi-spaces it used as much CPU (CONTRIBUTING.md, "The plugin's memory"). The old generation's limit, which an out-of-memory
+// its run; with 8 MB semi-spaces it used as much CPU (docs/performance/large-stacks.md, "The plugin's memory"). The old generation's limit, which an out-of-memory
 // crash would come from, is left as Node.js sets it.
 const heapOptions = "--max-semi-space-size=8"
 
@@ -79,7 +79,7 @@ const heapOptions = "--max-semi-space-size=8"
 // (any value, which then wins). glibc gives each thread that allocates while another holds an
 // arena an arena of its own, up to 8 per core, and keeps what each grew to: V8's worker threads
 // (compiling, marking) and libuv's made the native plugin's resident set grow with the run
-// (CONTRIBUTING.md, "The plugin's memory": its figures). Other C libraries ignore it.
+// (docs/performance/large-stacks.md, "The plugin's memory": its figures). Other C libraries ignore it.
 const mallocArenaMax = "2"
 
 // withHeapOptions is env with heapOptions put first in NODE_OPTIONS, and MALLOC_ARENA_MAX set

@@ -5,12 +5,8 @@
  */
 import { randomUUID } from "crypto";
 import type { Checkpoint } from "../checkpoint";
+import { SECRET_SIG, SIG_KEY } from "../secrets";
 import type { PendingOperation, StateResource } from "../types";
-
-/** The signature key of a secret value in state (sdk/go/common/resource/sig). */
-const SIG = "4dabf18193072939515e22adb298388d";
-/** The signature of a secret. */
-const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 
 /** One resource of a deployment, as far as the harness reads it. */
 export interface DeployedResource {
@@ -47,7 +43,7 @@ export interface Deployment {
 }
 
 function isSecret(v: unknown): v is { plaintext?: string; ciphertext?: string } {
-  return v !== null && typeof v === "object" && (v as Record<string, unknown>)[SIG] === SECRET_SIG;
+  return v !== null && typeof v === "object" && (v as Record<string, unknown>)[SIG_KEY] === SECRET_SIG;
 }
 
 /** A value with its secrets unwrapped (`--show-secrets`: each holds its plaintext JSON). */
@@ -61,7 +57,7 @@ function unwrap(v: unknown): unknown {
 /** A value with the top-level keys in `secret` wrapped as plaintext secrets, as `pulumi stack import` takes them. */
 function wrap(props: Record<string, unknown>, secret: readonly string[]): Record<string, unknown> {
   return Object.fromEntries(
-    Object.entries(props).map(([k, v]) => [k, secret.includes(k) ? { [SIG]: SECRET_SIG, plaintext: JSON.stringify(v) } : v]),
+    Object.entries(props).map(([k, v]) => [k, secret.includes(k) ? { [SIG_KEY]: SECRET_SIG, plaintext: JSON.stringify(v) } : v]),
   );
 }
 

@@ -14,6 +14,7 @@ import { REPO_ROOT } from "../../harness";
 import { processesUnder } from "../../harness/cli/processes";
 import { alive } from "../../harness/processes";
 import { decodeInitFailure, type InitFailure } from "../../harness/pluginHost";
+import { SECRET_SIG, SIG_KEY } from "../../harness/secrets";
 import { emptypb, fromStruct, grpc, provgrpc, provpb, pulumiDir, toStruct, type JsonObject } from "../../harness/protos";
 import type { Served } from "../../provider/native/provider";
 
@@ -21,14 +22,12 @@ const enginegrpc = require(
   require.resolve("@pulumi/pulumi/proto/engine_grpc_pb", { paths: [pulumiDir] }),
 ) as typeof import("@pulumi/pulumi/proto/engine_grpc_pb");
 
-/** The secret wrapper on the wire. */
-export const SIG = "4dabf18193072939515e22adb298388d";
 /** A secret value on the wire. */
-export const secret = (value: unknown): JsonObject => ({ [SIG]: "1b47061264138c4ac30d75fd1eb44270", value });
+export const secret = (value: unknown): JsonObject => ({ [SIG_KEY]: SECRET_SIG, value });
 /** The unknown value of a preview. */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 /** Whether `v` is a secret on the wire. */
-export const isSecret = (v: unknown): boolean => v !== null && typeof v === "object" && (v as JsonObject)[SIG] !== undefined;
+export const isSecret = (v: unknown): boolean => v !== null && typeof v === "object" && (v as JsonObject)[SIG_KEY] !== undefined;
 
 /** A message the plugin sent to the engine's log. */
 export interface Logged {

@@ -19,6 +19,12 @@ const { run, tarball } = require("../scripts/plugin/run") as {
 
 const SOURCE = path.join(REPO_ROOT, "bench", "noop-provider");
 
+/**
+ * The Node.js no-op provider's folder (bench/noop-provider-node): its launcher
+ * `pulumi-resource-noop` runs index.js on the node on PATH, nothing to build.
+ */
+export const NODE_NOOP_DIR = path.join(REPO_ROOT, "bench", "noop-provider-node");
+
 /** The built provider: its binary and its release tarball (`pulumi-resource-noop-v0.0.1-linux-amd64.tar.gz`). */
 export interface NoopProvider {
   readonly binary: string;

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:scale -- --n 20,100,300 [--repeats 3] [--hosts floor,floor-yaml,dynamic,native-ts,native-yaml]`:
+ * `npm run bench:scale -- --n 20,100,300 [--repeats 3] [--hosts floor,floor-yaml,node-floor-yaml,dynamic,native-ts,native-yaml]`:
  * large stacks under the real CLI (the one `npm run pulumi:build` built), against the floor
  * of what the engine itself costs (issue 44). For each N and host, taking turns, a fresh
  * stack (bench/scalePrograms.ts: its own file backend, `PULUMI_HOME` and passphrase) runs
@@ -12,6 +12,9 @@
  * language host's and the program's own work for N resources of that shape. There are two:
  * `floor` from TypeScript (against which `dynamic` and `native-ts` are measured) and
  * `floor-yaml` from YAML (against which `native-yaml` is); a floor host is always run.
+ * `node-floor-yaml` is `floor-yaml`'s program with the same Thing served from Node.js
+ * (bench/noop-provider-node), measured against `floor-yaml`: Node.js's own part of a
+ * plugin's cost, before any provider's work.
  *
  * Each command's figures:
  * - wall: from the CLI's start to its exit;
@@ -19,7 +22,8 @@
  * - program CPU: the processes under it that are not plugins (the language host, and the
  *   Node.js program it starts; for YAML the host is the program);
  * - plugin CPU and peak memory (VmHWM): the resource plugin's processes (the no-op provider,
- *   the dynamic-provider host, the native plugin's launcher and its Node.js).
+ *   the dynamic-provider host, the native plugin's launcher and its Node.js, the Node.js floor's
+ *   `pulumi-resource-noop.js`).
  * The CPU times are read from /proc every 100 ms while the CLI runs (the last tenth of a
  * second of a process may be missed: a few ms). State per service: the stack's checkpoint
  * file in bytes after `up`, divided by N. With `--repeats` above 1, the median of each.

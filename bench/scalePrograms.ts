@@ -12,7 +12,11 @@
  *   its tarball, as tests/native/cli/support.ts installs it;
  * - `native-yaml`: Pulumi YAML (no loops: the N services written out) on the same plugin;
  * - `floor-yaml`: the same YAML with `noop:index:Thing`s: the floor of `native-yaml` (a YAML
- *   program costs far less than a TypeScript one, which ts-node compiles and type-checks).
+ *   program costs far less than a TypeScript one, which ts-node compiles and type-checks);
+ * - `node-floor-yaml`: `floor-yaml`'s program and Thing served by the same no-op provider
+ *   written for Node.js (bench/noop-provider-node: `@grpc/grpc-js` and `@pulumi/pulumi`'s
+ *   messages, as the native plugin serves the engine): what Node.js and its gRPC stack cost
+ *   the engine before any provider's own work, measured against `floor-yaml`.
  *
  * Every service is `{ name, cpuMillis: 500, memoryGbs: 2 }`; the providers are the default
  * ones, configured by the stack's `clouddb:*` config (poll interval 20 ms). Every program
@@ -27,21 +31,23 @@ import { CliProcesses } from "../harness/cli/processes";
 import type { CliTools } from "../harness/cli/tools";
 import type { EmulatorProcess } from "../harness/emulatorProcess";
 import { builtNodeSdk, pluginTarball, VERSION } from "../tests/native/cli/support";
-import { buildNoopProvider } from "./noopProvider";
+import { buildNoopProvider, NODE_NOOP_DIR } from "./noopProvider";
 
 /** The hosts the bench compares. */
-export const HOSTS = ["floor", "floor-yaml", "dynamic", "native-ts", "native-yaml"] as const;
+export const HOSTS = ["floor", "floor-yaml", "node-floor-yaml", "dynamic", "native-ts", "native-yaml"] as const;
 /** One of {@link HOSTS}. */
 export type Host = (typeof HOSTS)[number];
 
-/** The floor a host is measured against: the no-op provider from the same language. */
-export const floorOf = (host: Host): Host => (host === "native-yaml" || host === "floor-yaml" ? "floor-yaml" : "floor");
+/** The floor a host is measured against: the no-op Go provider from the same language. */
+export const floorOf = (host: Host): Host => (host.endsWith("yaml") ? "floor-yaml" : "floor");
 
 /** What every host's project needs, made once per run. */
 export interface Prepared {
   readonly tools: CliTools;
   /** The folder of the no-op provider's binary. */
   readonly noopDir: string;
+  /** The folder of the Node.js no-op provider's launcher (bench/noop-provider-node). */
+  readonly nodeNoopDir: string;
   /** The native plugin's tarball (`npm run plugin:pack`'s). */
   readonly pluginTarball: string;
   /** The generated TypeScript SDK, built (its `bin/`). */
@@ -55,6 +61,7 @@ export async function prepare(tools: CliTools, hosts: readonly Host[]): Promise<
   return {
     tools,
     noopDir: path.dirname(buildNoopProvider().binary),
+    nodeNoopDir: NODE_NOOP_DIR,
     pluginTarball: native ? await pluginTarball() : "",
     nodeSdk: hosts.includes("native-ts") ? await builtNodeSdk(env) : "",
   };
@@ -144,9 +151,11 @@ function programFiles(host: Host, n: number, p: Prepared, hold?: string): Record
         ),
       };
     case "floor-yaml":
+    case "node-floor-yaml":
     case "native-yaml": {
-      const type = host === "floor-yaml" ? "noop:index:Thing" : "clouddb:index:Service";
-      const plugins = host === "floor-yaml" ? `plugins:\n  providers:\n    - name: noop\n      path: ${p.noopDir}\n` : "";
+      const type = host === "native-yaml" ? "clouddb:index:Service" : "noop:index:Thing";
+      const dir = host === "floor-yaml" ? p.noopDir : p.nodeNoopDir;
+      const plugins = host === "native-yaml" ? "" : `plugins:\n  providers:\n    - name: noop\n      path: ${dir}\n`;
       const services = Array.from(
         { length: n },
         (_, i) => `  s${i}:\n    type: ${type}\n    properties:\n      name: bench-${i}\n      cpuMillis: 500\n      memoryGbs: 2\n`,

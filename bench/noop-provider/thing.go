@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	_ "embed"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
@@ -15,46 +16,12 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 )
 
-// schema is the package schema the provider serves: one resource, its outputs shaped like a Service's.
-const schema = `{
-  "name": "noop",
-  "version": "%s",
-  "resources": {
-    "noop:index:Thing": {
-      "description": "A thing that exists only in state, its outputs shaped like a clouddb Service's as the native plugin records them (19, two of them secret).",
-      "inputProperties": {
-        "name": {"type": "string"},
-        "regionCode": {"type": "string"},
-        "cpuMillis": {"type": "integer"},
-        "memoryGbs": {"type": "integer"},
-        "tags": {"type": "object", "additionalProperties": {"type": "string"}}
-      },
-      "properties": {
-        "serviceId": {"type": "string"},
-        "projectId": {"type": "string"},
-        "name": {"type": "string"},
-        "serviceType": {"type": "string"},
-        "regionCode": {"type": "string"},
-        "status": {"type": "string"},
-        "created": {"type": "string"},
-        "host": {"type": "string"},
-        "port": {"type": "integer"},
-        "connectionPooler": {"type": "boolean"},
-        "vpcId": {"type": "string"},
-        "cpuMillis": {"type": "integer"},
-        "memoryGbs": {"type": "integer"},
-        "resources": {"type": "array", "items": {"type": "object", "additionalProperties": {"$ref": "pulumi.json#/Any"}}},
-        "haReplicas": {"type": "object", "additionalProperties": {"type": "integer"}},
-        "environment": {"type": "string"},
-        "paused": {"type": "boolean"},
-        "tags": {"type": "object", "additionalProperties": {"type": "string"}},
-        "password": {"type": "string", "secret": true},
-        "connectionString": {"type": "string", "secret": true}
-      },
-      "required": ["serviceId", "created", "host", "port", "password", "connectionString"]
-    }
-  }
-}`
+// schema is the package schema the provider serves (schema.json, "%s" its version): one
+// resource, its outputs shaped like a Service's. The Node.js floor (bench/noop-provider-node)
+// serves the same file.
+//
+//go:embed schema.json
+var schema string
 
 // replaces names the inputs whose change replaces a Thing.
 var replaces = map[string]bool{"name": true}

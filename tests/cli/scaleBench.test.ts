@@ -1,6 +1,7 @@
 /**
  * `npm run bench:scale`'s pieces, under the real CLI at N = 2 (the floor and the dynamic
- * path): each host's stack goes up, previews, refreshes and is destroyed through the CLI;
+ * path; then the YAML floor and the same Thing served from Node.js, bench/noop-provider-node):
+ * each host's stack goes up, previews, refreshes and is destroyed through the CLI;
  * the figures are read from its processes (the engine, the program, the plugin) and the
  * checkpoint; the table has every figure's row with the dynamic path's ratio to the floor.
  */
@@ -56,5 +57,29 @@ describeWithCli("the scale bench under the real CLI", () => {
     }
     const state = lines.find((l) => l.startsWith("| 2 | state per service |"))!;
     expect(Number(/\| ([\d.]+) KB \|/.exec(state)?.[1])).toBeGreaterThan(0);
+  });
+});
+
+describeWithCli("the scale bench's Node.js floor under the real CLI", () => {
+  let runs: ScaleRun[];
+  beforeAll(async () => {
+    runs = await runScale({ ns: [2], hosts: ["floor-yaml", "node-floor-yaml"], repeats: 1 });
+  }, 240_000);
+
+  it("serves the Go floor's Thing from Node.js through every command, its process counted as the plugin", () => {
+    const go = runs.find((r) => r.host === "floor-yaml")!;
+    const node = runs.find((r) => r.host === "node-floor-yaml")!;
+    for (const c of COMMANDS) expect(node.commands[c].engineCpuMs).toBeGreaterThan(0);
+    // Node.js and gRPC's modules: several times the Go binary's 30 MB, and CPU a Go provider's start does not spend.
+    expect(node.commands.up.pluginPeakMb).toBeGreaterThan(1.5 * go.commands.up.pluginPeakMb);
+    expect(node.commands.up.pluginCpuMs).toBeGreaterThan(0);
+    // The same resource, recorded alike: the Node.js floor answers as thing.go does.
+    expect(node.outputShape).toEqual(go.outputShape);
+    expect(node.statePerService / go.statePerService).toBeGreaterThan(0.9);
+    expect(node.statePerService / go.statePerService).toBeLessThan(1.1);
+  });
+
+  it("sets the Node.js floor against the Go floor of the same YAML program", () => {
+    expect(scaleTable(runs).split("\n")[0]).toBe("| N | figure | floor-yaml | node-floor-yaml ÷ floor-yaml |");
   });
 });

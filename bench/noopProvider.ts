@@ -21,7 +21,7 @@ const SOURCE = path.join(REPO_ROOT, "bench", "noop-provider");
 
 /**
  * The Node.js no-op provider's folder (bench/noop-provider-node): its launcher
- * `pulumi-resource-noop` runs index.js on the node on PATH, nothing to build.
+ * `pulumi-resource-noop` runs pulumi-resource-noop.js on the node on PATH, nothing to build.
  */
 export const NODE_NOOP_DIR = path.join(REPO_ROOT, "bench", "noop-provider-node");
 

@@ -46,8 +46,6 @@ export interface Prepared {
   readonly tools: CliTools;
   /** The folder of the no-op provider's binary. */
   readonly noopDir: string;
-  /** The folder of the Node.js no-op provider's launcher (bench/noop-provider-node). */
-  readonly nodeNoopDir: string;
   /** The native plugin's tarball (`npm run plugin:pack`'s). */
   readonly pluginTarball: string;
   /** The generated TypeScript SDK, built (its `bin/`). */
@@ -61,7 +59,6 @@ export async function prepare(tools: CliTools, hosts: readonly Host[]): Promise<
   return {
     tools,
     noopDir: path.dirname(buildNoopProvider().binary),
-    nodeNoopDir: NODE_NOOP_DIR,
     pluginTarball: native ? await pluginTarball() : "",
     nodeSdk: hosts.includes("native-ts") ? await builtNodeSdk(env) : "",
   };
@@ -154,7 +151,7 @@ function programFiles(host: Host, n: number, p: Prepared, hold?: string): Record
     case "node-floor-yaml":
     case "native-yaml": {
       const type = host === "native-yaml" ? "clouddb:index:Service" : "noop:index:Thing";
-      const dir = host === "floor-yaml" ? p.noopDir : p.nodeNoopDir;
+      const dir = host === "floor-yaml" ? p.noopDir : NODE_NOOP_DIR;
       const plugins = host === "native-yaml" ? "" : `plugins:\n  providers:\n    - name: noop\n      path: ${dir}\n`;
       const services = Array.from(
         { length: n },

@@ -7,16 +7,23 @@
  */
 import { COMMANDS, runScale, scaleTable, type ScaleRun } from "../../bench/scale";
 import { describeWithCli } from "../../harness/cli/tools";
+import type { Host } from "../../bench/scalePrograms";
+
+/** The runs of `hosts` at N = 2, made once before the block's tests: read them through the getter. */
+function scaleRunsOf(hosts: Host[]): () => ScaleRun[] {
+  let runs: ScaleRun[] = [];
+  beforeAll(async () => {
+    runs = await runScale({ ns: [2], hosts, repeats: 1 });
+  }, 240_000);
+  return () => runs;
+}
 
 describeWithCli("the scale bench under the real CLI", () => {
-  let runs: ScaleRun[];
-  beforeAll(async () => {
-    runs = await runScale({ ns: [2], hosts: ["floor", "dynamic"], repeats: 1 });
-  }, 240_000);
+  const ran = scaleRunsOf(["floor", "dynamic"]);
 
   it("measures every command of both hosts from their processes, and the state per service", () => {
-    expect(runs.map((r) => `${r.host} ${r.n}`)).toEqual(["floor 2", "dynamic 2"]);
-    for (const r of runs) {
+    expect(ran().map((r) => `${r.host} ${r.n}`)).toEqual(["floor 2", "dynamic 2"]);
+    for (const r of ran()) {
       expect(r.statePerService).toBeGreaterThan(0);
       for (const c of COMMANDS) {
         expect(r.commands[c].wallMs).toBeGreaterThan(0);
@@ -26,8 +33,8 @@ describeWithCli("the scale bench under the real CLI", () => {
       // The plugin is found among the CLI's children while `up` runs (the no-op Go provider; the dynamic-provider host).
       expect(r.commands.up.pluginPeakMb).toBeGreaterThan(0);
     }
-    const dynamic = runs.find((r) => r.host === "dynamic")!;
-    const floor = runs.find((r) => r.host === "floor")!;
+    const dynamic = ran().find((r) => r.host === "dynamic")!;
+    const floor = ran().find((r) => r.host === "floor")!;
     // The dynamic-provider host is a Node.js process (over 100 MB); the floor a Go binary (about 30 MB): the peak is the plugin's own.
     expect(dynamic.commands.up.pluginPeakMb).toBeGreaterThan(2 * floor.commands.up.pluginPeakMb);
     // The dynamic path's state holds the provider's serialized text beside a Service's outputs: more than the floor's.
@@ -35,14 +42,14 @@ describeWithCli("the scale bench under the real CLI", () => {
   });
 
   it("compares like with like: the floor's Thing records a Service's outputs in the same shape (the engine's CPU follows it)", () => {
-    const dynamic = runs.find((r) => r.host === "dynamic")!;
-    const floor = runs.find((r) => r.host === "floor")!;
+    const dynamic = ran().find((r) => r.host === "dynamic")!;
+    const floor = ran().find((r) => r.host === "floor")!;
     expect(dynamic.outputShape).toMatchObject({ haReplicas: { replicaCount: "number" }, password: "secret" });
     expect(floor.outputShape).toEqual(dynamic.outputShape);
   });
 
   it("tabulates each figure for N = 2 with the floor's value and the dynamic path's ratio to it", () => {
-    const lines = scaleTable(runs).split("\n");
+    const lines = scaleTable(ran()).split("\n");
     expect(lines[0]).toBe("| N | figure | floor | dynamic ÷ floor |");
     for (const figure of [
       "up: wall",
@@ -61,14 +68,11 @@ describeWithCli("the scale bench under the real CLI", () => {
 });
 
 describeWithCli("the scale bench's Node.js floor under the real CLI", () => {
-  let runs: ScaleRun[];
-  beforeAll(async () => {
-    runs = await runScale({ ns: [2], hosts: ["floor-yaml", "node-floor-yaml"], repeats: 1 });
-  }, 240_000);
+  const ran = scaleRunsOf(["floor-yaml", "node-floor-yaml"]);
 
   it("serves the Go floor's Thing from Node.js through every command, its process counted as the plugin", () => {
-    const go = runs.find((r) => r.host === "floor-yaml")!;
-    const node = runs.find((r) => r.host === "node-floor-yaml")!;
+    const go = ran().find((r) => r.host === "floor-yaml")!;
+    const node = ran().find((r) => r.host === "node-floor-yaml")!;
     for (const c of COMMANDS) expect(node.commands[c].engineCpuMs).toBeGreaterThan(0);
     // Node.js and gRPC's modules: several times the Go binary's 30 MB, and CPU a Go provider's start does not spend.
     expect(node.commands.up.pluginPeakMb).toBeGreaterThan(1.5 * go.commands.up.pluginPeakMb);
@@ -80,6 +84,6 @@ describeWithCli("the scale bench's Node.js floor under the real CLI", () => {
   });
 
   it("sets the Node.js floor against the Go floor of the same YAML program", () => {
-    expect(scaleTable(runs).split("\n")[0]).toBe("| N | figure | floor-yaml | node-floor-yaml ÷ floor-yaml |");
+    expect(scaleTable(ran()).split("\n")[0]).toBe("| N | figure | floor-yaml | node-floor-yaml ÷ floor-yaml |");
   });
 });

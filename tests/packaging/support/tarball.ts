@@ -73,13 +73,29 @@ export function headingAnchor(heading: string): string {
 }
 
 /**
+ * The anchors of a Markdown text's headings (outside code blocks), as GitHub makes them: a
+ * link in a heading counts by its text, and a repeated anchor gets `-1`, `-2`, ... in order.
+ */
+export function headingAnchors(markdown: string): Set<string> {
+  const seen = new Map<string, number>();
+  const anchors = new Set<string>();
+  for (const m of markdown.replace(/^```[\s\S]*?^```$/gm, "").matchAll(/^#{1,6}\s+(.*?)\s*$/gm)) {
+    const base = headingAnchor(m[1].replace(/\[([^\]]*)\]\([^)]*\)/g, "$1"));
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    anchors.add(n === 0 ? base : `${base}-${n}`);
+  }
+  return anchors;
+}
+
+/**
  * The links of a Markdown file of the package at `dir` that lead nowhere from where it is
  * installed: a relative path to a file the package does not hold, or an anchor no heading
  * of the file has. Absolute `https:` links are taken as they are.
  */
 export function brokenLinks(dir: string, file: string): string[] {
   const markdown = fs.readFileSync(path.join(dir, file), "utf8");
-  const anchors = new Set([...markdown.replace(/^```[\s\S]*?^```$/gm, "").matchAll(/^#+ (.+)$/gm)].map((m) => headingAnchor(m[1])));
+  const anchors = headingAnchors(markdown);
   return markdownLinks(markdown).filter((target) => {
     if (target.startsWith("https://")) return false;
     if (target.startsWith("#")) return !anchors.has(target.slice(1));
